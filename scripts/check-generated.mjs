@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// Fails when the committed generated sources differ from what the generator
+// makes now: for every revision in schema/revisions.json whose package
+// exists under packages/, regenerates src/generated/ in memory and compares
+// it byte for byte with the files on disk.
+//
+//   node scripts/check-generated.mjs
+//
+// Needs the schemas (`pnpm sync-schema`). Fix a failure with
+// `pnpm generate <revision>` and commit the result.
+
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { generate } from "./generate.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const pins = JSON.parse(readFileSync(join(root, "schema/revisions.json"), "utf8"));
+
+/** First differing line of two texts, for the message. */
+function firstDifference(expected, actual) {
+  const a = expected.split("\n");
+  const b = actual.split("\n");
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i] !== b[i]) {
+      const clip = (s) => (s === undefined ? "(end of file)" : s.length > 160 ? `${s.slice(0, 160)}…` : s);
+      return `line ${i + 1}\n      generated: ${clip(a[i])}\n      on disk:   ${clip(b[i])}`;
+    }
+  }
+  return "same lines, different bytes";
+}
+
+let checked = 0;
+const problems = [];
+for (const [revision, pin] of Object.entries(pins.revisions)) {
+  const packageDir = join(root, "packages", pin.package);
+  if (!existsSync(join(packageDir, "package.json"))) continue;
+  checked++;
+  let result;
+  try {
+    result = await generate(revision);
+  } catch (error) {
+    problems.push(`${revision}: the generator failed: ${error.message}`);
+    continue;
+  }
+  const dir = result.defaultOut;
+  for (const [name, text] of Object.entries(result.files)) {
+    const file = join(dir, name);
+    const shown = relative(root, file);
+    if (!existsSync(file)) {
+      problems.push(`${shown}: missing`);
+      continue;
+    }
+    const onDisk = readFileSync(file, "utf8");
+    if (onDisk !== text) problems.push(`${shown}: differs from the generator's output at ${firstDifference(text, onDisk)}`);
+  }
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    if (!(name in result.files)) problems.push(`${relative(root, join(dir, name))}: not made by the generator`);
+  }
+}
+
+if (problems.length > 0) {
+  console.error(`check-generated: generated sources are out of date:\n  ${problems.join("\n  ")}`);
+  console.error("Run `pnpm generate <revision>` and commit the result; never edit src/generated/ by hand.");
+  process.exit(1);
+}
+console.log(`check-generated: ${checked} package(s) up to date`);

@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// Build step of a generated package (run from the package folder, after tsc):
+// copies the files tsc does not emit, the ajv standalone validators and
+// their declarations, from src/generated/ to dist/generated/.
+//
+//   node ../../scripts/copy-generated.mjs
+
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+const FILES = ["validators.js", "validators.d.ts"];
+const from = join(process.cwd(), "src/generated");
+const to = join(process.cwd(), "dist/generated");
+
+mkdirSync(to, { recursive: true });
+for (const file of FILES) {
+  const source = join(from, file);
+  if (!existsSync(source)) {
+    console.error(`copy-generated: ${source} is missing; run \`pnpm generate <revision>\` at the repository root`);
+    process.exit(1);
+  }
+  copyFileSync(source, join(to, file));
+}

@@ -1,0 +1,479 @@
+#!/usr/bin/env node
+// Turns one pinned MCP schema revision into the generated sources of its
+// package:
+//
+//   node scripts/generate.mjs <revision> [--out DIR]
+//
+// Input:  schema/<revision>/schema.json (run `pnpm sync-schema` first); its
+//         sha256 must match schema/revisions.json.
+// Output: packages/<package>/src/generated/ (or DIR), three files:
+//   types.ts         one exported type per `$defs` entry, from
+//                    json-schema-to-typescript, plus `JSONValue`;
+//   validators.js    ajv standalone validators, one export per definition,
+//                    ES module, no work at import time;
+//   validators.d.ts  their declarations, as type guards of the types above.
+//
+// Everything revision-specific comes from schema/revisions.json; the same
+// code runs on every revision. The output depends only on the input and on
+// the locked tool versions, so `check-generated` can compare byte for byte.
+
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import Ajv from "ajv";
+import addFormats from "ajv-formats";
+import standaloneCode from "ajv/dist/standalone/index.js";
+import { compile } from "json-schema-to-typescript";
+import { eachSchema, isObject, mapSchema } from "./lib/schema-walk.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const SCRIPT = "scripts/generate.mjs";
+
+class GenerateError extends Error {}
+const fail = (message) => {
+  throw new GenerateError(message);
+};
+
+// ---------------------------------------------------------------------------
+// Input
+
+function parseArgs(argv) {
+  const positional = [];
+  let out;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--out") {
+      out = argv[++i];
+      if (!out) fail("--out needs a directory");
+    } else if (arg.startsWith("--out=")) {
+      out = arg.slice("--out=".length);
+    } else if (arg.startsWith("-")) {
+      fail(`unknown option ${arg}`);
+    } else {
+      positional.push(arg);
+    }
+  }
+  if (positional.length !== 1) fail("usage: node scripts/generate.mjs <revision> [--out DIR]");
+  return { revision: positional[0], out };
+}
+
+/** Reads and checks the pinned schema of `revision`. */
+export function loadRevision(revision) {
+  const pins = JSON.parse(readFileSync(join(root, "schema/revisions.json"), "utf8"));
+  const pin = pins.revisions[revision];
+  if (!pin) fail(`unknown revision ${revision}; schema/revisions.json lists ${Object.keys(pins.revisions).join(", ")}`);
+  if (!pin.package) fail(`schema/revisions.json gives no package for ${revision}`);
+  const input = `schema/${revision}/schema.json`;
+  let bytes;
+  try {
+    bytes = readFileSync(join(root, input));
+  } catch {
+    fail(`${input} not found; run \`pnpm sync-schema ${revision}\` first`);
+  }
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  if (sha256 !== pin.sha256) {
+    fail(`${input}: sha256 mismatch\n  expected ${pin.sha256} (schema/revisions.json)\n  actual   ${sha256}\nRun \`pnpm sync-schema ${revision}\`.`);
+  }
+  return { revision, pin, input, sha256, schema: JSON.parse(bytes.toString("utf8")) };
+}
+
+// ---------------------------------------------------------------------------
+// Checks on the schema
+
+/**
+ * Keywords that the draft-07 engine of ajv would not enforce, or would read
+ * differently, than JSON Schema 2019-09/2020-12 intends. The schema declares
+ * 2020-12 but is compiled with ajv's draft-07 engine (smaller and faster
+ * code), which is only sound while none of these appear.
+ */
+const NEWER_DRAFT_KEYWORDS = [
+  "prefixItems",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$recursiveRef",
+  "$recursiveAnchor",
+  "$anchor",
+  "$vocabulary",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "dependentSchemas",
+  "dependentRequired",
+  "minContains",
+  "maxContains",
+  "contentSchema",
+];
+/** Keywords that only annotate: they never change what a schema accepts. */
+const ANNOTATION_KEYWORDS = ["description", "title", "examples", "$comment", "default", "deprecated", "readOnly", "writeOnly"];
+const DEF_REF = /^#\/\$defs\/([A-Za-z_$][A-Za-z0-9_$]*)$/;
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function checkSchema(schema) {
+  if (!isObject(schema.$defs)) fail("the schema has no $defs");
+  const names = Object.keys(schema.$defs);
+  for (const name of names) {
+    if (!IDENTIFIER.test(name)) fail(`definition name ${JSON.stringify(name)} is not a JavaScript identifier`);
+  }
+  const extraRoot = Object.keys(schema).filter((k) => k !== "$schema" && k !== "$defs" && k !== "$id" && !ANNOTATION_KEYWORDS.includes(k));
+  if (extraRoot.length > 0) fail(`the schema root has keywords other than $defs: ${extraRoot.join(", ")}; only $defs are generated`);
+  const problems = [];
+  for (const name of names) {
+    eachSchema(schema.$defs[name], (sub, pointer) => {
+      for (const keyword of NEWER_DRAFT_KEYWORDS) {
+        if (keyword in sub) problems.push(`${pointer}: ${keyword} (not enforced by ajv's draft-07 engine)`);
+      }
+      if (Array.isArray(sub.items)) problems.push(`${pointer}: items is an array (a tuple in draft-07, invalid in 2020-12)`);
+      if ("$ref" in sub) {
+        if (typeof sub.$ref !== "string" || !DEF_REF.test(sub.$ref)) problems.push(`${pointer}: $ref ${JSON.stringify(sub.$ref)} is not a local #/$defs/<Name>`);
+        else if (!(sub.$ref.slice("#/$defs/".length) in schema.$defs)) problems.push(`${pointer}: $ref ${sub.$ref} names no definition`);
+        const siblings = Object.keys(sub).filter((k) => k !== "$ref" && !ANNOTATION_KEYWORDS.includes(k));
+        if (siblings.length > 0) problems.push(`${pointer}: $ref has sibling keywords ${siblings.join(", ")} (draft-07 would ignore them)`);
+      }
+      if ("$id" in sub || "$schema" in sub) problems.push(`${pointer}: nested $id/$schema`);
+    }, `#/$defs/${name}`);
+  }
+  if (problems.length > 0) {
+    fail(`the schema uses constructs this generator does not support:\n  ${problems.join("\n  ")}`);
+  }
+  return names;
+}
+
+// ---------------------------------------------------------------------------
+// Header
+
+function header(ctx, what) {
+  return [
+    `// Generated by ${SCRIPT} from ${ctx.input}`,
+    `// (sha256 ${ctx.sha256}): ${what}.`,
+    `// Do not edit: change the generator and run \`pnpm generate ${ctx.revision}\`.`,
+    "",
+  ].join("\n");
+}
+
+// ---------------------------------------------------------------------------
+// types.ts
+
+/**
+ * The TypeScript type of a value the schema leaves unconstrained (`{}`), and
+ * of the `JSONValue` definition: any value JSON can carry. An object member
+ * may also be `undefined` (JSON.stringify leaves such a key out), which is
+ * what lets an optional property, and so every generated interface, count as
+ * a JSON value.
+ */
+const JSON_VALUE_TYPE = "string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue | undefined }";
+/** The type of the members an open object may carry beyond its declared properties. */
+const EXTRA_MEMBER_TYPE = "JSONValue | undefined";
+
+const TYPE_KEYWORDS = [
+  "type",
+  "$ref",
+  "tsType",
+  "anyOf",
+  "allOf",
+  "oneOf",
+  "not",
+  "enum",
+  "const",
+  "properties",
+  "additionalProperties",
+  "patternProperties",
+  "items",
+  "required",
+];
+const isUnconstrained = (s) => isObject(s) && !TYPE_KEYWORDS.some((k) => k in s);
+const isObjectSchema = (s) => s.type === "object" || "properties" in s || "additionalProperties" in s;
+
+/**
+ * Rewrites one definition into the input json-schema-to-typescript gets:
+ * - every `$ref` becomes `tsType: "<Name>"`, so each definition is converted
+ *   on its own and referenced by name. This is what keeps the output free of
+ *   numbered copies (`Annotations1`), which the tool makes when a `$ref`
+ *   carries a sibling `description`; the description stays, as the doc
+ *   comment of the property;
+ * - an unconstrained subschema (`{}`, or only annotations) becomes
+ *   `JSONValue` instead of `{ [k: string]: unknown }`;
+ * - an object open to extra members (`additionalProperties` absent, `true`
+ *   or `{}`) gets the index signature `[k: string]: JSONValue | undefined`
+ *   rather than `unknown`. Since every declared property is itself a JSON
+ *   value, each generated interface is then assignable to `JSONValue`, so
+ *   typed params fit `JSONRPCRequest.params` and a typed object fits
+ *   `structuredContent`;
+ * - `title` is dropped: the tool would turn it into an extra named type.
+ */
+function toTypeInput(defSchema) {
+  const unconstrained = new WeakSet();
+  return mapSchema(defSchema, (s) => {
+    const { title: _title, ...rest } = s;
+    let out = rest;
+    if (typeof out.$ref === "string") {
+      const { $ref, ...siblings } = out;
+      out = { tsType: DEF_REF.exec($ref)[1], ...siblings };
+    } else if (isUnconstrained(out)) {
+      out = { tsType: "JSONValue", ...out };
+      unconstrained.add(out);
+    }
+    if (isObjectSchema(out)) {
+      const extra = out.additionalProperties;
+      if (extra === undefined || extra === true || unconstrained.has(extra)) {
+        // Rendered `[k: string]: unknown` by the tool (which would otherwise
+        // widen the signature with every declared property's type), then
+        // rewritten to EXTRA_MEMBER_TYPE by buildTypes.
+        out = { ...out, additionalProperties: true };
+      }
+    }
+    return out;
+  });
+}
+
+function jsonValueDoc(ctx) {
+  const lines = [
+    "Any value JSON can carry: a string, a number, a boolean, `null`, an array",
+    "or an object of JSON values. Used for every property the schema leaves",
+    "unconstrained (`{}`), such as `structuredContent` or an error's `data`.",
+  ];
+  const def = ctx.schema.$defs.JSONValue;
+  if (def) {
+    const asWritten = JSON.stringify(stripAnnotations(def, false));
+    lines.push(
+      "",
+      "The schema also defines `JSONValue` itself; the validator of that name",
+      `checks the definition as written, which can be narrower than this type: ${asWritten}`,
+    );
+    if (def.description) lines.push("", def.description);
+  } else {
+    lines.push("", "The schema has no `JSONValue` definition; this type is added by the generator.");
+  }
+  return lines.join("\n");
+}
+
+async function buildTypes(ctx, names) {
+  const options = {
+    bannerComment: "",
+    additionalProperties: false, // open objects are marked explicitly by toTypeInput
+    declareExternallyReferenced: true,
+    enableConstEnums: false,
+    format: true,
+    strictIndexSignatures: false,
+    unknownAny: true,
+    unreachableDefinitions: false,
+    style: { printWidth: 120, singleQuote: false, trailingComma: "all", semi: true, tabWidth: 2, useTabs: false, bracketSpacing: true },
+  };
+  const chunks = [];
+  const all = ctx.schema.$defs.JSONValue ? names : [...names, "JSONValue"];
+  for (const name of all) {
+    let input;
+    if (name === "JSONValue") {
+      input = { tsType: JSON_VALUE_TYPE, description: jsonValueDoc(ctx) };
+    } else {
+      input = toTypeInput(structuredClone(ctx.schema.$defs[name]));
+      if (!input.description) {
+        input.description = `The \`${name}\` definition of the schema (\`#/$defs/${name}\`), which gives it no description.`;
+      }
+    }
+    const ts = await compile(input, name, options);
+    const declared = [...ts.matchAll(/^export (?:type|interface|enum|const enum) ([A-Za-z0-9_$]+)/gm)].map((m) => m[1]);
+    if (declared.length !== 1 || declared[0] !== name) {
+      fail(`json-schema-to-typescript made ${JSON.stringify(declared)} from #/$defs/${name}; expected exactly [${JSON.stringify(name)}]`);
+    }
+    chunks.push(ts.replaceAll("[k: string]: unknown;", `[k: string]: ${EXTRA_MEMBER_TYPE};`).trimEnd());
+  }
+  return `${header(ctx, "TypeScript types, one per schema definition (json-schema-to-typescript)")}\n${chunks.join("\n\n")}\n`;
+}
+
+// ---------------------------------------------------------------------------
+// validators.js and validators.d.ts
+
+/** The `$id` each definition gets for ajv, so that every one compiles once and is shared. */
+const defId = (name) => `mcp:${name}`;
+
+/** Drops annotation keywords; with `rewriteRefs`, points each `$ref` at its definition's own `$id`. */
+function stripAnnotations(schema, rewriteRefs = true) {
+  return mapSchema(schema, (s) => {
+    const out = {};
+    for (const [key, value] of Object.entries(s)) {
+      if (ANNOTATION_KEYWORDS.includes(key) || key === "$schema") continue;
+      out[key] = key === "$ref" && rewriteRefs ? defId(DEF_REF.exec(value)[1]) : value;
+    }
+    return out;
+  });
+}
+
+/**
+ * Compiles every definition with ajv's draft-07 engine into standalone ES
+ * module code. Each definition is added as its own schema (`$id: mcp:<Name>`,
+ * `#/$defs/<Name>` references rewritten to it), so a definition used in many
+ * places compiles to one shared function, and `inlineRefs: false` keeps every
+ * reference a call to that function: a bundler then keeps only the functions
+ * reachable from the validators a program imports.
+ */
+function compileValidators(ctx, names) {
+  const ajv = new Ajv({
+    code: { source: true, esm: true, lines: false, optimize: true },
+    strict: true,
+    allowUnionTypes: true,
+    allErrors: false,
+    inlineRefs: false,
+    validateFormats: true,
+    messages: true,
+  });
+  addFormats(ajv);
+  for (const name of names) {
+    ajv.addSchema({ $id: defId(name), ...stripAnnotations(ctx.schema.$defs[name]) });
+  }
+  const refs = Object.fromEntries(names.map((name) => [name, defId(name)]));
+  return standaloneCode(ajv, refs);
+}
+
+/**
+ * Makes ajv's standalone output an ES module with no CommonJS and no work at
+ * import time:
+ * - `const x = require("m").a.b;` lines (runtime helpers, formats) become
+ *   `import` declarations, and each use of `x` becomes the property lookup
+ *   itself, done inside the validate function when it runs;
+ * - top-level `new RegExp(...)` is marked pure;
+ * - one top-level statement per line, for readable diffs.
+ */
+function postProcessValidators(code, ctx, names) {
+  let body = code.replace(/^"use strict";/, "");
+  body = body.replace(/\/\*# sourceURL="[^"]*" \*\/;?/g, "");
+
+  const imports = new Map(); // import line -> true
+  const requireLine = /const ([A-Za-z_$][\w$]*) = require\("([^"]+)"\)((?:\.[A-Za-z_$][\w$]*|\["[^"]+"\])*);/g;
+  const replacements = [];
+  body = body.replace(requireLine, (_all, local, specifier, accessors) => {
+    const moduleId = /\.[cm]?js$/.test(specifier) ? specifier : `${specifier}.js`;
+    const slug = specifier.replace(/^.*\//, "").replace(/[^A-Za-z0-9_$]/g, "_");
+    const first = /^\.([A-Za-z_$][\w$]*)/.exec(accessors);
+    let expression;
+    if (first && first[1] !== "default") {
+      // A named export: portable across Node's CommonJS interop and bundlers.
+      const binding = `${slug}_${first[1]}`;
+      imports.set(`import { ${first[1]} as ${binding} } from "${moduleId}";`, true);
+      expression = binding + accessors.slice(first[0].length);
+    } else {
+      // `.default` of a transpiled CommonJS module: Node hands over
+      // module.exports, some bundlers hand over exports.default; take either.
+      const binding = `${slug}_module`;
+      imports.set(`import ${binding} from "${moduleId}";`, true);
+      const rest = first ? accessors.slice(first[0].length) : "";
+      expression = first ? `(typeof ${binding} === "function" ? ${binding} : ${binding}.default)${rest}` : `${binding}${rest}`;
+    }
+    replacements.push([local, expression]);
+    return "";
+  });
+  for (const [local, expression] of replacements) {
+    const use = new RegExp(`(?<![\\w$.])${local.replace(/\$/g, "\\$")}(?![\\w$])`, "g");
+    body = body.replace(use, expression);
+  }
+  if (/\brequire\(/.test(body)) fail("ajv's standalone output still calls require() after post-processing; extend postProcessValidators");
+
+  body = body.replace(/(^|;)(const [A-Za-z_$][\w$]* = )new RegExp\(/g, "$1$2/* @__PURE__ */ new RegExp(");
+
+  // One top-level statement per line.
+  body = body.replace(/(?<=[;}])(?=export const [A-Za-z_$][\w$]* = validate\d+;|function validate\d+\(data, \{|const (?:schema|formats|pattern|func)\d+ = )/g, "\n");
+  body = body.replace(/^\n+/, "");
+
+  const exported = [...body.matchAll(/^export const ([A-Za-z_$][\w$]*) = validate\d+;$/gm)].map((m) => m[1]);
+  const missing = names.filter((n) => !exported.includes(n));
+  if (missing.length > 0 || exported.length !== names.length) {
+    fail(`validators.js should export one validator per definition; missing: ${missing.join(", ") || "none"}, exported ${exported.length} of ${names.length}`);
+  }
+  // Exports first, in definition order, then the functions and constants.
+  const exportLines = names.map((name) => body.match(new RegExp(`^export const ${name} = validate\\d+;$`, "m"))[0]);
+  const rest = body
+    .split("\n")
+    .filter((line) => !/^export const [A-Za-z_$][\w$]* = validate\d+;$/.test(line))
+    .join("\n");
+
+  return [
+    header(ctx, "ajv standalone validators, one export per schema definition"),
+    [...imports.keys()].sort().join("\n"),
+    "",
+    exportLines.join("\n"),
+    rest.trimEnd(),
+    "",
+  ]
+    .filter((part, i) => i !== 1 || part !== "")
+    .join("\n");
+}
+
+function buildValidatorTypes(ctx, names) {
+  const taken = new Set(names);
+  const pick = (base) => {
+    let name = base;
+    for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
+    taken.add(name);
+    return name;
+  };
+  const ns = pick("Types");
+  const errorObject = pick("AjvErrorObject");
+  const validator = pick("Validator");
+  const lines = [
+    header(ctx, "declarations of the ajv standalone validators"),
+    `import type { ErrorObject as ${errorObject} } from "ajv";`,
+    `import type * as ${ns} from "./types.js";`,
+    "",
+    "/**",
+    " * A validator compiled ahead of time from one schema definition. Calling it",
+    " * returns true when `data` matches the definition (and narrows `data` to its",
+    " * type); otherwise false, with the problems on `errors`.",
+    " *",
+    " * `errors` holds ajv's error objects after a call that returned false",
+    " * (`instancePath` is a JSON Pointer into `data`), `null` after one that",
+    " * returned true, and is absent before the first call. It belongs to the",
+    " * function, so read it before the next call.",
+    " */",
+    `export interface ${validator}<Value> {`,
+    "  (data: unknown): data is Value;",
+    `  errors?: ${errorObject}[] | null;`,
+    "}",
+    "",
+  ];
+  for (const name of names) {
+    lines.push(
+      `/** Validates a value against the schema's \`#/$defs/${name}\`, narrowing it to {@link ${ns}.${name}}. */`,
+      `export declare const ${name}: ${validator}<${ns}.${name}>;`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+// ---------------------------------------------------------------------------
+
+/** Generates the three files of `revision`; returns {files: {name: text}, packageName, defaultOut}. */
+export async function generate(revision) {
+  const ctx = loadRevision(revision);
+  const names = checkSchema(ctx.schema);
+  const types = await buildTypes(ctx, names);
+  const validators = postProcessValidators(compileValidators(ctx, names), ctx, names);
+  const validatorTypes = buildValidatorTypes(ctx, names);
+  return {
+    files: { "types.ts": types, "validators.js": validators, "validators.d.ts": validatorTypes },
+    packageDir: join(root, "packages", ctx.pin.package),
+    defaultOut: join(root, "packages", ctx.pin.package, "src/generated"),
+    definitions: names.length,
+  };
+}
+
+export function writeFiles(dir, files) {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+}
+
+async function main() {
+  const { revision, out } = parseArgs(process.argv.slice(2));
+  const result = await generate(revision);
+  const dir = out ? resolve(out) : result.defaultOut;
+  writeFiles(dir, result.files);
+  const sizes = Object.entries(result.files)
+    .map(([name, text]) => `${name} ${Buffer.byteLength(text)} B`)
+    .join(", ");
+  console.log(`${revision}: ${result.definitions} definitions -> ${relative(process.cwd(), dir) || "."} (${sizes})`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(`generate: ${error instanceof GenerateError ? error.message : error.stack}`);
+    process.exit(1);
+  });
+}
