@@ -1,0 +1,38 @@
+/**
+ * `@x/mcp-v2607`: the types, validators and constants of MCP protocol
+ * revision 2026-07-28, generated from the spec's schema.json.
+ *
+ * Entry points:
+ * - `@x/mcp-v2607`: everything below (named exports only);
+ * - `@x/mcp-v2607/validators`: one validator per schema definition, for
+ *   programs that want a bundler to keep only the ones they use;
+ * - `@x/mcp-v2607/types`: the generated types alone, including the schema's
+ *   own `ResultType` (a plain `string`).
+ */
+
+// One type per schema definition (`#/$defs/*`), plus `JSONValue`. Each
+// carries the schema's description as its doc comment.
+export type * from "./generated/types.js";
+export type { Validator } from "./generated/validators.js";
+
+export {
+  ErrorCode,
+  META_CLIENT_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_LOG_LEVEL,
+  META_PROTOCOL_VERSION,
+  META_SERVER_INFO,
+  META_SUBSCRIPTION_ID,
+  Method,
+  PROTOCOL_VERSION,
+  ResultType,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "./constants.js";
+export { isCompleteResult, isInputRequiredResult } from "./guards.js";
+export {
+  type DefinitionName,
+  type DefinitionType,
+  type ValidationProblem,
+  type ValidationResult,
+  validate,
+} from "./validate.js";
