@@ -1,0 +1,80 @@
+/**
+ * The example server's tools: a plain text tool, a tool with an
+ * `outputSchema` and `structuredContent`, and a tool that reports a tool error.
+ */
+import { callToolResult } from "@x/builders";
+import { McpServer } from "@x/server";
+
+/** Builds the example server; one instance serves every request of every transport. */
+export function createExampleServer(): McpServer {
+  const server = new McpServer(
+    { name: "x-example", version: "0.1.0", title: "@x example server" },
+    { instructions: "Small demo tools: echo, add, word_stats and divide." },
+  );
+
+  server.registerTool<{ text: string }>(
+    "echo",
+    {
+      title: "Echo",
+      description: "Returns the text it is given.",
+      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+      annotations: { readOnlyHint: true },
+    },
+    ({ text }) => text,
+  );
+
+  server.registerTool<{ a: number; b: number }>(
+    "add",
+    {
+      title: "Add",
+      description: "Adds two numbers and returns the sum as structured content.",
+      inputSchema: {
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+      },
+      outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] },
+      annotations: { readOnlyHint: true },
+    },
+    ({ a, b }) => callToolResult([["data", { sum: a + b }]]),
+  );
+
+  server.registerTool<{ text: string }>(
+    "word_stats",
+    {
+      title: "Word statistics",
+      description: "Counts the words, lines and characters of a text.",
+      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+      outputSchema: {
+        type: "object",
+        properties: { words: { type: "integer" }, lines: { type: "integer" }, characters: { type: "integer" } },
+        required: ["words", "lines", "characters"],
+      },
+    },
+    ({ text }) => {
+      const words = text.split(/\s+/).filter(Boolean).length;
+      const lines = text === "" ? 0 : text.split("\n").length;
+      const characters = [...text].length;
+      return callToolResult([["text", `${words} words, ${lines} lines, ${characters} characters`], ["_data", { words, lines, characters }]]);
+    },
+  );
+
+  server.registerTool<{ dividend: number; divisor: number }>(
+    "divide",
+    {
+      title: "Divide",
+      description: "Divides one number by another; dividing by zero is reported as a tool error.",
+      inputSchema: {
+        type: "object",
+        properties: { dividend: { type: "number" }, divisor: { type: "number" } },
+        required: ["dividend", "divisor"],
+      },
+    },
+    ({ dividend, divisor }) =>
+      divisor === 0
+        ? callToolResult([["error", "Cannot divide by zero"]])
+        : callToolResult([["text", String(dividend / divisor)]]),
+  );
+
+  return server;
+}

@@ -1,0 +1,95 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const entry = fileURLToPath(new URL("../dist/server.js", import.meta.url));
+const meta = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "example-test", version: "1" },
+};
+
+function body(id: number, method: string, params: Record<string, unknown> = {}) {
+  return { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } };
+}
+
+describe("example server over HTTP (a real process)", () => {
+  let child: ChildProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    child = spawn(process.execPath, [entry, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    let seen = "";
+    url = await new Promise<string>((resolve, reject) => {
+      child.stderr!.on("data", (c) => {
+        seen += String(c);
+        const match = /listening on (\S+)/.exec(seen);
+        if (match) resolve(match[1]!);
+      });
+      child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${seen}`)));
+    });
+  });
+
+  afterAll(async () => {
+    if (child.exitCode === null) {
+      process.kill(child.pid!, "SIGTERM");
+      await once(child, "exit");
+    }
+  });
+
+  async function call(id: number, method: string, params: Record<string, unknown> = {}) {
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+    };
+    if (typeof params.name === "string") headers["mcp-name"] = params.name;
+    const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body(id, method, params)) });
+    return { status: response.status, json: await response.json() };
+  }
+
+  it("answers server/discover with the tools capability", async () => {
+    const { status, json } = await call(1, "server/discover");
+    expect(status).toBe(200);
+    expect(json.result.capabilities).toEqual({ tools: {} });
+    expect(json.result._meta["io.modelcontextprotocol/serverInfo"].name).toBe("x-example");
+  });
+
+  it("lists its tools, one with an outputSchema", async () => {
+    const { json } = await call(2, "tools/list");
+    const names = json.result.tools.map((t: { name: string }) => t.name);
+    expect(names).toEqual(["echo", "add", "word_stats", "divide"]);
+    expect(json.result.tools[1].outputSchema.required).toEqual(["sum"]);
+  });
+
+  it("calls tools: structured content, text, and a tool error", async () => {
+    expect((await call(3, "tools/call", { name: "add", arguments: { a: 2, b: 40 } })).json.result.structuredContent).toEqual({ sum: 42 });
+    const stats = (await call(4, "tools/call", { name: "word_stats", arguments: { text: "a b\nc" } })).json.result;
+    expect(stats.structuredContent).toEqual({ words: 3, lines: 2, characters: 5 });
+    const division = (await call(5, "tools/call", { name: "divide", arguments: { dividend: 1, divisor: 0 } })).json.result;
+    expect(division.isError).toBe(true);
+    expect(division.content[0].text).toBe("Cannot divide by zero");
+  });
+});
+
+describe("example server over stdio (a real process)", () => {
+  it("answers requests line by line and exits when stdin ends", async () => {
+    const child = spawn(process.execPath, [entry, "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    child.stdout!.on("data", (c) => {
+      out += String(c);
+    });
+    child.stdin!.write(`${JSON.stringify(body(1, "tools/call", { name: "echo", arguments: { text: "hi" } }))}\n`);
+    child.stdin!.write(`${JSON.stringify(body(2, "server/discover"))}\n`);
+    child.stdin!.end();
+    const [code] = await once(child, "exit");
+    expect(code).toBe(0);
+    const lines = out.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(2);
+    const byId = new Map(lines.map((l) => [l.id, l]));
+    expect(byId.get(1).result.content).toEqual([{ type: "text", text: "hi" }]);
+    expect(byId.get(2).result.supportedVersions).toEqual(["2026-07-28"]);
+  });
+});

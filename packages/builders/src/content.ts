@@ -1,0 +1,185 @@
+/**
+ * Content blocks and tool results (spec 2026-07-28, server/tools: "Tool
+ * Result", and the `ContentBlock` family in the schema).
+ */
+import type {
+  AudioContent,
+  CallToolResult,
+  ContentBlock,
+  EmbeddedResource,
+  ImageContent,
+  ResourceLink,
+  TextContent,
+} from "@x/mcp-v2607";
+import { describeValue, isPlainObject } from "./util.js";
+
+/** The body of an embedded resource shorthand: a URI plus exactly one of `text` or `blob` (base64). */
+export type ResourceShorthand =
+  | { uri: string; text: string; mimeType?: string; _meta?: Record<string, unknown> }
+  | { uri: string; blob: string; mimeType?: string; _meta?: Record<string, unknown> };
+
+/** A resource link shorthand: `name` and `uri` are required; any other `ResourceLink` key is carried over. */
+export type LinkShorthand = { name: string; uri: string } & Partial<Omit<ResourceLink, "type">>;
+
+/**
+ * A compact description of one content block, as a tagged tuple:
+ * - `["text", text]` → `TextContent`
+ * - `["image", [mimeType, base64]]` → `ImageContent`
+ * - `["audio", [mimeType, base64]]` → `AudioContent`
+ * - `["resource", {uri, text} | {uri, blob}]` → `EmbeddedResource`
+ * - `["link", {name, uri, ...}]` → `ResourceLink`
+ */
+export type ContentShorthand =
+  | readonly ["text", string]
+  | readonly ["image", readonly [mimeType: string, base64: string]]
+  | readonly ["audio", readonly [mimeType: string, base64: string]]
+  | readonly ["resource", ResourceShorthand]
+  | readonly ["link", LinkShorthand];
+
+/**
+ * One entry of {@link callToolResult}:
+ * - a {@link ContentShorthand} tuple, or a ready `ContentBlock` (an object with `type`): appended to `content`;
+ * - `["data", object]`: sets `structuredContent` and appends its JSON text as a text block;
+ * - `["_data", object]`: sets `structuredContent` with no text mirror;
+ * - a plain object without `type` (a "bare map"): same as `["data", object]`;
+ * - `["error", true | false | null | string]`: `true` sets `isError` (sticky), a string
+ *   appends it as text and sets `isError`, `false`/`null` change nothing.
+ */
+export type CallToolResultEntry =
+  | ContentShorthand
+  | ContentBlock
+  | readonly ["data", Record<string, unknown>]
+  | readonly ["_data", Record<string, unknown>]
+  | readonly ["error", boolean | null | string]
+  | Record<string, unknown>;
+
+function mediaPair(kind: string, value: unknown): [string, string] {
+  if (!Array.isArray(value) || value.length !== 2 || typeof value[0] !== "string" || typeof value[1] !== "string") {
+    throw new TypeError(`${kind} must be [mimeType, base64Data] (two strings), got ${describeValue(value)}`);
+  }
+  return [value[0], value[1]];
+}
+
+/**
+ * Builds one content block from a shorthand tuple (see {@link ContentShorthand}).
+ *
+ * @returns a `TextContent`, `ImageContent`, `AudioContent`, `EmbeddedResource` or `ResourceLink`.
+ * @throws TypeError naming the shorthand when its tag is unknown or its value has the wrong shape
+ *   (for `resource`: both or neither of `text` and `blob`).
+ *
+ * @example
+ * contentBlock(["text", "hello"]);                  // { type: "text", text: "hello" }
+ * contentBlock(["image", ["image/png", "aGk="]]);   // { type: "image", mimeType: "image/png", data: "aGk=" }
+ */
+export function contentBlock(shorthand: ContentShorthand): ContentBlock {
+  if (!Array.isArray(shorthand) || shorthand.length !== 2) {
+    throw new TypeError(`shorthand must be a [tag, value] tuple, got ${describeValue(shorthand)}`);
+  }
+  const [tag, value] = shorthand as readonly [unknown, unknown];
+  switch (tag) {
+    case "text": {
+      if (typeof value !== "string") throw new TypeError(`text must be a string, got ${describeValue(value)}`);
+      return { type: "text", text: value } satisfies TextContent;
+    }
+    case "image": {
+      const [mimeType, data] = mediaPair("image", value);
+      return { type: "image", mimeType, data } satisfies ImageContent;
+    }
+    case "audio": {
+      const [mimeType, data] = mediaPair("audio", value);
+      return { type: "audio", mimeType, data } satisfies AudioContent;
+    }
+    case "resource": {
+      if (!isPlainObject(value) || typeof value.uri !== "string") {
+        throw new TypeError(`resource must be an object with a string uri, got ${describeValue(value)}`);
+      }
+      const hasText = typeof value.text === "string";
+      const hasBlob = typeof value.blob === "string";
+      if (hasText === hasBlob) {
+        throw new TypeError(`resource must have exactly one of text or blob (strings), got ${describeValue(value)}`);
+      }
+      return { type: "resource", resource: { ...value } as EmbeddedResource["resource"] } satisfies EmbeddedResource;
+    }
+    case "link": {
+      if (!isPlainObject(value) || typeof value.name !== "string" || typeof value.uri !== "string") {
+        throw new TypeError(`link must be an object with string name and uri, got ${describeValue(value)}`);
+      }
+      return { ...(value as LinkShorthand), type: "resource_link" } as ResourceLink;
+    }
+    default:
+      throw new TypeError(
+        `shorthand tag must be one of text, image, audio, resource, link, got ${describeValue(tag)}`,
+      );
+  }
+}
+
+const CONTENT_TAGS = new Set(["text", "image", "audio", "resource", "link"]);
+
+/**
+ * Builds the `CallToolResult` a tool returns from `tools/call`, from a list of
+ * entries read in order (see {@link CallToolResultEntry}).
+ *
+ * The result always has `resultType: "complete"` and a `content` array;
+ * `isError` is present only when an entry set it (`true`); `structuredContent`
+ * only when a `data`/`_data`/bare-map entry gave it.
+ *
+ * @throws TypeError when an entry has an unknown tag or wrong shape, or when a
+ *   second `data`, `_data` or bare-map entry tries to set `structuredContent` again.
+ *
+ * @example
+ * callToolResult([["text", "3 rows"], ["data", { rows: 3 }]]);
+ * // { resultType: "complete", structuredContent: { rows: 3 },
+ * //   content: [{ type: "text", text: "3 rows" }, { type: "text", text: "{\"rows\":3}" }] }
+ * callToolResult([["error", "boom"]]);
+ * // { resultType: "complete", content: [{ type: "text", text: "boom" }], isError: true }
+ */
+export function callToolResult(entries: readonly CallToolResultEntry[]): CallToolResult {
+  if (!Array.isArray(entries)) {
+    throw new TypeError(`entries must be an array, got ${describeValue(entries)}`);
+  }
+  const content: ContentBlock[] = [];
+  let structuredContent: Record<string, unknown> | undefined;
+  let isError = false;
+
+  const setStructured = (value: unknown, mirror: boolean, tag: string) => {
+    if (!isPlainObject(value)) {
+      throw new TypeError(`${tag} must be a plain object, got ${describeValue(value)}`);
+    }
+    if (structuredContent !== undefined) {
+      throw new TypeError(`${tag}: structuredContent is already set; only one data, _data or bare map entry is allowed`);
+    }
+    structuredContent = value;
+    if (mirror) content.push({ type: "text", text: JSON.stringify(value) });
+  };
+
+  entries.forEach((entry, index) => {
+    if (Array.isArray(entry)) {
+      const [tag, value] = entry as unknown as readonly [unknown, unknown];
+      if (typeof tag === "string" && CONTENT_TAGS.has(tag)) {
+        content.push(contentBlock(entry as unknown as ContentShorthand));
+      } else if (tag === "data" || tag === "_data") {
+        setStructured(value, tag === "data", tag);
+      } else if (tag === "error") {
+        if (value === true) isError = true;
+        else if (typeof value === "string") {
+          content.push({ type: "text", text: value });
+          isError = true;
+        } else if (value !== false && value !== null && value !== undefined) {
+          throw new TypeError(`error must be true, false, null or a message string, got ${describeValue(value)}`);
+        }
+      } else {
+        throw new TypeError(`entries[${index}] has an unknown tag ${describeValue(tag)}`);
+      }
+    } else if (isPlainObject(entry)) {
+      if (typeof entry.type === "string") content.push(entry as ContentBlock);
+      else setStructured(entry, true, `entries[${index}]`);
+    } else {
+      throw new TypeError(`entries[${index}] must be a tuple, a content block or a plain object, got ${describeValue(entry)}`);
+    }
+  });
+
+  const result: CallToolResult = { resultType: "complete", content };
+  if (structuredContent !== undefined) result.structuredContent = structuredContent as CallToolResult["structuredContent"];
+  if (isError) result.isError = true;
+  return result;
+}

@@ -1,0 +1,113 @@
+/**
+ * Server identity and `server/discover` (spec 2026-07-28, server/discover).
+ */
+import { type DiscoverResult, type Implementation, META_SERVER_INFO, PROTOCOL_VERSION, type ServerCapabilities } from "@x/mcp-v2607";
+import { describeValue, isPlainObject } from "./util.js";
+
+/** Capability flags: `true` enables a capability with no options, an object enables it with those options, anything else leaves it out. */
+export type CapabilityFlags = { [K in keyof ServerCapabilities]?: ServerCapabilities[K] | boolean | null };
+
+/**
+ * Normalises capability flags into a `ServerCapabilities` object.
+ * - `true` becomes `{}` (enabled, no options);
+ * - an object is kept as given (e.g. `{ listChanged: true }`);
+ * - `false`, `null` or any other value leaves the key out (not advertised).
+ *
+ * An object whose values are all objects already is a ready
+ * `ServerCapabilities` and is returned unchanged (the same object).
+ *
+ * @throws TypeError when `flags` is not a plain object.
+ *
+ * @example
+ * capabilities({ tools: true, resources: { subscribe: true }, prompts: false });
+ * // { tools: {}, resources: { subscribe: true } }
+ */
+export function capabilities(flags: CapabilityFlags | ServerCapabilities = {}): ServerCapabilities {
+  if (!isPlainObject(flags)) {
+    throw new TypeError(`capabilities must be a plain object, got ${describeValue(flags)}`);
+  }
+  const values = Object.values(flags);
+  if (values.every((v) => isPlainObject(v))) return flags as ServerCapabilities;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(flags)) {
+    if (value === true) out[key] = {};
+    else if (isPlainObject(value)) out[key] = value;
+  }
+  return out as ServerCapabilities;
+}
+
+/** Input of {@link serverInfo}. */
+export interface ServerInfoOptions {
+  /** Programmatic name of the server (required). */
+  name: string;
+  /** Version string of the server (required). */
+  version: string;
+  /** Optional display title; the key is absent when not given. */
+  title?: string;
+}
+
+function requireString(options: Record<string, unknown>, key: string): string {
+  const value = options[key];
+  if (typeof value !== "string" || value === "") {
+    throw new TypeError(`${key} is required and must be a non-empty string, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Builds the `Implementation` that names the server, as carried in every
+ * result's `_meta["io.modelcontextprotocol/serverInfo"]`.
+ *
+ * `title` is absent unless given (the seed's `nil` becomes an absent key).
+ *
+ * @throws TypeError naming `name` or `version` when missing or not a non-empty string.
+ *
+ * @example
+ * serverInfo({ name: "weather", version: "1.0.0" }); // { name: "weather", version: "1.0.0" }
+ */
+export function serverInfo(options: ServerInfoOptions): Implementation {
+  if (!isPlainObject(options)) throw new TypeError(`options must be an object, got ${describeValue(options)}`);
+  const info: Implementation = { name: requireString(options, "name"), version: requireString(options, "version") };
+  if (options.title !== undefined) {
+    if (typeof options.title !== "string") throw new TypeError(`title must be a string, got ${describeValue(options.title)}`);
+    info.title = options.title;
+  }
+  return info;
+}
+
+/** Input of {@link discoverResult}. */
+export interface DiscoverResultOptions extends ServerInfoOptions {
+  /** Capability flags (see {@link capabilities}); default: none advertised. */
+  capabilities?: CapabilityFlags | ServerCapabilities;
+  /** Optional instructions for the client's model. */
+  instructions?: string;
+  /** Protocol versions this server answers; default `[PROTOCOL_VERSION]` (`["2026-07-28"]`). */
+  supportedVersions?: string[];
+}
+
+/**
+ * Builds the `DiscoverResult` answered to `server/discover`: the supported
+ * protocol versions, the capabilities, the server's `Implementation` under
+ * `_meta["io.modelcontextprotocol/serverInfo"]`, `resultType: "complete"`, and
+ * the no-reuse cache hint (`cacheScope: "private"`, `ttlMs: 0`).
+ *
+ * @throws TypeError naming `name` or `version` when missing, or `capabilities` when not an object.
+ *
+ * @example
+ * discoverResult({ name: "MyServer", version: "1.0.0", capabilities: { tools: true } });
+ * // { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} },
+ * //   cacheScope: "private", ttlMs: 0, _meta: { "io.modelcontextprotocol/serverInfo": { name: "MyServer", version: "1.0.0" } } }
+ */
+export function discoverResult(options: DiscoverResultOptions): DiscoverResult {
+  const info = serverInfo(options);
+  const result: DiscoverResult = {
+    resultType: "complete",
+    supportedVersions: options.supportedVersions ? [...options.supportedVersions] : [PROTOCOL_VERSION],
+    capabilities: capabilities(options.capabilities ?? {}),
+    cacheScope: "private",
+    ttlMs: 0,
+    _meta: { [META_SERVER_INFO]: info },
+  };
+  if (options.instructions !== undefined) result.instructions = options.instructions;
+  return result;
+}

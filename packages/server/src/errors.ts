@@ -1,0 +1,72 @@
+/**
+ * Protocol errors raised inside the server and how they map to JSON-RPC
+ * error responses (spec 2026-07-28, basic/index "Error Codes").
+ */
+import { ErrorCode } from "@x/mcp-v2607";
+
+/**
+ * An error that becomes a JSON-RPC error response with `code`, `message`
+ * and optional `data`. Throw it from a handler to answer with that error
+ * instead of a result; any other thrown value becomes -32603 (or, inside a
+ * tool, an `isError` result).
+ *
+ * Errors are recognised by their numeric `code` (see `isMcpError`), never by
+ * `instanceof` across packages.
+ */
+export class McpError extends Error {
+  /** The JSON-RPC error code, e.g. -32602 (`ErrorCode.InvalidParams`). */
+  readonly code: number;
+  /** Optional detail carried as `error.data`. */
+  readonly data: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = "McpError";
+    this.code = code;
+    this.data = data;
+  }
+}
+
+/**
+ * True for any object that carries an integer `code` and a string `message`,
+ * the shape of a JSON-RPC error, whichever package or realm created it.
+ */
+export function isMcpError(value: unknown): value is { code: number; message: string; data?: unknown } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    Number.isInteger((value as { code?: unknown }).code) &&
+    typeof (value as { message?: unknown }).message === "string"
+  );
+}
+
+/**
+ * True for an error a handler throws on purpose to answer with a JSON-RPC
+ * error: an {@link isMcpError} shape whose code lies in the range JSON-RPC
+ * reserves for protocol errors (-32768 to -32000). Inside a tool, anything
+ * else thrown is a tool fault and becomes an `isError` result.
+ */
+export function isProtocolError(value: unknown): value is { code: number; message: string; data?: unknown } {
+  return isMcpError(value) && value.code >= -32768 && value.code <= -32000;
+}
+
+/**
+ * The HTTP status of a JSON-RPC error a method handler answered with: 400 for
+ * a header mismatch, a missing client capability or an unsupported protocol
+ * version (the spec requires 400 for these), 404 for method not found, and
+ * 200 for every other error (an unknown tool, a bad cursor, ...).
+ */
+export function statusForHandlerError(code: number): number {
+  if (code === ErrorCode.HeaderMismatch || code === ErrorCode.MissingRequiredClientCapability || code === ErrorCode.UnsupportedProtocolVersion) return 400;
+  return code === ErrorCode.MethodNotFound ? 404 : 200;
+}
+
+/**
+ * The HTTP status that goes with a JSON-RPC error raised before a handler
+ * runs (spec 2026-07-28, basic/transports/streamable-http): 400 for a parse
+ * error, an invalid request, invalid envelope params, a header mismatch, a
+ * missing client capability or an unsupported protocol version; 404 for an
+ * unknown method. Errors a handler returns are answered with 200.
+ */
+export function statusForEnvelopeError(code: number): number {
+  return code === ErrorCode.MethodNotFound ? 404 : code === ErrorCode.InternalError ? 500 : 400;
+}

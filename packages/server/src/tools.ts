@@ -1,0 +1,162 @@
+/**
+ * Tool registration and `tools/call` execution (spec 2026-07-28, server/tools).
+ */
+import type { CallToolResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
+import type { RequestContext } from "./context.js";
+import { isProtocolError } from "./errors.js";
+import { type CompiledSchema, compileSchema, formatProblems } from "./schema.js";
+
+/** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
+export type InputSchema = { type: "object"; [key: string]: unknown };
+/** A JSON Schema object describing a tool's `structuredContent`; its root `type` should be `"object"`. */
+export type OutputSchema = { type?: "object"; [key: string]: unknown };
+
+/**
+ * What a tool handler may return: a full `CallToolResult` (build one with
+ * `@x/builders`' `callToolResult`), or a string, which becomes one text block.
+ */
+export type ToolHandlerResult = CallToolResult | string;
+
+/**
+ * A tool handler: receives the call's arguments (already checked against
+ * `inputSchema`) and the request context. It may throw: the fault becomes
+ * an `isError` result and the server goes on serving.
+ */
+export type ToolHandler<Args = Record<string, unknown>> = (
+  args: Args,
+  ctx: RequestContext,
+) => ToolHandlerResult | Promise<ToolHandlerResult>;
+
+/** The definition of a tool, as given to `McpServer.registerTool`. */
+export interface ToolConfig {
+  /** Human-readable display name. */
+  title?: string;
+  /** What the tool does, for the model. */
+  description?: string;
+  /** JSON Schema (2020-12) of the arguments; default `{ type: "object" }`. */
+  inputSchema?: InputSchema;
+  /** JSON Schema (2020-12) of `structuredContent`; when given, every non-error result must carry conforming `structuredContent`. */
+  outputSchema?: OutputSchema;
+  /** Behaviour hints for clients (`readOnlyHint`, `destructiveHint`, ...). */
+  annotations?: ToolAnnotations;
+  /** Extra `_meta` published with the tool definition. */
+  _meta?: Record<string, unknown>;
+}
+
+/** A tool as held by the server: its published definition and its compiled checks. */
+export interface RegisteredTool {
+  readonly name: string;
+  readonly definition: Tool;
+  readonly handler: ToolHandler<any>;
+  readonly checkInput: CompiledSchema;
+  readonly checkOutput: CompiledSchema | undefined;
+}
+
+/**
+ * Builds a {@link RegisteredTool}: checks the name and compiles both schemas.
+ *
+ * @throws TypeError when the name is empty or the input schema's root type is not `"object"`;
+ *   Error naming the tool and schema when a schema does not compile.
+ */
+export function defineTool(name: string, config: ToolConfig, handler: ToolHandler<any>): RegisteredTool {
+  if (typeof name !== "string" || name.length === 0) throw new TypeError("tool name must be a non-empty string");
+  if (typeof handler !== "function") throw new TypeError(`tool ${name}: handler must be a function`);
+  const inputSchema: InputSchema = config.inputSchema ?? { type: "object" };
+  if (inputSchema.type !== "object") {
+    throw new TypeError(`tool ${name}: inputSchema must have type "object"`);
+  }
+  const definition: Tool = { name, inputSchema } as Tool;
+  if (config.title !== undefined) definition.title = config.title;
+  if (config.description !== undefined) definition.description = config.description;
+  if (config.outputSchema !== undefined) definition.outputSchema = config.outputSchema as Tool["outputSchema"];
+  if (config.annotations !== undefined) definition.annotations = config.annotations;
+  if (config._meta !== undefined) definition._meta = config._meta as Tool["_meta"];
+  return {
+    name,
+    definition,
+    handler,
+    checkInput: compileFor(name, "inputSchema", inputSchema),
+    checkOutput: config.outputSchema ? compileFor(name, "outputSchema", config.outputSchema) : undefined,
+  };
+}
+
+function compileFor(tool: string, which: string, schema: object): CompiledSchema {
+  try {
+    return compileSchema(schema);
+  } catch (error) {
+    throw new Error(`tool ${tool}: ${which} does not compile: ${(error as Error).message}`);
+  }
+}
+
+/** A tool-level error result: `isError: true` and one text block. */
+export function toolErrorResult(text: string, structured?: Record<string, unknown>): CallToolResult {
+  const result: CallToolResult = { resultType: "complete", content: [{ type: "text", text }], isError: true };
+  if (structured) result.structuredContent = structured as CallToolResult["structuredContent"];
+  return result;
+}
+
+const MAX_FAULT_MESSAGE = 500;
+
+function faultMessage(fault: unknown): string {
+  let message: string;
+  if (fault instanceof Error) message = fault.message;
+  else if (typeof fault === "string") message = fault;
+  else {
+    try {
+      message = JSON.stringify(fault) ?? String(fault);
+    } catch {
+      message = String(fault);
+    }
+  }
+  return message.length > MAX_FAULT_MESSAGE ? `${message.slice(0, MAX_FAULT_MESSAGE)}...` : message;
+}
+
+/**
+ * Runs one tool call: checks the arguments, runs the handler inside a fault
+ * boundary, checks `structuredContent` against `outputSchema`.
+ *
+ * Bad arguments, a thrown value or rejected promise, a malformed return and
+ * content that fails the output schema all become an `isError` result that
+ * says what went wrong. The one exception: a thrown protocol error (an
+ * `McpError`, or any error with an integer `code` from -32768 to -32000) is
+ * rethrown, so the request is answered with that JSON-RPC error.
+ */
+export async function runTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
+  const inputProblems = tool.checkInput(args);
+  if (inputProblems.length > 0) {
+    return toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${formatProblems(inputProblems)}`);
+  }
+  let returned: ToolHandlerResult;
+  try {
+    returned = await tool.handler(args, ctx);
+  } catch (fault) {
+    // A deliberate protocol error (e.g. McpError(-32021, ...)) is answered as a JSON-RPC error.
+    if (isProtocolError(fault)) throw fault;
+    return toolErrorResult(`Tool ${tool.name} failed: ${faultMessage(fault)}`, {
+      errorType: "tool_fault",
+      tool: tool.name,
+      message: faultMessage(fault),
+    });
+  }
+  const result = normaliseResult(returned);
+  if (!result) {
+    return toolErrorResult(`Tool ${tool.name} returned a value that is not a CallToolResult`);
+  }
+  if (tool.checkOutput && !result.isError) {
+    if (result.structuredContent === undefined) {
+      return toolErrorResult(`Tool ${tool.name} declares an outputSchema but returned no structuredContent`);
+    }
+    const problems = tool.checkOutput(result.structuredContent);
+    if (problems.length > 0) {
+      return toolErrorResult(`Tool ${tool.name} returned structuredContent that does not match its outputSchema:\n${formatProblems(problems)}`);
+    }
+  }
+  return result;
+}
+
+function normaliseResult(value: unknown): CallToolResult | undefined {
+  if (typeof value === "string") return { resultType: "complete", content: [{ type: "text", text: value }] };
+  if (typeof value !== "object" || value === null || !Array.isArray((value as CallToolResult).content)) return undefined;
+  const result = value as CallToolResult;
+  return result.resultType === undefined ? { ...result, resultType: "complete" } : result;
+}

@@ -1,0 +1,65 @@
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, PROTOCOL_VERSION } from "@x/mcp-v2607";
+import { McpServer } from "../src/index.js";
+
+/** A valid request `_meta` for revision 2026-07-28. */
+export function meta(extra: Record<string, unknown> = {}) {
+  return {
+    [META_PROTOCOL_VERSION]: PROTOCOL_VERSION,
+    [META_CLIENT_CAPABILITIES]: {},
+    [META_CLIENT_INFO]: { name: "test-client", version: "0.0.1" },
+    ...extra,
+  };
+}
+
+let nextId = 1;
+/** A JSON-RPC request with a fresh id and a valid `_meta`. */
+export function request(method: string, params: Record<string, unknown> = {}) {
+  return { jsonrpc: "2.0" as const, id: nextId++, method, params: { ...params, _meta: meta() } };
+}
+
+/** The headers a conforming client sends with `body`. */
+export function headersFor(body: { method: string; params?: Record<string, unknown> }): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": PROTOCOL_VERSION,
+    "mcp-method": body.method,
+  };
+  const name = body.params?.name ?? body.params?.uri;
+  if (typeof name === "string") headers["mcp-name"] = name;
+  return headers;
+}
+
+/** A small server with a plain tool, a tool with an output schema, and misbehaving tools. */
+export function testServer(): McpServer {
+  const server = new McpServer({ name: "test-server", version: "1.2.3" });
+  server.registerTool(
+    "echo",
+    { description: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false } },
+    (args) => String(args.text),
+  );
+  server.registerTool(
+    "sum",
+    {
+      inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+      outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] },
+    },
+    (args) => ({ resultType: "complete", content: [], structuredContent: { sum: Number(args.a) + Number(args.b) } }),
+  );
+  server.registerTool(
+    "bad_output",
+    { outputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } },
+    () => ({ resultType: "complete", content: [], structuredContent: { n: "not a number" } }),
+  );
+  server.registerTool("throws", {}, () => {
+    throw new Error("kaboom");
+  });
+  server.registerTool("rejects_non_error", {}, () => Promise.reject({ weird: true }));
+  server.registerTool("returns_junk", {}, () => 42 as never);
+  server.registerTool(
+    "region",
+    { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, n: { type: "integer", "x-mcp-header": "N" } } } },
+    (args) => `region ${String(args.region)}`,
+  );
+  return server;
+}

@@ -1,0 +1,62 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { McpServer, serveStdio } from "../src/index.js";
+import { request, testServer } from "./helpers.js";
+
+function run(server: McpServer, input: string | Buffer[]) {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  stdout.on("data", (c) => out.push(c));
+  const done = serveStdio(server, { input: stdin, output: stdout, errors: stderr });
+  for (const chunk of typeof input === "string" ? [input] : input) stdin.write(chunk);
+  stdin.end();
+  return done.then(() =>
+    Buffer.concat(out)
+      .toString("utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l)),
+  );
+}
+
+describe("serveStdio", () => {
+  it("answers newline-delimited requests, one line each, and ends when input ends", async () => {
+    const a = request("tools/call", { name: "echo", arguments: { text: "one" } });
+    const b = request("tools/list");
+    const lines = await run(testServer(), `${JSON.stringify(a)}\n${JSON.stringify(b)}\n`);
+    expect(lines).toHaveLength(2);
+    const byId = new Map(lines.map((l) => [l.id, l]));
+    expect(byId.get(a.id).result.content).toEqual([{ type: "text", text: "one" }]);
+    expect(byId.get(b.id).result.tools.length).toBeGreaterThan(0);
+  });
+
+  it("splits only on \\n: a CR or U+2028 inside a message is data, and a message split across chunks is joined", async () => {
+    const a = request("tools/call", { name: "echo", arguments: { text: "x\r\u2028y" } });
+    const text = JSON.stringify(a);
+    const lines = await run(testServer(), [Buffer.from(text.slice(0, 10)), Buffer.from(`${text.slice(10)}\n`)]);
+    expect(lines[0].result.content[0].text).toBe("x\r\u2028y");
+  });
+
+  it("answers a bad line with -32700, a non-request with -32600, and ignores notifications", async () => {
+    const lines = await run(testServer(), `not json\n[1]\n{"jsonrpc":"2.0","method":"notifications/x"}\n{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}\n`);
+    expect(lines.map((l) => l.error.code)).toEqual([-32700, -32600, -32602]);
+  });
+
+  it("notifications/cancelled aborts the request and nothing is sent for it", async () => {
+    const server = new McpServer({ name: "slow", version: "1" });
+    let aborted = false;
+    server.registerTool("wait", {}, (_args, ctx) => new Promise((resolve) => {
+      ctx.signal.addEventListener("abort", () => {
+        aborted = true;
+        resolve("too late");
+      });
+    }));
+    const call = request("tools/call", { name: "wait" });
+    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: call.id } };
+    const lines = await run(server, `${JSON.stringify(call)}\n${JSON.stringify(cancel)}\n`);
+    expect(aborted).toBe(true);
+    expect(lines).toEqual([]);
+  });
+});

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// `pnpm test`: everything CI checks, in order, stopping at the first failure:
+//   1. sync the pinned spec schemas (checking their sha256)
+//   2. regenerate the generated packages and fail on any difference
+//   3. build, typecheck, lint and unit-test every workspace package (turbo)
+//   4. run the official conformance suite against the fixture server
+// Pass --no-conformance to skip step 4.
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const bin = (name) => join(root, "node_modules", ".bin", name);
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" };
+const skipConformance = process.argv.includes("--no-conformance");
+
+const steps = [
+  ["sync-schema", process.execPath, [join(root, "scripts", "sync-schema.mjs")]],
+  ["check-generated", process.execPath, [join(root, "scripts", "check-generated.mjs")]],
+  ["build, typecheck, lint, test", bin("turbo"), ["run", "build", "typecheck", "lint", "test", "--output-logs=new-only"]],
+];
+if (!skipConformance) steps.push(["conformance", process.execPath, [join(root, "conformance", "scripts", "run-server.mjs")]]);
+
+let passed = 0;
+for (const [name, command, args] of steps) {
+  process.stdout.write(`\n=== ${name}\n`);
+  const started = Date.now();
+  const run = spawnSync(command, args, { cwd: root, stdio: "inherit", env });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (run.status !== 0) {
+    process.stdout.write(`\n=== ${name} failed after ${seconds}s\n`);
+    process.stdout.write(`steps: ${passed} passed, 1 failed\n`);
+    process.exit(run.status ?? 1);
+  }
+  passed += 1;
+  process.stdout.write(`=== ${name} passed in ${seconds}s\n`);
+}
+process.stdout.write(`\nsteps: ${passed} passed, 0 failed\n`);
