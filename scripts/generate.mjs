@@ -18,7 +18,7 @@
 // the locked tool versions, so `check-generated` can compare byte for byte.
 
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import Ajv from "ajv";
@@ -463,6 +463,9 @@ export function writeFiles(dir, files) {
 async function main() {
   const { revision, out } = parseArgs(process.argv.slice(2));
   const result = await generate(revision);
+  if (!out && !existsSync(join(result.packageDir, "package.json"))) {
+    fail(`${relative(root, result.packageDir)} does not exist; create the package first, or pass --out DIR`);
+  }
   const dir = out ? resolve(out) : result.defaultOut;
   writeFiles(dir, result.files);
   const sizes = Object.entries(result.files)
