@@ -125,7 +125,7 @@ function checkSchema(schema) {
       if (Array.isArray(sub.items)) problems.push(`${pointer}: items is an array (a tuple in draft-07, invalid in 2020-12)`);
       if ("$ref" in sub) {
         if (typeof sub.$ref !== "string" || !DEF_REF.test(sub.$ref)) problems.push(`${pointer}: $ref ${JSON.stringify(sub.$ref)} is not a local #/$defs/<Name>`);
-        else if (!(sub.$ref.slice("#/$defs/".length) in schema.$defs)) problems.push(`${pointer}: $ref ${sub.$ref} names no definition`);
+        else if (!Object.hasOwn(schema.$defs, sub.$ref.slice("#/$defs/".length))) problems.push(`${pointer}: $ref ${sub.$ref} names no definition`);
         const siblings = Object.keys(sub).filter((k) => k !== "$ref" && !ANNOTATION_KEYWORDS.includes(k));
         if (siblings.length > 0) problems.push(`${pointer}: $ref has sibling keywords ${siblings.join(", ")} (draft-07 would ignore them)`);
       }
@@ -333,7 +333,7 @@ function compileValidators(ctx, names) {
  * - top-level `new RegExp(...)` is marked pure;
  * - one top-level statement per line, for readable diffs.
  */
-function postProcessValidators(code, ctx, names) {
+export function postProcessValidators(code, ctx, names) {
   let body = code.replace(/^"use strict";/, "");
   body = body.replace(/\/\*# sourceURL="[^"]*" \*\/;?/g, "");
 
