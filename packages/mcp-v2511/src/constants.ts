@@ -1,0 +1,133 @@
+/**
+ * Hand-written constants of MCP revision 2025-11-25: the protocol version,
+ * method names, reserved `_meta` keys and error codes. Each list is checked
+ * against the schema by test/constants.test.ts.
+ */
+
+/**
+ * The protocol revision this package describes. In 2025-11-25 the client
+ * proposes it in `InitializeRequest.params.protocolVersion`, the server
+ * answers with the version it picked in `InitializeResult.protocolVersion`,
+ * and over HTTP every later request repeats it in the `MCP-Protocol-Version`
+ * header (spec 2025-11-25: basic/lifecycle, "Version Negotiation";
+ * basic/transports, "Protocol Version Header").
+ */
+export const PROTOCOL_VERSION = "2025-11-25";
+
+/**
+ * The protocol versions whose messages this package's types and validators
+ * describe: only {@link PROTOCOL_VERSION}. A program that speaks several
+ * revisions uses the package generated for each of them (e.g. `@x/mcp-v2607`
+ * beside this one).
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly ["2025-11-25"] = Object.freeze([PROTOCOL_VERSION] as const);
+
+/**
+ * Every JSON-RPC method of revision 2025-11-25, requests and notifications,
+ * keyed by a PascalCase form of the method string
+ * (`"notifications/tools/list_changed"` → `NotificationsToolsListChanged`,
+ * `"logging/setLevel"` → `LoggingSetLevel`). The values are the `method`
+ * constants of the schema's request and notification definitions (e.g.
+ * `InitializeRequest.method`; spec 2025-11-25: schema reference, and each
+ * feature's page).
+ *
+ * Which side may send each one follows the schema's `ClientRequest`,
+ * `ServerRequest`, `ClientNotification` and `ServerNotification` unions;
+ * `ping`, the `tasks/*` requests and some notifications go both ways.
+ *
+ * @example
+ * if (message.method === Method.Initialize) { ... }
+ */
+export const Method = Object.freeze({
+  // Lifecycle and utilities (both directions for ping)
+  Initialize: "initialize",
+  Ping: "ping",
+  // Client → server requests
+  ToolsList: "tools/list",
+  ToolsCall: "tools/call",
+  PromptsList: "prompts/list",
+  PromptsGet: "prompts/get",
+  ResourcesList: "resources/list",
+  ResourcesTemplatesList: "resources/templates/list",
+  ResourcesRead: "resources/read",
+  ResourcesSubscribe: "resources/subscribe",
+  ResourcesUnsubscribe: "resources/unsubscribe",
+  CompletionComplete: "completion/complete",
+  LoggingSetLevel: "logging/setLevel",
+  // Task requests (either side may be the receiver; spec: basic/utilities/tasks)
+  TasksGet: "tasks/get",
+  TasksResult: "tasks/result",
+  TasksList: "tasks/list",
+  TasksCancel: "tasks/cancel",
+  // Server → client requests
+  SamplingCreateMessage: "sampling/createMessage",
+  ElicitationCreate: "elicitation/create",
+  RootsList: "roots/list",
+  // Notifications
+  NotificationsInitialized: "notifications/initialized",
+  NotificationsCancelled: "notifications/cancelled",
+  NotificationsProgress: "notifications/progress",
+  NotificationsMessage: "notifications/message",
+  NotificationsToolsListChanged: "notifications/tools/list_changed",
+  NotificationsPromptsListChanged: "notifications/prompts/list_changed",
+  NotificationsResourcesListChanged: "notifications/resources/list_changed",
+  NotificationsResourcesUpdated: "notifications/resources/updated",
+  NotificationsRootsListChanged: "notifications/roots/list_changed",
+  NotificationsElicitationComplete: "notifications/elicitation/complete",
+  NotificationsTasksStatus: "notifications/tasks/status",
+} as const);
+
+/** A method string of revision 2025-11-25: one of the values of {@link Method}. */
+export type Method = (typeof Method)[keyof typeof Method];
+
+/**
+ * `_meta` key of a request's params: a `ProgressToken` (string or number)
+ * asking the receiver for `notifications/progress` about this request, which
+ * carry the same token. The only `_meta` member the schema declares as a
+ * property (`RequestParams._meta.progressToken`). Spec 2025-11-25:
+ * basic/utilities/progress.
+ */
+export const META_PROGRESS_TOKEN = "progressToken";
+
+/**
+ * `_meta` key of a message that belongs to a task: a `RelatedTaskMetadata`
+ * (`{ taskId }`) naming the task the request, result or notification is
+ * about. The schema names the key only in `RelatedTaskMetadata`'s
+ * description, so no validator checks it. Spec 2025-11-25:
+ * basic/utilities/tasks, "Associating Task-Related Messages".
+ */
+export const META_RELATED_TASK = "io.modelcontextprotocol/related-task";
+
+/**
+ * The JSON-RPC error codes of revision 2025-11-25 (spec: basic/index,
+ * "Responses" → "Error Responses", and the error sections of each feature's page):
+ * - `ParseError` -32700: the message is not valid JSON;
+ * - `InvalidRequest` -32600: not a valid JSON-RPC request (also: a request
+ *   that must be task-augmented was not);
+ * - `MethodNotFound` -32601: the method does not exist or the capability is
+ *   not offered;
+ * - `InvalidParams` -32602: invalid parameters, also used for an unknown
+ *   tool or prompt, an invalid cursor or log level, an unknown `taskId`;
+ * - `InternalError` -32603;
+ * - `ResourceNotFound` -32002: `resources/read` of a URI the server does not
+ *   have (spec: server/resources, "Error Handling");
+ * - `URLElicitationRequired` -32042: the request cannot go on until the user
+ *   completes the URL-mode elicitations listed in `error.data.elicitations`
+ *   (spec: client/elicitation; schema: `URLElicitationRequiredError`).
+ *
+ * The schema carries only the last one as a definition; the five JSON-RPC
+ * codes are the spec's TypeScript schema constants (`PARSE_ERROR`, ...), and
+ * -32002 appears only in the prose. Errors are recognised by code.
+ */
+export const ErrorCode = Object.freeze({
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  ResourceNotFound: -32002,
+  URLElicitationRequired: -32042,
+} as const);
+
+/** One of the error codes of {@link ErrorCode}. */
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
