@@ -18,7 +18,10 @@ const noArgs = { type: "object" as const, properties: {} };
 export function createFixtureServer(): McpServer {
   const server = new McpServer(
     { name: "x-conformance-fixture", version: "0.1.0" },
-    { toolsListCache: { ttlMs: 60_000, cacheScope: "public" } },
+    {
+      cache: { ttlMs: 60_000, cacheScope: "public", methods: { "server/discover": { ttlMs: 0, cacheScope: "private" } } },
+      logging: true,
+    },
   );
 
   server.registerTool("test_simple_text", { description: "Returns one text block.", inputSchema: noArgs }, () =>
@@ -45,9 +48,13 @@ export function createFixtureServer(): McpServer {
   server.registerTool("test_error_handling", { description: "Always fails with a tool error.", inputSchema: noArgs }, () => {
     throw new Error("This tool intentionally returns an error for testing");
   });
-  server.registerTool("test_tool_with_progress", { description: "Reports progress while it runs.", inputSchema: noArgs }, (_args, ctx) =>
-    callToolResult([["text", String(ctx.meta.progressToken ?? "no progress token")]]),
-  );
+  server.registerTool("test_tool_with_progress", { description: "Reports progress 0, 50 and 100 of 100 while it runs.", inputSchema: noArgs }, async (_args, ctx) => {
+    for (const step of [0, 50, 100]) {
+      ctx.progress(step, 100, `step ${step}`);
+      if (step < 100) await sleep(50);
+    }
+    return callToolResult([["text", String(ctx.meta.progressToken ?? "no progress token")]]);
+  });
   server.registerTool(
     "test_missing_capability",
     { description: "Needs the client's sampling capability; refuses with -32021 without it.", inputSchema: noArgs },
@@ -61,9 +68,28 @@ export function createFixtureServer(): McpServer {
   server.registerTool("test_streaming_elicitation", { description: "Answers without sending any request on the response stream.", inputSchema: noArgs }, () =>
     callToolResult([["text", "Streaming elicitation check complete."]]),
   );
-  server.registerTool("test_logging_tool", { description: "Logs only when the request asked for a log level.", inputSchema: noArgs }, () =>
-    callToolResult([["text", "Logging tool complete."]]),
-  );
+  server.registerTool("test_logging_tool", { description: "Logs only when the request asked for a log level.", inputSchema: noArgs }, (_args, ctx) => {
+    ctx.log("info", "Logging tool ran");
+    return callToolResult([["text", "Logging tool complete."]]);
+  });
+  server.registerTool("test_tool_with_logging", { description: "Logs three messages while it runs.", inputSchema: noArgs }, async (_args, ctx) => {
+    for (const message of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
+      ctx.log("info", message);
+      await sleep(20);
+    }
+    return callToolResult([["text", "Logged three messages."]]);
+  });
+  server.registerTool("test_trigger_tool_change", { description: "Re-registers a tool, so listeners hear tools/list_changed.", inputSchema: noArgs }, () => {
+    server.removeTool("test_dynamic_tool");
+    server.registerTool("test_dynamic_tool", dynamicTool, () => "dynamic");
+    return callToolResult([["text", "Tool list changed."]]);
+  });
+  server.registerTool("test_trigger_prompt_change", { description: "Re-registers a prompt, so listeners hear prompts/list_changed.", inputSchema: noArgs }, () => {
+    server.removePrompt("test_dynamic_prompt");
+    server.registerPrompt("test_dynamic_prompt", dynamicPrompt, () => "dynamic");
+    return callToolResult([["text", "Prompt list changed."]]);
+  });
+  server.registerTool("test_dynamic_tool", dynamicTool, () => "dynamic");
   server.registerTool(
     "test_custom_header",
     {
@@ -104,5 +130,75 @@ export function createFixtureServer(): McpServer {
     },
     (args) => callToolResult([["text", `Hello ${String(args.name ?? "")}`]]),
   );
+
+  registerResources(server);
+  registerPrompts(server);
   return server;
+}
+
+const dynamicTool = { description: "A tool the trigger tool re-registers.", inputSchema: noArgs };
+const dynamicPrompt = { description: "A prompt the trigger tool re-registers." };
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function registerResources(server: McpServer): void {
+  server.registerResource(
+    "static-text",
+    "test://static-text",
+    { description: "A static text resource", mimeType: "text/plain", cache: { ttlMs: 60_000, cacheScope: "private" } },
+    () => "This is the content of the static text resource.",
+  );
+  server.registerResource(
+    "static-binary",
+    "test://static-binary",
+    { description: "A static binary resource (a PNG image)", mimeType: "image/png" },
+    (uri) => ({ uri, mimeType: "image/png", blob: PNG_BASE64 }),
+  );
+  server.registerResource(
+    "watched-resource",
+    "test://watched-resource",
+    { description: "A resource whose updates subscribers hear about", mimeType: "text/plain" },
+    () => "Watched resource content.",
+  );
+  server.registerResourceTemplate(
+    "template",
+    "test://template/{id}/data",
+    {
+      description: "Data for one id",
+      mimeType: "application/json",
+      complete: { id: (value) => ["1", "2", "3", "123"].filter((id) => id.startsWith(value)) },
+    },
+    (uri, { id }) => ({ uri, mimeType: "application/json", text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }),
+  );
+}
+
+function registerPrompts(server: McpServer): void {
+  server.registerPrompt("test_simple_prompt", { description: "A prompt with no arguments." }, () => "This is a simple prompt for testing.");
+  server.registerPrompt(
+    "test_prompt_with_arguments",
+    {
+      description: "A prompt with two required arguments.",
+      arguments: [
+        { name: "arg1", description: "First argument", required: true },
+        { name: "arg2", description: "Second argument", required: true },
+      ],
+      complete: { arg1: (value) => ["test", "testValue1", "other"].filter((v) => v.startsWith(value)) },
+    },
+    ({ arg1, arg2 }) => `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`,
+  );
+  server.registerPrompt(
+    "test_prompt_with_embedded_resource",
+    { description: "A prompt that embeds a resource.", arguments: [{ name: "resourceUri", description: "URI of the resource to embed", required: true }] },
+    ({ resourceUri }) => [
+      { role: "user", content: { type: "resource", resource: { uri: resourceUri!, mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+      { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
+    ],
+  );
+  server.registerPrompt("test_prompt_with_image", { description: "A prompt that carries an image." }, () => [
+    { role: "user", content: { type: "image", mimeType: "image/png", data: PNG_BASE64 } },
+    { role: "user", content: { type: "text", text: "Please analyze the image above." } },
+  ]);
+  server.registerPrompt("test_dynamic_prompt", dynamicPrompt, () => "dynamic");
 }

@@ -53,7 +53,7 @@ describe("example server over HTTP (a real process)", () => {
   it("answers server/discover with the tools capability", async () => {
     const { status, json } = await call(1, "server/discover");
     expect(status).toBe(200);
-    expect(json.result.capabilities).toEqual({ tools: {} });
+    expect(json.result.capabilities).toEqual({ tools: { listChanged: true } });
     expect(json.result._meta["io.modelcontextprotocol/serverInfo"].name).toBe("x-example");
   });
 

@@ -1,14 +1,33 @@
-export type { RequestContext, TransportInfo } from "./context.js";
+export type { CacheableMethod, CacheOptions } from "./cache.js";
+export { type Completer, MAX_COMPLETION_VALUES } from "./completion.js";
+export { LOG_LEVELS, type RequestContext, type TransportInfo } from "./context.js";
 export { isMcpError, isProtocolError, McpError, statusForEnvelopeError, statusForHandlerError } from "./errors.js";
+export { KeyRing } from "./keys.js";
+export type { PromptConfig, PromptHandler, PromptHandlerResult, RegisteredPrompt } from "./prompts.js";
+export type {
+  ReadHandler,
+  ReadHandlerResult,
+  RegisteredResource,
+  RegisteredTemplate,
+  ResourceConfig,
+  ResourceContents,
+  ResourceMetadata,
+  ResourceTemplateConfig,
+  TemplateReadHandler,
+} from "./resources.js";
 export { type CompiledSchema, compileSchema, formatProblems, type SchemaProblem } from "./schema.js";
 export {
   type Inbound,
   type JSONRPCResponse,
   McpServer,
+  missingCapabilities,
   type Outcome,
+  SERVER_BUSY,
   type ServerInfo,
   type ServerOptions,
+  TOOL_NAME_PATTERN,
 } from "./server.js";
+export { checkHeaderAnnotations } from "./tools.js";
 export type {
   InputSchema,
   OutputSchema,
@@ -19,15 +38,21 @@ export type {
 } from "./tools.js";
 export { checkRequestHeaders, decodeHeaderValue, type HeaderParam, headerParams } from "./transports/headers.js";
 export {
+  acceptable,
+  type CorsOptions,
   createFetchHandler,
   createHttpCore,
   createNodeHandler,
   type HttpAnswer,
+  type HttpCore,
   type HttpExchange,
   type HttpTransportOptions,
+  jsonDepthExceeds,
   type ListenOptions,
   listen,
+  type NodeHandler,
   type NodeHandlerOptions,
   type RunningHttpServer,
 } from "./transports/http.js";
+export { ChunkQueue, SSE_KEEPALIVE, sseEvent } from "./transports/sse.js";
 export { type StdioOptions, serveStdio } from "./transports/stdio.js";

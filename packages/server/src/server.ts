@@ -1,25 +1,46 @@
 /**
  * The server object and its dispatcher (spec 2026-07-28: basic/index,
- * server/discover, server/tools, server/utilities/caching).
+ * server/discover, server/tools, server/prompts, server/resources,
+ * server/utilities/{caching,pagination,completion}, basic/patterns/subscriptions).
  *
  * One `McpServer` is built once and serves every request: a request is a
  * function of (message, per-request transport info) to a response, and no
  * server, protocol or transport object is created per request.
  */
-import { type CacheHintOptions, cacheHints, discoverResult, listToolsResult } from "@x/builders";
+import { discoverResult } from "@x/builders";
 import {
+  type ClientCapabilities,
   ErrorCode,
   type Implementation,
   type JSONRPCErrorResponse,
   type JSONRPCResultResponse,
   META_SERVER_INFO,
+  META_SUBSCRIPTION_ID,
   Method,
   type RequestId,
   type ServerCapabilities,
+  type SubscriptionFilter,
 } from "@x/mcp-v2607";
-import type { RequestContext, TransportInfo } from "./context.js";
+import { applyHints, type CacheableMethod, type CacheOptions, resolveCacheOptions } from "./cache.js";
+import { type Completer, complete } from "./completion.js";
+import { createContext, type RequestContext, type TransportInfo } from "./context.js";
 import { isMcpError, McpError, statusForEnvelopeError, statusForHandlerError } from "./errors.js";
+import { KeyRing } from "./keys.js";
+import { page } from "./pagination.js";
+import { checkPromptArguments, definePrompt, type PromptConfig, type PromptHandler, type RegisteredPrompt, toGetPromptResult } from "./prompts.js";
+import {
+  defineResource,
+  defineTemplate,
+  type ReadHandler,
+  type RegisteredResource,
+  type RegisteredTemplate,
+  type ResourceConfig,
+  type ResourceTemplateConfig,
+  type TemplateReadHandler,
+  toReadResult,
+} from "./resources.js";
 import { type EnvelopeMeta, type Revision, revision2607 } from "./revision.js";
+import { Subscriptions } from "./subscriptions.js";
 import { defineTool, type RegisteredTool, runTool, type ToolConfig, type ToolHandler } from "./tools.js";
 
 /** Who the server is: published in `server/discover` and in every result's `_meta`. */
@@ -39,11 +60,34 @@ export interface ServerOptions {
   /** Instructions for the client's model, published by `server/discover`. */
   instructions?: string;
   /**
-   * Cache hints of `tools/list` results (`ttlMs` in milliseconds, integer >= 0;
-   * `cacheScope` `"private"` or `"public"`). Default `{ ttlMs: 0, cacheScope: "private" }`.
-   * Checked when the server is built: an invalid hint throws RangeError here, not when served.
+   * Cache hints (`ttlMs` in milliseconds, an integer >= 0; `cacheScope`
+   * `"private"` or `"public"`): a server-wide default plus per-method
+   * overrides. Default `{ ttlMs: 0, cacheScope: "private" }`. Registrations
+   * (resources) and results may carry their own, which win. Checked when the
+   * server is built: an invalid hint throws RangeError here, never when served.
    */
-  toolsListCache?: CacheHintOptions;
+  cache?: CacheOptions;
+  /** Items per page of every list (`tools/list`, `prompts/list`, ...). Default 100. */
+  pageSize?: number;
+  /**
+   * Secret keys (raw bytes or base64 strings, each >= 32 bytes) that sign
+   * list cursors and seal `requestState`; the first signs, all verify. Default:
+   * the `MCP_REQUEST_STATE_KEYS` environment variable (comma-separated base64),
+   * else one random key per process (instances then do not share cursors or state).
+   */
+  requestStateKeys?: readonly (string | Uint8Array)[];
+  /**
+   * Refuse tool names outside the spec's rule (1 to 128 of `A-Z a-z 0-9 _ - .`).
+   * Default true; set false to allow other names (the spec says SHOULD).
+   */
+  strictToolNames?: boolean;
+  /**
+   * Declare the `logging` capability so that `ctx.log` sends `notifications/message`.
+   * @deprecated Logging is deprecated by the 2026-07-28 spec.
+   */
+  logging?: boolean;
+  /** Most `subscriptions/listen` streams open at once; past it a listen is refused with -32000. Default 1000. */
+  maxListenStreams?: number;
 }
 
 /** A JSON-RPC response produced by the dispatcher. */
@@ -53,7 +97,7 @@ export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 export interface Outcome {
   /** The JSON-RPC response; `undefined` when the message was a notification. */
   response: JSONRPCResponse | undefined;
-  /** HTTP status for Streamable HTTP: 200, 202 (notification), 400 or 404 (see the transport). */
+  /** HTTP status for Streamable HTTP: 200, 202 (notification), 400, 404 or 503 (see the transport). */
   status: number;
 }
 
@@ -63,10 +107,13 @@ export type Inbound =
   | { kind: "request"; id: RequestId; method: string; params: Record<string, unknown>; envelope: EnvelopeMeta }
   | { kind: "error"; outcome: Outcome };
 
-type MethodHandler = (params: Record<string, unknown>, ctx: RequestContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
+type MethodHandler = (params: Record<string, unknown>, ctx: RequestContext, transport: TransportInfo) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
-const NEVER_ABORTED = new AbortController().signal;
-const EMPTY_ASSIGNS: Readonly<Record<string, unknown>> = Object.freeze({});
+/** The JSON-RPC code used when a server limit is reached (the implementation-defined server error range). */
+export const SERVER_BUSY = -32000;
+
+/** The spec's tool name rule (server/tools, "Tool names"). */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -84,13 +131,49 @@ function errorOutcome(id: RequestId | undefined, code: number, message: string, 
   return { response, status };
 }
 
+/** The capabilities of `required` that `declared` lacks (recursively by key), or `undefined` when none is missing. */
+export function missingCapabilities(required: Record<string, unknown>, declared: Record<string, unknown>): Record<string, unknown> | undefined {
+  let missing: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(required)) {
+    const have = declared[key];
+    if (!isObject(have)) {
+      missing ??= {};
+      missing[key] = value;
+    } else if (isObject(value)) {
+      const inner = missingCapabilities(value, have);
+      if (inner) {
+        missing ??= {};
+        missing[key] = inner;
+      }
+    }
+  }
+  return missing;
+}
+
+function checkRequiredCapabilities(required: ClientCapabilities | undefined, ctx: RequestContext): void {
+  if (!required) return;
+  const missing = missingCapabilities(required as Record<string, unknown>, ctx.clientCapabilities as Record<string, unknown>);
+  if (missing) {
+    throw new McpError(ErrorCode.MissingRequiredClientCapability, `This request requires client capabilities: ${Object.keys(missing).join(", ")}`, {
+      requiredCapabilities: required,
+    });
+  }
+}
+
+function keysFrom(option: ServerOptions["requestStateKeys"]): Uint8Array[] {
+  if (option) return option.map((k) => (typeof k === "string" ? Buffer.from(k, "base64") : k));
+  const env = typeof process !== "undefined" ? process.env.MCP_REQUEST_STATE_KEYS : undefined;
+  return env ? KeyRing.fromBase64List(env) : [];
+}
+
 /**
  * An MCP server for protocol revision 2026-07-28.
  *
- * Register tools with {@link McpServer.registerTool}, then serve it with a
- * transport: `createFetchHandler` / `createNodeHandler` / `listen` (Streamable
- * HTTP) or `serveStdio`. The same object serves every request and every
- * transport at once.
+ * Register tools, prompts, resources and resource templates, then serve it
+ * with a transport: `createFetchHandler` / `createNodeHandler` / `listen`
+ * (Streamable HTTP) or `serveStdio`. The same object serves every request
+ * and every transport at once. Registering or removing anything at run time
+ * notifies `subscriptions/listen` streams.
  *
  * @example
  * const server = new McpServer({ name: "demo", version: "1.0.0" });
@@ -100,16 +183,24 @@ function errorOutcome(id: RequestId | undefined, code: number, message: string, 
 export class McpServer {
   /** The `Implementation` stamped into every result's `_meta`. */
   readonly info: Implementation;
+  /** The key ring that signs cursors and seals `requestState`. */
+  readonly keys: KeyRing;
   readonly #options: ServerOptions;
   readonly #tools = new Map<string, RegisteredTool>();
+  readonly #prompts = new Map<string, RegisteredPrompt>();
+  readonly #resources = new Map<string, RegisteredResource>();
+  readonly #templates = new Map<string, RegisteredTemplate>();
   readonly #revisions = new Map<string, Revision>([[revision2607.version, revision2607]]);
   readonly #methods = new Map<string, MethodHandler>();
-  readonly #toolsListCache;
-  #toolsList: Record<string, unknown> | undefined;
+  readonly #cache;
+  readonly #pageSize: number;
+  readonly #subscriptions = new Subscriptions();
+  #toolDefinitions: RegisteredTool["definition"][] | undefined;
+  #closed = false;
 
   /**
-   * @throws TypeError when `info.name` or `info.version` is missing;
-   *   RangeError when `options.toolsListCache` is not a valid cache hint.
+   * @throws TypeError when `info.name` or `info.version` is missing, or an option has the wrong type;
+   *   RangeError when a cache hint, `pageSize` or a key is invalid.
    */
   constructor(info: ServerInfo, options: ServerOptions = {}) {
     if (typeof info?.name !== "string" || info.name === "") throw new TypeError("server name is required");
@@ -119,30 +210,143 @@ export class McpServer {
     if (info.websiteUrl !== undefined) implementation.websiteUrl = info.websiteUrl;
     this.info = implementation;
     this.#options = options;
-    this.#toolsListCache = cacheHints(options.toolsListCache);
-    this.#methods.set(Method.ServerDiscover, () => this.#discover());
-    this.#methods.set(Method.ToolsList, () => this.#listTools());
-    this.#methods.set(Method.ToolsCall, (params, ctx) => this.#callTool(params, ctx));
+    this.#cache = resolveCacheOptions(options.cache);
+    this.#pageSize = options.pageSize ?? 100;
+    if (!Number.isSafeInteger(this.#pageSize) || this.#pageSize < 1) throw new RangeError(`pageSize must be an integer >= 1, got ${options.pageSize}`);
+    this.keys = new KeyRing(keysFrom(options.requestStateKeys));
+    const m = this.#methods;
+    m.set(Method.ServerDiscover, () => this.#discover());
+    m.set(Method.ToolsList, (p) => this.#list("tools/list", "tools", this.#toolList(), p));
+    m.set(Method.ToolsCall, (p, ctx) => this.#callTool(p, ctx));
+    m.set(Method.PromptsList, (p) => this.#list("prompts/list", "prompts", [...this.#prompts.values()].map((x) => x.definition), p));
+    m.set(Method.PromptsGet, (p, ctx) => this.#getPrompt(p, ctx));
+    m.set(Method.ResourcesList, async (p) => this.#list("resources/list", "resources", await this.#resourceList(), p));
+    m.set(Method.ResourcesTemplatesList, (p) =>
+      this.#list("resources/templates/list", "resourceTemplates", [...this.#templates.values()].map((x) => x.definition), p),
+    );
+    m.set(Method.ResourcesRead, (p, ctx) => this.#readResource(p, ctx));
+    m.set(Method.CompletionComplete, (p) => this.#complete(p));
+    m.set(Method.SubscriptionsListen, (p, ctx, t) => this.#listen(p, ctx, t));
   }
 
   /**
    * Registers a tool. Its schemas are compiled now, once; the `tools`
-   * capability is advertised as soon as one tool is registered.
+   * capability is advertised as soon as one tool is registered, and listeners
+   * of `toolsListChanged` are told.
    *
-   * @throws TypeError or Error naming the tool when the name is taken or
-   *   empty, or a schema does not compile (including an unresolvable `$ref`).
+   * @throws TypeError or Error naming the tool when the name is taken, empty
+   *   or outside the spec's rule (unless `strictToolNames: false`), a schema
+   *   does not compile (including an unresolvable `$ref`), or an
+   *   `x-mcp-header` annotation breaks the spec's constraints.
    */
   registerTool<Args = Record<string, unknown>>(name: string, config: ToolConfig, handler: ToolHandler<Args>): this {
     if (this.#tools.has(name)) throw new Error(`tool ${name} is already registered`);
+    if (this.#options.strictToolNames !== false && typeof name === "string" && !TOOL_NAME_PATTERN.test(name)) {
+      throw new TypeError(`tool name ${JSON.stringify(name)} breaks the spec's rule: 1 to 128 characters of A-Z, a-z, 0-9, _, - and . (set strictToolNames: false to allow it)`);
+    }
     this.#tools.set(name, defineTool(name, config, handler as ToolHandler<any>));
-    this.#toolsList = undefined;
+    this.#toolDefinitions = undefined;
+    this.#subscriptions.listChanged("tools");
     return this;
+  }
+
+  /** Removes a tool; returns false when there was none. Listeners of `toolsListChanged` are told. */
+  removeTool(name: string): boolean {
+    const removed = this.#tools.delete(name);
+    if (removed) {
+      this.#toolDefinitions = undefined;
+      this.#subscriptions.listChanged("tools");
+    }
+    return removed;
+  }
+
+  /**
+   * Registers a prompt (spec: server/prompts).
+   * @throws TypeError or Error naming the prompt when the name is taken or empty, or a declaration is malformed.
+   */
+  registerPrompt(name: string, config: PromptConfig, handler: PromptHandler): this {
+    if (this.#prompts.has(name)) throw new Error(`prompt ${name} is already registered`);
+    this.#prompts.set(name, definePrompt(name, config, handler));
+    this.#subscriptions.listChanged("prompts");
+    return this;
+  }
+
+  /** Removes a prompt; returns false when there was none. Listeners of `promptsListChanged` are told. */
+  removePrompt(name: string): boolean {
+    const removed = this.#prompts.delete(name);
+    if (removed) this.#subscriptions.listChanged("prompts");
+    return removed;
+  }
+
+  /**
+   * Registers a static resource at `uri` (spec: server/resources).
+   * @throws TypeError or Error when the URI is taken or empty; RangeError when `config.cache` is invalid.
+   */
+  registerResource(name: string, uri: string, config: ResourceConfig, read: ReadHandler): this {
+    if (this.#resources.has(uri)) throw new Error(`resource ${uri} is already registered`);
+    this.#resources.set(uri, defineResource(name, uri, config, read));
+    this.#subscriptions.listChanged("resources");
+    return this;
+  }
+
+  /** Removes a static resource by URI; returns false when there was none. Listeners of `resourcesListChanged` are told. */
+  removeResource(uri: string): boolean {
+    const removed = this.#resources.delete(uri);
+    if (removed) this.#subscriptions.listChanged("resources");
+    return removed;
+  }
+
+  /**
+   * Registers a resource template (RFC 6570, levels 1 to 4). A read whose URI
+   * matches no static resource is tried against the templates in
+   * registration order.
+   * @throws TypeError or Error when the name is taken or the template does not parse; RangeError when `config.cache` is invalid.
+   */
+  registerResourceTemplate(name: string, uriTemplate: string, config: ResourceTemplateConfig, read: TemplateReadHandler): this {
+    if (this.#templates.has(name)) throw new Error(`resource template ${name} is already registered`);
+    this.#templates.set(name, defineTemplate(name, uriTemplate, config, read));
+    this.#subscriptions.listChanged("resources");
+    return this;
+  }
+
+  /** Removes a resource template by name; returns false when there was none. */
+  removeResourceTemplate(name: string): boolean {
+    const removed = this.#templates.delete(name);
+    if (removed) this.#subscriptions.listChanged("resources");
+    return removed;
+  }
+
+  /**
+   * Tells the `subscriptions/listen` streams subscribed to `uri` that the
+   * resource changed (`notifications/resources/updated`).
+   */
+  notifyResourceUpdated(uri: string): void {
+    this.#subscriptions.resourceUpdated(uri);
+  }
+
+  /** Number of open `subscriptions/listen` streams. */
+  get listenStreams(): number {
+    return this.#subscriptions.size;
+  }
+
+  /**
+   * Ends every `subscriptions/listen` stream with its final result and
+   * refuses new listens. Requests in flight are the transport's to finish
+   * (see `RunningHttpServer.close`). Idempotent.
+   */
+  close(): void {
+    this.#closed = true;
+    this.#subscriptions.closeAll();
   }
 
   /** The capabilities the registrations imply (spec: server/discover). */
   capabilities(): ServerCapabilities {
     const caps: ServerCapabilities = {};
-    if (this.#tools.size > 0) caps.tools = {};
+    if (this.#tools.size > 0) caps.tools = { listChanged: true };
+    if (this.#prompts.size > 0) caps.prompts = { listChanged: true };
+    if (this.#resources.size > 0 || this.#templates.size > 0) caps.resources = { listChanged: true, subscribe: true };
+    if (this.#prompts.size > 0 || this.#templates.size > 0) caps.completions = {};
+    if (this.#options.logging) caps.logging = {};
     return caps;
   }
 
@@ -203,18 +407,18 @@ export class McpServer {
     if (!handler || !this.#methodEnabled(method)) {
       return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, statusForEnvelopeError(ErrorCode.MethodNotFound));
     }
-    const ctx: RequestContext = {
+    const ctx = createContext({
       requestId: id,
       method,
       meta: envelope.meta,
       protocolVersion: envelope.protocolVersion,
       clientCapabilities: envelope.clientCapabilities,
       clientInfo: envelope.clientInfo,
-      signal: transport.signal ?? NEVER_ABORTED,
-      assigns: transport.assigns ?? EMPTY_ASSIGNS,
-    };
+      transport,
+      loggingEnabled: this.#options.logging === true,
+    });
     try {
-      const result = await handler(params, ctx);
+      const result = await handler(params, ctx, transport);
       const response: JSONRPCResultResponse = { jsonrpc: "2.0", id, result: revision.stamp(result, this.info) as JSONRPCResultResponse["result"] };
       return { response, status: 200 };
     } catch (error) {
@@ -236,8 +440,26 @@ export class McpServer {
   }
 
   #methodEnabled(method: string): boolean {
-    if (method === Method.ToolsList || method === Method.ToolsCall) return this.#tools.size > 0;
-    return true;
+    switch (method) {
+      case Method.ToolsList:
+      case Method.ToolsCall:
+        return this.#tools.size > 0;
+      case Method.PromptsList:
+      case Method.PromptsGet:
+        return this.#prompts.size > 0;
+      case Method.ResourcesList:
+      case Method.ResourcesTemplatesList:
+      case Method.ResourcesRead:
+        return this.#resources.size > 0 || this.#templates.size > 0;
+      case Method.CompletionComplete:
+        return this.#prompts.size > 0 || this.#templates.size > 0;
+      default:
+        return true;
+    }
+  }
+
+  #hints(method: CacheableMethod) {
+    return this.#cache.get(method)!;
   }
 
   #discover(): Record<string, unknown> {
@@ -252,16 +474,27 @@ export class McpServer {
     const result = discoverResult(options) as unknown as Record<string, unknown>;
     // discoverResult names the server from name/version/title; keep every Implementation field.
     result._meta = { ...(result._meta as object), [META_SERVER_INFO]: this.info };
-    return result;
+    return applyHints({ ...result, ttlMs: undefined, cacheScope: undefined }, this.#hints("server/discover"));
   }
 
-  #listTools(): Record<string, unknown> {
-    // The list is built once per registration change; each response gets a shallow copy to stamp.
-    this.#toolsList ??= listToolsResult(
-      [...this.#tools.values()].map((t) => t.definition),
-      this.#toolsListCache,
-    ) as unknown as Record<string, unknown>;
-    return { ...this.#toolsList };
+  #toolList() {
+    this.#toolDefinitions ??= [...this.#tools.values()].map((t) => t.definition);
+    return this.#toolDefinitions;
+  }
+
+  async #resourceList() {
+    const list: unknown[] = [...this.#resources.values()].map((r) => r.definition);
+    for (const template of this.#templates.values()) {
+      if (template.config.list) list.push(...(await template.config.list()));
+    }
+    return list;
+  }
+
+  #list(method: CacheableMethod, key: string, items: readonly unknown[], params: Record<string, unknown>): Record<string, unknown> {
+    const slice = page(this.keys, method, items, params.cursor, this.#pageSize);
+    const result: Record<string, unknown> = { resultType: "complete", [key]: slice.items };
+    if (slice.nextCursor !== undefined) result.nextCursor = slice.nextCursor;
+    return applyHints(result, this.#hints(method));
   }
 
   async #callTool(params: Record<string, unknown>, ctx: RequestContext): Promise<Record<string, unknown>> {
@@ -271,6 +504,92 @@ export class McpServer {
     if (!isObject(args)) throw new McpError(ErrorCode.InvalidParams, "Invalid params: arguments must be an object");
     const tool = this.#tools.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+    checkRequiredCapabilities(tool.requiredClientCapabilities, ctx);
     return (await runTool(tool, args, ctx)) as unknown as Record<string, unknown>;
   }
+
+  async #getPrompt(params: Record<string, unknown>, ctx: RequestContext): Promise<Record<string, unknown>> {
+    const name = params.name;
+    if (typeof name !== "string") throw new McpError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
+    const prompt = this.#prompts.get(name);
+    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
+    const args = checkPromptArguments(prompt, params.arguments);
+    checkRequiredCapabilities(prompt.config.requiredClientCapabilities, ctx);
+    const value = await prompt.handler(args, ctx);
+    return toGetPromptResult(value, prompt.config.description) as unknown as Record<string, unknown>;
+  }
+
+  async #readResource(params: Record<string, unknown>, ctx: RequestContext): Promise<Record<string, unknown>> {
+    const uri = params.uri;
+    if (typeof uri !== "string") throw new McpError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
+    const resource = this.#resources.get(uri);
+    if (resource) {
+      checkRequiredCapabilities(resource.config.requiredClientCapabilities, ctx);
+      const result = toReadResult(await resource.read(uri, ctx), uri, resource.config.mimeType);
+      return applyHints(result as unknown as Record<string, unknown>, resource.cache ?? this.#hints("resources/read"));
+    }
+    for (const template of this.#templates.values()) {
+      const variables = template.match(uri);
+      if (!variables) continue;
+      checkRequiredCapabilities(template.config.requiredClientCapabilities, ctx);
+      const result = toReadResult(await template.read(uri, variables, ctx), uri, template.config.mimeType);
+      return applyHints(result as unknown as Record<string, unknown>, template.cache ?? this.#hints("resources/read"));
+    }
+    throw new McpError(ErrorCode.InvalidParams, "Resource not found", { uri });
+  }
+
+  async #complete(params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const ref = params.ref;
+    const argument = params.argument;
+    if (!isObject(ref) || !isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
+      throw new McpError(ErrorCode.InvalidParams, "Invalid params: ref and argument {name, value} are required");
+    }
+    const context = isObject(params.context) && isObject(params.context.arguments) ? (params.context.arguments as Record<string, string>) : {};
+    let completers: Record<string, Completer> | undefined;
+    if (ref.type === "ref/prompt") {
+      const prompt = typeof ref.name === "string" ? this.#prompts.get(ref.name) : undefined;
+      if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`, { name: ref.name });
+      if (!(prompt.config.arguments ?? []).some((a) => a.name === argument.name)) {
+        throw new McpError(ErrorCode.InvalidParams, `Prompt ${prompt.name} has no argument ${argument.name}`, { argument: argument.name });
+      }
+      completers = prompt.config.complete;
+    } else if (ref.type === "ref/resource") {
+      const template = [...this.#templates.values()].find((t) => t.uriTemplate === ref.uri);
+      if (!template) throw new McpError(ErrorCode.InvalidParams, `Unknown resource template: ${String(ref.uri)}`, { uri: ref.uri });
+      completers = template.config.complete;
+    } else {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown ref type ${String(ref.type)}`);
+    }
+    const completion = await complete(completers?.[argument.name], argument.value, context);
+    return { resultType: "complete", completion };
+  }
+
+  #listen(params: Record<string, unknown>, ctx: RequestContext, transport: TransportInfo): Promise<Record<string, unknown>> {
+    const filter = params.notifications;
+    if (!isObject(filter)) throw new McpError(ErrorCode.InvalidParams, "Invalid params: notifications (a subscription filter) is required");
+    if (!transport.notify) throw new McpError(ErrorCode.InternalError, "subscriptions/listen needs a transport that can stream notifications");
+    if (this.#closed) throw new McpError(SERVER_BUSY, "Server is closing: no new subscriptions");
+    const limit = this.#options.maxListenStreams ?? 1000;
+    if (this.#subscriptions.size >= limit) throw new McpError(SERVER_BUSY, `Too many open subscriptions/listen streams (limit ${limit})`, { limit });
+    const caps = this.capabilities();
+    const granted: SubscriptionFilter = {};
+    const want = (key: keyof SubscriptionFilter) => filter[key] === true;
+    if (want("toolsListChanged") && caps.tools) granted.toolsListChanged = true;
+    if (want("promptsListChanged") && caps.prompts) granted.promptsListChanged = true;
+    if (want("resourcesListChanged") && caps.resources) granted.resourcesListChanged = true;
+    if (Array.isArray(filter.resourceSubscriptions) && caps.resources) {
+      granted.resourceSubscriptions = filter.resourceSubscriptions.filter((u): u is string => typeof u === "string");
+    }
+    const notify = transport.notify;
+    return new Promise((resolve) => {
+      const finish = () => {
+        unsubscribe();
+        ctx.signal.removeEventListener("abort", finish);
+        resolve({ resultType: "complete", _meta: { [META_SUBSCRIPTION_ID]: ctx.requestId } });
+      };
+      const unsubscribe = this.#subscriptions.open(ctx.requestId, granted, notify, finish);
+      ctx.signal.addEventListener("abort", finish, { once: true });
+    });
+  }
+
 }

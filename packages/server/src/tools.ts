@@ -1,7 +1,7 @@
 /**
  * Tool registration and `tools/call` execution (spec 2026-07-28, server/tools).
  */
-import type { CallToolResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
+import type { CallToolResult, ClientCapabilities, Tool, ToolAnnotations } from "@x/mcp-v2607";
 import type { RequestContext } from "./context.js";
 import { isProtocolError } from "./errors.js";
 import { type CompiledSchema, compileSchema, formatProblems } from "./schema.js";
@@ -41,6 +41,8 @@ export interface ToolConfig {
   annotations?: ToolAnnotations;
   /** Extra `_meta` published with the tool definition. */
   _meta?: Record<string, unknown>;
+  /** Client capabilities a call must declare; otherwise it is answered with -32021 (HTTP 400) before the handler runs. */
+  requiredClientCapabilities?: ClientCapabilities;
 }
 
 /** A tool as held by the server: its published definition and its compiled checks. */
@@ -50,6 +52,7 @@ export interface RegisteredTool {
   readonly handler: ToolHandler<any>;
   readonly checkInput: CompiledSchema;
   readonly checkOutput: CompiledSchema | undefined;
+  readonly requiredClientCapabilities: ClientCapabilities | undefined;
 }
 
 /**
@@ -65,6 +68,7 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
   if (inputSchema.type !== "object") {
     throw new TypeError(`tool ${name}: inputSchema must have type "object"`);
   }
+  checkHeaderAnnotations(name, inputSchema);
   const definition: Tool = { name, inputSchema } as Tool;
   if (config.title !== undefined) definition.title = config.title;
   if (config.description !== undefined) definition.description = config.description;
@@ -77,7 +81,51 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
     handler,
     checkInput: compileFor(name, "inputSchema", inputSchema),
     checkOutput: config.outputSchema ? compileFor(name, "outputSchema", config.outputSchema) : undefined,
+    requiredClientCapabilities: config.requiredClientCapabilities,
   };
+}
+
+/** RFC 9110 token characters: what an `x-mcp-header` name may hold. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const COMPOSITION = ["items", "prefixItems", "additionalProperties", "oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$defs", "definitions", "patternProperties", "dependentSchemas", "contains"];
+
+/**
+ * Checks the `x-mcp-header` annotations of an input schema against the
+ * spec's constraints (basic/transports/streamable-http, "Custom Headers from
+ * Tool Parameters"): a non-empty token name, unique without regard to case,
+ * on a property of type string, integer or boolean, reachable from the root
+ * through `properties` keys only.
+ * @throws TypeError naming the tool and the annotation that breaks a rule.
+ */
+export function checkHeaderAnnotations(tool: string, schema: Record<string, unknown>): void {
+  const seen = new Set<string>();
+  const walk = (node: unknown, path: string, reachable: boolean) => {
+    if (typeof node !== "object" || node === null) return;
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item, path, false);
+      return;
+    }
+    const n = node as Record<string, unknown>;
+    if ("x-mcp-header" in n) {
+      const header = n["x-mcp-header"];
+      const where = `tool ${tool}: x-mcp-header at ${path || "(root)"}`;
+      if (!reachable || path === "") throw new TypeError(`${where} must sit on a property reachable through properties only`);
+      if (typeof header !== "string" || header === "" || !TOKEN.test(header)) throw new TypeError(`${where} must be a non-empty HTTP token`);
+      const type = n.type;
+      if (type !== "string" && type !== "integer" && type !== "boolean") throw new TypeError(`${where} must be on a string, integer or boolean property`);
+      const key = header.toLowerCase();
+      if (seen.has(key)) throw new TypeError(`${where}: ${header} is used twice (names are case-insensitive)`);
+      seen.add(key);
+    }
+    for (const [key, child] of Object.entries(n)) {
+      if (key === "properties" && typeof child === "object" && child !== null && !Array.isArray(child)) {
+        for (const [prop, sub] of Object.entries(child)) walk(sub, `${path}/${prop}`, reachable);
+      } else if (COMPOSITION.includes(key) || key === "$ref") {
+        walk(child, `${path}/${key}`, false);
+      }
+    }
+  };
+  walk(schema, "", true);
 }
 
 function compileFor(tool: string, which: string, schema: object): CompiledSchema {

@@ -18,7 +18,7 @@ describe("server/discover", () => {
   it("answers a valid DiscoverResult with the implied capabilities and server info", async () => {
     const r = await result("server/discover");
     expect(validate("DiscoverResult", r).ok).toBe(true);
-    expect(r.capabilities).toEqual({ tools: {} });
+    expect(r.capabilities).toEqual({ tools: { listChanged: true } });
     expect(r.supportedVersions).toEqual(["2026-07-28"]);
     expect((r._meta as Record<string, unknown>)[META_SERVER_INFO]).toEqual({ name: "test-server", version: "1.2.3" });
   });
@@ -47,11 +47,11 @@ describe("tools/list", () => {
   });
 
   it("uses configured cache hints and refuses invalid ones when the server is built", async () => {
-    const s = new McpServer({ name: "c", version: "1" }, { toolsListCache: { ttlMs: 60000, cacheScope: "public" } });
+    const s = new McpServer({ name: "c", version: "1" }, { cache: { methods: { "tools/list": { ttlMs: 60000, cacheScope: "public" } } } });
     s.registerTool("t", {}, () => "t");
     const r = (await s.handle(request("tools/list"))).response as unknown as { result: { ttlMs: number; cacheScope: string } };
     expect(r.result).toMatchObject({ ttlMs: 60000, cacheScope: "public" });
-    expect(() => new McpServer({ name: "c", version: "1" }, { toolsListCache: { ttlMs: -1 } })).toThrow(RangeError);
+    expect(() => new McpServer({ name: "c", version: "1" }, { cache: { methods: { "tools/list": { ttlMs: -1 } } } })).toThrow(RangeError);
   });
 });
 
@@ -137,7 +137,8 @@ describe("tools/call", () => {
     expect(() => s.registerTool("b", { inputSchema: { type: "object", properties: { x: { $ref: "#/$defs/missing" } } } }, () => "b")).toThrow(/tool b: inputSchema does not compile/);
     expect(() => s.registerTool("c", { inputSchema: { type: "object", properties: { x: { $ref: "https://example.com/schema.json" } } } }, () => "c")).toThrow(/tool c: inputSchema/);
     expect(() => s.registerTool("d", { inputSchema: { type: "string" } as never }, () => "d")).toThrow(/type "object"/);
-    expect(() => s.registerTool("", {}, () => "e")).toThrow(/non-empty/);
+    expect(() => s.registerTool("", {}, () => "e")).toThrow(/breaks the spec.s rule/);
+    expect(() => new McpServer({ name: "r", version: "1" }, { strictToolNames: false }).registerTool("", {}, () => "e")).toThrow(/non-empty/);
   });
 
   it("resolves local $ref in an input schema", async () => {

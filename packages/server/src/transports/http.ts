@@ -7,24 +7,41 @@
  * first failing check answers, in this order:
  *
  * 1. `Origin` present and not allowed, or `Host` not allowed: 403
- * 2. a method other than POST: 405 with `Allow: POST`
- * 3. a body over the size limit: 413
- * 4. a body that is not UTF-8 JSON: 400, -32700
- * 5. a JSON array, or not a request or notification: 400, -32600
- * 6. a notification: 202 with an empty body
- * 7. `_meta`, its protocol version or its client capabilities missing: 400, -32602
- * 8. `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` or `Mcp-Param-*` missing or unequal to the body: 400, -32020
- * 9. an unsupported protocol version: 400, -32022
- * 10. an unknown or removed method: 404, -32601
+ * 2. a method other than POST: 405 with `Allow: POST` (an `OPTIONS`
+ *    preflight is answered with 204 when CORS is configured)
+ * 3. an `Accept` header that admits neither JSON nor SSE: 406; the
+ *    concurrent-request limit reached: 503 with `Retry-After`
+ * 4. a body over the size limit: 413
+ * 5. a body that is not UTF-8 JSON: 400, -32700; nested deeper than the limit: 400, -32600
+ * 6. a JSON array, or not a request or notification: 400, -32600
+ * 7. a notification: 202 with an empty body
+ * 8. `_meta`, its protocol version or its client capabilities missing: 400, -32602
+ * 9. `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` or `Mcp-Param-*` missing or unequal to the body: 400, -32020
+ * 10. an unsupported protocol version: 400, -32022
+ * 11. an unknown or removed method: 404, -32601
  *
- * Anything else is answered with status 200 and the method's result or error.
+ * Anything else is answered with the method's result or error. A response
+ * is JSON unless the handler sends a notification before it returns: the
+ * first one switches that response to an SSE stream (`X-Accel-Buffering: no`)
+ * that carries the notifications and ends with the response. Closing the
+ * stream (or the connection) aborts the handler's `signal`. An
+ * `Mcp-Session-Id` header is ignored and never minted.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { createServer } from "node:http";
-import { ErrorCode } from "@x/mcp-v2607";
+import { ErrorCode, type JSONRPCNotification } from "@x/mcp-v2607";
 import type { TransportInfo } from "../context.js";
-import type { McpServer } from "../server.js";
+import { SERVER_BUSY, type McpServer } from "../server.js";
 import { checkRequestHeaders, type HeaderParam, headerParams } from "./headers.js";
+import { ChunkQueue, SSE_KEEPALIVE, sseEvent } from "./sse.js";
+
+/** CORS for browser clients (off unless configured). */
+export interface CorsOptions {
+  /** Origins (`scheme://host[:port]`) allowed to call from a browser; they also pass the `Origin` check. */
+  origins: readonly string[];
+  /** How long a browser may cache a preflight answer, in seconds. Default 600. */
+  maxAgeSeconds?: number;
+}
 
 /** Options of the Streamable HTTP transport. */
 export interface HttpTransportOptions {
@@ -40,8 +57,21 @@ export interface HttpTransportOptions {
    * a loopback name.
    */
   allowedOrigins?: readonly string[];
+  /**
+   * Check `Origin` and `Host` (DNS-rebinding protection). Default true. Turning
+   * it off is only allowed on a loopback address (see `listen`).
+   */
+  dnsRebindingProtection?: boolean;
+  /** CORS for browser clients; off by default. */
+  cors?: CorsOptions;
   /** Largest accepted body, in bytes. Default 4 MiB (4 194 304). */
   maxBodyBytes?: number;
+  /** Deepest accepted JSON nesting (objects and arrays). Default 64. */
+  maxJsonDepth?: number;
+  /** Most requests handled at once (open listen streams included); past it: 503. Default 1024. */
+  maxConcurrentRequests?: number;
+  /** Interval of the keep-alive comment on open SSE streams, in milliseconds. Default 15 000; 0 turns it off. */
+  keepAliveMs?: number;
   /**
    * Per-request data for handlers (`ctx.assigns`), computed from the HTTP
    * request, for example after verifying a bearer token. Called once per request.
@@ -50,15 +80,35 @@ export interface HttpTransportOptions {
 }
 
 /** The response the transport core produces, independent of the HTTP library. */
-export interface HttpAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
+export type HttpAnswer =
+  | { status: number; headers: Record<string, string>; body: string }
+  | { status: number; headers: Record<string, string>; stream: ChunkQueue };
+
+/** What an adapter hands the core for one HTTP request. */
+export interface HttpExchange {
+  method: string;
+  /** Reads a request header by lower-case name. */
+  header(name: string): string | undefined;
+  /** Reads the whole body, or resolves `undefined` as soon as it grows past `limit` bytes. */
+  body(limit: number): Promise<Uint8Array | undefined>;
+  /** Aborted by the adapter when the client goes away. */
+  signal: AbortSignal;
+}
+
+/** The transport core: answers exchanges and tracks the ones in flight. */
+export interface HttpCore {
+  /** Answers one exchange. Never rejects. */
+  answer(exchange: HttpExchange): Promise<HttpAnswer>;
+  /** Requests in flight (listen streams included). */
+  readonly active: number;
+  /** Resolves once no request is in flight, or after `deadlineMs`, when the rest are aborted. */
+  drain(deadlineMs: number): Promise<void>;
 }
 
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
-const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 const JSON_HEADERS = { "content-type": "application/json" };
+const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
+const MCP_HEADERS = "content-type, accept, authorization, mcp-protocol-version, mcp-method, mcp-name, mcp-param-*, last-event-id";
 
 /** The Host header's host name, lower-case, without the port (`[::1]` keeps its brackets). */
 function hostName(host: string): string {
@@ -71,112 +121,233 @@ function hostName(host: string): string {
   return colon === -1 ? h : h.slice(0, colon);
 }
 
-function originAllowed(origin: string, allowed: readonly string[] | undefined): boolean {
-  if (allowed) return allowed.includes(origin);
+function isLoopbackOrigin(origin: string): boolean {
   try {
-    const url = new URL(origin);
-    return LOOPBACK_HOSTS.includes(url.hostname.toLowerCase()) || url.hostname === "::1";
+    const host = new URL(origin).hostname.toLowerCase();
+    return LOOPBACK_HOSTS.includes(host) || host === "::1";
   } catch {
     return false;
   }
 }
 
-function errorAnswer(status: number, code: number, message: string, id?: unknown): HttpAnswer {
+function errorAnswer(status: number, code: number, message: string, id?: unknown, extra: Record<string, string> = {}): HttpAnswer {
   const response: Record<string, unknown> = { jsonrpc: "2.0", error: { code, message } };
   if (id !== undefined) response.id = id;
-  return { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(response) };
+  return { status, headers: { ...JSON_HEADERS, ...extra }, body: JSON.stringify(response) };
 }
 
-/** What an adapter hands the core for one HTTP request. */
-export interface HttpExchange {
-  method: string;
-  /** Reads a request header by lower-case name. */
-  header(name: string): string | undefined;
-  /** Reads the whole body, or resolves `undefined` as soon as it grows past `limit` bytes. */
-  body(limit: number): Promise<Uint8Array | undefined>;
-  signal?: AbortSignal;
+/** Which of JSON and SSE an `Accept` header admits (both when it is absent). */
+export function acceptable(accept: string | undefined): { json: boolean; sse: boolean } {
+  if (accept === undefined || accept.trim() === "") return { json: true, sse: true };
+  let json = false;
+  let sse = false;
+  for (const part of accept.split(",")) {
+    const range = part.split(";")[0]!.trim().toLowerCase();
+    if (range === "*/*") json = sse = true;
+    else if (range === "application/json" || range === "application/*") json = true;
+    else if (range === "text/event-stream" || range === "text/*") sse = true;
+  }
+  return { json, sse };
 }
 
 /**
- * The transport core: answers one HTTP exchange for `server`.
- * Never throws and never rejects; every failure is an answer.
+ * Depth of the deepest `{`/`[` nesting in UTF-8 JSON text, scanning bytes
+ * and skipping strings; stops early once `limit` is passed.
  */
-export function createHttpCore(server: McpServer, options: HttpTransportOptions = {}) {
+export function jsonDepthExceeds(bytes: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (inString) {
+      if (b === 0x5c) i++;
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x7b || b === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (b === 0x7d || b === 0x5d) depth--;
+  }
+  return false;
+}
+
+/**
+ * The transport core: answers one HTTP exchange for `server`, whatever the
+ * HTTP library. Never throws and never rejects; every failure is an answer.
+ */
+export function createHttpCore(server: McpServer, options: HttpTransportOptions = {}): HttpCore {
+  const protect = options.dnsRebindingProtection !== false;
   const allowedHosts = (options.allowedHosts ?? LOOPBACK_HOSTS).map((h) => h.toLowerCase());
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const corsOrigins = options.cors?.origins ?? [];
+  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxDepth = options.maxJsonDepth ?? 64;
+  const maxActive = options.maxConcurrentRequests ?? 1024;
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  const headerParamCache = new Map<string, readonly HeaderParam[]>();
+  const inFlight = new Set<AbortController>();
+  const idleWaiters = new Set<() => void>();
+  const headerParamCache = new WeakMap<object, readonly HeaderParam[]>();
   const headerParamsOf = (name: string) => {
     const tool = server.tool(name);
     if (!tool) return undefined;
-    let params = headerParamCache.get(name);
+    let params = headerParamCache.get(tool);
     if (!params) {
       params = headerParams(tool.definition.inputSchema as Record<string, unknown>);
-      headerParamCache.set(name, params);
+      headerParamCache.set(tool, params);
     }
     return params;
   };
 
-  return async function answer(exchange: HttpExchange): Promise<HttpAnswer> {
-    // 1. DNS-rebinding protection.
+  const originAllowed = (origin: string) =>
+    corsOrigins.includes(origin) || (options.allowedOrigins ? options.allowedOrigins.includes(origin) : isLoopbackOrigin(origin));
+
+  const corsHeaders = (origin: string | undefined): Record<string, string> =>
+    origin !== undefined && corsOrigins.includes(origin)
+      ? { "access-control-allow-origin": origin, vary: "Origin", "access-control-expose-headers": "content-type, mcp-protocol-version" }
+      : {};
+
+  const finished = (controller: AbortController) => {
+    inFlight.delete(controller);
+    if (inFlight.size === 0) for (const wake of [...idleWaiters]) wake();
+  };
+
+  async function answer(exchange: HttpExchange): Promise<HttpAnswer> {
     const origin = exchange.header("origin");
-    if (origin !== undefined && !originAllowed(origin, options.allowedOrigins)) {
-      return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Origin not allowed");
+    // 1. DNS-rebinding protection.
+    if (protect) {
+      if (origin !== undefined && !originAllowed(origin)) return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Origin not allowed");
+      const host = exchange.header("host");
+      if (host !== undefined && !allowedHosts.includes(hostName(host))) return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Host not allowed");
     }
-    const host = exchange.header("host");
-    if (host !== undefined && !allowedHosts.includes(hostName(host))) {
-      return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Host not allowed");
+    const cors = corsHeaders(origin);
+    // 2. POST only (and CORS preflight).
+    if (exchange.method === "OPTIONS" && options.cors) {
+      return {
+        status: 204,
+        headers: {
+          ...cors,
+          "access-control-allow-methods": "POST, OPTIONS",
+          "access-control-allow-headers": MCP_HEADERS,
+          "access-control-max-age": String(options.cors.maxAgeSeconds ?? 600),
+        },
+        body: "",
+      };
     }
-    // 2. POST only.
     if (exchange.method !== "POST") {
-      return { status: 405, headers: { allow: "POST", ...JSON_HEADERS }, body: JSON.stringify({ jsonrpc: "2.0", error: { code: ErrorCode.InvalidRequest, message: "Method not allowed: use POST" } }) };
+      return errorAnswer(405, ErrorCode.InvalidRequest, "Method not allowed: use POST", undefined, { allow: "POST", ...cors });
     }
-    // 3. Size limit.
+    // 3. Accept and load.
+    const accepts = acceptable(exchange.header("accept"));
+    if (!accepts.json && !accepts.sse) {
+      return errorAnswer(406, ErrorCode.InvalidRequest, "Not acceptable: accept application/json or text/event-stream", undefined, cors);
+    }
+    if (inFlight.size >= maxActive) {
+      return errorAnswer(503, SERVER_BUSY, `Server busy: ${maxActive} requests in flight`, undefined, { "retry-after": "1", ...cors });
+    }
+    // 4. Size limit.
     const declared = exchange.header("content-length");
-    if (declared !== undefined && Number(declared) > maxBody) {
-      return errorAnswer(413, ErrorCode.InvalidRequest, `Body larger than ${maxBody} bytes`);
-    }
+    if (declared !== undefined && Number(declared) > maxBody) return errorAnswer(413, ErrorCode.InvalidRequest, `Body larger than ${maxBody} bytes`, undefined, cors);
     let bytes: Uint8Array | undefined;
     try {
       bytes = await exchange.body(maxBody);
     } catch {
-      return errorAnswer(400, ErrorCode.ParseError, "Parse error: the request body could not be read");
+      return errorAnswer(400, ErrorCode.ParseError, "Parse error: the request body could not be read", undefined, cors);
     }
-    if (bytes === undefined) return errorAnswer(413, ErrorCode.InvalidRequest, `Body larger than ${maxBody} bytes`);
-    // 4. UTF-8 JSON.
+    if (bytes === undefined) return errorAnswer(413, ErrorCode.InvalidRequest, `Body larger than ${maxBody} bytes`, undefined, cors);
+    // 5. UTF-8 JSON, bounded depth.
     let message: unknown;
     try {
-      message = JSON.parse(decoder.decode(bytes));
+      const text = decoder.decode(bytes);
+      if (jsonDepthExceeds(bytes, maxDepth)) return errorAnswer(400, ErrorCode.InvalidRequest, `Invalid request: JSON nested deeper than ${maxDepth}`, undefined, cors);
+      message = JSON.parse(text);
     } catch {
-      return errorAnswer(400, ErrorCode.ParseError, "Parse error: the body is not UTF-8 JSON");
+      return errorAnswer(400, ErrorCode.ParseError, "Parse error: the body is not UTF-8 JSON", undefined, cors);
     }
-    // 5 and 7: JSON-RPC shape and _meta.
-    if (Array.isArray(message)) return errorAnswer(400, ErrorCode.InvalidRequest, "Invalid request: batches are not supported");
+    // 6 and 8: JSON-RPC shape and _meta.
+    if (Array.isArray(message)) return errorAnswer(400, ErrorCode.InvalidRequest, "Invalid request: batches are not supported", undefined, cors);
     const inbound = server.inspect(message);
     if (inbound.kind === "error") {
-      return { status: inbound.outcome.status, headers: { ...JSON_HEADERS }, body: JSON.stringify(inbound.outcome.response) };
+      return { status: inbound.outcome.status, headers: { ...JSON_HEADERS, ...cors }, body: JSON.stringify(inbound.outcome.response) };
     }
-    // 6. Notifications are accepted and not answered.
-    if (inbound.kind === "notification") return { status: 202, headers: {}, body: "" };
-    // 8. Header mirrors.
+    // 7. Notifications are accepted and not answered.
+    if (inbound.kind === "notification") return { status: 202, headers: cors, body: "" };
+    // 9. Header mirrors.
     const mismatch = checkRequestHeaders(exchange.header, inbound.method, inbound.params, inbound.envelope.protocolVersion, headerParamsOf);
-    if (mismatch !== undefined) return errorAnswer(400, ErrorCode.HeaderMismatch, mismatch, inbound.id);
-    // 9, 10 and the method itself.
-    const info: TransportInfo = {};
-    if (exchange.signal) info.signal = exchange.signal;
+    if (mismatch !== undefined) return errorAnswer(400, ErrorCode.HeaderMismatch, mismatch, inbound.id, cors);
+
+    // 10, 11 and the method itself, streaming notifications when there are any.
+    const controller = new AbortController();
+    inFlight.add(controller);
+    const onClientGone = () => controller.abort();
+    exchange.signal.addEventListener("abort", onClientGone, { once: true });
+
+    let resolveAnswer!: (a: HttpAnswer) => void;
+    const answered = new Promise<HttpAnswer>((resolve) => {
+      resolveAnswer = resolve;
+    });
+    let stream: ChunkQueue | undefined;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    let done = false;
+    const notify = (notification: JSONRPCNotification): boolean => {
+      if (done || !accepts.sse || controller.signal.aborted) return false;
+      if (!stream) {
+        stream = new ChunkQueue();
+        stream.onCancel = () => controller.abort();
+        if (keepAliveMs > 0) {
+          timer = setInterval(() => stream?.push(SSE_KEEPALIVE), keepAliveMs);
+          timer.unref?.();
+        }
+        resolveAnswer({ status: 200, headers: { ...SSE_HEADERS, ...cors }, stream });
+      }
+      return stream.push(sseEvent(notification));
+    };
+    const info: TransportInfo = { signal: controller.signal, notify };
     if (options.assigns) {
       const assigns = options.assigns(exchange.header);
       if (assigns) info.assigns = assigns;
     }
-    const outcome = await server.execute(inbound, info);
-    return { status: outcome.status, headers: { ...JSON_HEADERS }, body: JSON.stringify(outcome.response) };
+    server.execute(inbound, info).then((outcome) => {
+      done = true;
+      if (timer) clearInterval(timer);
+      exchange.signal.removeEventListener("abort", onClientGone);
+      finished(controller);
+      if (stream) {
+        if (!controller.signal.aborted) stream.push(sseEvent(outcome.response));
+        stream.end();
+      } else {
+        resolveAnswer({ status: outcome.status, headers: { ...JSON_HEADERS, ...cors }, body: JSON.stringify(outcome.response) });
+      }
+    });
+    return answered;
+  }
+
+  return {
+    answer,
+    get active() {
+      return inFlight.size;
+    },
+    drain(deadlineMs) {
+      if (inFlight.size === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(deadline);
+          idleWaiters.delete(wake);
+          resolve();
+        };
+        const deadline = setTimeout(() => {
+          for (const c of inFlight) c.abort();
+          wake();
+        }, deadlineMs);
+        idleWaiters.add(wake);
+      });
+    },
   };
 }
 
 /**
  * A fetch-style handler for Streamable HTTP: give it a web `Request`, get
  * the `Response`. Mount it on any router that speaks `Request`/`Response`
- * (Node 20 `fetch` types, Deno, Bun, Hono, ...). Never rejects.
+ * (Node 20 `fetch` types, Deno, Bun, Hono, ...). Never rejects. The
+ * `Request`'s `signal`, or cancelling the SSE body, aborts the handler.
  *
  * @example
  * const handle = createFetchHandler(server);
@@ -185,7 +356,7 @@ export function createHttpCore(server: McpServer, options: HttpTransportOptions 
 export function createFetchHandler(server: McpServer, options: HttpTransportOptions = {}): (request: Request) => Promise<Response> {
   const core = createHttpCore(server, options);
   return async (request) => {
-    const answer = await core({
+    const answer = await core.answer({
       method: request.method,
       header: (name) => request.headers.get(name) ?? (name === "host" ? hostOfUrl(request.url) : undefined),
       body: async (limit) => {
@@ -207,7 +378,22 @@ export function createFetchHandler(server: McpServer, options: HttpTransportOpti
       },
       signal: request.signal,
     });
-    return new Response(answer.status === 202 ? null : answer.body, { status: answer.status, headers: answer.headers });
+    if ("stream" in answer) {
+      const iterator = answer.stream[Symbol.asyncIterator]();
+      const encoder = new TextEncoder();
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const next = await iterator.next();
+          if (next.done) controller.close();
+          else controller.enqueue(encoder.encode(next.value));
+        },
+        async cancel() {
+          await iterator.return?.();
+        },
+      });
+      return new Response(body, { status: answer.status, headers: answer.headers });
+    }
+    return new Response(answer.status === 202 || answer.status === 204 ? null : answer.body, { status: answer.status, headers: answer.headers });
   };
 }
 
@@ -225,18 +411,22 @@ export interface NodeHandlerOptions extends HttpTransportOptions {
   path?: string;
 }
 
+/** A `node:http` request listener that also exposes its transport core (for graceful shutdown). */
+export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & { readonly core: HttpCore };
+
 /**
  * A `node:http` request listener for Streamable HTTP, working on Node's own
  * request and response objects (no web `Request`/`Response` per call).
- * Closing the connection before the answer aborts the handler's `signal`.
+ * Closing the connection before the answer, or closing an SSE response,
+ * aborts the handler's `signal`.
  *
  * @example
  * http.createServer(createNodeHandler(server, { path: "/mcp" })).listen(3000, "127.0.0.1");
  */
-export function createNodeHandler(server: McpServer, options: NodeHandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+export function createNodeHandler(server: McpServer, options: NodeHandlerOptions = {}): NodeHandler {
   const core = createHttpCore(server, options);
   const path = options.path;
-  return (req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     if (path !== undefined) {
       const url = req.url ?? "/";
       const q = url.indexOf("?");
@@ -245,29 +435,44 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
         return;
       }
     }
-    const controller = new AbortController();
+    const gone = new AbortController();
     res.on("close", () => {
-      if (!res.writableFinished) controller.abort();
+      if (!res.writableFinished) gone.abort();
     });
-    core({
-      method: req.method ?? "GET",
-      header: (name) => {
-        const value = req.headers[name];
-        return Array.isArray(value) ? value.join(", ") : value;
-      },
-      body: (limit) => readNodeBody(req, limit),
-      signal: controller.signal,
-    }).then(
-      (answer) => {
+    core
+      .answer({
+        method: req.method ?? "GET",
+        header: (name) => {
+          const value = req.headers[name];
+          return Array.isArray(value) ? value.join(", ") : value;
+        },
+        body: (limit) => readNodeBody(req, limit),
+        signal: gone.signal,
+      })
+      .then(async (answer) => {
         if (res.destroyed) return;
-        res.writeHead(answer.status, answer.headers);
-        res.end(answer.body);
-      },
-      () => {
+        if ("stream" in answer) {
+          res.writeHead(answer.status, answer.headers);
+          res.flushHeaders();
+          const iterator = answer.stream[Symbol.asyncIterator]();
+          gone.signal.addEventListener("abort", () => iterator.return?.(), { once: true });
+          for (;;) {
+            const next = await iterator.next();
+            if (next.done || res.destroyed) break;
+            res.write(next.value);
+          }
+          if (!res.destroyed) res.end();
+        } else {
+          res.writeHead(answer.status, answer.headers);
+          res.end(answer.body);
+        }
+      })
+      .catch(() => {
         if (!res.headersSent) res.writeHead(500).end();
-      },
-    );
+        else res.destroy();
+      });
   };
+  return Object.assign(listener, { core });
 }
 
 function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
@@ -296,7 +501,7 @@ function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array |
 export interface ListenOptions extends NodeHandlerOptions {
   /** TCP port; `0` picks a free one. Default 3000. */
   port?: number;
-  /** Address to bind. Default `127.0.0.1`. Any non-loopback address requires `allowedHosts`. */
+  /** Address to bind. Default `127.0.0.1`. A non-loopback address requires `allowedHosts` and DNS-rebinding protection on. */
   host?: string;
 }
 
@@ -306,25 +511,37 @@ export interface RunningHttpServer {
   server: Server;
   /** The MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
   url: string;
-  /** Stops accepting connections and closes idle ones; resolves when closed. */
-  close(): Promise<void>;
+  /**
+   * Graceful shutdown: stops accepting connections, ends every
+   * `subscriptions/listen` stream with its final result, lets running
+   * requests finish for up to `deadlineMs` (default 5 000 ms), aborts the
+   * rest, and resolves once the server is closed.
+   */
+  close(deadlineMs?: number): Promise<void>;
 }
+
+const LOOPBACK_BINDS = ["127.0.0.1", "localhost", "::1", "[::1]"];
 
 /**
  * Starts a `node:http` server for `mcp` on `host:port`, endpoint `path`
  * (default `/mcp`). Resolves once listening.
  *
- * @throws Error when `host` is not a loopback address and no `allowedHosts` is given
- *   (the DNS-rebinding rule), or when the port cannot be bound.
+ * @throws Error when `host` is not a loopback address and either no
+ *   `allowedHosts` is given or DNS-rebinding protection is turned off, or
+ *   when the port cannot be bound.
  */
 export async function listen(mcp: McpServer, options: ListenOptions = {}): Promise<RunningHttpServer> {
   const host = options.host ?? "127.0.0.1";
-  const loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].includes(host);
+  const loopback = LOOPBACK_BINDS.includes(host);
+  if (!loopback && options.dnsRebindingProtection === false) {
+    throw new Error(`listen: DNS-rebinding protection may only be turned off on a loopback address, not ${host}`);
+  }
   if (!loopback && !options.allowedHosts) {
     throw new Error(`listen: host ${host} is not loopback, so allowedHosts must list the host names clients use`);
   }
   const path = options.path ?? "/mcp";
-  const http = createServer(createNodeHandler(mcp, { ...options, path }));
+  const handler = createNodeHandler(mcp, { ...options, path });
+  const http = createServer(handler);
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(options.port ?? 3000, host, () => {
@@ -335,13 +552,20 @@ export async function listen(mcp: McpServer, options: ListenOptions = {}): Promi
   const address = http.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const shownHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
   return {
     server: http,
     url: `http://${shownHost}:${port}${path}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        http.close((error) => (error ? reject(error) : resolve()));
+    close(deadlineMs = 5000) {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => http.close(() => resolve()));
         http.closeIdleConnections();
-      }),
+        mcp.close();
+        await handler.core.drain(deadlineMs);
+        http.closeAllConnections();
+        await closed;
+      })();
+      return closing;
+    },
   };
 }

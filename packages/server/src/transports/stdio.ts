@@ -21,9 +21,12 @@ export interface StdioOptions {
 
 /**
  * Serves `server` over stdio until the input ends. Requests are handled
- * concurrently; each response is written as one line as soon as it is ready.
- * `notifications/cancelled` aborts the named request's `signal`, and no
- * response is written for it afterwards.
+ * concurrently; each response is written as one line as soon as it is ready,
+ * after the notifications its handler sent (progress, log, listen).
+ * `notifications/cancelled` aborts the named request's `signal`, and nothing
+ * more is written for it. When the input ends, open `subscriptions/listen`
+ * requests are ended (the server is closed) and the promise resolves once
+ * every request has been answered.
  *
  * @returns a promise that resolves when the input has ended and every
  *   request that was read has been answered. It never rejects for bad input:
@@ -41,7 +44,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   let bufferedSize = 0;
   let discarding = false;
 
-  const write = (message: unknown) => {
+  const write = (message: unknown): void => {
     output.write(`${JSON.stringify(message)}\n`);
   };
 
@@ -75,9 +78,16 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     const key = JSON.stringify(inbound.id);
     const controller = new AbortController();
     inFlight.set(key, controller);
+    let done = false;
+    const notify = (notification: unknown) => {
+      if (done || controller.signal.aborted) return false;
+      write(notification);
+      return true;
+    };
     const task = server
-      .execute(inbound, { signal: controller.signal })
+      .execute(inbound, { signal: controller.signal, notify })
       .then((outcome) => {
+        done = true;
         if (!controller.signal.aborted && outcome.response) write(outcome.response);
       })
       .catch((error: unknown) => {
@@ -122,6 +132,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     input.on("end", () => {
       if (buffered.length && !discarding) handleLine(Buffer.concat(buffered));
       buffered = [];
+      server.close();
       Promise.allSettled([...pending]).then(() => resolve());
     });
     input.on("error", (error) => {

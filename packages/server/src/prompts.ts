@@ -1,0 +1,92 @@
+/**
+ * Prompt registration and `prompts/get` (spec 2026-07-28, server/prompts).
+ */
+import type { ClientCapabilities, GetPromptResult, Icon, Prompt, PromptArgument, PromptMessage } from "@x/mcp-v2607";
+import { ErrorCode } from "@x/mcp-v2607";
+import type { Completer } from "./completion.js";
+import type { RequestContext } from "./context.js";
+import { McpError } from "./errors.js";
+
+/**
+ * What a prompt handler may return: a full `GetPromptResult`, a list of
+ * messages, or a string (one user text message).
+ */
+export type PromptHandlerResult = GetPromptResult | PromptMessage[] | string;
+
+/** A prompt handler: receives the (checked) string arguments and the request context. */
+export type PromptHandler = (args: Record<string, string>, ctx: RequestContext) => PromptHandlerResult | Promise<PromptHandlerResult>;
+
+/** The definition of a prompt, as given to `McpServer.registerPrompt`. */
+export interface PromptConfig {
+  title?: string;
+  description?: string;
+  /** Declared arguments; a `required` one missing from a request is answered with -32602 naming it. */
+  arguments?: PromptArgument[];
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  /** Client capabilities a request must declare; otherwise -32021 (HTTP 400). */
+  requiredClientCapabilities?: ClientCapabilities;
+  /** Completers for the prompt's arguments, by argument name (`completion/complete`). */
+  complete?: Record<string, Completer>;
+}
+
+/** A prompt as held by the server. */
+export interface RegisteredPrompt {
+  readonly name: string;
+  readonly definition: Prompt;
+  readonly handler: PromptHandler;
+  readonly config: PromptConfig;
+}
+
+/** @throws TypeError when the name is empty, an argument has no name, or a completer names no declared argument. */
+export function definePrompt(name: string, config: PromptConfig, handler: PromptHandler): RegisteredPrompt {
+  if (typeof name !== "string" || name === "") throw new TypeError("prompt name must be a non-empty string");
+  if (typeof handler !== "function") throw new TypeError(`prompt ${name}: handler must be a function`);
+  const args = config.arguments ?? [];
+  for (const [i, arg] of args.entries()) {
+    if (typeof arg?.name !== "string" || arg.name === "") throw new TypeError(`prompt ${name}: arguments[${i}].name must be a non-empty string`);
+  }
+  for (const key of Object.keys(config.complete ?? {})) {
+    if (!args.some((a) => a.name === key)) throw new TypeError(`prompt ${name}: complete.${key} names no declared argument`);
+  }
+  const definition: Prompt = { name };
+  if (config.title !== undefined) definition.title = config.title;
+  if (config.description !== undefined) definition.description = config.description;
+  if (args.length > 0) definition.arguments = args;
+  if (config.icons !== undefined) definition.icons = config.icons;
+  if (config._meta !== undefined) definition._meta = config._meta as Prompt["_meta"];
+  return { name, definition, handler, config };
+}
+
+/**
+ * Checks the `arguments` of a `prompts/get` request against the declaration.
+ * @throws McpError(-32602) when `arguments` is not an object of strings or a required argument is missing.
+ */
+export function checkPromptArguments(prompt: RegisteredPrompt, raw: unknown): Record<string, string> {
+  if (raw !== undefined && (typeof raw !== "object" || raw === null || Array.isArray(raw))) {
+    throw new McpError(ErrorCode.InvalidParams, "Invalid params: arguments must be an object of strings");
+  }
+  const args = (raw ?? {}) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value !== "string") throw new McpError(ErrorCode.InvalidParams, `Invalid params: argument ${key} must be a string`, { argument: key });
+  }
+  for (const declared of prompt.config.arguments ?? []) {
+    if (declared.required && args[declared.name] === undefined) {
+      throw new McpError(ErrorCode.InvalidParams, `Missing required argument: ${declared.name}`, { argument: declared.name });
+    }
+  }
+  return args as Record<string, string>;
+}
+
+/** Shapes a handler's return as a `GetPromptResult`. */
+export function toGetPromptResult(value: PromptHandlerResult, description: string | undefined): GetPromptResult {
+  if (typeof value === "string") return withDescription({ resultType: "complete", messages: [{ role: "user", content: { type: "text", text: value } }] }, description);
+  if (Array.isArray(value)) return withDescription({ resultType: "complete", messages: value }, description);
+  if (typeof value === "object" && value !== null && Array.isArray((value as GetPromptResult).messages)) return value as GetPromptResult;
+  throw new Error("prompt handler returned a value that is not a GetPromptResult, a message list or a string");
+}
+
+function withDescription(result: GetPromptResult, description: string | undefined): GetPromptResult {
+  if (description !== undefined) result.description = description;
+  return result;
+}

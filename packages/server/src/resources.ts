@@ -1,0 +1,159 @@
+/**
+ * Resources and resource templates (spec 2026-07-28, server/resources).
+ * Templates are RFC 6570 URI templates, matched with the `uri-templates`
+ * library; a match must expand back to the very same URI, so a simple
+ * `{id}` never swallows a `/`.
+ */
+import type {
+  Annotations,
+  BlobResourceContents,
+  ClientCapabilities,
+  Icon,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  TextResourceContents,
+} from "@x/mcp-v2607";
+import type { CacheHintOptions, CacheHints } from "@x/builders";
+import { cacheHints } from "@x/builders";
+import uriTemplates from "uri-templates";
+import type { Completer } from "./completion.js";
+import type { RequestContext } from "./context.js";
+
+/** One content entry of a `resources/read` result. */
+export type ResourceContents = TextResourceContents | BlobResourceContents;
+
+/**
+ * What a read handler may return: a full `ReadResourceResult`, a list of
+ * contents, one contents entry, or a string (one text entry for the read URI,
+ * with the registration's `mimeType`).
+ */
+export type ReadHandlerResult = ReadResourceResult | ResourceContents[] | ResourceContents | string;
+
+/** Reads a static resource. */
+export type ReadHandler = (uri: string, ctx: RequestContext) => ReadHandlerResult | Promise<ReadHandlerResult>;
+/** Reads a resource that matched a template; `variables` holds the template's variables. */
+export type TemplateReadHandler = (
+  uri: string,
+  variables: Record<string, string>,
+  ctx: RequestContext,
+) => ReadHandlerResult | Promise<ReadHandlerResult>;
+
+/** Metadata shared by resources and templates. */
+export interface ResourceMetadata {
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: Annotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  /** Cache hints of this registration's `resources/read` results (checked now). */
+  cache?: CacheHintOptions;
+  /** Client capabilities a read must declare; otherwise -32021 (HTTP 400). */
+  requiredClientCapabilities?: ClientCapabilities;
+}
+
+/** The definition of a static resource. */
+export interface ResourceConfig extends ResourceMetadata {
+  /** Size in bytes, when known. */
+  size?: number;
+}
+
+/** The definition of a resource template. */
+export interface ResourceTemplateConfig extends ResourceMetadata {
+  /** Concrete resources of this template to include in `resources/list`. */
+  list?: () => Resource[] | Promise<Resource[]>;
+  /** Completers for the template's variables (`completion/complete` with `ref/resource`). */
+  complete?: Record<string, Completer>;
+}
+
+/** A static resource as held by the server. */
+export interface RegisteredResource {
+  readonly name: string;
+  readonly uri: string;
+  readonly definition: Resource;
+  readonly read: ReadHandler;
+  readonly cache: CacheHints | undefined;
+  readonly config: ResourceConfig;
+}
+
+/** A resource template as held by the server. */
+export interface RegisteredTemplate {
+  readonly name: string;
+  readonly uriTemplate: string;
+  readonly definition: ResourceTemplate;
+  readonly read: TemplateReadHandler;
+  readonly cache: CacheHints | undefined;
+  readonly config: ResourceTemplateConfig;
+  /** The variables of `uri` when it matches the template, else `undefined`. */
+  match(uri: string): Record<string, string> | undefined;
+}
+
+function metadata<T extends { name: string }>(target: T, config: ResourceMetadata): T {
+  const out = target as unknown as Record<string, unknown>;
+  for (const key of ["title", "description", "mimeType", "annotations", "icons", "_meta"] as const) {
+    if (config[key] !== undefined) out[key] = config[key];
+  }
+  return target;
+}
+
+/**
+ * @throws TypeError when the name or URI is empty or the handler is not a function;
+ *   RangeError when `cache` holds an invalid hint.
+ */
+export function defineResource(name: string, uri: string, config: ResourceConfig, read: ReadHandler): RegisteredResource {
+  if (typeof name !== "string" || name === "") throw new TypeError("resource name must be a non-empty string");
+  if (typeof uri !== "string" || uri === "") throw new TypeError(`resource ${name}: uri must be a non-empty string`);
+  if (typeof read !== "function") throw new TypeError(`resource ${name}: read handler must be a function`);
+  const definition = metadata<Resource>({ uri, name }, config);
+  if (config.size !== undefined) definition.size = config.size;
+  return { name, uri, definition, read, cache: config.cache ? cacheHints(config.cache) : undefined, config };
+}
+
+/**
+ * @throws TypeError when the template does not parse, or a completer names no template variable;
+ *   RangeError when `cache` holds an invalid hint.
+ */
+export function defineTemplate(name: string, uriTemplate: string, config: ResourceTemplateConfig, read: TemplateReadHandler): RegisteredTemplate {
+  if (typeof name !== "string" || name === "") throw new TypeError("resource template name must be a non-empty string");
+  if (typeof read !== "function") throw new TypeError(`resource template ${name}: read handler must be a function`);
+  let template: ReturnType<typeof uriTemplates>;
+  try {
+    template = uriTemplates(uriTemplate);
+  } catch (error) {
+    throw new TypeError(`resource template ${name}: ${uriTemplate} is not an RFC 6570 template: ${(error as Error).message}`);
+  }
+  for (const key of Object.keys(config.complete ?? {})) {
+    if (!template.varNames.includes(key)) throw new TypeError(`resource template ${name}: complete.${key} names no template variable`);
+  }
+  const definition = metadata<ResourceTemplate>({ uriTemplate, name }, config);
+  return {
+    name,
+    uriTemplate,
+    definition,
+    read,
+    cache: config.cache ? cacheHints(config.cache) : undefined,
+    config,
+    match(uri) {
+      const vars = template.fromUri(uri);
+      if (!vars) return undefined;
+      // The match must be exact: expanding the variables gives the same URI back.
+      return template.fillFromObject(vars) === uri ? vars : undefined;
+    },
+  };
+}
+
+/** Shapes a read handler's return as a `ReadResourceResult` (without cache hints). */
+export function toReadResult(value: ReadHandlerResult, uri: string, mimeType: string | undefined): ReadResourceResult {
+  if (typeof value === "string") {
+    const entry: TextResourceContents = { uri, text: value };
+    if (mimeType !== undefined) entry.mimeType = mimeType;
+    return { resultType: "complete", contents: [entry] } as ReadResourceResult;
+  }
+  if (Array.isArray(value)) return { resultType: "complete", contents: value } as ReadResourceResult;
+  if (typeof value === "object" && value !== null) {
+    if (Array.isArray((value as ReadResourceResult).contents)) return value as ReadResourceResult;
+    if (typeof (value as ResourceContents).uri === "string") return { resultType: "complete", contents: [value as ResourceContents] } as ReadResourceResult;
+  }
+  throw new Error("read handler returned a value that is not a ReadResourceResult, contents or a string");
+}
