@@ -1,4 +1,5 @@
 export { type CacheHintOptions, type CacheHints, type CacheScope, cacheHints, defaultCacheControl } from "./cache.js";
+export { type CompleteResultOptions, completeResult, MAX_COMPLETION_VALUES } from "./completion.js";
 export {
   type CallToolResultEntry,
   type ContentShorthand,
@@ -26,4 +27,34 @@ export {
   parseError,
   unsupportedProtocolVersion,
 } from "./errors.js";
-export { type DescribesTool, type ListResultOptions, listToolsResult } from "./lists.js";
+export {
+  type DescribesTool,
+  type ListResultOptions,
+  listPromptsResult,
+  listResourcesResult,
+  listResourceTemplatesResult,
+  listToolsResult,
+} from "./lists.js";
+export {
+  createMessageRequest,
+  elicitRequest,
+  elicitUrlRequest,
+  type FormElicitRequest,
+  type InputRequiredResultOptions,
+  inputRequiredResult,
+  listRootsRequest,
+  type RequestedSchema,
+  type UrlElicitRequest,
+} from "./mrtr.js";
+export { type GetPromptResultOptions, getPromptResult, type PromptEntry } from "./prompts.js";
+export {
+  type BlobResourceContentsOptions,
+  type ReadResourceContentsOptions,
+  type ReadResourceFlatOptions,
+  type ReadResourceResultOptions,
+  type ResourceContents,
+  type ResourceContentsOptions,
+  readResourceResult,
+  resourceContents,
+  type TextResourceContentsOptions,
+} from "./resources.js";

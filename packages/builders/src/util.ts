@@ -17,3 +17,18 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
+
+/**
+ * Checks the options argument of a builder: `undefined` becomes `{}`, a plain
+ * object is returned as is, anything else is a TypeError naming `name`.
+ */
+export function optionsObject<T extends object>(value: T | undefined, name = "options"): T {
+  if (value === undefined) return {} as T;
+  if (!isPlainObject(value)) throw new TypeError(`${name} must be a plain object, got ${describeValue(value)}`);
+  return value;
+}
+
+/** True when a seed-style optional value is given: neither `undefined` nor `null` (the seed's `nil` is an absent key). */
+export function isGiven<T>(value: T | null | undefined): value is T {
+  return value !== undefined && value !== null;
+}
