@@ -133,7 +133,113 @@ export function createFixtureServer(): McpServer {
 
   registerResources(server);
   registerPrompts(server);
+  registerMultiRoundTrip(server);
   return server;
+}
+
+const nameSchema = { type: "object" as const, properties: { name: { type: "string" as const } }, required: ["name"] };
+const confirmSchema = { type: "object" as const, properties: { ok: { type: "boolean" as const } }, required: ["ok"] };
+const capitalQuestion = {
+  messages: [{ role: "user" as const, content: { type: "text" as const, text: "What is the capital of France?" } }],
+  maxTokens: 100,
+};
+
+function answerText(answer: unknown): string {
+  return JSON.stringify(answer);
+}
+
+/** The tools and prompt of the Multi Round-Trip (input_required) scenarios, written with ctx.elicit & co. */
+function registerMultiRoundTrip(server: McpServer): void {
+  server.registerTool(
+    "test_input_required_result_elicitation",
+    { description: "Asks for the user's name, then greets them.", inputSchema: noArgs },
+    async (_args, ctx) => {
+      const answer = await ctx.elicit("What is your name?", nameSchema, { key: "user_name" });
+      if (answer.action !== "accept") return callToolResult([["text", `No name given (${answer.action}).`]]);
+      return callToolResult([["text", `Hello, ${String(answer.content?.name)}!`]]);
+    },
+  );
+  server.registerTool(
+    "test_input_required_result_sampling",
+    { description: "Asks the client's model a question.", inputSchema: noArgs },
+    async (_args, ctx) => {
+      const answer = await ctx.createMessage(capitalQuestion, { key: "sample_request" });
+      return callToolResult([["text", `The model said: ${answerText(answer)}`]]);
+    },
+  );
+  server.registerTool(
+    "test_input_required_result_list_roots",
+    { description: "Asks the client for its roots.", inputSchema: noArgs },
+    async (_args, ctx) => {
+      const answer = await ctx.listRoots({ key: "roots_request" });
+      return callToolResult([["text", `Roots: ${answerText(answer)}`]]);
+    },
+  );
+  server.registerTool(
+    "test_input_required_result_request_state",
+    { description: "Asks for a confirmation and carries its state in requestState.", inputSchema: noArgs },
+    async (_args, ctx) => {
+      const answer = await ctx.elicit("Please confirm", confirmSchema, { key: "confirm" });
+      return callToolResult([["text", `state-ok: requestState validated (${answer.action})`]]);
+    },
+  );
+  server.registerTool(
+    "test_input_required_result_multiple_inputs",
+    { description: "Asks three questions in one round: a name, a greeting from the model, and the roots.", inputSchema: noArgs },
+    async (_args, ctx) => {
+      const [name, greeting, roots] = await ctx.all([
+        ctx.ask.elicit("What is your name?", nameSchema, { key: "user_name" }),
+        ctx.ask.createMessage({ messages: [{ role: "user", content: { type: "text", text: "Say hello" } }], maxTokens: 50 }, { key: "greeting" }),
+        ctx.ask.listRoots({ key: "client_roots" }),
+      ]);
+      return callToolResult([["text", `name ${answerText(name)}, greeting ${answerText(greeting)}, roots ${answerText(roots)}`]]);
+    },
+  );
+  server.registerTool(
+    "test_input_required_result_multi_round",
+    { description: "Asks two questions, one round after the other.", inputSchema: noArgs },
+    async (_args, ctx) => {
+      const name = await ctx.elicit("What is your name?", nameSchema, { key: "step1" });
+      const color = await ctx.elicit(
+        "What is your favourite colour?",
+        { type: "object", properties: { color: { type: "string" } }, required: ["color"] },
+        { key: "step2" },
+      );
+      return callToolResult([["text", `name ${answerText(name)}, colour ${answerText(color)}`]]);
+    },
+  );
+  server.registerTool(
+    "test_input_required_result_tampered_state",
+    { description: "Asks a question; a tampered requestState on the retry is refused.", inputSchema: noArgs },
+    async (_args, ctx) => {
+      const answer = await ctx.elicit("Please confirm", confirmSchema, { key: "confirm" });
+      return callToolResult([["text", `confirmed: ${answerText(answer)}`]]);
+    },
+  );
+  server.registerTool(
+    "test_input_required_result_capabilities",
+    { description: "Asks only what the client's capabilities allow.", inputSchema: noArgs },
+    async (_args, ctx) => {
+      const [form, sample] = await ctx.all([
+        ctx.ask.elicit("What is your name?", nameSchema, { key: "user_name" }),
+        ctx.ask.createMessage(capitalQuestion, { key: "sample_request" }),
+      ]);
+      return callToolResult([["text", `form ${answerText(form)}, sample ${answerText(sample)}`]]);
+    },
+  );
+  server.registerPrompt(
+    "test_input_required_result_prompt",
+    { description: "A prompt that asks the user for context first." },
+    async (_args, ctx) => {
+      const answer = await ctx.elicit(
+        "What context should the prompt use?",
+        { type: "object", properties: { context: { type: "string" } }, required: ["context"] },
+        { key: "user_context" },
+      );
+      const context = answer.action === "accept" ? String(answer.content?.context) : "none";
+      return `Use this context: ${context}`;
+    },
+  );
 }
 
 const dynamicTool = { description: "A tool the trigger tool re-registers.", inputSchema: noArgs };

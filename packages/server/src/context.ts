@@ -5,6 +5,9 @@
  */
 import {
   type ClientCapabilities,
+  type CreateMessageRequestParams,
+  type ElicitRequestFormParams,
+  type Tool,
   type Implementation,
   type JSONRPCNotification,
   type LoggingLevel,
@@ -14,6 +17,18 @@ import {
   type RequestId,
   type RequestMetaObject,
 } from "@x/mcp-v2607";
+import {
+  ASKING_METHODS,
+  type Ask,
+  type AskOptions,
+  askBuilders,
+  type ElicitAnswer,
+  type NotSupported,
+  type Round,
+  type RootsAnswer,
+  rounds,
+  type SampleAnswer,
+} from "./mrtr.js";
 
 /**
  * What a transport knows about one incoming request, beyond its body.
@@ -71,6 +86,50 @@ export interface RequestContext {
    * @returns true when a notification was sent.
    */
   log(level: LoggingLevel, data: unknown, logger?: string): boolean;
+  /**
+   * The answers this call already carries, by ask key (`elicit-1`, or the
+   * key a handler named): those sealed in `requestState` from earlier rounds,
+   * with this round's `inputResponses` over them. `{}` on a first round and
+   * outside a run. Asks read it; handlers rarely need to.
+   */
+  readonly answers: Readonly<Record<string, unknown>>;
+  /** The tool definitions this server serves (its mount list), in `tools/list` order. */
+  readonly tools: readonly Tool[];
+  /**
+   * Asks the user for structured input (form elicitation; spec: client/elicitation,
+   * basic/patterns/mrtr). Resolves with the client's `ElicitResult` (accept with
+   * `content`, decline or cancel: answers like any other, never asked again),
+   * or `{ action: "not_supported" }` when the request's client capabilities lack
+   * form elicitation (checked first, without reading answers). When the answer is
+   * not there yet, the round ends: the request is answered `input_required` and
+   * the client retries, re-running the handler, so work before an ask must be
+   * safe to repeat. An accepted answer that does not satisfy `requestedSchema` is asked again.
+   * Only in `tools/call`, `prompts/get` and `resources/read` handlers, during their run.
+   * @throws Error when called outside the handler's run (a detached promise or timer that
+   *   outlives it), on another method, or with a key already used in this run;
+   *   TypeError when `requestedSchema` is not a flat object schema of primitive properties.
+   */
+  elicit(message: string, requestedSchema: ElicitRequestFormParams["requestedSchema"], options?: AskOptions): Promise<ElicitAnswer>;
+  /** Sends the user to `url` (URL-mode elicitation); same rules as {@link RequestContext.elicit}. */
+  elicitUrl(message: string, url: string, options?: AskOptions): Promise<ElicitAnswer>;
+  /**
+   * Asks the client's model for a completion (sampling); same rules as {@link RequestContext.elicit}.
+   * @deprecated Sampling is deprecated by the 2026-07-28 spec; it is still served.
+   */
+  createMessage(params: CreateMessageRequestParams, options?: AskOptions): Promise<SampleAnswer>;
+  /**
+   * Asks the client for its roots; same rules as {@link RequestContext.elicit}.
+   * @deprecated Roots are deprecated by the 2026-07-28 spec; they are still served.
+   */
+  listRoots(options?: AskOptions): Promise<RootsAnswer>;
+  /** Builds asks without asking yet, to gather several into one round with {@link RequestContext.all}. */
+  readonly ask: ReturnType<typeof askBuilders>;
+  /**
+   * Asks several independent questions in one round: resolves with their
+   * answers in order once all are answered; otherwise every unanswered one
+   * goes into the same `input_required` result.
+   */
+  all<const T extends readonly Ask<unknown>[]>(asks: T): Promise<{ [K in keyof T]: T[K] extends Ask<infer A> ? A | NotSupported : never }>;
 }
 
 /** The syslog levels in increasing severity. */
@@ -86,6 +145,10 @@ export interface ContextInit {
   clientInfo: Implementation | undefined;
   transport: TransportInfo;
   loggingEnabled: boolean;
+  /** The server's tool definitions (read when `ctx.tools` is read). */
+  tools?: () => readonly Tool[];
+  /** Holds the round of this request, set once the answers are known (asking methods only). */
+  state?: { round?: Round };
 }
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -98,6 +161,23 @@ export function createContext(init: ContextInit): RequestContext {
   const progressToken = meta.progressToken as ProgressToken | undefined;
   const logLevel = meta[META_LOG_LEVEL] as LoggingLevel | undefined;
   const minLevel = logLevel === undefined ? -1 : LOG_LEVELS.indexOf(logLevel);
+  const state = init.state ?? {};
+  const ask = askBuilders(init.clientCapabilities);
+  const run = async (asks: readonly Ask<unknown>[]): Promise<unknown[]> => {
+    if (!ASKING_METHODS.has(init.method)) {
+      throw new Error(`asks are only allowed in tools/call, prompts/get and resources/read handlers, not ${init.method}`);
+    }
+    const round = state.round;
+    if (!round || round.finished || rounds.getStore() !== round) {
+      throw new Error("ask made outside the handler's run (a detached promise, a timer or a worker): only the run itself can ask");
+    }
+    return round.resolve(asks);
+  };
+  const single = async <T>(one: Ask<T>): Promise<T | NotSupported> => {
+    // The capability comes first: without it the answer is "not supported", whatever the answers hold.
+    if (one.missing !== undefined) return { action: "not_supported", capability: one.missing };
+    return (await run([one]))[0] as T;
+  };
   return {
     requestId: init.requestId,
     method: init.method,
@@ -124,5 +204,17 @@ export function createContext(init: ContextInit): RequestContext {
       if (logger !== undefined) params.logger = logger;
       return notify({ jsonrpc: "2.0", method: Method.NotificationsMessage, params } as JSONRPCNotification);
     },
+    get answers() {
+      return state.round?.answers ?? {};
+    },
+    get tools() {
+      return init.tools?.() ?? [];
+    },
+    ask,
+    elicit: (message, schema, options) => single(ask.elicit(message, schema, options)),
+    elicitUrl: (message, url, options) => single(ask.elicitUrl(message, url, options)),
+    createMessage: (params, options) => single(ask.createMessage(params, options)),
+    listRoots: (options) => single(ask.listRoots(options)),
+    all: ((asks: readonly Ask<unknown>[]) => run(asks)) as RequestContext["all"],
   };
 }

@@ -26,6 +26,7 @@ import { type Completer, complete } from "./completion.js";
 import { createContext, type RequestContext, type TransportInfo } from "./context.js";
 import { isMcpError, McpError, statusForEnvelopeError, statusForHandlerError } from "./errors.js";
 import { KeyRing } from "./keys.js";
+import { ASKING_METHODS, InputRequiredSignal, openState, Round, readInputResponses, rounds, type StateBinding, sealState } from "./mrtr.js";
 import { page } from "./pagination.js";
 import { checkPromptArguments, definePrompt, type PromptConfig, type PromptHandler, type RegisteredPrompt, toGetPromptResult } from "./prompts.js";
 import {
@@ -88,6 +89,14 @@ export interface ServerOptions {
   logging?: boolean;
   /** Most `subscriptions/listen` streams open at once; past it a listen is refused with -32000. Default 1000. */
   maxListenStreams?: number;
+  /**
+   * Who is asking, for binding `requestState` to a principal (for example the
+   * subject of a verified bearer token in `ctx.assigns`). A state sealed for one
+   * principal is refused for another. Default: no principal.
+   */
+  principal?: (ctx: RequestContext) => string | undefined;
+  /** How long a sealed `requestState` stays valid, in milliseconds. Default 600 000 (10 minutes). */
+  requestStateTtlMs?: number;
 }
 
 /** A JSON-RPC response produced by the dispatcher. */
@@ -117,6 +126,11 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** True for a result a handler built itself with `resultType: "input_required"` (the explicit form). */
+function isInputRequired(value: unknown): value is Record<string, unknown> {
+  return isObject(value) && value.resultType === "input_required";
 }
 
 function isRequestId(value: unknown): value is RequestId {
@@ -197,6 +211,7 @@ export class McpServer {
   readonly #subscriptions = new Subscriptions();
   #toolDefinitions: RegisteredTool["definition"][] | undefined;
   #closed = false;
+  #warnedEphemeral = false;
 
   /**
    * @throws TypeError when `info.name` or `info.version` is missing, or an option has the wrong type;
@@ -407,6 +422,7 @@ export class McpServer {
     if (!handler || !this.#methodEnabled(method)) {
       return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, statusForEnvelopeError(ErrorCode.MethodNotFound));
     }
+    const state: { round?: Round } = {};
     const ctx = createContext({
       requestId: id,
       method,
@@ -416,9 +432,13 @@ export class McpServer {
       clientInfo: envelope.clientInfo,
       transport,
       loggingEnabled: this.#options.logging === true,
+      tools: () => this.#toolList(),
+      state,
     });
     try {
-      const result = await handler(params, ctx, transport);
+      const result = ASKING_METHODS.has(method)
+        ? await this.#runRound(params, ctx, state, () => handler(params, ctx, transport))
+        : await handler(params, ctx, transport);
       const response: JSONRPCResultResponse = { jsonrpc: "2.0", id, result: revision.stamp(result, this.info) as JSONRPCResultResponse["result"] };
       return { response, status: 200 };
     } catch (error) {
@@ -437,6 +457,49 @@ export class McpServer {
     if (inbound.kind === "error") return inbound.outcome;
     if (inbound.kind === "notification") return { response: undefined, status: 202 };
     return this.execute(inbound, transport);
+  }
+
+  /**
+   * Runs an asking handler as one round of a Multi Round-Trip Request: reads
+   * the answers (sealed `requestState`, then `inputResponses` over it), runs the
+   * handler, and answers `input_required` when an ask found no answer.
+   */
+  async #runRound(params: Record<string, unknown>, ctx: RequestContext, state: { round?: Round }, run: () => unknown): Promise<Record<string, unknown>> {
+    const responses = readInputResponses(params.inputResponses);
+    const binding: StateBinding = { method: ctx.method, params, principal: this.#options.principal?.(ctx) };
+    const sealed = params.requestState === undefined ? {} : openState(this.keys, params.requestState, binding);
+    const round = new Round({ ...sealed, ...responses });
+    state.round = round;
+    let result: unknown;
+    let fault: unknown;
+    let failed = false;
+    try {
+      result = await rounds.run(round, run);
+    } catch (error) {
+      if (!(error instanceof InputRequiredSignal)) {
+        failed = true;
+        fault = error;
+      }
+    } finally {
+      round.finished = true;
+    }
+    // An unanswered ask ends the round, even when the handler swallowed the signal.
+    if (round.ended) {
+      if (this.keys.ephemeral && !this.#warnedEphemeral) {
+        this.#warnedEphemeral = true;
+        process.emitWarning(
+          "requestState is sealed with a random per-process key: several server instances need a shared key (requestStateKeys or MCP_REQUEST_STATE_KEYS)",
+          { code: "X_MCP_EPHEMERAL_STATE_KEY" },
+        );
+      }
+      return {
+        resultType: "input_required",
+        inputRequests: round.pending,
+        requestState: sealState(this.keys, round.used, binding, this.#options.requestStateTtlMs ?? 600_000),
+      };
+    }
+    if (failed) throw fault;
+    return result as Record<string, unknown>;
   }
 
   #methodEnabled(method: string): boolean {
@@ -516,6 +579,7 @@ export class McpServer {
     const args = checkPromptArguments(prompt, params.arguments);
     checkRequiredCapabilities(prompt.config.requiredClientCapabilities, ctx);
     const value = await prompt.handler(args, ctx);
+    if (isInputRequired(value)) return value;
     return toGetPromptResult(value, prompt.config.description) as unknown as Record<string, unknown>;
   }
 
@@ -525,14 +589,18 @@ export class McpServer {
     const resource = this.#resources.get(uri);
     if (resource) {
       checkRequiredCapabilities(resource.config.requiredClientCapabilities, ctx);
-      const result = toReadResult(await resource.read(uri, ctx), uri, resource.config.mimeType);
+      const value = await resource.read(uri, ctx);
+      if (isInputRequired(value)) return value;
+      const result = toReadResult(value, uri, resource.config.mimeType);
       return applyHints(result as unknown as Record<string, unknown>, resource.cache ?? this.#hints("resources/read"));
     }
     for (const template of this.#templates.values()) {
       const variables = template.match(uri);
       if (!variables) continue;
       checkRequiredCapabilities(template.config.requiredClientCapabilities, ctx);
-      const result = toReadResult(await template.read(uri, variables, ctx), uri, template.config.mimeType);
+      const value = await template.read(uri, variables, ctx);
+      if (isInputRequired(value)) return value;
+      const result = toReadResult(value, uri, template.config.mimeType);
       return applyHints(result as unknown as Record<string, unknown>, template.cache ?? this.#hints("resources/read"));
     }
     throw new McpError(ErrorCode.InvalidParams, "Resource not found", { uri });

@@ -1,9 +1,10 @@
 /**
  * Tool registration and `tools/call` execution (spec 2026-07-28, server/tools).
  */
-import type { CallToolResult, ClientCapabilities, Tool, ToolAnnotations } from "@x/mcp-v2607";
+import type { CallToolResult, ClientCapabilities, InputRequiredResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
 import type { RequestContext } from "./context.js";
 import { isProtocolError } from "./errors.js";
+import { InputRequiredSignal } from "./mrtr.js";
 import { type CompiledSchema, compileSchema, formatProblems } from "./schema.js";
 
 /** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
@@ -13,9 +14,11 @@ export type OutputSchema = { type?: "object"; [key: string]: unknown };
 
 /**
  * What a tool handler may return: a full `CallToolResult` (build one with
- * `@x/builders`' `callToolResult`), or a string, which becomes one text block.
+ * `@x/builders`' `callToolResult`), a string, which becomes one text block,
+ * or an `InputRequiredResult` it built itself (the explicit Multi Round-Trip
+ * form; `ctx.elicit` is the usual one).
  */
-export type ToolHandlerResult = CallToolResult | string;
+export type ToolHandlerResult = CallToolResult | InputRequiredResult | string;
 
 /**
  * A tool handler: receives the call's arguments (already checked against
@@ -169,7 +172,7 @@ function faultMessage(fault: unknown): string {
  * `McpError`, or any error with an integer `code` from -32768 to -32000) is
  * rethrown, so the request is answered with that JSON-RPC error.
  */
-export async function runTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
+export async function runTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult | InputRequiredResult> {
   const inputProblems = tool.checkInput(args);
   if (inputProblems.length > 0) {
     return toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${formatProblems(inputProblems)}`);
@@ -178,8 +181,9 @@ export async function runTool(tool: RegisteredTool, args: Record<string, unknown
   try {
     returned = await tool.handler(args, ctx);
   } catch (fault) {
-    // A deliberate protocol error (e.g. McpError(-32021, ...)) is answered as a JSON-RPC error.
-    if (isProtocolError(fault)) throw fault;
+    // A deliberate protocol error (e.g. McpError(-32021, ...)) is answered as a
+    // JSON-RPC error; the end of a round (an unanswered ask) is not a fault.
+    if (isProtocolError(fault) || fault instanceof InputRequiredSignal) throw fault;
     return toolErrorResult(`Tool ${tool.name} failed: ${faultMessage(fault)}`, {
       errorType: "tool_fault",
       tool: tool.name,
@@ -190,6 +194,7 @@ export async function runTool(tool: RegisteredTool, args: Record<string, unknown
   if (!result) {
     return toolErrorResult(`Tool ${tool.name} returned a value that is not a CallToolResult`);
   }
+  if (result.resultType === "input_required") return result;
   if (tool.checkOutput && !result.isError) {
     if (result.structuredContent === undefined) {
       return toolErrorResult(`Tool ${tool.name} declares an outputSchema but returned no structuredContent`);
@@ -204,6 +209,9 @@ export async function runTool(tool: RegisteredTool, args: Record<string, unknown
 
 function normaliseResult(value: unknown): CallToolResult | undefined {
   if (typeof value === "string") return { resultType: "complete", content: [{ type: "text", text: value }] };
+  if (typeof value === "object" && value !== null && (value as { resultType?: unknown }).resultType === "input_required") {
+    return value as CallToolResult;
+  }
   if (typeof value !== "object" || value === null || !Array.isArray((value as CallToolResult).content)) return undefined;
   const result = value as CallToolResult;
   return result.resultType === undefined ? { ...result, resultType: "complete" } : result;
