@@ -2,16 +2,21 @@
 // Fails when the committed generated sources differ from what the generator
 // makes now: for every revision in schema/revisions.json whose package
 // exists under packages/, regenerates src/generated/ in memory and compares
-// it byte for byte with the files on disk.
+// it byte for byte with the files on disk. Then checks that the generated
+// comparison of those revisions in docs/revisions.md is current
+// (scripts/compare-revisions.mjs in check mode, fed the same generator
+// output).
 //
 //   node scripts/check-generated.mjs
 //
 // Needs the schemas (`pnpm sync-schema`). Fix a failure with
-// `pnpm generate <revision>` and commit the result.
+// `pnpm generate <revision>` or `node scripts/compare-revisions.mjs`, and
+// commit the result.
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { checkDoc, DOC } from "./compare-revisions.mjs";
 import { generate } from "./generate.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -32,6 +37,8 @@ function firstDifference(expected, actual) {
 
 let checked = 0;
 const problems = [];
+/** types.ts of each revision, as just generated, for the comparison. */
+const typesByRevision = {};
 for (const [revision, pin] of Object.entries(pins.revisions)) {
   const packageDir = join(root, "packages", pin.package);
   if (!existsSync(join(packageDir, "package.json"))) continue;
@@ -43,6 +50,7 @@ for (const [revision, pin] of Object.entries(pins.revisions)) {
     problems.push(`${revision}: the generator failed: ${error.message}`);
     continue;
   }
+  typesByRevision[revision] = result.files["types.ts"];
   const dir = result.defaultOut;
   for (const [name, text] of Object.entries(result.files)) {
     const file = join(dir, name);
@@ -59,9 +67,12 @@ for (const [revision, pin] of Object.entries(pins.revisions)) {
   }
 }
 
-if (problems.length > 0) {
-  console.error(`check-generated: generated sources are out of date:\n  ${problems.join("\n  ")}`);
-  console.error("Run `pnpm generate <revision>` and commit the result; never edit src/generated/ by hand.");
+const docProblems = await checkDoc(typesByRevision);
+
+if (problems.length > 0 || docProblems.length > 0) {
+  console.error(`check-generated: generated files are out of date:\n  ${[...problems, ...docProblems].join("\n  ")}`);
+  if (problems.length > 0) console.error("Run `pnpm generate <revision>` and commit the result; never edit src/generated/ by hand.");
+  if (docProblems.length > 0) console.error(`Run \`node scripts/compare-revisions.mjs\` and commit ${DOC}; edit only the text outside its markers.`);
   process.exit(1);
 }
-console.log(`check-generated: ${checked} package(s) up to date`);
+console.log(`check-generated: ${checked} package(s) up to date; ${DOC} up to date`);
