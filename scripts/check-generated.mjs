@@ -22,14 +22,21 @@ import { generate } from "./generate.mjs";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const pins = JSON.parse(readFileSync(join(root, "schema/revisions.json"), "utf8"));
 
-/** First differing line of two texts, for the message. */
+/** First differing line of two texts, for the message, shown around the first differing column. */
 function firstDifference(expected, actual) {
   const a = expected.split("\n");
   const b = actual.split("\n");
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     if (a[i] !== b[i]) {
-      const clip = (s) => (s === undefined ? "(end of file)" : s.length > 160 ? `${s.slice(0, 160)}…` : s);
-      return `line ${i + 1}\n      generated: ${clip(a[i])}\n      on disk:   ${clip(b[i])}`;
+      let column = 0;
+      while (a[i] !== undefined && b[i] !== undefined && a[i][column] === b[i][column]) column++;
+      const from = Math.max(0, column - 60);
+      const clip = (s) => {
+        if (s === undefined) return "(end of file)";
+        const window = s.slice(from, from + 160);
+        return `${from > 0 ? "…" : ""}${window}${from + 160 < s.length ? "…" : ""}`;
+      };
+      return `line ${i + 1}, column ${column + 1}\n      generated: ${clip(a[i])}\n      on disk:   ${clip(b[i])}`;
     }
   }
   return "same lines, different bytes";
