@@ -1,4 +1,59 @@
 /**
- * `@x/client`: an MCP client for protocol revision 2026-07-28 (work in progress).
+ * `@x/client`: an MCP client for protocol revision 2026-07-28.
+ *
+ * - {@link Client}: per-request `_meta`, Multi Round-Trip Requests resolved
+ *   through handlers, cache hints honoured, lists followed page by page,
+ *   `structuredContent` checked against `outputSchema`, `subscriptions/listen`.
+ * - Transports: {@link StreamableHttpTransport} (fetch, JSON and SSE),
+ *   {@link StdioTransport} (a child process), {@link InMemoryTransport}
+ *   (a function, for tests).
+ * - The suspension bridge: {@link Request}, {@link Answer},
+ *   {@link elicitationToRequest}, {@link answerToElicitResult},
+ *   {@link WaitFor}, {@link runTool}, and {@link mcpTools}, which turns a
+ *   server's tools into plain tools.
+ * - Errors: {@link McpClientError}, recognised by JSON-RPC code
+ *   ({@link isMcpClientError}, {@link ClientErrorCode}).
  */
-export {};
+export { mcpTools, type McpToolsOptions, toToolResult } from "./adapter.js";
+export { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./cache.js";
+export {
+  type CacheableOptions,
+  type CacheMode,
+  type CallToolOptions,
+  Client,
+  type ClientOptions,
+  DEFAULT_MAX_INPUT_ROUNDS,
+  DEFAULT_MAX_PAGES,
+  DEFAULT_TIMEOUT_MS,
+  type InputOptions,
+  type ListAllOptions,
+  type ListOptions,
+  type RequestOptions,
+  type Subscription,
+} from "./client.js";
+export { ClientErrorCode, errorCode, isMcpClientError, McpClientError, type TransportFailure } from "./errors.js";
+export { encodeHeaderValue, type HeaderParam, paramHeaders, standardHeaders, type ToolHeaderCheck, toolHeaderParams } from "./headers.js";
+export { answerInputRequests, type InputContext, type InputHandlers } from "./mrtr.js";
+export { type CompiledSchema, compileOutputSchema, formatProblems, type SchemaLimits, type SchemaProblem } from "./schema.js";
+export {
+  type Answer,
+  answerToElicitResult,
+  elicitationToRequest,
+  pendingOf,
+  type Request,
+  type RunEvent,
+  type RunOptions,
+  type RunResult,
+  requestId,
+  runTool,
+  streamTool,
+  suspend,
+  type Tool,
+  type ToolContext,
+  type ToolResult,
+  type WaitFor,
+} from "./suspend.js";
+export { type StreamableHttpOptions, StreamableHttpTransport } from "./transports/http.js";
+export { type InMemoryExchange, type InMemoryHandler, type InMemoryOptions, InMemoryTransport } from "./transports/memory.js";
+export { type StdioOptions, StdioTransport } from "./transports/stdio.js";
+export { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type Transport } from "./transports/transport.js";

@@ -1,0 +1,927 @@
+/**
+ * The MCP client of revision 2026-07-28: every request carries its own
+ * `_meta` (protocol version, client capabilities, client info; spec:
+ * basic/index "_meta"), results are read by `resultType` first, Multi
+ * Round-Trip Requests are resolved through handlers (basic/patterns/mrtr),
+ * cache hints are honoured (server/utilities/caching), and lists are
+ * followed page by page (server/utilities/pagination).
+ */
+import {
+  type CallToolResult,
+  type ClientCapabilities,
+  type CompleteRequestParams,
+  type CompleteResult,
+  type DiscoverResult,
+  ErrorCode,
+  type GetPromptResult,
+  type Implementation,
+  type InputRequiredResult,
+  type InputResponses,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type ListPromptsResult,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ListToolsResult,
+  type LoggingLevel,
+  META_CLIENT_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_LOG_LEVEL,
+  META_PROTOCOL_VERSION,
+  META_SUBSCRIPTION_ID,
+  Method,
+  type ProgressNotificationParams,
+  type Prompt,
+  type ReadResourceResult,
+  type RequestId,
+  type Resource,
+  type ResourceTemplate,
+  type SubscriptionFilter,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Tool,
+} from "@x/mcp-v2607";
+import { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./cache.js";
+import { ClientErrorCode, clip, isMcpClientError, McpClientError, transportError } from "./errors.js";
+import { type HeaderParam, paramHeaders, toolHeaderParams } from "./headers.js";
+import { answerInputRequests, type InputHandlers } from "./mrtr.js";
+import { type CompiledSchema, compileOutputSchema, formatProblems, type SchemaLimits } from "./schema.js";
+import { answerToElicitResult, elicitationToRequest, type WaitFor } from "./suspend.js";
+import type { Transport } from "./transports/transport.js";
+
+/** Default bound on Multi Round-Trip rounds per request. */
+export const DEFAULT_MAX_INPUT_ROUNDS = 10;
+/** Default timeout of one round trip, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Default page cap of the `listAll*` helpers. */
+export const DEFAULT_MAX_PAGES = 100;
+
+/** Options of a {@link Client}. */
+export interface ClientOptions {
+  /**
+   * Capabilities declared on every request. Capabilities for the handlers
+   * given (`elicitation`, `sampling`, `roots`) are added when absent.
+   */
+  capabilities?: ClientCapabilities;
+  /** Handlers for the input requests of Multi Round-Trip Requests. */
+  handlers?: InputHandlers;
+  /**
+   * The suspension bridge: when set, and no `handlers.elicitation` is given,
+   * every `elicitation/create` is mapped to a `Request`
+   * (`elicitationToRequest`), answered by `waitFor`, and mapped back
+   * (`answerToElicitResult`); the `elicitation` capability (form and URL
+   * modes) is then declared. Without it (and without an elicitation handler)
+   * the capability is never declared (ACCEPTANCE 74).
+   */
+  waitFor?: WaitFor;
+  /** Most Multi Round-Trip retries of one request before it fails with -32090. Default 10. */
+  maxInputRounds?: number;
+  /** Default timeout of one round trip in milliseconds; 0 for none. Default 60000. */
+  timeout?: number;
+  /**
+   * The protocol versions this client speaks, preferred first. Default
+   * `["2026-07-28"]`. The first is sent until a server's
+   * `UnsupportedProtocolVersionError` (-32022) or `DiscoverResult` says
+   * otherwise.
+   */
+  protocolVersions?: readonly string[];
+  /** The result cache: its options, an instance to share, or `false` for none. Default: a cache of 500 entries. */
+  cache?: false | ResponseCacheOptions | ResponseCache;
+  /**
+   * The authorization context private cache entries are keyed by. Default:
+   * the transport's (a digest of the HTTP `Authorization` header).
+   */
+  authContext?: string | (() => string | undefined);
+  /** Validate `structuredContent` against the tool's `outputSchema`. Default true. */
+  validateOutput?: boolean;
+  /** Bounds on an `outputSchema` before it is compiled. */
+  schemaLimits?: SchemaLimits;
+  /** Page cap of the `listAll*` helpers. Default 100. */
+  maxPages?: number;
+  /** The `io.modelcontextprotocol/logLevel` to request on every request (default: none, so no log notifications). */
+  logLevel?: LoggingLevel;
+  /**
+   * Before calling a tool it has not seen in a `tools/list`, list the tools
+   * (through the cache) to learn its `x-mcp-header` annotations and
+   * `outputSchema`. Default true.
+   */
+  lookupTools?: boolean;
+  /** Receives warnings, e.g. a tool dropped for invalid `x-mcp-header` annotations. Default: `console.warn`. */
+  onWarning?: (message: string) => void;
+}
+
+/** Options every request method accepts. */
+export interface RequestOptions {
+  /** Cancels the request: it rejects with -32800 (`RequestCancelled`). */
+  signal?: AbortSignal;
+  /** Milliseconds to wait for each round trip; 0 for no limit. Default: the client's. Expiry rejects with -32001. */
+  timeout?: number;
+  /** Called with each notification that arrives for this request (progress, log messages, ...). */
+  onNotification?: (notification: JSONRPCNotification) => void;
+  /** Called with each `notifications/progress` of this request; setting it sends a `progressToken`. */
+  onProgress?: (progress: ProgressNotificationParams) => void;
+  /** The log level to request for this request (overrides the client's). */
+  logLevel?: LoggingLevel;
+  /** Extra `_meta` entries (the protocol's own keys cannot be replaced). */
+  meta?: Record<string, unknown>;
+}
+
+/** How a cacheable request uses the cache: `"default"` reads and stores, `"refresh"` only stores, `"bypass"` neither. */
+export type CacheMode = "default" | "refresh" | "bypass";
+
+/** Options of the cacheable requests (`discover`, the lists, `readResource`). */
+export interface CacheableOptions extends RequestOptions {
+  cache?: CacheMode;
+}
+
+/** Options of the list requests: one page, from `cursor`. */
+export interface ListOptions extends CacheableOptions {
+  /** Where to start; an empty string is a cursor like any other. */
+  cursor?: string;
+}
+
+/** Options of the `listAll*` helpers. */
+export interface ListAllOptions extends CacheableOptions {
+  /** Most pages to fetch before failing with -32095. Default: the client's `maxPages`. */
+  maxPages?: number;
+}
+
+/** Options of the requests that may answer `input_required` (`callTool`, `getPrompt`, `readResource`). */
+export interface InputOptions extends RequestOptions {
+  /**
+   * `"resolve"` (default): fulfil input requests through the handlers and
+   * retry until the result is complete. `"return"`: hand back the first
+   * `InputRequiredResult` as it is.
+   */
+  inputRequired?: "resolve" | "return";
+  /** Most retries before failing with -32090. Default: the client's `maxInputRounds`. */
+  maxInputRounds?: number;
+  /** `inputResponses` for the first send, to continue an exchange returned earlier with `inputRequired: "return"`. */
+  inputResponses?: InputResponses;
+  /** `requestState` for the first send, echoed from an earlier `InputRequiredResult`. */
+  requestState?: string;
+}
+
+/** Options of {@link Client.callTool}. */
+export interface CallToolOptions extends InputOptions {
+  /** Validate `structuredContent` against the tool's `outputSchema` (default: the client's). */
+  validateOutput?: boolean;
+}
+
+/** A live `subscriptions/listen` stream (spec: basic/patterns/subscriptions). */
+export interface Subscription extends AsyncIterable<JSONRPCNotification> {
+  /** Resolves with the filter the server agreed to honour (its `notifications/subscriptions/acknowledged`). */
+  readonly acknowledged: Promise<SubscriptionFilter>;
+  /** Resolves when the stream ends: `graceful` when the server ended it with a result, false when the client closed it. Rejects on a failure. */
+  readonly ended: Promise<{ graceful: boolean }>;
+  /** Ends the subscription (HTTP: closes the stream; stdio: `notifications/cancelled`). */
+  close(): Promise<void>;
+}
+
+interface KnownTool {
+  tool: Tool;
+  headers: HeaderParam[];
+  validator?: CompiledSchema | McpClientError;
+}
+
+type Result = Record<string, unknown>;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function invalidResult(message: string, data?: Record<string, unknown>): McpClientError {
+  return new McpClientError(ClientErrorCode.InvalidResult, message, data);
+}
+
+/**
+ * Reads `resultType` first (spec: basic/index "ResultType"): absent means
+ * `"complete"` (a server of an older revision); any other kind is invalid.
+ */
+function kindOf(result: Result, method: string): "complete" | "input_required" {
+  if (!Object.hasOwn(result, "resultType")) return "complete";
+  const kind = result.resultType;
+  if (kind === "complete" || kind === "input_required") return kind;
+  throw invalidResult(`The result of ${method} has an unknown resultType ${clip(JSON.stringify(kind) ?? String(kind))}`, { resultType: kind });
+}
+
+/**
+ * An MCP client. One client talks to one server through one transport; it
+ * holds no session (the protocol has none) beyond what it learned: the
+ * protocol version to speak, the tools it listed, and its cache.
+ *
+ * @example
+ * const client = new Client({ name: "my-app", version: "1.0.0" }, {
+ *   handlers: { elicitation: async (params) => ({ action: "accept", content: { name: "octocat" } }) },
+ * });
+ * await client.connect(new StreamableHttpTransport("http://127.0.0.1:3000/mcp"));
+ * const tools = await client.listAllTools();
+ * const result = await client.callTool("add", { a: 2, b: 40 });
+ */
+export class Client {
+  /** The `io.modelcontextprotocol/clientInfo` sent with every request. */
+  readonly clientInfo: Implementation;
+  /** The capabilities declared on every request. */
+  readonly capabilities: ClientCapabilities;
+  private transport: Transport | undefined;
+  private nextId = 1;
+  private readonly versions: readonly string[];
+  private version: string;
+  private readonly handlers: InputHandlers;
+  private readonly cache: ResponseCache | undefined;
+  private readonly known = new Map<string, KnownTool>();
+  private readonly rejected = new Map<string, string>();
+  private readonly options: ClientOptions;
+  private readonly warn: (message: string) => void;
+
+  /**
+   * @param clientInfo `{ name, version }` (and optionally `title`, ...), sent as `io.modelcontextprotocol/clientInfo`.
+   * @throws TypeError when `clientInfo` lacks a string `name` or `version`, or a numeric option is out of range.
+   */
+  constructor(clientInfo: Implementation, options: ClientOptions = {}) {
+    if (!isObject(clientInfo) || typeof clientInfo.name !== "string" || typeof clientInfo.version !== "string") {
+      throw new TypeError("Client needs clientInfo with a string name and version");
+    }
+    for (const key of ["maxInputRounds", "timeout", "maxPages"] as const) {
+      const value = options[key];
+      if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new TypeError(`${key} must be a non-negative integer, got ${value}`);
+    }
+    this.clientInfo = { ...clientInfo };
+    this.options = options;
+    this.versions = options.protocolVersions?.length ? [...options.protocolVersions] : [...SUPPORTED_PROTOCOL_VERSIONS];
+    this.version = this.versions[0]!;
+    this.warn = options.onWarning ?? ((message) => console.warn(`[@x/client] ${message}`));
+
+    const handlers: InputHandlers = { ...options.handlers };
+    const waitFor = options.waitFor;
+    if (!handlers.elicitation && waitFor) {
+      handlers.elicitation = async (params, context) => answerToElicitResult(await waitFor(elicitationToRequest(params), { signal: context.signal }));
+    }
+    this.handlers = handlers;
+
+    const capabilities: ClientCapabilities = structuredClone(options.capabilities ?? {});
+    if (handlers.elicitation && !capabilities.elicitation) capabilities.elicitation = waitFor && !options.handlers?.elicitation ? { form: {}, url: {} } : { form: {} };
+    if (handlers.sampling && !capabilities.sampling) capabilities.sampling = {};
+    if (handlers.roots && !capabilities.roots) capabilities.roots = {};
+    this.capabilities = capabilities;
+
+    if (options.cache === false) this.cache = undefined;
+    else if (options.cache instanceof ResponseCache) this.cache = options.cache;
+    else this.cache = new ResponseCache(options.cache ?? {});
+  }
+
+  /** The protocol version sent on requests now (it changes after a -32022 retry or a `discover`). */
+  get protocolVersion(): string {
+    return this.version;
+  }
+
+  /** True when an input handler for `kind` is installed (`waitFor` installs the elicitation one). */
+  hasInputHandler(kind: keyof InputHandlers): boolean {
+    return typeof this.handlers[kind] === "function";
+  }
+
+  /**
+   * Attaches the transport and starts it (a stdio transport spawns its
+   * process here). Nothing is sent: the protocol has no handshake.
+   * @throws Error when a transport is already attached.
+   */
+  async connect(transport: Transport): Promise<void> {
+    if (this.transport) throw new Error("This client is already connected to a transport");
+    this.transport = transport;
+    await transport.start?.();
+  }
+
+  /** Closes the transport; waiting requests fail with reason `"closed"`. */
+  async close(): Promise<void> {
+    const transport = this.transport;
+    this.transport = undefined;
+    await transport?.close();
+  }
+
+  /** Drops every cached result (see `ResponseCache`). */
+  clearCache(): void {
+    this.cache?.clear();
+  }
+
+  private authContext(): string | undefined {
+    const own = this.options.authContext;
+    if (own !== undefined) return typeof own === "function" ? own() : own;
+    return this.transport?.authContext?.();
+  }
+
+  private requireTransport(): Transport {
+    if (!this.transport) throw transportError("closed", "The client is not connected: call connect(transport) first");
+    return this.transport;
+  }
+
+  // ---------------------------------------------------------------- sending
+
+  /**
+   * Sends one request and returns its result object, as is: no Multi
+   * Round-Trip handling, no cache. Use it for methods this class has no
+   * helper for. The `_meta` entries are added; on
+   * `UnsupportedProtocolVersionError` (-32022) the request is retried once,
+   * with a new id, in a version the server listed.
+   *
+   * @throws McpClientError with the server's code for an error response;
+   *   -32000/-32001/-32800 for transport failure, timeout, cancel; -32094
+   *   when the result is not an object.
+   */
+  async request(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<Result> {
+    return this.send(method, params, options, {});
+  }
+
+  private async send(
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions,
+    headers: Record<string, string>,
+    onRequestId?: (id: RequestId) => void,
+  ): Promise<Result> {
+    try {
+      return await this.sendOnce(method, params, options, headers, onRequestId);
+    } catch (error) {
+      if (!isMcpClientError(error, ErrorCode.UnsupportedProtocolVersion) || (error as McpClientError).source !== "server") throw error;
+      const data = (error as McpClientError).data as { supported?: unknown } | undefined;
+      const supported = Array.isArray(data?.supported) ? data.supported.filter((v): v is string => typeof v === "string") : [];
+      const mutual = this.versions.find((v) => supported.includes(v));
+      if (mutual === undefined) {
+        throw new McpClientError(
+          ErrorCode.UnsupportedProtocolVersion,
+          `The server supports protocol versions ${supported.join(", ") || "(none listed)"}; this client speaks ${this.versions.join(", ")}`,
+          data,
+          "server",
+        );
+      }
+      this.version = mutual;
+      return this.sendOnce(method, params, options, headers, onRequestId);
+    }
+  }
+
+  private meta(options: RequestOptions, progressToken: string | undefined): Record<string, unknown> {
+    const meta: Record<string, unknown> = { ...options.meta };
+    meta[META_PROTOCOL_VERSION] = this.version;
+    meta[META_CLIENT_CAPABILITIES] = this.capabilities;
+    meta[META_CLIENT_INFO] = this.clientInfo;
+    const level = options.logLevel ?? this.options.logLevel;
+    if (level !== undefined) meta[META_LOG_LEVEL] = level;
+    if (progressToken !== undefined) meta.progressToken = progressToken;
+    return meta;
+  }
+
+  private async sendOnce(
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions,
+    headers: Record<string, string>,
+    onRequestId?: (id: RequestId) => void,
+  ): Promise<Result> {
+    const transport = this.requireTransport();
+    const id = this.nextId++;
+    const progressToken = options.onProgress ? `progress-${id}` : undefined;
+    const message: JSONRPCRequest = {
+      jsonrpc: "2.0",
+      id,
+      method,
+      params: { ...params, _meta: this.meta(options, progressToken) } as JSONRPCRequest["params"],
+    };
+    onRequestId?.(id);
+
+    const userSignal = options.signal;
+    if (userSignal?.aborted) throw this.cancelled(method, userSignal.reason);
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(userSignal?.reason);
+    userSignal?.addEventListener("abort", onAbort, { once: true });
+    const timeout = options.timeout ?? this.options.timeout ?? DEFAULT_TIMEOUT_MS;
+    let timedOut = false;
+    const timer =
+      timeout > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort(new McpClientError(ClientErrorCode.RequestTimeout, `The ${method} request timed out after ${timeout} ms`, { timeout }));
+          }, timeout)
+        : undefined;
+
+    let response: Awaited<ReturnType<Transport["send"]>>;
+    try {
+      response = await transport.send(message, {
+        signal: controller.signal,
+        headers,
+        onNotification: (notification) => this.onNotification(notification, options, progressToken),
+      });
+    } catch (error) {
+      if (timedOut) throw new McpClientError(ClientErrorCode.RequestTimeout, `The ${method} request timed out after ${timeout} ms`, { timeout }, "client", { cause: error });
+      if (userSignal?.aborted) throw this.cancelled(method, userSignal.reason);
+      if (isMcpClientError(error)) throw error;
+      throw transportError("stream_broken", `The ${method} request failed: ${error instanceof Error ? error.message : String(error)}`, {}, error);
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      userSignal?.removeEventListener("abort", onAbort);
+    }
+
+    if ("error" in response) {
+      const e = response.error as { code?: unknown; message?: unknown; data?: unknown };
+      const code = Number.isInteger(e?.code) ? (e.code as number) : ErrorCode.InternalError;
+      const text = typeof e?.message === "string" ? e.message : "The server answered with an error without a message";
+      throw new McpClientError(code, text, e?.data, "server");
+    }
+    const result = (response as { result?: unknown }).result;
+    if (!isObject(result)) throw invalidResult(`The result of ${method} is not an object`, { result });
+    return result;
+  }
+
+  private cancelled(method: string, reason: unknown): McpClientError {
+    return new McpClientError(ClientErrorCode.RequestCancelled, `The ${method} request was cancelled`, { reason: reason instanceof Error ? reason.message : reason }, "client", {
+      cause: reason,
+    });
+  }
+
+  private onNotification(notification: JSONRPCNotification, options: RequestOptions, progressToken: string | undefined): void {
+    this.invalidateFor(notification);
+    if (notification.method === Method.NotificationsProgress && options.onProgress) {
+      const params = notification.params as unknown as ProgressNotificationParams | undefined;
+      if (params && params.progressToken === progressToken) options.onProgress(params);
+    }
+    options.onNotification?.(notification);
+  }
+
+  /** Invalidates cached results that a change notification makes stale (spec: caching "Interaction with Notifications"). */
+  private invalidateFor(notification: JSONRPCNotification): void {
+    const cache = this.cache;
+    if (!cache) return;
+    switch (notification.method) {
+      case Method.NotificationsToolsListChanged:
+        cache.invalidate(Method.ToolsList);
+        break;
+      case Method.NotificationsPromptsListChanged:
+        cache.invalidate(Method.PromptsList);
+        break;
+      case Method.NotificationsResourcesListChanged:
+        cache.invalidate(Method.ResourcesList);
+        cache.invalidate(Method.ResourcesTemplatesList);
+        break;
+      case Method.NotificationsResourcesUpdated: {
+        const uri = (notification.params as { uri?: unknown } | undefined)?.uri;
+        cache.invalidate(Method.ResourcesRead, (params) => params.uri === uri);
+        break;
+      }
+    }
+  }
+
+  /** A complete result: reads `resultType`, refusing `input_required` (only three methods may send it). */
+  private completed(result: Result, method: string): Result {
+    if (kindOf(result, method) === "input_required") {
+      throw invalidResult(`The server answered ${method} with input_required, which only tools/call, prompts/get and resources/read may use`);
+    }
+    return result;
+  }
+
+  private async cached(method: string, params: Record<string, unknown>, options: CacheableOptions, prepare: (result: Result) => Result): Promise<Result> {
+    const mode = options.cache ?? "default";
+    const auth = this.authContext();
+    if (this.cache && mode === "default") {
+      const hit = this.cache.get(method, params, auth);
+      if (hit) return hit;
+    }
+    const result = prepare(this.completed(await this.send(method, params, options, {}), method));
+    if (this.cache && mode !== "bypass") this.cache.set(method, params, auth, result);
+    return result;
+  }
+
+  // ------------------------------------------------------ Multi Round-Trip
+
+  /**
+   * Sends a request that may answer `input_required` and resolves it:
+   * `resultType` is read first; the input requests are fulfilled through the
+   * handlers and the request retried with a new id, the same params, the
+   * `inputResponses` under the keys asked, and the `requestState` echoed
+   * byte for byte (left out when none came), up to `maxInputRounds` retries.
+   */
+  private async resolving(
+    method: string,
+    params: Record<string, unknown>,
+    options: InputOptions,
+    send: (params: Record<string, unknown>) => Promise<Result>,
+  ): Promise<{ result: Result; rounds: number }> {
+    const maxRounds = options.maxInputRounds ?? this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
+    let current: Record<string, unknown> = { ...params };
+    if (options.inputResponses !== undefined) current.inputResponses = options.inputResponses;
+    if (options.requestState !== undefined) current.requestState = options.requestState;
+    for (let rounds = 0; ; rounds++) {
+      const result = await send(current);
+      if (kindOf(result, method) === "complete") return { result, rounds };
+      const inputRequests = result.inputRequests;
+      const requestState = result.requestState;
+      if (inputRequests === undefined && requestState === undefined) {
+        throw invalidResult(`The server answered ${method} with input_required but neither inputRequests nor requestState`);
+      }
+      if (requestState !== undefined && typeof requestState !== "string") throw invalidResult(`The requestState of ${method}'s input_required result is not a string`);
+      if (options.inputRequired === "return") return { result, rounds };
+      if (rounds >= maxRounds) {
+        throw new McpClientError(
+          ClientErrorCode.InputRoundsExceeded,
+          `The server still asked for input on ${method} after ${maxRounds} rounds`,
+          { rounds: maxRounds, lastResult: result },
+        );
+      }
+      const next: Record<string, unknown> = { ...params };
+      if (inputRequests !== undefined) {
+        next.inputResponses = await answerInputRequests(inputRequests, this.handlers, {
+          method,
+          params,
+          round: rounds + 1,
+          signal: options.signal ?? new AbortController().signal,
+        });
+      }
+      if (requestState !== undefined) next.requestState = requestState;
+      current = next;
+    }
+  }
+
+  /**
+   * Fulfils the `inputRequests` of an `InputRequiredResult` through this
+   * client's handlers, for callers that drive the retry themselves
+   * (`inputRequired: "return"`).
+   * @throws McpClientError -32091 as `answerInputRequests` does.
+   */
+  async answerInputRequests(
+    inputRequests: InputRequiredResult["inputRequests"],
+    options: { signal?: AbortSignal; method?: string; params?: Record<string, unknown>; round?: number } = {},
+  ): Promise<InputResponses> {
+    return answerInputRequests(inputRequests, this.handlers, {
+      method: options.method ?? "",
+      params: options.params ?? {},
+      round: options.round ?? 1,
+      signal: options.signal ?? new AbortController().signal,
+    });
+  }
+
+  // ------------------------------------------------------------- discover
+
+  /**
+   * `server/discover` (spec: server/discover): the server's supported
+   * versions, capabilities, info and instructions. Cached per its hints.
+   * When the version in use is not among `supportedVersions`, the client
+   * switches to the first of its own versions that is.
+   */
+  async discover(options: CacheableOptions = {}): Promise<DiscoverResult> {
+    const result = (await this.cached(Method.ServerDiscover, {}, options, (r) => r)) as unknown as DiscoverResult;
+    const supported = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];
+    if (supported.length > 0 && !supported.includes(this.version)) {
+      const mutual = this.versions.find((v) => supported.includes(v));
+      if (mutual !== undefined) this.version = mutual;
+    }
+    return result;
+  }
+
+  // ----------------------------------------------------------------- tools
+
+  /**
+   * One page of `tools/list`. Tools whose `x-mcp-header` annotations are
+   * invalid are dropped with a warning when the transport carries headers
+   * (spec: streamable-http "Schema Extension"); entries without a string
+   * `name` are dropped too. Cached per the result's hints.
+   * @throws McpClientError -32094 when `tools` is not an array.
+   */
+  async listTools(options: ListOptions = {}): Promise<ListToolsResult> {
+    const params = options.cursor === undefined ? {} : { cursor: options.cursor };
+    return (await this.cached(Method.ToolsList, params, options, (r) => this.prepareTools(r))) as unknown as ListToolsResult;
+  }
+
+  private prepareTools(result: Result): Result {
+    if (!Array.isArray(result.tools)) throw invalidResult("The tools/list result has no tools array");
+    const mirrors = this.transport?.mirrorsHeaders ?? false;
+    const kept: Tool[] = [];
+    for (const entry of result.tools as unknown[]) {
+      if (!isObject(entry) || typeof entry.name !== "string") {
+        this.warn(`Dropped a tools/list entry that is not a tool: ${clip(JSON.stringify(entry) ?? String(entry), 120)}`);
+        continue;
+      }
+      const tool = entry as unknown as Tool;
+      const check = toolHeaderParams(tool);
+      if (!check.ok && mirrors) {
+        this.rejected.set(tool.name, check.reason);
+        this.known.delete(tool.name);
+        this.warn(`Rejected tool ${JSON.stringify(tool.name)}: ${check.reason}`);
+        continue;
+      }
+      this.rejected.delete(tool.name);
+      this.known.set(tool.name, { tool, headers: check.ok ? check.params : [] });
+      kept.push(tool);
+    }
+    return { ...result, tools: kept };
+  }
+
+  /**
+   * Every tool, following `nextCursor` until a page has none (an empty
+   * string is a cursor, not the end).
+   * @throws McpClientError -32095 (`ListTooLong`) past `maxPages` pages or on a repeated cursor.
+   */
+  async listAllTools(options: ListAllOptions = {}): Promise<Tool[]> {
+    return this.listAll<Tool>("tools", (cursor) => this.listTools({ ...options, cursor }), options);
+  }
+
+  private async listAll<T>(field: string, page: (cursor: string | undefined) => Promise<unknown>, options: ListAllOptions): Promise<T[]> {
+    const maxPages = options.maxPages ?? this.options.maxPages ?? DEFAULT_MAX_PAGES;
+    const items: T[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let pages = 0; ; pages++) {
+      if (pages >= maxPages) {
+        throw new McpClientError(ClientErrorCode.ListTooLong, `The ${field} list has more than ${maxPages} pages`, { field, maxPages, items: items.length });
+      }
+      const result = (await page(cursor)) as Record<string, unknown>;
+      const list = result[field];
+      if (!Array.isArray(list)) throw invalidResult(`A ${field} page has no ${field} array`);
+      items.push(...(list as T[]));
+      const next = result.nextCursor;
+      if (next === undefined || next === null) return items;
+      if (typeof next !== "string") throw invalidResult(`The nextCursor of a ${field} page is not a string`);
+      if (seen.has(next)) throw new McpClientError(ClientErrorCode.ListTooLong, `The server repeated the cursor ${clip(JSON.stringify(next), 80)} while listing ${field}`, { field, cursor: next });
+      seen.add(next);
+      cursor = next;
+    }
+  }
+
+  /**
+   * `tools/call`. Over a transport with headers, the `x-mcp-header`
+   * arguments are mirrored into `Mcp-Param-{Name}` headers; on a
+   * `HeaderMismatch` (-32020) the tools are listed afresh and the call
+   * retried once. Input requests are resolved (see {@link InputOptions}),
+   * and a complete, non-error result's `structuredContent` is checked
+   * against the tool's `outputSchema`.
+   *
+   * @returns the `CallToolResult` (a tool error is a result with `isError`,
+   *   not a throw); with `inputRequired: "return"`, possibly an `InputRequiredResult`.
+   * @throws McpClientError: the server's error (-32602 unknown tool, ...);
+   *   -32602 for a tool rejected for invalid `x-mcp-header` annotations or an
+   *   argument that cannot be mirrored; -32092 when `structuredContent` does
+   *   not match (`data.problems`); -32093 when the `outputSchema` cannot be
+   *   used; -32090/-32091 from the input rounds; transport errors.
+   */
+  async callTool(name: string, args?: Record<string, unknown>, options?: CallToolOptions & { inputRequired?: "resolve" }): Promise<CallToolResult>;
+  async callTool(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions): Promise<CallToolResult | InputRequiredResult>;
+  async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult | InputRequiredResult> {
+    if (typeof name !== "string") throw new TypeError("callTool: name must be a string");
+    if (!isObject(args)) throw new TypeError("callTool: args must be an object");
+    let known = await this.lookupTool(name, options);
+    let retriedHeaders = false;
+    const send = async (params: Record<string, unknown>): Promise<Result> => {
+      const transport = this.requireTransport();
+      const headers = transport.mirrorsHeaders && known ? paramHeaders(known.headers, args) : {};
+      try {
+        return await this.send(Method.ToolsCall, params, options, headers);
+      } catch (error) {
+        if (retriedHeaders || !isMcpClientError(error, ErrorCode.HeaderMismatch) || !transport.mirrorsHeaders) throw error;
+        retriedHeaders = true;
+        await this.listAllTools({ signal: options.signal, timeout: options.timeout, cache: "refresh" });
+        const reason = this.rejected.get(name);
+        if (reason !== undefined) throw this.rejectedTool(name, reason);
+        known = this.known.get(name);
+        const fresh = known ? paramHeaders(known.headers, args) : {};
+        return this.send(Method.ToolsCall, params, options, fresh);
+      }
+    };
+    const { result } = await this.resolving(Method.ToolsCall, { name, arguments: args }, options, send);
+    if (kindOf(result, Method.ToolsCall) === "input_required") return result as unknown as InputRequiredResult;
+    if (!Array.isArray(result.content)) throw invalidResult(`The result of tool ${JSON.stringify(name)} has no content array`);
+    if ((options.validateOutput ?? this.options.validateOutput ?? true) && known?.tool.outputSchema && result.isError !== true) {
+      this.checkOutput(known, result);
+    }
+    return result as unknown as CallToolResult;
+  }
+
+  private rejectedTool(name: string, reason: string): McpClientError {
+    return new McpClientError(ClientErrorCode.InvalidArguments, `Tool ${JSON.stringify(name)} was rejected and cannot be called: ${reason}`, { tool: name, reason });
+  }
+
+  private async lookupTool(name: string, options: RequestOptions): Promise<KnownTool | undefined> {
+    const reason = this.rejected.get(name);
+    if (reason !== undefined) throw this.rejectedTool(name, reason);
+    let known = this.known.get(name);
+    if (!known && (this.options.lookupTools ?? true)) {
+      await this.listAllTools({ signal: options.signal, timeout: options.timeout });
+      const after = this.rejected.get(name);
+      if (after !== undefined) throw this.rejectedTool(name, after);
+      known = this.known.get(name);
+    }
+    return known;
+  }
+
+  private checkOutput(known: KnownTool, result: Result): void {
+    const name = known.tool.name;
+    if (known.validator === undefined) {
+      try {
+        known.validator = compileOutputSchema(known.tool.outputSchema, this.options.schemaLimits);
+      } catch (error) {
+        known.validator = isMcpClientError(error)
+          ? new McpClientError(error.code, `Tool ${JSON.stringify(name)}: ${error.message}`, { tool: name, ...(error.data as object) })
+          : new McpClientError(ClientErrorCode.OutputSchemaUnusable, `Tool ${JSON.stringify(name)}: its outputSchema cannot be compiled`, { tool: name });
+      }
+    }
+    if (known.validator instanceof McpClientError) throw known.validator;
+    if (!Object.hasOwn(result, "structuredContent")) {
+      throw new McpClientError(ClientErrorCode.OutputSchemaMismatch, `Tool ${JSON.stringify(name)} has an outputSchema but its result has no structuredContent`, {
+        tool: name,
+        problems: [{ path: "", message: "structuredContent is missing" }],
+      });
+    }
+    const problems = known.validator(result.structuredContent);
+    if (problems.length > 0) {
+      throw new McpClientError(
+        ClientErrorCode.OutputSchemaMismatch,
+        `The structuredContent of tool ${JSON.stringify(name)} does not match its outputSchema: ${formatProblems(problems.slice(0, 5))}`,
+        { tool: name, problems },
+      );
+    }
+  }
+
+  // ------------------------------------------------------------- resources
+
+  /** One page of `resources/list`, cached per its hints. @throws McpClientError -32094 when `resources` is not an array. */
+  async listResources(options: ListOptions = {}): Promise<ListResourcesResult> {
+    const params = options.cursor === undefined ? {} : { cursor: options.cursor };
+    return (await this.cached(Method.ResourcesList, params, options, (r) => expectArray(r, "resources"))) as unknown as ListResourcesResult;
+  }
+
+  /** Every resource, page after page (see {@link listAllTools}). */
+  async listAllResources(options: ListAllOptions = {}): Promise<Resource[]> {
+    return this.listAll<Resource>("resources", (cursor) => this.listResources({ ...options, cursor }), options);
+  }
+
+  /** One page of `resources/templates/list`, cached per its hints. */
+  async listResourceTemplates(options: ListOptions = {}): Promise<ListResourceTemplatesResult> {
+    const params = options.cursor === undefined ? {} : { cursor: options.cursor };
+    return (await this.cached(Method.ResourcesTemplatesList, params, options, (r) => expectArray(r, "resourceTemplates"))) as unknown as ListResourceTemplatesResult;
+  }
+
+  /** Every resource template, page after page (see {@link listAllTools}). */
+  async listAllResourceTemplates(options: ListAllOptions = {}): Promise<ResourceTemplate[]> {
+    return this.listAll<ResourceTemplate>("resourceTemplates", (cursor) => this.listResourceTemplates({ ...options, cursor }), options);
+  }
+
+  /**
+   * `resources/read`. May answer `input_required` (resolved as for
+   * `callTool`). A result reached without input rounds is cached per its
+   * hints; one reached through them never is.
+   */
+  async readResource(uri: string, options?: InputOptions & CacheableOptions & { inputRequired?: "resolve" }): Promise<ReadResourceResult>;
+  async readResource(uri: string, options: InputOptions & CacheableOptions): Promise<ReadResourceResult | InputRequiredResult>;
+  async readResource(uri: string, options: InputOptions & CacheableOptions = {}): Promise<ReadResourceResult | InputRequiredResult> {
+    if (typeof uri !== "string") throw new TypeError("readResource: uri must be a string");
+    const params = { uri };
+    const mode = options.cache ?? "default";
+    const auth = this.authContext();
+    const resuming = options.inputResponses !== undefined || options.requestState !== undefined;
+    if (this.cache && mode === "default" && !resuming) {
+      const hit = this.cache.get(Method.ResourcesRead, params, auth);
+      if (hit) return hit as unknown as ReadResourceResult;
+    }
+    const { result, rounds } = await this.resolving(Method.ResourcesRead, params, options, (p) => this.send(Method.ResourcesRead, p, options, {}));
+    if (kindOf(result, Method.ResourcesRead) === "input_required") return result as unknown as InputRequiredResult;
+    expectArray(result, "contents");
+    if (this.cache && mode !== "bypass" && rounds === 0 && !resuming && CACHEABLE_METHODS.has(Method.ResourcesRead)) {
+      this.cache.set(Method.ResourcesRead, params, auth, result);
+    }
+    return result as unknown as ReadResourceResult;
+  }
+
+  // --------------------------------------------------------------- prompts
+
+  /** One page of `prompts/list`, cached per its hints. */
+  async listPrompts(options: ListOptions = {}): Promise<ListPromptsResult> {
+    const params = options.cursor === undefined ? {} : { cursor: options.cursor };
+    return (await this.cached(Method.PromptsList, params, options, (r) => expectArray(r, "prompts"))) as unknown as ListPromptsResult;
+  }
+
+  /** Every prompt, page after page (see {@link listAllTools}). */
+  async listAllPrompts(options: ListAllOptions = {}): Promise<Prompt[]> {
+    return this.listAll<Prompt>("prompts", (cursor) => this.listPrompts({ ...options, cursor }), options);
+  }
+
+  /** `prompts/get` with string arguments. May answer `input_required` (resolved as for `callTool`). */
+  async getPrompt(name: string, args?: Record<string, string>, options?: InputOptions & { inputRequired?: "resolve" }): Promise<GetPromptResult>;
+  async getPrompt(name: string, args: Record<string, string> | undefined, options: InputOptions): Promise<GetPromptResult | InputRequiredResult>;
+  async getPrompt(name: string, args?: Record<string, string>, options: InputOptions = {}): Promise<GetPromptResult | InputRequiredResult> {
+    if (typeof name !== "string") throw new TypeError("getPrompt: name must be a string");
+    const params: Record<string, unknown> = { name };
+    if (args !== undefined) params.arguments = args;
+    const { result } = await this.resolving(Method.PromptsGet, params, options, (p) => this.send(Method.PromptsGet, p, options, {}));
+    if (kindOf(result, Method.PromptsGet) === "input_required") return result as unknown as InputRequiredResult;
+    return expectArray(result, "messages") as unknown as GetPromptResult;
+  }
+
+  // ------------------------------------------------------------ completion
+
+  /** `completion/complete`: suggestions for a prompt or resource-template argument. */
+  async complete(params: Omit<CompleteRequestParams, "_meta">, options: RequestOptions = {}): Promise<CompleteResult> {
+    const result = this.completed(await this.send(Method.CompletionComplete, params as Record<string, unknown>, options, {}), Method.CompletionComplete);
+    if (!isObject(result.completion) || !Array.isArray(result.completion.values)) throw invalidResult("The completion/complete result has no completion.values array");
+    return result as unknown as CompleteResult;
+  }
+
+  // ---------------------------------------------------------- subscriptions
+
+  /**
+   * Opens a `subscriptions/listen` stream for the notifications in `filter`
+   * and returns it as an async iterator (spec: basic/patterns/subscriptions).
+   * The acknowledgement is not yielded (see `acknowledged`); every other
+   * notification carrying this subscription's id is, in order. Change
+   * notifications also invalidate the cache. The stream has no timeout;
+   * `close()`, breaking out of a `for await`, or `options.signal` ends it.
+   * At most 1000 notifications wait unread; older ones are dropped with a
+   * warning.
+   */
+  listen(filter: SubscriptionFilter, options: Omit<RequestOptions, "timeout" | "onProgress"> = {}): Subscription {
+    const queue: JSONRPCNotification[] = [];
+    let wake: (() => void) | undefined;
+    let finished = false;
+    let failure: unknown;
+    let currentId: RequestId | undefined;
+    let acknowledge: (filter: SubscriptionFilter) => void = () => {};
+    let refuse: (error: unknown) => void = () => {};
+    const acknowledged = new Promise<SubscriptionFilter>((resolve, reject) => {
+      acknowledge = resolve;
+      refuse = reject;
+    });
+    acknowledged.catch(() => {});
+    const controller = new AbortController();
+    const outer = options.signal;
+    const onOuterAbort = () => controller.abort(outer?.reason);
+    if (outer?.aborted) controller.abort(outer.reason);
+    outer?.addEventListener("abort", onOuterAbort, { once: true });
+    const notify = () => {
+      wake?.();
+      wake = undefined;
+    };
+    const onNotification = (notification: JSONRPCNotification) => {
+      const meta = (notification.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+      const owner = meta?.[META_SUBSCRIPTION_ID];
+      if (owner !== undefined && owner !== currentId) return;
+      if (notification.method === Method.NotificationsSubscriptionsAcknowledged) {
+        acknowledge(((notification.params as { notifications?: SubscriptionFilter } | undefined)?.notifications ?? {}) as SubscriptionFilter);
+        return;
+      }
+      options.onNotification?.(notification);
+      queue.push(notification);
+      if (queue.length > 1000) {
+        queue.shift();
+        this.warn("A subscription dropped its oldest unread notification (more than 1000 waiting)");
+      }
+      notify();
+    };
+    const ended = this.send(
+      Method.SubscriptionsListen,
+      { notifications: filter },
+      { ...options, signal: controller.signal, timeout: 0, onNotification },
+      {},
+      (id) => {
+        currentId = id;
+      },
+    ).then(
+      (result) => {
+        finished = true;
+        outer?.removeEventListener("abort", onOuterAbort);
+        refuse(invalidResult("The subscription ended before it was acknowledged"));
+        notify();
+        kindOf(result, Method.SubscriptionsListen);
+        return { graceful: true };
+      },
+      (error) => {
+        finished = true;
+        outer?.removeEventListener("abort", onOuterAbort);
+        refuse(error);
+        notify();
+        if (isMcpClientError(error, ClientErrorCode.RequestCancelled)) return { graceful: false };
+        failure = error;
+        throw error;
+      },
+    );
+    ended.catch(() => {});
+    const close = async () => {
+      controller.abort();
+      await ended.catch(() => {});
+    };
+    return {
+      acknowledged,
+      ended,
+      close,
+      [Symbol.asyncIterator]: () => ({
+        next: async (): Promise<IteratorResult<JSONRPCNotification>> => {
+          while (queue.length === 0 && !finished) await new Promise<void>((resolve) => (wake = resolve));
+          if (queue.length > 0) return { value: queue.shift()!, done: false };
+          if (failure !== undefined) throw failure;
+          return { value: undefined, done: true };
+        },
+        return: async (): Promise<IteratorResult<JSONRPCNotification>> => {
+          await close();
+          return { value: undefined, done: true };
+        },
+      }),
+    };
+  }
+}
+
+function expectArray(result: Result, field: string): Result {
+  if (!Array.isArray(result[field])) throw invalidResult(`The result has no ${field} array`, { field });
+  return result;
+}

@@ -1,0 +1,126 @@
+/**
+ * The errors `@x/client` throws. Every one is an {@link McpClientError}: an
+ * `Error` with a numeric JSON-RPC `code`, a `message` and optional `data`.
+ * Errors the server answered with keep the server's code (spec 2026-07-28,
+ * basic/index "Error Codes": -32602, -32601, -32020, -32021, -32022, ...);
+ * failures found by the client itself use the codes of {@link ClientErrorCode}.
+ *
+ * Recognise an error by its code with {@link isMcpClientError} or
+ * {@link errorCode}, never with `instanceof` (a second copy of this package,
+ * or another realm, has its own class).
+ */
+
+/**
+ * JSON-RPC error codes for failures the client detects itself (the server
+ * never sends these). They sit in the range JSON-RPC leaves to
+ * implementations (-32000 to -32099), outside the codes the MCP spec assigns.
+ *
+ * - `TransportFailed` -32000: no response could be obtained. `data.reason`
+ *   says why: `"message_too_large"` (a message over the transport's size
+ *   limit), `"process_exited"` (the stdio server process is not running),
+ *   `"stream_broken"` (the response stream ended or failed before the
+ *   response), `"connection_failed"` (the HTTP request could not be made),
+ *   `"http_error"` (an HTTP status without a JSON-RPC body),
+ *   `"invalid_message"` (the server sent something that is not JSON-RPC),
+ *   `"closed"` (the transport was closed by this client).
+ * - `RequestTimeout` -32001: no response within the request's `timeout`.
+ * - `RequestCancelled` -32800: the caller's `AbortSignal` fired.
+ * - `InputRoundsExceeded` -32090: the server still asked for input after the
+ *   allowed number of Multi Round-Trip rounds (`data.rounds`).
+ * - `InputRequestUnhandled` -32091: the server asked for input (`data.method`,
+ *   `data.key`) this client has no handler for, or a handler failed.
+ * - `OutputSchemaMismatch` -32092: a tool's `structuredContent` does not match
+ *   its `outputSchema` (`data.problems` lists each JSON Pointer and reason).
+ * - `OutputSchemaUnusable` -32093: a tool's `outputSchema` cannot be used
+ *   (too large, too deep, an unsupported dialect, a `$ref` that does not
+ *   resolve inside the schema).
+ * - `InvalidResult` -32094: the server's response is not a valid result for
+ *   the request (not an object, an unknown `resultType`, an
+ *   `input_required` result with neither `inputRequests` nor `requestState`,
+ *   a list that is not an array).
+ * - `ListTooLong` -32095: a list helper reached its page cap, or the server
+ *   repeated a cursor.
+ * - `InvalidArguments` -32602 is not client-specific: it is the spec's
+ *   `InvalidParams`, also used by the client for arguments it refuses to send
+ *   (a non-primitive value for an `x-mcp-header` parameter, a tool that was
+ *   rejected for invalid `x-mcp-header` annotations).
+ */
+export const ClientErrorCode = Object.freeze({
+  TransportFailed: -32000,
+  RequestTimeout: -32001,
+  RequestCancelled: -32800,
+  InputRoundsExceeded: -32090,
+  InputRequestUnhandled: -32091,
+  OutputSchemaMismatch: -32092,
+  OutputSchemaUnusable: -32093,
+  InvalidResult: -32094,
+  ListTooLong: -32095,
+  InvalidArguments: -32602,
+} as const);
+
+/** One of the values of {@link ClientErrorCode}. */
+export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
+
+/** Why a transport could not deliver a response: `data.reason` of a `TransportFailed` (-32000) error. */
+export type TransportFailure =
+  | "message_too_large"
+  | "process_exited"
+  | "stream_broken"
+  | "connection_failed"
+  | "http_error"
+  | "invalid_message"
+  | "closed";
+
+/**
+ * An error of `@x/client`: `code` is the JSON-RPC error code (the server's, or
+ * one of {@link ClientErrorCode}), `data` optional detail, and `source` tells
+ * whether the server answered with this error (`"server"`) or the client
+ * raised it (`"client"`).
+ */
+export class McpClientError extends Error {
+  /** The JSON-RPC error code. */
+  readonly code: number;
+  /** Detail: the server's `error.data`, or the client's own (see {@link ClientErrorCode}). */
+  readonly data: unknown;
+  /** `"server"` for a JSON-RPC error response, `"client"` for a failure found locally. */
+  readonly source: "server" | "client";
+  constructor(code: number, message: string, data?: unknown, source: "server" | "client" = "client", options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "McpClientError";
+    this.code = code;
+    this.data = data;
+    this.source = source;
+  }
+}
+
+/**
+ * True for any value shaped like an MCP/JSON-RPC error: an object with an
+ * integer `code` and a string `message`, whichever package or realm made it.
+ * With `code`, also checks that the code is that one.
+ *
+ * @example
+ * try { await client.callTool("x") } catch (e) {
+ *   if (isMcpClientError(e, ClientErrorCode.RequestTimeout)) retryLater();
+ * }
+ */
+export function isMcpClientError(value: unknown, code?: number): value is { code: number; message: string; data?: unknown } {
+  if (typeof value !== "object" || value === null) return false;
+  const c = (value as { code?: unknown }).code;
+  if (!Number.isInteger(c) || typeof (value as { message?: unknown }).message !== "string") return false;
+  return code === undefined || c === code;
+}
+
+/** The JSON-RPC code of an error value, or `undefined` when it has none (see {@link isMcpClientError}). */
+export function errorCode(value: unknown): number | undefined {
+  return isMcpClientError(value) ? value.code : undefined;
+}
+
+/** Builds a `TransportFailed` (-32000) error whose `data.reason` is `reason`. */
+export function transportError(reason: TransportFailure, message: string, extra?: Record<string, unknown>, cause?: unknown): McpClientError {
+  return new McpClientError(ClientErrorCode.TransportFailed, message, { reason, ...extra }, "client", { cause });
+}
+
+/** Shortens text for an error message: at most `max` characters, with an ellipsis. */
+export function clip(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,110 @@
+/**
+ * Answering the input requests of an `InputRequiredResult` (spec 2026-07-28,
+ * basic/patterns/mrtr): each entry of `inputRequests` is an
+ * `elicitation/create`, `sampling/createMessage` or `roots/list` request that
+ * the client fulfils through a handler; the answers form the `inputResponses`
+ * of the retry, under the same keys.
+ */
+import {
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type InputResponses,
+  type ListRootsResult,
+  Method,
+  validate,
+} from "@x/mcp-v2607";
+import { ClientErrorCode, McpClientError } from "./errors.js";
+
+/** What an input handler receives besides the request's params. */
+export interface InputContext {
+  /** The key of this input request in `inputRequests`. */
+  key: string;
+  /** The method of the request being retried, e.g. `tools/call`. */
+  method: string;
+  /** The params of that request (without `_meta`, `inputResponses`, `requestState`). */
+  params: Record<string, unknown>;
+  /** Which round of the exchange asks (1 for the first `InputRequiredResult`). */
+  round: number;
+  /** Aborts when the caller cancels. */
+  signal: AbortSignal;
+}
+
+/**
+ * Handlers for the requests a server may embed in an `InputRequiredResult`
+ * (spec: client/elicitation, client/sampling, client/roots). Each returns
+ * the result the spec defines for its request, which is checked against the
+ * schema before it is sent.
+ */
+export interface InputHandlers {
+  /** Answers `elicitation/create` (form or URL mode) with an `ElicitResult`. */
+  elicitation?: (params: ElicitRequestParams, context: InputContext) => Promise<ElicitResult> | ElicitResult;
+  /** Answers `sampling/createMessage` with a `CreateMessageResult`. */
+  sampling?: (params: CreateMessageRequestParams, context: InputContext) => Promise<CreateMessageResult> | CreateMessageResult;
+  /** Answers `roots/list` with a `ListRootsResult`. */
+  roots?: (params: Record<string, unknown>, context: InputContext) => Promise<ListRootsResult> | ListRootsResult;
+}
+
+const KINDS = {
+  [Method.ElicitationCreate]: { handler: "elicitation", result: "ElicitResult" },
+  [Method.SamplingCreateMessage]: { handler: "sampling", result: "CreateMessageResult" },
+  [Method.RootsList]: { handler: "roots", result: "ListRootsResult" },
+} as const;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function unhandled(message: string, data: Record<string, unknown>, cause?: unknown): McpClientError {
+  return new McpClientError(ClientErrorCode.InputRequestUnhandled, message, data, "client", { cause });
+}
+
+/**
+ * Fulfils every entry of `inputRequests`, one after the other in the order
+ * the server listed them, and returns the `inputResponses` under the same
+ * keys.
+ *
+ * @throws McpClientError -32091 (`InputRequestUnhandled`) when an entry is
+ *   not a request object, names a method other than the three above, has no
+ *   handler, or its handler throws or returns a result the schema rejects;
+ *   `data` holds the `key` and `method`. An abort of `context.signal`
+ *   rejects with its reason.
+ */
+export async function answerInputRequests(
+  inputRequests: unknown,
+  handlers: InputHandlers,
+  context: Omit<InputContext, "key">,
+): Promise<InputResponses> {
+  if (!isObject(inputRequests)) throw unhandled("The server's inputRequests is not an object", {});
+  const responses: InputResponses = {};
+  for (const [key, request] of Object.entries(inputRequests)) {
+    context.signal.throwIfAborted();
+    if (!isObject(request) || typeof request.method !== "string") {
+      throw unhandled(`Input request ${JSON.stringify(key)} is not a request object`, { key });
+    }
+    const method = request.method;
+    const kind = KINDS[method as keyof typeof KINDS];
+    if (!kind) throw unhandled(`The server asked for ${method} (input request ${JSON.stringify(key)}), which is not an input request this client knows`, { key, method });
+    const handler = handlers[kind.handler] as ((params: unknown, ctx: InputContext) => unknown) | undefined;
+    if (!handler) {
+      throw unhandled(`The server asked for ${method} (input request ${JSON.stringify(key)}) but this client has no ${kind.handler} handler`, { key, method });
+    }
+    const params = isObject(request.params) ? request.params : {};
+    let result: unknown;
+    try {
+      result = await handler(params, { ...context, key });
+    } catch (error) {
+      if (context.signal.aborted) throw context.signal.reason;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw unhandled(`The ${kind.handler} handler failed on input request ${JSON.stringify(key)}: ${reason}`, { key, method }, error);
+    }
+    const checked = validate(kind.result, result);
+    if (!checked.ok) {
+      const where = checked.problems.map((p) => `${p.path || "(root)"}: ${p.message}`).join("; ");
+      throw unhandled(`The ${kind.handler} handler returned an invalid ${kind.result} for input request ${JSON.stringify(key)}: ${where}`, { key, method, problems: checked.problems });
+    }
+    responses[key] = checked.value;
+  }
+  return responses;
+}
