@@ -135,6 +135,12 @@ export interface RequestContext {
 /** The syslog levels in increasing severity. */
 export const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
+/** The mutable part of a context: its round, and answers preset by a test (see `@x/server/testing`). */
+export interface ContextState {
+  round?: Round;
+  preset?: Readonly<Record<string, unknown>>;
+}
+
 /** Inputs of {@link createContext}. */
 export interface ContextInit {
   requestId: RequestId;
@@ -148,7 +154,7 @@ export interface ContextInit {
   /** The server's tool definitions (read when `ctx.tools` is read). */
   tools?: () => readonly Tool[];
   /** Holds the round of this request, set once the answers are known (asking methods only). */
-  state?: { round?: Round };
+  state?: ContextState;
 }
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -163,20 +169,20 @@ export function createContext(init: ContextInit): RequestContext {
   const minLevel = logLevel === undefined ? -1 : LOG_LEVELS.indexOf(logLevel);
   const state = init.state ?? {};
   const ask = askBuilders(init.clientCapabilities);
-  const run = async (asks: readonly Ask<unknown>[]): Promise<unknown[]> => {
+  const run = async (asks: readonly Ask<unknown>[], name: string): Promise<unknown[]> => {
     if (!ASKING_METHODS.has(init.method)) {
-      throw new Error(`asks are only allowed in tools/call, prompts/get and resources/read handlers, not ${init.method}`);
+      throw new Error(`ctx.${name}: asks are only allowed in tools/call, prompts/get and resources/read handlers, not ${init.method}`);
     }
     const round = state.round;
     if (!round || round.finished || rounds.getStore() !== round) {
-      throw new Error("ask made outside the handler's run (a detached promise, a timer or a worker): only the run itself can ask");
+      throw new Error(`ctx.${name} was called outside the handler's run (a detached promise, a timer, a worker, or a direct call): only the run itself can ask`);
     }
     return round.resolve(asks);
   };
-  const single = async <T>(one: Ask<T>): Promise<T | NotSupported> => {
+  const single = async <T>(one: Ask<T>, name: string): Promise<T | NotSupported> => {
     // The capability comes first: without it the answer is "not supported", whatever the answers hold.
     if (one.missing !== undefined) return { action: "not_supported", capability: one.missing };
-    return (await run([one]))[0] as T;
+    return (await run([one], name))[0] as T;
   };
   return {
     requestId: init.requestId,
@@ -205,16 +211,16 @@ export function createContext(init: ContextInit): RequestContext {
       return notify({ jsonrpc: "2.0", method: Method.NotificationsMessage, params } as JSONRPCNotification);
     },
     get answers() {
-      return state.round?.answers ?? {};
+      return state.round?.answers ?? state.preset ?? {};
     },
     get tools() {
       return init.tools?.() ?? [];
     },
     ask,
-    elicit: (message, schema, options) => single(ask.elicit(message, schema, options)),
-    elicitUrl: (message, url, options) => single(ask.elicitUrl(message, url, options)),
-    createMessage: (params, options) => single(ask.createMessage(params, options)),
-    listRoots: (options) => single(ask.listRoots(options)),
-    all: ((asks: readonly Ask<unknown>[]) => run(asks)) as RequestContext["all"],
+    elicit: (message, schema, options) => single(ask.elicit(message, schema, options), "elicit"),
+    elicitUrl: (message, url, options) => single(ask.elicitUrl(message, url, options), "elicitUrl"),
+    createMessage: (params, options) => single(ask.createMessage(params, options), "createMessage"),
+    listRoots: (options) => single(ask.listRoots(options), "listRoots"),
+    all: ((asks: readonly Ask<unknown>[]) => run(asks, "all")) as RequestContext["all"],
   };
 }

@@ -3,6 +3,16 @@ export { type Completer, MAX_COMPLETION_VALUES } from "./completion.js";
 export { LOG_LEVELS, type RequestContext, type TransportInfo } from "./context.js";
 export { isMcpError, isProtocolError, McpError, statusForEnvelopeError, statusForHandlerError } from "./errors.js";
 export { KeyRing } from "./keys.js";
+export {
+  type Ask,
+  type AskOptions,
+  type ElicitAnswer,
+  InputRequiredSignal,
+  isNotSupported,
+  type NotSupported,
+  type RootsAnswer,
+  type SampleAnswer,
+} from "./mrtr.js";
 export type { PromptConfig, PromptHandler, PromptHandlerResult, RegisteredPrompt } from "./prompts.js";
 export type {
   ReadHandler,

@@ -23,7 +23,7 @@ import {
 } from "@x/mcp-v2607";
 import { applyHints, type CacheableMethod, type CacheOptions, resolveCacheOptions } from "./cache.js";
 import { type Completer, complete } from "./completion.js";
-import { createContext, type RequestContext, type TransportInfo } from "./context.js";
+import { type ContextState, createContext, type RequestContext, type TransportInfo } from "./context.js";
 import { isMcpError, McpError, statusForEnvelopeError, statusForHandlerError } from "./errors.js";
 import { KeyRing } from "./keys.js";
 import { ASKING_METHODS, InputRequiredSignal, openState, Round, readInputResponses, rounds, type StateBinding, sealState } from "./mrtr.js";
@@ -422,7 +422,7 @@ export class McpServer {
     if (!handler || !this.#methodEnabled(method)) {
       return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, statusForEnvelopeError(ErrorCode.MethodNotFound));
     }
-    const state: { round?: Round } = {};
+    const state: ContextState = {};
     const ctx = createContext({
       requestId: id,
       method,
@@ -464,7 +464,7 @@ export class McpServer {
    * the answers (sealed `requestState`, then `inputResponses` over it), runs the
    * handler, and answers `input_required` when an ask found no answer.
    */
-  async #runRound(params: Record<string, unknown>, ctx: RequestContext, state: { round?: Round }, run: () => unknown): Promise<Record<string, unknown>> {
+  async #runRound(params: Record<string, unknown>, ctx: RequestContext, state: ContextState, run: () => unknown): Promise<Record<string, unknown>> {
     const responses = readInputResponses(params.inputResponses);
     const binding: StateBinding = { method: ctx.method, params, principal: this.#options.principal?.(ctx) };
     const sealed = params.requestState === undefined ? {} : openState(this.keys, params.requestState, binding);

@@ -63,3 +63,25 @@ export function testServer(): McpServer {
   );
   return server;
 }
+
+/** One JSON-RPC call over real HTTP with a conforming client's headers; returns status, headers and parsed body (or SSE events). */
+export async function rpc(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: { meta?: Record<string, unknown>; headers?: Record<string, string>; id?: string | number; signal?: AbortSignal } = {},
+) {
+  const body = { jsonrpc: "2.0", id: options.id ?? nextId++, method, params: { ...params, _meta: meta(options.meta) } };
+  const headers = { ...headersFor(body), ...options.headers };
+  const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body), signal: options.signal });
+  const type = response.headers.get("content-type") ?? "";
+  const text = await response.text();
+  if (type.startsWith("text/event-stream")) {
+    const events = text
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => JSON.parse(line.slice(6)));
+    return { status: response.status, headers: response.headers, events, json: events[events.length - 1], raw: text };
+  }
+  return { status: response.status, headers: response.headers, events: [] as any[], json: text ? JSON.parse(text) : undefined, raw: text };
+}

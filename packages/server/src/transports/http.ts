@@ -411,8 +411,12 @@ export interface NodeHandlerOptions extends HttpTransportOptions {
   path?: string;
 }
 
-/** A `node:http` request listener that also exposes its transport core (for graceful shutdown). */
-export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & { readonly core: HttpCore };
+/** A `node:http` request listener that also exposes its transport core and its responses in progress (for graceful shutdown). */
+export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
+  readonly core: HttpCore;
+  /** Resolves once no response is being written, or after `timeoutMs`. */
+  settled(timeoutMs: number): Promise<void>;
+};
 
 /**
  * A `node:http` request listener for Streamable HTTP, working on Node's own
@@ -426,7 +430,14 @@ export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) 
 export function createNodeHandler(server: McpServer, options: NodeHandlerOptions = {}): NodeHandler {
   const core = createHttpCore(server, options);
   const path = options.path;
+  const open = new Set<ServerResponse>();
+  const waiters = new Set<() => void>();
   const listener = (req: IncomingMessage, res: ServerResponse) => {
+    open.add(res);
+    res.on("close", () => {
+      open.delete(res);
+      if (open.size === 0) for (const wake of [...waiters]) wake();
+    });
     if (path !== undefined) {
       const url = req.url ?? "/";
       const q = url.indexOf("?");
@@ -472,7 +483,19 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
         else res.destroy();
       });
   };
-  return Object.assign(listener, { core });
+  const settled = (timeoutMs: number) =>
+    open.size === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const wake = () => {
+            clearTimeout(timer);
+            waiters.delete(wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, timeoutMs);
+          waiters.add(wake);
+        });
+  return Object.assign(listener, { core, settled });
 }
 
 function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
@@ -561,7 +584,10 @@ export async function listen(mcp: McpServer, options: ListenOptions = {}): Promi
         const closed = new Promise<void>((resolve) => http.close(() => resolve()));
         http.closeIdleConnections();
         mcp.close();
+        const started = Date.now();
         await handler.core.drain(deadlineMs);
+        // Let the answers of finished requests reach their clients before cutting connections.
+        await handler.settled(Math.max(100, deadlineMs - (Date.now() - started)));
         http.closeAllConnections();
         await closed;
       })();

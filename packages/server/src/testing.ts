@@ -1,0 +1,110 @@
+/**
+ * Test helpers for handlers that ask (spec 2026-07-28, basic/patterns/mrtr):
+ * build a context by hand with declared capabilities and preset answers,
+ * run a handler through one round, and see the question it stopped on.
+ * Import from `@x/server/testing`.
+ *
+ * @example
+ * const ctx = buildContext({ capabilities: { elicitation: {} }, answers: { "elicit-1": { action: "accept", content: { name: "Ada" } } } });
+ * const outcome = await runHandler(myTool, {}, ctx);
+ * // outcome.status === "complete": the first elicit was answered at once
+ */
+import {
+  type ClientCapabilities,
+  type InputRequest,
+  type InputRequests,
+  META_CLIENT_CAPABILITIES,
+  META_PROTOCOL_VERSION,
+  Method,
+  PROTOCOL_VERSION,
+  type RequestMetaObject,
+} from "@x/mcp-v2607";
+import { type ContextState, createContext, type RequestContext, type TransportInfo } from "./context.js";
+import { InputRequiredSignal, Round, rounds } from "./mrtr.js";
+
+/** Options of {@link buildContext}. */
+export interface BuildContextOptions {
+  /** The request's `_meta`; its client capabilities are taken from here unless `capabilities` is given. */
+  meta?: Partial<RequestMetaObject>;
+  /** The client capabilities the request declares. Default: those in `meta`, else none. */
+  capabilities?: ClientCapabilities;
+  /** Answers by ask key, standing in for a retry (`{ "elicit-1": { action: "accept", content: {...} } }`). */
+  answers?: Record<string, unknown>;
+  /** The method the handler serves. Default `"tools/call"`. */
+  method?: string;
+  /** `ctx.assigns`. Default `{}`. */
+  assigns?: Record<string, unknown>;
+  /** Aborts `ctx.signal`. */
+  signal?: AbortSignal;
+}
+
+const states = new WeakMap<RequestContext, ContextState>();
+
+/**
+ * Builds a context as a transport would, without a transport. Asks made on
+ * it outside {@link runHandler} throw (there is no open round), except that an
+ * ask whose capability is missing still answers "not supported".
+ */
+export function buildContext(options: BuildContextOptions = {}): RequestContext {
+  const metaCaps = options.meta?.[META_CLIENT_CAPABILITIES] as ClientCapabilities | undefined;
+  const clientCapabilities = options.capabilities ?? metaCaps ?? {};
+  const meta = { [META_PROTOCOL_VERSION]: PROTOCOL_VERSION, ...options.meta, [META_CLIENT_CAPABILITIES]: clientCapabilities } as RequestMetaObject;
+  const state: ContextState = {};
+  if (options.answers) state.preset = options.answers;
+  const transport: TransportInfo = {};
+  if (options.signal) transport.signal = options.signal;
+  if (options.assigns) transport.assigns = options.assigns;
+  const ctx = createContext({
+    requestId: "test",
+    method: options.method ?? Method.ToolsCall,
+    meta,
+    protocolVersion: PROTOCOL_VERSION,
+    clientCapabilities,
+    clientInfo: undefined,
+    transport,
+    loggingEnabled: false,
+    state,
+  });
+  states.set(ctx, state);
+  return ctx;
+}
+
+/** The outcome of one round of a handler run by {@link runHandler}. */
+export type RunOutcome<R> =
+  | { status: "complete"; result: R }
+  | {
+      status: "input_required";
+      /** Every question this round asked, by key. */
+      inputRequests: InputRequests;
+      /** The first question the run stopped on. */
+      question: { key: string; request: InputRequest };
+      /** The answers the run used before it stopped. */
+      used: Record<string, unknown>;
+    };
+
+/**
+ * Runs `handler(args, ctx)` as one round: asks find the context's preset
+ * answers by key; the first unanswered one ends the round.
+ * @throws whatever the handler throws (other than the end of a round);
+ *   Error when `ctx` was not made by {@link buildContext}.
+ */
+export async function runHandler<A, R>(handler: (args: A, ctx: RequestContext) => R | Promise<R>, args: A, ctx: RequestContext): Promise<RunOutcome<R>> {
+  const state = states.get(ctx);
+  if (!state) throw new Error("runHandler needs a context made by buildContext");
+  const round = new Round(state.preset ?? {});
+  state.round = round;
+  let result: R | undefined;
+  try {
+    result = await rounds.run(round, () => handler(args, ctx));
+  } catch (error) {
+    if (!(error instanceof InputRequiredSignal)) throw error;
+  } finally {
+    round.finished = true;
+    state.round = undefined;
+  }
+  if (round.ended) {
+    const [key, request] = Object.entries(round.pending)[0]!;
+    return { status: "input_required", inputRequests: round.pending, question: { key, request }, used: round.used };
+  }
+  return { status: "complete", result: result as R };
+}

@@ -1,0 +1,290 @@
+import { request as httpRequest } from "node:http";
+import { validate } from "@x/mcp-v2607";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listen, McpServer, type RunningHttpServer } from "../src/index.js";
+import { headersFor, meta, rpc } from "./helpers.js";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let aborted = 0;
+let released: (() => void) | undefined;
+function streamingServer() {
+  const server = new McpServer({ name: "s", version: "1" }, { logging: true, maxListenStreams: 2 });
+  server.registerTool("progress", {}, async (_args, ctx) => {
+    ctx.progress(1, 3, "one");
+    await sleep(5);
+    ctx.progress(2, 3);
+    ctx.progress(3);
+    return "done";
+  });
+  server.registerTool("quiet", {}, (_args, ctx) => {
+    // Without a progressToken or logLevel these send nothing, and the answer stays JSON.
+    const sent = [ctx.progress(1), ctx.log("error", "x")];
+    return JSON.stringify(sent);
+  });
+  server.registerTool("logs", {}, (_args, ctx) => {
+    for (const level of ["debug", "info", "warning", "error"] as const) ctx.log(level, { level }, "test");
+    return "logged";
+  });
+  server.registerTool("hang", {}, (_args, ctx) => {
+    ctx.progress(0);
+    return new Promise<string>((resolve) => {
+      ctx.signal.addEventListener("abort", () => {
+        aborted++;
+        resolve("aborted");
+      });
+      released = () => resolve("released");
+    });
+  });
+  server.registerPrompt("p", { description: "d" }, () => "p");
+  server.registerResource("r", "file:///r", {}, () => "r");
+  return server;
+}
+
+let server: McpServer;
+let running: RunningHttpServer;
+beforeAll(async () => {
+  server = streamingServer();
+  running = await listen(server, { port: 0, keepAliveMs: 50, cors: { origins: ["https://app.example.com"] }, maxConcurrentRequests: 50 });
+});
+afterAll(() => running.close(100));
+
+describe("SSE responses, progress and logging", () => {
+  it("switches to SSE on the first notification and ends with the response", async () => {
+    const res = await rpc(running.url, "tools/call", { name: "progress" }, { meta: { progressToken: 0 } });
+    expect(res.headers.get("content-type")).toBe("text/event-stream");
+    expect(res.headers.get("x-accel-buffering")).toBe("no");
+    expect(res.events.map((e) => e.method ?? "response")).toEqual(["notifications/progress", "notifications/progress", "notifications/progress", "response"]);
+    expect(res.events[0].params).toEqual({ progressToken: 0, progress: 1, total: 3, message: "one" });
+    for (const event of res.events.slice(0, 3)) expect(validate("ProgressNotification", event).ok).toBe(true);
+    expect(res.json.result.content[0].text).toBe("done");
+    // Each event's JSON stands on one data: line.
+    expect(res.raw.split("\n").filter((l) => l.startsWith("data: ")).length).toBe(4);
+  });
+
+  it("answers JSON when the handler sends nothing (no progressToken, no logLevel)", async () => {
+    const res = await rpc(running.url, "tools/call", { name: "quiet" });
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(res.json.result.content[0].text).toBe("[false,false]");
+  });
+
+  it("sends log messages at or above the requested level only", async () => {
+    const res = await rpc(running.url, "tools/call", { name: "logs" }, { meta: { "io.modelcontextprotocol/logLevel": "warning" } });
+    const logs = res.events.filter((e) => e.method === "notifications/message");
+    expect(logs.map((e) => e.params.level)).toEqual(["warning", "error"]);
+    expect(logs[0].params).toEqual({ level: "warning", data: { level: "warning" }, logger: "test" });
+    const none = await rpc(running.url, "tools/call", { name: "logs" });
+    expect(none.headers.get("content-type")).toBe("application/json");
+  });
+
+  it("drops notifications when Accept admits only JSON", async () => {
+    const res = await rpc(running.url, "tools/call", { name: "progress" }, { meta: { progressToken: "t" }, headers: { accept: "application/json" } });
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(res.json.result.content[0].text).toBe("done");
+  });
+
+  it("a closed SSE stream aborts the handler's signal", async () => {
+    const before = aborted;
+    const controller = new AbortController();
+    const body = { jsonrpc: "2.0", id: 77, method: "tools/call", params: { name: "hang", _meta: meta({ progressToken: 1 }) } };
+    const response = await fetch(running.url, { method: "POST", headers: headersFor(body), body: JSON.stringify(body), signal: controller.signal });
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reader = response.body!.getReader();
+    await reader.read();
+    controller.abort();
+    for (let i = 0; i < 100 && aborted === before; i++) await sleep(10);
+    expect(aborted).toBe(before + 1);
+  });
+});
+
+describe("subscriptions/listen", () => {
+  function openListen(notifications: Record<string, unknown>, id: number) {
+    const body = { jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta: meta() } };
+    const lines: any[] = [];
+    let raw = "";
+    let done!: (v: { status: number }) => void;
+    const finished = new Promise<{ status: number }>((r) => {
+      done = r;
+    });
+    const url = new URL(running.url);
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: headersFor(body) }, (res) => {
+      res.on("data", (chunk) => {
+        raw += String(chunk);
+        const parts = raw.split("\n");
+        raw = parts.pop()!;
+        for (const line of parts) if (line.startsWith("data: ")) lines.push(JSON.parse(line.slice(6)));
+        else if (line === ":") lines.push(":keepalive");
+      });
+      res.on("end", () => done({ status: res.statusCode ?? 0 }));
+    });
+    req.end(JSON.stringify(body));
+    return { lines, finished, req };
+  }
+
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 200 && !check(); i++) await sleep(10);
+    expect(check()).toBe(true);
+  };
+
+  it("acknowledges, sends only what was asked for, tags each notification, keeps alive", async () => {
+    const tools = openListen({ toolsListChanged: true, promptsListChanged: false, resourceSubscriptions: ["file:///r"] }, 501);
+    const prompts = openListen({ promptsListChanged: true }, 502);
+    await until(() => tools.lines.length > 0 && prompts.lines.length > 0);
+    expect(tools.lines[0]).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: { toolsListChanged: true, resourceSubscriptions: ["file:///r"] }, _meta: { "io.modelcontextprotocol/subscriptionId": 501 } },
+    });
+    expect(validate("SubscriptionsAcknowledgedNotification", tools.lines[0]).ok).toBe(true);
+    server.registerTool("late", {}, () => "late");
+    server.notifyResourceUpdated("file:///r");
+    server.notifyResourceUpdated("file:///other");
+    server.removePrompt("p");
+    await until(() => tools.lines.some((l) => l.method === "notifications/resources/updated"));
+    await until(() => prompts.lines.some((l) => l.method === "notifications/prompts/list_changed"));
+    await until(() => tools.lines.includes(":keepalive"));
+    const toolEvents = tools.lines.filter((l) => typeof l === "object").map((l) => l.method);
+    expect(toolEvents).toEqual(["notifications/subscriptions/acknowledged", "notifications/tools/list_changed", "notifications/resources/updated"]);
+    for (const l of tools.lines.filter((x) => typeof x === "object")) expect(l.params._meta["io.modelcontextprotocol/subscriptionId"]).toBe(501);
+    expect(prompts.lines.filter((l) => typeof l === "object").map((l) => l.method)).toEqual([
+      "notifications/subscriptions/acknowledged",
+      "notifications/prompts/list_changed",
+    ]);
+    // The limit is 2 streams: a third is refused with a clear error.
+    const third = await rpc(running.url, "subscriptions/listen", { notifications: { toolsListChanged: true } });
+    expect(third.json.error).toMatchObject({ code: -32000 });
+    expect(third.json.error.message).toContain("Too many open subscriptions/listen streams");
+    tools.req.destroy();
+    prompts.req.destroy();
+    await until(() => server.listenStreams === 0);
+  });
+
+  it("closing the server ends every listen stream with its final result", async () => {
+    const s = new McpServer({ name: "c", version: "1" });
+    s.registerTool("t", {}, () => "t");
+    const r = await listen(s, { port: 0 });
+    const body = { jsonrpc: "2.0", id: "L1", method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: meta() } };
+    const response = await fetch(r.url, { method: "POST", headers: headersFor(body), body: JSON.stringify(body) });
+    const text = response.text();
+    await sleep(20);
+    await r.close(500);
+    const events = (await text).split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+    const last = events[events.length - 1];
+    expect(last).toMatchObject({ id: "L1", result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": "L1" } } });
+    expect(validate("SubscriptionsListenResultResponse", last).ok).toBe(true);
+  });
+
+  it("refuses a listen without a filter", async () => {
+    expect((await rpc(running.url, "subscriptions/listen", {})).json.error.code).toBe(-32602);
+  });
+});
+
+describe("transport rules", () => {
+  it("echoes the request id with its exact type", async () => {
+    expect((await rpc(running.url, "tools/list", {}, { id: "7" })).json.id).toBe("7");
+    expect((await rpc(running.url, "tools/list", {}, { id: 7 })).json.id).toBe(7);
+    const mismatch = await rpc(running.url, "tools/list", {}, { id: "x1", headers: { "mcp-method": "tools/call" } });
+    expect(mismatch.json.id).toBe("x1");
+  });
+
+  it("accepts Accept wildcards and refuses an Accept that admits neither JSON nor SSE", async () => {
+    for (const accept of ["*/*", "application/*, text/*", "text/event-stream, application/json", "application/json;q=0.9"]) {
+      expect((await rpc(running.url, "tools/list", {}, { headers: { accept } })).status, accept).toBe(200);
+    }
+    const refused = await rpc(running.url, "tools/list", {}, { headers: { accept: "text/html" } });
+    expect(refused.status).toBe(406);
+  });
+
+  it("ignores Mcp-Session-Id and never mints one", async () => {
+    const res = await rpc(running.url, "tools/list", {}, { headers: { "mcp-session-id": "abc" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("mcp-session-id")).toBeNull();
+  });
+
+  it("answers a CORS preflight for allowed origins and labels responses", async () => {
+    const preflight = await fetch(running.url, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "POST" } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("mcp-protocol-version");
+    expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
+    const res = await rpc(running.url, "tools/list", {}, { headers: { origin: "https://app.example.com" } });
+    expect(res.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
+    const foreign = await fetch(running.url, { method: "OPTIONS", headers: { origin: "https://evil.example.com" } });
+    expect(foreign.status).toBe(403);
+  });
+
+  it("without CORS configured, OPTIONS is 405", async () => {
+    const s = new McpServer({ name: "n", version: "1" });
+    const r = await listen(s, { port: 0 });
+    try {
+      expect((await fetch(r.url, { method: "OPTIONS" })).status).toBe(405);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it("refuses JSON nested deeper than the limit with 400 and -32600", async () => {
+    const deep = `${"[".repeat(100)}${"]".repeat(100)}`;
+    const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"quiet","arguments":{"x":${deep}},"_meta":${JSON.stringify(meta())}}}`;
+    const res = await fetch(running.url, { method: "POST", headers: headersFor({ method: "tools/call", params: { name: "quiet" } }), body });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe(-32600);
+    // Brackets inside strings do not count.
+    const inString = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"quiet","arguments":{"x":${JSON.stringify(deep)}},"_meta":${JSON.stringify(meta())}}}`;
+    expect((await fetch(running.url, { method: "POST", headers: headersFor({ method: "tools/call", params: { name: "quiet" } }), body: inString })).status).toBe(200);
+  });
+
+  it("answers 503 with Retry-After past the concurrent-request limit", async () => {
+    const s = new McpServer({ name: "busy", version: "1" });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    s.registerTool("wait", {}, async () => {
+      await gate;
+      return "ok";
+    });
+    const r = await listen(s, { port: 0, maxConcurrentRequests: 1 });
+    try {
+      const first = rpc(r.url, "tools/call", { name: "wait" });
+      await sleep(30);
+      const second = await rpc(r.url, "tools/call", { name: "wait" });
+      expect(second.status).toBe(503);
+      expect(second.headers.get("retry-after")).toBe("1");
+      expect(second.json.error.code).toBe(-32000);
+      release();
+      expect((await first).status).toBe(200);
+    } finally {
+      await r.close();
+    }
+  });
+});
+
+describe("graceful shutdown", () => {
+  it("lets a running request finish within the deadline", async () => {
+    const s = new McpServer({ name: "g", version: "1" });
+    s.registerTool("slow", {}, async () => {
+      await sleep(100);
+      return "finished";
+    });
+    const r = await listen(s, { port: 0 });
+    const pending = rpc(r.url, "tools/call", { name: "slow" });
+    await sleep(20);
+    await r.close(2000);
+    expect((await pending).json.result.content[0].text).toBe("finished");
+  });
+
+  it("aborts what is still running at the deadline", async () => {
+    const before = aborted;
+    const pending = rpc(running.url, "tools/call", { name: "hang" }, { meta: { progressToken: 9 } }).catch(() => undefined);
+    await sleep(30);
+    const s = server;
+    expect(s).toBeDefined();
+    await running.close(50);
+    expect(aborted).toBe(before + 1);
+    await pending;
+    released?.();
+    // Restart for any test that follows.
+    running = await listen(streamingServer(), { port: 0 });
+  });
+});
