@@ -1,6 +1,7 @@
 /**
  * The example server's tools: a plain text tool, a tool with an
- * `outputSchema` and `structuredContent`, and a tool that reports a tool error.
+ * `outputSchema` and `structuredContent`, a tool that reports a tool error,
+ * and a tool that asks the user a question (Multi Round-Trip Requests).
  */
 import { callToolResult } from "@x/builders";
 import { McpServer } from "@x/server";
@@ -9,7 +10,7 @@ import { McpServer } from "@x/server";
 export function createExampleServer(): McpServer {
   const server = new McpServer(
     { name: "x-example", version: "0.1.0", title: "@x example server" },
-    { instructions: "Small demo tools: echo, add, word_stats and divide." },
+    { instructions: "Small demo tools: echo, add, word_stats, divide and book_table (which asks questions)." },
   );
 
   server.registerTool<{ text: string }>(
@@ -74,6 +75,34 @@ export function createExampleServer(): McpServer {
       divisor === 0
         ? callToolResult([["error", "Cannot divide by zero"]])
         : callToolResult([["text", String(dividend / divisor)]]),
+  );
+
+  server.registerTool<{ restaurant: string }>(
+    "book_table",
+    {
+      title: "Book a table",
+      description: "Books a table at a restaurant, asking the user for the party size and time.",
+      inputSchema: { type: "object", properties: { restaurant: { type: "string" } }, required: ["restaurant"] },
+    },
+    async ({ restaurant }, ctx) => {
+      // Each question ends the round until the client answers it; the client
+      // then retries the call and this body runs again from the top, so
+      // nothing before the last question has side effects.
+      const party = await ctx.elicit(`How many people for ${restaurant}?`, {
+        type: "object",
+        properties: { people: { type: "integer", minimum: 1, maximum: 20, description: "Party size" } },
+        required: ["people"],
+      });
+      if (party.action === "not_supported") return callToolResult([["error", "This client cannot answer questions (no elicitation capability)."]]);
+      if (party.action !== "accept") return callToolResult([["text", "No booking made."]]);
+      const time = await ctx.elicit("What time?", {
+        type: "object",
+        properties: { time: { type: "string", enum: ["18:00", "19:30", "21:00"], description: "Seating" } },
+        required: ["time"],
+      });
+      if (time.action !== "accept") return callToolResult([["text", "No booking made."]]);
+      return callToolResult([["text", `Booked ${restaurant} for ${party.content?.people} at ${time.content?.time}.`]]);
+    },
   );
 
   return server;

@@ -11,7 +11,7 @@ const meta = {
 };
 
 function body(id: number, method: string, params: Record<string, unknown> = {}) {
-  return { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } };
+  return { jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...meta } as Record<string, unknown> } };
 }
 
 describe("example server over HTTP (a real process)", () => {
@@ -38,7 +38,7 @@ describe("example server over HTTP (a real process)", () => {
     }
   });
 
-  async function call(id: number, method: string, params: Record<string, unknown> = {}) {
+  async function call(id: number, method: string, params: Record<string, unknown> = {}, metaExtra: Record<string, unknown> = {}) {
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
@@ -46,7 +46,9 @@ describe("example server over HTTP (a real process)", () => {
       "mcp-method": method,
     };
     if (typeof params.name === "string") headers["mcp-name"] = params.name;
-    const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body(id, method, params)) });
+    const message = body(id, method, params);
+    Object.assign(message.params._meta, metaExtra);
+    const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(message) });
     return { status: response.status, json: await response.json() };
   }
 
@@ -60,8 +62,27 @@ describe("example server over HTTP (a real process)", () => {
   it("lists its tools, one with an outputSchema", async () => {
     const { json } = await call(2, "tools/list");
     const names = json.result.tools.map((t: { name: string }) => t.name);
-    expect(names).toEqual(["echo", "add", "word_stats", "divide"]);
+    expect(names.slice(0, 4)).toEqual(["echo", "add", "word_stats", "divide"]);
+    expect(names).toContain("book_table");
     expect(json.result.tools[1].outputSchema.required).toEqual(["sum"]);
+  });
+
+  it("book_table asks two questions over two rounds, then books", async () => {
+    const caps = { "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    const first = (await call(6, "tools/call", { name: "book_table", arguments: { restaurant: "Chez X" } }, caps)).json.result;
+    expect(first.resultType).toBe("input_required");
+    expect(first.inputRequests["elicit-1"].params.message).toBe("How many people for Chez X?");
+    const second = (
+      await call(7, "tools/call", { name: "book_table", arguments: { restaurant: "Chez X" }, inputResponses: { "elicit-1": { action: "accept", content: { people: 4 } } }, requestState: first.requestState }, caps)
+    ).json.result;
+    expect(Object.keys(second.inputRequests)).toEqual(["elicit-2"]);
+    const third = (
+      await call(8, "tools/call", { name: "book_table", arguments: { restaurant: "Chez X" }, inputResponses: { "elicit-2": { action: "accept", content: { time: "19:30" } } }, requestState: second.requestState }, caps)
+    ).json.result;
+    expect(third.content[0].text).toBe("Booked Chez X for 4 at 19:30.");
+    // Without the capability the tool says so instead of asking.
+    const none = (await call(9, "tools/call", { name: "book_table", arguments: { restaurant: "Y" } })).json.result;
+    expect(none.isError).toBe(true);
   });
 
   it("calls tools: structured content, text, and a tool error", async () => {
