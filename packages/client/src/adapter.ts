@@ -1,12 +1,12 @@
 /**
- * Turns the tools of an MCP server into plain {@link Tool}s,
+ * Turns the tools of an MCP server into plain {@link PlainTool}s,
  * `execute(args, ctx?)` → {@link ToolResult}, for hosts that run tools from
  * many sources the same way (seed 004 "Context"; ACCEPTANCE 65–67, 73).
  */
 import { type CallToolResult, type ContentBlock, type InputRequiredResult, type InputResponses, isInputRequiredResult, Method } from "@x/mcp-v2607";
 import type { Client, ListAllOptions } from "./client.js";
 import { ClientErrorCode, isMcpClientError } from "./errors.js";
-import { answerToElicitResult, elicitationToRequest, suspend, type Tool, type ToolContext, type ToolResult } from "./suspend.js";
+import { answerToElicitResult, elicitationToRequest, suspend, type PlainTool, type ToolContext, type ToolResult } from "./suspend.js";
 
 /** Options of {@link mcpTools}. */
 export interface McpToolsOptions {
@@ -64,7 +64,7 @@ function errorResult(error: unknown): ToolResult {
 }
 
 /**
- * Lists a server's tools and wraps each as a {@link Tool} with
+ * Lists a server's tools and wraps each as a {@link PlainTool} with
  * `source: "mcp"`. `execute(args, ctx?)` calls the tool through `client`:
  * - `ctx.signal` cancels the call; `ctx.timeout` (milliseconds, `null` =
  *   unset) bounds each round trip; `ctx` may be left out;
@@ -82,13 +82,13 @@ function errorResult(error: unknown): ToolResult {
  *
  * @throws what `client.listAllTools` throws.
  */
-export async function mcpTools(client: Client, options: McpToolsOptions = {}): Promise<Tool[]> {
+export async function mcpTools(client: Client, options: McpToolsOptions = {}): Promise<PlainTool[]> {
   const listed = await client.listAllTools(options.list);
   const maxParked = options.maxParked ?? 100;
   const parked = new Map<string, Parked>();
   return listed.map((definition) => {
     const name = definition.name;
-    const tool: Tool = {
+    const tool: PlainTool = {
       name: `${options.prefix ?? ""}${name}`,
       description: definition.description,
       inputSchema: definition.inputSchema as Record<string, unknown>,

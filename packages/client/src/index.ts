@@ -14,6 +14,40 @@
  * - Errors: {@link McpClientError}, recognised by JSON-RPC code
  *   ({@link isMcpClientError}, {@link ClientErrorCode}).
  */
+// The protocol types that appear in this package's API, so that users need no
+// second import (all of them are in `@x/mcp-v2607`).
+export type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteResult,
+  ContentBlock,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  DiscoverResult,
+  ElicitRequestParams,
+  ElicitResult,
+  GetPromptResult,
+  Implementation,
+  InputRequests,
+  InputRequiredResult,
+  InputResponses,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListRootsResult,
+  ListToolsResult,
+  LoggingLevel,
+  ProgressNotificationParams,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  SubscriptionFilter,
+  Tool,
+} from "@x/mcp-v2607";
 export { mcpTools, type McpToolsOptions, toToolResult } from "./adapter.js";
 export { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./cache.js";
 export {
@@ -48,7 +82,7 @@ export {
   runTool,
   streamTool,
   suspend,
-  type Tool,
+  type PlainTool,
   type ToolContext,
   type ToolResult,
   type WaitFor,

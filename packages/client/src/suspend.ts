@@ -90,7 +90,7 @@ export interface ToolResult {
  * `execute(args, ctx?)`. `source` says where it comes from (`"mcp"` for tools
  * adapted from a server, see `mcpTools`).
  */
-export interface Tool<Args extends Record<string, unknown> = Record<string, unknown>> {
+export interface PlainTool<Args extends Record<string, unknown> = Record<string, unknown>> {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
@@ -180,7 +180,7 @@ export interface RunOptions {
   timeout?: number | null;
 }
 
-async function execute(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+async function execute(tool: PlainTool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
   try {
     const result = await tool.execute(args, ctx);
     if (!isObject(result) || typeof result.output !== "string") {
@@ -210,7 +210,7 @@ async function execute(tool: Tool, args: Record<string, unknown>, ctx: ToolConte
  * The generator's return value is the {@link RunResult}; a final
  * `{ type: "result" }` event carries a done run's result.
  */
-export async function* streamTool(tool: Tool, args: Record<string, unknown> = {}, options: RunOptions = {}): AsyncGenerator<RunEvent, RunResult> {
+export async function* streamTool(tool: PlainTool, args: Record<string, unknown> = {}, options: RunOptions = {}): AsyncGenerator<RunEvent, RunResult> {
   const base: ToolContext = { signal: options.signal, timeout: options.timeout ?? null };
   const first = await execute(tool, args, base);
   const pending = pendingOf(first);
@@ -239,7 +239,7 @@ export async function* streamTool(tool: Tool, args: Record<string, unknown> = {}
  * {@link RunResult}. `onEvent` sees each event as it happens.
  */
 export async function runTool(
-  tool: Tool,
+  tool: PlainTool,
   args: Record<string, unknown> = {},
   options: RunOptions & { onEvent?: (event: RunEvent) => void } = {},
 ): Promise<RunResult> {

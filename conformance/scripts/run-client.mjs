@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// Runs the official MCP conformance suite (client side, revision 2026-07-28)
+// against @x/client, through the entry conformance/dist/client/main.js:
+//   1. asks the suite's CLI (Node 22 binary of the `node` npm package; the CLI
+//      needs Node >= 22) which client scenarios `--requirements 2026-07-28`
+//      scores;
+//   2. runs them one at a time with --scenario (the suite's own --requirements
+//      mode starts them all at once, too much for a small machine), each with
+//      the client baseline expected-failures.client.yml;
+//   3. prints one line per scenario and exits 1 when any scenario has a failure
+//      the baseline does not list, or the baseline lists one that now passes.
+// The client itself runs on this Node (20+). Build first (`pnpm build`).
+//
+//   node conformance/scripts/run-client.mjs [scenario ...]
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = join(dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(join(here, "package.json"));
+const node22 = join(dirname(require.resolve("node/package.json")), "bin", "node");
+const cli = join(dirname(require.resolve("@modelcontextprotocol/conformance/package.json")), "dist", "index.js");
+const entry = join(here, "dist", "client", "main.js");
+const baseline = join(here, "expected-failures.client.yml");
+const results = join(here, "results");
+
+if (!existsSync(entry)) {
+  console.error(`conformance:client: ${entry} is missing; run the build first (pnpm build)`);
+  process.exit(1);
+}
+mkdirSync(results, { recursive: true });
+
+function requiredScenarios() {
+  const listed = spawnSync(node22, [cli, "list", "--client", "--requirements", "2026-07-28"], { encoding: "utf8" });
+  if (listed.status !== 0) {
+    console.error(`conformance:client: could not list the scenarios:\n${listed.stderr}`);
+    process.exit(1);
+  }
+  const lines = listed.stdout.split("\n");
+  const start = lines.findIndex((line) => line.startsWith("Client scenarios"));
+  const names = [];
+  for (const line of lines.slice(start + 1)) {
+    const match = /^ {2}- (\S+)$/.exec(line);
+    if (match) names.push(match[1]);
+    else if (line.trim() !== "") break;
+  }
+  return names;
+}
+
+// The command string is split on spaces by the suite: neither path may hold one.
+const command = `${process.execPath} ${entry}`;
+if (command.split(" ").length !== 2) {
+  console.error(`conformance:client: the suite cannot run a command whose paths contain spaces: ${command}`);
+  process.exit(1);
+}
+
+function runScenario(scenario) {
+  return new Promise((resolve) => {
+    const args = [cli, "client", "--command", command, "--scenario", scenario, "--spec-version", "2026-07-28", "--expected-failures", baseline, "-o", results];
+    const child = spawn(node22, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.on("exit", (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+  });
+}
+
+const wanted = process.argv.slice(2);
+const scenarios = wanted.length > 0 ? wanted : requiredScenarios();
+console.log(`conformance:client: ${scenarios.length} scenarios, one at a time, against ${entry}`);
+let failed = 0;
+for (const scenario of scenarios) {
+  const { code, output } = await runScenario(scenario);
+  const tally = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(output);
+  const counts = tally ? `${tally[1]}/${tally[2]} checks passed${Number(tally[4]) > 0 ? `, ${tally[4]} warnings` : ""}` : "no tally";
+  const expected = /Expected failures/i.test(output) || /~ /.test(output);
+  if (code === 0) {
+    console.log(`  ok    ${scenario} (${counts}${expected && tally && tally[1] !== tally[2] ? ", failures expected by the baseline" : ""})`);
+  } else {
+    failed++;
+    console.log(`  FAIL  ${scenario} (${counts})`);
+    process.stdout.write(output.replace(/^/gm, "        "));
+  }
+}
+console.log(`conformance:client: ${scenarios.length - failed} of ${scenarios.length} scenarios as expected`);
+process.exit(failed > 0 ? 1 : 0);

@@ -1,0 +1,194 @@
+/**
+ * The client entry for the official MCP conformance suite (client side).
+ *
+ * The suite runs `<command> <server-url>` once per scenario, with the
+ * scenario's name in MCP_CONFORMANCE_SCENARIO and, for some scenarios, a
+ * JSON context in MCP_CONFORMANCE_CONTEXT (e.g. the tool calls to make). This
+ * program drives `@x/client` against that URL over Streamable HTTP, doing
+ * what each scenario expects of a client, and exits 0 when its own steps
+ * succeeded (the suite judges the wire itself).
+ *
+ *   node conformance/dist/client/main.js http://localhost:PORT/mcp
+ */
+import {
+  type ClientCapabilities,
+  Client,
+  type CreateMessageResult,
+  type ElicitResult,
+  StreamableHttpTransport,
+  type Tool,
+} from "@x/client";
+
+interface ToolCall {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+const url = process.argv[process.argv.length - 1];
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
+const context = parseContext(process.env.MCP_CONFORMANCE_CONTEXT);
+
+function parseContext(text: string | undefined): { toolCalls?: ToolCall[] } {
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === "object" && value !== null ? (value as { toolCalls?: ToolCall[] }) : {};
+  } catch {
+    return {};
+  }
+}
+
+function log(message: string): void {
+  process.stderr.write(`[conformance client] ${message}\n`);
+}
+
+/** A value for each property of a form: its default, else the first enum value, else a plain sample of its type. */
+function formContent(schema: unknown): ElicitResult["content"] {
+  const content: Record<string, string | number | boolean | string[]> = {};
+  const properties = (schema as { properties?: Record<string, Record<string, unknown>> } | undefined)?.properties ?? {};
+  for (const [name, property] of Object.entries(properties)) {
+    if (property.default !== undefined) content[name] = property.default as string;
+    else if (Array.isArray(property.enum) && property.enum.length > 0) content[name] = property.enum[0] as string;
+    else if (property.type === "boolean") content[name] = true;
+    else if (property.type === "integer" || property.type === "number") content[name] = 1;
+    else if (property.type === "array") content[name] = [];
+    else content[name] = "conformance";
+  }
+  return content;
+}
+
+/** Sample arguments for a tool: a value for each required property, by type. */
+function sampleArguments(tool: Tool): Record<string, unknown> {
+  const schema = tool.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: unknown };
+  const args: Record<string, unknown> = {};
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  for (const name of required) {
+    const type = schema.properties?.[name]?.type;
+    args[name] = type === "integer" || type === "number" ? 1 : type === "boolean" ? true : type === "object" ? {} : type === "array" ? [] : "us-east1";
+  }
+  return args;
+}
+
+const capabilities: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+
+function newClient(extra: { onElicit?: () => Promise<void> } = {}): Client {
+  return new Client(
+    { name: "x-conformance-client", version: "0.0.0" },
+    {
+      capabilities,
+      handlers: {
+        elicitation: async (params) => {
+          await extra.onElicit?.();
+          if (params.mode === "url") return { action: "accept" };
+          return { action: "accept", content: formContent((params as { requestedSchema?: unknown }).requestedSchema) };
+        },
+        sampling: async (): Promise<CreateMessageResult> => ({
+          role: "assistant",
+          content: { type: "text", text: "A sample answer from the conformance client." },
+          model: "x-conformance-model",
+          stopReason: "endTurn",
+        }),
+        roots: async () => ({ roots: [{ uri: "file:///tmp/conformance", name: "conformance" }] }),
+      },
+      onWarning: (message) => log(`warning: ${message}`),
+    },
+  );
+}
+
+async function connect(client: Client): Promise<Client> {
+  await client.connect(new StreamableHttpTransport(url!));
+  return client;
+}
+
+const scenarios: Record<string, () => Promise<void>> = {
+  async tools_call() {
+    const client = await connect(newClient());
+    const tools = await client.listAllTools();
+    for (const tool of tools) {
+      const args = tool.name === "add_numbers" ? { a: 5, b: 3 } : sampleArguments(tool);
+      const result = await client.callTool(tool.name, args);
+      log(`${tool.name} → ${JSON.stringify(result.content)}`);
+    }
+  },
+
+  async "request-metadata"() {
+    const client = await connect(newClient());
+    await client.listTools();
+    await client.discover();
+    log(`speaking ${client.protocolVersion}`);
+  },
+
+  async "sep-2322-client-request-state"() {
+    let client: Client | undefined;
+    let unrelatedDone = false;
+    // While the server waits for the echo_state answer, make an unrelated call:
+    // it must carry neither that exchange's inputResponses nor its requestState.
+    client = await connect(
+      newClient({
+        onElicit: async () => {
+          if (unrelatedDone || !client) return;
+          unrelatedDone = true;
+          await client.callTool("test_mrtr_unrelated", {});
+        },
+      }),
+    );
+    await client.listAllTools();
+    for (const name of ["test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_no_result_type"]) {
+      const result = await client.callTool(name, {});
+      log(`${name} → ${JSON.stringify(result.content)}`);
+    }
+    if (!unrelatedDone) await client.callTool("test_mrtr_unrelated", {});
+  },
+
+  async "http-standard-headers"() {
+    const client = await connect(newClient());
+    for (const tool of await client.listAllTools()) await client.callTool(tool.name, sampleArguments(tool));
+    for (const resource of await client.listAllResources()) await client.readResource(resource.uri);
+    for (const prompt of await client.listAllPrompts()) await client.getPrompt(prompt.name, {});
+  },
+
+  async "http-custom-headers"() {
+    const client = await connect(newClient());
+    await client.listAllTools();
+    for (const call of context.toolCalls ?? []) {
+      const result = await client.callTool(call.name, call.arguments ?? {});
+      log(`${call.name} → ${JSON.stringify(result.content)}`);
+    }
+  },
+
+  async "http-invalid-tool-headers"() {
+    const client = await connect(newClient());
+    const tools = await client.listAllTools();
+    log(`kept ${tools.map((t) => t.name).join(", ")}`);
+    for (const tool of tools) await client.callTool(tool.name, sampleArguments(tool));
+  },
+
+  async "json-schema-ref-no-deref"() {
+    const client = await connect(newClient());
+    const tools = await client.listAllTools();
+    log(`listed ${tools.map((t) => t.name).join(", ")}`);
+  },
+};
+
+/** Any other scenario (auth, ...): list the tools and call each, with the context's calls when given. */
+async function generic(): Promise<void> {
+  const client = await connect(newClient());
+  const tools = await client.listAllTools();
+  const calls = context.toolCalls ?? tools.map((tool) => ({ name: tool.name, arguments: sampleArguments(tool) }));
+  for (const call of calls) await client.callTool(call.name, call.arguments ?? {});
+}
+
+if (!url || !/^https?:\/\//.test(url)) {
+  log("usage: main.js <server-url> (the scenario name comes from MCP_CONFORMANCE_SCENARIO)");
+  process.exit(2);
+}
+
+try {
+  await (scenarios[scenario] ?? generic)();
+  log(`${scenario || "(no scenario)"}: done`);
+  process.exit(0);
+} catch (error) {
+  const code = (error as { code?: unknown }).code;
+  log(`${scenario}: failed${typeof code === "number" ? ` (${code})` : ""}: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
