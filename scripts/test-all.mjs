@@ -17,7 +17,7 @@ const skipConformance = process.argv.includes("--no-conformance");
 const steps = [
   ["sync-schema", process.execPath, [join(root, "scripts", "sync-schema.mjs")]],
   ["check-generated", process.execPath, [join(root, "scripts", "check-generated.mjs")]],
-  ["build, typecheck, lint, test", bin("turbo"), ["run", "build", "typecheck", "lint", "test", "--output-logs=new-only"]],
+  ["build, typecheck, lint, test", bin("turbo"), ["run", "build", "typecheck", "lint", "test", "--continue", "--output-logs=new-only"]],
 ];
 if (!skipConformance) steps.push(["conformance", process.execPath, [join(root, "conformance", "scripts", "run-server.mjs")]]);
 
