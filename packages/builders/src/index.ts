@@ -58,3 +58,4 @@ export {
   resourceContents,
   type TextResourceContentsOptions,
 } from "./resources.js";
+export { audio, image, json, text } from "./quick.js";

@@ -94,7 +94,7 @@ async function call(name: string, extra: Record<string, unknown> = {}, options: 
 }
 
 describe("Multi Round-Trip Requests over HTTP", () => {
-  it("[A37] a tool that asks 2 questions runs its body 3 times; [A29] keys are elicit-1, elicit-2", async () => {
+  it("[A37] [A32] [A33] a tool that asks 2 questions runs its body 3 times: each answer found by position, each missing one ends the round with input_required and requestState; [A29] keys are elicit-1, elicit-2", async () => {
     runs = {};
     const r1 = await call("two_questions");
     expect(r1.result.resultType).toBe("input_required");
