@@ -280,3 +280,28 @@ describe("requiredClientCapabilities", () => {
     }
   });
 });
+
+describe("more cache hint layers and binding rules", () => {
+  it("a result's own hints win over the registration's and the method's, and are checked", async () => {
+    const s = new McpServer({ name: "h", version: "1" }, { cache: { ttlMs: 10 } });
+    s.registerResource("own", "file:///own", { cache: { ttlMs: 20 } }, (uri) => ({ resultType: "complete", contents: [{ uri, text: "x" }], ttlMs: 30, cacheScope: "public" }));
+    s.registerResource("bad", "file:///bad", {}, (uri) => ({ resultType: "complete", contents: [{ uri, text: "x" }], ttlMs: -1 }) as never);
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const own = (await s.handle({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "file:///own", _meta: meta } })).response as any;
+    expect(own.result).toMatchObject({ ttlMs: 30, cacheScope: "public" });
+    const bad = (await s.handle({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "file:///bad", _meta: meta } })).response as any;
+    expect(bad.error.code).toBe(-32603);
+  });
+
+  it("refuses to turn DNS-rebinding protection off on a non-loopback address", async () => {
+    const s = new McpServer({ name: "b", version: "1" });
+    await expect(listen(s, { host: "0.0.0.0", port: 0, allowedHosts: ["example.com"], dnsRebindingProtection: false })).rejects.toThrow(/only be turned off on a loopback address/);
+    const r = await listen(s, { port: 0, dnsRebindingProtection: false });
+    try {
+      const res = await fetch(r.url, { method: "POST", headers: { origin: "https://elsewhere.example", host: "elsewhere.example" }, body: "{" });
+      expect(res.status).toBe(400);
+    } finally {
+      await r.close();
+    }
+  });
+});
