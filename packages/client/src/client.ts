@@ -302,7 +302,7 @@ export class Client {
     this.cache?.clear();
   }
 
-  private authContext(): string | undefined {
+  private async authContext(): Promise<string | undefined> {
     const own = this.options.authContext;
     if (own !== undefined) return typeof own === "function" ? own() : own;
     return this.transport?.authContext?.();
@@ -477,14 +477,25 @@ export class Client {
 
   private async cached(method: string, params: Record<string, unknown>, options: CacheableOptions, prepare: (result: Result) => Result): Promise<Result> {
     const mode = options.cache ?? "default";
-    const auth = this.authContext();
+    const auth = this.cache && mode !== "bypass" ? await this.authContext() : undefined;
     if (this.cache && mode === "default") {
       const hit = this.cache.get(method, params, auth);
       if (hit) return hit;
     }
     const result = prepare(this.completed(await this.send(method, params, options, {}), method));
-    if (this.cache && mode !== "bypass") this.cache.set(method, params, auth, result);
+    await this.store(method, params, auth, result, mode);
     return result;
+  }
+
+  /**
+   * Stores a result fetched in the authorization context `auth`, unless the
+   * context changed while the request was out (the result might then belong
+   * to the new one).
+   */
+  private async store(method: string, params: Record<string, unknown>, auth: string | undefined, result: Result, mode: CacheMode): Promise<void> {
+    if (!this.cache || mode === "bypass") return;
+    if ((await this.authContext()) !== auth) return;
+    this.cache.set(method, params, auth, result);
   }
 
   // ------------------------------------------------------ Multi Round-Trip
@@ -770,7 +781,7 @@ export class Client {
     if (typeof uri !== "string") throw new TypeError("readResource: uri must be a string");
     const params = { uri };
     const mode = options.cache ?? "default";
-    const auth = this.authContext();
+    const auth = this.cache && mode !== "bypass" ? await this.authContext() : undefined;
     const resuming = options.inputResponses !== undefined || options.requestState !== undefined;
     if (this.cache && mode === "default" && !resuming) {
       const hit = this.cache.get(Method.ResourcesRead, params, auth);
@@ -779,9 +790,7 @@ export class Client {
     const { result, rounds } = await this.resolving(Method.ResourcesRead, params, options, (p) => this.send(Method.ResourcesRead, p, options, {}));
     if (kindOf(result, Method.ResourcesRead) === "input_required") return result as unknown as InputRequiredResult;
     expectArray(result, "contents");
-    if (this.cache && mode !== "bypass" && rounds === 0 && !resuming && CACHEABLE_METHODS.has(Method.ResourcesRead)) {
-      this.cache.set(Method.ResourcesRead, params, auth, result);
-    }
+    if (rounds === 0 && !resuming && CACHEABLE_METHODS.has(Method.ResourcesRead)) await this.store(Method.ResourcesRead, params, auth, result, mode);
     return result as unknown as ReadResourceResult;
   }
 

@@ -31,8 +31,7 @@ export interface StreamableHttpOptions {
   maxMessageBytes?: number;
   /**
    * The authorization context for the cache's private entries. Default: a
-   * SHA-256 digest of the `Authorization` header last sent (anonymous when
-   * there is none).
+   * SHA-256 digest of the `Authorization` header (anonymous when there is none).
    */
   authContext?: string;
 }
@@ -64,7 +63,6 @@ export class StreamableHttpTransport implements Transport {
   private readonly headers: StreamableHttpOptions["headers"];
   private readonly maxBytes: number;
   private readonly fixedAuthContext: string | undefined;
-  private lastAuthContext: string | undefined;
   private closed = false;
   private readonly inflight = new Set<AbortController>();
 
@@ -85,9 +83,15 @@ export class StreamableHttpTransport implements Transport {
     this.fixedAuthContext = options.authContext;
   }
 
-  /** The authorization context of the latest request (see {@link StreamableHttpOptions.authContext}). */
-  authContext(): string | undefined {
-    return this.fixedAuthContext ?? this.lastAuthContext;
+  /**
+   * The authorization context requests are sent in (see
+   * {@link StreamableHttpOptions.authContext}): with a `headers` function,
+   * it is called to see the `Authorization` header the next request will carry.
+   */
+  async authContext(): Promise<string | undefined> {
+    if (this.fixedAuthContext !== undefined) return this.fixedAuthContext;
+    const headers = new Headers(typeof this.headers === "function" ? await this.headers() : this.headers);
+    return digest(headers.get("authorization"));
   }
 
   /** Sends one request as a POST and reads its JSON or SSE response. */
@@ -99,8 +103,6 @@ export class StreamableHttpTransport implements Transport {
       throw transportError("message_too_large", `The ${message.method} request is ${size} bytes, over the limit of ${this.maxBytes} bytes`, { bytes: size, limit: this.maxBytes });
     }
     const headers = new Headers(typeof this.headers === "function" ? await this.headers() : this.headers);
-    const auth = headers.get("authorization");
-    this.lastAuthContext = auth === null ? undefined : createHash("sha256").update(auth).digest("base64url");
     headers.set("content-type", "application/json");
     headers.set("accept", "application/json, text/event-stream");
     for (const [name, value] of Object.entries(standardHeaders(message))) headers.set(name, value);
@@ -209,6 +211,10 @@ export class StreamableHttpTransport implements Transport {
         if (answer || failure) return;
         if (event.event !== undefined && event.event !== "message") return;
         if (event.data.trim() === "") return;
+        if (utf8Length(event.data) > this.maxBytes) {
+          failure = transportError("message_too_large", `An SSE event of the ${message.method} request is over the limit of ${this.maxBytes} bytes`, { limit: this.maxBytes });
+          return;
+        }
         let parsed: unknown;
         try {
           parsed = JSON.parse(event.data);
@@ -248,8 +254,8 @@ export class StreamableHttpTransport implements Transport {
         if (step.done) {
           ended = true;
           try {
-            parser.feed(decoder.decode());
-            parser.reset({ consume: true });
+            // A stream may end on a lone CR, which the parser holds back in case an LF follows.
+            parser.feed(`${decoder.decode()}\n`);
           } catch {
             // The parser ended in an error state; the failure is already recorded.
           }
@@ -269,6 +275,10 @@ export class StreamableHttpTransport implements Transport {
     if (failure) throw failure;
     throw transportError("stream_broken", `The SSE stream of the ${message.method} request ended before its response arrived`);
   }
+}
+
+function digest(authorization: string | null): string | undefined {
+  return authorization === null ? undefined : createHash("sha256").update(authorization).digest("base64url");
 }
 
 function describe(error: unknown): string {

@@ -54,7 +54,7 @@ export interface Transport {
    * token), so that private cache entries are never shared across
    * authorization contexts. `undefined` means anonymous.
    */
-  authContext?(): string | undefined;
+  authContext?(): string | undefined | Promise<string | undefined>;
   /** Stops the transport; waiting requests fail with reason `"closed"`. */
   close(): Promise<void>;
 }
