@@ -74,7 +74,7 @@ describe("toolHeaderParams", () => {
     ["items", { list: { type: "array", items: { type: "string", "x-mcp-header": "X" } } }, {}],
     ["anyOf", { v: { anyOf: [{ type: "string", "x-mcp-header": "X" }] } }, {}],
     ["$defs", {}, { $defs: { d: { type: "string", "x-mcp-header": "X" } } }],
-    ["if/then", { v: { if: { type: "string" }, then: { type: "string", "x-mcp-header": "X" } } }, {}],
+    ["if/else", { v: { if: { type: "string" }, else: { type: "string", "x-mcp-header": "X" } } }, {}],
     ["additionalProperties", {}, { additionalProperties: { type: "string", "x-mcp-header": "X" } }],
   ])("rejects an annotation reached through %s", (_label, properties, extra) => {
     const check = toolHeaderParams(schema(properties, extra));
