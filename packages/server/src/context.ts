@@ -29,6 +29,27 @@ import {
   rounds,
   type SampleAnswer,
 } from "./mrtr.js";
+import { readTraceContext, type TraceContext } from "./telemetry.js";
+
+/**
+ * The reserved prefix of `assigns` keys: keys that start with it belong to
+ * the server and its transports, and are filtered out of `ctx.assigns`.
+ */
+export const RESERVED_ASSIGNS_PREFIX = "x-mcp";
+
+/**
+ * A fresh, frozen copy of a transport's `assigns` without the keys that
+ * start with {@link RESERVED_ASSIGNS_PREFIX}. The copy is shallow: values
+ * are shared with whatever the transport returned.
+ */
+export function filterAssigns(assigns: Readonly<Record<string, unknown>> | undefined): Readonly<Record<string, unknown>> {
+  if (!assigns) return EMPTY_ASSIGNS;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(assigns)) {
+    if (!key.startsWith(RESERVED_ASSIGNS_PREFIX)) copy[key] = assigns[key];
+  }
+  return Object.freeze(copy);
+}
 
 /**
  * What a transport knows about one incoming request, beyond its body.
@@ -67,8 +88,20 @@ export interface RequestContext {
   readonly clientInfo: Implementation | undefined;
   /** Aborted when the request is cancelled; never aborted when the transport cannot tell. */
   readonly signal: AbortSignal;
-  /** Per-request data supplied by the transport's caller (see {@link TransportInfo.assigns}); `{}` when none. */
+  /**
+   * Per-request data supplied by the transport's caller (see {@link TransportInfo.assigns}),
+   * for example what an authentication step found; `{}` when none. A fresh,
+   * frozen copy for each request, without the keys under the reserved prefix
+   * {@link RESERVED_ASSIGNS_PREFIX}: nothing a handler does carries over to another request.
+   */
   readonly assigns: Readonly<Record<string, unknown>>;
+  /**
+   * The W3C trace context the request carried in `_meta` (`traceparent`,
+   * `tracestate`, `baggage`; spec: basic/index, "OpenTelemetry trace
+   * context"), or `undefined` when it sent no valid `traceparent`. Use it as
+   * the parent of the spans a handler starts.
+   */
+  readonly trace: TraceContext | undefined;
   /**
    * Reports progress (spec: basic/patterns/progress). Sends
    * `notifications/progress` only when the request's `_meta` carried a
@@ -168,6 +201,7 @@ export function createContext(init: ContextInit): RequestContext {
   const logLevel = meta[META_LOG_LEVEL] as LoggingLevel | undefined;
   const minLevel = logLevel === undefined ? -1 : LOG_LEVELS.indexOf(logLevel);
   const state = init.state ?? {};
+  let trace: TraceContext | undefined | null = null;
   const ask = askBuilders(init.clientCapabilities);
   const run = async (asks: readonly Ask<unknown>[], name: string): Promise<unknown[]> => {
     if (!ASKING_METHODS.has(init.method)) {
@@ -192,7 +226,11 @@ export function createContext(init: ContextInit): RequestContext {
     clientCapabilities: init.clientCapabilities,
     clientInfo: init.clientInfo,
     signal: transport.signal ?? NEVER_ABORTED,
-    assigns: transport.assigns ?? EMPTY_ASSIGNS,
+    assigns: filterAssigns(transport.assigns),
+    get trace() {
+      if (trace === null) trace = readTraceContext(meta as Record<string, unknown>);
+      return trace;
+    },
     progress(progress, total, message) {
       if (progressToken === undefined || progressToken === null || !notify) return false;
       if (typeof progress !== "number" || !Number.isFinite(progress)) throw new TypeError("progress must be a finite number");

@@ -1,6 +1,29 @@
+export {
+  type ActionError,
+  type ActionOk,
+  type ActionResult,
+  type ActionSchema,
+  ActionTool,
+  type ActionToolDefinition,
+  ANY_STRING_KEY,
+  Bound,
+  ConfigurationError,
+  defineActionTool,
+  error,
+  HELP_TOOL,
+  type HelpPointer,
+  type Hint,
+  hint,
+  helpPointer,
+  type InvalidValue,
+  type InvalidValues,
+  isActionTool,
+  type JsonSchema,
+  ok,
+} from "./actions/index.js";
 export type { CacheableMethod, CacheOptions } from "./cache.js";
 export { type Completer, MAX_COMPLETION_VALUES } from "./completion.js";
-export { LOG_LEVELS, type RequestContext, type TransportInfo } from "./context.js";
+export { filterAssigns, LOG_LEVELS, RESERVED_ASSIGNS_PREFIX, type RequestContext, type TransportInfo } from "./context.js";
 export { isMcpError, isProtocolError, McpError, statusForEnvelopeError, statusForHandlerError } from "./errors.js";
 export { KeyRing } from "./keys.js";
 export {
@@ -37,11 +60,24 @@ export {
   type ServerOptions,
   TOOL_NAME_PATTERN,
 } from "./server.js";
-export { checkHeaderAnnotations } from "./tools.js";
+export {
+  CHANNELS,
+  dispatchError,
+  type ErrorKind,
+  type HelpEvent,
+  publishRequestRejected,
+  readTraceContext,
+  type RequestRejectedEvent,
+  type ToolCallEvent,
+  type ToolOutcome,
+  type TraceContext,
+} from "./telemetry.js";
+export { checkHeaderAnnotations, DEFAULT_TOOL_TIMEOUT_MS } from "./tools.js";
 export type {
   InputSchema,
   OutputSchema,
   RegisteredTool,
+  RunToolOptions,
   ToolConfig,
   ToolHandler,
   ToolHandlerResult,

@@ -42,7 +42,9 @@ import {
 } from "./resources.js";
 import { type EnvelopeMeta, type Revision, revision2607 } from "./revision.js";
 import { Subscriptions } from "./subscriptions.js";
-import { defineTool, type RegisteredTool, runTool, type ToolConfig, type ToolHandler } from "./tools.js";
+import { publishRequestRejected } from "./telemetry.js";
+import { checkTimeout, defineTool, type RegisteredTool, runTool, type ToolConfig, type ToolHandler } from "./tools.js";
+import { ActionTool, type ActionToolDefinition, createHelpTool, HELP_TOOL, isActionTool, registeredActionTool } from "./actions/index.js";
 
 /** Who the server is: published in `server/discover` and in every result's `_meta`. */
 export interface ServerInfo {
@@ -97,6 +99,12 @@ export interface ServerOptions {
   principal?: (ctx: RequestContext) => string | undefined;
   /** How long a sealed `requestState` stays valid, in milliseconds. Default 600 000 (10 minutes). */
   requestStateTtlMs?: number;
+  /**
+   * How long a tool call may run, in milliseconds, before it is answered with
+   * a `tool_fault` result and its `ctx.signal` is aborted (a tool's own
+   * `timeoutMs` wins). 0 turns the limit off. Default 60 000.
+   */
+  toolTimeoutMs?: number;
 }
 
 /** A JSON-RPC response produced by the dispatcher. */
@@ -143,6 +151,15 @@ function errorOutcome(id: RequestId | undefined, code: number, message: string, 
   const response: JSONRPCErrorResponse = { jsonrpc: "2.0", error };
   if (id !== undefined) response.id = id;
   return { response, status };
+}
+
+/** Publishes an error outcome on `x-mcp:request:rejected`; returns the outcome. */
+function rejected(outcome: Outcome, method: string | undefined): Outcome {
+  const response = outcome.response as JSONRPCErrorResponse | undefined;
+  if (response?.error) {
+    publishRequestRejected({ requestId: response.id, method, code: response.error.code, message: response.error.message, status: outcome.status });
+  }
+  return outcome;
 }
 
 /** The capabilities of `required` that `declared` lacks (recursively by key), or `undefined` when none is missing. */
@@ -201,6 +218,7 @@ export class McpServer {
   readonly keys: KeyRing;
   readonly #options: ServerOptions;
   readonly #tools = new Map<string, RegisteredTool>();
+  readonly #actionTools = new Map<string, ActionTool>();
   readonly #prompts = new Map<string, RegisteredPrompt>();
   readonly #resources = new Map<string, RegisteredResource>();
   readonly #templates = new Map<string, RegisteredTemplate>();
@@ -229,6 +247,7 @@ export class McpServer {
     this.#pageSize = options.pageSize ?? 100;
     if (!Number.isSafeInteger(this.#pageSize) || this.#pageSize < 1) throw new RangeError(`pageSize must be an integer >= 1, got ${options.pageSize}`);
     this.keys = new KeyRing(keysFrom(options.requestStateKeys));
+    if (options.toolTimeoutMs !== undefined) checkTimeout("toolTimeoutMs", options.toolTimeoutMs);
     const m = this.#methods;
     m.set(Method.ServerDiscover, () => this.#discover());
     m.set(Method.ToolsList, (p) => this.#list("tools/list", "tools", this.#toolList(), p));
@@ -255,6 +274,7 @@ export class McpServer {
    *   `x-mcp-header` annotation breaks the spec's constraints.
    */
   registerTool<Args = Record<string, unknown>>(name: string, config: ToolConfig, handler: ToolHandler<Args>): this {
+    if (name === HELP_TOOL) throw new Error(`tool name ${HELP_TOOL} is reserved for the introspection tool the server registers with action tools`);
     if (this.#tools.has(name)) throw new Error(`tool ${name} is already registered`);
     if (this.#options.strictToolNames !== false && typeof name === "string" && !TOOL_NAME_PATTERN.test(name)) {
       throw new TypeError(`tool name ${JSON.stringify(name)} breaks the spec's rule: 1 to 128 characters of A-Z, a-z, 0-9, _, - and . (set strictToolNames: false to allow it)`);
@@ -265,9 +285,41 @@ export class McpServer {
     return this;
   }
 
-  /** Removes a tool; returns false when there was none. Listeners of `toolsListChanged` are told. */
+  /**
+   * Registers an action tool (one tool name, many actions; see
+   * `defineActionTool`): checks its definition again, now (the registration
+   * moment, which also catches a definition never passed through
+   * `defineActionTool`), and serves what this check built. The reserved
+   * `help` tool is registered with the first action tool.
+   *
+   * @throws ConfigurationError naming the tool, the field and what was wrong;
+   *   Error when the name is taken; TypeError when it breaks the spec's rule
+   *   (unless `strictToolNames: false`).
+   */
+  registerActionTool<A extends string>(tool: ActionTool<A> | ActionToolDefinition<A>): this {
+    const built = new ActionTool((isActionTool(tool) ? tool.source : tool) as ActionToolDefinition);
+    const name = built.name;
+    if (this.#tools.has(name)) throw new Error(`tool ${name} is already registered`);
+    if (this.#options.strictToolNames !== false && !TOOL_NAME_PATTERN.test(name)) {
+      throw new TypeError(`tool name ${JSON.stringify(name)} breaks the spec's rule: 1 to 128 characters of A-Z, a-z, 0-9, _, - and . (set strictToolNames: false to allow it)`);
+    }
+    this.#tools.set(name, registeredActionTool(built));
+    this.#actionTools.set(name, built);
+    if (!this.#tools.has(HELP_TOOL)) this.#tools.set(HELP_TOOL, createHelpTool((n) => this.#actionTools.get(n)));
+    this.#toolDefinitions = undefined;
+    this.#subscriptions.listChanged("tools");
+    return this;
+  }
+
+  /**
+   * Removes a tool; returns false when there was none. Listeners of
+   * `toolsListChanged` are told. `help` goes with the last action tool and
+   * cannot be removed on its own.
+   */
   removeTool(name: string): boolean {
+    if (name === HELP_TOOL) return false;
     const removed = this.#tools.delete(name);
+    if (this.#actionTools.delete(name) && this.#actionTools.size === 0) this.#tools.delete(HELP_TOOL);
     if (removed) {
       this.#toolDefinitions = undefined;
       this.#subscriptions.listChanged("tools");
@@ -382,6 +434,12 @@ export class McpServer {
    * -32600 or -32602 response and HTTP status 400.
    */
   inspect(message: unknown): Inbound {
+    const inbound = this.#inspect(message);
+    if (inbound.kind === "error") rejected(inbound.outcome, isObject(message) && typeof message.method === "string" ? message.method : undefined);
+    return inbound;
+  }
+
+  #inspect(message: unknown): Inbound {
     if (!isObject(message) || message.jsonrpc !== "2.0" || typeof message.method !== "string") {
       const id = isObject(message) && isRequestId(message.id) ? message.id : undefined;
       return { kind: "error", outcome: errorOutcome(id, ErrorCode.InvalidRequest, "Invalid request: expected a JSON-RPC 2.0 request or notification", undefined, 400) };
@@ -412,6 +470,10 @@ export class McpServer {
    * `statusForHandlerError`: 400 for -32020/-32021/-32022, 404 for -32601, else 200).
    */
   async execute(request: Extract<Inbound, { kind: "request" }>, transport: TransportInfo = {}): Promise<Outcome> {
+    return rejected(await this.#execute(request, transport), request.method);
+  }
+
+  async #execute(request: Extract<Inbound, { kind: "request" }>, transport: TransportInfo): Promise<Outcome> {
     const { id, method, params, envelope } = request;
     const revision = this.#revisions.get(envelope.protocolVersion);
     if (!revision) {
@@ -568,7 +630,7 @@ export class McpServer {
     const tool = this.#tools.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     checkRequiredCapabilities(tool.requiredClientCapabilities, ctx);
-    return (await runTool(tool, args, ctx)) as unknown as Record<string, unknown>;
+    return (await runTool(tool, args, ctx, { timeoutMs: this.#options.toolTimeoutMs })) as unknown as Record<string, unknown>;
   }
 
   async #getPrompt(params: Record<string, unknown>, ctx: RequestContext): Promise<Record<string, unknown>> {

@@ -2,10 +2,12 @@
  * Tool registration and `tools/call` execution (spec 2026-07-28, server/tools).
  */
 import type { CallToolResult, ClientCapabilities, InputRequiredResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
+import { boundText, boundValue, MESSAGE_LIMIT } from "./actions/bound.js";
 import type { RequestContext } from "./context.js";
 import { isProtocolError } from "./errors.js";
 import { InputRequiredSignal } from "./mrtr.js";
 import { type CompiledSchema, compileSchema, formatProblems } from "./schema.js";
+import { dispatchError, isDispatchError, publishToolError, publishToolStart, publishToolStop, type ToolCallEvent } from "./telemetry.js";
 
 /** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
 export type InputSchema = { type: "object"; [key: string]: unknown };
@@ -46,6 +48,8 @@ export interface ToolConfig {
   _meta?: Record<string, unknown>;
   /** Client capabilities a call must declare; otherwise it is answered with -32021 (HTTP 400) before the handler runs. */
   requiredClientCapabilities?: ClientCapabilities;
+  /** This tool's run limit in milliseconds, overriding the server's `toolTimeoutMs`; 0 turns the limit off. */
+  timeoutMs?: number;
 }
 
 /** A tool as held by the server: its published definition and its compiled checks. */
@@ -56,6 +60,10 @@ export interface RegisteredTool {
   readonly checkInput: CompiledSchema;
   readonly checkOutput: CompiledSchema | undefined;
   readonly requiredClientCapabilities: ClientCapabilities | undefined;
+  /** The tool's own run limit in milliseconds (0: none); `undefined` uses the server's. */
+  readonly timeoutMs?: number | undefined;
+  /** For telemetry: the action a call addresses (action tools and `help`). */
+  readonly actionOf?: ((args: Record<string, unknown>) => string | undefined) | undefined;
 }
 
 /**
@@ -72,6 +80,7 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
     throw new TypeError(`tool ${name}: inputSchema must have type "object"`);
   }
   checkHeaderAnnotations(name, inputSchema);
+  if (config.timeoutMs !== undefined) checkTimeout(`tool ${name}: timeoutMs`, config.timeoutMs);
   const definition: Tool = { name, inputSchema } as Tool;
   if (config.title !== undefined) definition.title = config.title;
   if (config.description !== undefined) definition.description = config.description;
@@ -85,7 +94,22 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
     checkInput: compileFor(name, "inputSchema", inputSchema),
     checkOutput: config.outputSchema ? compileFor(name, "outputSchema", config.outputSchema) : undefined,
     requiredClientCapabilities: config.requiredClientCapabilities,
+    timeoutMs: config.timeoutMs,
   };
+}
+
+/** The default run limit of a tool call, in milliseconds (one minute). */
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+
+/**
+ * Checks a run limit: a whole number of milliseconds from 0 (no limit) to
+ * 2 147 483 647 (the longest timer Node keeps).
+ * @throws RangeError naming `what` otherwise.
+ */
+export function checkTimeout(what: string, value: unknown): void {
+  if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > 2_147_483_647) {
+    throw new RangeError(`${what} must be an integer number of milliseconds from 0 (no limit) to 2147483647, got ${String(value)}`);
+  }
 }
 
 /** RFC 9110 token characters: what an `x-mcp-header` name may hold. */
@@ -146,54 +170,141 @@ export function toolErrorResult(text: string, structured?: Record<string, unknow
   return result;
 }
 
-const MAX_FAULT_MESSAGE = 500;
+/** Options of {@link runTool}. */
+export interface RunToolOptions {
+  /** The server's run limit in milliseconds (0: none), used when the tool has no own `timeoutMs`. Default {@link DEFAULT_TOOL_TIMEOUT_MS}. */
+  timeoutMs?: number;
+}
+
+/** The name a fault is reported under: the error's name (its class name when that says more), or `"throw"` for a thrown non-Error value. */
+function exceptionName(fault: unknown): string {
+  if (fault instanceof Error || (typeof fault === "object" && fault !== null && typeof (fault as Error).message === "string" && typeof (fault as Error).name === "string")) {
+    const name = (fault as Error).name;
+    const ctor = (fault as object).constructor?.name;
+    return boundText(name === "Error" && ctor && ctor !== "Object" ? ctor : name || "Error", 100);
+  }
+  return "throw";
+}
 
 function faultMessage(fault: unknown): string {
-  let message: string;
-  if (fault instanceof Error) message = fault.message;
-  else if (typeof fault === "string") message = fault;
-  else {
-    try {
-      message = JSON.stringify(fault) ?? String(fault);
-    } catch {
-      message = String(fault);
-    }
+  if (fault instanceof Error || (typeof fault === "object" && fault !== null && typeof (fault as Error).message === "string")) {
+    return boundText((fault as Error).message, MESSAGE_LIMIT);
   }
-  return message.length > MAX_FAULT_MESSAGE ? `${message.slice(0, MAX_FAULT_MESSAGE)}...` : message;
+  return boundValue(fault, MESSAGE_LIMIT);
+}
+
+/**
+ * The answer to a tool fault: `isError`, and the diagnostic body
+ * `{ errorType: "tool_fault", tool, exception, message }` as JSON text and as
+ * `structuredContent`. `message` is bounded (500 characters): the reader is
+ * the client's model, and the body must not echo what the tool was handed.
+ * Publishes `x-mcp:tool:error` with the fault itself as `crashReason`.
+ */
+function faultResult(tool: string, fault: unknown, event: ToolCallEvent, exception = exceptionName(fault), message = faultMessage(fault)): CallToolResult {
+  publishToolError(event, exception, message, fault);
+  const body = { errorType: "tool_fault", tool, exception, message };
+  const result = toolErrorResult(JSON.stringify(body), body);
+  return result;
+}
+
+/** The context a handler sees: the request's, with a signal that also fires when the run limit passes. */
+function withSignal(ctx: RequestContext, signal: AbortSignal): RequestContext {
+  const descriptors: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(ctx);
+  descriptors.signal = { value: signal, enumerable: true, configurable: true, writable: false };
+  return Object.defineProperties({}, descriptors) as RequestContext;
 }
 
 /**
  * Runs one tool call: checks the arguments, runs the handler inside a fault
- * boundary, checks `structuredContent` against `outputSchema`.
+ * boundary under its run limit, checks `structuredContent` against
+ * `outputSchema`, and publishes `x-mcp:tool:start`, `x-mcp:tool:error` and
+ * `x-mcp:tool:stop` (see `telemetry.ts`).
  *
- * Bad arguments, a thrown value or rejected promise, a malformed return and
- * content that fails the output schema all become an `isError` result that
- * says what went wrong. The one exception: a thrown protocol error (an
- * `McpError`, or any error with an integer `code` from -32768 to -32000) is
- * rethrown, so the request is answered with that JSON-RPC error.
+ * Bad arguments and content that fails the output schema become an `isError`
+ * result saying what went wrong (bad arguments are classified `dispatch`).
+ * A fault (a throw, a rejected promise, a thrown non-Error value, a return
+ * that is no result, a run past the limit) becomes an `isError` result with
+ * `{ errorType: "tool_fault", tool, exception, message }`, and the server
+ * goes on serving. Past the limit (the tool's `timeoutMs`, else
+ * `options.timeoutMs`, else 60 000 ms) the handler's `ctx.signal` is aborted
+ * with a `TimeoutError`, and the call is answered at once. The one exception: a thrown
+ * protocol error (an `McpError`, or any error with an integer `code` from
+ * -32768 to -32000) is rethrown, so the request is answered with that
+ * JSON-RPC error; so is the end of a Multi Round-Trip round.
  */
-export async function runTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult | InputRequiredResult> {
+export async function runTool(
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  ctx: RequestContext,
+  options: RunToolOptions = {},
+): Promise<CallToolResult | InputRequiredResult> {
+  const event = publishToolStart(tool.name, tool.actionOf?.(args), ctx.requestId, ctx.trace);
+  let result: CallToolResult | InputRequiredResult;
+  try {
+    result = await runGuarded(tool, args, ctx, options, event);
+  } catch (thrown) {
+    publishToolStop(event, thrown instanceof InputRequiredSignal ? "input_required" : "protocol_error");
+    throw thrown;
+  }
+  if (result.resultType === "input_required") publishToolStop(event, "input_required");
+  else publishToolStop(event, (result as CallToolResult).isError ? "error" : "ok", isDispatchError(result) ? "dispatch" : "tool");
+  return result;
+}
+
+async function runGuarded(
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  ctx: RequestContext,
+  options: RunToolOptions,
+  event: ToolCallEvent,
+): Promise<CallToolResult | InputRequiredResult> {
   const inputProblems = tool.checkInput(args);
   if (inputProblems.length > 0) {
-    return toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${formatProblems(inputProblems)}`);
+    return dispatchError(toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${formatProblems(inputProblems)}`));
   }
+  const limit = tool.timeoutMs ?? options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  const controller = new AbortController();
+  const forward = () => controller.abort(ctx.signal.reason);
+  if (ctx.signal.aborted) forward();
+  else ctx.signal.addEventListener("abort", forward, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
   let returned: ToolHandlerResult;
   try {
-    returned = await tool.handler(args, ctx);
+    let running: Promise<ToolHandlerResult>;
+    try {
+      // Called at once (not a tick later), so the handler sees the request as it is now.
+      running = Promise.resolve(tool.handler(args, withSignal(ctx, controller.signal)));
+    } catch (thrown) {
+      running = Promise.reject(thrown);
+    }
+    if (limit > 0) {
+      // A run that goes on past its limit must not leave an unhandled rejection behind.
+      running.catch(() => {});
+      const expired = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const reason = new DOMException(`tool ${tool.name} did not finish within ${limit} ms`, "TimeoutError");
+          controller.abort(reason);
+          reject(reason);
+        }, limit);
+      });
+      returned = await Promise.race([running, expired]);
+    } else {
+      returned = await running;
+    }
   } catch (fault) {
     // A deliberate protocol error (e.g. McpError(-32021, ...)) is answered as a
     // JSON-RPC error; the end of a round (an unanswered ask) is not a fault.
     if (isProtocolError(fault) || fault instanceof InputRequiredSignal) throw fault;
-    return toolErrorResult(`Tool ${tool.name} failed: ${faultMessage(fault)}`, {
-      errorType: "tool_fault",
-      tool: tool.name,
-      message: faultMessage(fault),
-    });
+    return faultResult(tool.name, fault, event);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    ctx.signal.removeEventListener("abort", forward);
   }
   const result = normaliseResult(returned);
   if (!result) {
-    return toolErrorResult(`Tool ${tool.name} returned a value that is not a CallToolResult`);
+    return faultResult(tool.name, returned, event, "TypeError", `tool returned a value that is not a CallToolResult: ${boundValue(returned, 200)}`);
   }
+  if (result !== returned && isDispatchError(returned)) dispatchError(result);
   if (result.resultType === "input_required") return result;
   if (tool.checkOutput && !result.isError) {
     if (result.structuredContent === undefined) {

@@ -93,10 +93,11 @@ describe("tools/call", () => {
   it("contains a throw, a rejected non-Error and a junk return as isError results", async () => {
     const thrown = await result("tools/call", { name: "throws" });
     expect(thrown.isError).toBe(true);
-    expect(thrown.structuredContent).toEqual({ errorType: "tool_fault", tool: "throws", message: "kaboom" });
+    expect(thrown.structuredContent).toEqual({ errorType: "tool_fault", tool: "throws", exception: "Error", message: "kaboom" });
     const rejected = await result("tools/call", { name: "rejects_non_error" });
     expect(rejected.isError).toBe(true);
-    expect((rejected.content as { text: string }[])[0]!.text).toContain('{"weird":true}');
+    // The text block is the same diagnostic body as JSON; a thrown non-Error value is reported as "throw".
+    expect(JSON.parse((rejected.content as { text: string }[])[0]!.text)).toEqual({ errorType: "tool_fault", tool: "rejects_non_error", exception: "throw", message: '{"weird":true}' });
     const junk = await result("tools/call", { name: "returns_junk" });
     expect(junk.isError).toBe(true);
     // The server keeps serving.

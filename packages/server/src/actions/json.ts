@@ -1,0 +1,126 @@
+/**
+ * Plain JSON values and the strict JSON Schema compiler of action tools.
+ *
+ * Action schemas and output schemas of action tools are compiled by their own
+ * ajv instance (JSON Schema 2020-12, formats asserted): unlike the shared
+ * instance of plain tools, a `format` it does not know is refused when the
+ * schema is built rather than ignored, so the value gate never silently
+ * skips a check the schema asked for. A `$ref` must resolve inside the
+ * schema: remote references are never fetched.
+ */
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import { boundValue } from "./bound.js";
+
+type AddFormats = (ajv: Ajv2020) => unknown;
+const addFormats: AddFormats =
+  ((addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats));
+
+/** True for an object whose prototype is `Object.prototype` or `null`: a map, never a class instance or an array. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** A short description of a value for configuration errors: its kind and a bounded rendering. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return "undefined";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return `an array ${boundValue(value, 80)}`;
+  if (typeof value === "function") return `a function${value.name ? ` ${value.name}` : ""}`;
+  if (typeof value === "object") {
+    if (!isPlainObject(value)) return `an instance of ${(value as object).constructor?.name ?? "a class"}`;
+    return `an object ${boundValue(value, 80)}`;
+  }
+  if (typeof value === "string") return `the string ${JSON.stringify(boundValue(value, 80))}`;
+  return `${typeof value} ${String(value)}`;
+}
+
+/**
+ * Finds the first part of `value` that JSON cannot carry: `undefined`, a
+ * function, a symbol, a bigint, a non-finite number, a sparse array, an
+ * object with symbol keys, or an object that is not plain (a `RegExp`, a
+ * `Date`, a `Map`, a class instance).
+ * @returns `undefined` when all of it is JSON, else `{ path, value }` (path as a JSON Pointer).
+ */
+export function findNonJson(value: unknown, path = ""): { path: string; value: unknown } | undefined {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return undefined;
+    case "number":
+      return Number.isFinite(value) ? undefined : { path, value };
+    case "object": {
+      if (value === null) return undefined;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          if (!(i in value)) return { path: `${path}/${i}`, value: undefined };
+          const found = findNonJson(value[i], `${path}/${i}`);
+          if (found) return found;
+        }
+        return undefined;
+      }
+      if (!isPlainObject(value) || Object.getOwnPropertySymbols(value).length > 0) return { path, value };
+      for (const [key, item] of Object.entries(value)) {
+        const found = findNonJson(item, `${path}/${escapePointer(key)}`);
+        if (found) return found;
+      }
+      return undefined;
+    }
+    default:
+      return { path, value };
+  }
+}
+
+/** Escapes one JSON Pointer segment (RFC 6901: `~` as `~0`, `/` as `~1`). */
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Reads one JSON Pointer segment back (the inverse of {@link escapePointer}). */
+export function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+class UnknownFormatError extends Error {}
+
+let strict: Ajv2020 | undefined;
+
+function ajv(): Ajv2020 {
+  if (!strict) {
+    // strict: false admits annotation keywords (x-..., examples, ...); an
+    // unknown format is only logged in that mode, so the logger turns that
+    // one warning into a refusal.
+    strict = new Ajv2020({
+      strict: false,
+      allErrors: true,
+      validateFormats: true,
+      logger: {
+        log() {},
+        warn(...args: unknown[]) {
+          const text = args.map(String).join(" ");
+          if (/unknown format/.test(text)) throw new UnknownFormatError(text);
+        },
+        error() {},
+      },
+    });
+    addFormats(strict);
+  }
+  return strict;
+}
+
+/**
+ * Compiles a JSON Schema (2020-12) with formats asserted.
+ * @throws Error saying what the build stopped on: an invalid keyword value,
+ *   an unknown `type` or `format`, an unresolvable or remote `$ref`.
+ */
+export function compileStrict(schema: object | boolean): ValidateFunction {
+  if (typeof schema === "boolean") return ajv().compile(schema);
+  const { $id: _id, $schema: _dialect, ...rest } = schema as Record<string, unknown>;
+  return ajv().compile(rest);
+}
+
+/** The ajv errors of the last run of `validate`. */
+export type SchemaErrors = ErrorObject[];

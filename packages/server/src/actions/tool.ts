@@ -1,0 +1,470 @@
+/**
+ * Action tools: one tool name, many actions. The tool's `inputSchema` is
+ * generated (`{ action, data }`), a call goes through the dispatch gates
+ * before the tool's own code runs, and a model that calls it wrongly learns
+ * the right call from the error alone (spec 2026-07-28, server/tools: input
+ * problems are tool execution errors, answered with `isError`).
+ *
+ * The dispatch gates, in order; the first to refuse answers:
+ * 1. a key outside `{action, data}` (`unknown_arguments`)
+ * 2. an argument of the wrong JSON type (`invalid_argument_type`)
+ * 3. no `action` (`missing_action`)
+ * 4. an action the tool does not have (`unknown_action`)
+ * 5. a `required` property not supplied (`missing_required_fields`)
+ * 6. no `requiredOneOf` group fully supplied (`required_one_of_unsatisfied`)
+ * 7. an unknown key anywhere in `data` (`unknown_params`, see `keyset.ts`)
+ * 8. a value its schema refuses (`invalid_values`, see `value-gate.ts`)
+ *
+ * Gates 1 and 2 point at `help {tool}` and list no schema (the vocabulary is
+ * the whole contract there); gates 3 and 4 list the valid actions; gates 5 to
+ * 8 point at `help {tool, action}` and carry the `input_schema` digest
+ * `{properties, required, defaults, required_one_of?}`.
+ *
+ * A property counts as supplied when `data` carries its key, whatever the
+ * value, `null` included. `defaults` are applied after every gate and fill
+ * only the properties the caller left out, so a default never satisfies
+ * `required` or `requiredOneOf`.
+ *
+ * Consumer-written text (the tool and action descriptions, notes, related,
+ * examples, property descriptions, hint descriptions) is sent exactly as
+ * written. The framework adds structure around it: each action's summary is
+ * `<action>: <description>`, summaries are sorted by action name and, in the
+ * `action` enum's description, joined with `"\n"`; that is why an action
+ * name or description may hold no newline.
+ */
+import { inspect } from "node:util";
+import type { CallToolResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
+import type { RequestContext } from "../context.js";
+import type { SchemaProblem } from "../schema.js";
+import type { InputSchema, OutputSchema } from "../tools.js";
+import { boundText, MESSAGE_LIMIT } from "./bound.js";
+import { type CheckedAction, checkAction, ConfigurationError, requireJson } from "./config.js";
+import { checkArguments, HELP_TOOL, helpPointer, missingActionBody, refusal, unknownActionBody } from "./gates.js";
+import { checkHint, type Hint } from "./hints.js";
+import { compileStrict, describeValue, isPlainObject } from "./json.js";
+import { closeProperties, findUnknownKeys } from "./keyset.js";
+
+/** A JSON Schema: a boolean or an object of keywords. */
+export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
+
+/**
+ * One action of an action tool. Every key other than these is a configuration error.
+ */
+export interface ActionSchema {
+  /** What the action does, one line (no newline): emitted verbatim into the summaries and help. */
+  description: string;
+  /**
+   * JSON Schema (2020-12) of each property of the action's `data`, by name.
+   * Read by the unknown-key gate (closure rules in `keyset.ts`) and compiled,
+   * formats asserted, for the value gate.
+   */
+  properties: Readonly<Record<string, JsonSchema>>;
+  /** Property names that must all be supplied (default none). */
+  required?: readonly string[];
+  /** Groups of property names; at least one group must be supplied in full. Checked together with `required`. */
+  requiredOneOf?: readonly (readonly string[])[];
+  /** Values filled in for properties the caller left out, after the gates. Never for a `required` property. */
+  defaults?: Readonly<Record<string, unknown>>;
+  /** Long-form notes, surfaced by `help` (newlines allowed). */
+  notes?: string;
+  /** Names of related actions, surfaced by `help`. */
+  related?: readonly string[];
+  /** Example `data` payloads, surfaced by `help`. */
+  examples?: readonly Readonly<Record<string, unknown>>[];
+}
+
+/** What `runAction` returns on success: see {@link ok}. */
+export interface ActionOk {
+  readonly kind: "ok";
+  readonly data: unknown;
+  readonly hintContext?: unknown;
+}
+
+/** What `runAction` returns on failure: see {@link error}. */
+export interface ActionError {
+  readonly kind: "error";
+  readonly reason: unknown;
+  readonly hintContext?: unknown;
+}
+
+/** The result of `runAction`: build it with {@link ok} or {@link error}. */
+export type ActionResult = ActionOk | ActionError;
+
+/**
+ * A successful action.
+ * - `ok(data)`: the answer is `data` as JSON text (and as `structuredContent`
+ *   when the tool declares an `outputSchema`), with the tool's
+ *   `actionContext` under `context` when it gives one.
+ * - `ok(data, hintContext)`: the same, with `hints(action, hintContext)` under `hints`.
+ *
+ * When `data` is not a plain object and a `hints` or `context` key must be
+ * added, the answer is `{ data, hints?, context? }`.
+ */
+export function ok(data: unknown, ...hint: [hintContext?: unknown]): ActionOk {
+  return hint.length > 0 ? { kind: "ok", data, hintContext: hint[0] } : { kind: "ok", data };
+}
+
+/**
+ * A failed action: an `isError` result.
+ * - `error(reason)`: one text block, `handleError(reason)`.
+ * - `error(reason, hintContext)`: JSON text `{ error: handleError(reason), hints, context? }`,
+ *   also sent as `structuredContent`.
+ */
+export function error(reason: unknown, ...hint: [hintContext?: unknown]): ActionError {
+  return hint.length > 0 ? { kind: "error", reason, hintContext: hint[0] } : { kind: "error", reason };
+}
+
+/**
+ * The definition of an action tool: an object literal or a class instance
+ * (methods are called with `this` as the definition).
+ */
+export interface ActionToolDefinition<A extends string = string> {
+  /** The tool name (the spec's rule: 1 to 128 of `A-Z a-z 0-9 _ - .`); `help` is reserved. */
+  name: string;
+  /** What the tool does, for the model (newlines allowed). */
+  description: string;
+  /** Display title; no `title` key is published without it. */
+  title?: string;
+  /** Behaviour hints for clients; no `annotations` key is published without them. */
+  annotations?: ToolAnnotations;
+  /**
+   * JSON Schema (2020-12) of the tool's successful answers. When given, each
+   * `ok` answer (hints and context included) is sent as `structuredContent`
+   * and checked against it; an answer that fails is an `isError` result.
+   */
+  outputSchema?: OutputSchema;
+  /** This tool's run limit in milliseconds; overrides the server's `toolTimeoutMs`. 0 turns the limit off. */
+  timeoutMs?: number;
+  /** The actions, by name (at least one). */
+  actions: { readonly [K in A]: ActionSchema };
+  /**
+   * Runs one action with `data` that passed every gate, defaults applied.
+   * Return {@link ok} or {@link error}; a throw, a rejection or any other
+   * return is a tool fault (an `isError` result with `errorType: "tool_fault"`).
+   */
+  runAction(action: A, data: Record<string, unknown>, ctx: RequestContext): ActionResult | Promise<ActionResult>;
+  /** Follow-up calls to suggest; called for the hint forms of {@link ok} and {@link error}. Default: none (`[]`). */
+  hints?(action: A, hintContext: unknown): readonly Hint[] | Promise<readonly Hint[]>;
+  /** Words an error reason for the model. Default: `"Operation failed: " + util.inspect(reason)`. */
+  handleError?(reason: unknown): string;
+  /**
+   * Run-time context for an action (read per-request data from `ctx.assigns`),
+   * sent under `context` with successful answers, with `error(reason, hintContext)`
+   * answers and by `help` at action level. Must return a plain object, `null`
+   * or `undefined` (no `context` key); anything else is a fault.
+   */
+  actionContext?(action: A, ctx: RequestContext): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
+}
+
+const ARGUMENTS = Object.freeze({ action: "string", data: "object" } as const);
+const DATA_DESCRIPTION = "The action's parameters, an object. For the parameters of one action, call the help tool with {tool, action}.";
+const BRAND = Symbol.for("x-mcp.ActionTool");
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Default of `handleError`: `Operation failed: <inspect(reason)>`, bounded. */
+export function defaultHandleError(reason: unknown): string {
+  return boundText(`Operation failed: ${inspect(reason, { depth: 4, breakLength: Number.POSITIVE_INFINITY })}`, MESSAGE_LIMIT);
+}
+
+/** True for an {@link ActionTool} built by this package (recognised by brand, across copies of the package). */
+export function isActionTool(value: unknown): value is ActionTool {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/**
+ * A checked action tool. Build one with {@link defineActionTool} and register
+ * it with `McpServer.registerActionTool`. It holds a snapshot of its
+ * definition's schemas as checked, so what was validated is what is served.
+ * It implements `describe(): Tool`, so `listToolsResult` of `@x/builders`
+ * accepts it.
+ */
+export class ActionTool<A extends string = string> {
+  /** The definition it was built from; its methods are called on it. */
+  readonly source: ActionToolDefinition<A>;
+  readonly name: string;
+  readonly description: string;
+  readonly title: string | undefined;
+  readonly annotations: ToolAnnotations | undefined;
+  readonly outputSchema: OutputSchema | undefined;
+  readonly timeoutMs: number | undefined;
+  /** The generated `inputSchema`: `{ action: enum of names, with the summaries; data: object }`. */
+  readonly inputSchema: InputSchema;
+  /** Action names, sorted. */
+  readonly actionNames: readonly string[];
+  /** `<action>: <description>` for each action, sorted by action name. */
+  readonly summaries: readonly string[];
+  /** Checks `structuredContent` against `outputSchema`; `undefined` without one. */
+  readonly checkOutput: ((value: unknown) => SchemaProblem[]) | undefined;
+  readonly #actions = new Map<string, CheckedAction & { closed: Record<string, unknown> }>();
+
+  /**
+   * Checks `definition` and builds the tool.
+   * @throws ConfigurationError naming the tool, the definition field, what was
+   *   wrong, the expected shape and the value found.
+   */
+  constructor(definition: ActionToolDefinition<A>) {
+    if (typeof definition !== "object" || definition === null) {
+      throw new ConfigurationError("(unnamed)", "definition", "an action tool definition is required", "an object with name, description, actions and runAction", definition);
+    }
+    const d = definition as unknown as Record<string, unknown>;
+    const name = d.name;
+    if (typeof name !== "string" || name === "") throw new ConfigurationError("(unnamed)", "name", "the tool needs a name", "a non-empty string", name);
+    if (name === HELP_TOOL) throw new ConfigurationError(name, "name", `"${HELP_TOOL}" is reserved for the introspection tool`, "another name", name);
+    if (typeof d.description !== "string") throw new ConfigurationError(name, "description", "the tool needs a description", "a string", d.description);
+    if (d.title !== undefined && typeof d.title !== "string") throw new ConfigurationError(name, "title", "title must be text when given", "a string or undefined", d.title);
+    if (d.annotations !== undefined) {
+      if (!isPlainObject(d.annotations)) throw new ConfigurationError(name, "annotations", "annotations must be a map when given", "a plain object or undefined", d.annotations);
+      requireJson(name, "annotations", "annotations", d.annotations);
+    }
+    const timeout = d.timeoutMs;
+    if (timeout !== undefined && !(Number.isSafeInteger(timeout) && (timeout as number) >= 0 && (timeout as number) <= 2_147_483_647)) {
+      throw new ConfigurationError(name, "timeoutMs", "timeoutMs must be a whole number of milliseconds", "an integer from 0 (no limit) to 2147483647", timeout);
+    }
+    for (const callback of ["runAction", "hints", "handleError", "actionContext"] as const) {
+      const fn = d[callback];
+      if (callback === "runAction" ? typeof fn !== "function" : fn !== undefined && typeof fn !== "function") {
+        throw new ConfigurationError(name, callback, `${callback} must be a function${callback === "runAction" ? "" : " when given"}`, "a function", fn);
+      }
+    }
+    let checkOutput: ActionTool["checkOutput"];
+    if (d.outputSchema !== undefined) {
+      const schema = d.outputSchema;
+      if (!isPlainObject(schema)) throw new ConfigurationError(name, "outputSchema", "outputSchema must be a JSON Schema object when given", "a plain object or undefined", schema);
+      requireJson(name, "outputSchema", "outputSchema", schema);
+      if (schema.type !== undefined && schema.type !== "object") {
+        throw new ConfigurationError(name, "outputSchema", 'an output schema describes structuredContent, whose root is an object', 'type "object" at the root', schema.type);
+      }
+      try {
+        const validate = compileStrict(schema);
+        checkOutput = (value) =>
+          validate(value) ? [] : (validate.errors ?? []).map((e) => ({ path: e.instancePath, message: e.message ?? `fails ${e.keyword}` }));
+      } catch (cause) {
+        throw new ConfigurationError(name, "outputSchema", `outputSchema does not build as JSON Schema 2020-12 (${(cause as Error).message})`, "a schema ajv can compile, local $ref only, known types and formats", schema);
+      }
+    }
+    const actions = d.actions;
+    if (!isPlainObject(actions)) throw new ConfigurationError(name, "actions", "actions must be a map of action name to action schema", "a plain object (a map, not a class instance)", actions);
+    if (Object.getOwnPropertySymbols(actions).length > 0) throw new ConfigurationError(name, "actions", "an action name is not a string", "string keys", actions);
+    const names = Object.keys(actions).sort(compare);
+    if (names.length === 0) throw new ConfigurationError(name, "actions", "an action tool needs at least one action", "a map with one action or more", actions);
+    for (const action of names) {
+      const checked = checkAction(name, action, actions[action]);
+      this.#actions.set(action, { ...checked, closed: closeProperties(checked.properties) });
+    }
+    this.source = definition;
+    this.name = name;
+    this.description = d.description;
+    this.title = d.title as string | undefined;
+    this.annotations = d.annotations === undefined ? undefined : structuredClone(d.annotations as ToolAnnotations);
+    this.outputSchema = d.outputSchema === undefined ? undefined : structuredClone(d.outputSchema as OutputSchema);
+    this.timeoutMs = timeout as number | undefined;
+    this.checkOutput = checkOutput;
+    this.actionNames = Object.freeze(names);
+    this.summaries = Object.freeze(names.map((n) => `${n}: ${this.#actions.get(n)!.description}`));
+    this.inputSchema = {
+      type: "object",
+      properties: {
+        action: { type: "string", enum: [...names], description: this.summaries.join("\n") },
+        data: { type: "object", description: DATA_DESCRIPTION },
+      },
+      required: ["action"],
+      additionalProperties: false,
+    };
+    Object.defineProperty(this, BRAND, { value: true });
+    Object.freeze(this);
+  }
+
+  /** The `tools/list` definition: `name`, `description`, `inputSchema`, and `title`, `outputSchema`, `annotations` only when given. */
+  describe(): Tool {
+    const tool: Tool = { name: this.name } as Tool;
+    if (this.title !== undefined) tool.title = this.title;
+    tool.description = this.description;
+    tool.inputSchema = this.inputSchema as Tool["inputSchema"];
+    if (this.outputSchema !== undefined) tool.outputSchema = this.outputSchema as Tool["outputSchema"];
+    if (this.annotations !== undefined) tool.annotations = this.annotations;
+    return tool;
+  }
+
+  /**
+   * Runs one call: the dispatch gates, then `runAction` with the defaults
+   * applied, then the answer's shape. A refusal is an `isError` result
+   * classified `dispatch`; a throw from the tool's callbacks is left to the
+   * caller's fault boundary (`runTool` turns it into a `tool_fault` result).
+   */
+  async run(args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
+    const argumentsRefused = checkArguments(args, ARGUMENTS, helpPointer(this.name), `tool ${this.name}`);
+    if (argumentsRefused) return refusal(argumentsRefused);
+    if (!Object.hasOwn(args, "action")) return refusal(missingActionBody(this.name, this.actionNames));
+    const name = args.action as string;
+    const action = this.#actions.get(name);
+    if (!action) return refusal(unknownActionBody(this.name, name, this.actionNames));
+    const data = (Object.hasOwn(args, "data") ? args.data : {}) as Record<string, unknown>;
+    const dataRefused = this.#checkData(action, data);
+    if (dataRefused) return refusal(dataRefused);
+    const merged: Record<string, unknown> = { ...data };
+    for (const [key, value] of Object.entries(action.defaults)) {
+      if (!Object.hasOwn(merged, key)) merged[key] = structuredClone(value);
+    }
+    const returned = await this.source.runAction(name as A, merged, ctx);
+    return this.#answer(name as A, returned, ctx);
+  }
+
+  /** The `input_schema` digest of an action: `{properties, required, defaults, required_one_of?}`. */
+  digest(action: string): Record<string, unknown> | undefined {
+    const a = this.#actions.get(action);
+    if (!a) return undefined;
+    const digest: Record<string, unknown> = { properties: a.closed, required: [...a.required], defaults: a.defaults };
+    if (a.requiredOneOf) digest.required_one_of = a.requiredOneOf;
+    return digest;
+  }
+
+  /**
+   * One action as `help` shows it: `description`, `properties` (closure made
+   * explicit), `required`, `required_one_of` (when declared), `defaults`, and
+   * `notes`, `related`, `examples` when declared. `undefined` for an unknown action.
+   */
+  renderAction(action: string): Record<string, unknown> | undefined {
+    const a = this.#actions.get(action);
+    if (!a) return undefined;
+    const out: Record<string, unknown> = { description: a.description, properties: a.closed, required: [...a.required] };
+    if (a.requiredOneOf) out.required_one_of = a.requiredOneOf;
+    out.defaults = a.defaults;
+    if (a.notes !== undefined) out.notes = a.notes;
+    if (a.related !== undefined) out.related = a.related;
+    if (a.examples !== undefined) out.examples = a.examples;
+    return out;
+  }
+
+  /**
+   * Calls `actionContext(action, ctx)` when the definition has it.
+   * @returns the map, or `undefined` for none (no callback, `null` or `undefined`).
+   * @throws TypeError when it returns anything else.
+   */
+  async contextFor(action: string, ctx: RequestContext): Promise<Record<string, unknown> | undefined> {
+    if (typeof this.source.actionContext !== "function") return undefined;
+    const context = await this.source.actionContext(action as A, ctx);
+    if (context === null || context === undefined) return undefined;
+    if (!isPlainObject(context)) throw new TypeError(`tool ${this.name}: actionContext must return a plain object, null or undefined, got ${describeValue(context)}`);
+    return context;
+  }
+
+  #checkData(action: CheckedAction & { closed: Record<string, unknown> }, data: Record<string, unknown>): Record<string, unknown> | undefined {
+    const base = { action: action.name, input_schema: this.digest(action.name), help: helpPointer(this.name, action.name) };
+    const missing = action.required.filter((key) => !Object.hasOwn(data, key));
+    if (missing.length > 0) {
+      return {
+        error: "missing_required_fields",
+        message: `Action ${action.name} of tool ${this.name} needs ${missing.join(", ")} in data.`,
+        missing,
+        ...base,
+      };
+    }
+    const groups = action.requiredOneOf;
+    if (groups && !groups.some((group) => group.every((key) => Object.hasOwn(data, key)))) {
+      return {
+        error: "required_one_of_unsatisfied",
+        message: `Action ${action.name} of tool ${this.name} needs every property of at least one group in data: ${groups.map((g) => `[${g.join(", ")}]`).join(" or ")}.`,
+        required_one_of: groups,
+        ...base,
+      };
+    }
+    const unknown = findUnknownKeys(data, action.properties);
+    if (unknown) {
+      return {
+        error: "unknown_params",
+        message: `Action ${action.name} of tool ${this.name} does not take ${unknown.count === 1 ? "the key" : `${unknown.count} keys`} in data: ${unknown.unknown.join(", ")}${unknown.count > unknown.unknown.length ? ", ..." : ""}. allowed lists what each object takes, by its path.`,
+        unknown: unknown.unknown,
+        unknown_count: unknown.count,
+        allowed: unknown.allowed,
+        ...base,
+      };
+    }
+    const invalid = action.valueGate(data);
+    if (invalid) {
+      return {
+        error: "invalid_values",
+        message: `Action ${action.name} of tool ${this.name}: ${invalid.count === 1 ? "a value" : `${invalid.count} values`} in data ${invalid.count === 1 ? "does" : "do"} not match the schema: ${invalid.invalid.map((i) => i.path || "(data)").join(", ")}${invalid.count > invalid.invalid.length ? ", ..." : ""}.`,
+        invalid: invalid.invalid,
+        invalid_count: invalid.count,
+        ...base,
+      };
+    }
+    return undefined;
+  }
+
+  async #hints(action: A, hintContext: unknown): Promise<Hint[]> {
+    if (typeof this.source.hints !== "function") return [];
+    const hints = await this.source.hints(action, hintContext);
+    if (!Array.isArray(hints)) throw new TypeError(`tool ${this.name}: hints must return an array of hints, got ${describeValue(hints)}`);
+    return hints.map((h, i) => checkHint(h, `tool ${this.name}: hints()[${i}]`));
+  }
+
+  #handleError(reason: unknown): string {
+    if (typeof this.source.handleError !== "function") return defaultHandleError(reason);
+    const message = this.source.handleError(reason);
+    if (typeof message !== "string") throw new TypeError(`tool ${this.name}: handleError must return a string, got ${describeValue(message)}`);
+    return message;
+  }
+
+  async #answer(action: A, returned: unknown, ctx: RequestContext): Promise<CallToolResult> {
+    if (!isPlainObject(returned) || (returned.kind !== "ok" && returned.kind !== "error")) {
+      throw new TypeError(`tool ${this.name}: runAction must return ok(...) or error(...), got ${describeValue(returned)}`);
+    }
+    const withHints = Object.hasOwn(returned, "hintContext");
+    if (returned.kind === "ok") {
+      const extra: Record<string, unknown> = {};
+      if (withHints) extra.hints = await this.#hints(action, returned.hintContext);
+      const context = await this.contextFor(action, ctx);
+      if (context !== undefined) extra.context = context;
+      const data = returned.data === undefined ? null : returned.data;
+      const body = Object.keys(extra).length === 0 ? data : isPlainObject(data) ? { ...data, ...extra } : { data, ...extra };
+      const result: CallToolResult = { resultType: "complete", content: [{ type: "text", text: JSON.stringify(body) }] };
+      if (this.outputSchema !== undefined && isPlainObject(body)) result.structuredContent = body as CallToolResult["structuredContent"];
+      return result;
+    }
+    const message = this.#handleError(returned.reason);
+    if (!withHints) return { resultType: "complete", content: [{ type: "text", text: message }], isError: true };
+    const body: Record<string, unknown> = { error: message, hints: await this.#hints(action, returned.hintContext) };
+    const context = await this.contextFor(action, ctx);
+    if (context !== undefined) body.context = context;
+    return {
+      resultType: "complete",
+      content: [{ type: "text", text: JSON.stringify(body) }],
+      structuredContent: body as CallToolResult["structuredContent"],
+      isError: true,
+    };
+  }
+}
+
+/**
+ * Defines an action tool: checks the definition now (the definition moment;
+ * registration checks it again) and returns the built {@link ActionTool}.
+ *
+ * @example
+ * const tasks = defineActionTool({
+ *   name: "tasks",
+ *   description: "Task management",
+ *   actions: {
+ *     create: { description: "Create a task", properties: { name: { type: "string" } }, required: ["name"] },
+ *   },
+ *   runAction(action, data) {
+ *     return ok({ message: `Created ${data.name}` }, { id: 1 });
+ *   },
+ * });
+ * server.registerActionTool(tasks);
+ *
+ * @throws ConfigurationError naming the tool, the definition field, what was
+ *   wrong, the expected shape and the value found: a schema that does not
+ *   build (unknown type or format, unresolvable or remote `$ref`, a value JSON
+ *   cannot carry), a newline in an action name or description, an action
+ *   schema key outside the vocabulary, a default that is required, undeclared,
+ *   refused by its schema or by the unknown-key gate, a `requiredOneOf` group
+ *   naming an undeclared property or containing another group, an output
+ *   schema that does not build, a class instance where a map belongs.
+ */
+export function defineActionTool<const A extends string>(definition: ActionToolDefinition<A>): ActionTool<A> {
+  return new ActionTool(definition);
+}
