@@ -61,7 +61,18 @@ describe("tool context", () => {
     await runTool(deployTool(calls), {}, { waitFor: (r) => ({ id: r.id, ok: true, data: { env: "prod" } }) });
     expect(calls.map((ctx) => Object.hasOwn(ctx ?? {}, "answer"))).toEqual([false, true]);
     const plain: Array<ToolContext | undefined> = [];
-    await runTool({ name: "plain", inputSchema: {}, execute: (_a, ctx) => (plain.push(ctx), { output: "ok" }) }, {}, { waitFor: () => ({ id: "x", ok: true }) });
+    await runTool(
+      {
+        name: "plain",
+        inputSchema: {},
+        execute: (_a, ctx) => {
+          plain.push(ctx);
+          return { output: "ok" };
+        },
+      },
+      {},
+      { waitFor: () => ({ id: "x", ok: true }) },
+    );
     expect(plain).toHaveLength(1);
     expect(Object.hasOwn(plain[0]!, "answer")).toBe(false);
   });
@@ -129,7 +140,12 @@ describe("the loop rule", () => {
   it("[A73] re-executes once with ctx.answer when waitFor answers ok", async () => {
     const calls: Array<ToolContext | undefined> = [];
     const asked: Request[] = [];
-    const result = await runTool(deployTool(calls), {}, { waitFor: (r) => (asked.push(r), { id: r.id, ok: true, data: { env: "staging" } }) });
+    const result = await runTool(deployTool(calls), {}, {
+      waitFor: (r) => {
+        asked.push(r);
+        return { id: r.id, ok: true, data: { env: "staging" } };
+      },
+    });
     expect(result).toEqual({ status: "done", result: { output: "deployed to staging" } });
     expect(asked).toEqual([{ id: "pnd-deploy-1", kind: "input", prompt: "Which environment?" }]);
     expect(calls).toHaveLength(2);
