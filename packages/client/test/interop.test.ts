@@ -106,7 +106,9 @@ beforeAll(async () => {
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
     const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: req.method === "POST" ? Buffer.concat(chunks) : undefined });
     const response = await handler.fetch(request);
-    response.headers.forEach((value, name) => res.setHeader(name, value));
+    response.headers.forEach((value, name) => {
+      res.setHeader(name, value);
+    });
     res.writeHead(response.status);
     const reader = response.body?.getReader();
     for (let step = await reader?.read(); step && !step.done; step = await reader?.read()) res.write(step.value);
