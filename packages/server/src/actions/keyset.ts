@@ -35,7 +35,12 @@ export interface UnknownKeys {
   count: number;
   /** The first {@link MAX_LISTED} data paths (JSON Pointers, each segment bounded) in sort order. */
   unknown: string[];
-  /** For each object holding one of the listed keys, its data path → the names it admits (sorted). */
+  /**
+   * For each object that holds one of the listed keys, at any depth (`data`
+   * itself, under `""`, always does): its data path → the names it admits,
+   * sorted, with {@link ANY_STRING_KEY} where it admits any key
+   * (`additionalProperties` a schema or `true`). The retry needs no help call.
+   */
   allowed: Record<string, string[]>;
 }
 
@@ -45,49 +50,54 @@ function segment(key: string): string {
 
 function admitted(properties: Record<string, unknown> | undefined, additional: unknown): string[] {
   const names = properties ? Object.keys(properties).sort() : [];
-  if (isPlainObject(additional)) names.push(ANY_STRING_KEY);
+  if (isPlainObject(additional) || additional === true) names.push(ANY_STRING_KEY);
   return names;
 }
+
+type Holder = { path: string; names: () => string[] };
 
 /**
  * Reads `data` against the action's `properties` and lists every key the
  * closure rules refuse. Returns `undefined` when there is none.
  */
 export function findUnknownKeys(data: Record<string, unknown>, properties: Record<string, unknown>): UnknownKeys | undefined {
-  const found: { path: string; holder: string; names: string[] }[] = [];
-  const visitObject = (value: Record<string, unknown>, path: string, props: Record<string, unknown> | undefined, additional: unknown) => {
+  const found: { path: string; holders: Holder[] }[] = [];
+  const visitObject = (value: Record<string, unknown>, path: string, props: Record<string, unknown> | undefined, additional: unknown, chain: Holder[]) => {
     const closed = props !== undefined ? additional === undefined || additional === false : additional === false;
+    const here = [...chain, { path, names: () => admitted(props, additional) }];
     for (const key of Object.keys(value)) {
       const child = value[key];
       const childPath = path + segment(key);
       if (props !== undefined && Object.hasOwn(props, key)) {
-        visit(child, childPath, props[key]);
+        visit(child, childPath, props[key], here);
       } else if (isPlainObject(additional)) {
-        visit(child, childPath, additional);
+        visit(child, childPath, additional, here);
       } else if (closed) {
-        found.push({ path: childPath, holder: path, names: admitted(props, additional) });
+        found.push({ path: childPath, holders: here });
       }
     }
   };
-  const visit = (value: unknown, path: string, schema: unknown) => {
+  const visit = (value: unknown, path: string, schema: unknown, chain: Holder[]) => {
     if (!isPlainObject(schema)) return;
     if (Array.isArray(value)) {
       if (isPlainObject(schema.items)) {
-        for (let i = 0; i < value.length; i++) visit(value[i], `${path}/${i}`, schema.items);
+        for (let i = 0; i < value.length; i++) visit(value[i], `${path}/${i}`, schema.items, chain);
       }
       return;
     }
     if (!isPlainObject(value)) return;
     const props = isPlainObject(schema.properties) ? schema.properties : undefined;
     if (props === undefined && schema.additionalProperties === undefined) return;
-    visitObject(value, path, props, schema.additionalProperties);
+    visitObject(value, path, props, schema.additionalProperties, chain);
   };
-  visitObject(data, "", properties, false);
+  visitObject(data, "", properties, false, []);
   if (found.length === 0) return undefined;
   found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const listed = found.slice(0, MAX_LISTED);
   const allowed: Record<string, string[]> = {};
-  for (const entry of listed) allowed[entry.holder] = entry.names;
+  for (const entry of listed) {
+    for (const holder of entry.holders) allowed[holder.path] ??= holder.names();
+  }
   return { count: found.length, unknown: listed.map((e) => e.path), allowed };
 }
 
