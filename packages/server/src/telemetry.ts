@@ -188,14 +188,23 @@ const requestRejected = channel(CHANNELS.requestRejected);
 
 /**
  * Starts the record of one tool call and publishes it on `x-mcp:tool:start`.
- * Returns the event to pass to {@link publishToolError} and {@link publishToolStop}.
+ * Returns the event to pass to {@link publishToolError} and {@link publishToolStop},
+ * or `undefined` when no tool channel has a subscriber (then a call costs no
+ * allocation; a subscriber that arrives during a call sees the next one).
+ * `action` and `trace` are read only when the event is made.
  */
-export function publishToolStart(tool: string, action: string | undefined, requestId: RequestId, trace: TraceContext | undefined): ToolCallEvent {
+export function publishToolStart(
+  tool: string,
+  action: () => string | undefined,
+  requestId: RequestId,
+  trace: () => TraceContext | undefined,
+): ToolCallEvent | undefined {
+  if (!toolStart.hasSubscribers && !toolStop.hasSubscribers && !toolError.hasSubscribers) return undefined;
   const event: ToolCallEvent = {
     tool,
-    action,
+    action: action(),
     requestId,
-    trace,
+    trace: trace(),
     startTime: performance.now(),
     durationMs: 0,
     outcome: undefined,
@@ -210,7 +219,8 @@ export function publishToolStart(tool: string, action: string | undefined, reque
 }
 
 /** Records a fault on the event and publishes it on `x-mcp:tool:error`. */
-export function publishToolError(event: ToolCallEvent, exception: string, error: string, crashReason: unknown): void {
+export function publishToolError(event: ToolCallEvent | undefined, exception: string, error: string, crashReason: unknown): void {
+  if (!event) return;
   event.exception = exception;
   event.error = error;
   event.crashReason = crashReason;
@@ -218,7 +228,8 @@ export function publishToolError(event: ToolCallEvent, exception: string, error:
 }
 
 /** Records how the call ended and publishes the event on `x-mcp:tool:stop`. */
-export function publishToolStop(event: ToolCallEvent, outcome: ToolOutcome, errorKind?: ErrorKind): void {
+export function publishToolStop(event: ToolCallEvent | undefined, outcome: ToolOutcome, errorKind?: ErrorKind): void {
+  if (!event) return;
   event.durationMs = performance.now() - event.startTime;
   event.outcome = outcome;
   event.isError = outcome === "error" || outcome === "protocol_error";

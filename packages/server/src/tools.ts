@@ -200,18 +200,20 @@ function faultMessage(fault: unknown): string {
  * the client's model, and the body must not echo what the tool was handed.
  * Publishes `x-mcp:tool:error` with the fault itself as `crashReason`.
  */
-function faultResult(tool: string, fault: unknown, event: ToolCallEvent, exception = exceptionName(fault), message = faultMessage(fault)): CallToolResult {
+function faultResult(tool: string, fault: unknown, event: ToolCallEvent | undefined, exception = exceptionName(fault), message = faultMessage(fault)): CallToolResult {
   publishToolError(event, exception, message, fault);
   const body = { errorType: "tool_fault", tool, exception, message };
   const result = toolErrorResult(JSON.stringify(body), body);
   return result;
 }
 
-/** The context a handler sees: the request's, with a signal that also fires when the run limit passes. */
+/**
+ * The context a handler sees: the request's (as its prototype, so every
+ * field and getter reads through), with its own `signal` that also fires when
+ * the run limit passes.
+ */
 function withSignal(ctx: RequestContext, signal: AbortSignal): RequestContext {
-  const descriptors: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(ctx);
-  descriptors.signal = { value: signal, enumerable: true, configurable: true, writable: false };
-  return Object.defineProperties({}, descriptors) as RequestContext;
+  return Object.create(ctx, { signal: { value: signal, enumerable: true } }) as RequestContext;
 }
 
 /**
@@ -238,7 +240,7 @@ export async function runTool(
   ctx: RequestContext,
   options: RunToolOptions = {},
 ): Promise<CallToolResult | InputRequiredResult> {
-  const event = publishToolStart(tool.name, tool.actionOf?.(args), ctx.requestId, ctx.trace);
+  const event = publishToolStart(tool.name, () => tool.actionOf?.(args), ctx.requestId, () => ctx.trace);
   let result: CallToolResult | InputRequiredResult;
   try {
     result = await runGuarded(tool, args, ctx, options, event);
@@ -256,7 +258,7 @@ async function runGuarded(
   args: Record<string, unknown>,
   ctx: RequestContext,
   options: RunToolOptions,
-  event: ToolCallEvent,
+  event: ToolCallEvent | undefined,
 ): Promise<CallToolResult | InputRequiredResult> {
   const inputProblems = tool.checkInput(args);
   if (inputProblems.length > 0) {
