@@ -710,7 +710,15 @@ export class Client {
     if (reason !== undefined) throw this.rejectedTool(name, reason);
     let known = this.known.get(name);
     if (!known && (this.options.lookupTools ?? true)) {
-      await this.listAllTools({ signal: options.signal, timeout: options.timeout });
+      try {
+        await this.listAllTools({ signal: options.signal, timeout: options.timeout });
+      } catch (error) {
+        // A server that cannot list its tools can still be called: go on without
+        // the definition. A cancel, a timeout or a dead transport ends the call.
+        const code = isMcpClientError(error) ? error.code : undefined;
+        if (code === ClientErrorCode.RequestCancelled || code === ClientErrorCode.RequestTimeout || code === ClientErrorCode.TransportFailed) throw error;
+        this.warn(`Could not list the tools before calling ${JSON.stringify(name)}: ${error instanceof Error ? error.message : String(error)}`);
+      }
       const after = this.rejected.get(name);
       if (after !== undefined) throw this.rejectedTool(name, after);
       known = this.known.get(name);

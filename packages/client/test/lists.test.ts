@@ -71,6 +71,14 @@ describe("callTool and tool headers", () => {
     expect(requests[1]!.headers).toMatchObject({ "mcp-method": "tools/call", "mcp-name": "sql", "mcp-param-region": "us-west1", "mcp-protocol-version": "2026-07-28" });
   });
 
+  it("calls the tool anyway, with a warning, when listing the tools fails with a server error", async () => {
+    const warnings: string[] = [];
+    const { client, requests } = await memoryClient({ "tools/call": () => textResult("ok") }, { onWarning: (w) => warnings.push(w) });
+    expect((await client.callTool("t")).content).toEqual([{ type: "text", text: "ok" }]);
+    expect(requests.map((r) => r.message.method)).toEqual(["tools/list", "tools/call"]);
+    expect(warnings).toEqual([expect.stringMatching(/Could not list the tools before calling "t": Method not found/)]);
+  });
+
   it("does not list first with lookupTools: false", async () => {
     const { client, requests } = await memoryClient({ "tools/call": () => textResult("ok") }, { lookupTools: false });
     await client.callTool("anything");
