@@ -437,11 +437,15 @@ export class Client {
 
   private onNotification(notification: JSONRPCNotification, options: RequestOptions, progressToken: string | undefined): void {
     this.invalidateFor(notification);
-    if (notification.method === Method.NotificationsProgress && options.onProgress) {
-      const params = notification.params as unknown as ProgressNotificationParams | undefined;
-      if (params && params.progressToken === progressToken) options.onProgress(params);
+    try {
+      if (notification.method === Method.NotificationsProgress && options.onProgress) {
+        const params = notification.params as unknown as ProgressNotificationParams | undefined;
+        if (params && params.progressToken === progressToken) options.onProgress(params);
+      }
+      options.onNotification?.(notification);
+    } catch (error) {
+      this.warn(`A notification listener threw: ${error instanceof Error ? error.message : String(error)}`);
     }
-    options.onNotification?.(notification);
   }
 
   /** Invalidates cached results that a change notification makes stale (spec: caching "Interaction with Notifications"). */
@@ -595,7 +599,15 @@ export class Client {
    */
   async listTools(options: ListOptions = {}): Promise<ListToolsResult> {
     const params = options.cursor === undefined ? {} : { cursor: options.cursor };
-    return (await this.cached(Method.ToolsList, params, options, (r) => this.prepareTools(r))) as unknown as ListToolsResult;
+    const result = (await this.cached(Method.ToolsList, params, options, (r) => this.prepareTools(r))) as unknown as ListToolsResult;
+    // Remember the definitions, from the server or from a (possibly shared) cache.
+    for (const tool of result.tools) {
+      const before = this.known.get(tool.name);
+      if (before && JSON.stringify(before.tool) === JSON.stringify(tool)) continue;
+      const check = toolHeaderParams(tool);
+      this.known.set(tool.name, { tool, headers: check.ok ? check.params : [] });
+    }
+    return result;
   }
 
   private prepareTools(result: Result): Result {
@@ -616,7 +628,6 @@ export class Client {
         continue;
       }
       this.rejected.delete(tool.name);
-      this.known.set(tool.name, { tool, headers: check.ok ? check.params : [] });
       kept.push(tool);
     }
     return { ...result, tools: kept };

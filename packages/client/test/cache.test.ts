@@ -120,6 +120,20 @@ describe("the client's use of the cache", () => {
     expect(requests).toHaveLength(2);
   });
 
+  it("can be shared by two clients, each learning the tools' headers from the shared entry", async () => {
+    const shared = new ResponseCache();
+    const scripts = {
+      "tools/list": () => listResult("tools", [tool("sql", { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } })], { ttlMs: 60_000, cacheScope: "public" }),
+      "tools/call": () => ({ resultType: "complete", content: [] }),
+    };
+    const first = await memoryClient(scripts, { cache: shared });
+    await first.client.listTools();
+    const second = await memoryClient(scripts, { cache: shared });
+    await second.client.callTool("sql", { region: "eu" });
+    expect(second.requests.map((r) => r.message.method)).toEqual(["tools/call"]);
+    expect(second.requests[0]!.headers["mcp-param-region"]).toBe("eu");
+  });
+
   it("is off with cache: false", async () => {
     const { client, requests } = await memoryClient(hinted(60_000), { cache: false });
     await client.listTools();

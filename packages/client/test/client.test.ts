@@ -222,6 +222,29 @@ describe("progress and notifications", () => {
   });
 });
 
+describe("listeners", () => {
+  it("a listener that throws is reported as a warning and does not break the request", async () => {
+    const warnings: string[] = [];
+    const { client } = await memoryClient(
+      {
+        "tools/list": () => listResult("tools", [tool("t")]),
+        "tools/call": (_p, exchange) => {
+          exchange.notify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "x" } });
+          return textResult("fine");
+        },
+      },
+      { onWarning: (w) => warnings.push(w) },
+    );
+    const result = await client.callTool("t", {}, {
+      onNotification: () => {
+        throw new Error("listener bug");
+      },
+    });
+    expect(result.content).toEqual([{ type: "text", text: "fine" }]);
+    expect(warnings).toEqual(["A notification listener threw: listener bug"]);
+  });
+});
+
 describe("completion", () => {
   it("sends completion/complete and returns the values", async () => {
     const { client, requests } = await memoryClient({
