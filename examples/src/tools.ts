@@ -5,6 +5,7 @@
  */
 import { callToolResult } from "@x/builders";
 import { McpServer } from "@x/server";
+import { registerExampleActions } from "./actions.js";
 
 /** Builds the example server; one instance serves every request of every transport. */
 export function createExampleServer(): McpServer {
@@ -105,5 +106,6 @@ export function createExampleServer(): McpServer {
     },
   );
 
+  registerExampleActions(server);
   return server;
 }
