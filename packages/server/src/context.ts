@@ -46,7 +46,8 @@ export function filterAssigns(assigns: Readonly<Record<string, unknown>> | undef
   if (!assigns) return EMPTY_ASSIGNS;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(assigns)) {
-    if (!key.startsWith(RESERVED_ASSIGNS_PREFIX)) copy[key] = assigns[key];
+    // defineProperty, not assignment: a key may be __proto__.
+    if (!key.startsWith(RESERVED_ASSIGNS_PREFIX)) Object.defineProperty(copy, key, { value: assigns[key], enumerable: true });
   }
   return Object.freeze(copy);
 }

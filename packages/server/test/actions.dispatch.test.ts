@@ -181,6 +181,15 @@ describe("action tools: the dispatch gates, over HTTP", () => {
     expect(oneBad.body).toMatchObject({ error: "unknown_params", unknown: ["/items/1/x"], unknown_count: 1 });
   });
 
+  it("[A53] a __proto__ or constructor key is an unknown key like any other", async () => {
+    const args = JSON.parse('{"action":"get","data":{"id":1,"__proto__":{"polluted":true},"constructor":1}}');
+    const res = await callTool(srv.url, "tasks", args);
+    expect(res.body).toMatchObject({ error: "unknown_params", unknown: ["/__proto__", "/constructor"], unknown_count: 2 });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const action = await callTool(srv.url, "tasks", { action: "constructor" });
+    expect(action.body.error).toBe("unknown_action");
+  });
+
   it("[A53] an additionalProperties schema shows as <any string key> in allowed", async () => {
     const res = await callTool(srv.url, "tasks", { action: "configure", data: { labels: { a: { color: "x", weight: 1 } } } });
     expect(res.body.unknown).toEqual(["/labels/a/weight"]);

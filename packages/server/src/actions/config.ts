@@ -162,7 +162,7 @@ export function checkAction(tool: string, name: string, schema: unknown): Checke
     if (unknown) {
       throw new ConfigurationError(tool, cb, `${at}: defaults carry keys the unknown-key gate refuses from a caller (${unknown.unknown.join(", ")})`, "defaults shaped as a caller may send them", defaults);
     }
-    const invalid = buildValueGate(props)(defaults);
+    const invalid = valueGate(defaults);
     if (invalid) {
       const first = invalid.invalid[0]!;
       throw new ConfigurationError(tool, cb, `${at}: the default at ${first.path} does not satisfy its schema (${first.problems.join("; ")})`, "defaults their property schemas accept", defaults);

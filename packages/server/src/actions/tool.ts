@@ -184,11 +184,17 @@ export function isActionTool(value: unknown): value is ActionTool {
 export class ActionTool<A extends string = string> {
   /** The definition it was built from; its methods are called on it. */
   readonly source: ActionToolDefinition<A>;
+  /** The tool name. */
   readonly name: string;
+  /** The tool description, as written. */
   readonly description: string;
+  /** The display title, when given. */
   readonly title: string | undefined;
+  /** The annotations, when given (a copy). */
   readonly annotations: ToolAnnotations | undefined;
+  /** The output schema, when given (a copy). */
   readonly outputSchema: OutputSchema | undefined;
+  /** The tool's own run limit in milliseconds, when given. */
   readonly timeoutMs: number | undefined;
   /** The generated `inputSchema`: `{ action: enum of names, with the summaries; data: object }`. */
   readonly inputSchema: InputSchema;
@@ -306,7 +312,8 @@ export class ActionTool<A extends string = string> {
     if (dataRefused) return refusal(dataRefused);
     const merged: Record<string, unknown> = { ...data };
     for (const [key, value] of Object.entries(action.defaults)) {
-      if (!Object.hasOwn(merged, key)) merged[key] = structuredClone(value);
+      // defineProperty, not assignment: a property may be named __proto__.
+      if (!Object.hasOwn(merged, key)) Object.defineProperty(merged, key, { value: structuredClone(value), enumerable: true, writable: true, configurable: true });
     }
     const returned = await this.source.runAction(name as A, merged, ctx);
     return this.#answer(name as A, returned, ctx);
