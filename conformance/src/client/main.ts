@@ -163,6 +163,15 @@ const scenarios: Record<string, () => Promise<void>> = {
     for (const tool of tools) await client.callTool(tool.name, sampleArguments(tool));
   },
 
+  // Not scored by --requirements 2026-07-28 (added after the release); run for information.
+  async "json-schema-2020-12-preservation"() {
+    const client = await connect(newClient());
+    const tools = await client.listAllTools();
+    const focal = tools.find((t) => t.name === "json_schema_2020_12_tool");
+    if (!focal) throw new Error("the scenario's json_schema_2020_12_tool is missing");
+    await client.callTool("json_schema_echo", { schema: focal.inputSchema });
+  },
+
   async "json-schema-ref-no-deref"() {
     const client = await connect(newClient());
     const tools = await client.listAllTools();
