@@ -30,9 +30,9 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { createServer } from "node:http";
 import { ErrorCode, type JSONRPCNotification } from "@x/mcp-v2607";
-import type { TransportInfo } from "../context.js";
 import { SERVER_BUSY, type McpServer } from "../server.js";
 import { checkRequestHeaders, type HeaderParam, headerParams } from "./headers.js";
+import { Call } from "./call.js";
 import { ChunkQueue, SSE_KEEPALIVE, sseEvent } from "./sse.js";
 
 /** CORS for browser clients (off unless configured). */
@@ -171,10 +171,56 @@ export function jsonDepthExceeds(bytes: Uint8Array, limit: number): boolean {
 }
 
 /**
+ * What the core needs from one HTTP exchange (internal): the public
+ * {@link HttpExchange} minus its `AbortSignal`, plus a way to be told when
+ * the client goes away. The `node:http` adapter implements it without an
+ * `AbortController` of its own.
+ */
+interface CoreExchange {
+  readonly method: string;
+  /** Reads a request header by lower-case name; callable unbound. */
+  readonly header: (name: string) => string | undefined;
+  body(limit: number): Promise<Uint8Array | undefined>;
+  /** From now on, the client going away aborts `call`. */
+  watch(call: Call): void;
+  /** Stops what {@link CoreExchange.watch} started. */
+  unwatch(): void;
+}
+
+/** Adapts a public {@link HttpExchange} (with its `signal`) to the core. */
+function coreExchange(exchange: HttpExchange): CoreExchange {
+  let onAbort: (() => void) | undefined;
+  return {
+    method: exchange.method,
+    header: exchange.header,
+    body: (limit) => exchange.body(limit),
+    watch(call) {
+      onAbort = () => call.abort();
+      exchange.signal.addEventListener("abort", onAbort, { once: true });
+    },
+    unwatch() {
+      if (onAbort) exchange.signal.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
+const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The core and its internal entry point, which the `node:http` adapter calls directly. */
+interface CoreParts {
+  core: HttpCore;
+  serve(exchange: CoreExchange): Promise<HttpAnswer>;
+}
+
+/**
  * The transport core: answers one HTTP exchange for `server`, whatever the
  * HTTP library. Never throws and never rejects; every failure is an answer.
  */
 export function createHttpCore(server: McpServer, options: HttpTransportOptions = {}): HttpCore {
+  return makeCore(server, options).core;
+}
+
+function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
   const protect = options.dnsRebindingProtection !== false;
   const allowedHosts = (options.allowedHosts ?? LOOPBACK_HOSTS).map((h) => h.toLowerCase());
   const corsOrigins = options.cors?.origins ?? [];
@@ -183,7 +229,7 @@ export function createHttpCore(server: McpServer, options: HttpTransportOptions 
   const maxActive = options.maxConcurrentRequests ?? 1024;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  const inFlight = new Set<AbortController>();
+  const inFlight = new Set<Call>();
   const idleWaiters = new Set<() => void>();
   const headerParamCache = new WeakMap<object, readonly HeaderParam[]>();
   const headerParamsOf = (name: string) => {
@@ -196,32 +242,46 @@ export function createHttpCore(server: McpServer, options: HttpTransportOptions 
     }
     return params;
   };
+  // Clients send the same Accept header again and again: remember the last one read.
+  let lastAccept: string | undefined;
+  let lastAccepts = acceptable(undefined);
 
   const originAllowed = (origin: string) =>
     corsOrigins.includes(origin) || (options.allowedOrigins ? options.allowedOrigins.includes(origin) : isLoopbackOrigin(origin));
 
-  const corsHeaders = (origin: string | undefined): Record<string, string> =>
+  const corsHeaders = (origin: string | undefined): Readonly<Record<string, string>> =>
     origin !== undefined && corsOrigins.includes(origin)
       ? { "access-control-allow-origin": origin, vary: "Origin", "access-control-expose-headers": "content-type, mcp-protocol-version" }
-      : {};
+      : NO_CORS;
 
-  const finished = (controller: AbortController) => {
-    inFlight.delete(controller);
+  const jsonHeaders = (cors: Readonly<Record<string, string>>): Record<string, string> =>
+    cors === NO_CORS ? { "content-type": "application/json" } : { ...JSON_HEADERS, ...cors };
+
+  const finished = (call: Call) => {
+    inFlight.delete(call);
     if (inFlight.size === 0) for (const wake of [...idleWaiters]) wake();
   };
 
-  async function answer(exchange: HttpExchange): Promise<HttpAnswer> {
+  function serve(exchange: CoreExchange): Promise<HttpAnswer> {
+    try {
+      return checkAndRead(exchange);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  function checkAndRead(exchange: CoreExchange): Promise<HttpAnswer> {
     const origin = exchange.header("origin");
     // 1. DNS-rebinding protection.
     if (protect) {
-      if (origin !== undefined && !originAllowed(origin)) return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Origin not allowed");
+      if (origin !== undefined && !originAllowed(origin)) return Promise.resolve(errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Origin not allowed"));
       const host = exchange.header("host");
-      if (host !== undefined && !allowedHosts.includes(hostName(host))) return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Host not allowed");
+      if (host !== undefined && !allowedHosts.includes(hostName(host))) return Promise.resolve(errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Host not allowed"));
     }
     const cors = corsHeaders(origin);
     // 2. POST only (and CORS preflight).
     if (exchange.method === "OPTIONS" && options.cors) {
-      return {
+      return Promise.resolve({
         status: 204,
         headers: {
           ...cors,
@@ -230,28 +290,47 @@ export function createHttpCore(server: McpServer, options: HttpTransportOptions 
           "access-control-max-age": String(options.cors.maxAgeSeconds ?? 600),
         },
         body: "",
-      };
+      });
     }
     if (exchange.method !== "POST") {
-      return errorAnswer(405, ErrorCode.InvalidRequest, "Method not allowed: use POST", undefined, { allow: "POST", ...cors });
+      return Promise.resolve(errorAnswer(405, ErrorCode.InvalidRequest, "Method not allowed: use POST", undefined, { allow: "POST", ...cors }));
     }
     // 3. Accept and load.
-    const accepts = acceptable(exchange.header("accept"));
+    const accept = exchange.header("accept");
+    if (accept !== lastAccept) {
+      lastAccepts = acceptable(accept);
+      lastAccept = accept;
+    }
+    const accepts = lastAccepts;
     if (!accepts.json && !accepts.sse) {
-      return errorAnswer(406, ErrorCode.InvalidRequest, "Not acceptable: accept application/json or text/event-stream", undefined, cors);
+      return Promise.resolve(errorAnswer(406, ErrorCode.InvalidRequest, "Not acceptable: accept application/json or text/event-stream", undefined, cors));
     }
     if (inFlight.size >= maxActive) {
-      return errorAnswer(503, SERVER_BUSY, `Server busy: ${maxActive} requests in flight`, undefined, { "retry-after": "1", ...cors });
+      return Promise.resolve(errorAnswer(503, SERVER_BUSY, `Server busy: ${maxActive} requests in flight`, undefined, { "retry-after": "1", ...cors }));
     }
     // 4. Size limit.
     const declared = exchange.header("content-length");
-    if (declared !== undefined && Number(declared) > maxBody) return errorAnswer(413, ErrorCode.InvalidRequest, `Body larger than ${maxBody} bytes`, undefined, cors);
-    let bytes: Uint8Array | undefined;
-    try {
-      bytes = await exchange.body(maxBody);
-    } catch {
-      return errorAnswer(400, ErrorCode.ParseError, "Parse error: the request body could not be read", undefined, cors);
+    if (declared !== undefined && Number(declared) > maxBody) {
+      return Promise.resolve(errorAnswer(413, ErrorCode.InvalidRequest, `Body larger than ${maxBody} bytes`, undefined, cors));
     }
+    let reading: Promise<Uint8Array | undefined>;
+    try {
+      reading = exchange.body(maxBody);
+    } catch {
+      return Promise.resolve(errorAnswer(400, ErrorCode.ParseError, "Parse error: the request body could not be read", undefined, cors));
+    }
+    return reading.then(
+      (bytes) => answerBody(exchange, cors, accepts, bytes),
+      () => errorAnswer(400, ErrorCode.ParseError, "Parse error: the request body could not be read", undefined, cors),
+    );
+  }
+
+  function answerBody(
+    exchange: CoreExchange,
+    cors: Readonly<Record<string, string>>,
+    accepts: { json: boolean; sse: boolean },
+    bytes: Uint8Array | undefined,
+  ): HttpAnswer | Promise<HttpAnswer> {
     if (bytes === undefined) return errorAnswer(413, ErrorCode.InvalidRequest, `Body larger than ${maxBody} bytes`, undefined, cors);
     // 5. UTF-8 JSON, bounded depth.
     let message: unknown;
@@ -266,19 +345,18 @@ export function createHttpCore(server: McpServer, options: HttpTransportOptions 
     if (Array.isArray(message)) return errorAnswer(400, ErrorCode.InvalidRequest, "Invalid request: batches are not supported", undefined, cors);
     const inbound = server.inspect(message);
     if (inbound.kind === "error") {
-      return { status: inbound.outcome.status, headers: { ...JSON_HEADERS, ...cors }, body: JSON.stringify(inbound.outcome.response) };
+      return { status: inbound.outcome.status, headers: jsonHeaders(cors), body: JSON.stringify(inbound.outcome.response) };
     }
     // 7. Notifications are accepted and not answered.
-    if (inbound.kind === "notification") return { status: 202, headers: cors, body: "" };
+    if (inbound.kind === "notification") return { status: 202, headers: { ...cors }, body: "" };
     // 9. Header mirrors.
     const mismatch = checkRequestHeaders(exchange.header, inbound.method, inbound.params, inbound.envelope.protocolVersion, headerParamsOf);
     if (mismatch !== undefined) return errorAnswer(400, ErrorCode.HeaderMismatch, mismatch, inbound.id, cors);
 
     // 10, 11 and the method itself, streaming notifications when there are any.
-    const controller = new AbortController();
-    inFlight.add(controller);
-    const onClientGone = () => controller.abort();
-    exchange.signal.addEventListener("abort", onClientGone, { once: true });
+    const call = new Call();
+    inFlight.add(call);
+    exchange.watch(call);
 
     let resolveAnswer!: (a: HttpAnswer) => void;
     const answered = new Promise<HttpAnswer>((resolve) => {
@@ -287,11 +365,11 @@ export function createHttpCore(server: McpServer, options: HttpTransportOptions 
     let stream: ChunkQueue | undefined;
     let timer: ReturnType<typeof setInterval> | undefined;
     let done = false;
-    const notify = (notification: JSONRPCNotification): boolean => {
-      if (done || !accepts.sse || controller.signal.aborted) return false;
+    call.notify = (notification: JSONRPCNotification): boolean => {
+      if (done || !accepts.sse || call.aborted) return false;
       if (!stream) {
         stream = new ChunkQueue();
-        stream.onCancel = () => controller.abort();
+        stream.onCancel = () => call.abort();
         if (keepAliveMs > 0) {
           timer = setInterval(() => stream?.push(SSE_KEEPALIVE), keepAliveMs);
           timer.unref?.();
@@ -300,28 +378,27 @@ export function createHttpCore(server: McpServer, options: HttpTransportOptions 
       }
       return stream.push(sseEvent(notification));
     };
-    const info: TransportInfo = { signal: controller.signal, notify };
     if (options.assigns) {
       const assigns = options.assigns(exchange.header);
-      if (assigns) info.assigns = assigns;
+      if (assigns) call.assigns = assigns;
     }
-    server.execute(inbound, info).then((outcome) => {
+    server.execute(inbound, call).then((outcome) => {
       done = true;
       if (timer) clearInterval(timer);
-      exchange.signal.removeEventListener("abort", onClientGone);
-      finished(controller);
+      exchange.unwatch();
+      finished(call);
       if (stream) {
-        if (!controller.signal.aborted) stream.push(sseEvent(outcome.response));
+        if (!call.aborted) stream.push(sseEvent(outcome.response));
         stream.end();
       } else {
-        resolveAnswer({ status: outcome.status, headers: { ...JSON_HEADERS, ...cors }, body: JSON.stringify(outcome.response) });
+        resolveAnswer({ status: outcome.status, headers: jsonHeaders(cors), body: JSON.stringify(outcome.response) });
       }
     });
     return answered;
   }
 
-  return {
-    answer,
+  const core: HttpCore = {
+    answer: (exchange) => serve(coreExchange(exchange)),
     get active() {
       return inFlight.size;
     },
@@ -341,6 +418,7 @@ export function createHttpCore(server: McpServer, options: HttpTransportOptions 
       });
     },
   };
+  return { core, serve };
 }
 
 /**
@@ -418,6 +496,62 @@ export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) 
   settled(timeoutMs: number): Promise<void>;
 };
 
+/** One `node:http` exchange as the core sees it: no web objects, no `AbortController` of its own. */
+class NodeExchange implements CoreExchange {
+  readonly method: string;
+  readonly header: (name: string) => string | undefined;
+  readonly #req: IncomingMessage;
+  /** The call the core is running for this exchange, aborted when the client goes away. */
+  #call: Call | undefined = undefined;
+  /** True once the response closed before it was finished (the client went away). */
+  gone = false;
+  /** Run once, when the client goes away during an SSE response. */
+  onGone: (() => void) | undefined = undefined;
+
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+    this.method = req.method ?? "GET";
+    this.header = (name) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value.join(", ") : value;
+    };
+  }
+
+  body(limit: number): Promise<Uint8Array | undefined> {
+    return readNodeBody(this.#req, limit);
+  }
+
+  watch(call: Call): void {
+    // As with an AbortSignal listener added late, a client already gone does not abort the call.
+    if (!this.gone) this.#call = call;
+  }
+
+  unwatch(): void {
+    this.#call = undefined;
+  }
+
+  /** The response closed before it was finished. */
+  closed(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.#call?.abort();
+    this.onGone?.();
+  }
+}
+
+async function writeStream(answer: Extract<HttpAnswer, { stream: ChunkQueue }>, res: ServerResponse, exchange: NodeExchange): Promise<void> {
+  res.writeHead(answer.status, answer.headers);
+  res.flushHeaders();
+  const iterator = answer.stream[Symbol.asyncIterator]();
+  if (!exchange.gone) exchange.onGone = () => iterator.return?.();
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done || res.destroyed) break;
+    res.write(next.value);
+  }
+  if (!res.destroyed) res.end();
+}
+
 /**
  * A `node:http` request listener for Streamable HTTP, working on Node's own
  * request and response objects (no web `Request`/`Response` per call).
@@ -428,15 +562,17 @@ export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) 
  * http.createServer(createNodeHandler(server, { path: "/mcp" })).listen(3000, "127.0.0.1");
  */
 export function createNodeHandler(server: McpServer, options: NodeHandlerOptions = {}): NodeHandler {
-  const core = createHttpCore(server, options);
+  const { core, serve } = makeCore(server, options);
   const path = options.path;
   const open = new Set<ServerResponse>();
   const waiters = new Set<() => void>();
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     open.add(res);
+    let exchange: NodeExchange | undefined;
     res.on("close", () => {
       open.delete(res);
       if (open.size === 0) for (const wake of [...waiters]) wake();
+      if (exchange && !res.writableFinished) exchange.closed();
     });
     if (path !== undefined) {
       const url = req.url ?? "/";
@@ -446,37 +582,14 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
         return;
       }
     }
-    const gone = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) gone.abort();
-    });
-    core
-      .answer({
-        method: req.method ?? "GET",
-        header: (name) => {
-          const value = req.headers[name];
-          return Array.isArray(value) ? value.join(", ") : value;
-        },
-        body: (limit) => readNodeBody(req, limit),
-        signal: gone.signal,
-      })
-      .then(async (answer) => {
+    const current = new NodeExchange(req);
+    exchange = current;
+    serve(current)
+      .then((answer) => {
         if (res.destroyed) return;
-        if ("stream" in answer) {
-          res.writeHead(answer.status, answer.headers);
-          res.flushHeaders();
-          const iterator = answer.stream[Symbol.asyncIterator]();
-          gone.signal.addEventListener("abort", () => iterator.return?.(), { once: true });
-          for (;;) {
-            const next = await iterator.next();
-            if (next.done || res.destroyed) break;
-            res.write(next.value);
-          }
-          if (!res.destroyed) res.end();
-        } else {
-          res.writeHead(answer.status, answer.headers);
-          res.end(answer.body);
-        }
+        if ("stream" in answer) return writeStream(answer, res, current);
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
       })
       .catch(() => {
         if (!res.headersSent) res.writeHead(500).end();
