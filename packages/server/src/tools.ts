@@ -208,12 +208,59 @@ function faultResult(tool: string, fault: unknown, event: ToolCallEvent | undefi
 }
 
 /**
- * The context a handler sees: the request's (as its prototype, so every
- * field and getter reads through), with its own `signal` that also fires when
- * the run limit passes.
+ * The run limit of one handler run: the context the handler sees (the
+ * request's, as its prototype, so every field and getter reads through) has
+ * its own `signal`, which fires when the request's does or when the limit
+ * passes. The signal is made only when the handler reads it, so a handler
+ * that never looks costs no AbortController and no listener.
  */
-function withSignal(ctx: RequestContext, signal: AbortSignal): RequestContext {
-  return Object.create(ctx, { signal: { value: signal, enumerable: true } }) as RequestContext;
+class RunLimit {
+  readonly ctx: RequestContext;
+  #controller: AbortController | undefined;
+  #expired: unknown;
+  #outer: AbortSignal | undefined;
+  readonly #forward = () => this.#controller!.abort(this.#outer!.reason);
+
+  constructor(request: RequestContext) {
+    const self = this;
+    this.ctx = Object.create(request, {
+      signal: {
+        enumerable: true,
+        get() {
+          return self.#signal(request);
+        },
+      },
+    }) as RequestContext;
+  }
+
+  #signal(request: RequestContext): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#expired !== undefined) {
+        this.#controller.abort(this.#expired);
+      } else {
+        const outer = request.signal;
+        if (outer.aborted) this.#controller.abort(outer.reason);
+        else {
+          this.#outer = outer;
+          outer.addEventListener("abort", this.#forward, { once: true });
+        }
+      }
+    }
+    return this.#controller.signal;
+  }
+
+  /** The limit passed: the handler's signal fires with `reason` (now, or as soon as it is read). */
+  expire(reason: unknown): void {
+    this.#expired = reason;
+    this.#controller?.abort(reason);
+  }
+
+  /** The run is over: stop listening to the request's signal. */
+  release(): void {
+    this.#outer?.removeEventListener("abort", this.#forward);
+    this.#outer = undefined;
+  }
 }
 
 /**
@@ -265,17 +312,14 @@ async function runGuarded(
     return dispatchError(toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${formatProblems(inputProblems)}`));
   }
   const limit = tool.timeoutMs ?? options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-  const controller = new AbortController();
-  const forward = () => controller.abort(ctx.signal.reason);
-  if (ctx.signal.aborted) forward();
-  else ctx.signal.addEventListener("abort", forward, { once: true });
+  const run = new RunLimit(ctx);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let returned: ToolHandlerResult;
   try {
     let running: Promise<ToolHandlerResult>;
     try {
       // Called at once (not a tick later), so the handler sees the request as it is now.
-      running = Promise.resolve(tool.handler(args, withSignal(ctx, controller.signal)));
+      running = Promise.resolve(tool.handler(args, run.ctx));
     } catch (thrown) {
       running = Promise.reject(thrown);
     }
@@ -285,7 +329,7 @@ async function runGuarded(
       const expired = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           const reason = new DOMException(`tool ${tool.name} did not finish within ${limit} ms`, "TimeoutError");
-          controller.abort(reason);
+          run.expire(reason);
           reject(reason);
         }, limit);
       });
@@ -300,7 +344,7 @@ async function runGuarded(
     return faultResult(tool.name, fault, event);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    ctx.signal.removeEventListener("abort", forward);
+    run.release();
   }
   const result = normaliseResult(returned);
   if (!result) {
