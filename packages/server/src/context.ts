@@ -226,7 +226,10 @@ export function createContext(init: ContextInit): RequestContext {
     protocolVersion: init.protocolVersion,
     clientCapabilities: init.clientCapabilities,
     clientInfo: init.clientInfo,
-    signal: transport.signal ?? NEVER_ABORTED,
+    // Read when used: a transport may make its signal only on demand.
+    get signal() {
+      return transport.signal ?? NEVER_ABORTED;
+    },
     assigns: filterAssigns(transport.assigns),
     get trace() {
       if (trace === null) trace = readTraceContext(meta as Record<string, unknown>);
