@@ -138,7 +138,7 @@ describe("Streamable HTTP: requests", () => {
         closed = true;
       });
     });
-    await expect(client.request("tools/list", {}, { timeout: 50 })).rejects.toMatchObject({ code: ClientErrorCode.RequestTimeout });
+    await expect(client.request("tools/list", {}, { timeout: 500 })).rejects.toMatchObject({ code: ClientErrorCode.RequestTimeout, data: { timeout: 500 } });
     await expect.poll(() => closed).toBe(true);
   });
 
@@ -214,16 +214,18 @@ describe("Streamable HTTP: SSE responses", () => {
 
   it("closes the stream when the caller aborts, which the server sees as the cancel", async () => {
     let closed = false;
+    let open = false;
     const { client } = await setup((_req, res) => {
       sse(res);
       res.write(":open\n\n");
+      open = true;
       res.on("close", () => {
         closed = true;
       });
     });
     const controller = new AbortController();
     const call = client.callTool("t", {}, { signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 30));
+    await expect.poll(() => open).toBe(true);
     controller.abort();
     await expect(call).rejects.toMatchObject({ code: ClientErrorCode.RequestCancelled });
     await expect.poll(() => closed).toBe(true);

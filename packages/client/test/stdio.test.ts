@@ -25,6 +25,7 @@ if (stubborn) {
   process.on("SIGTERM", () => process.stderr.write("ignoring SIGTERM\n"));
   setInterval(() => {}, 1000);
 }
+process.stderr.write("ready\n");
 function handle(m) {
   if (m.method === "notifications/cancelled") { process.stderr.write("cancelled " + m.params.requestId + "\n"); return; }
   const p = m.params || {};
@@ -123,7 +124,7 @@ describe("stdio transport", () => {
     const { client } = await start();
     const error = await client.callTool("die").catch((e) => e);
     expect(error).toMatchObject({ code: ClientErrorCode.TransportFailed, data: { reason: "process_exited", exitCode: 3 } });
-    expect(error.message).toMatch(/exited with code 3 before answering.*fatal: the database is gone/);
+    expect(error.message).toMatch(/exited with code 3 before answering.*fatal: the database is gone/s);
     await expect(client.callTool("echo")).rejects.toMatchObject({ data: { reason: "process_exited" } });
   });
 
@@ -163,7 +164,9 @@ describe("stdio transport", () => {
     await client.close();
     expect(alive(pid)).toBe(false);
 
-    const stubborn = await start({ closeTimeout: 100 }, ["--stubborn"]);
+    const stubborn = await start({ closeTimeout: 500 }, ["--stubborn"]);
+    // Wait until the child has set up its SIGTERM handler.
+    await expect.poll(() => stubborn.stderr.join(""), { timeout: 10_000 }).toContain("ready");
     const waiting = stubborn.client.callTool("slow").catch((e) => e);
     await new Promise((r) => setTimeout(r, 30));
     const stubbornPid = stubborn.transport.pid!;
