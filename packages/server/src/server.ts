@@ -42,7 +42,7 @@ import {
 } from "./resources.js";
 import { type EnvelopeMeta, type Revision, revision2607 } from "./revision.js";
 import { Subscriptions } from "./subscriptions.js";
-import { publishRequestRejected } from "./telemetry.js";
+import { publishRequestRejected, rejectionsObserved } from "./telemetry.js";
 import { checkTimeout, defineTool, type RegisteredTool, runTool, type ToolConfig, type ToolHandler } from "./tools.js";
 import { ActionTool, type ActionToolDefinition, createHelpTool, HELP_TOOL, isActionTool, registeredActionTool } from "./actions/index.js";
 
@@ -469,8 +469,10 @@ export class McpServer {
    * message is not sent), an `McpError` becomes that error (status from
    * `statusForHandlerError`: 400 for -32020/-32021/-32022, 404 for -32601, else 200).
    */
-  async execute(request: Extract<Inbound, { kind: "request" }>, transport: TransportInfo = {}): Promise<Outcome> {
-    return rejected(await this.#execute(request, transport), request.method);
+  execute(request: Extract<Inbound, { kind: "request" }>, transport: TransportInfo = {}): Promise<Outcome> {
+    const outcome = this.#execute(request, transport);
+    // No extra promise per request unless someone watches x-mcp:request:rejected.
+    return rejectionsObserved() ? outcome.then((o) => rejected(o, request.method)) : outcome;
   }
 
   async #execute(request: Extract<Inbound, { kind: "request" }>, transport: TransportInfo): Promise<Outcome> {

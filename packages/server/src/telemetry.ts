@@ -242,6 +242,11 @@ export function publishHelp(event: HelpEvent): void {
   if (help.hasSubscribers) help.publish(event);
 }
 
+/** True when `x-mcp:request:rejected` has a subscriber (a caller may skip building the event otherwise). */
+export function rejectionsObserved(): boolean {
+  return requestRejected.hasSubscribers;
+}
+
 /** Publishes a {@link RequestRejectedEvent} on `x-mcp:request:rejected` (a transport may publish its own rejections here too). */
 export function publishRequestRejected(event: RequestRejectedEvent): void {
   if (requestRejected.hasSubscribers) requestRejected.publish(event);
