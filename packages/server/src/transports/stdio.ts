@@ -5,7 +5,8 @@
  */
 import type { Readable, Writable } from "node:stream";
 import { ErrorCode, Method } from "@x/mcp-v2607";
-import type { McpServer } from "../server.js";
+import type { Inbound, McpServer } from "../server.js";
+import { Call } from "./call.js";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -21,8 +22,9 @@ export interface StdioOptions {
 
 /**
  * Serves `server` over stdio until the input ends. Requests are handled
- * concurrently; each response is written as one line as soon as it is ready,
- * after the notifications its handler sent (progress, log, listen).
+ * concurrently; each response is written as one line in the turn of the
+ * event loop in which it is ready, after the notifications its handler sent
+ * (progress, log, listen). Lines ready in the same turn leave in one write.
  * `notifications/cancelled` aborts the named request's `signal`, and nothing
  * more is written for it. When the input ends, open `subscriptions/listen`
  * requests are ended (the server is closed) and the promise resolves once
@@ -38,14 +40,52 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   const errors = options.errors ?? process.stderr;
   const maxLine = options.maxLineBytes ?? 4 * 1024 * 1024;
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  const inFlight = new Map<string, AbortController>();
-  const pending = new Set<Promise<void>>();
+  // Keyed by the id itself: a Map tells 1 from "1", as JSON-RPC does.
+  const inFlight = new Map<unknown, Call>();
+  let running = 0;
+  let onIdle: (() => void) | undefined;
   let buffered: Buffer[] = [];
   let bufferedSize = 0;
   let discarding = false;
 
+  // Lines written in one turn of the event loop leave in one write, in order
+  // (a pipe write is a system call; answering a burst of pipelined requests
+  // one write each would cost more than the answers).
+  let pendingOut = "";
+  let flushScheduled = false;
+  const flush = (): void => {
+    flushScheduled = false;
+    if (pendingOut === "") return;
+    const text = pendingOut;
+    pendingOut = "";
+    output.write(text);
+  };
   const write = (message: unknown): void => {
-    output.write(`${JSON.stringify(message)}\n`);
+    pendingOut += `${JSON.stringify(message)}\n`;
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flush);
+    }
+  };
+
+  const serve = async (inbound: Extract<Inbound, { kind: "request" }>, call: Call): Promise<void> => {
+    running++;
+    let done = false;
+    call.notify = (notification: unknown) => {
+      if (done || call.aborted) return false;
+      write(notification);
+      return true;
+    };
+    try {
+      const outcome = await server.execute(inbound, call);
+      done = true;
+      if (!call.aborted && outcome.response) write(outcome.response);
+    } catch (error) {
+      errors.write(`mcp stdio: unexpected failure: ${String(error)}\n`);
+    } finally {
+      if (inFlight.get(inbound.id) === call) inFlight.delete(inbound.id);
+      if (--running === 0) onIdle?.();
+    }
   };
 
   const handleLine = (line: Buffer) => {
@@ -71,33 +111,13 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     if (inbound.kind === "notification") {
       if (inbound.method === Method.NotificationsCancelled) {
         const id = inbound.params.requestId;
-        inFlight.get(JSON.stringify(id))?.abort();
+        inFlight.get(id)?.abort();
       }
       return;
     }
-    const key = JSON.stringify(inbound.id);
-    const controller = new AbortController();
-    inFlight.set(key, controller);
-    let done = false;
-    const notify = (notification: unknown) => {
-      if (done || controller.signal.aborted) return false;
-      write(notification);
-      return true;
-    };
-    const task = server
-      .execute(inbound, { signal: controller.signal, notify })
-      .then((outcome) => {
-        done = true;
-        if (!controller.signal.aborted && outcome.response) write(outcome.response);
-      })
-      .catch((error: unknown) => {
-        errors.write(`mcp stdio: unexpected failure: ${String(error)}\n`);
-      })
-      .finally(() => {
-        if (inFlight.get(key) === controller) inFlight.delete(key);
-        pending.delete(task);
-      });
-    pending.add(task);
+    const call = new Call();
+    inFlight.set(inbound.id, call);
+    void serve(inbound, call);
   };
 
   return new Promise<void>((resolve) => {
@@ -133,10 +153,16 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       if (buffered.length && !discarding) handleLine(Buffer.concat(buffered));
       buffered = [];
       server.close();
-      Promise.allSettled([...pending]).then(() => resolve());
+      const finish = () => {
+        flush();
+        resolve();
+      };
+      if (running === 0) Promise.resolve().then(finish);
+      else onIdle = finish;
     });
     input.on("error", (error) => {
       errors.write(`mcp stdio: input error: ${String(error)}\n`);
+      flush();
       resolve();
     });
   });
