@@ -52,11 +52,13 @@ export function isProtocolError(value: unknown): value is { code: number; messag
 /**
  * The HTTP status of a JSON-RPC error a method handler answered with: 400 for
  * a header mismatch, a missing client capability or an unsupported protocol
- * version (the spec requires 400 for these), 404 for method not found, and
- * 200 for every other error (an unknown tool, a bad cursor, ...).
+ * version (the spec requires 400 for these), 404 for method not found, 503
+ * for -32000 (a server limit reached), and 200 for every other error (an
+ * unknown tool, a bad cursor, ...).
  */
 export function statusForHandlerError(code: number): number {
   if (code === ErrorCode.HeaderMismatch || code === ErrorCode.MissingRequiredClientCapability || code === ErrorCode.UnsupportedProtocolVersion) return 400;
+  if (code === -32000) return 503; // a server limit was reached (SERVER_BUSY)
   return code === ErrorCode.MethodNotFound ? 404 : 200;
 }
 

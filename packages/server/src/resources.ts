@@ -135,7 +135,12 @@ export function defineTemplate(name: string, uriTemplate: string, config: Resour
     cache: config.cache ? cacheHints(config.cache) : undefined,
     config,
     match(uri) {
-      const vars = template.fromUri(uri);
+      let vars: Record<string, string> | undefined;
+      try {
+        vars = template.fromUri(uri);
+      } catch {
+        return undefined; // e.g. broken percent-encoding: not a match
+      }
       if (!vars) return undefined;
       // The match must be exact: expanding the variables gives the same URI back.
       return template.fillFromObject(vars) === uri ? vars : undefined;

@@ -46,7 +46,7 @@ export const revision2607: Revision = {
   readEnvelope(params) {
     const meta = params._meta;
     if (!isObject(meta)) {
-      throw new McpError(ErrorCode.InvalidParams, "Missing params._meta: every request must carry its protocol version and client capabilities");
+      throw new McpError(ErrorCode.InvalidParams, "Missing or invalid params._meta (an object): every request must carry its protocol version and client capabilities");
     }
     const protocolVersion = meta[META_PROTOCOL_VERSION];
     if (typeof protocolVersion !== "string" || protocolVersion === "") {
@@ -55,6 +55,10 @@ export const revision2607: Revision = {
     const clientCapabilities = meta[META_CLIENT_CAPABILITIES];
     if (!isObject(clientCapabilities)) {
       throw new McpError(ErrorCode.InvalidParams, `Missing or invalid _meta["${META_CLIENT_CAPABILITIES}"]`);
+    }
+    const progressToken = meta.progressToken;
+    if (progressToken !== undefined && typeof progressToken !== "string" && !Number.isSafeInteger(progressToken)) {
+      throw new McpError(ErrorCode.InvalidParams, "Invalid _meta.progressToken: must be a string or an integer");
     }
     const clientInfo = meta[META_CLIENT_INFO];
     if (clientInfo !== undefined && !(isObject(clientInfo) && typeof clientInfo.name === "string" && typeof clientInfo.version === "string")) {

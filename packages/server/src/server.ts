@@ -24,7 +24,7 @@ import {
 import { applyHints, type CacheableMethod, type CacheOptions, resolveCacheOptions } from "./cache.js";
 import { type Completer, complete } from "./completion.js";
 import { type ContextState, createContext, type RequestContext, type TransportInfo } from "./context.js";
-import { isMcpError, McpError, statusForEnvelopeError, statusForHandlerError } from "./errors.js";
+import { isProtocolError, McpError, statusForEnvelopeError, statusForHandlerError } from "./errors.js";
 import { KeyRing } from "./keys.js";
 import { ASKING_METHODS, InputRequiredSignal, openState, Round, readInputResponses, rounds, type StateBinding, sealState } from "./mrtr.js";
 import { page } from "./pagination.js";
@@ -99,6 +99,13 @@ export interface ServerOptions {
   principal?: (ctx: RequestContext) => string | undefined;
   /** How long a sealed `requestState` stays valid, in milliseconds. Default 600 000 (10 minutes). */
   requestStateTtlMs?: number;
+  /**
+   * Called with every error a handler threw that is answered as -32603
+   * "Internal error" (its text is never sent to the client). Default: one
+   * line on stderr. Tool faults are not errors of this kind: they are answered
+   * as `isError` results (see `toolTimeoutMs` and the `x-mcp:tool:error` channel).
+   */
+  onError?: (error: unknown, info: { method: string; requestId: RequestId }) => void;
   /**
    * How long a tool call may run, in milliseconds, before it is answered with
    * a `tool_fault` result and its `ctx.signal` is aborted (a tool's own
@@ -506,7 +513,10 @@ export class McpServer {
       const response: JSONRPCResultResponse = { jsonrpc: "2.0", id, result: revision.stamp(result, this.info) as JSONRPCResultResponse["result"] };
       return { response, status: 200 };
     } catch (error) {
-      if (isMcpError(error)) return errorOutcome(id, error.code, error.message, error.data, statusForHandlerError(error.code));
+      // Only deliberate protocol errors (codes -32768..-32000, e.g. McpError) go
+      // out as they are; anything else is an internal error whose text stays here.
+      if (isProtocolError(error)) return errorOutcome(id, error.code, error.message, error.data, statusForHandlerError(error.code));
+      this.#reportError(error, method, id);
       return errorOutcome(id, ErrorCode.InternalError, "Internal error", undefined, 200);
     }
   }
@@ -521,6 +531,15 @@ export class McpServer {
     if (inbound.kind === "error") return inbound.outcome;
     if (inbound.kind === "notification") return { response: undefined, status: 202 };
     return this.execute(inbound, transport);
+  }
+
+  #reportError(error: unknown, method: string, requestId: RequestId): void {
+    try {
+      if (this.#options.onError) this.#options.onError(error, { method, requestId });
+      else process.stderr.write(`x-mcp: ${method} (id ${JSON.stringify(requestId)}) failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    } catch {
+      // A failing reporter must not change the answer.
+    }
   }
 
   /**
@@ -713,13 +732,18 @@ export class McpServer {
       granted.resourceSubscriptions = filter.resourceSubscriptions.filter((u): u is string => typeof u === "string");
     }
     const notify = transport.notify;
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
+      let unsubscribe: (() => void) | undefined;
       const finish = () => {
-        unsubscribe();
+        unsubscribe?.();
         ctx.signal.removeEventListener("abort", finish);
         resolve({ resultType: "complete", _meta: { [META_SUBSCRIPTION_ID]: ctx.requestId } });
       };
-      const unsubscribe = this.#subscriptions.open(ctx.requestId, granted, notify, finish);
+      unsubscribe = this.#subscriptions.open(ctx.requestId, granted, notify, finish);
+      if (!unsubscribe) {
+        reject(new McpError(ErrorCode.InvalidRequest, "subscriptions/listen needs a streaming response: send Accept: text/event-stream"));
+        return;
+      }
       ctx.signal.addEventListener("abort", finish, { once: true });
     });
   }

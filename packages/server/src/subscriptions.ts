@@ -41,11 +41,13 @@ export class Subscriptions {
    * Opens a listen stream: sends the acknowledgement with the granted
    * filter, then keeps the listener until `end` is called (by the caller on
    * cancellation, or by {@link Subscriptions.closeAll}).
+   * @returns the function that removes the listener, or `undefined` when the
+   *   acknowledgement could not be delivered (the response cannot stream).
    */
-  open(id: RequestId, granted: SubscriptionFilter, notify: (n: JSONRPCNotification) => boolean, end: () => void): () => void {
+  open(id: RequestId, granted: SubscriptionFilter, notify: (n: JSONRPCNotification) => boolean, end: () => void): (() => void) | undefined {
+    if (!notify(tagged(Method.NotificationsSubscriptionsAcknowledged, id, { notifications: granted }))) return undefined;
     const listener: Listener = { id, filter: granted, uris: new Set(granted.resourceSubscriptions ?? []), notify, end };
     this.#listeners.add(listener);
-    notify(tagged(Method.NotificationsSubscriptionsAcknowledged, id, { notifications: granted }));
     return () => {
       this.#listeners.delete(listener);
     };

@@ -17,7 +17,7 @@ function featureServer(options: ConstructorParameters<typeof McpServer>[1] = {})
     { mimeType: "application/json", complete: { id: (value) => ["alice", "albert", "bob"].filter((v) => v.startsWith(value)) } },
     (uri, { id }) => JSON.stringify({ id, uri }),
   );
-  server.registerResourceTemplate("files", "files:///{+path}{?rev}", { mimeType: "text/plain" }, (uri, vars) => `path=${vars.path} rev=${vars.rev ?? "-"}`);
+  server.registerResourceTemplate("files", "files:///{+path}{?rev}", { mimeType: "text/plain" }, (_uri, vars) => `path=${vars.path} rev=${vars.rev ?? "-"}`);
   server.registerPrompt(
     "greet",
     {

@@ -78,10 +78,15 @@ function valueAt(root: unknown, path: readonly string[]): unknown {
   return node;
 }
 
+/** A decimal integer, optionally written with a zero fraction (`42`, `-7`, `42.0`). */
+const DECIMAL_INTEGER = /^-?\d+(\.0+)?$/;
+
 function sameParamValue(header: string, body: unknown): boolean {
   if (typeof body === "string") return header === body;
   if (typeof body === "boolean") return header === String(body);
-  if (typeof body === "number") return header.trim() !== "" && Number(header) === body;
+  // Integers compare numerically (the spec's SHOULD), but only from plain
+  // decimal text: `0x1`, `1e0` or `+1` would let a proxy read another value.
+  if (typeof body === "number") return DECIMAL_INTEGER.test(header) && Number(header) === body;
   return false;
 }
 
@@ -110,14 +115,15 @@ export function checkRequestHeaders(
   if (methodHeader.trim() !== method) {
     return `Header mismatch: Mcp-Method header value '${bound(methodHeader)}' does not match body value '${bound(method)}'`;
   }
-  const nameField = NAMED_METHODS[method];
+  const nameField = Object.hasOwn(NAMED_METHODS, method) ? NAMED_METHODS[method] : undefined;
   if (nameField) {
     const raw = getHeader("mcp-name");
     if (raw === undefined) return "Missing Mcp-Name header";
     const decoded = decodeHeaderValue(raw.trim());
     if (decoded === undefined) return "Mcp-Name header holds invalid characters or an invalid Base64 value";
     const bodyValue = params[nameField];
-    if (decoded !== bodyValue) {
+    // A body name that is not a string is the method's to refuse (-32602).
+    if (typeof bodyValue === "string" && decoded !== bodyValue) {
       return `Header mismatch: Mcp-Name header value '${bound(decoded)}' does not match body value '${bound(String(bodyValue))}'`;
     }
     if (method === Method.ToolsCall && typeof bodyValue === "string") {
@@ -127,7 +133,10 @@ export function checkRequestHeaders(
         for (const param of annotated) {
           const raw = getHeader(`mcp-param-${param.header.toLowerCase()}`);
           const value = valueAt(args, param.path);
-          if (value === undefined || value === null) continue;
+          if (value === undefined || value === null) {
+            if (raw !== undefined) return `Header mismatch: Mcp-Param-${param.header} header is present but the argument ${param.path.join(".")} is absent`;
+            continue;
+          }
           if (raw === undefined) return `Missing Mcp-Param-${param.header} header for argument ${param.path.join(".")}`;
           const decodedParam = decodeHeaderValue(raw.trim() === raw ? raw : raw.trim());
           if (decodedParam === undefined) return `Mcp-Param-${param.header} header holds invalid characters or an invalid Base64 value`;

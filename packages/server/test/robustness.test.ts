@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listen, McpServer, type RunningHttpServer } from "../src/index.js";
+import { rpc } from "./helpers.js";
+
+const reported: unknown[] = [];
+let running: RunningHttpServer;
+beforeAll(async () => {
+  const server = new McpServer({ name: "robust", version: "1" }, { onError: (error) => reported.push(error), maxListenStreams: 0 });
+  server.registerTool("shard", { inputSchema: { type: "object", properties: { shard: { type: "integer", "x-mcp-header": "Shard" } } } }, (a) => `shard ${a.shard}`);
+  server.registerResource("leaky", "file:///leaky", {}, () => {
+    throw Object.assign(new Error("upstream said 404 for /internal/secret"), { code: 404 });
+  });
+  server.registerResourceTemplate("users", "users://{id}/profile", {}, (_uri, { id }) => `user ${id}`);
+  running = await listen(server, { port: 0 });
+});
+afterAll(() => running.close());
+
+describe("robustness", () => {
+  it("methods named after Object.prototype members are unknown methods, not header mismatches", async () => {
+    for (const method of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]) {
+      const res = await rpc(running.url, method);
+      expect(res.status, method).toBe(404);
+      expect(res.json.error.code).toBe(-32601);
+    }
+  });
+
+  it("a badly percent-encoded URI is not found, not an internal error", async () => {
+    const res = await rpc(running.url, "resources/read", { uri: "users://%E0%A4%A/profile" });
+    expect(res.json.error).toMatchObject({ code: -32602, data: { uri: "users://%E0%A4%A/profile" } });
+  });
+
+  it("an error with a non-protocol code is answered -32603 without its text, and reported to onError", async () => {
+    reported.length = 0;
+    const res = await rpc(running.url, "resources/read", { uri: "file:///leaky" });
+    expect(res.json.error).toEqual({ code: -32603, message: "Internal error" });
+    expect(res.raw).not.toContain("secret");
+    expect(String(reported[0])).toContain("upstream said 404");
+  });
+
+  it("compares integer Mcp-Param headers as plain decimals only, and refuses a header whose argument is absent", async () => {
+    const call = (shard: number | undefined, header: string | undefined) =>
+      rpc(running.url, "tools/call", { name: "shard", arguments: shard === undefined ? {} : { shard } }, { headers: header === undefined ? {} : { "mcp-param-shard": header } });
+    expect((await call(1, "1")).status).toBe(200);
+    expect((await call(1, "1.0")).status).toBe(200);
+    expect((await call(-7, "-7")).status).toBe(200);
+    for (const loose of ["0x1", "0b1", "1e0", "+1", "1.5", ""]) {
+      const res = await call(1, loose);
+      expect(res.status, loose).toBe(400);
+      expect(res.json.error.code).toBe(-32020);
+    }
+    const unpaired = await call(undefined, "99");
+    expect(unpaired.status).toBe(400);
+    expect(unpaired.json.error.message).toContain("argument shard is absent");
+  });
+
+  it("refuses subscriptions/listen at once when the response cannot stream, and answers the listen cap with 503", async () => {
+    const noSse = await rpc(running.url, "subscriptions/listen", { notifications: { toolsListChanged: true } }, { headers: { accept: "application/json" } });
+    // maxListenStreams: 0 refuses first; with room, a JSON-only Accept is refused as well (below).
+    expect(noSse.status).toBe(503);
+    const s = new McpServer({ name: "l", version: "1" });
+    s.registerTool("t", {}, () => "t");
+    const r = await listen(s, { port: 0 });
+    try {
+      const json = await rpc(r.url, "subscriptions/listen", { notifications: { toolsListChanged: true } }, { headers: { accept: "application/json" } });
+      expect(json.json.error).toMatchObject({ code: -32600 });
+      expect(json.json.error.message).toContain("text/event-stream");
+      expect(s.listenStreams).toBe(0);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it("refuses a progressToken that is neither a string nor an integer, and a non-string name, with -32602", async () => {
+    const token = await rpc(running.url, "tools/call", { name: "shard", arguments: {} }, { meta: { progressToken: { a: 1 } } });
+    expect(token.status).toBe(400);
+    expect(token.json.error.code).toBe(-32602);
+    const name = await rpc(running.url, "tools/call", { name: 5 }, { headers: { "mcp-name": "5" } });
+    expect(name.json.error.code).toBe(-32602);
+  });
+});
