@@ -8,14 +8,10 @@
  * skips a check the schema asked for. A `$ref` must resolve inside the
  * schema: remote references are never fetched.
  */
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import { loadAjv } from "../schema.js";
 import { boundValue } from "./bound.js";
-
-type AddFormats = (ajv: Ajv2020) => unknown;
-const addFormats: AddFormats =
-  ((addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats));
 
 /** True for an object whose prototype is `Object.prototype` or `null`: a map, never a class instance or an array. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -90,6 +86,8 @@ let strict: Ajv2020 | undefined;
 
 function ajv(): Ajv2020 {
   if (!strict) {
+    // ajv is loaded on first use (importing it costs tens of milliseconds).
+    const { Ajv2020, addFormats } = loadAjv();
     // strict: false admits annotation keywords (x-..., examples, ...); an
     // unknown format is only logged in that mode, so the logger turns that
     // one warning into a refusal.
