@@ -16,7 +16,16 @@ import type {
 } from "@x/mcp-v2607";
 import type { CacheHintOptions, CacheHints } from "@x/builders";
 import { cacheHints } from "@x/builders";
-import uriTemplates from "uri-templates";
+import { createRequire } from "node:module";
+import type uriTemplatesType from "uri-templates";
+
+// uri-templates (CommonJS) is loaded when the first template is registered:
+// a server without templates never pays for it.
+let uriTemplatesModule: typeof uriTemplatesType | undefined;
+function uriTemplates(template: string): ReturnType<typeof uriTemplatesType> {
+  uriTemplatesModule ??= createRequire(import.meta.url)("uri-templates") as typeof uriTemplatesType;
+  return uriTemplatesModule(template);
+}
 import type { Completer } from "./completion.js";
 import type { RequestContext } from "./context.js";
 
