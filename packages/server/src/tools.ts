@@ -3,7 +3,7 @@
  */
 import type { CallToolResult, ClientCapabilities, InputRequiredResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
 import { boundText, boundValue, MESSAGE_LIMIT } from "./actions/bound.js";
-import type { RequestContext } from "./context.js";
+import { OWN_SIGNAL, type RequestContext } from "./context.js";
 import { isProtocolError } from "./errors.js";
 import { InputRequiredSignal } from "./mrtr.js";
 import { type CompiledSchema, compileSchema, formatProblems } from "./schema.js";
@@ -216,33 +216,34 @@ function faultResult(tool: string, fault: unknown, event: ToolCallEvent | undefi
  */
 class RunLimit {
   readonly ctx: RequestContext;
-  #controller: AbortController | undefined;
-  #expired: unknown;
-  #outer: AbortSignal | undefined;
-  readonly #forward = () => this.#controller!.abort(this.#outer!.reason);
+  readonly #request: RequestContext;
+  #controller: AbortController | undefined = undefined;
+  #expired: unknown = undefined;
+  #outer: AbortSignal | undefined = undefined;
+  #forward: (() => void) | undefined = undefined;
 
   constructor(request: RequestContext) {
-    const self = this;
-    this.ctx = Object.create(request, {
-      signal: {
-        enumerable: true,
-        get() {
-          return self.#signal(request);
-        },
-      },
-    }) as RequestContext;
+    this.#request = request;
+    // The handler's context reads every field of the request's through its
+    // prototype, and `signal` from here (see OWN_SIGNAL in context.ts).
+    const ctx = Object.create(request) as RequestContext & { [OWN_SIGNAL]?: RunLimit };
+    ctx[OWN_SIGNAL] = this;
+    this.ctx = ctx;
   }
 
-  #signal(request: RequestContext): AbortSignal {
+  /** The handler's signal, made on first read. */
+  get signal(): AbortSignal {
     if (!this.#controller) {
-      this.#controller = new AbortController();
+      const controller = new AbortController();
+      this.#controller = controller;
       if (this.#expired !== undefined) {
-        this.#controller.abort(this.#expired);
+        controller.abort(this.#expired);
       } else {
-        const outer = request.signal;
-        if (outer.aborted) this.#controller.abort(outer.reason);
+        const outer = this.#request.signal;
+        if (outer.aborted) controller.abort(outer.reason);
         else {
           this.#outer = outer;
+          this.#forward = () => controller.abort(outer.reason);
           outer.addEventListener("abort", this.#forward, { once: true });
         }
       }
@@ -258,7 +259,7 @@ class RunLimit {
 
   /** The run is over: stop listening to the request's signal. */
   release(): void {
-    this.#outer?.removeEventListener("abort", this.#forward);
+    if (this.#outer && this.#forward) this.#outer.removeEventListener("abort", this.#forward);
     this.#outer = undefined;
   }
 }
@@ -316,26 +317,26 @@ async function runGuarded(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let returned: ToolHandlerResult;
   try {
-    let running: Promise<ToolHandlerResult>;
-    try {
-      // Called at once (not a tick later), so the handler sees the request as it is now.
-      running = Promise.resolve(tool.handler(args, run.ctx));
-    } catch (thrown) {
-      running = Promise.reject(thrown);
-    }
-    if (limit > 0) {
-      // A run that goes on past its limit must not leave an unhandled rejection behind.
-      running.catch(() => {});
-      const expired = new Promise<never>((_, reject) => {
+    // Called at once (not a tick later), so the handler sees the request as it is now.
+    // A throw here is a fault like a rejection (caught below).
+    const value: ToolHandlerResult | PromiseLike<ToolHandlerResult> = tool.handler(args, run.ctx);
+    if (typeof (value as PromiseLike<unknown> | null)?.then !== "function") {
+      // A handler that answered synchronously finished within any limit: no timer.
+      returned = value as ToolHandlerResult;
+    } else if (limit > 0) {
+      const running = Promise.resolve(value);
+      returned = await new Promise<ToolHandlerResult>((resolve, reject) => {
+        // Handling the run's outcome here also keeps a run that goes on past
+        // its limit from leaving an unhandled rejection behind.
+        running.then(resolve, reject);
         timer = setTimeout(() => {
           const reason = new DOMException(`tool ${tool.name} did not finish within ${limit} ms`, "TimeoutError");
           run.expire(reason);
           reject(reason);
         }, limit);
       });
-      returned = await Promise.race([running, expired]);
     } else {
-      returned = await running;
+      returned = await value;
     }
   } catch (fault) {
     // A deliberate protocol error (e.g. McpError(-32021, ...)) is answered as a
