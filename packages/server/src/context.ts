@@ -194,9 +194,9 @@ export interface ContextInit {
 const NEVER_ABORTED = new AbortController().signal;
 
 /**
- * Internal: a context made with `Object.create(ctx)` that carries this own
- * key reads `signal` from the value stored under it (a tool run's limit, see
- * `tools.ts`): cheaper than redefining `signal` on every derived context.
+ * Internal: a context that carries this key reads its `signal` from the
+ * value stored under it, given the transport's signal (a tool run's limit,
+ * see `tools.ts`), instead of the transport's signal alone.
  */
 export const OWN_SIGNAL: unique symbol = Symbol("x-mcp.ownSignal");
 const EMPTY_ASSIGNS: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -235,8 +235,8 @@ export function createContext(init: ContextInit): RequestContext {
     clientInfo: init.clientInfo,
     // Read when used: a transport may make its signal only on demand.
     get signal() {
-      const own = (this as { [OWN_SIGNAL]?: { readonly signal: AbortSignal } })[OWN_SIGNAL];
-      return own !== undefined ? own.signal : (transport.signal ?? NEVER_ABORTED);
+      const own = (this as { [OWN_SIGNAL]?: { signalOver(outer: AbortSignal | undefined): AbortSignal } })[OWN_SIGNAL];
+      return own !== undefined ? own.signalOver(transport.signal) : (transport.signal ?? NEVER_ABORTED);
     },
     assigns: filterAssigns(transport.assigns),
     get trace() {

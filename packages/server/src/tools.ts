@@ -208,44 +208,32 @@ function faultResult(tool: string, fault: unknown, event: ToolCallEvent | undefi
 }
 
 /**
- * The run limit of one handler run: the context the handler sees (the
- * request's, as its prototype, so every field and getter reads through) has
- * its own `signal`, which fires when the request's does or when the limit
- * passes. The signal is made only when the handler reads it, so a handler
- * that never looks costs no AbortController and no listener.
+ * The run limit of one handler run: while it is set on the request's context
+ * (under OWN_SIGNAL), `ctx.signal` is the run's own signal, which fires when
+ * the request's does or when the limit passes. The signal is made only when
+ * the handler reads it, so a handler that never looks costs no
+ * AbortController and no listener (and no derived context is built: making a
+ * fresh object a prototype costs V8 more than the rest of the call).
  */
 class RunLimit {
-  readonly ctx: RequestContext;
-  readonly #request: RequestContext;
   #controller: AbortController | undefined = undefined;
   #expired: unknown = undefined;
   #outer: AbortSignal | undefined = undefined;
   #forward: (() => void) | undefined = undefined;
 
-  constructor(request: RequestContext) {
-    this.#request = request;
-    // The handler's context reads every field of the request's through its
-    // prototype, and `signal` from here (see OWN_SIGNAL in context.ts).
-    const ctx = Object.create(request) as RequestContext & { [OWN_SIGNAL]?: RunLimit };
-    ctx[OWN_SIGNAL] = this;
-    this.ctx = ctx;
-  }
-
-  /** The handler's signal, made on first read. */
-  get signal(): AbortSignal {
+  /** The handler's signal, made on its first read; `outer` is the request's own signal (undefined when the transport has none). */
+  signalOver(outer: AbortSignal | undefined): AbortSignal {
     if (!this.#controller) {
       const controller = new AbortController();
       this.#controller = controller;
       if (this.#expired !== undefined) {
         controller.abort(this.#expired);
-      } else {
-        const outer = this.#request.signal;
-        if (outer.aborted) controller.abort(outer.reason);
-        else {
-          this.#outer = outer;
-          this.#forward = () => controller.abort(outer.reason);
-          outer.addEventListener("abort", this.#forward, { once: true });
-        }
+      } else if (outer?.aborted) {
+        controller.abort(outer.reason);
+      } else if (outer) {
+        this.#outer = outer;
+        this.#forward = () => controller.abort(outer.reason);
+        outer.addEventListener("abort", this.#forward, { once: true });
       }
     }
     return this.#controller.signal;
@@ -313,13 +301,17 @@ async function runGuarded(
     return dispatchError(toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${formatProblems(inputProblems)}`));
   }
   const limit = tool.timeoutMs ?? options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-  const run = new RunLimit(ctx);
+  // The handler gets the request's context, whose `signal` reads this run's
+  // from now on (see OWN_SIGNAL in context.ts): one tools/call, one run, and
+  // no derived context to build.
+  const run = new RunLimit();
+  (ctx as RequestContext & { [OWN_SIGNAL]?: RunLimit })[OWN_SIGNAL] = run;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let returned: ToolHandlerResult;
   try {
     // Called at once (not a tick later), so the handler sees the request as it is now.
     // A throw here is a fault like a rejection (caught below).
-    const value: ToolHandlerResult | PromiseLike<ToolHandlerResult> = tool.handler(args, run.ctx);
+    const value: ToolHandlerResult | PromiseLike<ToolHandlerResult> = tool.handler(args, ctx);
     if (typeof (value as PromiseLike<unknown> | null)?.then !== "function") {
       // A handler that answered synchronously finished within any limit: no timer.
       returned = value as ToolHandlerResult;
