@@ -77,7 +77,9 @@ export const revision2607: Revision = {
     if (isObject(meta)) {
       if (meta[META_SERVER_INFO] === undefined) result._meta = { ...meta, [META_SERVER_INFO]: serverInfo };
     } else {
-      result._meta = { [META_SERVER_INFO]: serverInfo };
+      // A literal key (the value of META_SERVER_INFO): V8 builds this object
+      // from a template, where a computed key takes its slow path.
+      result._meta = { "io.modelcontextprotocol/serverInfo": serverInfo };
     }
     return result;
   },
