@@ -3,7 +3,19 @@
  * cursors (spec 2026-07-28, basic/patterns/mrtr "requestState" and
  * server/utilities/pagination). HMAC-SHA256 from `node:crypto`.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type * as Crypto from "node:crypto";
+import { createRequire } from "node:module";
+
+let cryptoModule: typeof Crypto | undefined;
+
+/**
+ * `node:crypto`, loaded on first use: a server that never signs a cursor nor
+ * seals a `requestState` never loads it (loading it costs milliseconds).
+ */
+export function nodeCrypto(): typeof Crypto {
+  cryptoModule ??= createRequire(import.meta.url)("node:crypto") as typeof Crypto;
+  return cryptoModule;
+}
 
 /** The minimum key length, in bytes. */
 export const MIN_KEY_BYTES = 32;
@@ -13,7 +25,8 @@ export const MIN_KEY_BYTES = 32;
  * put the new key first, keep the old ones until what they signed expired).
  */
 export class KeyRing {
-  readonly #keys: Buffer[];
+  /** The keys; for an ephemeral ring, made on first use. */
+  #keys: Buffer[] | undefined;
   /** True when the keys were generated at random for this process (not shared between instances). */
   readonly ephemeral: boolean;
 
@@ -26,7 +39,12 @@ export class KeyRing {
       if (key.byteLength < MIN_KEY_BYTES) throw new RangeError(`requestStateKeys[${i}] must be at least ${MIN_KEY_BYTES} bytes, got ${key.byteLength}`);
     }
     this.ephemeral = keys.length === 0;
-    this.#keys = this.ephemeral ? [randomBytes(MIN_KEY_BYTES)] : keys.map((k) => Buffer.from(k));
+    this.#keys = this.ephemeral ? undefined : keys.map((k) => Buffer.from(k));
+  }
+
+  get #ring(): Buffer[] {
+    this.#keys ??= [nodeCrypto().randomBytes(MIN_KEY_BYTES)];
+    return this.#keys;
   }
 
   /** Keys from a comma-separated list of base64 strings (the `MCP_REQUEST_STATE_KEYS` format). */
@@ -40,31 +58,31 @@ export class KeyRing {
 
   /** HMAC-SHA256 of `data` under the signing key, for `purpose` (keys are separated by purpose). */
   sign(purpose: string, data: string): Buffer {
-    return mac(this.#keys[0]!, purpose, data);
+    return mac(this.#ring[0]!, purpose, data);
   }
 
   /** True when `tag` is a prefix (at least 16 bytes) of the HMAC of `data` under any key of the ring. Constant-time per key. */
   verifyPrefix(purpose: string, data: string, tag: Uint8Array): boolean {
     if (tag.length < 16) return false;
-    for (const key of this.#keys) {
+    for (const key of this.#ring) {
       const expected = mac(key, purpose, data).subarray(0, tag.length);
-      if (expected.length === tag.length && timingSafeEqual(expected, tag)) return true;
+      if (expected.length === tag.length && nodeCrypto().timingSafeEqual(expected, tag)) return true;
     }
     return false;
   }
 
   /** True when `tag` is the HMAC of `data` under any key of the ring. Constant-time per key. */
   verify(purpose: string, data: string, tag: Uint8Array): boolean {
-    for (const key of this.#keys) {
+    for (const key of this.#ring) {
       const expected = mac(key, purpose, data);
-      if (expected.length === tag.length && timingSafeEqual(expected, tag)) return true;
+      if (expected.length === tag.length && nodeCrypto().timingSafeEqual(expected, tag)) return true;
     }
     return false;
   }
 }
 
 function mac(key: Buffer, purpose: string, data: string): Buffer {
-  return createHmac("sha256", key).update(purpose).update("\0").update(data).digest();
+  return nodeCrypto().createHmac("sha256", key).update(purpose).update("\0").update(data).digest();
 }
 
 /** `Buffer` → base64url text (no padding). */

@@ -13,7 +13,6 @@
  * the principal, the method and a digest of the request's parameters.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createHash } from "node:crypto";
 import {
   type ClientCapabilities,
   type CreateMessageRequestParams,
@@ -34,7 +33,7 @@ import {
   ListRootsResult as isListRootsResult,
 } from "@x/mcp-v2607/validators";
 import { McpError } from "./errors.js";
-import { b64url, fromB64url, type KeyRing } from "./keys.js";
+import { b64url, fromB64url, type KeyRing, nodeCrypto } from "./keys.js";
 import { type CompiledSchema, compileSchema } from "./schema.js";
 
 /** What an ask answers when the client did not declare the capability it needs. */
@@ -271,7 +270,7 @@ export function paramsDigest(params: Record<string, unknown>): string {
   const { _meta, inputResponses, requestState, ...rest } = params;
   // An absent `arguments` and an empty one are the same request.
   if (rest.arguments === undefined) rest.arguments = {};
-  return createHash("sha256").update(canonical(rest)).digest("base64url");
+  return nodeCrypto().createHash("sha256").update(canonical(rest)).digest("base64url");
 }
 
 /** Seals the answers of a round into a `requestState` string. */

@@ -28,7 +28,6 @@
  * `Mcp-Session-Id` header is ignored and never minted.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { createServer } from "node:http";
 import { ErrorCode, type JSONRPCNotification } from "@x/mcp-v2607";
 import { SERVER_BUSY, type McpServer } from "../server.js";
 import { checkRequestHeaders, type HeaderParam, headerParams } from "./headers.js";
@@ -677,6 +676,9 @@ export async function listen(mcp: McpServer, options: ListenOptions = {}): Promi
   }
   const path = options.path ?? "/mcp";
   const handler = createNodeHandler(mcp, { ...options, path });
+  // node:http is loaded here, not when the package is imported: stdio and
+  // fetch-style servers never need it.
+  const { createServer } = await import("node:http");
   const http = createServer(handler);
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
