@@ -34,6 +34,7 @@ process.on("message", async (message) => {
         requests: r.requests.total,
         seconds,
         rps: r.requests.total / seconds,
+        mean: r.latency.mean,
         p50: r.latency.p50,
         p99: r.latency.p99,
         non2xx: r.non2xx,

@@ -200,7 +200,7 @@ async function benchHttp() {
           const r = await loadRun(s.url, workload, connections, CONFIG.durationMs);
           results[s.key][cell] ??= [];
           results[s.key][cell].push(r);
-          log(`bench: [${rep + 1}/${CONFIG.repetitions}] ${s.label.padEnd(30)} ${workload.name.padEnd(22)} c=${String(connections).padEnd(3)} ${Math.round(r.rps)} req/s  p50 ${r.p50} ms${r.non2xx || r.errors ? `  non-2xx ${r.non2xx} errors ${r.errors}` : ""}`);
+          log(`bench: [${rep + 1}/${CONFIG.repetitions}] ${s.label.padEnd(30)} ${workload.name.padEnd(22)} c=${String(connections).padEnd(3)} ${Math.round(r.rps)} req/s  mean ${r.mean.toFixed(2)} ms${r.non2xx || r.errors ? `  non-2xx ${r.non2xx} errors ${r.errors}` : ""}`);
         }
       }
     }
@@ -372,16 +372,17 @@ function summarise(http, stdio, cold, bundles) {
       });
     }
   }
-  const p50 = (key, cell) => median((http.results[key][cell] ?? []).map((r) => r.p50));
+  // autocannon's percentiles are whole milliseconds; its mean keeps the fraction.
+  const latency = (key, cell) => median((http.results[key][cell] ?? []).map((r) => r.mean));
   const echo32 = "echo c=32";
   const officialEcho = officialFrom[echo32] === "once" ? "officialOnce" : "officialPerRequest";
   rows.push({
-    figure: "HTTP tools/call echo, c=32, p50 latency (ms)",
-    key: "http echo c=32 p50",
+    figure: "HTTP tools/call echo, c=32, mean latency (ms)",
+    key: "http echo c=32 latency",
     higherIsBetter: false,
-    x: p50("x", echo32),
-    official: p50(officialEcho, echo32),
-    bare: p50("bare", echo32),
+    x: latency("x", echo32),
+    official: latency(officialEcho, echo32),
+    bare: latency("bare", echo32),
   });
   rows.push({
     figure: "stdio tools/call echo, pipelined (req/s)",
@@ -428,7 +429,7 @@ function goals(rows) {
 
 function format(value, key) {
   if (!Number.isFinite(value)) return "n/a";
-  if (key.startsWith("http echo c=32 p50")) return value.toFixed(1);
+  if (key === "http echo c=32 latency") return value.toFixed(2);
   if (key === "cold" || key === "bundle" || key === "rss") return value.toFixed(1);
   return Math.round(value).toLocaleString("en-US");
 }
