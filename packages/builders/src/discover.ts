@@ -1,7 +1,8 @@
 /**
  * Server identity and `server/discover` (spec 2026-07-28, server/discover).
  */
-import { type DiscoverResult, type Implementation, META_SERVER_INFO, PROTOCOL_VERSION, type ServerCapabilities } from "@x/mcp-v2607";
+import type { DiscoverResult, Implementation, ServerCapabilities } from "@x/mcp-v2607";
+import { META_SERVER_INFO, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { describeValue, isPlainObject } from "./util.js";
 
 /** Capability flags: `true` enables a capability with no options, an object enables it with those options, anything else leaves it out. */

@@ -8,7 +8,8 @@
  * is unknown (a parse error, an unreadable request) and the key is left out,
  * since the schema's `RequestId` admits neither `null` nor any other value.
  */
-import { type ClientCapabilities, ErrorCode, type JSONRPCErrorResponse, type RequestId } from "@x/mcp-v2607";
+import type { ClientCapabilities, JSONRPCErrorResponse, RequestId } from "@x/mcp-v2607";
+import { ErrorCode } from "@x/mcp-v2607/constants";
 import { describeValue } from "./util.js";
 
 /**

@@ -3,20 +3,8 @@
  * basic/index "Request metadata", basic/patterns/progress,
  * server/utilities/logging).
  */
-import {
-  type ClientCapabilities,
-  type CreateMessageRequestParams,
-  type ElicitRequestFormParams,
-  type Tool,
-  type Implementation,
-  type JSONRPCNotification,
-  type LoggingLevel,
-  META_LOG_LEVEL,
-  Method,
-  type ProgressToken,
-  type RequestId,
-  type RequestMetaObject,
-} from "@x/mcp-v2607";
+import type { ClientCapabilities, CreateMessageRequestParams, ElicitRequestFormParams, Tool, Implementation, JSONRPCNotification, LoggingLevel, ProgressToken, RequestId, RequestMetaObject } from "@x/mcp-v2607";
+import { META_LOG_LEVEL, Method } from "@x/mcp-v2607/constants";
 import {
   ASKING_METHODS,
   type Ask,
@@ -24,6 +12,7 @@ import {
   askBuilders,
   type ElicitAnswer,
   type NotSupported,
+  loadAskValidators,
   type Round,
   type RootsAnswer,
   rounds,
@@ -216,14 +205,20 @@ export function createContext(init: ContextInit): RequestContext {
       throw new Error(`ctx.${name}: asks are only allowed in tools/call, prompts/get and resources/read handlers, not ${init.method}`);
     }
     const round = state.round;
-    if (!round || round.finished || rounds.getStore() !== round) {
-      throw new Error(`ctx.${name} was called outside the handler's run (a detached promise, a timer, a worker, or a direct call): only the run itself can ask`);
-    }
+    const outside = () => new Error(`ctx.${name} was called outside the handler's run (a detached promise, a timer, a worker, or a direct call): only the run itself can ask`);
+    if (!round || round.finished || rounds.getStore() !== round) throw outside();
+    await loadAskValidators();
+    if (round.finished) throw outside();
+    for (const one of asks) one.check();
     return round.resolve(asks);
   };
   const single = async <T>(one: Ask<T>, name: string): Promise<T | NotSupported> => {
     // The capability comes first: without it the answer is "not supported", whatever the answers hold.
-    if (one.missing !== undefined) return { action: "not_supported", capability: one.missing };
+    if (one.missing !== undefined) {
+      await loadAskValidators();
+      one.check();
+      return { action: "not_supported", capability: one.missing };
+    }
     return (await run([one], name))[0] as T;
   };
   return {

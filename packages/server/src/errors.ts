@@ -2,7 +2,7 @@
  * Protocol errors raised inside the server and how they map to JSON-RPC
  * error responses (spec 2026-07-28, basic/index "Error Codes").
  */
-import { ErrorCode } from "@x/mcp-v2607";
+import { ErrorCode } from "@x/mcp-v2607/constants";
 
 /**
  * An error that becomes a JSON-RPC error response with `code`, `message`

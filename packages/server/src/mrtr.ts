@@ -13,25 +13,21 @@
  * the principal, the method and a digest of the request's parameters.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import {
-  type ClientCapabilities,
-  type CreateMessageRequestParams,
-  type CreateMessageResult,
-  type ElicitRequestFormParams,
-  type ElicitResult,
-  ErrorCode,
-  type InputRequest,
-  type InputRequests,
-  type ListRootsResult,
-  Method,
-} from "@x/mcp-v2607";
-import {
-  CreateMessageRequestParams as isCreateMessageRequestParams,
-  CreateMessageResult as isCreateMessageResult,
-  ElicitRequestFormParams as isElicitRequestFormParams,
-  ElicitResult as isElicitResult,
-  ListRootsResult as isListRootsResult,
-} from "@x/mcp-v2607/validators";
+import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestFormParams, ElicitResult, InputRequest, InputRequests, ListRootsResult } from "@x/mcp-v2607";
+import { ErrorCode, Method } from "@x/mcp-v2607/constants";
+type Validators = typeof import("@x/mcp-v2607/validators");
+
+/**
+ * The generated validators, loaded on the first ask rather than when the
+ * package is imported: the module holds every definition's validator and
+ * costs about 20 ms to load, which a server that never asks should not pay.
+ */
+let V: Validators | undefined;
+
+/** Loads the validators the asks use (once). Asks are checked only after it resolved. */
+export async function loadAskValidators(): Promise<void> {
+  V ??= await import("@x/mcp-v2607/validators");
+}
 import { McpError } from "./errors.js";
 import { b64url, fromB64url, type KeyRing, nodeCrypto } from "./keys.js";
 import { type CompiledSchema, compileSchema } from "./schema.js";
@@ -70,6 +66,11 @@ export interface Ask<T> {
   readonly options: AskOptions;
   /** The capability the ask needs, or `undefined` when the client declared it. */
   readonly missing: string | undefined;
+  /**
+   * Checks the question itself (after {@link loadAskValidators}).
+   * @throws TypeError when its parameters are not acceptable.
+   */
+  readonly check: () => void;
   /** Reads an answer; `undefined` when it is not acceptable (then the question is asked again). */
   readonly accept: (answer: unknown) => T | undefined;
   /** Phantom field carrying the answer type. */
@@ -176,43 +177,50 @@ export function askBuilders(caps: ClientCapabilities) {
      */
     elicit(message: string, requestedSchema: ElicitRequestFormParams["requestedSchema"], options: AskOptions = {}): Ask<ElicitResult> {
       const params = { message, requestedSchema } as ElicitRequestFormParams;
-      if (typeof message !== "string" || !isElicitRequestFormParams(params)) {
-        throw new TypeError("elicit: requestedSchema must be a flat object schema of primitive properties, and message a string");
-      }
-      const check = answerSchema(requestedSchema);
+      let matches: CompiledSchema | undefined;
       return {
         kind: "elicit",
         request: { method: Method.ElicitationCreate, params } as InputRequest,
         options,
         missing: formMissing(caps),
+        check: () => {
+          if (typeof message !== "string" || !V!.ElicitRequestFormParams(params)) {
+            throw new TypeError("elicit: requestedSchema must be a flat object schema of primitive properties, and message a string");
+          }
+          matches ??= answerSchema(requestedSchema);
+        },
         accept: (answer) => {
-          if (!isElicitResult(answer)) return undefined;
-          if (answer.action === "accept" && check(answer.content ?? {}).length > 0) return undefined;
+          if (!V!.ElicitResult(answer)) return undefined;
+          if (answer.action === "accept" && matches!(answer.content ?? {}).length > 0) return undefined;
           return answer;
         },
       };
     },
     /** A URL-mode elicitation: sends the user to `url` (spec: client/elicitation, URL mode). */
     elicitUrl(message: string, url: string, options: AskOptions = {}): Ask<ElicitResult> {
-      if (typeof message !== "string" || typeof url !== "string") throw new TypeError("elicitUrl: message and url must be strings");
       const e = caps.elicitation as Record<string, unknown> | undefined;
       return {
         kind: "elicit",
         request: { method: Method.ElicitationCreate, params: { mode: "url", message, url } } as InputRequest,
         options,
         missing: isObject(e) && e.url !== undefined ? undefined : "elicitation.url",
-        accept: (answer) => (isElicitResult(answer) ? answer : undefined),
+        check: () => {
+          if (typeof message !== "string" || typeof url !== "string") throw new TypeError("elicitUrl: message and url must be strings");
+        },
+        accept: (answer) => (V!.ElicitResult(answer) ? answer : undefined),
       };
     },
     /** A sampling request. @deprecated Sampling is deprecated by the 2026-07-28 spec. */
     createMessage(params: CreateMessageRequestParams, options: AskOptions = {}): Ask<CreateMessageResult> {
-      if (!isCreateMessageRequestParams(params)) throw new TypeError("createMessage: params must be valid CreateMessageRequestParams");
       return {
         kind: "sample",
         request: { method: Method.SamplingCreateMessage, params } as InputRequest,
         options,
         missing: isObject(caps.sampling) ? undefined : "sampling",
-        accept: (answer) => (isCreateMessageResult(answer) ? answer : undefined),
+        check: () => {
+          if (!V!.CreateMessageRequestParams(params)) throw new TypeError("createMessage: params must be valid CreateMessageRequestParams");
+        },
+        accept: (answer) => (V!.CreateMessageResult(answer) ? answer : undefined),
       };
     },
     /** A roots request. @deprecated Roots are deprecated by the 2026-07-28 spec. */
@@ -222,7 +230,8 @@ export function askBuilders(caps: ClientCapabilities) {
         request: { method: Method.RootsList, params: {} } as InputRequest,
         options,
         missing: isObject(caps.roots) ? undefined : "roots",
-        accept: (answer) => (isListRootsResult(answer) ? answer : undefined),
+        check: () => {},
+        accept: (answer) => (V!.ListRootsResult(answer) ? answer : undefined),
       };
     },
   };

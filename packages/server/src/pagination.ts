@@ -4,7 +4,7 @@
  * the next page, signed with the server's key ring; a cursor that was not
  * made by this server (or by one sharing its keys) is refused with -32602.
  */
-import { ErrorCode } from "@x/mcp-v2607";
+import { ErrorCode } from "@x/mcp-v2607/constants";
 import { McpError } from "./errors.js";
 import { b64url, fromB64url, type KeyRing } from "./keys.js";
 

@@ -2,7 +2,7 @@
  * Prompt registration and `prompts/get` (spec 2026-07-28, server/prompts).
  */
 import type { ClientCapabilities, GetPromptResult, Icon, Prompt, PromptArgument, PromptMessage } from "@x/mcp-v2607";
-import { ErrorCode } from "@x/mcp-v2607";
+import { ErrorCode } from "@x/mcp-v2607/constants";
 import type { Completer } from "./completion.js";
 import type { RequestContext } from "./context.js";
 import { McpError } from "./errors.js";

@@ -5,17 +5,8 @@
  * methods exist. Revision 2026-07-28 is the only one served today; an
  * `initialize`-era revision (2025-11-25) plugs in beside it later.
  */
-import {
-  type ClientCapabilities,
-  ErrorCode,
-  type Implementation,
-  META_CLIENT_CAPABILITIES,
-  META_CLIENT_INFO,
-  META_PROTOCOL_VERSION,
-  META_SERVER_INFO,
-  PROTOCOL_VERSION,
-  type RequestMetaObject,
-} from "@x/mcp-v2607";
+import type { ClientCapabilities, Implementation, RequestMetaObject } from "@x/mcp-v2607";
+import { ErrorCode, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { McpError } from "./errors.js";
 
 /** The parts of one request's `_meta` the dispatcher needs, read once. */

@@ -8,19 +8,8 @@
  * server, protocol or transport object is created per request.
  */
 import { discoverResult } from "@x/builders";
-import {
-  type ClientCapabilities,
-  ErrorCode,
-  type Implementation,
-  type JSONRPCErrorResponse,
-  type JSONRPCResultResponse,
-  META_SERVER_INFO,
-  META_SUBSCRIPTION_ID,
-  Method,
-  type RequestId,
-  type ServerCapabilities,
-  type SubscriptionFilter,
-} from "@x/mcp-v2607";
+import type { ClientCapabilities, Implementation, JSONRPCErrorResponse, JSONRPCResultResponse, RequestId, ServerCapabilities, SubscriptionFilter } from "@x/mcp-v2607";
+import { ErrorCode, META_SERVER_INFO, META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
 import { applyHints, type CacheableMethod, type CacheOptions, resolveCacheOptions } from "./cache.js";
 import { type Completer, complete } from "./completion.js";
 import { type ContextState, createContext, type RequestContext, type TransportInfo } from "./context.js";

@@ -3,7 +3,8 @@
  * long-lived request whose response stream carries the change notifications
  * the client opted in to, each tagged with the subscription's id.
  */
-import { type JSONRPCNotification, META_SUBSCRIPTION_ID, Method, type RequestId, type SubscriptionFilter } from "@x/mcp-v2607";
+import type { JSONRPCNotification, RequestId, SubscriptionFilter } from "@x/mcp-v2607";
+import { META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
 
 /** One open listen stream. */
 interface Listener {

@@ -9,16 +9,8 @@
  * const outcome = await runHandler(myTool, {}, ctx);
  * // outcome.status === "complete": the first elicit was answered at once
  */
-import {
-  type ClientCapabilities,
-  type InputRequest,
-  type InputRequests,
-  META_CLIENT_CAPABILITIES,
-  META_PROTOCOL_VERSION,
-  Method,
-  PROTOCOL_VERSION,
-  type RequestMetaObject,
-} from "@x/mcp-v2607";
+import type { ClientCapabilities, InputRequest, InputRequests, RequestMetaObject } from "@x/mcp-v2607";
+import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, Method, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { type ContextState, createContext, type RequestContext, type TransportInfo } from "./context.js";
 import { InputRequiredSignal, Round, rounds } from "./mrtr.js";
 

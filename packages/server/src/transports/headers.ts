@@ -4,7 +4,7 @@
  * `Mcp-Method`, `Mcp-Name` and `Mcp-Param-{Name}`, their Base64 sentinel
  * encoding, and the check that they equal the body.
  */
-import { Method } from "@x/mcp-v2607";
+import { Method } from "@x/mcp-v2607/constants";
 
 const SENTINEL_PREFIX = "=?base64?";
 const SENTINEL_SUFFIX = "?=";

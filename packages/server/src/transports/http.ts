@@ -28,7 +28,8 @@
  * `Mcp-Session-Id` header is ignored and never minted.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { ErrorCode, type JSONRPCNotification } from "@x/mcp-v2607";
+import type { JSONRPCNotification } from "@x/mcp-v2607";
+import { ErrorCode } from "@x/mcp-v2607/constants";
 import { SERVER_BUSY, type McpServer } from "../server.js";
 import { checkRequestHeaders, type HeaderParam, headerParams } from "./headers.js";
 import { Call } from "./call.js";

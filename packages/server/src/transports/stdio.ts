@@ -4,7 +4,7 @@
  * protocol messages on stdout; diagnostics go to stderr.
  */
 import type { Readable, Writable } from "node:stream";
-import { ErrorCode, Method } from "@x/mcp-v2607";
+import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type { Inbound, McpServer } from "../server.js";
 import { Call } from "./call.js";
 
