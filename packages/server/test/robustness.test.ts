@@ -78,3 +78,72 @@ describe("robustness", () => {
     expect(name.json.error.code).toBe(-32602);
   });
 });
+
+describe("transport limits and failures", () => {
+  it("takes chunks from an SSE queue in O(1) and closes a stream whose unread text passes the cap", async () => {
+    const { ChunkQueue } = await import("../src/index.js");
+    const big = new ChunkQueue();
+    for (let i = 0; i < 50_000; i++) big.push(`chunk ${i}\n`);
+    big.end();
+    let count = 0;
+    for await (const _ of big) count++;
+    expect(count).toBe(50_000);
+    let overflowed = 0;
+    const small = new ChunkQueue(100);
+    small.onOverflow = () => overflowed++;
+    expect(small.push("x".repeat(60))).toBe(true);
+    expect(small.push("x".repeat(60))).toBe(false);
+    expect(overflowed).toBe(1);
+    expect(small.ended).toBe(true);
+    expect(small.push("more")).toBe(false);
+  });
+
+  it("aborts a request whose SSE stream outgrows maxBufferedBytes while the client does not read", async () => {
+    const s = new McpServer({ name: "flood", version: "1" });
+    let aborted = false;
+    s.registerTool("flood", {}, async (_args, ctx) => {
+      ctx.signal.addEventListener("abort", () => {
+        aborted = true;
+      });
+      for (let i = 0; i < 200_000 && !ctx.signal.aborted; i++) {
+        ctx.progress(i, undefined, "x".repeat(200));
+        if (i % 1000 === 0) await new Promise((r) => setImmediate(r));
+      }
+      return "done";
+    });
+    const r = await listen(s, { port: 0, maxBufferedBytes: 256 * 1024 });
+    try {
+      const { request } = await import("node:http");
+      const url = new URL(r.url);
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "flood", _meta: { progressToken: 1, "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } });
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "flood" } }, (res) => {
+        res.pause(); // never read
+        res.on("error", () => {});
+      });
+      req.on("error", () => {}); // the server cuts the stream: expected
+      req.end(body);
+      for (let i = 0; i < 500 && !aborted; i++) await new Promise((res) => setTimeout(res, 10));
+      expect(aborted).toBe(true);
+      req.destroy();
+    } finally {
+      await r.close(200);
+    }
+  });
+
+  it("publishes transport refusals on x-mcp:request:rejected", async () => {
+    const { subscribe, unsubscribe } = await import("node:diagnostics_channel");
+    const seen: { code: number; status: number }[] = [];
+    const onEvent = (event: unknown) => seen.push(event as { code: number; status: number });
+    subscribe("x-mcp:request:rejected", onEvent);
+    try {
+      await fetch(running.url, { method: "GET" });
+      await rpc(running.url, "tools/call", { name: "shard", arguments: {} }, { headers: { "mcp-name": "other" } });
+      expect(seen.map((e) => [e.status, e.code])).toEqual([
+        [405, -32600],
+        [400, -32020],
+      ]);
+    } finally {
+      unsubscribe("x-mcp:request:rejected", onEvent);
+    }
+  });
+});

@@ -60,3 +60,37 @@ describe("serveStdio", () => {
     expect(lines).toEqual([]);
   });
 });
+
+describe("serveStdio failure modes", () => {
+  it("stops cleanly when stdout fails (the client closed it), aborting what runs", async () => {
+    const server = new McpServer({ name: "epipe", version: "1" });
+    let aborted = false;
+    server.registerTool("wait", {}, (_args, ctx) => new Promise((resolve) => {
+      ctx.signal.addEventListener("abort", () => {
+        aborted = true;
+        resolve("aborted");
+      });
+    }));
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let diagnostics = "";
+    stderr.on("data", (c) => {
+      diagnostics += String(c);
+    });
+    const done = serveStdio(server, { input: stdin, output: stdout, errors: stderr });
+    stdin.write(`${JSON.stringify(request("tools/call", { name: "wait" }))}\n`);
+    await new Promise((r) => setTimeout(r, 20));
+    stdout.emit("error", Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+    await done;
+    expect(aborted).toBe(true);
+    expect(diagnostics).toContain("output closed (EPIPE)");
+  });
+
+  it("refuses a line nested deeper than the limit with -32600", async () => {
+    const deep = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":${"[".repeat(70)}${"]".repeat(70)}}}`;
+    const lines = await run(testServer(), `${deep}\n`);
+    expect(lines[0].error.code).toBe(-32600);
+    expect(lines[0].error.message).toContain("nested deeper than 64");
+  });
+});

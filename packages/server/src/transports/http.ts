@@ -28,12 +28,13 @@
  * `Mcp-Session-Id` header is ignored and never minted.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import type { JSONRPCNotification } from "@x/mcp-v2607";
+import type { JSONRPCNotification, RequestId } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { SERVER_BUSY, type McpServer } from "../server.js";
 import { checkRequestHeaders, type HeaderParam, headerParams } from "./headers.js";
 import { Call } from "./call.js";
 import { ChunkQueue, SSE_KEEPALIVE, sseEvent } from "./sse.js";
+import { publishRequestRejected, rejectionsObserved } from "../telemetry.js";
 
 /** CORS for browser clients (off unless configured). */
 export interface CorsOptions {
@@ -70,6 +71,12 @@ export interface HttpTransportOptions {
   maxJsonDepth?: number;
   /** Most requests handled at once (open listen streams included); past it: 503. Default 1024. */
   maxConcurrentRequests?: number;
+  /**
+   * Most text one SSE response may hold unsent (a client that reads slower
+   * than the server notifies), in bytes. Past it the stream is closed and the
+   * request aborted. Default 8 MiB.
+   */
+  maxBufferedBytes?: number;
   /** Interval of the keep-alive comment on open SSE streams, in milliseconds. Default 15 000; 0 turns it off. */
   keepAliveMs?: number;
   /**
@@ -130,9 +137,11 @@ function isLoopbackOrigin(origin: string): boolean {
   }
 }
 
-function errorAnswer(status: number, code: number, message: string, id?: unknown, extra: Record<string, string> = {}): HttpAnswer {
+function errorAnswer(status: number, code: number, message: string, id?: unknown, extra: Record<string, string> = {}, method?: string): HttpAnswer {
   const response: Record<string, unknown> = { jsonrpc: "2.0", error: { code, message } };
   if (id !== undefined) response.id = id;
+  // Refusals decided by the transport (403, 405, 413, parse errors, header mismatches...) are observable too.
+  if (rejectionsObserved()) publishRequestRejected({ requestId: id as RequestId | undefined, method, code, message, status });
   return { status, headers: { ...JSON_HEADERS, ...extra }, body: JSON.stringify(response) };
 }
 
@@ -351,7 +360,7 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
     if (inbound.kind === "notification") return { status: 202, headers: { ...cors }, body: "" };
     // 9. Header mirrors.
     const mismatch = checkRequestHeaders(exchange.header, inbound.method, inbound.params, inbound.envelope.protocolVersion, headerParamsOf);
-    if (mismatch !== undefined) return errorAnswer(400, ErrorCode.HeaderMismatch, mismatch, inbound.id, cors);
+    if (mismatch !== undefined) return errorAnswer(400, ErrorCode.HeaderMismatch, mismatch, inbound.id, cors, inbound.method);
 
     // 10, 11 and the method itself, streaming notifications when there are any.
     const call = new Call();
@@ -368,8 +377,9 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
     call.notify = (notification: JSONRPCNotification): boolean => {
       if (done || !accepts.sse || call.aborted) return false;
       if (!stream) {
-        stream = new ChunkQueue();
+        stream = new ChunkQueue(options.maxBufferedBytes);
         stream.onCancel = () => call.abort();
+        stream.onOverflow = () => call.abort();
         if (keepAliveMs > 0) {
           timer = setInterval(() => stream?.push(SSE_KEEPALIVE), keepAliveMs);
           timer.unref?.();
@@ -547,7 +557,18 @@ async function writeStream(answer: Extract<HttpAnswer, { stream: ChunkQueue }>, 
   for (;;) {
     const next = await iterator.next();
     if (next.done || res.destroyed) break;
-    res.write(next.value);
+    // Respect the socket's backpressure: wait for 'drain' (or the end of the response).
+    if (!res.write(next.value) && !res.destroyed) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.on("drain", done);
+        res.on("close", done);
+      });
+    }
   }
   if (!res.destroyed) res.end();
 }

@@ -11,18 +11,51 @@ export function sseEvent(message: unknown): string {
 /** An SSE comment line, ignored by clients; keeps idle connections open. */
 export const SSE_KEEPALIVE = ":\n\n";
 
-/** An async-iterable queue of strings that ends once `end()` is called. */
+/** Default cap of the bytes one SSE stream may hold unread: 8 MiB. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+/**
+ * An async-iterable queue of strings that ends once `end()` is called.
+ * Taking a chunk is O(1). The queue holds at most `maxBufferedBytes` of
+ * unread text: a push past it (a consumer that does not keep up) ends the
+ * stream and calls `onOverflow`, so a slow client cannot make the server
+ * buffer without bound.
+ */
 export class ChunkQueue implements AsyncIterable<string> {
   #chunks: string[] = [];
+  #head = 0;
+  #bytes = 0;
   #ended = false;
   #wake: (() => void) | undefined;
+  readonly #max: number;
   /** Called when the consumer stops reading early (client went away). */
   onCancel: (() => void) | undefined;
+  /** Called once when a push found the buffer full; the stream is then ended. */
+  onOverflow: (() => void) | undefined;
 
-  /** Adds a chunk; ignored after `end()`. Returns false when ended. */
+  constructor(maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES) {
+    this.#max = maxBufferedBytes;
+  }
+
+  /** Unread text held, in UTF-16 code units (an upper bound of the bytes up to 3x for non-ASCII). */
+  get buffered(): number {
+    return this.#bytes;
+  }
+
+  /** Adds a chunk; ignored after `end()`. Returns false when ended or when the buffer overflowed (which ends it). */
   push(chunk: string): boolean {
     if (this.#ended) return false;
+    if (this.#bytes + chunk.length > this.#max) {
+      this.#ended = true;
+      this.#chunks = [];
+      this.#head = 0;
+      this.#bytes = 0;
+      this.#wake?.();
+      this.onOverflow?.();
+      return false;
+    }
     this.#chunks.push(chunk);
+    this.#bytes += chunk.length;
     this.#wake?.();
     return true;
   }
@@ -37,11 +70,27 @@ export class ChunkQueue implements AsyncIterable<string> {
     return this.#ended;
   }
 
+  #take(): string | undefined {
+    if (this.#head >= this.#chunks.length) return undefined;
+    const chunk = this.#chunks[this.#head]!;
+    this.#chunks[this.#head++] = "";
+    this.#bytes -= chunk.length;
+    if (this.#head === this.#chunks.length) {
+      this.#chunks = [];
+      this.#head = 0;
+    } else if (this.#head >= 1024 && this.#head * 2 >= this.#chunks.length) {
+      this.#chunks = this.#chunks.slice(this.#head);
+      this.#head = 0;
+    }
+    return chunk;
+  }
+
   async *[Symbol.asyncIterator](): AsyncIterator<string> {
     try {
       for (;;) {
-        if (this.#chunks.length > 0) {
-          yield this.#chunks.shift()!;
+        const chunk = this.#take();
+        if (chunk !== undefined) {
+          yield chunk;
           continue;
         }
         if (this.#ended) return;
@@ -51,7 +100,7 @@ export class ChunkQueue implements AsyncIterable<string> {
         this.#wake = undefined;
       }
     } finally {
-      if (!this.#ended || this.#chunks.length > 0) {
+      if (!this.#ended || this.#head < this.#chunks.length) {
         this.#ended = true;
         this.onCancel?.();
       }

@@ -5,6 +5,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
+import { jsonDepthExceeds } from "./http.js";
 import type { Inbound, McpServer } from "../server.js";
 import { Call } from "./call.js";
 
@@ -18,6 +19,8 @@ export interface StdioOptions {
   errors?: Writable;
   /** Longest accepted line, in bytes; a longer one is answered with -32600 and dropped. Default 4 MiB. */
   maxLineBytes?: number;
+  /** Deepest accepted JSON nesting (objects and arrays); deeper is answered with -32600. Default 64. */
+  maxJsonDepth?: number;
 }
 
 /**
@@ -39,6 +42,10 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   const output = options.output ?? process.stdout;
   const errors = options.errors ?? process.stderr;
   const maxLine = options.maxLineBytes ?? 4 * 1024 * 1024;
+  const maxDepth = options.maxJsonDepth ?? 64;
+  // Set when stdout can no longer be written (the client closed it: EPIPE).
+  let outputClosed = false;
+  let stop: (() => void) | undefined;
   const decoder = new TextDecoder("utf-8", { fatal: true });
   // Keyed by the id itself: a Map tells 1 from "1", as JSON-RPC does.
   const inFlight = new Map<unknown, Call>();
@@ -58,9 +65,10 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     if (pendingOut === "") return;
     const text = pendingOut;
     pendingOut = "";
-    output.write(text);
+    if (!outputClosed) output.write(text);
   };
   const write = (message: unknown): void => {
+    if (outputClosed) return;
     pendingOut += `${JSON.stringify(message)}\n`;
     if (!flushScheduled) {
       flushScheduled = true;
@@ -94,6 +102,10 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     try {
       text = decoder.decode(line);
       if (text.trim() === "") return;
+      if (jsonDepthExceeds(line, maxDepth)) {
+        write({ jsonrpc: "2.0", error: { code: ErrorCode.InvalidRequest, message: `Invalid request: JSON nested deeper than ${maxDepth}` } });
+        return;
+      }
       message = JSON.parse(text);
     } catch {
       write({ jsonrpc: "2.0", error: { code: ErrorCode.ParseError, message: "Parse error: the line is not UTF-8 JSON" } });
@@ -121,6 +133,21 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   };
 
   return new Promise<void>((resolve) => {
+    // The client closed our stdout (EPIPE or similar): nobody can hear answers
+    // any more, so abort what runs, stop reading and end, instead of crashing.
+    output.on("error", (error: NodeJS.ErrnoException) => {
+      if (outputClosed) return;
+      outputClosed = true;
+      errors.write(`mcp stdio: output closed (${error.code ?? error.message}); stopping\n`);
+      for (const call of inFlight.values()) call.abort();
+      server.close();
+      input.pause();
+      stop?.();
+    });
+    stop = () => {
+      if (running === 0) resolve();
+      else onIdle = () => resolve();
+    };
     input.on("data", (chunk: Buffer | string) => {
       let data = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
       for (;;) {
