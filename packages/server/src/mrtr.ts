@@ -15,7 +15,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestFormParams, ElicitResult, InputRequest, InputRequests, ListRootsResult } from "@x/mcp-v2607";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
-type Validators = typeof import("@x/mcp-v2607/validators");
+type Validators = typeof import("./ask-validators.js");
 
 /**
  * The generated validators, loaded on the first ask rather than when the
@@ -26,7 +26,7 @@ let V: Validators | undefined;
 
 /** Loads the validators the asks use (once). Asks are checked only after it resolved. */
 export async function loadAskValidators(): Promise<void> {
-  V ??= await import("@x/mcp-v2607/validators");
+  V ??= await import("./ask-validators.js");
 }
 import { McpError } from "./errors.js";
 import { b64url, fromB64url, type KeyRing, nodeCrypto } from "./keys.js";
