@@ -3,7 +3,8 @@
 //   1. sync the pinned spec schemas (checking their sha256)
 //   2. regenerate the generated packages and fail on any difference
 //   3. build, typecheck, lint and unit-test every workspace package (turbo)
-//   4. run the official conformance suite: the fixture server, then our client
+//   4. run the benchmark for a few seconds (bench --quick), to prove it works
+//   5. run the official conformance suite: the fixture server, then our client
 // Pass --no-conformance to skip step 4.
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
@@ -19,6 +20,8 @@ const steps = [
   ["check-generated", process.execPath, [join(root, "scripts", "check-generated.mjs")]],
   ["build, typecheck, lint, test", bin("turbo"), ["run", "build", "typecheck", "lint", "test", "--continue", "--output-logs=new-only"]],
 ];
+// The benchmark runs briefly (--quick) only to prove it works; its numbers are never asserted.
+steps.push(["bench --quick", process.execPath, [join(root, "bench", "run.mjs"), "--quick", "--no-build"]]);
 if (!skipConformance) {
   steps.push(["conformance (server)", process.execPath, [join(root, "conformance", "scripts", "run-server.mjs")]]);
   steps.push(["conformance (client)", process.execPath, [join(root, "conformance", "scripts", "run-client.mjs")]]);
