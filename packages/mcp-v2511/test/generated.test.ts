@@ -103,7 +103,7 @@ describe("generated files", () => {
     const readManifest = (dir: string) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest;
     const ours = readManifest(packageDir);
     expect(ours.name).toBe(`@x/${pin.package}`);
-    expect(Object.keys(ours.exports)).toEqual([".", "./validators", "./types"]);
+    expect(Object.keys(ours.exports)).toEqual([".", "./constants", "./validators", "./types"]);
     for (const version of Object.values(ours.dependencies)) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
     const others = Object.values(pins.revisions)
       .map((p) => join(repoRoot, "packages", p.package))
