@@ -15,7 +15,6 @@ import {
   loadAskValidators,
   type Round,
   type RootsAnswer,
-  rounds,
   type SampleAnswer,
 } from "./mrtr.js";
 import { readTraceContext, type TraceContext } from "./telemetry.js";
@@ -206,7 +205,12 @@ export function createContext(init: ContextInit): RequestContext {
     }
     const round = state.round;
     const outside = () => new Error(`ctx.${name} was called outside the handler's run (a detached promise, a timer, a worker, or a direct call): only the run itself can ask`);
-    if (!round || round.finished || rounds.getStore() !== round) throw outside();
+    // A round belongs to one run of one handler and is finished when that run
+    // returns: an ask from a promise, timer or callback that outlives the run
+    // (or from a context whose request is over) finds it finished. This is the
+    // whole check; AsyncLocalStorage would add a cost to every promise of the
+    // process and catch nothing more (a timer created in the run inherits it).
+    if (!round || round.finished) throw outside();
     await loadAskValidators();
     if (round.finished) throw outside();
     for (const one of asks) one.check();

@@ -12,7 +12,6 @@
  * `requestState` is sealed: HMAC-SHA256 over the answers so far, an expiry,
  * the principal, the method and a digest of the request's parameters.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestFormParams, ElicitResult, InputRequest, InputRequests, ListRootsResult } from "@x/mcp-v2607";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 type Validators = typeof import("./ask-validators.js");
@@ -137,8 +136,7 @@ export class Round {
   }
 }
 
-/** The round of the handler run the caller is in, if any. */
-export const rounds = new AsyncLocalStorage<Round>();
+
 
 /** The methods on which a server may answer `input_required` (spec: mrtr). */
 export const ASKING_METHODS: ReadonlySet<string> = new Set([Method.ToolsCall, Method.PromptsGet, Method.ResourcesRead]);

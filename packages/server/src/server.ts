@@ -15,7 +15,7 @@ import { type Completer, complete } from "./completion.js";
 import { type ContextState, createContext, type RequestContext, type TransportInfo } from "./context.js";
 import { isProtocolError, McpError, statusForEnvelopeError, statusForHandlerError } from "./errors.js";
 import { KeyRing } from "./keys.js";
-import { ASKING_METHODS, InputRequiredSignal, openState, Round, readInputResponses, rounds, type StateBinding, sealState } from "./mrtr.js";
+import { ASKING_METHODS, InputRequiredSignal, openState, Round, readInputResponses, type StateBinding, sealState } from "./mrtr.js";
 import { page } from "./pagination.js";
 import { checkPromptArguments, definePrompt, type PromptConfig, type PromptHandler, type RegisteredPrompt, toGetPromptResult } from "./prompts.js";
 import {
@@ -546,7 +546,7 @@ export class McpServer {
     let fault: unknown;
     let failed = false;
     try {
-      result = await rounds.run(round, run);
+      result = await run();
     } catch (error) {
       if (!(error instanceof InputRequiredSignal)) {
         failed = true;

@@ -12,7 +12,7 @@
 import type { ClientCapabilities, InputRequest, InputRequests, RequestMetaObject } from "@x/mcp-v2607";
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, Method, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { type ContextState, createContext, type RequestContext, type TransportInfo } from "./context.js";
-import { InputRequiredSignal, Round, rounds } from "./mrtr.js";
+import { InputRequiredSignal, Round } from "./mrtr.js";
 
 /** Options of {@link buildContext}. */
 export interface BuildContextOptions {
@@ -87,7 +87,7 @@ export async function runHandler<A, R>(handler: (args: A, ctx: RequestContext) =
   state.round = round;
   let result: R | undefined;
   try {
-    result = await rounds.run(round, () => handler(args, ctx));
+    result = await handler(args, ctx);
   } catch (error) {
     if (!(error instanceof InputRequiredSignal)) throw error;
   } finally {
