@@ -107,5 +107,24 @@ export function createExampleServer(): McpServer {
   );
 
   registerExampleActions(server);
+  // A static resource, a resource template and a prompt, as in the README.
+  server.registerResource(
+    "readme",
+    "file:///readme.md",
+    { description: "What this server offers", mimeType: "text/markdown", cache: { ttlMs: 60_000, cacheScope: "public" } },
+    () => "# @x example server\n\nTools: echo, add, word_stats, divide, book_table, units.",
+  );
+  server.registerResourceTemplate(
+    "unit",
+    "units://{unit}",
+    { description: "One unit the units tool knows", mimeType: "application/json", complete: { unit: (v) => ["m", "km", "mi", "kg", "lb", "c", "f"].filter((u) => u.startsWith(v)) } },
+    (_uri, { unit }) => JSON.stringify({ unit }),
+  );
+  server.registerPrompt(
+    "summarize",
+    { description: "Asks the model to summarize a text", arguments: [{ name: "text", description: "The text to summarize", required: true }] },
+    ({ text }) => `Summarize this in one sentence:\n\n${text}`,
+  );
+
   return server;
 }

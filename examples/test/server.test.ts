@@ -46,6 +46,7 @@ describe("example server over HTTP (a real process)", () => {
       "mcp-method": method,
     };
     if (typeof params.name === "string") headers["mcp-name"] = params.name;
+    else if (typeof params.uri === "string") headers["mcp-name"] = params.uri;
     const message = body(id, method, params);
     Object.assign(message.params._meta, metaExtra);
     const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(message) });
@@ -55,7 +56,12 @@ describe("example server over HTTP (a real process)", () => {
   it("answers server/discover with the tools capability", async () => {
     const { status, json } = await call(1, "server/discover");
     expect(status).toBe(200);
-    expect(json.result.capabilities).toEqual({ tools: { listChanged: true } });
+    expect(json.result.capabilities).toEqual({
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { listChanged: true, subscribe: true },
+      completions: {},
+    });
     expect(json.result._meta["io.modelcontextprotocol/serverInfo"].name).toBe("x-example");
   });
 
@@ -83,6 +89,16 @@ describe("example server over HTTP (a real process)", () => {
     // Without the capability the tool says so instead of asking.
     const none = (await call(9, "tools/call", { name: "book_table", arguments: { restaurant: "Y" } })).json.result;
     expect(none.isError).toBe(true);
+  });
+
+  it("serves a resource, a template and a prompt", async () => {
+    const read = (await call(20, "resources/read", { uri: "file:///readme.md" })).json.result;
+    expect(read.contents[0].text).toContain("# @x example server");
+    expect(read).toMatchObject({ ttlMs: 60_000, cacheScope: "public" });
+    const unit = (await call(21, "resources/read", { uri: "units://km" })).json.result;
+    expect(JSON.parse(unit.contents[0].text)).toEqual({ unit: "km" });
+    const prompt = (await call(22, "prompts/get", { name: "summarize", arguments: { text: "a b c" } })).json.result;
+    expect(prompt.messages[0].content.text).toContain("a b c");
   });
 
   it("calls tools: structured content, text, and a tool error", async () => {
