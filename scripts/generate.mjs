@@ -440,7 +440,21 @@ function buildValidatorTypes(ctx, names) {
 
 // ---------------------------------------------------------------------------
 
-/** Generates the three files of `revision`; returns {files: {name: text}, packageName, defaultOut}. */
+/**
+ * `validate.ts`: the by-name `validate()` over the validators, the same for
+ * every revision; made from scripts/templates/validate.ts.txt with the
+ * revision, the package name and the number of definitions filled in.
+ */
+function buildValidate(ctx, names) {
+  const template = readFileSync(join(root, "scripts", "templates", "validate.ts.txt"), "utf8");
+  const body = template
+    .replaceAll("{{REVISION}}", ctx.revision)
+    .replaceAll("{{PACKAGE}}", `@x/${ctx.pin.package}`)
+    .replaceAll("{{COUNT}}", String(names.length));
+  return `${header(ctx, "validate(), the by-name check over the validators")}\n${body}`;
+}
+
+/** Generates the four files of `revision`; returns {files: {name: text}, packageName, defaultOut}. */
 export async function generate(revision) {
   const ctx = loadRevision(revision);
   const names = checkSchema(ctx.schema);
@@ -448,7 +462,7 @@ export async function generate(revision) {
   const validators = postProcessValidators(compileValidators(ctx, names), ctx, names);
   const validatorTypes = buildValidatorTypes(ctx, names);
   return {
-    files: { "types.ts": types, "validators.js": validators, "validators.d.ts": validatorTypes },
+    files: { "types.ts": types, "validators.js": validators, "validators.d.ts": validatorTypes, "validate.ts": buildValidate(ctx, names) },
     packageDir: join(root, "packages", ctx.pin.package),
     defaultOut: join(root, "packages", ctx.pin.package, "src/generated"),
     definitions: names.length,

@@ -31,4 +31,4 @@ export {
   type ValidationProblem,
   type ValidationResult,
   validate,
-} from "./validate.js";
+} from "./generated/validate.js";

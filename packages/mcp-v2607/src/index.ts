@@ -35,4 +35,4 @@ export {
   type ValidationProblem,
   type ValidationResult,
   validate,
-} from "./validate.js";
+} from "./generated/validate.js";
