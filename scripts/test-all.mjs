@@ -5,7 +5,7 @@
 //   3. build, typecheck, lint and unit-test every workspace package (turbo)
 //   4. run the benchmark for a few seconds (bench --quick), to prove it works
 //   5. run the official conformance suite: the fixture server, then our client
-// Pass --no-conformance to skip step 4.
+// Pass --no-conformance to skip step 5.
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -47,6 +47,7 @@ export type {
   ResourceMetadata,
   ResourceTemplateConfig,
   TemplateReadHandler,
+  TemplateVariables,
 } from "./resources.js";
 export { type CompiledSchema, compileSchema, formatProblems, type SchemaProblem } from "./schema.js";
 export {

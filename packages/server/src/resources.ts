@@ -41,10 +41,16 @@ export type ReadHandlerResult = ReadResourceResult | ResourceContents[] | Resour
 
 /** Reads a static resource. */
 export type ReadHandler = (uri: string, ctx: RequestContext) => ReadHandlerResult | Promise<ReadHandlerResult>;
+/**
+ * The variables of a URI that matched a template: a string each, or a list
+ * of strings for an exploded variable (`{/path*}`, RFC 6570 level 4).
+ */
+export type TemplateVariables = Record<string, string | string[]>;
+
 /** Reads a resource that matched a template; `variables` holds the template's variables. */
 export type TemplateReadHandler = (
   uri: string,
-  variables: Record<string, string>,
+  variables: TemplateVariables,
   ctx: RequestContext,
 ) => ReadHandlerResult | Promise<ReadHandlerResult>;
 
@@ -95,7 +101,7 @@ export interface RegisteredTemplate {
   readonly cache: CacheHints | undefined;
   readonly config: ResourceTemplateConfig;
   /** The variables of `uri` when it matches the template, else `undefined`. */
-  match(uri: string): Record<string, string> | undefined;
+  match(uri: string): TemplateVariables | undefined;
 }
 
 function metadata<T extends { name: string }>(target: T, config: ResourceMetadata): T {
@@ -144,15 +150,15 @@ export function defineTemplate(name: string, uriTemplate: string, config: Resour
     cache: config.cache ? cacheHints(config.cache) : undefined,
     config,
     match(uri) {
-      let vars: Record<string, string> | undefined;
+      let vars: TemplateVariables | undefined;
       try {
-        vars = template.fromUri(uri);
+        vars = template.fromUri(uri) as TemplateVariables | undefined; // exploded variables come back as arrays
       } catch {
         return undefined; // e.g. broken percent-encoding: not a match
       }
       if (!vars) return undefined;
       // The match must be exact: expanding the variables gives the same URI back.
-      return template.fillFromObject(vars) === uri ? vars : undefined;
+      return template.fillFromObject(vars as Parameters<typeof template.fillFromObject>[0]) === uri ? vars : undefined;
     },
   };
 }

@@ -408,7 +408,7 @@ export class McpServer {
     if (this.#tools.size > 0) caps.tools = { listChanged: true };
     if (this.#prompts.size > 0) caps.prompts = { listChanged: true };
     if (this.#resources.size > 0 || this.#templates.size > 0) caps.resources = { listChanged: true, subscribe: true };
-    if (this.#prompts.size > 0 || this.#templates.size > 0) caps.completions = {};
+    if (this.#hasCompleters()) caps.completions = {};
     if (this.#options.logging) caps.logging = {};
     return caps;
   }
@@ -574,6 +574,13 @@ export class McpServer {
     return result as Record<string, unknown>;
   }
 
+  /** True when some prompt or template declares a completer (`complete`): then `completions` is advertised. */
+  #hasCompleters(): boolean {
+    for (const p of this.#prompts.values()) if (p.config.complete && Object.keys(p.config.complete).length > 0) return true;
+    for (const t of this.#templates.values()) if (t.config.complete && Object.keys(t.config.complete).length > 0) return true;
+    return false;
+  }
+
   #methodEnabled(method: string): boolean {
     switch (method) {
       case Method.ToolsList:
@@ -587,7 +594,7 @@ export class McpServer {
       case Method.ResourcesRead:
         return this.#resources.size > 0 || this.#templates.size > 0;
       case Method.CompletionComplete:
-        return this.#prompts.size > 0 || this.#templates.size > 0;
+        return this.#hasCompleters();
       default:
         return true;
     }

@@ -305,3 +305,18 @@ describe("more cache hint layers and binding rules", () => {
     }
   });
 });
+
+describe("templates and completion capability", () => {
+  it("passes an exploded variable as a list, and advertises completions only with a completer", async () => {
+    const s = new McpServer({ name: "t", version: "1" });
+    s.registerResourceTemplate("path", "tree://x{/path*}", {}, (_uri, { path }) => JSON.stringify(path));
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const read = (await s.handle({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "tree://x/a/b/c", _meta: meta } })).response as any;
+    expect(JSON.parse(read.result.contents[0].text)).toEqual(["a", "b", "c"]);
+    expect(s.capabilities().completions).toBeUndefined();
+    const complete = await s.handle({ jsonrpc: "2.0", id: 2, method: "completion/complete", params: { ref: { type: "ref/resource", uri: "tree://x{/path*}" }, argument: { name: "path", value: "" }, _meta: meta } });
+    expect(complete.status).toBe(404);
+    s.registerPrompt("p", { arguments: [{ name: "a" }], complete: { a: () => ["x"] } }, () => "p");
+    expect(s.capabilities().completions).toEqual({});
+  });
+});
