@@ -84,7 +84,11 @@ export class InputRequiredSignal extends Error {
   }
 }
 
-/** The state of one run of a handler within one round. */
+/**
+ * The state of one run of a handler within one round. Most runs ask
+ * nothing: what only asking needs (key counters, the set of keys used) is
+ * made on the first ask.
+ */
 export class Round {
   /** Answers known in this round: from `requestState`, then this round's `inputResponses` over them. */
   readonly answers: Readonly<Record<string, unknown>>;
@@ -92,27 +96,27 @@ export class Round {
   readonly pending: InputRequests = {};
   /** Answers this run used, carried in the next `requestState`. */
   readonly used: Record<string, unknown> = {};
-  readonly #counters: Record<Kind, number> = { elicit: 0, sample: 0, roots: 0 };
-  readonly #keys = new Set<string>();
+  #counters: Record<Kind, number> | undefined = undefined;
+  #keys: Set<string> | undefined = undefined;
   /** True once the handler's run is over: asks after it are refused. */
   finished = false;
+  /** True once an ask found no acceptable answer: the round ends with `input_required`. */
+  ended = false;
 
   constructor(answers: Readonly<Record<string, unknown>>) {
     this.answers = answers;
-  }
-
-  get ended(): boolean {
-    return Object.keys(this.pending).length > 0;
   }
 
   /** Resolves asks in order; records every unanswered one, then ends the round if any. */
   resolve(asks: readonly Ask<unknown>[]): unknown[] {
     const results: unknown[] = [];
     const keys: string[] = [];
+    const counters = (this.#counters ??= { elicit: 0, sample: 0, roots: 0 });
+    const used = (this.#keys ??= new Set<string>());
     for (const ask of asks) {
-      const key = ask.options.key ?? `${ask.kind}-${++this.#counters[ask.kind]}`;
-      if (this.#keys.has(key)) throw new Error(`ask key ${JSON.stringify(key)} is used twice in one run`);
-      this.#keys.add(key);
+      const key = ask.options.key ?? `${ask.kind}-${++counters[ask.kind]}`;
+      if (used.has(key)) throw new Error(`ask key ${JSON.stringify(key)} is used twice in one run`);
+      used.add(key);
       keys.push(key);
     }
     asks.forEach((ask, i) => {
@@ -125,6 +129,7 @@ export class Round {
       const answer = raw === undefined ? undefined : ask.accept(raw);
       if (answer === undefined) {
         this.pending[key] = ask.request;
+        this.ended = true;
         results.push(undefined);
       } else {
         this.used[key] = raw;

@@ -32,7 +32,7 @@ import {
 import { type EnvelopeMeta, type Revision, revision2607 } from "./revision.js";
 import { Subscriptions } from "./subscriptions.js";
 import { publishRequestRejected, rejectionsObserved } from "./telemetry.js";
-import { checkTimeout, defineTool, type RegisteredTool, runTool, type ToolConfig, type ToolHandler } from "./tools.js";
+import { checkTimeout, defineTool, type RegisteredTool, type RunToolOptions, runTool, type ToolConfig, type ToolHandler } from "./tools.js";
 import { ActionTool, type ActionToolDefinition, createHelpTool, HELP_TOOL, isActionTool, registeredActionTool } from "./actions/index.js";
 
 /** Who the server is: published in `server/discover` and in every result's `_meta`. */
@@ -127,6 +127,9 @@ export const SERVER_BUSY = -32000;
 
 /** The spec's tool name rule (server/tools, "Tool names"). */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** Marks "the handler returned" where a round's end is told its fault. */
+const NO_FAULT: unique symbol = Symbol("no fault");
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -226,6 +229,7 @@ export class McpServer {
   #toolDefinitions: RegisteredTool["definition"][] | undefined;
   #closed = false;
   #warnedEphemeral = false;
+  readonly #runOptions: RunToolOptions;
 
   /**
    * @throws TypeError when `info.name` or `info.version` is missing, or an option has the wrong type;
@@ -239,6 +243,7 @@ export class McpServer {
     if (info.websiteUrl !== undefined) implementation.websiteUrl = info.websiteUrl;
     this.info = implementation;
     this.#options = options;
+    this.#runOptions = { timeoutMs: options.toolTimeoutMs };
     this.#cache = resolveCacheOptions(options.cache);
     this.#pageSize = options.pageSize ?? 100;
     if (!Number.isSafeInteger(this.#pageSize) || this.#pageSize < 1) throw new RangeError(`pageSize must be an integer >= 1, got ${options.pageSize}`);
@@ -496,9 +501,10 @@ export class McpServer {
       state,
     });
     try {
-      const result = ASKING_METHODS.has(method)
-        ? await this.#runRound(params, ctx, state, () => handler(params, ctx, transport))
-        : await handler(params, ctx, transport);
+      // A handler that answers synchronously (most tools) is not awaited: one
+      // promise per request, this function's own.
+      const running = ASKING_METHODS.has(method) ? this.#runRound(params, ctx, state, handler, transport) : handler(params, ctx, transport);
+      const result = running instanceof Promise ? await running : running;
       const response: JSONRPCResultResponse = { jsonrpc: "2.0", id, result: revision.stamp(result, this.info) as JSONRPCResultResponse["result"] };
       return { response, status: 200 };
     } catch (error) {
@@ -536,26 +542,52 @@ export class McpServer {
    * the answers (sealed `requestState`, then `inputResponses` over it), runs the
    * handler, and answers `input_required` when an ask found no answer.
    */
-  async #runRound(params: Record<string, unknown>, ctx: RequestContext, state: ContextState, run: () => unknown): Promise<Record<string, unknown>> {
+  #runRound(
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+    state: ContextState,
+    handler: MethodHandler,
+    transport: TransportInfo,
+  ): Record<string, unknown> | Promise<Record<string, unknown>> {
     const responses = readInputResponses(params.inputResponses);
-    const binding: StateBinding = { method: ctx.method, params, principal: this.#options.principal?.(ctx) };
-    const sealed = params.requestState === undefined ? {} : openState(this.keys, params.requestState, binding);
-    const round = new Round({ ...sealed, ...responses });
+    let answers: Readonly<Record<string, unknown>> = responses;
+    if (params.requestState !== undefined) answers = { ...openState(this.keys, params.requestState, this.#binding(params, ctx)), ...responses };
+    const round = new Round(answers);
     state.round = round;
-    let result: unknown;
-    let fault: unknown;
-    let failed = false;
+    let running: unknown;
     try {
-      result = await run();
+      running = handler(params, ctx, transport);
     } catch (error) {
-      if (!(error instanceof InputRequiredSignal)) {
-        failed = true;
-        fault = error;
-      }
-    } finally {
       round.finished = true;
+      return this.#endRound(round, params, ctx, undefined, error);
     }
-    // An unanswered ask ends the round, even when the handler swallowed the signal.
+    if (!(running instanceof Promise)) {
+      round.finished = true;
+      return this.#endRound(round, params, ctx, running, NO_FAULT);
+    }
+    return running.then(
+      (result) => {
+        round.finished = true;
+        return this.#endRound(round, params, ctx, result, NO_FAULT);
+      },
+      (error) => {
+        round.finished = true;
+        return this.#endRound(round, params, ctx, undefined, error);
+      },
+    );
+  }
+
+  /** What `requestState` is bound to: the method, its params and the caller (`ServerOptions.principal`). */
+  #binding(params: Record<string, unknown>, ctx: RequestContext): StateBinding {
+    return { method: ctx.method, params, principal: this.#options.principal?.(ctx) };
+  }
+
+  /**
+   * The end of a round's run: `input_required` when an ask found no answer
+   * (even when the handler swallowed the signal), else the handler's result,
+   * else its fault (`fault` is {@link NO_FAULT} when it returned), rethrown.
+   */
+  #endRound(round: Round, params: Record<string, unknown>, ctx: RequestContext, result: unknown, fault: unknown): Record<string, unknown> {
     if (round.ended) {
       if (this.keys.ephemeral && !this.#warnedEphemeral) {
         this.#warnedEphemeral = true;
@@ -567,10 +599,10 @@ export class McpServer {
       return {
         resultType: "input_required",
         inputRequests: round.pending,
-        requestState: sealState(this.keys, round.used, binding, this.#options.requestStateTtlMs ?? 600_000),
+        requestState: sealState(this.keys, round.used, this.#binding(params, ctx), this.#options.requestStateTtlMs ?? 600_000),
       };
     }
-    if (failed) throw fault;
+    if (fault !== NO_FAULT && !(fault instanceof InputRequiredSignal)) throw fault;
     return result as Record<string, unknown>;
   }
 
@@ -639,7 +671,7 @@ export class McpServer {
     return applyHints(result, this.#hints(method));
   }
 
-  async #callTool(params: Record<string, unknown>, ctx: RequestContext): Promise<Record<string, unknown>> {
+  #callTool(params: Record<string, unknown>, ctx: RequestContext): Record<string, unknown> | Promise<Record<string, unknown>> {
     const name = params.name;
     if (typeof name !== "string") throw new McpError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
     const args = params.arguments === undefined ? {} : params.arguments;
@@ -647,7 +679,7 @@ export class McpServer {
     const tool = this.#tools.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     checkRequiredCapabilities(tool.requiredClientCapabilities, ctx);
-    return (await runTool(tool, args, ctx, { timeoutMs: this.#options.toolTimeoutMs })) as unknown as Record<string, unknown>;
+    return runTool(tool, args, ctx, this.#runOptions) as unknown as Record<string, unknown> | Promise<Record<string, unknown>>;
   }
 
   async #getPrompt(params: Record<string, unknown>, ctx: RequestContext): Promise<Record<string, unknown>> {

@@ -186,6 +186,11 @@ const toolError = channel(CHANNELS.toolError);
 const help = channel(CHANNELS.help);
 const requestRejected = channel(CHANNELS.requestRejected);
 
+/** True when some tool channel (`x-mcp:tool:start`, `:stop` or `:error`) has a subscriber. */
+export function toolEventsObserved(): boolean {
+  return toolStart.hasSubscribers || toolStop.hasSubscribers || toolError.hasSubscribers;
+}
+
 /**
  * Starts the record of one tool call and publishes it on `x-mcp:tool:start`.
  * Returns the event to pass to {@link publishToolError} and {@link publishToolStop},

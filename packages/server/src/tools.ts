@@ -7,7 +7,7 @@ import { OWN_SIGNAL, type RequestContext } from "./context.js";
 import { isProtocolError } from "./errors.js";
 import { InputRequiredSignal } from "./mrtr.js";
 import { type CompiledSchema, compileSchema, formatProblems } from "./schema.js";
-import { dispatchError, isDispatchError, publishToolError, publishToolStart, publishToolStop, type ToolCallEvent } from "./telemetry.js";
+import { dispatchError, isDispatchError, publishToolError, publishToolStart, publishToolStop, type ToolCallEvent, toolEventsObserved } from "./telemetry.js";
 
 /** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
 export type InputSchema = { type: "object"; [key: string]: unknown };
@@ -269,53 +269,95 @@ class RunLimit {
  * protocol error (an `McpError`, or any error with an integer `code` from
  * -32768 to -32000) is rethrown, so the request is answered with that
  * JSON-RPC error; so is the end of a Multi Round-Trip round.
+ *
+ * A handler that answers synchronously is finished synchronously: the
+ * result comes back as a value, not a promise (no promise, microtask or
+ * timer per call); a handler that returns a promise gets a promise back.
+ * Either way a protocol error or the end of a round is thrown (synchronously
+ * or as the rejection).
  */
-export async function runTool(
+export function runTool(
   tool: RegisteredTool,
   args: Record<string, unknown>,
   ctx: RequestContext,
   options: RunToolOptions = {},
-): Promise<CallToolResult | InputRequiredResult> {
-  const event = publishToolStart(tool.name, () => tool.actionOf?.(args), ctx.requestId, () => ctx.trace);
-  let result: CallToolResult | InputRequiredResult;
+): ToolRunResult | Promise<ToolRunResult> {
+  const event = toolEventsObserved() ? publishToolStart(tool.name, () => tool.actionOf?.(args), ctx.requestId, () => ctx.trace) : undefined;
+  let running: ToolRunResult | Promise<ToolRunResult>;
   try {
-    result = await runGuarded(tool, args, ctx, options, event);
+    running = runGuarded(tool, args, ctx, options, event);
   } catch (thrown) {
-    publishToolStop(event, thrown instanceof InputRequiredSignal ? "input_required" : "protocol_error");
+    stoppedByThrow(event, thrown);
     throw thrown;
   }
+  if (!(running instanceof Promise)) return stopped(event, running);
+  return running.then(
+    (result) => stopped(event, result),
+    (thrown) => {
+      stoppedByThrow(event, thrown);
+      throw thrown;
+    },
+  );
+}
+
+/** What one tool run answers: a (normalised) `CallToolResult`, or the handler's own `InputRequiredResult`. */
+export type ToolRunResult = CallToolResult | InputRequiredResult;
+
+function stopped(event: ToolCallEvent | undefined, result: ToolRunResult): ToolRunResult {
+  if (event === undefined) return result;
   if (result.resultType === "input_required") publishToolStop(event, "input_required");
   else publishToolStop(event, (result as CallToolResult).isError ? "error" : "ok", isDispatchError(result) ? "dispatch" : "tool");
   return result;
 }
 
-async function runGuarded(
+function stoppedByThrow(event: ToolCallEvent | undefined, thrown: unknown): void {
+  publishToolStop(event, thrown instanceof InputRequiredSignal ? "input_required" : "protocol_error");
+}
+
+function runGuarded(
   tool: RegisteredTool,
   args: Record<string, unknown>,
   ctx: RequestContext,
   options: RunToolOptions,
   event: ToolCallEvent | undefined,
-): Promise<CallToolResult | InputRequiredResult> {
+): ToolRunResult | Promise<ToolRunResult> {
   const inputProblems = tool.checkInput(args);
   if (inputProblems.length > 0) {
     return dispatchError(toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${formatProblems(inputProblems)}`));
   }
-  const limit = tool.timeoutMs ?? options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   // The handler gets the request's context, whose `signal` reads this run's
   // from now on (see OWN_SIGNAL in context.ts): one tools/call, one run, and
   // no derived context to build.
   const run = new RunLimit();
   (ctx as RequestContext & { [OWN_SIGNAL]?: RunLimit })[OWN_SIGNAL] = run;
+  let value: ToolHandlerResult | PromiseLike<ToolHandlerResult>;
+  try {
+    // Called at once (not a tick later), so the handler sees the request as it is now.
+    value = tool.handler(args, ctx);
+  } catch (fault) {
+    run.release();
+    return faultOrRethrow(tool, fault, event);
+  }
+  if (typeof (value as PromiseLike<unknown> | null)?.then !== "function") {
+    // A handler that answered synchronously finished within any limit: no timer, no promise.
+    run.release();
+    return checkResult(tool, value as ToolHandlerResult, event);
+  }
+  return settleRun(tool, value as PromiseLike<ToolHandlerResult>, run, tool.timeoutMs ?? options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, event);
+}
+
+/** Waits for a handler's promise under its run limit (`limit` ms; 0 = none), then checks what it returned. */
+async function settleRun(
+  tool: RegisteredTool,
+  value: PromiseLike<ToolHandlerResult>,
+  run: RunLimit,
+  limit: number,
+  event: ToolCallEvent | undefined,
+): Promise<ToolRunResult> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let returned: ToolHandlerResult;
   try {
-    // Called at once (not a tick later), so the handler sees the request as it is now.
-    // A throw here is a fault like a rejection (caught below).
-    const value: ToolHandlerResult | PromiseLike<ToolHandlerResult> = tool.handler(args, ctx);
-    if (typeof (value as PromiseLike<unknown> | null)?.then !== "function") {
-      // A handler that answered synchronously finished within any limit: no timer.
-      returned = value as ToolHandlerResult;
-    } else if (limit > 0) {
+    if (limit > 0) {
       const running = Promise.resolve(value);
       returned = await new Promise<ToolHandlerResult>((resolve, reject) => {
         // Handling the run's outcome here also keeps a run that goes on past
@@ -331,14 +373,26 @@ async function runGuarded(
       returned = await value;
     }
   } catch (fault) {
-    // A deliberate protocol error (e.g. McpError(-32021, ...)) is answered as a
-    // JSON-RPC error; the end of a round (an unanswered ask) is not a fault.
-    if (isProtocolError(fault) || fault instanceof InputRequiredSignal) throw fault;
-    return faultResult(tool.name, fault, event);
+    return faultOrRethrow(tool, fault, event);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     run.release();
   }
+  return checkResult(tool, returned, event);
+}
+
+/**
+ * A deliberate protocol error (e.g. McpError(-32021, ...)) is rethrown, to be
+ * answered as a JSON-RPC error, and so is the end of a round (an unanswered
+ * ask): neither is a fault. Anything else is a fault result.
+ */
+function faultOrRethrow(tool: RegisteredTool, fault: unknown, event: ToolCallEvent | undefined): CallToolResult {
+  if (isProtocolError(fault) || fault instanceof InputRequiredSignal) throw fault;
+  return faultResult(tool.name, fault, event);
+}
+
+/** Normalises what a handler returned and checks `structuredContent` against the tool's `outputSchema`. */
+function checkResult(tool: RegisteredTool, returned: ToolHandlerResult, event: ToolCallEvent | undefined): ToolRunResult {
   const result = normaliseResult(returned);
   if (!result) {
     return faultResult(tool.name, returned, event, "TypeError", `tool returned a value that is not a CallToolResult: ${boundValue(returned, 200)}`);
