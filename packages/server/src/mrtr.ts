@@ -111,8 +111,10 @@ export class Round {
   resolve(asks: readonly Ask<unknown>[]): unknown[] {
     const results: unknown[] = [];
     const keys: string[] = [];
-    const counters = (this.#counters ??= { elicit: 0, sample: 0, roots: 0 });
-    const used = (this.#keys ??= new Set<string>());
+    this.#counters ??= { elicit: 0, sample: 0, roots: 0 };
+    this.#keys ??= new Set<string>();
+    const counters = this.#counters;
+    const used = this.#keys;
     for (const ask of asks) {
       const key = ask.options.key ?? `${ask.kind}-${++counters[ask.kind]}`;
       if (used.has(key)) throw new Error(`ask key ${JSON.stringify(key)} is used twice in one run`);
