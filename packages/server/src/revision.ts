@@ -8,6 +8,7 @@
 import type { ClientCapabilities, Implementation, RequestMetaObject } from "@x/mcp-v2607";
 import { ErrorCode, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { McpError } from "./errors.js";
+import { copyOwn } from "./objects.js";
 
 /** The parts of one request's `_meta` the dispatcher needs, read once. */
 export interface EnvelopeMeta {
@@ -66,7 +67,11 @@ export const revision2607: Revision = {
     if (result.resultType === undefined) result.resultType = "complete";
     const meta = result._meta;
     if (isObject(meta)) {
-      if (meta[META_SERVER_INFO] === undefined) result._meta = { ...meta, [META_SERVER_INFO]: serverInfo };
+      if (meta[META_SERVER_INFO] === undefined) {
+        const copy = copyOwn(meta);
+        copy[META_SERVER_INFO] = serverInfo;
+        result._meta = copy;
+      }
     } else {
       // A literal key (the value of META_SERVER_INFO): V8 builds this object
       // from a template, where a computed key takes its slow path.

@@ -34,6 +34,7 @@ import { Subscriptions } from "./subscriptions.js";
 import { publishRequestRejected, rejectionsObserved } from "./telemetry.js";
 import { checkTimeout, defineTool, type RegisteredTool, type RunToolOptions, runTool, type ToolConfig, type ToolHandler } from "./tools.js";
 import { ActionTool, type ActionToolDefinition, createHelpTool, HELP_TOOL, isActionTool, registeredActionTool } from "./actions/index.js";
+import { copyOwn } from "./objects.js";
 
 /** Who the server is: published in `server/discover` and in every result's `_meta`. */
 export interface ServerInfo {
@@ -647,8 +648,13 @@ export class McpServer {
     if (this.#options.instructions !== undefined) options.instructions = this.#options.instructions;
     const result = discoverResult(options) as unknown as Record<string, unknown>;
     // discoverResult names the server from name/version/title; keep every Implementation field.
-    result._meta = { ...(result._meta as object), [META_SERVER_INFO]: this.info };
-    return applyHints({ ...result, ttlMs: undefined, cacheScope: undefined }, this.#hints("server/discover"));
+    const meta = copyOwn(result._meta as object);
+    meta[META_SERVER_INFO] = this.info;
+    result._meta = meta;
+    // The server's configured hints for server/discover apply, not the builder's defaults.
+    result.ttlMs = undefined;
+    result.cacheScope = undefined;
+    return applyHints(result, this.#hints("server/discover"));
   }
 
   #toolList() {

@@ -5,6 +5,7 @@
  */
 import type { JSONRPCNotification, RequestId, SubscriptionFilter } from "@x/mcp-v2607";
 import { META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
+import { copyOwn } from "./objects.js";
 
 /** One open listen stream. */
 interface Listener {
@@ -78,5 +79,7 @@ export class Subscriptions {
 }
 
 function tagged(method: string, id: RequestId, params: Record<string, unknown>): JSONRPCNotification {
-  return { jsonrpc: "2.0", method, params: { ...params, _meta: { [META_SUBSCRIPTION_ID]: id } } } as JSONRPCNotification;
+  const copy = copyOwn(params);
+  copy._meta = { [META_SUBSCRIPTION_ID]: id };
+  return { jsonrpc: "2.0", method, params: copy } as JSONRPCNotification;
 }
