@@ -129,6 +129,13 @@ export const SERVER_BUSY = -32000;
 /** The spec's tool name rule (server/tools, "Tool names"). */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 
+/**
+ * Answers an inspected request like `McpServer.execute`, but an answer that
+ * is ready at once comes back as a value, not a promise (internal: this
+ * package's transports use it; set by McpServer's static block).
+ */
+export let answerNow: (server: McpServer, request: Extract<Inbound, { kind: "request" }>, transport: TransportInfo) => Outcome | Promise<Outcome>;
+
 /** Marks "the handler returned" where a round's end is told its fault. */
 const NO_FAULT: unique symbol = Symbol("no fault");
 
@@ -231,6 +238,7 @@ export class McpServer {
   #closed = false;
   #warnedEphemeral = false;
   readonly #runOptions: RunToolOptions;
+  readonly #toolsOfServer = () => this.#toolList();
 
   /**
    * @throws TypeError when `info.name` or `info.version` is missing, or an option has the wrong type;
@@ -472,12 +480,23 @@ export class McpServer {
    * `statusForHandlerError`: 400 for -32020/-32021/-32022, 404 for -32601, else 200).
    */
   execute(request: Extract<Inbound, { kind: "request" }>, transport: TransportInfo = {}): Promise<Outcome> {
-    const outcome = this.#execute(request, transport);
-    // No extra promise per request unless someone watches x-mcp:request:rejected.
-    return rejectionsObserved() ? outcome.then((o) => rejected(o, request.method)) : outcome;
+    const outcome = this.#answer(request, transport);
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
   }
 
-  async #execute(request: Extract<Inbound, { kind: "request" }>, transport: TransportInfo): Promise<Outcome> {
+  /** {@link McpServer.execute}, but an answer ready at once comes back as a value (for this package's transports). */
+  #answer(request: Extract<Inbound, { kind: "request" }>, transport: TransportInfo): Outcome | Promise<Outcome> {
+    const outcome = this.#execute(request, transport);
+    // No extra promise per request unless someone watches x-mcp:request:rejected.
+    if (!rejectionsObserved()) return outcome;
+    return outcome instanceof Promise ? outcome.then((o) => rejected(o, request.method)) : rejected(outcome, request.method);
+  }
+
+  static {
+    answerNow = (server, request, transport) => server.#answer(request, transport);
+  }
+
+  #execute(request: Extract<Inbound, { kind: "request" }>, transport: TransportInfo): Outcome | Promise<Outcome> {
     const { id, method, params, envelope } = request;
     const revision = this.#revisions.get(envelope.protocolVersion);
     if (!revision) {
@@ -498,23 +517,45 @@ export class McpServer {
       clientInfo: envelope.clientInfo,
       transport,
       loggingEnabled: this.#options.logging === true,
-      tools: () => this.#toolList(),
+      tools: this.#toolsOfServer,
       state,
     });
+    // A handler that answers synchronously (most tools) is answered
+    // synchronously: no promise, no microtask between request and response.
+    let running: unknown;
     try {
-      // A handler that answers synchronously (most tools) is not awaited: one
-      // promise per request, this function's own.
-      const running = ASKING_METHODS.has(method) ? this.#runRound(params, ctx, state, handler, transport) : handler(params, ctx, transport);
-      const result = running instanceof Promise ? await running : running;
-      const response: JSONRPCResultResponse = { jsonrpc: "2.0", id, result: revision.stamp(result, this.info) as JSONRPCResultResponse["result"] };
+      running = ASKING_METHODS.has(method) ? this.#runRound(params, ctx, state, handler, transport) : handler(params, ctx, transport);
+    } catch (error) {
+      return this.#failed(error, id, method);
+    }
+    if (running instanceof Promise) {
+      return running.then(
+        (result) => this.#answered(result, id, method, revision),
+        (error) => this.#failed(error, id, method),
+      );
+    }
+    return this.#answered(running, id, method, revision);
+  }
+
+  /** The response carrying a handler's result, stamped for its revision (a result that cannot be stamped is a fault). */
+  #answered(result: unknown, id: RequestId, method: string, revision: Revision): Outcome {
+    try {
+      const response: JSONRPCResultResponse = { jsonrpc: "2.0", id, result: revision.stamp(result as Record<string, unknown>, this.info) as JSONRPCResultResponse["result"] };
       return { response, status: 200 };
     } catch (error) {
-      // Only deliberate protocol errors (codes -32768..-32000, e.g. McpError) go
-      // out as they are; anything else is an internal error whose text stays here.
-      if (isProtocolError(error)) return errorOutcome(id, error.code, error.message, error.data, statusForHandlerError(error.code));
-      this.#reportError(error, method, id);
-      return errorOutcome(id, ErrorCode.InternalError, "Internal error", undefined, 200);
+      return this.#failed(error, id, method);
     }
+  }
+
+  /**
+   * The response to a handler that threw: only deliberate protocol errors
+   * (codes -32768..-32000, e.g. McpError) go out as they are; anything else
+   * is an internal error whose text stays here (reported to `onError`).
+   */
+  #failed(error: unknown, id: RequestId, method: string): Outcome {
+    if (isProtocolError(error)) return errorOutcome(id, error.code, error.message, error.data, statusForHandlerError(error.code));
+    this.#reportError(error, method, id);
+    return errorOutcome(id, ErrorCode.InternalError, "Internal error", undefined, 200);
   }
 
   /**

@@ -16,6 +16,8 @@ export class Call implements TransportInfo {
   aborted = false;
   /** See {@link TransportInfo.notify}. */
   notify: ((notification: JSONRPCNotification) => boolean) | undefined = undefined;
+  /** True once the request was answered: nothing more is sent for it. */
+  done = false;
   /** See {@link TransportInfo.assigns}. */
   assigns: Readonly<Record<string, unknown>> | undefined = undefined;
 

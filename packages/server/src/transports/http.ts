@@ -30,7 +30,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { JSONRPCNotification, RequestId } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
-import { SERVER_BUSY, type McpServer } from "../server.js";
+import { answerNow, type McpServer, type Outcome, SERVER_BUSY } from "../server.js";
 import { checkRequestHeaders, type HeaderParam, headerParams } from "./headers.js";
 import { Call } from "./call.js";
 import { ChunkQueue, SSE_KEEPALIVE, sseEvent } from "./sse.js";
@@ -215,6 +215,11 @@ function coreExchange(exchange: HttpExchange): CoreExchange {
 
 const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
 
+/** The answer when the server itself failed to produce one (never expected: the server answers every failure). */
+function internalError(id: RequestId): Outcome {
+  return { response: { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: "Internal error" } }, status: 500 };
+}
+
 /** The core and its internal entry point, which the `node:http` adapter calls directly. */
 interface CoreParts {
   core: HttpCore;
@@ -367,15 +372,14 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
     inFlight.add(call);
     exchange.watch(call);
 
-    let resolveAnswer!: (a: HttpAnswer) => void;
-    const answered = new Promise<HttpAnswer>((resolve) => {
-      resolveAnswer = resolve;
-    });
+    // The answer is a value when the handler answered at once (most tools),
+    // a promise otherwise; an SSE answer as soon as a first notification is sent.
+    let resolveAnswer: ((a: HttpAnswer) => void) | undefined;
+    let streamAnswer: HttpAnswer | undefined;
     let stream: ChunkQueue | undefined;
     let timer: ReturnType<typeof setInterval> | undefined;
-    let done = false;
     call.notify = (notification: JSONRPCNotification): boolean => {
-      if (done || !accepts.sse || call.aborted) return false;
+      if (call.done || !accepts.sse || call.aborted) return false;
       if (!stream) {
         stream = new ChunkQueue(options.maxBufferedBytes);
         stream.onCancel = () => call.abort();
@@ -384,7 +388,8 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
           timer = setInterval(() => stream?.push(SSE_KEEPALIVE), keepAliveMs);
           timer.unref?.();
         }
-        resolveAnswer({ status: 200, headers: { ...SSE_HEADERS, ...cors }, stream });
+        streamAnswer = { status: 200, headers: { ...SSE_HEADERS, ...cors }, stream };
+        resolveAnswer?.(streamAnswer);
       }
       return stream.push(sseEvent(notification));
     };
@@ -392,19 +397,33 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
       const assigns = options.assigns(exchange.header);
       if (assigns) call.assigns = assigns;
     }
-    server.execute(inbound, call).then((outcome) => {
-      done = true;
+    /** Ends the call; the JSON answer, or undefined when the outcome went down the SSE stream. */
+    const finish = (outcome: Outcome): HttpAnswer | undefined => {
+      call.done = true;
       if (timer) clearInterval(timer);
       exchange.unwatch();
       finished(call);
       if (stream) {
         if (!call.aborted) stream.push(sseEvent(outcome.response));
         stream.end();
-      } else {
-        resolveAnswer({ status: outcome.status, headers: jsonHeaders(cors), body: JSON.stringify(outcome.response) });
+        return undefined;
       }
+      return { status: outcome.status, headers: jsonHeaders(cors), body: JSON.stringify(outcome.response) };
+    };
+    const outcome = answerNow(server, inbound, call);
+    if (!(outcome instanceof Promise)) return finish(outcome) ?? (streamAnswer as HttpAnswer);
+    if (streamAnswer) {
+      outcome.then(finish, () => finish(internalError(inbound.id)));
+      return streamAnswer;
+    }
+    return new Promise<HttpAnswer>((resolve) => {
+      resolveAnswer = resolve;
+      const settle = (o: Outcome) => {
+        const answer = finish(o);
+        if (answer) resolve(answer);
+      };
+      outcome.then(settle, () => settle(internalError(inbound.id)));
     });
-    return answered;
   }
 
   const core: HttpCore = {

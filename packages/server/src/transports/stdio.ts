@@ -6,7 +6,7 @@
 import type { Readable, Writable } from "node:stream";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import { jsonDepthExceeds } from "./http.js";
-import type { Inbound, McpServer } from "../server.js";
+import { answerNow, type Inbound, type McpServer, type Outcome } from "../server.js";
 import { Call } from "./call.js";
 
 /** Options of {@link serveStdio}. */
@@ -76,24 +76,39 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     }
   };
 
-  const serve = async (inbound: Extract<Inbound, { kind: "request" }>, call: Call): Promise<void> => {
+  const serve = (inbound: Extract<Inbound, { kind: "request" }>, call: Call): void => {
     running++;
-    let done = false;
     call.notify = (notification: unknown) => {
-      if (done || call.aborted) return false;
+      if (call.done || call.aborted) return false;
       write(notification);
       return true;
     };
+    let outcome: Outcome | Promise<Outcome>;
     try {
-      const outcome = await server.execute(inbound, call);
-      done = true;
-      if (!call.aborted && outcome.response) write(outcome.response);
+      outcome = answerNow(server, inbound, call);
     } catch (error) {
-      errors.write(`mcp stdio: unexpected failure: ${String(error)}\n`);
-    } finally {
-      if (inFlight.get(inbound.id) === call) inFlight.delete(inbound.id);
-      if (--running === 0) onIdle?.();
+      // answerNow answers every failure itself; this is a last line of defence.
+      outcome = Promise.reject(error);
     }
+    // A request answered at once is written at once (into this turn's batch).
+    if (outcome instanceof Promise) {
+      outcome.then(
+        (o) => answered(inbound, call, o),
+        (error) => {
+          errors.write(`mcp stdio: unexpected failure: ${String(error)}\n`);
+          answered(inbound, call, undefined);
+        },
+      );
+    } else {
+      answered(inbound, call, outcome);
+    }
+  };
+
+  const answered = (inbound: Extract<Inbound, { kind: "request" }>, call: Call, outcome: Outcome | undefined): void => {
+    call.done = true;
+    if (outcome?.response && !call.aborted) write(outcome.response);
+    if (inFlight.get(inbound.id) === call) inFlight.delete(inbound.id);
+    if (--running === 0) onIdle?.();
   };
 
   const handleLine = (line: Buffer) => {
@@ -129,7 +144,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     }
     const call = new Call();
     inFlight.set(inbound.id, call);
-    void serve(inbound, call);
+    serve(inbound, call);
   };
 
   return new Promise<void>((resolve) => {
