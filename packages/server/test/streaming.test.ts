@@ -263,21 +263,30 @@ describe("transport rules", () => {
 describe("graceful shutdown", () => {
   it("lets a running request finish within the deadline", async () => {
     const s = new McpServer({ name: "g", version: "1" });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
     s.registerTool("slow", {}, async () => {
+      started();
       await sleep(100);
       return "finished";
     });
     const r = await listen(s, { port: 0 });
     const pending = rpc(r.url, "tools/call", { name: "slow" });
-    await sleep(20);
+    // Close only once the request is running (a fixed sleep races a loaded machine).
+    await running;
     await r.close(2000);
     expect((await pending).json.result.content[0].text).toBe("finished");
   });
 
   it("aborts what is still running at the deadline", async () => {
     const before = aborted;
+    released = undefined;
     const pending = rpc(running.url, "tools/call", { name: "hang" }, { meta: { progressToken: 9 } }).catch(() => undefined);
-    await sleep(30);
+    // Close only once the handler runs (it sets `released`).
+    for (let i = 0; i < 400 && !released; i++) await sleep(5);
+    expect(released).toBeDefined();
     const s = server;
     expect(s).toBeDefined();
     await running.close(50);
