@@ -1,6 +1,7 @@
 /**
- * The five generated validators the Multi Round-Trip asks use, imported by
- * name so that a bundler keeps only these. `mrtr.ts` loads this module on
- * the first ask, not at import.
+ * The generated validators of the answers Multi Round-Trip asks receive
+ * (untrusted client input), imported by name so that a bundler keeps only
+ * these. `mrtr.ts` loads this module on the first ask, not at import. What a
+ * handler asks is checked by `@x/builders`' request builders instead.
  */
-export { CreateMessageRequestParams, CreateMessageResult, ElicitRequestFormParams, ElicitResult, ListRootsResult } from "@x/mcp-v2607/validators";
+export { CreateMessageResult, ElicitResult, ListRootsResult } from "@x/mcp-v2607/validators";

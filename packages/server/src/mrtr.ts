@@ -14,6 +14,7 @@
  */
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestFormParams, ElicitResult, InputRequest, InputRequests, ListRootsResult } from "@x/mcp-v2607";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
+import { createMessageRequest, elicitRequest, elicitUrlRequest } from "@x/builders";
 type Validators = typeof import("./ask-validators.js");
 
 /**
@@ -172,6 +173,22 @@ function formMissing(caps: ClientCapabilities): string | undefined {
   return "elicitation.form";
 }
 
+/**
+ * Checks what a handler asks with the rules of `@x/builders`' request
+ * builders (the same rules a handler building an `InputRequiredResult` by
+ * hand meets); the client's answers, which are untrusted, go through the
+ * generated validators instead.
+ * @throws TypeError (or RangeError) prefixed with the ask's name.
+ */
+function checked(name: string, build: () => unknown): void {
+  try {
+    build();
+  } catch (error) {
+    if (error instanceof RangeError) throw new RangeError(`${name}: ${error.message}`);
+    throw new TypeError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** Builders of asks for one request's client capabilities. */
 export function askBuilders(caps: ClientCapabilities) {
   return {
@@ -189,9 +206,7 @@ export function askBuilders(caps: ClientCapabilities) {
         options,
         missing: formMissing(caps),
         check: () => {
-          if (typeof message !== "string" || !V!.ElicitRequestFormParams(params)) {
-            throw new TypeError("elicit: requestedSchema must be a flat object schema of primitive properties, and message a string");
-          }
+          checked("elicit", () => elicitRequest(message, requestedSchema));
           matches ??= answerSchema(requestedSchema);
         },
         accept: (answer) => {
@@ -209,9 +224,7 @@ export function askBuilders(caps: ClientCapabilities) {
         request: { method: Method.ElicitationCreate, params: { mode: "url", message, url } } as InputRequest,
         options,
         missing: isObject(e) && e.url !== undefined ? undefined : "elicitation.url",
-        check: () => {
-          if (typeof message !== "string" || typeof url !== "string") throw new TypeError("elicitUrl: message and url must be strings");
-        },
+        check: () => checked("elicitUrl", () => elicitUrlRequest(message, url)),
         accept: (answer) => (V!.ElicitResult(answer) ? answer : undefined),
       };
     },
@@ -222,9 +235,7 @@ export function askBuilders(caps: ClientCapabilities) {
         request: { method: Method.SamplingCreateMessage, params } as InputRequest,
         options,
         missing: isObject(caps.sampling) ? undefined : "sampling",
-        check: () => {
-          if (!V!.CreateMessageRequestParams(params)) throw new TypeError("createMessage: params must be valid CreateMessageRequestParams");
-        },
+        check: () => checked("createMessage", () => createMessageRequest(params)),
         accept: (answer) => (V!.CreateMessageResult(answer) ? answer : undefined),
       };
     },

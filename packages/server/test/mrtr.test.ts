@@ -335,6 +335,20 @@ describe("test helpers (@x/server/testing)", () => {
     const nested = { type: "object", properties: { address: { type: "object", properties: {} } } };
     const outcome = runHandler((_a, c) => c.elicit("x", nested as never), {}, ctx);
     await expect(outcome).rejects.toThrow(TypeError);
+    await expect(runHandler((_a, c) => c.elicit("x", nested as never), {}, ctx)).rejects.toThrow(/^elicit: requestedSchema\.properties\.address/);
+  });
+
+  it("what a handler asks is checked by the builders' rules, before anything is sent", async () => {
+    const ctx = buildContext({ capabilities: { elicitation: { form: {}, url: {} }, sampling: {} } });
+    await expect(runHandler((_a, c) => c.elicitUrl("Sign in", "not a url"), {}, ctx)).rejects.toThrow(/^elicitUrl: url must be an absolute URL/);
+    const messages = [{ role: "user" as const, content: { type: "text" as const, text: "hi" } }];
+    await expect(runHandler((_a, c) => c.createMessage({ messages, maxTokens: 0 }), {}, ctx)).rejects.toThrow(RangeError);
+    await expect(runHandler((_a, c) => c.createMessage({ messages: [{ role: "system" }] as never, maxTokens: 5 }), {}, ctx)).rejects.toThrow(
+      /^createMessage: messages\[0\]/,
+    );
+    // A well-formed ask goes out as an input request.
+    const asked = await runHandler((_a, c) => c.createMessage({ messages, maxTokens: 5 }), {}, ctx);
+    expect(asked.status).toBe("input_required");
   });
 
   it("asks are refused on methods that may not answer input_required", async () => {

@@ -285,14 +285,15 @@ describe("graceful shutdown", () => {
     released = undefined;
     const pending = rpc(running.url, "tools/call", { name: "hang" }, { meta: { progressToken: 9 } }).catch(() => undefined);
     // Close only once the handler runs (it sets `released`).
-    for (let i = 0; i < 400 && !released; i++) await sleep(5);
-    expect(released).toBeDefined();
+    const handlerRuns = () => released !== undefined;
+    for (let i = 0; i < 400 && !handlerRuns(); i++) await sleep(5);
+    expect(handlerRuns()).toBe(true);
     const s = server;
     expect(s).toBeDefined();
     await running.close(50);
     expect(aborted).toBe(before + 1);
     await pending;
-    released?.();
+    (released as (() => void) | undefined)?.();
     // Restart for any test that follows.
     running = await listen(streamingServer(), { port: 0 });
   });
