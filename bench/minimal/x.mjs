@@ -1,5 +1,7 @@
 // The smallest useful @x/server HTTP server: one tool with an input schema.
-import { listen, McpServer } from "@x/server";
+// It imports the core entry, the server without action tools (a server that
+// imports "@x/server" instead carries the action-tool code: see bench/README.md).
+import { listen, McpServer } from "@x/server/core";
 
 const server = new McpServer({ name: "minimal", version: "1.0.0" });
 server.registerTool(

@@ -1,3 +1,8 @@
+/**
+ * `@x/server`: the MCP server (revision 2026-07-28) with everything,
+ * action tools included. `@x/server/core` is the same without action tools.
+ */
+export * from "./core.js";
 export {
   type ActionError,
   type ActionOk,
@@ -10,7 +15,6 @@ export {
   ConfigurationError,
   defineActionTool,
   error,
-  HELP_TOOL,
   type HelpPointer,
   type Hint,
   hint,
@@ -21,85 +25,5 @@ export {
   type JsonSchema,
   ok,
 } from "./actions/index.js";
-export type { CacheableMethod, CacheOptions } from "./cache.js";
-export { type Completer, MAX_COMPLETION_VALUES } from "./completion.js";
-export { filterAssigns, LOG_LEVELS, RESERVED_ASSIGNS_PREFIX, type RequestContext, type TransportInfo } from "./context.js";
-export { isMcpError, isProtocolError, McpError, statusForEnvelopeError, statusForHandlerError } from "./errors.js";
-export { KeyRing } from "./keys.js";
-export {
-  type Ask,
-  type AskOptions,
-  type ElicitAnswer,
-  InputRequiredSignal,
-  isNotSupported,
-  type NotSupported,
-  type RootsAnswer,
-  type SampleAnswer,
-} from "./mrtr.js";
-export type { PromptConfig, PromptHandler, PromptHandlerResult, RegisteredPrompt } from "./prompts.js";
-export type {
-  ReadHandler,
-  ReadHandlerResult,
-  RegisteredResource,
-  RegisteredTemplate,
-  ResourceConfig,
-  ResourceContents,
-  ResourceMetadata,
-  ResourceTemplateConfig,
-  TemplateReadHandler,
-  TemplateVariables,
-} from "./resources.js";
-export { type CompiledSchema, compileSchema, formatProblems, type SchemaProblem } from "./schema.js";
-export {
-  type Inbound,
-  type JSONRPCResponse,
-  McpServer,
-  missingCapabilities,
-  type Outcome,
-  SERVER_BUSY,
-  type ServerInfo,
-  type ServerOptions,
-  TOOL_NAME_PATTERN,
-} from "./server.js";
-export {
-  CHANNELS,
-  dispatchError,
-  type ErrorKind,
-  type HelpEvent,
-  publishRequestRejected,
-  readTraceContext,
-  type RequestRejectedEvent,
-  type ToolCallEvent,
-  type ToolOutcome,
-  type TraceContext,
-} from "./telemetry.js";
-export { checkHeaderAnnotations, DEFAULT_TOOL_TIMEOUT_MS } from "./tools.js";
-export type {
-  InputSchema,
-  OutputSchema,
-  RegisteredTool,
-  RunToolOptions,
-  ToolConfig,
-  ToolHandler,
-  ToolHandlerResult,
-} from "./tools.js";
-export { checkRequestHeaders, decodeHeaderValue, type HeaderParam, headerParams } from "./transports/headers.js";
-export {
-  acceptable,
-  type CorsOptions,
-  createFetchHandler,
-  createHttpCore,
-  createNodeHandler,
-  type HttpAnswer,
-  type HttpCore,
-  type HttpExchange,
-  type HttpTransportOptions,
-  jsonDepthExceeds,
-  type ListenOptions,
-  listen,
-  type NodeHandler,
-  type NodeHandlerOptions,
-  type RunningHttpServer,
-} from "./transports/http.js";
-export { ChunkQueue, SSE_KEEPALIVE, sseEvent } from "./transports/sse.js";
-export { type StdioOptions, serveStdio } from "./transports/stdio.js";
+// This McpServer (with registerActionTool) takes the place of the core one exported above.
+export { McpServer } from "./actions/server.js";

@@ -33,7 +33,7 @@ import { type EnvelopeMeta, type Revision, revision2607 } from "./revision.js";
 import { Subscriptions } from "./subscriptions.js";
 import { publishRequestRejected, rejectionsObserved } from "./telemetry.js";
 import { checkTimeout, defineTool, type RegisteredTool, type RunToolOptions, runTool, type ToolConfig, type ToolHandler } from "./tools.js";
-import { ActionTool, type ActionToolDefinition, createHelpTool, HELP_TOOL, isActionTool, registeredActionTool } from "./actions/index.js";
+import { HELP_TOOL } from "./actions/gates.js";
 import { copyOwn } from "./objects.js";
 
 /** Who the server is: published in `server/discover` and in every result's `_meta`. */
@@ -136,6 +136,16 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
  */
 export let answerNow: (server: McpServer, request: Extract<Inbound, { kind: "request" }>, transport: TransportInfo) => Outcome | Promise<Outcome>;
 
+/**
+ * Serves tools built outside this module, all or none, with one
+ * notification (internal: the action tools' server uses it; set by
+ * McpServer's static block).
+ * @throws Error when the name is taken; TypeError when it breaks the spec's rule.
+ */
+export let mountTool: (server: McpServer, tools: readonly RegisteredTool[]) => void;
+/** Removes the `help` tool without notifying (internal: with the last action tool). */
+export let unmountHelp: (server: McpServer) => void;
+
 /** Marks "the handler returned" where a round's end is told its fault. */
 const NO_FAULT: unique symbol = Symbol("no fault");
 
@@ -225,7 +235,6 @@ export class McpServer {
   readonly keys: KeyRing;
   readonly #options: ServerOptions;
   readonly #tools = new Map<string, RegisteredTool>();
-  readonly #actionTools = new Map<string, ActionTool>();
   readonly #prompts = new Map<string, RegisteredPrompt>();
   readonly #resources = new Map<string, RegisteredResource>();
   readonly #templates = new Map<string, RegisteredTemplate>();
@@ -296,32 +305,6 @@ export class McpServer {
   }
 
   /**
-   * Registers an action tool (one tool name, many actions; see
-   * `defineActionTool`): checks its definition again, now (the registration
-   * moment, which also catches a definition never passed through
-   * `defineActionTool`), and serves what this check built. The reserved
-   * `help` tool is registered with the first action tool.
-   *
-   * @throws ConfigurationError naming the tool, the field and what was wrong;
-   *   Error when the name is taken; TypeError when it breaks the spec's rule
-   *   (unless `strictToolNames: false`).
-   */
-  registerActionTool<A extends string>(tool: ActionTool<A> | ActionToolDefinition<A>): this {
-    const built = new ActionTool((isActionTool(tool) ? tool.source : tool) as ActionToolDefinition);
-    const name = built.name;
-    if (this.#tools.has(name)) throw new Error(`tool ${name} is already registered`);
-    if (this.#options.strictToolNames !== false && !TOOL_NAME_PATTERN.test(name)) {
-      throw new TypeError(`tool name ${JSON.stringify(name)} breaks the spec's rule: 1 to 128 characters of A-Z, a-z, 0-9, _, - and . (set strictToolNames: false to allow it)`);
-    }
-    this.#tools.set(name, registeredActionTool(built));
-    this.#actionTools.set(name, built);
-    if (!this.#tools.has(HELP_TOOL)) this.#tools.set(HELP_TOOL, createHelpTool((n) => this.#actionTools.get(n)));
-    this.#toolDefinitions = undefined;
-    this.#subscriptions.listChanged("tools");
-    return this;
-  }
-
-  /**
    * Removes a tool; returns false when there was none. Listeners of
    * `toolsListChanged` are told. `help` goes with the last action tool and
    * cannot be removed on its own.
@@ -329,7 +312,6 @@ export class McpServer {
   removeTool(name: string): boolean {
     if (name === HELP_TOOL) return false;
     const removed = this.#tools.delete(name);
-    if (this.#actionTools.delete(name) && this.#actionTools.size === 0) this.#tools.delete(HELP_TOOL);
     if (removed) {
       this.#toolDefinitions = undefined;
       this.#subscriptions.listChanged("tools");
@@ -494,6 +476,29 @@ export class McpServer {
 
   static {
     answerNow = (server, request, transport) => server.#answer(request, transport);
+    mountTool = (server, tools) => server.#mount(tools);
+    unmountHelp = (server) => {
+      server.#tools.delete(HELP_TOOL);
+      server.#toolDefinitions = undefined;
+    };
+  }
+
+  /**
+   * Serves tools built elsewhere (an action tool, and `help` with the first
+   * one), all or none: the name rules of {@link McpServer.registerTool}, then
+   * one notification.
+   */
+  #mount(tools: readonly RegisteredTool[]): void {
+    for (const tool of tools) {
+      const name = tool.name;
+      if (this.#tools.has(name)) throw new Error(`tool ${name} is already registered`);
+      if (name !== HELP_TOOL && this.#options.strictToolNames !== false && !TOOL_NAME_PATTERN.test(name)) {
+        throw new TypeError(`tool name ${JSON.stringify(name)} breaks the spec's rule: 1 to 128 characters of A-Z, a-z, 0-9, _, - and . (set strictToolNames: false to allow it)`);
+      }
+    }
+    for (const tool of tools) this.#tools.set(tool.name, tool);
+    this.#toolDefinitions = undefined;
+    this.#subscriptions.listChanged("tools");
   }
 
   #execute(request: Extract<Inbound, { kind: "request" }>, transport: TransportInfo): Outcome | Promise<Outcome> {

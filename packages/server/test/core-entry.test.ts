@@ -1,0 +1,76 @@
+// `@x/server/core` is the server without action tools; `@x/server` extends it.
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+import { describe, expect, it } from "vitest";
+import { McpServer as CoreServer } from "../src/core.js";
+import { defineActionTool, McpServer, ok } from "../src/index.js";
+import { request } from "./helpers.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+const units = defineActionTool({
+  name: "units",
+  description: "Converts units",
+  actions: { convert: { description: "Convert a value", properties: { value: { type: "number" } } } },
+  runAction: (_action, data) => ok({ value: data.value }),
+});
+
+async function toolNames(server: CoreServer): Promise<string[]> {
+  const outcome = await server.handle(request("tools/list"));
+  return (outcome.response as unknown as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
+}
+
+describe("@x/server/core", () => {
+  it("serves tools without action tools, and @x/server's McpServer is one of its servers", async () => {
+    const core = new CoreServer({ name: "core", version: "1" });
+    expect("registerActionTool" in core).toBe(false);
+    core.registerTool("echo", {}, () => "hi");
+    expect(await toolNames(core)).toEqual(["echo"]);
+    expect(() => core.registerTool("help", {}, () => "x")).toThrow(/reserved/);
+    expect(new McpServer({ name: "full", version: "1" })).toBeInstanceOf(CoreServer);
+  });
+
+  it("the full server mounts an action tool and help with one tools/list_changed, and help leaves with the last action tool", async () => {
+    const server = new McpServer({ name: "full", version: "1" });
+    // toolsListChanged is granted to a listener only while the server has tools.
+    server.registerTool("echo", {}, () => "x");
+    const seen: string[] = [];
+    const listening = server.handle(request("subscriptions/listen", { notifications: { toolsListChanged: true } }), {
+      notify: (n) => {
+        seen.push(n.method);
+        return true;
+      },
+    });
+    server.registerActionTool(units);
+    expect(await toolNames(server)).toEqual(["echo", "units", "help"]);
+    expect(seen.filter((m) => m === "notifications/tools/list_changed")).toHaveLength(1);
+    expect(() => server.registerActionTool(units)).toThrow(/already registered/);
+    expect(await toolNames(server)).toEqual(["echo", "units", "help"]);
+    expect(server.removeTool("help")).toBe(false);
+    expect(server.removeTool("units")).toBe(true);
+    expect(await toolNames(server)).toEqual(["echo"]);
+    expect(seen.filter((m) => m === "notifications/tools/list_changed")).toHaveLength(2);
+    server.close();
+    await listening;
+  });
+
+  it("a server bundled from @x/server/core leaves the action-tool code out; one from @x/server keeps it", async () => {
+    const bundle = async (entry: string) => {
+      const result = await esbuild.build({
+        stdin: { contents: `import { McpServer } from ${JSON.stringify(entry)}; new McpServer({ name: "m", version: "1" }).registerTool("t", {}, () => "x");`, resolveDir: here },
+        bundle: true,
+        format: "esm",
+        platform: "node",
+        write: false,
+        logLevel: "silent",
+      });
+      return result.outputFiles[0]!.text;
+    };
+    const core = await bundle(join(here, "..", "dist", "core.js"));
+    const full = await bundle(join(here, "..", "dist", "index.js"));
+    expect(core).not.toContain("runAction");
+    expect(full).toContain("runAction");
+    expect(core.length).toBeLessThan(full.length);
+  });
+});
