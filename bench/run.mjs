@@ -35,7 +35,7 @@ const STDIO_SERVERS = [
   { key: "bare", args: ["bare.mjs", "ANSWERS", "--stdio"] },
 ];
 /** What a cold import loads for each column. */
-const IMPORTS = { x: "@x/server", official: "@modelcontextprotocol/server", bare: "node:http" };
+const IMPORTS = { x: "@x/server", official: "@modelcontextprotocol/server", bare: "node:http", xClient: "@x/client", officialClient: "@modelcontextprotocol/client" };
 
 const T0 = performance.now();
 const log = (text) => process.stderr.write(`${((performance.now() - T0) / 1000).toFixed(1).padStart(6)}s ${text}\n`);
@@ -407,6 +407,8 @@ function summarise(http, stdio, cold, bundles) {
     bare: median((stdio.bare ?? []).map((r) => r.rps)),
   });
   rows.push({ figure: "cold import over empty node (ms)", key: "cold", higherIsBetter: false, x: cold.x, official: cold.official, bare: cold.bare });
+  // A bare client needs no import at all (fetch is global): no bare figure.
+  rows.push({ figure: "cold import of the client (ms)", key: "cold client", higherIsBetter: false, x: cold.xClient, official: cold.officialClient, bare: Number.NaN });
   rows.push({
     figure: "minimal HTTP server bundle (KB gzip)",
     key: "bundle",
@@ -444,7 +446,7 @@ function goals(rows) {
 function format(value, key) {
   if (!Number.isFinite(value)) return "n/a";
   if (key === "http echo c=32 latency") return value.toFixed(2);
-  if (key === "cold" || key === "bundle" || key === "rss") return value.toFixed(1);
+  if (key === "cold" || key === "cold client" || key === "bundle" || key === "rss") return value.toFixed(1);
   return Math.round(value).toLocaleString("en-US");
 }
 

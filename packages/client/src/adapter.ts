@@ -3,7 +3,8 @@
  * `execute(args, ctx?)` → {@link ToolResult}, for hosts that run tools from
  * many sources the same way (seed 004 "Context"; ACCEPTANCE 65–67, 73).
  */
-import { type CallToolResult, type ContentBlock, type InputRequiredResult, type InputResponses, isInputRequiredResult, Method } from "@x/mcp-v2607";
+import type { CallToolResult, ContentBlock, InputRequiredResult, InputResponses } from "@x/mcp-v2607";
+import { isInputRequiredResult, Method } from "@x/mcp-v2607/constants";
 import type { Client, ListAllOptions } from "./client.js";
 import { ClientErrorCode, isMcpClientError } from "./errors.js";
 import { answerToElicitResult, elicitationToRequest, suspend, type PlainTool, type ToolContext, type ToolResult } from "./suspend.js";

@@ -4,7 +4,7 @@
  * milliseconds) and `cacheScope` (`"public"`: shareable by anyone;
  * `"private"`: only within the same authorization context).
  */
-import { Method } from "@x/mcp-v2607";
+import { Method } from "@x/mcp-v2607/constants";
 
 /** The methods whose results carry cache hints and may be cached (spec: caching "Cacheable Results"). */
 export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([

@@ -6,40 +6,8 @@
  * cache hints are honoured (server/utilities/caching), and lists are
  * followed page by page (server/utilities/pagination).
  */
-import {
-  type CallToolResult,
-  type ClientCapabilities,
-  type CompleteRequestParams,
-  type CompleteResult,
-  type DiscoverResult,
-  ErrorCode,
-  type GetPromptResult,
-  type Implementation,
-  type InputRequiredResult,
-  type InputResponses,
-  type JSONRPCNotification,
-  type JSONRPCRequest,
-  type ListPromptsResult,
-  type ListResourcesResult,
-  type ListResourceTemplatesResult,
-  type ListToolsResult,
-  type LoggingLevel,
-  META_CLIENT_CAPABILITIES,
-  META_CLIENT_INFO,
-  META_LOG_LEVEL,
-  META_PROTOCOL_VERSION,
-  META_SUBSCRIPTION_ID,
-  Method,
-  type ProgressNotificationParams,
-  type Prompt,
-  type ReadResourceResult,
-  type RequestId,
-  type Resource,
-  type ResourceTemplate,
-  type SubscriptionFilter,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type Tool,
-} from "@x/mcp-v2607";
+import type { CallToolResult, ClientCapabilities, CompleteRequestParams, CompleteResult, DiscoverResult, GetPromptResult, Implementation, InputRequiredResult, InputResponses, JSONRPCNotification, JSONRPCRequest, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult, LoggingLevel, ProgressNotificationParams, Prompt, ReadResourceResult, RequestId, Resource, ResourceTemplate, SubscriptionFilter, Tool } from "@x/mcp-v2607";
+import { ErrorCode, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, META_SUBSCRIPTION_ID, Method, SUPPORTED_PROTOCOL_VERSIONS } from "@x/mcp-v2607/constants";
 import { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./cache.js";
 import { ClientErrorCode, clip, isMcpClientError, McpClientError, transportError } from "./errors.js";
 import { type HeaderParam, paramHeaders, toolHeaderParams } from "./headers.js";

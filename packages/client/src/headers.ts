@@ -5,7 +5,8 @@
  * annotated with `x-mcp-header` (server/tools "x-mcp-header"), with the
  * Base64 sentinel encoding of values that are not plain ASCII.
  */
-import { META_PROTOCOL_VERSION, Method, type Tool } from "@x/mcp-v2607";
+import type { Tool } from "@x/mcp-v2607";
+import { META_PROTOCOL_VERSION, Method } from "@x/mcp-v2607/constants";
 import { ClientErrorCode, McpClientError } from "./errors.js";
 
 const SENTINEL_PREFIX = "=?base64?";

@@ -5,16 +5,27 @@
  * the client fulfils through a handler; the answers form the `inputResponses`
  * of the retry, under the same keys.
  */
-import {
-  type CreateMessageRequestParams,
-  type CreateMessageResult,
-  type ElicitRequestParams,
-  type ElicitResult,
-  type InputResponses,
-  type ListRootsResult,
-  Method,
-  validate,
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  InputResponses,
+  ListRootsResult,
 } from "@x/mcp-v2607";
+import { Method } from "@x/mcp-v2607/constants";
+
+type Validate = typeof import("@x/mcp-v2607").validate;
+let validateModule: Promise<Validate> | undefined;
+/**
+ * The generated `validate`, loaded when the first answer is checked: the
+ * module holds every definition's validator and costs tens of milliseconds
+ * to load, which a client that never answers input requests should not pay.
+ */
+function loadValidate(): Promise<Validate> {
+  validateModule ??= import("@x/mcp-v2607").then((m) => m.validate);
+  return validateModule;
+}
 import { ClientErrorCode, McpClientError } from "./errors.js";
 
 /** What an input handler receives besides the request's params. */
@@ -99,6 +110,7 @@ export async function answerInputRequests(
       const reason = error instanceof Error ? error.message : String(error);
       throw unhandled(`The ${kind.handler} handler failed on input request ${JSON.stringify(key)}: ${reason}`, { key, method }, error);
     }
+    const validate = await loadValidate();
     const checked = validate(kind.result, result);
     if (!checked.ok) {
       const where = checked.problems.map((p) => `${p.path || "(root)"}: ${p.message}`).join("; ");

@@ -9,16 +9,31 @@
  * checked before ajv sees it. Each distinct schema is compiled once and the
  * compiled validator kept in a bounded cache.
  */
-import AjvModule, { type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import { createRequire } from "node:module";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import { ClientErrorCode, McpClientError } from "./errors.js";
 
 type AjvInstance = { compile(schema: object): ValidateFunction; removeSchema(key: string): unknown };
 type AjvClass = new (options: object) => AjvInstance;
 type AddFormats = (ajv: AjvInstance) => unknown;
-const addFormats: AddFormats = (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
-const AjvDraft07: AjvClass = ((AjvModule as unknown as { default?: AjvClass }).default ?? AjvModule) as unknown as AjvClass;
+
+/**
+ * ajv (draft-07 and 2020-12 classes) and ajv-formats, loaded synchronously
+ * on the first schema compiled, not when the package is imported (importing
+ * ajv costs tens of milliseconds). A bundler cannot see this load: keep
+ * `ajv` and `ajv-formats` installed beside a bundled client.
+ */
+function loadAjv(): { Ajv2020: AjvClass; AjvDraft07: AjvClass; addFormats: AddFormats } {
+  if (!loaded) {
+    const load = createRequire(import.meta.url);
+    const draft07 = load("ajv") as AjvClass & { default?: AjvClass };
+    const ajv2020 = load("ajv/dist/2020.js") as { Ajv2020: AjvClass };
+    const formats = load("ajv-formats") as AddFormats & { default?: AddFormats };
+    loaded = { Ajv2020: ajv2020.Ajv2020, AjvDraft07: draft07.default ?? draft07, addFormats: formats.default ?? formats };
+  }
+  return loaded;
+}
+let loaded: { Ajv2020: AjvClass; AjvDraft07: AjvClass; addFormats: AddFormats } | undefined;
 
 /** Bounds applied to a schema before it is compiled. */
 export interface SchemaLimits {
@@ -46,7 +61,8 @@ const compiled = new Map<string, CompiledSchema>();
 
 function newInstance(dialect: "2020-12" | "draft-07"): AjvInstance {
   const options = { strict: false, allErrors: true, validateFormats: true };
-  const ajv: AjvInstance = dialect === "2020-12" ? (new Ajv2020(options) as unknown as AjvInstance) : new AjvDraft07(options);
+  const { Ajv2020, AjvDraft07, addFormats } = loadAjv();
+  const ajv: AjvInstance = dialect === "2020-12" ? new Ajv2020(options) : new AjvDraft07(options);
   addFormats(ajv);
   return ajv;
 }

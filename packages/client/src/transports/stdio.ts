@@ -4,7 +4,8 @@
  * JSON-RPC messages over its stdin and stdout.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { META_SUBSCRIPTION_ID, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, Method, type RequestId } from "@x/mcp-v2607";
+import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
+import { META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
 import { clip, type McpClientError, transportError } from "../errors.js";
 import { isNotification, isResponse, utf8Length } from "./jsonrpc.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type Transport } from "./transport.js";
