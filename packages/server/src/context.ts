@@ -60,9 +60,11 @@ export interface TransportInfo {
 
 /**
  * The context a handler receives for one request. It is built fresh for each
- * request and holds nothing from earlier ones. Its methods read the context
- * they are called on: call them on it (`ctx.progress(1)`), or bind them
- * (`ctx.progress.bind(ctx)`) before passing one on as a callback.
+ * request and holds nothing from earlier ones. Its methods may be taken off
+ * it (`async (args, { signal, progress }) => ...`) or passed on as callbacks.
+ * It is an instance of a class: a spread (`{ ...ctx }`) copies only its plain
+ * fields (`requestId`, `method`, `meta`, `protocolVersion`,
+ * `clientCapabilities`, `clientInfo`), not `signal`, `assigns` or the methods.
  */
 export interface RequestContext {
   /** The JSON-RPC id of the request. */
@@ -194,16 +196,18 @@ const EMPTY_ASSIGNS: Readonly<Record<string, unknown>> = Object.freeze({});
 /**
  * Builds the context of one request.
  *
- * The context is an instance of one class whose methods live on its
- * prototype: building it per request costs a handful of field writes, not a
- * dozen fresh closures (closures and accessor literals made per request
- * outlived their request in V8's young generation and cost a third of the
- * request path). Call its methods on the context (`ctx.progress(...)`); a
- * method taken off it (`const { progress } = ctx`) loses its `this`.
+ * The context is an instance of one class whose getters and methods live on
+ * its prototype: building it per request costs a handful of field writes,
+ * not a dozen fresh closures (closures and accessor literals made per
+ * request outlived their request in V8's young generation and cost a third
+ * of the request path). A method is bound to the context when first read.
  */
 export function createContext(init: ContextInit): RequestContext {
   return new Context(init);
 }
+
+/** The context's methods, bound to it on first read. */
+type Bound = Pick<RequestContext, "progress" | "log" | "elicit" | "elicitUrl" | "createMessage" | "listRoots" | "all">;
 
 class Context implements RequestContext {
   readonly requestId: RequestId;
@@ -254,12 +258,60 @@ class Context implements RequestContext {
     return this.#init.tools?.() ?? [];
   }
 
+  // The methods are read through getters that bind them to this context on
+  // first use (and keep the bound function): a handler may take them off the
+  // context (`async (args, { progress, elicit }) => ...`), and a request that
+  // calls none of them makes no function at all.
+  #bound: Partial<Bound> | undefined = undefined;
+
+  get progress(): RequestContext["progress"] {
+    this.#bound ??= {};
+    this.#bound.progress ??= (progress, total, message) => this.#progress(progress, total, message);
+    return this.#bound.progress;
+  }
+
+  get log(): RequestContext["log"] {
+    this.#bound ??= {};
+    this.#bound.log ??= (level, data, logger) => this.#log(level, data, logger);
+    return this.#bound.log;
+  }
+
+  get elicit(): RequestContext["elicit"] {
+    this.#bound ??= {};
+    this.#bound.elicit ??= (message, requestedSchema, options) => this.#elicit(message, requestedSchema, options);
+    return this.#bound.elicit;
+  }
+
+  get elicitUrl(): RequestContext["elicitUrl"] {
+    this.#bound ??= {};
+    this.#bound.elicitUrl ??= (message, url, options) => this.#elicitUrl(message, url, options);
+    return this.#bound.elicitUrl;
+  }
+
+  get createMessage(): RequestContext["createMessage"] {
+    this.#bound ??= {};
+    this.#bound.createMessage ??= (params, options) => this.#createMessage(params, options);
+    return this.#bound.createMessage;
+  }
+
+  get listRoots(): RequestContext["listRoots"] {
+    this.#bound ??= {};
+    this.#bound.listRoots ??= (options) => this.#listRoots(options);
+    return this.#bound.listRoots;
+  }
+
+  get all(): RequestContext["all"] {
+    this.#bound ??= {};
+    this.#bound.all ??= ((asks: readonly Ask<unknown>[]) => this.#all(asks)) as RequestContext["all"];
+    return this.#bound.all;
+  }
+
   get ask(): ReturnType<typeof askBuilders> {
     this.#ask ??= askBuilders(this.clientCapabilities);
     return this.#ask;
   }
 
-  progress(progress: number, total?: number, message?: string): boolean {
+  #progress(progress: number, total?: number, message?: string): boolean {
     const progressToken = this.meta.progressToken as ProgressToken | undefined;
     const notify = this.#init.transport.notify;
     if (progressToken === undefined || progressToken === null || !notify) return false;
@@ -270,7 +322,7 @@ class Context implements RequestContext {
     return notify({ jsonrpc: "2.0", method: Method.NotificationsProgress, params } as JSONRPCNotification);
   }
 
-  log(level: LoggingLevel, data: unknown, logger?: string): boolean {
+  #log(level: LoggingLevel, data: unknown, logger?: string): boolean {
     const notify = this.#init.transport.notify;
     const logLevel = this.meta[META_LOG_LEVEL] as LoggingLevel | undefined;
     const minLevel = logLevel === undefined ? -1 : LOG_LEVELS.indexOf(logLevel);
@@ -283,24 +335,24 @@ class Context implements RequestContext {
     return notify({ jsonrpc: "2.0", method: Method.NotificationsMessage, params } as JSONRPCNotification);
   }
 
-  elicit(message: string, requestedSchema: ElicitRequestFormParams["requestedSchema"], options?: AskOptions): Promise<ElicitAnswer> {
+  #elicit(message: string, requestedSchema: ElicitRequestFormParams["requestedSchema"], options?: AskOptions): Promise<ElicitAnswer> {
     return this.#single(this.ask.elicit(message, requestedSchema, options), "elicit");
   }
 
-  elicitUrl(message: string, url: string, options?: AskOptions): Promise<ElicitAnswer> {
+  #elicitUrl(message: string, url: string, options?: AskOptions): Promise<ElicitAnswer> {
     return this.#single(this.ask.elicitUrl(message, url, options), "elicitUrl");
   }
 
-  createMessage(params: CreateMessageRequestParams, options?: AskOptions): Promise<SampleAnswer> {
+  #createMessage(params: CreateMessageRequestParams, options?: AskOptions): Promise<SampleAnswer> {
     return this.#single(this.ask.createMessage(params, options), "createMessage");
   }
 
-  listRoots(options?: AskOptions): Promise<RootsAnswer> {
+  #listRoots(options?: AskOptions): Promise<RootsAnswer> {
     return this.#single(this.ask.listRoots(options), "listRoots");
   }
 
-  all<const T extends readonly Ask<unknown>[]>(asks: T): Promise<{ [K in keyof T]: T[K] extends Ask<infer A> ? A | NotSupported : never }> {
-    return this.#run(asks, "all") as Promise<{ [K in keyof T]: T[K] extends Ask<infer A> ? A | NotSupported : never }>;
+  #all(asks: readonly Ask<unknown>[]): Promise<unknown[]> {
+    return this.#run(asks, "all");
   }
 
   async #run(asks: readonly Ask<unknown>[], name: string): Promise<unknown[]> {

@@ -24,7 +24,7 @@ export interface Revision {
   readonly version: string;
   /** Reads and checks the request metadata; throws McpError(-32602) when it is missing or malformed. */
   readEnvelope(params: Record<string, unknown>): EnvelopeMeta;
-  /** Adds what every result of this revision carries (resultType, server info). Mutates and returns `result`. */
+  /** Adds what every result of this revision carries (resultType, server info) to a shallow copy of `result`, and returns the copy; `result` is left as it was. */
   stamp(result: Record<string, unknown>, serverInfo: Implementation): Record<string, unknown>;
 }
 
@@ -64,19 +64,22 @@ export const revision2607: Revision = {
     };
   },
   stamp(result, serverInfo) {
-    if (result.resultType === undefined) result.resultType = "complete";
-    const meta = result._meta;
+    // A copy: a handler may return a shared, cached or frozen object, which
+    // must stay as it was (and must not carry one server's info into another's answer).
+    const stamped = copyOwn(result);
+    if (stamped.resultType === undefined) stamped.resultType = "complete";
+    const meta = stamped._meta;
     if (isObject(meta)) {
       if (meta[META_SERVER_INFO] === undefined) {
         const copy = copyOwn(meta);
         copy[META_SERVER_INFO] = serverInfo;
-        result._meta = copy;
+        stamped._meta = copy;
       }
     } else {
       // A literal key (the value of META_SERVER_INFO): V8 builds this object
       // from a template, where a computed key takes its slow path.
-      result._meta = { "io.modelcontextprotocol/serverInfo": serverInfo };
+      stamped._meta = { "io.modelcontextprotocol/serverInfo": serverInfo };
     }
-    return result;
+    return stamped;
   },
 };

@@ -132,7 +132,8 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 /**
  * Answers an inspected request like `McpServer.execute`, but an answer that
  * is ready at once comes back as a value, not a promise (internal: this
- * package's transports use it; set by McpServer's static block).
+ * package's transports use it; set by McpServer's static block). A server
+ * whose class overrides `execute` is answered by its `execute`.
  */
 export let answerNow: (server: McpServer, request: Extract<Inbound, { kind: "request" }>, transport: TransportInfo) => Outcome | Promise<Outcome>;
 
@@ -460,6 +461,10 @@ export class McpServer {
    * Never throws: a handler's fault becomes -32603 with status 200 (its
    * message is not sent), an `McpError` becomes that error (status from
    * `statusForHandlerError`: 400 for -32020/-32021/-32022, 404 for -32601, else 200).
+   * This package's transports answer every request through it: a subclass
+   * may override it to gate or observe requests (call `super.execute` to
+   * answer); when not overridden, the transports take a synchronous answer
+   * without a promise.
    */
   execute(request: Extract<Inbound, { kind: "request" }>, transport: TransportInfo = {}): Promise<Outcome> {
     const outcome = this.#answer(request, transport);
@@ -475,7 +480,10 @@ export class McpServer {
   }
 
   static {
-    answerNow = (server, request, transport) => server.#answer(request, transport);
+    const ownExecute = McpServer.prototype.execute;
+    // A subclass that overrides execute() (an access gate, logging...) is
+    // answered through its override, as before this fast path existed.
+    answerNow = (server, request, transport) => (server.execute === ownExecute ? server.#answer(request, transport) : server.execute(request, transport));
     mountTool = (server, tools) => server.#mount(tools);
     unmountHelp = (server) => {
       server.#tools.delete(HELP_TOOL);

@@ -8,7 +8,6 @@ import { isProtocolError } from "./errors.js";
 import { InputRequiredSignal } from "./mrtr.js";
 import { type CompiledSchema, compileSchema, formatProblems } from "./schema.js";
 import { dispatchError, isDispatchError, publishToolError, publishToolStart, publishToolStop, type ToolCallEvent, toolEventsObserved } from "./telemetry.js";
-import { copyOwn } from "./objects.js";
 
 /** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
 export type InputSchema = { type: "object"; [key: string]: unknown };
@@ -419,9 +418,6 @@ function normaliseResult(value: unknown): CallToolResult | undefined {
   }
   if (typeof value !== "object" || value === null || !Array.isArray((value as CallToolResult).content)) return undefined;
   const result = value as CallToolResult;
-  if (result.resultType !== undefined) return result;
-  // A copy: the handler may return a shared object, which must stay as it was.
-  const copy = copyOwn(result);
-  copy.resultType = "complete";
-  return copy as unknown as CallToolResult;
+  // Stamping the answer (resultType, server info) copies it: the handler's object stays as it was.
+  return result;
 }

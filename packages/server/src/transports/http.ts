@@ -82,6 +82,9 @@ export interface HttpTransportOptions {
   /**
    * Per-request data for handlers (`ctx.assigns`), computed from the HTTP
    * request, for example after verifying a bearer token. Called once per request.
+   * A hook that throws gets the request answered with HTTP 500 and -32603
+   * (the hook's error text is not sent); to refuse a request, throw from a
+   * handler or override `McpServer.execute` instead.
    */
   assigns?: (headers: (name: string) => string | undefined) => Record<string, unknown> | undefined;
 }
@@ -368,7 +371,17 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
     if (mismatch !== undefined) return errorAnswer(400, ErrorCode.HeaderMismatch, mismatch, inbound.id, cors, inbound.method);
 
     // 10, 11 and the method itself, streaming notifications when there are any.
+    // Per-request data first: a hook that throws is answered before the request takes a slot.
+    let assigns: Record<string, unknown> | undefined;
+    if (options.assigns) {
+      try {
+        assigns = options.assigns(exchange.header);
+      } catch {
+        return errorAnswer(500, ErrorCode.InternalError, "Internal error: the assigns hook failed", inbound.id, cors, inbound.method);
+      }
+    }
     const call = new Call();
+    if (assigns) call.assigns = assigns;
     inFlight.add(call);
     exchange.watch(call);
 
@@ -393,10 +406,6 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
       }
       return stream.push(sseEvent(notification));
     };
-    if (options.assigns) {
-      const assigns = options.assigns(exchange.header);
-      if (assigns) call.assigns = assigns;
-    }
     /** Ends the call; the JSON answer, or undefined when the outcome went down the SSE stream. */
     const finish = (outcome: Outcome): HttpAnswer | undefined => {
       call.done = true;

@@ -95,8 +95,10 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       outcome.then(
         (o) => answered(inbound, call, o),
         (error) => {
+          // Only an overridden McpServer.execute can get here: the request still gets an answer.
           errors.write(`mcp stdio: unexpected failure: ${String(error)}\n`);
-          answered(inbound, call, undefined);
+          const response = { jsonrpc: "2.0", id: inbound.id, error: { code: ErrorCode.InternalError, message: "Internal error" } };
+          answered(inbound, call, { response: response as Outcome["response"], status: 500 });
         },
       );
     } else {
