@@ -12,7 +12,7 @@ import { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./c
 import { ClientErrorCode, clip, isMcpClientError, McpClientError, transportError } from "./errors.js";
 import { type HeaderParam, paramHeaders, toolHeaderParams } from "./headers.js";
 import { answerInputRequests, type InputHandlers } from "./mrtr.js";
-import { type CompiledSchema, compileOutputSchema, formatProblems, type SchemaLimits } from "./schema.js";
+import { type CompiledSchema, compileOutputSchema, formatProblems, MissingDependencyError, type SchemaLimits } from "./schema.js";
 import { answerToElicitResult, elicitationToRequest, type WaitFor } from "./suspend.js";
 import type { Transport } from "./transports/transport.js";
 
@@ -711,6 +711,7 @@ export class Client {
       try {
         known.validator = compileOutputSchema(known.tool.outputSchema, this.options.schemaLimits);
       } catch (error) {
+        if (error instanceof MissingDependencyError) throw error;
         known.validator = isMcpClientError(error)
           ? new McpClientError(error.code, `Tool ${JSON.stringify(name)}: ${error.message}`, { tool: name, ...(error.data as object) })
           : new McpClientError(ClientErrorCode.OutputSchemaUnusable, `Tool ${JSON.stringify(name)}: its outputSchema cannot be compiled`, { tool: name });

@@ -25,15 +25,45 @@ type AddFormats = (ajv: AjvInstance) => unknown;
  */
 function loadAjv(): { Ajv2020: AjvClass; AjvDraft07: AjvClass; addFormats: AddFormats } {
   if (!loaded) {
-    const load = createRequire(import.meta.url);
-    const draft07 = load("ajv") as AjvClass & { default?: AjvClass };
-    const ajv2020 = load("ajv/dist/2020.js") as { Ajv2020: AjvClass };
-    const formats = load("ajv-formats") as AddFormats & { default?: AddFormats };
+    const require = createRequire(import.meta.url);
+    const load = (specifier: string, dependency: string): unknown => {
+      try {
+        return require(specifier);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (code === "MODULE_NOT_FOUND" && String((error as Error).message).includes(dependency)) throw new MissingDependencyError(dependency, error);
+        throw error;
+      }
+    };
+    const draft07 = load("ajv", "ajv") as AjvClass & { default?: AjvClass };
+    const ajv2020 = load("ajv/dist/2020.js", "ajv") as { Ajv2020: AjvClass };
+    const formats = load("ajv-formats", "ajv-formats") as AddFormats & { default?: AddFormats };
     loaded = { Ajv2020: ajv2020.Ajv2020, AjvDraft07: draft07.default ?? draft07, addFormats: formats.default ?? formats };
   }
   return loaded;
 }
 let loaded: { Ajv2020: AjvClass; AjvDraft07: AjvClass; addFormats: AddFormats } | undefined;
+
+/**
+ * Thrown when `ajv` or `ajv-formats`, which the client loads at run time to
+ * check `structuredContent` against a tool's `outputSchema`, is not
+ * installed (for example beside a bundled client). A problem of this
+ * program's installation, not of the server: it is never reported as
+ * -32093 and never cached against the tool.
+ */
+export class MissingDependencyError extends Error {
+  /** The package that could not be found, e.g. `"ajv"`. */
+  readonly dependency: string;
+
+  constructor(dependency: string, cause: unknown) {
+    super(
+      `@x/client needs the package "${dependency}" at run time to check tool output schemas and could not find it: install it (a bundler does not include it, since it is loaded with createRequire on first use)`,
+      { cause },
+    );
+    this.name = "MissingDependencyError";
+    this.dependency = dependency;
+  }
+}
 
 /** Bounds applied to a schema before it is compiled. */
 export interface SchemaLimits {
@@ -98,7 +128,8 @@ function unusable(message: string, data?: Record<string, unknown>): McpClientErr
  * Compiles an output schema, or returns the validator compiled before for
  * the same schema text.
  *
- * @throws McpClientError -32093 (`OutputSchemaUnusable`) when the schema is
+ * @throws MissingDependencyError when `ajv` or `ajv-formats` is not installed;
+ *   McpClientError -32093 (`OutputSchemaUnusable`) when the schema is
  *   not an object, exceeds `limits`, names a dialect other than 2020-12 or
  *   draft-07, is not a valid schema, or has a `$ref` that does not resolve
  *   inside it (remote references are never fetched).
@@ -125,6 +156,8 @@ export function compileOutputSchema(schema: unknown, limits: SchemaLimits = {}):
   else if (typeof declared === "string" && DIALECT_07.test(declared)) dialect = "draft-07";
   else throw unusable(`The outputSchema's dialect ${JSON.stringify(declared)} is not supported (supported: 2020-12, draft-07)`, { dialect: declared });
 
+  // A missing ajv is this program's problem, not the schema's: thrown as it is, before the compile below.
+  loadAjv();
   const copy = JSON.parse(text) as Record<string, unknown>;
   const id = typeof copy.$id === "string" ? copy.$id : undefined;
   let validate: ValidateFunction;

@@ -1,3 +1,9 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
 import { describe, expect, it } from "vitest";
 import { ClientErrorCode, compileOutputSchema } from "../src/index.js";
 import { httpServer, listResult, memoryClient, textResult, tool } from "./helpers.js";
@@ -84,5 +90,34 @@ describe("structuredContent and outputSchema", () => {
   it("asserts formats", () => {
     const check = compileOutputSchema({ type: "object", properties: { at: { type: "string", format: "date-time" } } });
     expect(check({ at: "yesterday" })).toEqual([{ path: "/at", message: 'must match format "date-time"' }]);
+  });
+});
+
+describe("a client bundled without ajv beside it", () => {
+  it("names the missing package (MissingDependencyError), not the server's schema", async () => {
+    const here = dirname(fileURLToPath(import.meta.url));
+    const dir = mkdtempSync(join(tmpdir(), "x-mcp-client-bundle-"));
+    try {
+      await esbuild.build({
+        stdin: {
+          contents: `import { compileOutputSchema } from ${JSON.stringify(join(here, "..", "dist", "index.js"))};
+try { compileOutputSchema({ type: "object" }); console.log("compiled"); }
+catch (e) { console.log(e.name + ": " + e.dependency + ": " + (e.code ?? "no code")); }`,
+          resolveDir: here,
+        },
+        bundle: true,
+        format: "esm",
+        platform: "node",
+        outfile: join(dir, "client.mjs"),
+        logLevel: "silent",
+      });
+      // No NODE_PATH (package managers set one for scripts): only what is beside the bundle counts.
+      const out = execFileSync(process.execPath, [join(dir, "client.mjs")], { cwd: dir, encoding: "utf8", env: { ...process.env, NODE_PATH: "" } });
+      expect(out.trim()).toBe("MissingDependencyError: ajv: no code");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // Installed, the same schema compiles.
+    expect(compileOutputSchema({ type: "object" })({})).toEqual([]);
   });
 });

@@ -64,7 +64,8 @@ export interface TransportInfo {
  * it (`async (args, { signal, progress }) => ...`) or passed on as callbacks.
  * It is an instance of a class: a spread (`{ ...ctx }`) copies only its plain
  * fields (`requestId`, `method`, `meta`, `protocolVersion`,
- * `clientCapabilities`, `clientInfo`), not `signal`, `assigns` or the methods.
+ * `clientCapabilities`, `clientInfo`, and an internal symbol-keyed one), not
+ * `signal`, `assigns` or the methods.
  */
 export interface RequestContext {
   /** The JSON-RPC id of the request. */

@@ -11,6 +11,7 @@ export { type Completer, MAX_COMPLETION_VALUES } from "./completion.js";
 export { filterAssigns, LOG_LEVELS, RESERVED_ASSIGNS_PREFIX, type RequestContext, type TransportInfo } from "./context.js";
 export { isMcpError, isProtocolError, McpError, statusForEnvelopeError, statusForHandlerError } from "./errors.js";
 export { KeyRing } from "./keys.js";
+export { MissingDependencyError } from "./runtime-deps.js";
 export {
   type Ask,
   type AskOptions,

@@ -16,18 +16,18 @@ import type {
 } from "@x/mcp-v2607";
 import type { CacheHintOptions, CacheHints } from "@x/builders";
 import { cacheHints } from "@x/builders";
-import { createRequire } from "node:module";
 import type uriTemplatesType from "uri-templates";
 
 // uri-templates (CommonJS) is loaded when the first template is registered:
 // a server without templates never pays for it.
 let uriTemplatesModule: typeof uriTemplatesType | undefined;
 function uriTemplates(template: string): ReturnType<typeof uriTemplatesType> {
-  uriTemplatesModule ??= createRequire(import.meta.url)("uri-templates") as typeof uriTemplatesType;
+  uriTemplatesModule ??= requireAtRunTime("uri-templates", "uri-templates") as typeof uriTemplatesType;
   return uriTemplatesModule(template);
 }
 import type { Completer } from "./completion.js";
 import type { RequestContext } from "./context.js";
+import { requireAtRunTime, MissingDependencyError } from "./runtime-deps.js";
 
 /** One content entry of a `resources/read` result. */
 export type ResourceContents = TextResourceContents | BlobResourceContents;
@@ -136,6 +136,7 @@ export function defineTemplate(name: string, uriTemplate: string, config: Resour
   try {
     template = uriTemplates(uriTemplate);
   } catch (error) {
+    if (error instanceof MissingDependencyError) throw error;
     throw new TypeError(`resource template ${name}: ${uriTemplate} is not an RFC 6570 template: ${(error as Error).message}`);
   }
   for (const key of Object.keys(config.complete ?? {})) {

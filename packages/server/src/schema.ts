@@ -9,18 +9,17 @@
  * imported (importing ajv costs tens of milliseconds). A bundler cannot see
  * that load: keep `ajv` and `ajv-formats` installed beside a bundled server.
  */
-import { createRequire } from "node:module";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
+import { requireAtRunTime } from "./runtime-deps.js";
 
 type AddFormats = (ajv: Ajv2020) => unknown;
 
 /** ajv's 2020-12 class and ajv-formats, loaded synchronously on first call (both are CommonJS). */
 export function loadAjv(): { Ajv2020: typeof Ajv2020; addFormats: AddFormats } {
   if (!loaded) {
-    const load = createRequire(import.meta.url);
-    const ajvModule = load("ajv/dist/2020.js") as { Ajv2020: typeof Ajv2020 };
-    const formatsModule = load("ajv-formats") as AddFormats & { default?: AddFormats };
+    const ajvModule = requireAtRunTime("ajv/dist/2020.js", "ajv") as { Ajv2020: typeof Ajv2020 };
+    const formatsModule = requireAtRunTime("ajv-formats", "ajv-formats") as AddFormats & { default?: AddFormats };
     loaded = { Ajv2020: ajvModule.Ajv2020, addFormats: formatsModule.default ?? formatsModule };
   }
   return loaded;

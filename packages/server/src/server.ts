@@ -483,7 +483,22 @@ export class McpServer {
     const ownExecute = McpServer.prototype.execute;
     // A subclass that overrides execute() (an access gate, logging...) is
     // answered through its override, as before this fast path existed.
-    answerNow = (server, request, transport) => (server.execute === ownExecute ? server.#answer(request, transport) : server.execute(request, transport));
+    answerNow = (server, request, transport) => {
+      if (server.execute === ownExecute) return server.#answer(request, transport);
+      // An override may throw or reject (an McpError refuses the request with
+      // its code), or resolve to something that is no Outcome: every case
+      // becomes an answer, as from a handler.
+      const refused = (error: unknown) => server.#failed(error, request.id, request.method);
+      const checked = (outcome: unknown): Outcome =>
+        isObject(outcome) && typeof outcome.status === "number" && (outcome.response === undefined || isObject(outcome.response))
+          ? (outcome as unknown as Outcome)
+          : refused(new TypeError(`execute() of ${server.constructor.name} resolved to ${typeof outcome}, not an Outcome { response, status }`));
+      try {
+        return Promise.resolve(server.execute(request, transport)).then(checked, refused);
+      } catch (error) {
+        return refused(error);
+      }
+    };
     mountTool = (server, tools) => server.#mount(tools);
     unmountHelp = (server) => {
       server.#tools.delete(HELP_TOOL);

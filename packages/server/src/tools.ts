@@ -8,6 +8,7 @@ import { isProtocolError } from "./errors.js";
 import { InputRequiredSignal } from "./mrtr.js";
 import { type CompiledSchema, compileSchema, formatProblems } from "./schema.js";
 import { dispatchError, isDispatchError, publishToolError, publishToolStart, publishToolStop, type ToolCallEvent, toolEventsObserved } from "./telemetry.js";
+import { MissingDependencyError } from "./runtime-deps.js";
 
 /** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
 export type InputSchema = { type: "object"; [key: string]: unknown };
@@ -159,6 +160,7 @@ function compileFor(tool: string, which: string, schema: object): CompiledSchema
   try {
     return compileSchema(schema);
   } catch (error) {
+    if (error instanceof MissingDependencyError) throw error;
     throw new Error(`tool ${tool}: ${which} does not compile: ${(error as Error).message}`);
   }
 }

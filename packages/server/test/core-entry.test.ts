@@ -1,4 +1,7 @@
 // `@x/server/core` is the server without action tools; `@x/server` extends it.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
@@ -72,5 +75,30 @@ describe("@x/server/core", () => {
     expect(core).not.toContain("runAction");
     expect(full).toContain("runAction");
     expect(core.length).toBeLessThan(full.length);
+  });
+
+  it("a server bundled without node_modules beside it says which package to install", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "x-mcp-bundle-"));
+    try {
+      await esbuild.build({
+        stdin: {
+          contents: `import { McpServer } from ${JSON.stringify(join(here, "..", "dist", "core.js"))};
+const s = new McpServer({ name: "b", version: "1" });
+try { s.registerTool("t", { inputSchema: { type: "object" } }, () => "x"); console.log("registered"); }
+catch (e) { console.log(e.name + ": " + e.dependency); }`,
+          resolveDir: here,
+        },
+        bundle: true,
+        format: "esm",
+        platform: "node",
+        outfile: join(dir, "server.mjs"),
+        logLevel: "silent",
+      });
+      // No NODE_PATH (package managers set one for scripts): only what is beside the bundle counts.
+      const out = execFileSync(process.execPath, [join(dir, "server.mjs")], { cwd: dir, encoding: "utf8", env: { ...process.env, NODE_PATH: "" } });
+      expect(out.trim()).toBe("MissingDependencyError: ajv");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,7 +5,8 @@ import { PassThrough } from "node:stream";
 import { callToolResult } from "@x/builders";
 import { META_SERVER_INFO } from "@x/mcp-v2607";
 import { describe, expect, it } from "vitest";
-import { type Inbound, listen, McpServer, type Outcome, serveStdio, type TransportInfo } from "../src/index.js";
+import { type Inbound, listen, McpError, McpServer, MissingDependencyError, type Outcome, serveStdio, type TransportInfo } from "../src/index.js";
+import { requireAtRunTime } from "../src/runtime-deps.js";
 import { meta, rpc } from "./helpers.js";
 
 /** A server whose execute() refuses requests without an authenticated user (an access gate). */
@@ -126,5 +127,53 @@ describe("the request path", () => {
     } finally {
       await running.close(500);
     }
+  });
+});
+
+describe("execute() overrides that refuse", () => {
+  class Refusing extends McpServer {
+    mode: "throw" | "mcp" | "garbage" = "throw";
+    override execute(request: Extract<Inbound, { kind: "request" }>, transport?: TransportInfo): Promise<Outcome> {
+      if (request.method !== "tools/call") return super.execute(request, transport);
+      if (this.mode === "throw") throw new Error("not allowed");
+      if (this.mode === "mcp") return Promise.reject(new McpError(-32001, "denied"));
+      return Promise.resolve(undefined as unknown as Outcome);
+    }
+  }
+
+  it("a synchronous throw, an McpError rejection and a non-Outcome are all answered, and free their slot", async () => {
+    const server = new Refusing({ name: "r", version: "1" }, { onError: () => {} });
+    server.registerTool("t", {}, () => "ok");
+    const running = await listen(server, { port: 0, maxConcurrentRequests: 1 });
+    try {
+      for (let i = 0; i < 2; i++) {
+        server.mode = "throw";
+        const thrown = await rpc(running.url, "tools/call", { name: "t" });
+        expect(thrown.json.error).toEqual({ code: -32603, message: "Internal error" });
+        server.mode = "mcp";
+        const refused = await rpc(running.url, "tools/call", { name: "t" });
+        expect(refused.json.error).toEqual({ code: -32001, message: "denied" });
+        server.mode = "garbage";
+        const garbage = await rpc(running.url, "tools/call", { name: "t" });
+        expect(garbage.json.error.code).toBe(-32603);
+      }
+      // Nothing leaked: the single slot still serves.
+      expect((await rpc(running.url, "tools/list")).json.result.tools).toHaveLength(1);
+    } finally {
+      await running.close(500);
+    }
+  });
+});
+
+describe("packages loaded at run time", () => {
+  it("a missing one is named by a MissingDependencyError, never blamed on a schema", () => {
+    expect(() => requireAtRunTime("x-mcp-no-such-package/sub.js", "x-mcp-no-such-package")).toThrow(MissingDependencyError);
+    try {
+      requireAtRunTime("x-mcp-no-such-package", "x-mcp-no-such-package");
+    } catch (error) {
+      expect((error as MissingDependencyError).dependency).toBe("x-mcp-no-such-package");
+      expect((error as Error).message).toMatch(/needs the package "x-mcp-no-such-package" at run time/);
+    }
+    expect(requireAtRunTime("uri-templates", "uri-templates")).toBeTypeOf("function");
   });
 });

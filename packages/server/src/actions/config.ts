@@ -17,6 +17,7 @@ import { Bound } from "./bound.js";
 import { describeValue, findNonJson, isPlainObject } from "./json.js";
 import { findUnknownKeys, schemaOffence } from "./keyset.js";
 import { buildValueGate, type ValueGate } from "./value-gate.js";
+import { MissingDependencyError } from "../runtime-deps.js";
 
 /**
  * A tool definition that breaks a rule, found when the tool is defined or
@@ -109,6 +110,7 @@ export function checkAction(tool: string, name: string, schema: unknown): Checke
   try {
     valueGate = buildValueGate(props);
   } catch (error) {
+    if (error instanceof MissingDependencyError) throw error;
     throw new ConfigurationError(tool, cb, `${at}: properties do not build as JSON Schema 2020-12 with formats asserted (${(error as Error).message})`, "schemas ajv can compile, local $ref only, known formats", properties);
   }
   const declared = (key: string) => Object.hasOwn(props, key);

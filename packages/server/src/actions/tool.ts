@@ -42,6 +42,7 @@ import { type CheckedAction, checkAction, ConfigurationError, requireJson } from
 import { checkArguments, HELP_TOOL, helpPointer, missingActionBody, refusal, unknownActionBody } from "./gates.js";
 import { checkHint, type Hint } from "./hints.js";
 import { compileStrict, describeValue, isPlainObject } from "./json.js";
+import { MissingDependencyError } from "../runtime-deps.js";
 import { closeProperties, findUnknownKeys } from "./keyset.js";
 
 /** A JSON Schema: a boolean or an object of keywords. */
@@ -248,6 +249,7 @@ export class ActionTool<A extends string = string> {
         checkOutput = (value) =>
           validate(value) ? [] : (validate.errors ?? []).map((e) => ({ path: e.instancePath, message: e.message ?? `fails ${e.keyword}` }));
       } catch (cause) {
+        if (cause instanceof MissingDependencyError) throw cause;
         throw new ConfigurationError(name, "outputSchema", `outputSchema does not build as JSON Schema 2020-12 (${(cause as Error).message})`, "a schema ajv can compile, local $ref only, known types and formats", schema);
       }
     }
