@@ -318,19 +318,11 @@ function coldImports() {
 
 async function bundleSizes() {
   const esbuild = await import("esbuild");
+  // Every figure: one minified ES module for Node 20, kept in memory.
+  const options = { bundle: true, minify: true, platform: "node", format: "esm", target: "node20", write: false, logLevel: "error" };
   const out = {};
   for (const key of ["x", "official", "bare"]) {
-    const result = await esbuild.build({
-      entryPoints: [join(here, "minimal", `${key}.mjs`)],
-      bundle: true,
-      minify: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      write: false,
-      metafile: true,
-      logLevel: "error",
-    });
+    const result = await esbuild.build({ ...options, entryPoints: [join(here, "minimal", `${key}.mjs`)], metafile: true });
     const code = result.outputFiles[0].contents;
     const inputs = Object.values(result.metafile.outputs)[0].inputs;
     const byPackage = {};
@@ -345,14 +337,8 @@ async function bundleSizes() {
   // What @x/server loads at run time with createRequire (a bundler cannot see
   // it): ajv's 2020 build and ajv-formats, resolved from @x/server's folder.
   const runtime = await esbuild.build({
+    ...options,
     stdin: { contents: 'import Ajv from "ajv/dist/2020.js"; import formats from "ajv-formats"; export { Ajv, formats };', resolveDir: join(here, "..", "packages", "server") },
-    bundle: true,
-    minify: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    write: false,
-    logLevel: "error",
   });
   const runtimeCode = runtime.outputFiles[0].contents;
   out.xLoadedAtRunTime = { modules: ["ajv/dist/2020.js", "ajv-formats"], minifiedBytes: runtimeCode.length, gzipBytes: gzipSync(runtimeCode).length };

@@ -265,46 +265,39 @@ class Context implements RequestContext {
   // calls none of them makes no function at all.
   #bound: Partial<Bound> | undefined = undefined;
 
-  get progress(): RequestContext["progress"] {
+  /** The bound method under `key`, made by `make` on first read and kept. */
+  #method<K extends keyof Bound>(key: K, make: () => Bound[K]): Bound[K] {
     this.#bound ??= {};
-    this.#bound.progress ??= (progress, total, message) => this.#progress(progress, total, message);
-    return this.#bound.progress;
+    this.#bound[key] ??= make();
+    return this.#bound[key] as Bound[K];
+  }
+
+  get progress(): RequestContext["progress"] {
+    return this.#method("progress", () => (progress, total, message) => this.#progress(progress, total, message));
   }
 
   get log(): RequestContext["log"] {
-    this.#bound ??= {};
-    this.#bound.log ??= (level, data, logger) => this.#log(level, data, logger);
-    return this.#bound.log;
+    return this.#method("log", () => (level, data, logger) => this.#log(level, data, logger));
   }
 
   get elicit(): RequestContext["elicit"] {
-    this.#bound ??= {};
-    this.#bound.elicit ??= (message, requestedSchema, options) => this.#elicit(message, requestedSchema, options);
-    return this.#bound.elicit;
+    return this.#method("elicit", () => (message, requestedSchema, options) => this.#elicit(message, requestedSchema, options));
   }
 
   get elicitUrl(): RequestContext["elicitUrl"] {
-    this.#bound ??= {};
-    this.#bound.elicitUrl ??= (message, url, options) => this.#elicitUrl(message, url, options);
-    return this.#bound.elicitUrl;
+    return this.#method("elicitUrl", () => (message, url, options) => this.#elicitUrl(message, url, options));
   }
 
   get createMessage(): RequestContext["createMessage"] {
-    this.#bound ??= {};
-    this.#bound.createMessage ??= (params, options) => this.#createMessage(params, options);
-    return this.#bound.createMessage;
+    return this.#method("createMessage", () => (params, options) => this.#createMessage(params, options));
   }
 
   get listRoots(): RequestContext["listRoots"] {
-    this.#bound ??= {};
-    this.#bound.listRoots ??= (options) => this.#listRoots(options);
-    return this.#bound.listRoots;
+    return this.#method("listRoots", () => (options) => this.#listRoots(options));
   }
 
   get all(): RequestContext["all"] {
-    this.#bound ??= {};
-    this.#bound.all ??= ((asks: readonly Ask<unknown>[]) => this.#all(asks)) as RequestContext["all"];
-    return this.#bound.all;
+    return this.#method("all", () => ((asks: readonly Ask<unknown>[]) => this.#all(asks)) as RequestContext["all"]);
   }
 
   get ask(): ReturnType<typeof askBuilders> {
