@@ -147,6 +147,14 @@ export let mountTool: (server: McpServer, tools: readonly RegisteredTool[]) => v
 /** Removes the `help` tool without notifying (internal: with the last action tool). */
 export let unmountHelp: (server: McpServer) => void;
 
+/**
+ * The answer when no answer could be produced (internal: a transport's last
+ * line of defence; `answerNow` answers every failure itself). HTTP status 500.
+ */
+export function internalErrorOutcome(id: RequestId): Outcome {
+  return errorOutcome(id, ErrorCode.InternalError, "Internal error", undefined, 500);
+}
+
 /** Marks "the handler returned" where a round's end is told its fault. */
 const NO_FAULT: unique symbol = Symbol("no fault");
 

@@ -30,7 +30,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { JSONRPCNotification, RequestId } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
-import { answerNow, type McpServer, type Outcome, SERVER_BUSY } from "../server.js";
+import { answerNow, internalErrorOutcome, type McpServer, type Outcome, SERVER_BUSY } from "../server.js";
 import { checkRequestHeaders, type HeaderParam, headerParams } from "./headers.js";
 import { Call } from "./call.js";
 import { ChunkQueue, SSE_KEEPALIVE, sseEvent } from "./sse.js";
@@ -217,11 +217,6 @@ function coreExchange(exchange: HttpExchange): CoreExchange {
 }
 
 const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
-
-/** The answer when the server itself failed to produce one (never expected: the server answers every failure). */
-function internalError(id: RequestId): Outcome {
-  return { response: { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: "Internal error" } }, status: 500 };
-}
 
 /** The core and its internal entry point, which the `node:http` adapter calls directly. */
 interface CoreParts {
@@ -422,7 +417,7 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
     const outcome = answerNow(server, inbound, call);
     if (!(outcome instanceof Promise)) return finish(outcome) ?? (streamAnswer as HttpAnswer);
     if (streamAnswer) {
-      outcome.then(finish, () => finish(internalError(inbound.id)));
+      outcome.then(finish, () => finish(internalErrorOutcome(inbound.id)));
       return streamAnswer;
     }
     return new Promise<HttpAnswer>((resolve) => {
@@ -431,7 +426,7 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
         const answer = finish(o);
         if (answer) resolve(answer);
       };
-      outcome.then(settle, () => settle(internalError(inbound.id)));
+      outcome.then(settle, () => settle(internalErrorOutcome(inbound.id)));
     });
   }
 

@@ -6,7 +6,7 @@
 import type { Readable, Writable } from "node:stream";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import { jsonDepthExceeds } from "./http.js";
-import { answerNow, type Inbound, type McpServer, type Outcome } from "../server.js";
+import { answerNow, type Inbound, internalErrorOutcome, type McpServer, type Outcome } from "../server.js";
 import { Call } from "./call.js";
 
 /** Options of {@link serveStdio}. */
@@ -95,10 +95,9 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       outcome.then(
         (o) => answered(inbound, call, o),
         (error) => {
-          // Only an overridden McpServer.execute can get here: the request still gets an answer.
+          // answerNow never rejects; should it, the request still gets an answer.
           errors.write(`mcp stdio: unexpected failure: ${String(error)}\n`);
-          const response = { jsonrpc: "2.0", id: inbound.id, error: { code: ErrorCode.InternalError, message: "Internal error" } };
-          answered(inbound, call, { response: response as Outcome["response"], status: 500 });
+          answered(inbound, call, internalErrorOutcome(inbound.id));
         },
       );
     } else {
