@@ -16,7 +16,10 @@ const [what = "echo", connections = "32", runs = "5", seconds = "2"] = process.a
 const workload = WORKLOADS.find((w) => w.key === what);
 
 function start(args) {
-  const child = spawn(process.execPath, [join(here, "servers", args[0]), ...args.slice(1)], { cwd: here, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [join(here, "servers", args[0]), ...args.slice(1)], {
+    cwd: here,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return new Promise((resolve) => {
     let text = "";
     child.stdout.on("data", (chunk) => {
@@ -42,7 +45,15 @@ const run = async (url, who) => {
   const pid = who === "x" ? x.child.pid : bare.child.pid;
   const before = cpuMs(pid);
   const beforeSys = cpuMs(pid, "system");
-  const r = await autocannon({ url, method: "POST", headers: headersOf(workload), body: JSON.stringify(workload.message), connections: Number(connections), duration: Number(seconds), sampleInt: 250 });
+  const r = await autocannon({
+    url,
+    method: "POST",
+    headers: headersOf(workload),
+    body: JSON.stringify(workload.message),
+    connections: Number(connections),
+    duration: Number(seconds),
+    sampleInt: 250,
+  });
   if (r.non2xx || r.errors) throw new Error(`non-2xx ${r.non2xx}, errors ${r.errors}`);
   if (who) {
     cpu[who].push(((cpuMs(pid) - before) * 1000) / r.requests.total);
@@ -55,10 +66,14 @@ await run(bare.url);
 for (let i = 0; i < Number(runs); i++) {
   rps.x.push(await run(x.url, "x"));
   rps.bare.push(await run(bare.url, "bare"));
-  process.stderr.write(`x ${Math.round(rps.x.at(-1))} req/s ${cpu.x.at(-1).toFixed(1)} µs CPU/req   bare ${Math.round(rps.bare.at(-1))} req/s ${cpu.bare.at(-1).toFixed(1)} µs CPU/req\n`);
+  process.stderr.write(
+    `x ${Math.round(rps.x.at(-1))} req/s ${cpu.x.at(-1).toFixed(1)} µs CPU/req   bare ${Math.round(rps.bare.at(-1))} req/s ${cpu.bare.at(-1).toFixed(1)} µs CPU/req\n`,
+  );
 }
 const median = (a) => [...a].sort((p, q) => p - q)[a.length >> 1];
 const ratios = rps.x.map((v, i) => v / rps.bare[i]);
-console.log(`${what} c=${connections}: x ${Math.round(median(rps.x))} req/s, bare ${Math.round(median(rps.bare))} req/s, median ratio ${median(ratios).toFixed(2)}; CPU per request: x ${median(cpu.x).toFixed(1)} µs, bare ${median(cpu.bare).toFixed(1)} µs, bare/x ${(median(cpu.bare) / median(cpu.x)).toFixed(2)}; of which system: x ${median(sys.x).toFixed(1)} µs, bare ${median(sys.bare).toFixed(1)} µs`);
+console.log(
+  `${what} c=${connections}: x ${Math.round(median(rps.x))} req/s, bare ${Math.round(median(rps.bare))} req/s, median ratio ${median(ratios).toFixed(2)}; CPU per request: x ${median(cpu.x).toFixed(1)} µs, bare ${median(cpu.bare).toFixed(1)} µs, bare/x ${(median(cpu.bare) / median(cpu.x)).toFixed(2)}; of which system: x ${median(sys.x).toFixed(1)} µs, bare ${median(sys.bare).toFixed(1)} µs`,
+);
 process.kill(x.child.pid, "SIGTERM");
 process.kill(bare.child.pid, "SIGTERM");

@@ -34,7 +34,12 @@ export function summarise(profile, top = 25) {
     let where;
     if (f.functionName === "(idle)" || f.functionName === "(program)" || f.functionName === "(garbage collector)") where = f.functionName;
     else if (url === "") where = "(native / builtins)";
-    else if (url.startsWith("node:")) where = `node:${url.slice(5).split("/").slice(0, url.startsWith("node:internal/") ? 2 : 1).join("/")}`;
+    else if (url.startsWith("node:"))
+      where = `node:${url
+        .slice(5)
+        .split("/")
+        .slice(0, url.startsWith("node:internal/") ? 2 : 1)
+        .join("/")}`;
     else if (url.includes("node_modules/")) {
       const parts = url.split("node_modules/").pop().split("/");
       where = parts[0].startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0];
@@ -46,9 +51,17 @@ export function summarise(profile, top = 25) {
   const busy = total - (byWhere.get("(idle)") ?? 0);
   const pct = (n) => `${((100 * n) / busy).toFixed(1).padStart(5)}%`;
   const lines = [`samples: ${total}, busy: ${busy} (shares below are of busy time)`, "", "by package / file:"];
-  for (const [where, n] of [...byWhere].filter(([w]) => w !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, 20)) lines.push(`  ${pct(n)}  ${where}`);
+  for (const [where, n] of [...byWhere]
+    .filter(([w]) => w !== "(idle)")
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 20))
+    lines.push(`  ${pct(n)}  ${where}`);
   lines.push("", "functions by self time:");
-  for (const [key, n] of [...self].filter(([k]) => !k.startsWith("(idle)")).sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${pct(n)}  ${key}`);
+  for (const [key, n] of [...self]
+    .filter(([k]) => !k.startsWith("(idle)"))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top))
+    lines.push(`  ${pct(n)}  ${key}`);
   return lines.join("\n");
 }
 
@@ -58,13 +71,22 @@ async function run() {
   mkdirSync(dir, { recursive: true });
   const name = `${who}-${what}-${Date.now()}.cpuprofile`;
   const stdio = what === "stdio";
-  const script = { x: ["x.mjs"], official: ["official.mjs"], "official-once": ["official.mjs", "--once"], bare: ["bare.mjs", join(here, "results", "bare-answers.json")] }[who];
+  const script = {
+    x: ["x.mjs"],
+    official: ["official.mjs"],
+    "official-once": ["official.mjs", "--once"],
+    bare: ["bare.mjs", join(here, "results", "bare-answers.json")],
+  }[who];
   if (!script) throw new Error(`unknown server ${who}`);
   if (stdio) script.push("--stdio");
-  const child = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`, join(here, "servers", script[0]), ...script.slice(1)], {
-    cwd: here,
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--cpu-prof", `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`, join(here, "servers", script[0]), ...script.slice(1)],
+    {
+      cwd: here,
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
   const exited = new Promise((resolve) => child.once("exit", resolve));
   if (stdio) {
     let received = 0;
@@ -104,7 +126,9 @@ async function run() {
       connections: Number(connectionsText),
       duration: seconds,
     });
-    process.stderr.write(`${who} ${what}: ${Math.round(result.requests.total / seconds)} req/s, p50 ${result.latency.p50} ms, non-2xx ${result.non2xx}\n`);
+    process.stderr.write(
+      `${who} ${what}: ${Math.round(result.requests.total / seconds)} req/s, p50 ${result.latency.p50} ms, non-2xx ${result.non2xx}\n`,
+    );
     process.kill(child.pid, "SIGTERM");
   }
   await exited;

@@ -35,7 +35,13 @@ const STDIO_SERVERS = [
   { key: "bare", args: ["bare.mjs", "ANSWERS", "--stdio"] },
 ];
 /** What a cold import loads for each column. */
-const IMPORTS = { x: "@x/server", official: "@modelcontextprotocol/server", bare: "node:http", xClient: "@x/client", officialClient: "@modelcontextprotocol/client" };
+const IMPORTS = {
+  x: "@x/server",
+  official: "@modelcontextprotocol/server",
+  bare: "node:http",
+  xClient: "@x/client",
+  officialClient: "@modelcontextprotocol/client",
+};
 
 const T0 = performance.now();
 const log = (text) => process.stderr.write(`${((performance.now() - T0) / 1000).toFixed(1).padStart(6)}s ${text}\n`);
@@ -71,7 +77,9 @@ const started = new Set();
 /** Starts a server script; resolves with its child process and, for HTTP, the URL it printed. */
 function startHttpServer(server, answersFile) {
   const argv = server.args.map((a) => (a === "ANSWERS" ? answersFile : a)).filter((a) => a !== "--http");
-  const flags = profile ? ["--cpu-prof", `--cpu-prof-dir=${join(here, "results", "profiles")}`, `--cpu-prof-name=${server.key}-http.cpuprofile`] : [];
+  const flags = profile
+    ? ["--cpu-prof", `--cpu-prof-dir=${join(here, "results", "profiles")}`, `--cpu-prof-name=${server.key}-http.cpuprofile`]
+    : [];
   const child = spawn(process.execPath, [...flags, join(here, "servers", argv[0]), ...argv.slice(1)], {
     cwd: here,
     stdio: ["ignore", "pipe", "inherit"],
@@ -200,7 +208,9 @@ async function benchHttp() {
           const r = await loadRun(s.url, workload, connections, CONFIG.durationMs);
           results[s.key][cell] ??= [];
           results[s.key][cell].push(r);
-          log(`bench: [${rep + 1}/${CONFIG.repetitions}] ${s.label.padEnd(30)} ${workload.name.padEnd(22)} c=${String(connections).padEnd(3)} ${Math.round(r.rps)} req/s  mean ${r.mean.toFixed(2)} ms${r.non2xx || r.errors ? `  non-2xx ${r.non2xx} errors ${r.errors}` : ""}`);
+          log(
+            `bench: [${rep + 1}/${CONFIG.repetitions}] ${s.label.padEnd(30)} ${workload.name.padEnd(22)} c=${String(connections).padEnd(3)} ${Math.round(r.rps)} req/s  mean ${r.mean.toFixed(2)} ms${r.non2xx || r.errors ? `  non-2xx ${r.non2xx} errors ${r.errors}` : ""}`,
+          );
         }
       }
     }
@@ -218,7 +228,9 @@ async function benchHttp() {
 /** Pipelined tools/call over stdio: keeps `window` requests in flight for `durationMs`. */
 async function stdioRun(server, answersFile) {
   const argv = server.args.map((a) => (a === "ANSWERS" ? answersFile : a));
-  const flags = profile ? ["--cpu-prof", `--cpu-prof-dir=${join(here, "results", "profiles")}`, `--cpu-prof-name=${server.key}-stdio.cpuprofile`] : [];
+  const flags = profile
+    ? ["--cpu-prof", `--cpu-prof-dir=${join(here, "results", "profiles")}`, `--cpu-prof-name=${server.key}-stdio.cpuprofile`]
+    : [];
   const child = spawn(process.execPath, [...flags, join(here, "servers", argv[0]), ...argv.slice(1)], {
     cwd: here,
     stdio: ["pipe", "pipe", "inherit"],
@@ -289,7 +301,9 @@ async function benchStdio(answersFile) {
       const r = await stdioRun(s, answersFile);
       results[s.key] ??= [];
       results[s.key].push(r);
-      log(`bench: [${rep + 1}/${CONFIG.repetitions}] stdio ${s.key.padEnd(10)} ${r.ok ? `${Math.round(r.rps)} req/s` : `wrong answer: ${r.answer}`}`);
+      log(
+        `bench: [${rep + 1}/${CONFIG.repetitions}] stdio ${s.key.padEnd(10)} ${r.ok ? `${Math.round(r.rps)} req/s` : `wrong answer: ${r.answer}`}`,
+      );
     }
   }
   return results;
@@ -338,10 +352,17 @@ async function bundleSizes() {
   // it): ajv's 2020 build and ajv-formats, resolved from @x/server's folder.
   const runtime = await esbuild.build({
     ...options,
-    stdin: { contents: 'import Ajv from "ajv/dist/2020.js"; import formats from "ajv-formats"; export { Ajv, formats };', resolveDir: join(here, "..", "packages", "server") },
+    stdin: {
+      contents: 'import Ajv from "ajv/dist/2020.js"; import formats from "ajv-formats"; export { Ajv, formats };',
+      resolveDir: join(here, "..", "packages", "server"),
+    },
   });
   const runtimeCode = runtime.outputFiles[0].contents;
-  out.xLoadedAtRunTime = { modules: ["ajv/dist/2020.js", "ajv-formats"], minifiedBytes: runtimeCode.length, gzipBytes: gzipSync(runtimeCode).length };
+  out.xLoadedAtRunTime = {
+    modules: ["ajv/dist/2020.js", "ajv-formats"],
+    minifiedBytes: runtimeCode.length,
+    gzipBytes: gzipSync(runtimeCode).length,
+  };
   return out;
 }
 
@@ -392,9 +413,23 @@ function summarise(http, stdio, cold, bundles) {
     official: median((stdio.official ?? []).map((r) => r.rps)),
     bare: median((stdio.bare ?? []).map((r) => r.rps)),
   });
-  rows.push({ figure: "cold import over empty node (ms)", key: "cold", higherIsBetter: false, x: cold.x, official: cold.official, bare: cold.bare });
+  rows.push({
+    figure: "cold import over empty node (ms)",
+    key: "cold",
+    higherIsBetter: false,
+    x: cold.x,
+    official: cold.official,
+    bare: cold.bare,
+  });
   // A bare client needs no import at all (fetch is global): no bare figure.
-  rows.push({ figure: "cold import of the client (ms)", key: "cold client", higherIsBetter: false, x: cold.xClient, official: cold.officialClient, bare: Number.NaN });
+  rows.push({
+    figure: "cold import of the client (ms)",
+    key: "cold client",
+    higherIsBetter: false,
+    x: cold.xClient,
+    official: cold.officialClient,
+    bare: Number.NaN,
+  });
   rows.push({
     figure: "minimal HTTP server bundle (KB gzip)",
     key: "bundle",
@@ -421,8 +456,18 @@ function summarise(http, stdio, cold, bundles) {
 function goals(rows) {
   const row = (key) => rows.find((r) => r.key === key);
   return [
-    { goal: "HTTP tools/call echo at c=32 >= 50% of bare", value: row("http echo c=32").xOverBare, met: row("http echo c=32").xOverBare >= 0.5, shown: "ratio" },
-    { goal: "stdio pipelined tools/call >= 50% of bare", value: row("stdio").xOverBare, met: row("stdio").xOverBare >= 0.5, shown: "ratio" },
+    {
+      goal: "HTTP tools/call echo at c=32 >= 50% of bare",
+      value: row("http echo c=32").xOverBare,
+      met: row("http echo c=32").xOverBare >= 0.5,
+      shown: "ratio",
+    },
+    {
+      goal: "stdio pipelined tools/call >= 50% of bare",
+      value: row("stdio").xOverBare,
+      met: row("stdio").xOverBare >= 0.5,
+      shown: "ratio",
+    },
     { goal: "cold import of @x/server < 20 ms over empty node", value: row("cold").x, met: row("cold").x < 20, shown: "ms" },
     { goal: "minimal HTTP server < 25 KB gzip", value: row("bundle").x, met: row("bundle").x < 25, shown: "KB" },
     { goal: "RSS after load <= 2x bare", value: row("rss").xOverBare, met: row("rss").xOverBare <= 2, shown: "ratio" },
@@ -450,8 +495,12 @@ function printTable(rows, officialFrom, goalList, meta, bundles) {
   const render = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
   const out = [];
   out.push(`@x/bench ${meta.quick ? "(--quick: numbers are not meaningful)" : ""}`.trim());
-  out.push(`node ${process.version}, ${meta.cpus} x ${meta.cpuModel}, load average before ${meta.loadBefore.map((l) => l.toFixed(2)).join(" ")}`);
-  out.push(`${CONFIG.repetitions} repetition(s) of ${CONFIG.durationMs} ms per HTTP cell (medians), stdio ${CONFIG.stdioMs} ms, cold import median of ${CONFIG.coldRuns} processes`);
+  out.push(
+    `node ${process.version}, ${meta.cpus} x ${meta.cpuModel}, load average before ${meta.loadBefore.map((l) => l.toFixed(2)).join(" ")}`,
+  );
+  out.push(
+    `${CONFIG.repetitions} repetition(s) of ${CONFIG.durationMs} ms per HTTP cell (medians), stdio ${CONFIG.stdioMs} ms, cold import median of ${CONFIG.coldRuns} processes`,
+  );
   out.push("");
   out.push(render(header));
   out.push(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
@@ -509,7 +558,18 @@ async function main() {
   const { rows, officialFrom } = summarise(http, stdio, cold, bundles);
   const goalList = goals(rows);
   const file = join(here, "results", `${meta.date.replace(/[:.]/g, "-")}${quick ? "-quick" : ""}.json`);
-  const report = { meta, table: rows, officialFrom, goals: goalList, http: http.results, checks: http.checks, rss: http.rss, stdio, cold, bundles };
+  const report = {
+    meta,
+    table: rows,
+    officialFrom,
+    goals: goalList,
+    http: http.results,
+    checks: http.checks,
+    rss: http.rss,
+    stdio,
+    cold,
+    bundles,
+  };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(here, "results", quick ? "latest-quick.json" : "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
   printTable(rows, officialFrom, goalList, meta, bundles);

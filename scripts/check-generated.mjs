@@ -79,7 +79,8 @@ const docProblems = await checkDoc(typesByRevision);
 if (problems.length > 0 || docProblems.length > 0) {
   console.error(`check-generated: generated files are out of date:\n  ${[...problems, ...docProblems].join("\n  ")}`);
   if (problems.length > 0) console.error("Run `pnpm generate <revision>` and commit the result; never edit src/generated/ by hand.");
-  if (docProblems.length > 0) console.error(`Run \`node scripts/compare-revisions.mjs\` and commit ${DOC}; edit only the text outside its markers.`);
+  if (docProblems.length > 0)
+    console.error(`Run \`node scripts/compare-revisions.mjs\` and commit ${DOC}; edit only the text outside its markers.`);
   process.exit(1);
 }
 console.log(`check-generated: ${checked} package(s) up to date; ${DOC} up to date`);

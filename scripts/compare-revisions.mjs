@@ -39,7 +39,17 @@ export const END = "<!-- END compare-revisions -->";
 const SCRIPT = "scripts/compare-revisions.mjs";
 
 /** Keywords that do not change what a schema accepts (kept in step with scripts/generate.mjs). */
-const ANNOTATION_KEYWORDS = new Set(["description", "title", "examples", "$comment", "default", "deprecated", "readOnly", "writeOnly", "$schema"]);
+const ANNOTATION_KEYWORDS = new Set([
+  "description",
+  "title",
+  "examples",
+  "$comment",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$schema",
+]);
 /** Longest type text shown inline before it is shortened. */
 const MAX_TYPE_TEXT = 110;
 
@@ -64,11 +74,7 @@ const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind
 
 /** The text of a type node on one line, without comments. */
 function typeText(node, sourceFile) {
-  return printer
-    .printNode(ts.EmitHint.Unspecified, node, sourceFile)
-    .replace(/\s+/g, " ")
-    .replace(/;\s*}/g, " }")
-    .trim();
+  return printer.printNode(ts.EmitHint.Unspecified, node, sourceFile).replace(/\s+/g, " ").replace(/;\s*}/g, " }").trim();
 }
 
 function memberName(name) {
@@ -132,7 +138,9 @@ export function shapesOf(typesText, fileName = "types.ts") {
 
 function shapeText(shape) {
   if (shape.kind !== "object") return shape.text;
-  const parts = [...shape.members].map(([name, m]) => `${/^[A-Za-z_$][\w$]*$|^\[/.test(name) ? name : JSON.stringify(name)}${m.optional ? "?" : ""}: ${shapeText(m.shape)}`);
+  const parts = [...shape.members].map(
+    ([name, m]) => `${/^[A-Za-z_$][\w$]*$|^\[/.test(name) ? name : JSON.stringify(name)}${m.optional ? "?" : ""}: ${shapeText(m.shape)}`,
+  );
   const body = parts.length > 0 ? `{ ${parts.join("; ")} }` : "{}";
   return shape.heritage?.length ? `${shape.heritage.join(" & ")} & ${body}` : body;
 }
@@ -171,7 +179,8 @@ function describeChange(before, after, path = "") {
     const lines = [];
     const beforeHeritage = (before.heritage ?? []).join(" & ");
     const afterHeritage = (after.heritage ?? []).join(" & ");
-    if (beforeHeritage !== afterHeritage) lines.push(`${where}extends ${code(beforeHeritage || "nothing")} → ${code(afterHeritage || "nothing")}`);
+    if (beforeHeritage !== afterHeritage)
+      lines.push(`${where}extends ${code(beforeHeritage || "nothing")} → ${code(afterHeritage || "nothing")}`);
     for (const [name, m] of after.members) {
       if (!before.members.has(name)) {
         lines.push(`added ${prop(join2(path, name))} (${m.optional ? "optional" : "required"}): ${code(shapeText(m.shape))}`);
@@ -221,7 +230,8 @@ function rules(schema) {
     const out = {};
     for (const [key, value] of Object.entries(s)) {
       if (ANNOTATION_KEYWORDS.has(key)) continue;
-      out[key] = SET_KEYWORDS.has(key) && Array.isArray(value) ? [...value].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)) : value;
+      out[key] =
+        SET_KEYWORDS.has(key) && Array.isArray(value) ? [...value].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)) : value;
     }
     return out;
   });
@@ -263,7 +273,10 @@ function summary(description, definitionNames) {
     const known = names.find((n) => target[0].startsWith(n));
     return `\`${known && target[0].length > known.length ? target[0].slice(known.length) : target[0]}\``;
   };
-  const line = description.replace(/\{@link\s+([^}]*)\}/g, link).replace(/\s+/g, " ").trim();
+  const line = description
+    .replace(/\{@link\s+([^}]*)\}/g, link)
+    .replace(/\s+/g, " ")
+    .trim();
   const sentence = /^(.*?[.!?])(?:\s|$)/.exec(line)?.[1] ?? line;
   const short = sentence.length > 140 ? `${sentence.slice(0, 139)}…` : sentence;
   return short.replaceAll("|", "\\|");
@@ -278,9 +291,15 @@ export function comparePair(older, newer) {
   const newDefs = newer.schema.$defs;
   const oldShapes = shapesOf(older.types);
   const newShapes = shapesOf(newer.types);
-  const added = Object.keys(newDefs).filter((n) => !Object.hasOwn(oldDefs, n)).sort();
-  const removed = Object.keys(oldDefs).filter((n) => !Object.hasOwn(newDefs, n)).sort();
-  const common = Object.keys(newDefs).filter((n) => Object.hasOwn(oldDefs, n)).sort();
+  const added = Object.keys(newDefs)
+    .filter((n) => !Object.hasOwn(oldDefs, n))
+    .sort();
+  const removed = Object.keys(oldDefs)
+    .filter((n) => !Object.hasOwn(newDefs, n))
+    .sort();
+  const common = Object.keys(newDefs)
+    .filter((n) => Object.hasOwn(oldDefs, n))
+    .sort();
   const changed = [];
   const validationOnly = [];
   let unchanged = 0;
@@ -357,7 +376,10 @@ function renderPair(c) {
   if (c.changed.length === 0) out.push("None.", "");
 
   out.push(`#### Same type, different validation rules (${c.validationOnly.length})`, "");
-  out.push("The generated type is the same, but the validators differ at these places of the definition (JSON Pointers into its schema).", "");
+  out.push(
+    "The generated type is the same, but the validators differ at these places of the definition (JSON Pointers into its schema).",
+    "",
+  );
   for (const { name, pointers } of c.validationOnly) {
     const shown = pointers.slice(0, 6).map((p) => `\`${p}\``);
     if (pointers.length > 6) shown.push(`and ${pointers.length - 6} more`);
@@ -421,7 +443,9 @@ export async function checkDoc(typesByRevision = {}) {
   let i = 0;
   while (i < Math.max(a.length, b.length) && a[i] === b[i]) i++;
   const clip = (s) => (s === undefined ? "(end of file)" : s.length > 160 ? `${s.slice(0, 160)}…` : s);
-  return [`${DOC}: the generated comparison is out of date at line ${i + 1}\n      expected: ${clip(a[i])}\n      on disk:  ${clip(b[i])}\n    Run \`node ${SCRIPT}\` and commit the result.`];
+  return [
+    `${DOC}: the generated comparison is out of date at line ${i + 1}\n      expected: ${clip(a[i])}\n      on disk:  ${clip(b[i])}\n    Run \`node ${SCRIPT}\` and commit the result.`,
+  ];
 }
 
 async function main() {
@@ -456,7 +480,9 @@ async function main() {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main().catch((error) => {
-    console.error(`compare-revisions: ${error instanceof CompareError || error?.constructor?.name === "GenerateError" ? error.message : error.stack}`);
+    console.error(
+      `compare-revisions: ${error instanceof CompareError || error?.constructor?.name === "GenerateError" ? error.message : error.stack}`,
+    );
     process.exit(1);
   });
 }

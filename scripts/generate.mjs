@@ -73,7 +73,9 @@ export function loadRevision(revision) {
   }
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   if (sha256 !== pin.sha256) {
-    fail(`${input}: sha256 mismatch\n  expected ${pin.sha256} (schema/revisions.json)\n  actual   ${sha256}\nRun \`pnpm sync-schema ${revision}\`.`);
+    fail(
+      `${input}: sha256 mismatch\n  expected ${pin.sha256} (schema/revisions.json)\n  actual   ${sha256}\nRun \`pnpm sync-schema ${revision}\`.`,
+    );
   }
   return { revision, pin, input, sha256, schema: JSON.parse(bytes.toString("utf8")) };
 }
@@ -118,19 +120,26 @@ function checkSchema(schema) {
   if (extraRoot.length > 0) fail(`the schema root has keywords other than $defs: ${extraRoot.join(", ")}; only $defs are generated`);
   const problems = [];
   for (const name of names) {
-    eachSchema(schema.$defs[name], (sub, pointer) => {
-      for (const keyword of NEWER_DRAFT_KEYWORDS) {
-        if (keyword in sub) problems.push(`${pointer}: ${keyword} (not enforced by ajv's draft-07 engine)`);
-      }
-      if (Array.isArray(sub.items)) problems.push(`${pointer}: items is an array (a tuple in draft-07, invalid in 2020-12)`);
-      if ("$ref" in sub) {
-        if (typeof sub.$ref !== "string" || !DEF_REF.test(sub.$ref)) problems.push(`${pointer}: $ref ${JSON.stringify(sub.$ref)} is not a local #/$defs/<Name>`);
-        else if (!Object.hasOwn(schema.$defs, sub.$ref.slice("#/$defs/".length))) problems.push(`${pointer}: $ref ${sub.$ref} names no definition`);
-        const siblings = Object.keys(sub).filter((k) => k !== "$ref" && !ANNOTATION_KEYWORDS.includes(k));
-        if (siblings.length > 0) problems.push(`${pointer}: $ref has sibling keywords ${siblings.join(", ")} (draft-07 would ignore them)`);
-      }
-      if ("$id" in sub || "$schema" in sub) problems.push(`${pointer}: nested $id/$schema`);
-    }, `#/$defs/${name}`);
+    eachSchema(
+      schema.$defs[name],
+      (sub, pointer) => {
+        for (const keyword of NEWER_DRAFT_KEYWORDS) {
+          if (keyword in sub) problems.push(`${pointer}: ${keyword} (not enforced by ajv's draft-07 engine)`);
+        }
+        if (Array.isArray(sub.items)) problems.push(`${pointer}: items is an array (a tuple in draft-07, invalid in 2020-12)`);
+        if ("$ref" in sub) {
+          if (typeof sub.$ref !== "string" || !DEF_REF.test(sub.$ref))
+            problems.push(`${pointer}: $ref ${JSON.stringify(sub.$ref)} is not a local #/$defs/<Name>`);
+          else if (!Object.hasOwn(schema.$defs, sub.$ref.slice("#/$defs/".length)))
+            problems.push(`${pointer}: $ref ${sub.$ref} names no definition`);
+          const siblings = Object.keys(sub).filter((k) => k !== "$ref" && !ANNOTATION_KEYWORDS.includes(k));
+          if (siblings.length > 0)
+            problems.push(`${pointer}: $ref has sibling keywords ${siblings.join(", ")} (draft-07 would ignore them)`);
+        }
+        if ("$id" in sub || "$schema" in sub) problems.push(`${pointer}: nested $id/$schema`);
+      },
+      `#/$defs/${name}`,
+    );
   }
   if (problems.length > 0) {
     fail(`the schema uses constructs this generator does not support:\n  ${problems.join("\n  ")}`);
@@ -370,13 +379,18 @@ export function postProcessValidators(code, ctx, names) {
   body = body.replace(/(^|;)(const [A-Za-z_$][\w$]* = )new RegExp\(/g, "$1$2/* @__PURE__ */ new RegExp(");
 
   // One top-level statement per line.
-  body = body.replace(/(?<=[;}])(?=export const [A-Za-z_$][\w$]* = validate\d+;|function validate\d+\(data, \{|const (?:schema|formats|pattern|func)\d+ = )/g, "\n");
+  body = body.replace(
+    /(?<=[;}])(?=export const [A-Za-z_$][\w$]* = validate\d+;|function validate\d+\(data, \{|const (?:schema|formats|pattern|func)\d+ = )/g,
+    "\n",
+  );
   body = body.replace(/^\n+/, "");
 
   const exported = [...body.matchAll(/^export const ([A-Za-z_$][\w$]*) = validate\d+;$/gm)].map((m) => m[1]);
   const missing = names.filter((n) => !exported.includes(n));
   if (missing.length > 0 || exported.length !== names.length) {
-    fail(`validators.js should export one validator per definition; missing: ${missing.join(", ") || "none"}, exported ${exported.length} of ${names.length}`);
+    fail(
+      `validators.js should export one validator per definition; missing: ${missing.join(", ") || "none"}, exported ${exported.length} of ${names.length}`,
+    );
   }
   // Exports first, in definition order, then the functions and constants.
   const exportLines = names.map((name) => body.match(new RegExp(`^export const ${name} = validate\\d+;$`, "m"))[0]);

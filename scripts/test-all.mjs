@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `pnpm test`: everything CI checks, in order, stopping at the first failure:
+//   0. biome check: formatting and lint of the whole repository
 //   1. sync the pinned spec schemas (checking their sha256)
 //   2. regenerate the generated packages and fail on any difference
 //   3. build, typecheck, lint and unit-test every workspace package (turbo)
@@ -16,6 +17,7 @@ const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" }
 const skipConformance = process.argv.includes("--no-conformance");
 
 const steps = [
+  ["format and lint (biome check of the whole repository)", bin("biome"), ["check", "."]],
   ["sync-schema", process.execPath, [join(root, "scripts", "sync-schema.mjs")]],
   ["check-generated", process.execPath, [join(root, "scripts", "check-generated.mjs")]],
   ["build, typecheck, lint, test", bin("turbo"), ["run", "build", "typecheck", "lint", "test", "--continue", "--output-logs=new-only"]],

@@ -85,7 +85,9 @@ for (const scenario of scenarios) {
   const counts = tally ? `${tally[1]}/${tally[2]} checks passed${Number(tally[4]) > 0 ? `, ${tally[4]} warnings` : ""}` : "no tally";
   const expected = /Expected failures/i.test(output) || /~ /.test(output);
   if (code === 0) {
-    console.log(`  ok    ${scenario} (${counts}${expected && tally && tally[1] !== tally[2] ? ", failures expected by the baseline" : ""})`);
+    console.log(
+      `  ok    ${scenario} (${counts}${expected && tally && tally[1] !== tally[2] ? ", failures expected by the baseline" : ""})`,
+    );
   } else {
     failed++;
     console.log(`  FAIL  ${scenario} (${counts})`);

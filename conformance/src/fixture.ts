@@ -38,23 +38,30 @@ export function createFixtureServer(): McpServer {
       ["resource", { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." }],
     ]),
   );
-  server.registerTool("test_multiple_content_types", { description: "Returns text, an image and an embedded resource.", inputSchema: noArgs }, () =>
-    callToolResult([
-      ["text", "Multiple content types test:"],
-      ["image", ["image/png", PNG_BASE64]],
-      ["resource", { uri: "test://mixed-content-resource", mimeType: "application/json", text: '{"test":"data","value":123}' }],
-    ]),
+  server.registerTool(
+    "test_multiple_content_types",
+    { description: "Returns text, an image and an embedded resource.", inputSchema: noArgs },
+    () =>
+      callToolResult([
+        ["text", "Multiple content types test:"],
+        ["image", ["image/png", PNG_BASE64]],
+        ["resource", { uri: "test://mixed-content-resource", mimeType: "application/json", text: '{"test":"data","value":123}' }],
+      ]),
   );
   server.registerTool("test_error_handling", { description: "Always fails with a tool error.", inputSchema: noArgs }, () => {
     throw new Error("This tool intentionally returns an error for testing");
   });
-  server.registerTool("test_tool_with_progress", { description: "Reports progress 0, 50 and 100 of 100 while it runs.", inputSchema: noArgs }, async (_args, ctx) => {
-    for (const step of [0, 50, 100]) {
-      ctx.progress(step, 100, `step ${step}`);
-      if (step < 100) await sleep(50);
-    }
-    return callToolResult([["text", String(ctx.meta.progressToken ?? "no progress token")]]);
-  });
+  server.registerTool(
+    "test_tool_with_progress",
+    { description: "Reports progress 0, 50 and 100 of 100 while it runs.", inputSchema: noArgs },
+    async (_args, ctx) => {
+      for (const step of [0, 50, 100]) {
+        ctx.progress(step, 100, `step ${step}`);
+        if (step < 100) await sleep(50);
+      }
+      return callToolResult([["text", String(ctx.meta.progressToken ?? "no progress token")]]);
+    },
+  );
   server.registerTool(
     "test_missing_capability",
     { description: "Needs the client's sampling capability; refuses with -32021 without it.", inputSchema: noArgs },
@@ -65,30 +72,48 @@ export function createFixtureServer(): McpServer {
       return callToolResult([["text", "The client declared sampling."]]);
     },
   );
-  server.registerTool("test_streaming_elicitation", { description: "Answers without sending any request on the response stream.", inputSchema: noArgs }, () =>
-    callToolResult([["text", "Streaming elicitation check complete."]]),
+  server.registerTool(
+    "test_streaming_elicitation",
+    { description: "Answers without sending any request on the response stream.", inputSchema: noArgs },
+    () => callToolResult([["text", "Streaming elicitation check complete."]]),
   );
-  server.registerTool("test_logging_tool", { description: "Logs only when the request asked for a log level.", inputSchema: noArgs }, (_args, ctx) => {
-    ctx.log("info", "Logging tool ran");
-    return callToolResult([["text", "Logging tool complete."]]);
-  });
-  server.registerTool("test_tool_with_logging", { description: "Logs three messages while it runs.", inputSchema: noArgs }, async (_args, ctx) => {
-    for (const message of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
-      ctx.log("info", message);
-      await sleep(20);
-    }
-    return callToolResult([["text", "Logged three messages."]]);
-  });
-  server.registerTool("test_trigger_tool_change", { description: "Re-registers a tool, so listeners hear tools/list_changed.", inputSchema: noArgs }, () => {
-    server.removeTool("test_dynamic_tool");
-    server.registerTool("test_dynamic_tool", dynamicTool, () => "dynamic");
-    return callToolResult([["text", "Tool list changed."]]);
-  });
-  server.registerTool("test_trigger_prompt_change", { description: "Re-registers a prompt, so listeners hear prompts/list_changed.", inputSchema: noArgs }, () => {
-    server.removePrompt("test_dynamic_prompt");
-    server.registerPrompt("test_dynamic_prompt", dynamicPrompt, () => "dynamic");
-    return callToolResult([["text", "Prompt list changed."]]);
-  });
+  server.registerTool(
+    "test_logging_tool",
+    { description: "Logs only when the request asked for a log level.", inputSchema: noArgs },
+    (_args, ctx) => {
+      ctx.log("info", "Logging tool ran");
+      return callToolResult([["text", "Logging tool complete."]]);
+    },
+  );
+  server.registerTool(
+    "test_tool_with_logging",
+    { description: "Logs three messages while it runs.", inputSchema: noArgs },
+    async (_args, ctx) => {
+      for (const message of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
+        ctx.log("info", message);
+        await sleep(20);
+      }
+      return callToolResult([["text", "Logged three messages."]]);
+    },
+  );
+  server.registerTool(
+    "test_trigger_tool_change",
+    { description: "Re-registers a tool, so listeners hear tools/list_changed.", inputSchema: noArgs },
+    () => {
+      server.removeTool("test_dynamic_tool");
+      server.registerTool("test_dynamic_tool", dynamicTool, () => "dynamic");
+      return callToolResult([["text", "Tool list changed."]]);
+    },
+  );
+  server.registerTool(
+    "test_trigger_prompt_change",
+    { description: "Re-registers a prompt, so listeners hear prompts/list_changed.", inputSchema: noArgs },
+    () => {
+      server.removePrompt("test_dynamic_prompt");
+      server.registerPrompt("test_dynamic_prompt", dynamicPrompt, () => "dynamic");
+      return callToolResult([["text", "Prompt list changed."]]);
+    },
+  );
   server.registerTool("test_dynamic_tool", dynamicTool, () => "dynamic");
   server.registerTool(
     "test_custom_header",
@@ -189,7 +214,10 @@ function registerMultiRoundTrip(server: McpServer): void {
     async (_args, ctx) => {
       const [name, greeting, roots] = await ctx.all([
         ctx.ask.elicit("What is your name?", nameSchema, { key: "user_name" }),
-        ctx.ask.createMessage({ messages: [{ role: "user", content: { type: "text", text: "Say hello" } }], maxTokens: 50 }, { key: "greeting" }),
+        ctx.ask.createMessage(
+          { messages: [{ role: "user", content: { type: "text", text: "Say hello" } }], maxTokens: 50 },
+          { key: "greeting" },
+        ),
         ctx.ask.listRoots({ key: "client_roots" }),
       ]);
       return callToolResult([["text", `name ${answerText(name)}, greeting ${answerText(greeting)}, roots ${answerText(roots)}`]]);
@@ -296,9 +324,18 @@ function registerPrompts(server: McpServer): void {
   );
   server.registerPrompt(
     "test_prompt_with_embedded_resource",
-    { description: "A prompt that embeds a resource.", arguments: [{ name: "resourceUri", description: "URI of the resource to embed", required: true }] },
+    {
+      description: "A prompt that embeds a resource.",
+      arguments: [{ name: "resourceUri", description: "URI of the resource to embed", required: true }],
+    },
     ({ resourceUri }) => [
-      { role: "user", content: { type: "resource", resource: { uri: resourceUri!, mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+      {
+        role: "user",
+        content: {
+          type: "resource",
+          resource: { uri: resourceUri!, mimeType: "text/plain", text: "Embedded resource content for testing." },
+        },
+      },
       { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
     ],
   );

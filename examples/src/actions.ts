@@ -44,7 +44,10 @@ export const unitsTool = defineActionTool({
       defaults: { precision: 2 },
       notes: "Both units must be of the same kind.\nCall the units action to see which units share a kind.",
       related: ["units"],
-      examples: [{ value: 5, from: "km", to: "mi" }, { value: 20, from: "C", to: "F", precision: 1 }],
+      examples: [
+        { value: 5, from: "km", to: "mi" },
+        { value: 20, from: "C", to: "F", precision: 1 },
+      ],
     },
     units: {
       description: "List the units of one kind, or of every kind",
@@ -64,12 +67,16 @@ export const unitsTool = defineActionTool({
     }
     const factor = 10 ** (data.precision as number);
     const result = Math.round(to.fromBase(from.toBase(data.value as number)) * factor) / factor;
-    return ok({ value: data.value, from: data.from, to: data.to, result }, { kind: from.kind, back: { value: result, from: data.to, to: data.from } });
+    return ok(
+      { value: data.value, from: data.from, to: data.to, result },
+      { kind: from.kind, back: { value: result, from: data.to, to: data.from } },
+    );
   },
   hints(action, hintContext) {
     const { kind, back } = hintContext as { kind: Kind; back?: Record<string, unknown> };
     const hints = [hint({ tool: "units", action: "units", description: `Every ${kind} unit`, example: { kind } })];
-    if (action === "convert" && back) hints.unshift(hint({ tool: "units", action: "convert", description: "Convert the result back", example: back }));
+    if (action === "convert" && back)
+      hints.unshift(hint({ tool: "units", action: "convert", description: "Convert the result back", example: back }));
     return hints;
   },
   handleError(reason) {

@@ -46,7 +46,7 @@ function parseField(field: FieldSchema, text: string): { value: unknown } | { pr
       .split(",")
       .map((s) => s.trim())
       .filter(Boolean)
-      .map((s) => (choices && /^\d+$/.test(s) ? choices[Number(s) - 1] ?? s : s));
+      .map((s) => (choices && /^\d+$/.test(s) ? (choices[Number(s) - 1] ?? s) : s));
     const unknown = picked.filter((p) => choices && !choices.includes(p));
     return unknown.length > 0 ? { problem: `not a choice: ${unknown.join(", ")}` } : { value: picked };
   }
@@ -62,7 +62,8 @@ function parseField(field: FieldSchema, text: string): { value: unknown } | { pr
   }
   if (field.type === "integer" || field.type === "number") {
     const n = Number(text);
-    if (text === "" || !Number.isFinite(n) || (field.type === "integer" && !Number.isInteger(n))) return { problem: `enter ${field.type === "integer" ? "a whole number" : "a number"}` };
+    if (text === "" || !Number.isFinite(n) || (field.type === "integer" && !Number.isInteger(n)))
+      return { problem: `enter ${field.type === "integer" ? "a whole number" : "a number"}` };
     if (field.minimum !== undefined && n < field.minimum) return { problem: `at least ${field.minimum}` };
     if (field.maximum !== undefined && n > field.maximum) return { problem: `at most ${field.maximum}` };
     return { value: n };
@@ -160,7 +161,9 @@ export async function runDemo(client: Client, io: DemoIO, options: { restaurant?
     const booked = await client.callTool(ELICITING_TOOL, { restaurant });
     io.print(`\n${ELICITING_TOOL} → ${booked.isError ? "tool error: " : ""}${textOf(booked.content as never)}`);
   } catch (error) {
-    io.print(`\n${ELICITING_TOOL} failed${isMcpClientError(error) ? ` (${error.code})` : ""}: ${error instanceof Error ? error.message : String(error)}`);
+    io.print(
+      `\n${ELICITING_TOOL} failed${isMcpClientError(error) ? ` (${error.code})` : ""}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return { elicited: true };
 }

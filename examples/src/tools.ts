@@ -57,7 +57,10 @@ export function createExampleServer(): McpServer {
       const words = text.split(/\s+/).filter(Boolean).length;
       const lines = text === "" ? 0 : text.split("\n").length;
       const characters = [...text].length;
-      return callToolResult([["text", `${words} words, ${lines} lines, ${characters} characters`], ["_data", { words, lines, characters }]]);
+      return callToolResult([
+        ["text", `${words} words, ${lines} lines, ${characters} characters`],
+        ["_data", { words, lines, characters }],
+      ]);
     },
   );
 
@@ -73,9 +76,7 @@ export function createExampleServer(): McpServer {
       },
     },
     ({ dividend, divisor }) =>
-      divisor === 0
-        ? callToolResult([["error", "Cannot divide by zero"]])
-        : callToolResult([["text", String(dividend / divisor)]]),
+      divisor === 0 ? callToolResult([["error", "Cannot divide by zero"]]) : callToolResult([["text", String(dividend / divisor)]]),
   );
 
   server.registerTool<{ restaurant: string }>(
@@ -94,7 +95,8 @@ export function createExampleServer(): McpServer {
         properties: { people: { type: "integer", minimum: 1, maximum: 20, description: "Party size" } },
         required: ["people"],
       });
-      if (party.action === "not_supported") return callToolResult([["error", "This client cannot answer questions (no elicitation capability)."]]);
+      if (party.action === "not_supported")
+        return callToolResult([["error", "This client cannot answer questions (no elicitation capability)."]]);
       if (party.action !== "accept") return callToolResult([["text", "No booking made."]]);
       const time = await ctx.elicit("What time?", {
         type: "object",
@@ -117,12 +119,19 @@ export function createExampleServer(): McpServer {
   server.registerResourceTemplate(
     "unit",
     "units://{unit}",
-    { description: "One unit the units tool knows", mimeType: "application/json", complete: { unit: (v) => ["m", "km", "mi", "kg", "lb", "c", "f"].filter((u) => u.startsWith(v)) } },
+    {
+      description: "One unit the units tool knows",
+      mimeType: "application/json",
+      complete: { unit: (v) => ["m", "km", "mi", "kg", "lb", "c", "f"].filter((u) => u.startsWith(v)) },
+    },
     (_uri, { unit }) => JSON.stringify({ unit }),
   );
   server.registerPrompt(
     "summarize",
-    { description: "Asks the model to summarize a text", arguments: [{ name: "text", description: "The text to summarize", required: true }] },
+    {
+      description: "Asks the model to summarize a text",
+      arguments: [{ name: "text", description: "The text to summarize", required: true }],
+    },
     ({ text }) => `Summarize this in one sentence:\n\n${text}`,
   );
 

@@ -130,7 +130,10 @@ describe("terminalWaitFor", () => {
   it("answers an authorization request after the user says they are done, and reads booleans and multi-selects", async () => {
     const io = scripted(["y", "yes", "1, 3"]);
     const waitFor = terminalWaitFor(io);
-    expect(await waitFor({ id: "elc-1", kind: "authorization", prompt: "Sign in", url: "https://example.com/auth" }, {})).toEqual({ id: "elc-1", ok: true });
+    expect(await waitFor({ id: "elc-1", kind: "authorization", prompt: "Sign in", url: "https://example.com/auth" }, {})).toEqual({
+      id: "elc-1",
+      ok: true,
+    });
     expect(io.output).toContain("  Open https://example.com/auth and come back.");
     const answer = await waitFor(
       {

@@ -79,11 +79,31 @@ describe("example server over HTTP (a real process)", () => {
     expect(first.resultType).toBe("input_required");
     expect(first.inputRequests["elicit-1"].params.message).toBe("How many people for Chez X?");
     const second = (
-      await call(7, "tools/call", { name: "book_table", arguments: { restaurant: "Chez X" }, inputResponses: { "elicit-1": { action: "accept", content: { people: 4 } } }, requestState: first.requestState }, caps)
+      await call(
+        7,
+        "tools/call",
+        {
+          name: "book_table",
+          arguments: { restaurant: "Chez X" },
+          inputResponses: { "elicit-1": { action: "accept", content: { people: 4 } } },
+          requestState: first.requestState,
+        },
+        caps,
+      )
     ).json.result;
     expect(Object.keys(second.inputRequests)).toEqual(["elicit-2"]);
     const third = (
-      await call(8, "tools/call", { name: "book_table", arguments: { restaurant: "Chez X" }, inputResponses: { "elicit-2": { action: "accept", content: { time: "19:30" } } }, requestState: second.requestState }, caps)
+      await call(
+        8,
+        "tools/call",
+        {
+          name: "book_table",
+          arguments: { restaurant: "Chez X" },
+          inputResponses: { "elicit-2": { action: "accept", content: { time: "19:30" } } },
+          requestState: second.requestState,
+        },
+        caps,
+      )
     ).json.result;
     expect(third.content[0].text).toBe("Booked Chez X for 4 at 19:30.");
     // Without the capability the tool says so instead of asking.
@@ -123,7 +143,10 @@ describe("example server over stdio (a real process)", () => {
     child.stdin!.end();
     const [code] = await once(child, "exit");
     expect(code).toBe(0);
-    const lines = out.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     const byId = new Map(lines.map((l) => [l.id, l]));
     expect(byId.get(1).result.content).toEqual([{ type: "text", text: "hi" }]);

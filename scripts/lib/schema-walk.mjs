@@ -31,9 +31,7 @@ export function mapSchema(schema, fn, pointer = "#") {
   for (const [key, value] of Object.entries(schema)) {
     const at = `${pointer}/${escapePointer(key)}`;
     if (SCHEMA_MAP_KEYWORDS.has(key) && isObject(value)) {
-      out[key] = Object.fromEntries(
-        Object.entries(value).map(([name, sub]) => [name, mapSchema(sub, fn, `${at}/${escapePointer(name)}`)]),
-      );
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, mapSchema(sub, fn, `${at}/${escapePointer(name)}`)]));
     } else if (SCHEMA_KEYWORDS.has(key)) {
       out[key] = Array.isArray(value) ? value.map((sub, i) => mapSchema(sub, fn, `${at}/${i}`)) : mapSchema(value, fn, at);
     } else if (SCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(value)) {
@@ -47,10 +45,14 @@ export function mapSchema(schema, fn, pointer = "#") {
 
 /** Calls `fn(schema, pointer)` on every subschema (children before their parent). */
 export function eachSchema(schema, fn, pointer = "#") {
-  mapSchema(schema, (s, p) => {
-    fn(s, p);
-    return s;
-  }, pointer);
+  mapSchema(
+    schema,
+    (s, p) => {
+      fn(s, p);
+      return s;
+    },
+    pointer,
+  );
 }
 
 export function isObject(value) {

@@ -64,7 +64,8 @@ function sampleArguments(tool: Tool): Record<string, unknown> {
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   for (const name of required) {
     const type = schema.properties?.[name]?.type;
-    args[name] = type === "integer" || type === "number" ? 1 : type === "boolean" ? true : type === "object" ? {} : type === "array" ? [] : "us-east1";
+    args[name] =
+      type === "integer" || type === "number" ? 1 : type === "boolean" ? true : type === "object" ? {} : type === "array" ? [] : "us-east1";
   }
   return args;
 }

@@ -2,15 +2,7 @@
  * Content blocks and tool results (spec 2026-07-28, server/tools: "Tool
  * Result", and the `ContentBlock` family in the schema).
  */
-import type {
-  AudioContent,
-  CallToolResult,
-  ContentBlock,
-  EmbeddedResource,
-  ImageContent,
-  ResourceLink,
-  TextContent,
-} from "@x/mcp-v2607";
+import type { AudioContent, CallToolResult, ContentBlock, EmbeddedResource, ImageContent, ResourceLink, TextContent } from "@x/mcp-v2607";
 import { describeValue, isPlainObject } from "./util.js";
 
 /** The body of an embedded resource shorthand: a URI plus exactly one of `text` or `blob` (base64). */
@@ -107,9 +99,7 @@ export function contentBlock(shorthand: ContentShorthand): ContentBlock {
       return { ...(value as LinkShorthand), type: "resource_link" } as ResourceLink;
     }
     default:
-      throw new TypeError(
-        `shorthand tag must be one of text, image, audio, resource, link, got ${describeValue(tag)}`,
-      );
+      throw new TypeError(`shorthand tag must be one of text, image, audio, resource, link, got ${describeValue(tag)}`);
   }
 }
 

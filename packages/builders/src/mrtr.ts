@@ -56,9 +56,7 @@ function requireMessage(message: unknown): string {
 export function elicitRequest(message: string, requestedSchema: RequestedSchema): FormElicitRequest {
   requireMessage(message);
   if (!isPlainObject(requestedSchema) || requestedSchema.type !== "object" || !isPlainObject(requestedSchema.properties)) {
-    throw new TypeError(
-      `requestedSchema must be { type: "object", properties: {...} }, got ${describeValue(requestedSchema)}`,
-    );
+    throw new TypeError(`requestedSchema must be { type: "object", properties: {...} }, got ${describeValue(requestedSchema)}`);
   }
   for (const [name, property] of Object.entries(requestedSchema.properties)) {
     if (!isPlainObject(property) || typeof property.type !== "string" || !PRIMITIVE_TYPES.has(property.type)) {
@@ -209,11 +207,14 @@ export function inputRequiredResult(options: InputRequiredResultOptions): InputR
     if (entries.length > 0) result.inputRequests = { ...(requests as Record<string, InputRequest>) };
   }
   if (isGiven(opts.requestState)) {
-    if (typeof opts.requestState !== "string") throw new TypeError(`requestState must be a string, got ${describeValue(opts.requestState)}`);
+    if (typeof opts.requestState !== "string")
+      throw new TypeError(`requestState must be a string, got ${describeValue(opts.requestState)}`);
     result.requestState = opts.requestState;
   }
   if (result.inputRequests === undefined && result.requestState === undefined) {
-    throw new TypeError("inputRequests or requestState is required: an InputRequiredResult needs at least one (a non-empty inputRequests map or a requestState string)");
+    throw new TypeError(
+      "inputRequests or requestState is required: an InputRequiredResult needs at least one (a non-empty inputRequests map or a requestState string)",
+    );
   }
   return result;
 }

@@ -79,7 +79,9 @@ export function getPromptResult(entries: readonly PromptEntry[], options?: GetPr
         throw new TypeError(`entries[${index}].role must be "user" or "assistant", got ${describeValue(entry.role)}`);
       }
       if (!isPlainObject(entry.content) || typeof entry.content.type !== "string") {
-        throw new TypeError(`entries[${index}].content must be a content block (an object with a string type), got ${describeValue(entry.content)}`);
+        throw new TypeError(
+          `entries[${index}].content must be a content block (an object with a string type), got ${describeValue(entry.content)}`,
+        );
       }
       return entry as PromptMessage;
     }

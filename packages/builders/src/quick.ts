@@ -38,7 +38,8 @@ export function json(data: unknown): [TextContent] {
  * @example image("iVBORw0KGgo=", "image/png");
  */
 export function image(base64Data: string, mimeType: string): [ImageContent] {
-  if (typeof base64Data !== "string" || typeof mimeType !== "string") throw new TypeError("image takes (base64Data, mimeType), two strings");
+  if (typeof base64Data !== "string" || typeof mimeType !== "string")
+    throw new TypeError("image takes (base64Data, mimeType), two strings");
   return [{ type: "image", data: base64Data, mimeType }];
 }
 
@@ -48,6 +49,7 @@ export function image(base64Data: string, mimeType: string): [ImageContent] {
  * @example audio("UklGRg==", "audio/wav");
  */
 export function audio(base64Data: string, mimeType: string): [AudioContent] {
-  if (typeof base64Data !== "string" || typeof mimeType !== "string") throw new TypeError("audio takes (base64Data, mimeType), two strings");
+  if (typeof base64Data !== "string" || typeof mimeType !== "string")
+    throw new TypeError("audio takes (base64Data, mimeType), two strings");
   return [{ type: "audio", data: base64Data, mimeType }];
 }

@@ -3,13 +3,7 @@
  * server/resources, "Reading Resources" and "Resource Contents";
  * server/utilities/caching for the cache hints).
  */
-import type {
-  BlobResourceContents,
-  MetaObject,
-  ReadResourceResult,
-  ResultMetaObject,
-  TextResourceContents,
-} from "@x/mcp-v2607";
+import type { BlobResourceContents, MetaObject, ReadResourceResult, ResultMetaObject, TextResourceContents } from "@x/mcp-v2607";
 import { type CacheHintOptions, cacheHints } from "./cache.js";
 import { describeValue, isGiven, isPlainObject, optionsObject } from "./util.js";
 
@@ -86,9 +80,7 @@ export function resourceContents(options: ResourceContentsOptions): ResourceCont
   const hasText = isGiven(options.text);
   const hasBlob = isGiven(options.blob);
   if (hasText === hasBlob) {
-    throw new TypeError(
-      `exactly one of text or blob is required (${hasText ? "both" : "neither"} given) for ${describeValue(uri)}`,
-    );
+    throw new TypeError(`exactly one of text or blob is required (${hasText ? "both" : "neither"} given) for ${describeValue(uri)}`);
   }
   const body = hasText ? options.text : options.blob;
   if (typeof body !== "string") {
@@ -184,11 +176,7 @@ export function readResourceResult(options: ReadResourceResultOptions): ReadReso
     const list: unknown = opts.contents;
     if (!Array.isArray(list)) throw new TypeError(`contents must be an array, got ${describeValue(list)}`);
     contents = list.map((entry, index) => {
-      if (
-        !isPlainObject(entry) ||
-        typeof entry.uri !== "string" ||
-        (typeof entry.text !== "string" && typeof entry.blob !== "string")
-      ) {
+      if (!isPlainObject(entry) || typeof entry.uri !== "string" || (typeof entry.text !== "string" && typeof entry.blob !== "string")) {
         throw new TypeError(
           `contents[${index}] must be an object with a string uri and a string text or blob, got ${describeValue(entry)}`,
         );
@@ -201,9 +189,7 @@ export function readResourceResult(options: ReadResourceResultOptions): ReadReso
     if (!isGiven(flat.text) && !isGiven(flat.blob)) {
       throw new TypeError(`text or blob is required in the flat form (uri ${describeValue(flat.uri)})`);
     }
-    contents = [
-      resourceContents({ uri: flat.uri, text: flat.text, blob: flat.blob, mimeType: flat.mimeType } as ResourceContentsOptions),
-    ];
+    contents = [resourceContents({ uri: flat.uri, text: flat.text, blob: flat.blob, mimeType: flat.mimeType } as ResourceContentsOptions)];
   }
   const hints = cacheHints(opts);
   const result: ReadResourceResult = { resultType: "complete", contents, ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };

@@ -30,7 +30,13 @@ describe("contentBlock", () => {
 
   it("[A14] link gives a ResourceLink and keeps extra keys", () => {
     const link = contentBlock(["link", { name: "readme", uri: "file:///readme.md", mimeType: "text/markdown", description: "The readme" }]);
-    expect(link).toEqual({ type: "resource_link", name: "readme", uri: "file:///readme.md", mimeType: "text/markdown", description: "The readme" });
+    expect(link).toEqual({
+      type: "resource_link",
+      name: "readme",
+      uri: "file:///readme.md",
+      mimeType: "text/markdown",
+      description: "The readme",
+    });
     expectValid("ResourceLink", link);
   });
 
@@ -87,7 +93,11 @@ describe("callToolResult", () => {
   });
 
   it("[A6] error:true sets isError and a later error:false does not clear it", () => {
-    const result = callToolResult([["error", true], ["error", false], ["text", "x"]]);
+    const result = callToolResult([
+      ["error", true],
+      ["error", false],
+      ["text", "x"],
+    ]);
     expect(result.isError).toBe(true);
     expectValid("CallToolResult", result);
   });
@@ -107,7 +117,12 @@ describe("callToolResult", () => {
   });
 
   it("[A9] a second data, _data or bare map throws", () => {
-    expect(() => callToolResult([["data", { a: 1 }], ["_data", { b: 2 }]])).toThrow(/already set/);
+    expect(() =>
+      callToolResult([
+        ["data", { a: 1 }],
+        ["_data", { b: 2 }],
+      ]),
+    ).toThrow(/already set/);
     expect(() => callToolResult([{ a: 1 }, ["data", { b: 2 }]])).toThrow(TypeError);
     expect(() => callToolResult([["_data", { a: 1 }], { b: 2 }])).toThrow(TypeError);
   });
@@ -119,7 +134,10 @@ describe("callToolResult", () => {
   });
 
   it("[A11] text plus data gives structuredContent and two blocks", () => {
-    const result = callToolResult([["text", "3 rows"], ["data", { rows: 3 }]]);
+    const result = callToolResult([
+      ["text", "3 rows"],
+      ["data", { rows: 3 }],
+    ]);
     expect(result.structuredContent).toEqual({ rows: 3 });
     expect(result.content).toHaveLength(2);
     expectValid("CallToolResult", result);

@@ -24,7 +24,11 @@ describe("JSON-RPC error builders", () => {
       id: 2,
       error: { code: -32601, message: "Method not found: initialize", data: { method: "initialize" } },
     });
-    expect(invalidParams("a", "Unknown tool: x", { name: "x" }).error).toEqual({ code: -32602, message: "Unknown tool: x", data: { name: "x" } });
+    expect(invalidParams("a", "Unknown tool: x", { name: "x" }).error).toEqual({
+      code: -32602,
+      message: "Unknown tool: x",
+      data: { name: "x" },
+    });
     expect(internalError(3).error.code).toBe(-32603);
     const mismatch = headerMismatch(4, "Mcp-Name header does not match");
     expect(mismatch.error.code).toBe(ErrorCode.HeaderMismatch);

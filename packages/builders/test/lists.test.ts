@@ -94,10 +94,7 @@ describe("listResourcesResult / listPromptsResult / listResourceTemplatesResult"
   });
 
   it("[A20] null or undefined means the last page: no nextCursor key; an empty string is a valid cursor", () => {
-    for (const build of [
-      (c?: string | null) => listResourcesResult([], c),
-      (c?: string | null) => listPromptsResult([], c),
-    ]) {
+    for (const build of [(c?: string | null) => listResourcesResult([], c), (c?: string | null) => listPromptsResult([], c)]) {
       expect("nextCursor" in build(null)).toBe(false);
       expect("nextCursor" in build(undefined)).toBe(false);
       expect("nextCursor" in build()).toBe(false);
@@ -122,7 +119,12 @@ describe("listResourcesResult / listPromptsResult / listResourceTemplatesResult"
     expectValid("ListResourceTemplatesResult", result);
     expect(() => listResourceTemplatesResult([fileTemplate], { nextCursor: "x" } as never)).toThrow(/takes no cursor/);
     const shared: ListResultOptions = { ttlMs: 5, nextCursor: null };
-    expect(listResourceTemplatesResult([], shared)).toEqual({ resultType: "complete", resourceTemplates: [], cacheScope: "private", ttlMs: 5 });
+    expect(listResourceTemplatesResult([], shared)).toEqual({
+      resultType: "complete",
+      resourceTemplates: [],
+      cacheScope: "private",
+      ttlMs: 5,
+    });
   });
 
   it("refuses non-arrays and malformed items with a TypeError naming the argument", () => {

@@ -89,11 +89,15 @@ describe("inputRequiredResult", () => {
   });
 
   it("refuses cache hints and malformed input with a TypeError naming the argument", () => {
-    expect(() => inputRequiredResult({ requestState: "s", ttlMs: 0 } as never)).toThrow(/ttlMs: an InputRequiredResult carries no cache hints/);
+    expect(() => inputRequiredResult({ requestState: "s", ttlMs: 0 } as never)).toThrow(
+      /ttlMs: an InputRequiredResult carries no cache hints/,
+    );
     expect(() => inputRequiredResult({ requestState: "s", cacheScope: "private" } as never)).toThrow(/cacheScope/);
     expect(() => inputRequiredResult({ requestState: 5 } as never)).toThrow(/requestState must be a string/);
     expect(() => inputRequiredResult({ inputRequests: [] } as never)).toThrow(/inputRequests must be a plain object/);
-    expect(() => inputRequiredResult({ inputRequests: { x: { method: "tools/call", params: {} } } } as never)).toThrow(/inputRequests\["x"\]/);
+    expect(() => inputRequiredResult({ inputRequests: { x: { method: "tools/call", params: {} } } } as never)).toThrow(
+      /inputRequests\["x"\]/,
+    );
     expect(() => inputRequiredResult({ inputRequests: { x: { method: "elicitation/create" } } } as never)).toThrow(/inputRequests\["x"\]/);
     expect(() => inputRequiredResult(undefined as never)).toThrow(TypeError);
   });

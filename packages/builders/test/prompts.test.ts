@@ -85,7 +85,12 @@ describe("getPromptResult", () => {
   it("wrong entries throw a TypeError naming the entry", () => {
     expect(() => getPromptResult("x" as never)).toThrow(/entries must be an array/);
     expect(() => getPromptResult([["video", "x"]] as never)).toThrow(/entries\[0\] has an unknown tag/);
-    expect(() => getPromptResult([["text", "ok"], ["assistant", 5]] as never)).toThrow(/entries\[1\]: assistant takes a text string/);
+    expect(() =>
+      getPromptResult([
+        ["text", "ok"],
+        ["assistant", 5],
+      ] as never),
+    ).toThrow(/entries\[1\]: assistant takes a text string/);
     expect(() => getPromptResult([["image", "nope"]] as never)).toThrow(/entries\[0\]: image must be/);
     expect(() => getPromptResult([["description", "d"]] as never)).toThrow(/pass description as an option/);
     expect(() => getPromptResult([{ role: "system", content: { type: "text", text: "x" } }] as never)).toThrow(/entries\[0\]\.role/);

@@ -46,7 +46,11 @@ const uriTemplate = fc
   .tuple(fc.constantFrom("file:///", "https://example.com/", "db://rows/"), fc.array(varName, { minLength: 1, maxLength: 3 }))
   .map(([base, vars]) => `${base}${vars.map((v) => `{${v}}`).join("/")}`);
 const scalar = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean());
-const meta = fc.dictionary(segment.map((k) => `com.example/${k}`), scalar, { maxKeys: 3 });
+const meta = fc.dictionary(
+  segment.map((k) => `com.example/${k}`),
+  scalar,
+  { maxKeys: 3 },
+);
 const cursor = fc.option(fc.string({ maxLength: 12 }), { nil: null });
 const hints = fc.record(
   { ttlMs: fc.nat({ max: 86_400_000 }), cacheScope: fc.constantFrom("private" as const, "public" as const) },
@@ -59,9 +63,9 @@ const shorthand: fc.Arbitrary<ContentShorthand> = fc.oneof(
   fc.tuple(mime, b64).map(([m, d]) => ["audio", [m, d]] as const),
   fc.tuple(uri, text).map(([u, t]) => ["resource", { uri: u, text: t }] as const),
   fc.tuple(uri, b64, mime).map(([u, b, m]) => ["resource", { uri: u, blob: b, mimeType: m }] as const),
-  fc.tuple(nonEmpty, uri, fc.option(text, { nil: undefined })).map(
-    ([name, u, description]) => ["link", description === undefined ? { name, uri: u } : { name, uri: u, description }] as const,
-  ),
+  fc
+    .tuple(nonEmpty, uri, fc.option(text, { nil: undefined }))
+    .map(([name, u, description]) => ["link", description === undefined ? { name, uri: u } : { name, uri: u, description }] as const),
 );
 const resource = fc.record({ name: nonEmpty, uri, mimeType: mime, description: text }, { requiredKeys: ["name", "uri"] });
 const prompt = fc.record(
@@ -84,12 +88,15 @@ const primitiveProperty = fc.oneof(
   fc.record({ type: fc.constant("boolean" as const), default: fc.boolean() }, { requiredKeys: ["type"] }),
   fc.record({ type: fc.constant("string" as const), enum: fc.array(segment, { minLength: 1, maxLength: 4 }) }),
 );
-const requestedSchema = fc.dictionary(segment, primitiveProperty, { minKeys: 0, maxKeys: 4 }).chain((properties) =>
-  fc.subarray(Object.keys(properties)).map((required) => ({ type: "object" as const, properties, required })),
-);
+const requestedSchema = fc
+  .dictionary(segment, primitiveProperty, { minKeys: 0, maxKeys: 4 })
+  .chain((properties) => fc.subarray(Object.keys(properties)).map((required) => ({ type: "object" as const, properties, required })));
 const samplingParams = fc.record({
   messages: fc.array(
-    fc.record({ role: fc.constantFrom("user" as const, "assistant" as const), content: text.map((t) => ({ type: "text" as const, text: t })) }),
+    fc.record({
+      role: fc.constantFrom("user" as const, "assistant" as const),
+      content: text.map((t) => ({ type: "text" as const, text: t })),
+    }),
     { minLength: 1, maxLength: 3 },
   ),
   maxTokens: fc.integer({ min: 1, max: 100_000 }),
@@ -116,7 +123,9 @@ function expectThrowsNaming(build: () => unknown, name: RegExp): void {
   } catch (error) {
     caught = error;
   }
-  expect(caught instanceof TypeError || caught instanceof RangeError, `expected a TypeError or RangeError, got ${String(caught)}`).toBe(true);
+  expect(caught instanceof TypeError || caught instanceof RangeError, `expected a TypeError or RangeError, got ${String(caught)}`).toBe(
+    true,
+  );
   expect((caught as Error).message).toMatch(name);
 }
 
@@ -164,14 +173,24 @@ describe("property: generated valid input gives schema-valid output", () => {
 
   it("resourceContents and readResourceResult (flat and contents forms)", () => {
     fc.assert(
-      fc.property(uri, fc.oneof(text.map((t) => ({ text: t })), b64.map((b) => ({ blob: b }))), fc.option(mime, { nil: undefined }), meta, hints, (u, body, m, resultMeta, opts) => {
-        const entry = resourceContents({ uri: u, ...body, mimeType: m });
-        expectValid("text" in body ? "TextResourceContents" : "BlobResourceContents", entry);
-        const flat = readResourceResult({ uri: u, ...body, mimeType: m, _meta: resultMeta, ...opts });
-        expect(flat.contents).toHaveLength(1);
-        expect(flat.contents[0]).toEqual(entry);
-        expectValid("ReadResourceResult", flat);
-      }),
+      fc.property(
+        uri,
+        fc.oneof(
+          text.map((t) => ({ text: t })),
+          b64.map((b) => ({ blob: b })),
+        ),
+        fc.option(mime, { nil: undefined }),
+        meta,
+        hints,
+        (u, body, m, resultMeta, opts) => {
+          const entry = resourceContents({ uri: u, ...body, mimeType: m });
+          expectValid("text" in body ? "TextResourceContents" : "BlobResourceContents", entry);
+          const flat = readResourceResult({ uri: u, ...body, mimeType: m, _meta: resultMeta, ...opts });
+          expect(flat.contents).toHaveLength(1);
+          expect(flat.contents[0]).toEqual(entry);
+          expectValid("ReadResourceResult", flat);
+        },
+      ),
       runs,
     );
     fc.assert(
@@ -227,11 +246,16 @@ describe("property: generated valid input gives schema-valid output", () => {
 
   it("completeResult with up to 100 values", () => {
     fc.assert(
-      fc.property(fc.array(text, { maxLength: 100 }), fc.nat({ max: 1000 }), fc.option(fc.boolean(), { nil: undefined }), (values, extra, hasMore) => {
-        const result = completeResult(values, { total: values.length + extra, hasMore });
-        expect(result.completion.values).toEqual(values);
-        expectValid("CompleteResult", result);
-      }),
+      fc.property(
+        fc.array(text, { maxLength: 100 }),
+        fc.nat({ max: 1000 }),
+        fc.option(fc.boolean(), { nil: undefined }),
+        (values, extra, hasMore) => {
+          const result = completeResult(values, { total: values.length + extra, hasMore });
+          expect(result.completion.values).toEqual(values);
+          expectValid("CompleteResult", result);
+        },
+      ),
       runs,
     );
   });
@@ -346,10 +370,7 @@ describe("property: wrong input throws a TypeError or RangeError naming the argu
         (badMessage, badUrl, badMaxTokens) => {
           expectThrowsNaming(() => elicitRequest(badMessage as never, { type: "object", properties: {} }), /message/);
           expectThrowsNaming(() => elicitUrlRequest("m", badUrl), /url/);
-          expectThrowsNaming(
-            () => createMessageRequest({ messages: [], maxTokens: badMaxTokens as never }),
-            /maxTokens/,
-          );
+          expectThrowsNaming(() => createMessageRequest({ messages: [], maxTokens: badMaxTokens as never }), /maxTokens/);
           expectThrowsNaming(() => inputRequiredResult({ requestState: badMessage as never }), /requestState/);
           expectThrowsNaming(() => inputRequiredResult({}), /inputRequests or requestState/);
         },

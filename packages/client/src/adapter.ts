@@ -39,7 +39,9 @@ function outputOf(result: CallToolResult): string {
       case "resource_link":
         return `[resource ${block.uri}]`;
       case "resource":
-        return "text" in block.resource && typeof block.resource.text === "string" ? block.resource.text : `[resource ${block.resource.uri}]`;
+        return "text" in block.resource && typeof block.resource.text === "string"
+          ? block.resource.text
+          : `[resource ${block.resource.uri}]`;
       default:
         return `[${(block as { type?: string }).type ?? "content"}]`;
     }
@@ -108,13 +110,23 @@ export async function mcpTools(client: Client, options: McpToolsOptions = {}): P
           let result: CallToolResult | InputRequiredResult;
           if (resume && ctx?.answer) {
             const inputResponses: InputResponses = { ...resume.others, [resume.key]: answerToElicitResult(ctx.answer) };
-            result = await client.callTool(name, args ?? {}, { signal, timeout, inputRequired: mode, inputResponses, requestState: resume.requestState });
+            result = await client.callTool(name, args ?? {}, {
+              signal,
+              timeout,
+              inputRequired: mode,
+              inputResponses,
+              requestState: resume.requestState,
+            });
           } else {
             result = await client.callTool(name, args ?? {}, { signal, timeout, inputRequired: mode });
           }
           for (let rounds = 0; isInputRequiredResult(result); rounds++) {
             if (rounds >= MAX_STATE_ROUNDS) {
-              return { output: `The server still asked for input after ${MAX_STATE_ROUNDS} rounds`, isError: true, metadata: { error: { code: ClientErrorCode.InputRoundsExceeded } } };
+              return {
+                output: `The server still asked for input after ${MAX_STATE_ROUNDS} rounds`,
+                isError: true,
+                metadata: { error: { code: ClientErrorCode.InputRoundsExceeded } },
+              };
             }
             const requests = result.inputRequests ?? {};
             const questions = Object.keys(requests).filter((key) => requests[key]?.method === Method.ElicitationCreate);
@@ -122,7 +134,10 @@ export async function mcpTools(client: Client, options: McpToolsOptions = {}): P
               return { output: `The server asked ${questions.length} questions at once; a suspension carries one`, isError: true };
             }
             const rest = Object.fromEntries(Object.entries(requests).filter(([key]) => !questions.includes(key)));
-            const others = Object.keys(rest).length > 0 ? await client.answerInputRequests(rest, { signal, method: Method.ToolsCall, params: { name, arguments: args } }) : {};
+            const others =
+              Object.keys(rest).length > 0
+                ? await client.answerInputRequests(rest, { signal, method: Method.ToolsCall, params: { name, arguments: args } })
+                : {};
             const requestState = typeof result.requestState === "string" ? result.requestState : undefined;
             if (questions.length === 1) {
               const key = questions[0]!;

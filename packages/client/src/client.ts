@@ -6,8 +6,42 @@
  * cache hints are honoured (server/utilities/caching), and lists are
  * followed page by page (server/utilities/pagination).
  */
-import type { CallToolResult, ClientCapabilities, CompleteRequestParams, CompleteResult, DiscoverResult, GetPromptResult, Implementation, InputRequiredResult, InputResponses, JSONRPCNotification, JSONRPCRequest, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult, LoggingLevel, ProgressNotificationParams, Prompt, ReadResourceResult, RequestId, Resource, ResourceTemplate, SubscriptionFilter, Tool } from "@x/mcp-v2607";
-import { ErrorCode, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, META_SUBSCRIPTION_ID, Method, SUPPORTED_PROTOCOL_VERSIONS } from "@x/mcp-v2607/constants";
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteRequestParams,
+  CompleteResult,
+  DiscoverResult,
+  GetPromptResult,
+  Implementation,
+  InputRequiredResult,
+  InputResponses,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  LoggingLevel,
+  ProgressNotificationParams,
+  Prompt,
+  ReadResourceResult,
+  RequestId,
+  Resource,
+  ResourceTemplate,
+  SubscriptionFilter,
+  Tool,
+} from "@x/mcp-v2607";
+import {
+  ErrorCode,
+  META_CLIENT_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_LOG_LEVEL,
+  META_PROTOCOL_VERSION,
+  META_SUBSCRIPTION_ID,
+  Method,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@x/mcp-v2607/constants";
 import { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./cache.js";
 import { ClientErrorCode, clip, isMcpClientError, McpClientError, transportError } from "./errors.js";
 import { type HeaderParam, paramHeaders, toolHeaderParams } from "./headers.js";
@@ -169,7 +203,9 @@ function kindOf(result: Result, method: string): "complete" | "input_required" {
   if (!Object.hasOwn(result, "resultType")) return "complete";
   const kind = result.resultType;
   if (kind === "complete" || kind === "input_required") return kind;
-  throw invalidResult(`The result of ${method} has an unknown resultType ${clip(JSON.stringify(kind) ?? String(kind))}`, { resultType: kind });
+  throw invalidResult(`The result of ${method} has an unknown resultType ${clip(JSON.stringify(kind) ?? String(kind))}`, {
+    resultType: kind,
+  });
 }
 
 /**
@@ -211,7 +247,8 @@ export class Client {
     }
     for (const key of ["maxInputRounds", "timeout", "maxPages"] as const) {
       const value = options[key];
-      if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new TypeError(`${key} must be a non-negative integer, got ${value}`);
+      if (value !== undefined && (!Number.isSafeInteger(value) || value < 0))
+        throw new TypeError(`${key} must be a non-negative integer, got ${value}`);
     }
     this.clientInfo = { ...clientInfo };
     this.options = options;
@@ -222,12 +259,14 @@ export class Client {
     const handlers: InputHandlers = { ...options.handlers };
     const waitFor = options.waitFor;
     if (!handlers.elicitation && waitFor) {
-      handlers.elicitation = async (params, context) => answerToElicitResult(await waitFor(elicitationToRequest(params), { signal: context.signal }));
+      handlers.elicitation = async (params, context) =>
+        answerToElicitResult(await waitFor(elicitationToRequest(params), { signal: context.signal }));
     }
     this.handlers = handlers;
 
     const capabilities: ClientCapabilities = structuredClone(options.capabilities ?? {});
-    if (handlers.elicitation && !capabilities.elicitation) capabilities.elicitation = waitFor && !options.handlers?.elicitation ? { form: {}, url: {} } : { form: {} };
+    if (handlers.elicitation && !capabilities.elicitation)
+      capabilities.elicitation = waitFor && !options.handlers?.elicitation ? { form: {}, url: {} } : { form: {} };
     if (handlers.sampling && !capabilities.sampling) capabilities.sampling = {};
     if (handlers.roots && !capabilities.roots) capabilities.roots = {};
     this.capabilities = capabilities;
@@ -365,7 +404,9 @@ export class Client {
       timeout > 0
         ? setTimeout(() => {
             timedOut = true;
-            controller.abort(new McpClientError(ClientErrorCode.RequestTimeout, `The ${method} request timed out after ${timeout} ms`, { timeout }));
+            controller.abort(
+              new McpClientError(ClientErrorCode.RequestTimeout, `The ${method} request timed out after ${timeout} ms`, { timeout }),
+            );
           }, timeout)
         : undefined;
 
@@ -377,10 +418,22 @@ export class Client {
         onNotification: (notification) => this.onNotification(notification, options, progressToken),
       });
     } catch (error) {
-      if (timedOut) throw new McpClientError(ClientErrorCode.RequestTimeout, `The ${method} request timed out after ${timeout} ms`, { timeout }, "client", { cause: error });
+      if (timedOut)
+        throw new McpClientError(
+          ClientErrorCode.RequestTimeout,
+          `The ${method} request timed out after ${timeout} ms`,
+          { timeout },
+          "client",
+          { cause: error },
+        );
       if (userSignal?.aborted) throw this.cancelled(method, userSignal.reason);
       if (isMcpClientError(error)) throw error;
-      throw transportError("stream_broken", `The ${method} request failed: ${error instanceof Error ? error.message : String(error)}`, {}, error);
+      throw transportError(
+        "stream_broken",
+        `The ${method} request failed: ${error instanceof Error ? error.message : String(error)}`,
+        {},
+        error,
+      );
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       userSignal?.removeEventListener("abort", onAbort);
@@ -398,9 +451,15 @@ export class Client {
   }
 
   private cancelled(method: string, reason: unknown): McpClientError {
-    return new McpClientError(ClientErrorCode.RequestCancelled, `The ${method} request was cancelled`, { reason: reason instanceof Error ? reason.message : reason }, "client", {
-      cause: reason,
-    });
+    return new McpClientError(
+      ClientErrorCode.RequestCancelled,
+      `The ${method} request was cancelled`,
+      { reason: reason instanceof Error ? reason.message : reason },
+      "client",
+      {
+        cause: reason,
+      },
+    );
   }
 
   private onNotification(notification: JSONRPCNotification, options: RequestOptions, progressToken: string | undefined): void {
@@ -442,12 +501,19 @@ export class Client {
   /** A complete result: reads `resultType`, refusing `input_required` (only three methods may send it). */
   private completed(result: Result, method: string): Result {
     if (kindOf(result, method) === "input_required") {
-      throw invalidResult(`The server answered ${method} with input_required, which only tools/call, prompts/get and resources/read may use`);
+      throw invalidResult(
+        `The server answered ${method} with input_required, which only tools/call, prompts/get and resources/read may use`,
+      );
     }
     return result;
   }
 
-  private async cached(method: string, params: Record<string, unknown>, options: CacheableOptions, prepare: (result: Result) => Result): Promise<Result> {
+  private async cached(
+    method: string,
+    params: Record<string, unknown>,
+    options: CacheableOptions,
+    prepare: (result: Result) => Result,
+  ): Promise<Result> {
     const mode = options.cache ?? "default";
     const auth = this.cache && mode !== "bypass" ? await this.authContext() : undefined;
     if (this.cache && mode === "default") {
@@ -464,7 +530,13 @@ export class Client {
    * context changed while the request was out (the result might then belong
    * to the new one).
    */
-  private async store(method: string, params: Record<string, unknown>, auth: string | undefined, result: Result, mode: CacheMode): Promise<void> {
+  private async store(
+    method: string,
+    params: Record<string, unknown>,
+    auth: string | undefined,
+    result: Result,
+    mode: CacheMode,
+  ): Promise<void> {
     if (!this.cache || mode === "bypass") return;
     if ((await this.authContext()) !== auth) return;
     this.cache.set(method, params, auth, result);
@@ -497,7 +569,8 @@ export class Client {
       if (inputRequests === undefined && requestState === undefined) {
         throw invalidResult(`The server answered ${method} with input_required but neither inputRequests nor requestState`);
       }
-      if (requestState !== undefined && typeof requestState !== "string") throw invalidResult(`The requestState of ${method}'s input_required result is not a string`);
+      if (requestState !== undefined && typeof requestState !== "string")
+        throw invalidResult(`The requestState of ${method}'s input_required result is not a string`);
       if (options.inputRequired === "return") return { result, rounds };
       if (rounds >= maxRounds) {
         throw new McpClientError(
@@ -617,7 +690,11 @@ export class Client {
     let cursor: string | undefined;
     for (let pages = 0; ; pages++) {
       if (pages >= maxPages) {
-        throw new McpClientError(ClientErrorCode.ListTooLong, `The ${field} list has more than ${maxPages} pages`, { field, maxPages, items: items.length });
+        throw new McpClientError(ClientErrorCode.ListTooLong, `The ${field} list has more than ${maxPages} pages`, {
+          field,
+          maxPages,
+          items: items.length,
+        });
       }
       const result = (await page(cursor)) as Record<string, unknown>;
       const list = result[field];
@@ -626,7 +703,12 @@ export class Client {
       const next = result.nextCursor;
       if (next === undefined || next === null) return items;
       if (typeof next !== "string") throw invalidResult(`The nextCursor of a ${field} page is not a string`);
-      if (seen.has(next)) throw new McpClientError(ClientErrorCode.ListTooLong, `The server repeated the cursor ${clip(JSON.stringify(next), 80)} while listing ${field}`, { field, cursor: next });
+      if (seen.has(next))
+        throw new McpClientError(
+          ClientErrorCode.ListTooLong,
+          `The server repeated the cursor ${clip(JSON.stringify(next), 80)} while listing ${field}`,
+          { field, cursor: next },
+        );
       seen.add(next);
       cursor = next;
     }
@@ -648,9 +730,21 @@ export class Client {
    *   not match (`data.problems`); -32093 when the `outputSchema` cannot be
    *   used; -32090/-32091 from the input rounds; transport errors.
    */
-  async callTool(name: string, args?: Record<string, unknown>, options?: CallToolOptions & { inputRequired?: "resolve" }): Promise<CallToolResult>;
-  async callTool(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions): Promise<CallToolResult | InputRequiredResult>;
-  async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult | InputRequiredResult> {
+  async callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: CallToolOptions & { inputRequired?: "resolve" },
+  ): Promise<CallToolResult>;
+  async callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: CallToolOptions,
+  ): Promise<CallToolResult | InputRequiredResult>;
+  async callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: CallToolOptions = {},
+  ): Promise<CallToolResult | InputRequiredResult> {
     if (typeof name !== "string") throw new TypeError("callTool: name must be a string");
     if (!isObject(args)) throw new TypeError("callTool: args must be an object");
     let known = await this.lookupTool(name, options);
@@ -681,7 +775,11 @@ export class Client {
   }
 
   private rejectedTool(name: string, reason: string): McpClientError {
-    return new McpClientError(ClientErrorCode.InvalidArguments, `Tool ${JSON.stringify(name)} was rejected and cannot be called: ${reason}`, { tool: name, reason });
+    return new McpClientError(
+      ClientErrorCode.InvalidArguments,
+      `Tool ${JSON.stringify(name)} was rejected and cannot be called: ${reason}`,
+      { tool: name, reason },
+    );
   }
 
   private async lookupTool(name: string, options: RequestOptions): Promise<KnownTool | undefined> {
@@ -695,8 +793,15 @@ export class Client {
         // A server that cannot list its tools can still be called: go on without
         // the definition. A cancel, a timeout or a dead transport ends the call.
         const code = isMcpClientError(error) ? error.code : undefined;
-        if (code === ClientErrorCode.RequestCancelled || code === ClientErrorCode.RequestTimeout || code === ClientErrorCode.TransportFailed) throw error;
-        this.warn(`Could not list the tools before calling ${JSON.stringify(name)}: ${error instanceof Error ? error.message : String(error)}`);
+        if (
+          code === ClientErrorCode.RequestCancelled ||
+          code === ClientErrorCode.RequestTimeout ||
+          code === ClientErrorCode.TransportFailed
+        )
+          throw error;
+        this.warn(
+          `Could not list the tools before calling ${JSON.stringify(name)}: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
       const after = this.rejected.get(name);
       if (after !== undefined) throw this.rejectedTool(name, after);
@@ -714,15 +819,21 @@ export class Client {
         if (error instanceof MissingDependencyError) throw error;
         known.validator = isMcpClientError(error)
           ? new McpClientError(error.code, `Tool ${JSON.stringify(name)}: ${error.message}`, { tool: name, ...(error.data as object) })
-          : new McpClientError(ClientErrorCode.OutputSchemaUnusable, `Tool ${JSON.stringify(name)}: its outputSchema cannot be compiled`, { tool: name });
+          : new McpClientError(ClientErrorCode.OutputSchemaUnusable, `Tool ${JSON.stringify(name)}: its outputSchema cannot be compiled`, {
+              tool: name,
+            });
       }
     }
     if (known.validator instanceof McpClientError) throw known.validator;
     if (!Object.hasOwn(result, "structuredContent")) {
-      throw new McpClientError(ClientErrorCode.OutputSchemaMismatch, `Tool ${JSON.stringify(name)} has an outputSchema but its result has no structuredContent`, {
-        tool: name,
-        problems: [{ path: "", message: "structuredContent is missing" }],
-      });
+      throw new McpClientError(
+        ClientErrorCode.OutputSchemaMismatch,
+        `Tool ${JSON.stringify(name)} has an outputSchema but its result has no structuredContent`,
+        {
+          tool: name,
+          problems: [{ path: "", message: "structuredContent is missing" }],
+        },
+      );
     }
     const problems = known.validator(result.structuredContent);
     if (problems.length > 0) {
@@ -750,7 +861,9 @@ export class Client {
   /** One page of `resources/templates/list`, cached per its hints. */
   async listResourceTemplates(options: ListOptions = {}): Promise<ListResourceTemplatesResult> {
     const params = options.cursor === undefined ? {} : { cursor: options.cursor };
-    return (await this.cached(Method.ResourcesTemplatesList, params, options, (r) => expectArray(r, "resourceTemplates"))) as unknown as ListResourceTemplatesResult;
+    return (await this.cached(Method.ResourcesTemplatesList, params, options, (r) =>
+      expectArray(r, "resourceTemplates"),
+    )) as unknown as ListResourceTemplatesResult;
   }
 
   /** Every resource template, page after page (see {@link listAllTools}). */
@@ -775,10 +888,13 @@ export class Client {
       const hit = this.cache.get(Method.ResourcesRead, params, auth);
       if (hit) return hit as unknown as ReadResourceResult;
     }
-    const { result, rounds } = await this.resolving(Method.ResourcesRead, params, options, (p) => this.send(Method.ResourcesRead, p, options, {}));
+    const { result, rounds } = await this.resolving(Method.ResourcesRead, params, options, (p) =>
+      this.send(Method.ResourcesRead, p, options, {}),
+    );
     if (kindOf(result, Method.ResourcesRead) === "input_required") return result as unknown as InputRequiredResult;
     expectArray(result, "contents");
-    if (rounds === 0 && !resuming && CACHEABLE_METHODS.has(Method.ResourcesRead)) await this.store(Method.ResourcesRead, params, auth, result, mode);
+    if (rounds === 0 && !resuming && CACHEABLE_METHODS.has(Method.ResourcesRead))
+      await this.store(Method.ResourcesRead, params, auth, result, mode);
     return result as unknown as ReadResourceResult;
   }
 
@@ -796,8 +912,16 @@ export class Client {
   }
 
   /** `prompts/get` with string arguments. May answer `input_required` (resolved as for `callTool`). */
-  async getPrompt(name: string, args?: Record<string, string>, options?: InputOptions & { inputRequired?: "resolve" }): Promise<GetPromptResult>;
-  async getPrompt(name: string, args: Record<string, string> | undefined, options: InputOptions): Promise<GetPromptResult | InputRequiredResult>;
+  async getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options?: InputOptions & { inputRequired?: "resolve" },
+  ): Promise<GetPromptResult>;
+  async getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    options: InputOptions,
+  ): Promise<GetPromptResult | InputRequiredResult>;
   async getPrompt(name: string, args?: Record<string, string>, options: InputOptions = {}): Promise<GetPromptResult | InputRequiredResult> {
     if (typeof name !== "string") throw new TypeError("getPrompt: name must be a string");
     const params: Record<string, unknown> = { name };
@@ -811,8 +935,12 @@ export class Client {
 
   /** `completion/complete`: suggestions for a prompt or resource-template argument. */
   async complete(params: Omit<CompleteRequestParams, "_meta">, options: RequestOptions = {}): Promise<CompleteResult> {
-    const result = this.completed(await this.send(Method.CompletionComplete, params as Record<string, unknown>, options, {}), Method.CompletionComplete);
-    if (!isObject(result.completion) || !Array.isArray(result.completion.values)) throw invalidResult("The completion/complete result has no completion.values array");
+    const result = this.completed(
+      await this.send(Method.CompletionComplete, params as Record<string, unknown>, options, {}),
+      Method.CompletionComplete,
+    );
+    if (!isObject(result.completion) || !Array.isArray(result.completion.values))
+      throw invalidResult("The completion/complete result has no completion.values array");
     return result as unknown as CompleteResult;
   }
 
@@ -855,7 +983,9 @@ export class Client {
       const owner = meta?.[META_SUBSCRIPTION_ID];
       if (owner !== undefined && owner !== currentId) return;
       if (notification.method === Method.NotificationsSubscriptionsAcknowledged) {
-        acknowledge(((notification.params as { notifications?: SubscriptionFilter } | undefined)?.notifications ?? {}) as SubscriptionFilter);
+        acknowledge(
+          ((notification.params as { notifications?: SubscriptionFilter } | undefined)?.notifications ?? {}) as SubscriptionFilter,
+        );
         return;
       }
       options.onNotification?.(notification);

@@ -116,7 +116,12 @@ export function errorCode(value: unknown): number | undefined {
 }
 
 /** Builds a `TransportFailed` (-32000) error whose `data.reason` is `reason`. */
-export function transportError(reason: TransportFailure, message: string, extra?: Record<string, unknown>, cause?: unknown): McpClientError {
+export function transportError(
+  reason: TransportFailure,
+  message: string,
+  extra?: Record<string, unknown>,
+  cause?: unknown,
+): McpClientError {
   return new McpClientError(ClientErrorCode.TransportFailed, message, { reason, ...extra }, "client", { cause });
 }
 

@@ -68,7 +68,14 @@ export {
 export { ClientErrorCode, errorCode, isMcpClientError, McpClientError, type TransportFailure } from "./errors.js";
 export { encodeHeaderValue, type HeaderParam, paramHeaders, standardHeaders, type ToolHeaderCheck, toolHeaderParams } from "./headers.js";
 export { answerInputRequests, type InputContext, type InputHandlers } from "./mrtr.js";
-export { type CompiledSchema, compileOutputSchema, formatProblems, MissingDependencyError, type SchemaLimits, type SchemaProblem } from "./schema.js";
+export {
+  type CompiledSchema,
+  compileOutputSchema,
+  formatProblems,
+  MissingDependencyError,
+  type SchemaLimits,
+  type SchemaProblem,
+} from "./schema.js";
 export {
   type Answer,
   answerToElicitResult,

@@ -96,10 +96,17 @@ export async function answerInputRequests(
     }
     const method = request.method;
     const kind = KINDS[method as keyof typeof KINDS];
-    if (!kind) throw unhandled(`The server asked for ${method} (input request ${JSON.stringify(key)}), which is not an input request this client knows`, { key, method });
+    if (!kind)
+      throw unhandled(
+        `The server asked for ${method} (input request ${JSON.stringify(key)}), which is not an input request this client knows`,
+        { key, method },
+      );
     const handler = handlers[kind.handler] as ((params: unknown, ctx: InputContext) => unknown) | undefined;
     if (!handler) {
-      throw unhandled(`The server asked for ${method} (input request ${JSON.stringify(key)}) but this client has no ${kind.handler} handler`, { key, method });
+      throw unhandled(
+        `The server asked for ${method} (input request ${JSON.stringify(key)}) but this client has no ${kind.handler} handler`,
+        { key, method },
+      );
     }
     const params = isObject(request.params) ? request.params : {};
     let result: unknown;
@@ -114,7 +121,11 @@ export async function answerInputRequests(
     const checked = validate(kind.result, result);
     if (!checked.ok) {
       const where = checked.problems.map((p) => `${p.path || "(root)"}: ${p.message}`).join("; ");
-      throw unhandled(`The ${kind.handler} handler returned an invalid ${kind.result} for input request ${JSON.stringify(key)}: ${where}`, { key, method, problems: checked.problems });
+      throw unhandled(`The ${kind.handler} handler returned an invalid ${kind.result} for input request ${JSON.stringify(key)}: ${where}`, {
+        key,
+        method,
+        problems: checked.problems,
+      });
     }
     responses[key] = checked.value;
   }

@@ -31,7 +31,8 @@ function loadAjv(): { Ajv2020: AjvClass; AjvDraft07: AjvClass; addFormats: AddFo
         return require(specifier);
       } catch (error) {
         const code = (error as { code?: unknown }).code;
-        if (code === "MODULE_NOT_FOUND" && String((error as Error).message).includes(dependency)) throw new MissingDependencyError(dependency, error);
+        if (code === "MODULE_NOT_FOUND" && String((error as Error).message).includes(dependency))
+          throw new MissingDependencyError(dependency, error);
         throw error;
       }
     };
@@ -144,7 +145,8 @@ export function compileOutputSchema(schema: unknown, limits: SchemaLimits = {}):
   } catch {
     throw unusable("The outputSchema cannot be serialized as JSON");
   }
-  if (text.length > maxBytes) throw unusable(`The outputSchema is ${text.length} bytes, over the limit of ${maxBytes}`, { bytes: text.length, limit: maxBytes });
+  if (text.length > maxBytes)
+    throw unusable(`The outputSchema is ${text.length} bytes, over the limit of ${maxBytes}`, { bytes: text.length, limit: maxBytes });
   const depth = depthOf(schema, maxDepth);
   if (depth > maxDepth) throw unusable(`The outputSchema is nested more than ${maxDepth} levels deep`, { limit: maxDepth });
   const known = compiled.get(text);
@@ -154,7 +156,10 @@ export function compileOutputSchema(schema: unknown, limits: SchemaLimits = {}):
   let dialect: "2020-12" | "draft-07";
   if (declared === undefined || (typeof declared === "string" && DIALECT_2020.test(declared))) dialect = "2020-12";
   else if (typeof declared === "string" && DIALECT_07.test(declared)) dialect = "draft-07";
-  else throw unusable(`The outputSchema's dialect ${JSON.stringify(declared)} is not supported (supported: 2020-12, draft-07)`, { dialect: declared });
+  else
+    throw unusable(`The outputSchema's dialect ${JSON.stringify(declared)} is not supported (supported: 2020-12, draft-07)`, {
+      dialect: declared,
+    });
 
   // A missing ajv is this program's problem, not the schema's: thrown as it is, before the compile below.
   loadAjv();
@@ -197,7 +202,10 @@ function toUnusable(error: unknown): McpClientError {
   const message = error instanceof Error ? error.message : String(error);
   const missing = (error as { missingRef?: unknown }).missingRef;
   if (typeof missing === "string") {
-    return unusable(`The outputSchema has a $ref to ${missing}, which does not resolve inside the schema (remote references are not fetched)`, { ref: missing });
+    return unusable(
+      `The outputSchema has a $ref to ${missing}, which does not resolve inside the schema (remote references are not fetched)`,
+      { ref: missing },
+    );
   }
   return unusable(`The outputSchema is not a valid schema: ${message}`);
 }

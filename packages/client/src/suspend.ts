@@ -131,7 +131,12 @@ export function elicitationToRequest(params: ElicitRequestParams): Request {
   if (mode !== undefined && mode !== null && mode !== "form") {
     throw new TypeError(`elicitationToRequest: unknown elicitation mode ${JSON.stringify(mode)}`);
   }
-  return { id: requestId("elc"), kind: "input", prompt: message, data: { schema: (params as { requestedSchema?: unknown }).requestedSchema } };
+  return {
+    id: requestId("elc"),
+    kind: "input",
+    prompt: message,
+    data: { schema: (params as { requestedSchema?: unknown }).requestedSchema },
+  };
 }
 
 /**
@@ -144,7 +149,8 @@ export function elicitationToRequest(params: ElicitRequestParams): Request {
  * @throws TypeError when `answer` is not an object with a boolean `ok`.
  */
 export function answerToElicitResult(answer: Answer): ElicitResult {
-  if (!isObject(answer) || typeof answer.ok !== "boolean") throw new TypeError("answerToElicitResult: answer must be an object with a boolean ok");
+  if (!isObject(answer) || typeof answer.ok !== "boolean")
+    throw new TypeError("answerToElicitResult: answer must be an object with a boolean ok");
   if (answer.ok) return { action: "accept", content: (isObject(answer.data) ? answer.data : {}) as ElicitResult["content"] };
   return { action: answer.reason === "declined" ? "decline" : "cancel" };
 }
@@ -158,17 +164,16 @@ export function suspend(request: Request): ToolResult {
 export function pendingOf(result: unknown): Request | undefined {
   if (!isObject(result) || result.isError !== true || !isObject(result.metadata)) return undefined;
   const pending = result.metadata.pending;
-  return isObject(pending) && typeof pending.id === "string" && typeof pending.prompt === "string" ? (pending as unknown as Request) : undefined;
+  return isObject(pending) && typeof pending.id === "string" && typeof pending.prompt === "string"
+    ? (pending as unknown as Request)
+    : undefined;
 }
 
 /** What {@link runTool} ends with: the tool's final result, or the question still open when there is no `waitFor`. */
 export type RunResult = { status: "done"; result: ToolResult } | { status: "pending"; pending: Request };
 
 /** What {@link streamTool} yields on the way (ACCEPTANCE 73: the stream emits `{ type: "pending", request }`). */
-export type RunEvent =
-  | { type: "pending"; request: Request }
-  | { type: "answer"; answer: Answer }
-  | { type: "result"; result: ToolResult };
+export type RunEvent = { type: "pending"; request: Request } | { type: "answer"; answer: Answer } | { type: "result"; result: ToolResult };
 
 /** Options of {@link runTool} and {@link streamTool}. */
 export interface RunOptions {
@@ -210,7 +215,11 @@ async function execute(tool: PlainTool, args: Record<string, unknown>, ctx: Tool
  * The generator's return value is the {@link RunResult}; a final
  * `{ type: "result" }` event carries a done run's result.
  */
-export async function* streamTool(tool: PlainTool, args: Record<string, unknown> = {}, options: RunOptions = {}): AsyncGenerator<RunEvent, RunResult> {
+export async function* streamTool(
+  tool: PlainTool,
+  args: Record<string, unknown> = {},
+  options: RunOptions = {},
+): AsyncGenerator<RunEvent, RunResult> {
   const base: ToolContext = { signal: options.signal, timeout: options.timeout ?? null };
   const first = await execute(tool, args, base);
   const pending = pendingOf(first);

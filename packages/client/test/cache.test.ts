@@ -80,7 +80,12 @@ describe("the client's use of the cache", () => {
   const hinted = (ttlMs: number, cacheScope = "public") =>
     ({
       "tools/list": () => listResult("tools", [tool("a")], { ttlMs, cacheScope }),
-      "resources/read": (p: Record<string, unknown>) => ({ resultType: "complete", ttlMs, cacheScope, contents: [{ uri: p.uri, text: "x" }] }),
+      "resources/read": (p: Record<string, unknown>) => ({
+        resultType: "complete",
+        ttlMs,
+        cacheScope,
+        contents: [{ uri: p.uri, text: "x" }],
+      }),
     }) as const;
 
   it("answers from the cache while fresh, and asks again once stale", async () => {
@@ -123,7 +128,12 @@ describe("the client's use of the cache", () => {
   it("can be shared by two clients, each learning the tools' headers from the shared entry", async () => {
     const shared = new ResponseCache();
     const scripts = {
-      "tools/list": () => listResult("tools", [tool("sql", { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } })], { ttlMs: 60_000, cacheScope: "public" }),
+      "tools/list": () =>
+        listResult(
+          "tools",
+          [tool("sql", { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } })],
+          { ttlMs: 60_000, cacheScope: "public" },
+        ),
       "tools/call": () => ({ resultType: "complete", content: [] }),
     };
     const first = await memoryClient(scripts, { cache: shared });
@@ -147,7 +157,11 @@ describe("the client's use of the cache", () => {
       ...hinted(60_000),
       "subscriptions/listen": (_p, exchange, request) => {
         const meta = { "io.modelcontextprotocol/subscriptionId": request.id };
-        exchange.notify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: meta, notifications: { toolsListChanged: true } } as never });
+        exchange.notify({
+          jsonrpc: "2.0",
+          method: "notifications/subscriptions/acknowledged",
+          params: { _meta: meta, notifications: { toolsListChanged: true } } as never,
+        });
         exchange.notify({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: meta } as never });
         exchange.notify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { _meta: meta, uri: "file:///a" } as never });
         return new Promise((resolve) => {

@@ -11,7 +11,13 @@ const META = {
 describe("request metadata", () => {
   it("puts protocol version, capabilities and client info in _meta of every request", async () => {
     const { client, requests } = await memoryClient({
-      "server/discover": () => ({ resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: {}, ttlMs: 0, cacheScope: "public" }),
+      "server/discover": () => ({
+        resultType: "complete",
+        supportedVersions: ["2026-07-28"],
+        capabilities: {},
+        ttlMs: 0,
+        cacheScope: "public",
+      }),
       "tools/list": () => listResult("tools", [tool("echo")]),
       "tools/call": () => textResult("hi"),
     });
@@ -33,7 +39,10 @@ describe("request metadata", () => {
       { "tools/list": () => listResult("tools", []) },
       {
         capabilities: { experimental: { "x.example/flag": {} } },
-        handlers: { sampling: () => ({ role: "assistant", content: { type: "text", text: "" }, model: "m" }), roots: () => ({ roots: [] }) },
+        handlers: {
+          sampling: () => ({ role: "assistant", content: { type: "text", text: "" }, model: "m" }),
+          roots: () => ({ roots: [] }),
+        },
       },
     );
     await client.listTools();
@@ -63,7 +72,13 @@ describe("protocol version negotiation", () => {
           const version = (params._meta as Record<string, unknown>)[META.version];
           if (first || version !== "2026-07-28") {
             first = false;
-            return { error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28", "2025-11-25"], requested: version } } };
+            return {
+              error: {
+                code: -32022,
+                message: "Unsupported protocol version",
+                data: { supported: ["2026-07-28", "2025-11-25"], requested: version },
+              },
+            };
           }
           return listResult("tools", []);
         },
@@ -80,7 +95,9 @@ describe("protocol version negotiation", () => {
 
   it("fails with -32022 naming both sides when no version is shared", async () => {
     const { client, requests } = await memoryClient({
-      "tools/list": () => ({ error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2030-01-01"], requested: "2026-07-28" } } }),
+      "tools/list": () => ({
+        error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2030-01-01"], requested: "2026-07-28" } },
+      }),
     });
     const error = await client.listTools().catch((e) => e);
     expect(error.code).toBe(-32022);
@@ -90,7 +107,15 @@ describe("protocol version negotiation", () => {
 
   it("switches version when discover lists only another shared one", async () => {
     const { client } = await memoryClient(
-      { "server/discover": () => ({ resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: {}, ttlMs: 0, cacheScope: "public" }) },
+      {
+        "server/discover": () => ({
+          resultType: "complete",
+          supportedVersions: ["2026-07-28"],
+          capabilities: {},
+          ttlMs: 0,
+          cacheScope: "public",
+        }),
+      },
       { protocolVersions: ["2027-01-01", "2026-07-28"] },
     );
     await client.discover();
@@ -109,7 +134,10 @@ describe("results and errors", () => {
 
   it("refuses an unknown resultType with -32094", async () => {
     const { client } = await memoryClient({ "tools/list": () => ({ resultType: "task", tools: [] }) });
-    await expect(client.listTools()).rejects.toMatchObject({ code: ClientErrorCode.InvalidResult, message: expect.stringMatching(/unknown resultType "task"/) });
+    await expect(client.listTools()).rejects.toMatchObject({
+      code: ClientErrorCode.InvalidResult,
+      message: expect.stringMatching(/unknown resultType "task"/),
+    });
   });
 
   it("refuses input_required on a method that may not send it", async () => {
@@ -207,7 +235,11 @@ describe("progress and notifications", () => {
       "tools/list": () => listResult("tools", [tool("long")]),
       "tools/call": (params, exchange) => {
         const token = (params._meta as Record<string, unknown>).progressToken;
-        exchange.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token as string, progress: 1, total: 2 } });
+        exchange.notify({
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken: token as string, progress: 1, total: 2 },
+        });
         exchange.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "someone-else", progress: 9 } });
         exchange.notify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "half way" } });
         return textResult("done");
@@ -215,7 +247,11 @@ describe("progress and notifications", () => {
     });
     const progress: unknown[] = [];
     const notifications: string[] = [];
-    await client.callTool("long", {}, { onProgress: (p) => progress.push(p.progress), onNotification: (n) => notifications.push(n.method) });
+    await client.callTool(
+      "long",
+      {},
+      { onProgress: (p) => progress.push(p.progress), onNotification: (n) => notifications.push(n.method) },
+    );
     expect(progress).toEqual([1]);
     expect(notifications).toEqual(["notifications/progress", "notifications/progress", "notifications/message"]);
     expect((requests[1]!.message.params as { _meta: Record<string, unknown> })._meta.progressToken).toBeTypeOf("string");
@@ -235,11 +271,15 @@ describe("listeners", () => {
       },
       { onWarning: (w) => warnings.push(w) },
     );
-    const result = await client.callTool("t", {}, {
-      onNotification: () => {
-        throw new Error("listener bug");
+    const result = await client.callTool(
+      "t",
+      {},
+      {
+        onNotification: () => {
+          throw new Error("listener bug");
+        },
       },
-    });
+    );
     expect(result.content).toEqual([{ type: "text", text: "fine" }]);
     expect(warnings).toEqual(["A notification listener threw: listener bug"]);
   });
@@ -252,6 +292,9 @@ describe("completion", () => {
     });
     const result = await client.complete({ ref: { type: "ref/prompt", name: "code" }, argument: { name: "language", value: "py" } });
     expect(result.completion.values).toEqual(["python", "pytorch"]);
-    expect(requests[0]!.message.params).toMatchObject({ ref: { type: "ref/prompt", name: "code" }, argument: { name: "language", value: "py" } });
+    expect(requests[0]!.message.params).toMatchObject({
+      ref: { type: "ref/prompt", name: "code" },
+      argument: { name: "language", value: "py" },
+    });
   });
 });

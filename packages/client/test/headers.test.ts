@@ -26,7 +26,9 @@ describe("encodeHeaderValue", () => {
 });
 
 describe("toolHeaderParams", () => {
-  const schema = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ inputSchema: { type: "object", properties, ...extra } as never });
+  const schema = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    inputSchema: { type: "object", properties, ...extra } as never,
+  });
 
   it("finds annotations on properties, nested ones included, with their paths and types", () => {
     const check = toolHeaderParams(
@@ -63,7 +65,11 @@ describe("toolHeaderParams", () => {
     ["a null property", { v: { type: "null", "x-mcp-header": "V" } }, /type "null"/],
     ["a property with no type", { v: { "x-mcp-header": "V" } }, /type null/],
     ["a duplicate", { a: { type: "string", "x-mcp-header": "Region" }, b: { type: "string", "x-mcp-header": "Region" } }, /repeats/],
-    ["a duplicate in another case", { a: { type: "string", "x-mcp-header": "Region" }, b: { type: "string", "x-mcp-header": "REGION" } }, /repeats/],
+    [
+      "a duplicate in another case",
+      { a: { type: "string", "x-mcp-header": "Region" }, b: { type: "string", "x-mcp-header": "REGION" } },
+      /repeats/,
+    ],
   ])("rejects %s", (_label, properties, reason) => {
     const check = toolHeaderParams(schema(properties));
     expect(check.ok).toBe(false);
@@ -127,7 +133,9 @@ describe("standardHeaders", () => {
       "Mcp-Name": "get_weather",
     });
     expect(standardHeaders({ method: "resources/read", params: { uri: "file:///a b", _meta: meta } })["Mcp-Name"]).toBe("file:///a b");
-    expect(standardHeaders({ method: "prompts/get", params: { name: "café", _meta: meta } })["Mcp-Name"]).toBe(`=?base64?${Buffer.from("café").toString("base64")}?=`);
+    expect(standardHeaders({ method: "prompts/get", params: { name: "café", _meta: meta } })["Mcp-Name"]).toBe(
+      `=?base64?${Buffer.from("café").toString("base64")}?=`,
+    );
     expect(standardHeaders({ method: "tools/list", params: { name: "ignored", _meta: meta } })).not.toHaveProperty("Mcp-Name");
   });
 });

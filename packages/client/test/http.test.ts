@@ -52,7 +52,11 @@ describe("Streamable HTTP: requests", () => {
       sendJson(
         res,
         body.method === "tools/list"
-          ? ok(body.id, { tools: [{ name: "t", inputSchema: { type: "object", properties: { v: { type: "string", "x-mcp-header": "EmptyVal" } } } }], ttlMs: 0, cacheScope: "public" })
+          ? ok(body.id, {
+              tools: [{ name: "t", inputSchema: { type: "object", properties: { v: { type: "string", "x-mcp-header": "EmptyVal" } } } }],
+              ttlMs: 0,
+              cacheScope: "public",
+            })
           : ok(body.id, { content: [] }),
       ),
     );
@@ -62,12 +66,16 @@ describe("Streamable HTTP: requests", () => {
   });
 
   it("takes a JSON-RPC error from a 4xx body as the server's error", async () => {
-    const { client } = await setup((_req, res, body) => sendJson(res, { jsonrpc: "2.0", id: body.id, error: { code: -32020, message: "Header mismatch" } }, 400));
+    const { client } = await setup((_req, res, body) =>
+      sendJson(res, { jsonrpc: "2.0", id: body.id, error: { code: -32020, message: "Header mismatch" } }, 400),
+    );
     await expect(client.request("tools/list")).rejects.toMatchObject({ code: -32020, source: "server" });
   });
 
   it("takes an id-less error body as the answer to the request", async () => {
-    const { client } = await setup((_req, res) => sendJson(res, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Bad request" } }, 400));
+    const { client } = await setup((_req, res) =>
+      sendJson(res, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Bad request" } }, 400),
+    );
     await expect(client.request("tools/list")).rejects.toMatchObject({ code: -32600 });
   });
 
@@ -105,7 +113,10 @@ describe("Streamable HTTP: requests", () => {
     await dead.close();
     const client = new Client({ name: "t", version: "1" });
     await client.connect(new StreamableHttpTransport(url));
-    await expect(client.request("tools/list")).rejects.toMatchObject({ code: ClientErrorCode.TransportFailed, data: { reason: "connection_failed" } });
+    await expect(client.request("tools/list")).rejects.toMatchObject({
+      code: ClientErrorCode.TransportFailed,
+      data: { reason: "connection_failed" },
+    });
   });
 
   it("refuses a request over the size limit without sending it", async () => {
@@ -121,12 +132,20 @@ describe("Streamable HTTP: requests", () => {
     const { client } = await setup(
       (_req, res, body) => {
         const text = JSON.stringify(ok(body.id, { tools: [], blob: "y".repeat(5000) }));
-        res.writeHead(200, declare ? { "content-type": "application/json", "content-length": Buffer.byteLength(text) } : { "content-type": "application/json" });
+        res.writeHead(
+          200,
+          declare
+            ? { "content-type": "application/json", "content-length": Buffer.byteLength(text) }
+            : { "content-type": "application/json" },
+        );
         res.end(text);
       },
       { maxMessageBytes: 1000 },
     );
-    await expect(client.request("tools/list")).rejects.toMatchObject({ data: { reason: "message_too_large" }, message: expect.stringMatching(/response.*over the limit/) });
+    await expect(client.request("tools/list")).rejects.toMatchObject({
+      data: { reason: "message_too_large" },
+      message: expect.stringMatching(/response.*over the limit/),
+    });
     declare = false;
     await expect(client.request("tools/list")).rejects.toMatchObject({ data: { reason: "message_too_large" } });
   });
@@ -138,7 +157,10 @@ describe("Streamable HTTP: requests", () => {
         closed = true;
       });
     });
-    await expect(client.request("tools/list", {}, { timeout: 500 })).rejects.toMatchObject({ code: ClientErrorCode.RequestTimeout, data: { timeout: 500 } });
+    await expect(client.request("tools/list", {}, { timeout: 500 })).rejects.toMatchObject({
+      code: ClientErrorCode.RequestTimeout,
+      data: { timeout: 500 },
+    });
     await expect.poll(() => closed).toBe(true);
   });
 
@@ -154,12 +176,21 @@ describe("Streamable HTTP: SSE responses", () => {
       sse(res);
       res.write(":keep-alive\r\n\r\n");
       res.write(event({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } }, "\r\n"));
-      res.write(event({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: body.params._meta.progressToken, progress: 50 } }, "\r\n"));
+      res.write(
+        event(
+          { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: body.params._meta.progressToken, progress: 50 } },
+          "\r\n",
+        ),
+      );
       res.end(event(ok(body.id, { content: [{ type: "text", text: "done" }] }), "\r\n"));
     });
     const methods: string[] = [];
     const progress: number[] = [];
-    const result = await client.callTool("t", {}, { onNotification: (n) => methods.push(n.method), onProgress: (p) => progress.push(p.progress) });
+    const result = await client.callTool(
+      "t",
+      {},
+      { onNotification: (n) => methods.push(n.method), onProgress: (p) => progress.push(p.progress) },
+    );
     expect(result.content).toEqual([{ type: "text", text: "done" }]);
     expect(methods).toEqual(["notifications/message", "notifications/progress"]);
     expect(progress).toEqual([50]);
@@ -203,10 +234,13 @@ describe("Streamable HTTP: SSE responses", () => {
 
   it("refuses an event over the size limit, and an event that is not JSON", async () => {
     let mode = "big";
-    const { client } = await setup((_req, res) => {
-      sse(res);
-      res.end(mode === "big" ? `data: ${"z".repeat(5000)}\n\n` : "data: {not json\n\n");
-    }, { maxMessageBytes: 1000 });
+    const { client } = await setup(
+      (_req, res) => {
+        sse(res);
+        res.end(mode === "big" ? `data: ${"z".repeat(5000)}\n\n` : "data: {not json\n\n");
+      },
+      { maxMessageBytes: 1000 },
+    );
     await expect(client.callTool("t")).rejects.toMatchObject({ data: { reason: "message_too_large" } });
     mode = "junk";
     await expect(client.callTool("t")).rejects.toMatchObject({ data: { reason: "invalid_message" } });
@@ -236,7 +270,13 @@ describe("Streamable HTTP: SSE responses", () => {
     const { client, seen } = await setup((_req, res, body) => {
       sse(res);
       const meta = { "io.modelcontextprotocol/subscriptionId": body.id };
-      res.write(event({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: meta, notifications: { resourceSubscriptions: ["file:///a"] } } }));
+      res.write(
+        event({
+          jsonrpc: "2.0",
+          method: "notifications/subscriptions/acknowledged",
+          params: { _meta: meta, notifications: { resourceSubscriptions: ["file:///a"] } },
+        }),
+      );
       res.write(event({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { _meta: meta, uri: "file:///a" } }));
       res.write(event({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { _meta: meta, uri: "file:///a" } }));
       res.on("close", () => {
@@ -253,14 +293,23 @@ describe("Streamable HTTP: SSE responses", () => {
     expect(got).toEqual(["file:///a", "file:///a"]);
     expect(await subscription.ended).toEqual({ graceful: false });
     await expect.poll(() => closed).toBe(true);
-    expect(seen[0]!.body).toMatchObject({ method: "subscriptions/listen", params: { notifications: { resourceSubscriptions: ["file:///a"] } } });
+    expect(seen[0]!.body).toMatchObject({
+      method: "subscriptions/listen",
+      params: { notifications: { resourceSubscriptions: ["file:///a"] } },
+    });
     expect(seen[0]!.headers["mcp-method"]).toBe("subscriptions/listen");
   });
 
   it("ends a subscription with its failure when the stream breaks", async () => {
     const { client } = await setup((req, res, body) => {
       sse(res);
-      res.write(event({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { "io.modelcontextprotocol/subscriptionId": body.id }, notifications: {} } }));
+      res.write(
+        event({
+          jsonrpc: "2.0",
+          method: "notifications/subscriptions/acknowledged",
+          params: { _meta: { "io.modelcontextprotocol/subscriptionId": body.id }, notifications: {} },
+        }),
+      );
       setTimeout(() => req.socket.destroy(), 20);
     });
     const subscription = client.listen({ toolsListChanged: true });
@@ -277,9 +326,12 @@ describe("Streamable HTTP: SSE responses", () => {
 describe("Streamable HTTP: authorization context", () => {
   it("keys private cache entries by the Authorization header sent", async () => {
     let token = "alice";
-    const { client, seen } = await setup((_req, res, body) => sendJson(res, ok(body.id, { contents: [], ttlMs: 60_000, cacheScope: "private" })), {
-      headers: () => ({ authorization: `Bearer ${token}` }),
-    });
+    const { client, seen } = await setup(
+      (_req, res, body) => sendJson(res, ok(body.id, { contents: [], ttlMs: 60_000, cacheScope: "private" })),
+      {
+        headers: () => ({ authorization: `Bearer ${token}` }),
+      },
+    );
     await client.readResource("file:///me");
     await client.readResource("file:///me");
     expect(seen).toHaveLength(1);

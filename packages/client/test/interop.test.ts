@@ -14,7 +14,15 @@ import {
   ResourceTemplate,
 } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, type ElicitRequestParams, type ElicitResult, mcpTools, type Request, runTool, StreamableHttpTransport } from "../src/index.js";
+import {
+  Client,
+  type ElicitRequestParams,
+  type ElicitResult,
+  mcpTools,
+  type Request,
+  runTool,
+  StreamableHttpTransport,
+} from "../src/index.js";
 
 const stateCodec = createRequestStateCodec<{ step: string }>({ key: new Uint8Array(32).fill(7), ttlSeconds: 600 });
 
@@ -24,33 +32,48 @@ function officialServer(): McpServer {
     "add",
     {
       description: "Adds two numbers",
-      inputSchema: fromJsonSchema<{ a: number; b: number }>({ type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }),
+      inputSchema: fromJsonSchema<{ a: number; b: number }>({
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+      }),
       outputSchema: fromJsonSchema<{ sum: number }>({ type: "object", properties: { sum: { type: "number" } }, required: ["sum"] }),
     },
     async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }], structuredContent: { sum: a + b } }),
   );
   server.registerTool(
     "count",
-    { description: "Counts to n, reporting progress", inputSchema: fromJsonSchema<{ n: number }>({ type: "object", properties: { n: { type: "integer" } }, required: ["n"] }) },
+    {
+      description: "Counts to n, reporting progress",
+      inputSchema: fromJsonSchema<{ n: number }>({ type: "object", properties: { n: { type: "integer" } }, required: ["n"] }),
+    },
     async ({ n }, ctx) => {
       const progressToken = ctx.mcpReq._meta?.progressToken;
       for (let i = 1; i <= n; i++) {
-        if (progressToken !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress: i, total: n } });
+        if (progressToken !== undefined)
+          await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress: i, total: n } });
       }
       return { content: [{ type: "text", text: `counted to ${n}` }] };
     },
   );
   server.registerTool(
     "deploy",
-    { description: "Deploys after the operator confirms", inputSchema: fromJsonSchema<{ env: string }>({ type: "object", properties: { env: { type: "string" } }, required: ["env"] }) },
+    {
+      description: "Deploys after the operator confirms",
+      inputSchema: fromJsonSchema<{ env: string }>({ type: "object", properties: { env: { type: "string" } }, required: ["env"] }),
+    },
     async ({ env }, ctx) => {
       const view = inputResponse(ctx.mcpReq.inputResponses, "confirm");
-      if (view.kind === "elicit" && view.action !== "accept") return { content: [{ type: "text", text: `not deployed (${view.action})` }], isError: true };
+      if (view.kind === "elicit" && view.action !== "accept")
+        return { content: [{ type: "text", text: `not deployed (${view.action})` }], isError: true };
       const confirmed = acceptedContent<{ confirm: boolean }>(ctx.mcpReq.inputResponses, "confirm");
       if (confirmed?.confirm !== true) {
         return inputRequired({
           inputRequests: {
-            confirm: inputRequired.elicit({ message: `Deploy to ${env}?`, requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] } }),
+            confirm: inputRequired.elicit({
+              message: `Deploy to ${env}?`,
+              requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+            }),
           },
         });
       }
@@ -58,36 +81,54 @@ function officialServer(): McpServer {
     },
   );
   // Two questions in sequence, the second round carrying a sealed requestState.
-  server.registerTool("wipe-cache", { description: "Confirm, then pick a scope, then wipe", inputSchema: fromJsonSchema<Record<string, never>>({ type: "object" }) }, async (_args, ctx) => {
-    const state = ctx.mcpReq.requestState<{ step: string }>();
-    if (state?.step !== "confirmed") {
-      const confirmed = acceptedContent<{ confirm: boolean }>(ctx.mcpReq.inputResponses, "confirm");
-      if (confirmed?.confirm !== true) {
+  server.registerTool(
+    "wipe-cache",
+    { description: "Confirm, then pick a scope, then wipe", inputSchema: fromJsonSchema<Record<string, never>>({ type: "object" }) },
+    async (_args, ctx) => {
+      const state = ctx.mcpReq.requestState<{ step: string }>();
+      if (state?.step !== "confirmed") {
+        const confirmed = acceptedContent<{ confirm: boolean }>(ctx.mcpReq.inputResponses, "confirm");
+        if (confirmed?.confirm !== true) {
+          return inputRequired({
+            inputRequests: {
+              confirm: inputRequired.elicit({
+                message: "Really wipe the cache?",
+                requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+              }),
+            },
+          });
+        }
         return inputRequired({
           inputRequests: {
-            confirm: inputRequired.elicit({ message: "Really wipe the cache?", requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] } }),
+            scope: inputRequired.elicit({
+              message: "Which scope?",
+              requestedSchema: { type: "object", properties: { scope: { type: "string" } }, required: ["scope"] },
+            }),
           },
+          requestState: await stateCodec.mint({ step: "confirmed" }),
         });
       }
-      return inputRequired({
-        inputRequests: {
-          scope: inputRequired.elicit({ message: "Which scope?", requestedSchema: { type: "object", properties: { scope: { type: "string" } }, required: ["scope"] } }),
-        },
-        requestState: await stateCodec.mint({ step: "confirmed" }),
-      });
-    }
-    const scope = acceptedContent<{ scope: string }>(ctx.mcpReq.inputResponses, "scope");
-    return { content: [{ type: "text", text: `Wiped ${scope?.scope ?? "all"}` }] };
-  });
+      const scope = acceptedContent<{ scope: string }>(ctx.mcpReq.inputResponses, "scope");
+      return { content: [{ type: "text", text: `Wiped ${scope?.scope ?? "all"}` }] };
+    },
+  );
   server.registerResource("config", "config://app", { title: "Application Config", mimeType: "text/plain" }, async (uri) => ({
     contents: [{ uri: uri.href, text: "log_level=info" }],
   }));
-  server.registerResource("user", new ResourceTemplate("users://{id}/profile", { list: undefined }), { mimeType: "application/json" }, async (uri, { id }) => ({
-    contents: [{ uri: uri.href, text: JSON.stringify({ id, name: `User ${String(id)}` }) }],
-  }));
+  server.registerResource(
+    "user",
+    new ResourceTemplate("users://{id}/profile", { list: undefined }),
+    { mimeType: "application/json" },
+    async (uri, { id }) => ({
+      contents: [{ uri: uri.href, text: JSON.stringify({ id, name: `User ${String(id)}` }) }],
+    }),
+  );
   server.registerPrompt(
     "greet",
-    { description: "Greets someone", argsSchema: fromJsonSchema<{ name: string }>({ type: "object", properties: { name: { type: "string" } }, required: ["name"] }) },
+    {
+      description: "Greets someone",
+      argsSchema: fromJsonSchema<{ name: string }>({ type: "object", properties: { name: { type: "string" } }, required: ["name"] }),
+    },
     ({ name }) => ({ messages: [{ role: "user", content: { type: "text", text: `Hello, ${name}!` } }] }),
   );
   return server;
@@ -104,7 +145,11 @@ beforeAll(async () => {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-    const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: req.method === "POST" ? Buffer.concat(chunks) : undefined });
+    const request = new Request(`http://127.0.0.1${req.url}`, {
+      method: req.method,
+      headers,
+      body: req.method === "POST" ? Buffer.concat(chunks) : undefined,
+    });
     const response = await handler.fetch(request);
     response.headers.forEach((value, name) => {
       res.setHeader(name, value);
@@ -159,16 +204,26 @@ describe("interop with the official SDK server", () => {
 
   it("lists and reads resources and resource templates", async () => {
     const client = await connect();
-    expect(await client.listAllResources()).toEqual([expect.objectContaining({ uri: "config://app", name: "config", mimeType: "text/plain" })]);
-    expect(await client.listAllResourceTemplates()).toEqual([expect.objectContaining({ uriTemplate: "users://{id}/profile", name: "user" })]);
+    expect(await client.listAllResources()).toEqual([
+      expect.objectContaining({ uri: "config://app", name: "config", mimeType: "text/plain" }),
+    ]);
+    expect(await client.listAllResourceTemplates()).toEqual([
+      expect.objectContaining({ uriTemplate: "users://{id}/profile", name: "user" }),
+    ]);
     expect((await client.readResource("config://app")).contents).toEqual([{ uri: "config://app", text: "log_level=info" }]);
-    expect((await client.readResource("users://42/profile")).contents).toEqual([{ uri: "users://42/profile", text: '{"id":"42","name":"User 42"}' }]);
+    expect((await client.readResource("users://42/profile")).contents).toEqual([
+      { uri: "users://42/profile", text: '{"id":"42","name":"User 42"}' },
+    ]);
   });
 
   it("lists and gets prompts", async () => {
     const client = await connect();
-    expect(await client.listAllPrompts()).toEqual([expect.objectContaining({ name: "greet", arguments: [expect.objectContaining({ name: "name", required: true })] })]);
-    expect((await client.getPrompt("greet", { name: "Ada" })).messages).toEqual([{ role: "user", content: { type: "text", text: "Hello, Ada!" } }]);
+    expect(await client.listAllPrompts()).toEqual([
+      expect.objectContaining({ name: "greet", arguments: [expect.objectContaining({ name: "name", required: true })] }),
+    ]);
+    expect((await client.getPrompt("greet", { name: "Ada" })).messages).toEqual([
+      { role: "user", content: { type: "text", text: "Hello, Ada!" } },
+    ]);
   });
 
   it("answers a Multi Round-Trip elicitation", async () => {
@@ -180,11 +235,19 @@ describe("interop with the official SDK server", () => {
     expect((await client.callTool("deploy", { env: "prod" })).content).toEqual([{ type: "text", text: "Deployed to prod" }]);
     expect(asked).toEqual(["Deploy to prod?"]);
     const declining = await connect(() => ({ action: "decline" }));
-    expect(await declining.callTool("deploy", { env: "prod" })).toMatchObject({ isError: true, content: [{ text: "not deployed (decline)" }] });
+    expect(await declining.callTool("deploy", { env: "prod" })).toMatchObject({
+      isError: true,
+      content: [{ text: "not deployed (decline)" }],
+    });
   });
 
   it("runs two rounds, echoing the server's sealed requestState", async () => {
-    const client = await connect((params): ElicitResult => (params.message === "Which scope?" ? { action: "accept", content: { scope: "sessions" } } : { action: "accept", content: { confirm: true } }));
+    const client = await connect(
+      (params): ElicitResult =>
+        params.message === "Which scope?"
+          ? { action: "accept", content: { scope: "sessions" } }
+          : { action: "accept", content: { confirm: true } },
+    );
     expect((await client.callTool("wipe-cache")).content).toEqual([{ type: "text", text: "Wiped sessions" }]);
     // The state is verified by the server: a tampered one is refused.
     const tampered = await client.callTool("wipe-cache", {}, { requestState: "tampered", inputResponses: {} }).catch((e) => e);
@@ -196,7 +259,10 @@ describe("interop with the official SDK server", () => {
     const error = await client.callTool("deploy", { env: "prod" }).catch((e) => e);
     expect(error).toMatchObject({ code: -32021, source: "server" });
     const [, , deploy] = await mcpTools(client);
-    expect(await runTool(deploy!, { env: "prod" })).toMatchObject({ status: "done", result: { isError: true, metadata: { error: { code: -32021 } } } });
+    expect(await runTool(deploy!, { env: "prod" })).toMatchObject({
+      status: "done",
+      result: { isError: true, metadata: { error: { code: -32021 } } },
+    });
   });
 
   it("works through the suspension bridge: the server's question becomes a Request answered by the client's waitFor", async () => {
@@ -212,7 +278,17 @@ describe("interop with the official SDK server", () => {
     );
     await client.connect(new StreamableHttpTransport(url));
     const [, , deploy] = await mcpTools(client);
-    expect(await runTool(deploy!, { env: "staging" })).toMatchObject({ status: "done", result: { output: "Deployed to staging", isError: false } });
-    expect(asked).toEqual([{ id: expect.stringMatching(/^elc-/), kind: "input", prompt: "Deploy to staging?", data: { schema: expect.objectContaining({ type: "object" }) } }]);
+    expect(await runTool(deploy!, { env: "staging" })).toMatchObject({
+      status: "done",
+      result: { output: "Deployed to staging", isError: false },
+    });
+    expect(asked).toEqual([
+      {
+        id: expect.stringMatching(/^elc-/),
+        kind: "input",
+        prompt: "Deploy to staging?",
+        data: { schema: expect.objectContaining({ type: "object" }) },
+      },
+    ]);
   });
 });

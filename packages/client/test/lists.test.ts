@@ -9,14 +9,17 @@ describe("list helpers", () => {
       "": listResult("tools", [tool("b")], { nextCursor: "p3" }),
       p3: listResult("tools", [tool("c")]),
     };
-    const { client, requests } = await memoryClient({ "tools/list": (p) => pages[p.cursor === undefined ? "start" : String(p.cursor)] as never });
+    const { client, requests } = await memoryClient({
+      "tools/list": (p) => pages[p.cursor === undefined ? "start" : String(p.cursor)] as never,
+    });
     expect((await client.listAllTools()).map((t) => t.name)).toEqual(["a", "b", "c"]);
     expect(requests.map((r) => (r.message.params as { cursor?: string }).cursor)).toEqual([undefined, "", "p3"]);
   });
 
   it("list resources, templates and prompts page by page too", async () => {
     const { client } = await memoryClient({
-      "resources/list": (p) => listResult("resources", [{ uri: `file:///${String(p.cursor ?? "0")}`, name: "r" }], p.cursor ? {} : { nextCursor: "1" }),
+      "resources/list": (p) =>
+        listResult("resources", [{ uri: `file:///${String(p.cursor ?? "0")}`, name: "r" }], p.cursor ? {} : { nextCursor: "1" }),
       "resources/templates/list": () => listResult("resourceTemplates", [{ uriTemplate: "file:///{x}", name: "t" }]),
       "prompts/list": (p) => listResult("prompts", [{ name: `p${String(p.cursor ?? "0")}` }], p.cursor ? {} : { nextCursor: "1" }),
     });
@@ -27,14 +30,22 @@ describe("list helpers", () => {
 
   it("stop at the page cap with -32095", async () => {
     let n = 0;
-    const { client, requests } = await memoryClient({ "tools/list": () => listResult("tools", [tool(`t${n}`)], { nextCursor: `c${n++}` }) });
-    await expect(client.listAllTools({ maxPages: 5 })).rejects.toMatchObject({ code: ClientErrorCode.ListTooLong, data: { maxPages: 5, items: 5 } });
+    const { client, requests } = await memoryClient({
+      "tools/list": () => listResult("tools", [tool(`t${n}`)], { nextCursor: `c${n++}` }),
+    });
+    await expect(client.listAllTools({ maxPages: 5 })).rejects.toMatchObject({
+      code: ClientErrorCode.ListTooLong,
+      data: { maxPages: 5, items: 5 },
+    });
     expect(requests).toHaveLength(5);
   });
 
   it("stop with -32095 when the server repeats a cursor", async () => {
     const { client } = await memoryClient({ "tools/list": () => listResult("tools", [], { nextCursor: "same" }) });
-    await expect(client.listAllTools()).rejects.toMatchObject({ code: ClientErrorCode.ListTooLong, message: expect.stringMatching(/repeated the cursor/) });
+    await expect(client.listAllTools()).rejects.toMatchObject({
+      code: ClientErrorCode.ListTooLong,
+      message: expect.stringMatching(/repeated the cursor/),
+    });
   });
 });
 
@@ -47,10 +58,16 @@ describe("tools with invalid x-mcp-header annotations", () => {
 
   it("are dropped from tools/list with a warning when the transport carries headers, and cannot be called", async () => {
     const warnings: string[] = [];
-    const { client, requests } = await memoryClient({ "tools/list": () => listResult("tools", tools), "tools/call": () => textResult("called") }, { onWarning: (w) => warnings.push(w) });
+    const { client, requests } = await memoryClient(
+      { "tools/list": () => listResult("tools", tools), "tools/call": () => textResult("called") },
+      { onWarning: (w) => warnings.push(w) },
+    );
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["valid"]);
     expect(warnings).toEqual([expect.stringMatching(/Rejected tool "bad_number": .*type "number"/), expect.stringMatching(/not a tool/)]);
-    await expect(client.callTool("bad_number", { score: 1 })).rejects.toMatchObject({ code: ClientErrorCode.InvalidArguments, data: { tool: "bad_number" } });
+    await expect(client.callTool("bad_number", { score: 1 })).rejects.toMatchObject({
+      code: ClientErrorCode.InvalidArguments,
+      data: { tool: "bad_number" },
+    });
     expect(requests.filter((r) => r.message.method === "tools/call")).toHaveLength(0);
   });
 
@@ -63,12 +80,20 @@ describe("tools with invalid x-mcp-header annotations", () => {
 describe("callTool and tool headers", () => {
   it("lists the tools first when it does not know the tool, and sends its Mcp-Param headers", async () => {
     const { client, requests } = await memoryClient({
-      "tools/list": () => listResult("tools", [tool("sql", { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } })]),
+      "tools/list": () =>
+        listResult("tools", [
+          tool("sql", { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } }),
+        ]),
       "tools/call": () => textResult("ok"),
     });
     await client.callTool("sql", { region: "us-west1", query: "SELECT 1" });
     expect(requests.map((r) => r.message.method)).toEqual(["tools/list", "tools/call"]);
-    expect(requests[1]!.headers).toMatchObject({ "mcp-method": "tools/call", "mcp-name": "sql", "mcp-param-region": "us-west1", "mcp-protocol-version": "2026-07-28" });
+    expect(requests[1]!.headers).toMatchObject({
+      "mcp-method": "tools/call",
+      "mcp-name": "sql",
+      "mcp-param-region": "us-west1",
+      "mcp-protocol-version": "2026-07-28",
+    });
   });
 
   it("calls the tool anyway, with a warning, when listing the tools fails with a server error", async () => {
@@ -91,11 +116,17 @@ describe("callTool and tool headers", () => {
       "tools/list": () =>
         listResult(
           "tools",
-          [tool("t", { inputSchema: { type: "object", properties: version === 1 ? {} : { region: { type: "string", "x-mcp-header": "Region" } } } })],
+          [
+            tool("t", {
+              inputSchema: { type: "object", properties: version === 1 ? {} : { region: { type: "string", "x-mcp-header": "Region" } } },
+            }),
+          ],
           { ttlMs: 60_000, cacheScope: "public" },
         ),
       "tools/call": (_p, exchange) =>
-        exchange.headers["mcp-param-region"] === "eu" ? textResult("ok") : { error: { code: -32020, message: "Missing Mcp-Param-Region header" } },
+        exchange.headers["mcp-param-region"] === "eu"
+          ? textResult("ok")
+          : { error: { code: -32020, message: "Missing Mcp-Param-Region header" } },
     });
     await client.listTools();
     version = 2;
@@ -111,7 +142,8 @@ describe("callTool and tool headers", () => {
 
   it("refuses an argument that cannot be mirrored, before sending", async () => {
     const { client, requests } = await memoryClient({
-      "tools/list": () => listResult("tools", [tool("t", { inputSchema: { type: "object", properties: { n: { type: "integer", "x-mcp-header": "N" } } } })]),
+      "tools/list": () =>
+        listResult("tools", [tool("t", { inputSchema: { type: "object", properties: { n: { type: "integer", "x-mcp-header": "N" } } } })]),
     });
     await expect(client.callTool("t", { n: 1.5 })).rejects.toMatchObject({ code: ClientErrorCode.InvalidArguments });
     expect(requests.map((r) => r.message.method)).toEqual(["tools/list"]);

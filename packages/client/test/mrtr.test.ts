@@ -12,7 +12,7 @@ const params = (r: { message: { params?: unknown } }) => r.message.params as Rec
 describe("Multi Round-Trip Requests", () => {
   it("answers the input requests through the handlers and retries with a new id, the same params, the answers and the state", async () => {
     // A state with characters a careless client might normalise.
-    const state = "  ÿ\u00e9\u0301 \\\"{state}\" ✓\n ";
+    const state = '  ÿ\u00e9\u0301 \\"{state}" ✓\n ';
     const { client, requests } = await memoryClient(
       {
         "tools/list": () => listResult("tools", [tool("deploy")]),
@@ -22,7 +22,10 @@ describe("Multi Round-Trip Requests", () => {
               resultType: "input_required",
               inputRequests: {
                 who: elicit("Your GitHub login?"),
-                llm: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "2+2?" } }], maxTokens: 5 } },
+                llm: {
+                  method: "sampling/createMessage",
+                  params: { messages: [{ role: "user", content: { type: "text", text: "2+2?" } }], maxTokens: 5 },
+                },
                 dirs: { method: "roots/list", params: {} },
               },
               requestState: state,
@@ -93,11 +96,18 @@ describe("Multi Round-Trip Requests", () => {
   it("hands back the InputRequiredResult with inputRequired: return, and continues from it when asked", async () => {
     const { client, requests } = await memoryClient({
       "tools/list": () => listResult("tools", [tool("t")]),
-      "tools/call": (p) => (p.inputResponses ? textResult(JSON.stringify(p.inputResponses)) : { resultType: "input_required", inputRequests: { q: elicit("Name?") }, requestState: "abc" }),
+      "tools/call": (p) =>
+        p.inputResponses
+          ? textResult(JSON.stringify(p.inputResponses))
+          : { resultType: "input_required", inputRequests: { q: elicit("Name?") }, requestState: "abc" },
     });
     const first = await client.callTool("t", {}, { inputRequired: "return" });
     expect(first).toMatchObject({ resultType: "input_required", requestState: "abc" });
-    const done = await client.callTool("t", {}, { inputResponses: { q: { action: "accept", content: { name: "x" } } }, requestState: "abc" });
+    const done = await client.callTool(
+      "t",
+      {},
+      { inputResponses: { q: { action: "accept", content: { name: "x" } } }, requestState: "abc" },
+    );
     expect(done.content).toEqual([{ type: "text", text: '{"q":{"action":"accept","content":{"name":"x"}}}' }]);
     expect(params(requests[2]!).requestState).toBe("abc");
   });
@@ -105,7 +115,10 @@ describe("Multi Round-Trip Requests", () => {
   it("fails with -32091 when no handler can answer, naming the method and key", async () => {
     const { client } = await memoryClient({
       "tools/list": () => listResult("tools", [tool("t")]),
-      "tools/call": () => ({ resultType: "input_required", inputRequests: { pick: { method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } } } }),
+      "tools/call": () => ({
+        resultType: "input_required",
+        inputRequests: { pick: { method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } } },
+      }),
     });
     await expect(client.callTool("t")).rejects.toMatchObject({
       code: ClientErrorCode.InputRequestUnhandled,
@@ -132,9 +145,18 @@ describe("Multi Round-Trip Requests", () => {
         },
       },
     );
-    await expect(client.callTool("unknown")).rejects.toMatchObject({ code: ClientErrorCode.InputRequestUnhandled, message: expect.stringMatching(/tasks\/get/) });
-    await expect(client.callTool("throws")).rejects.toMatchObject({ code: ClientErrorCode.InputRequestUnhandled, message: expect.stringMatching(/no terminal/) });
-    await expect(client.callTool("junk")).rejects.toMatchObject({ code: ClientErrorCode.InputRequestUnhandled, message: expect.stringMatching(/invalid ElicitResult/) });
+    await expect(client.callTool("unknown")).rejects.toMatchObject({
+      code: ClientErrorCode.InputRequestUnhandled,
+      message: expect.stringMatching(/tasks\/get/),
+    });
+    await expect(client.callTool("throws")).rejects.toMatchObject({
+      code: ClientErrorCode.InputRequestUnhandled,
+      message: expect.stringMatching(/no terminal/),
+    });
+    await expect(client.callTool("junk")).rejects.toMatchObject({
+      code: ClientErrorCode.InputRequestUnhandled,
+      message: expect.stringMatching(/invalid ElicitResult/),
+    });
   });
 
   it("refuses an input_required result with neither inputRequests nor requestState", async () => {
@@ -150,7 +172,10 @@ describe("Multi Round-Trip Requests", () => {
       {
         "prompts/get": (p) =>
           p.inputResponses
-            ? { resultType: "complete", messages: [{ role: "user", content: { type: "text", text: `Hi ${JSON.stringify(p.inputResponses)}` } }] }
+            ? {
+                resultType: "complete",
+                messages: [{ role: "user", content: { type: "text", text: `Hi ${JSON.stringify(p.inputResponses)}` } }],
+              }
             : { resultType: "input_required", inputRequests: { q: elicit("Name?") }, requestState: "p1" },
         "resources/read": (p) =>
           p.requestState === "r1"
@@ -179,7 +204,13 @@ describe("Multi Round-Trip Requests", () => {
       {
         handlers: {
           elicitation: (_p, context) => {
-            seen.push({ key: context.key, method: context.method, params: context.params, round: context.round, signal: context.signal instanceof AbortSignal });
+            seen.push({
+              key: context.key,
+              method: context.method,
+              params: context.params,
+              round: context.round,
+              signal: context.signal instanceof AbortSignal,
+            });
             return { action: "accept", content: {} };
           },
         },

@@ -26,13 +26,19 @@ describe("structuredContent and outputSchema", () => {
   it("refuses a mismatch with -32092 that says where", async () => {
     const { client } = await withOutput(sumSchema, { sum: "42" });
     const error = await client.callTool("t").catch((e) => e);
-    expect(error).toMatchObject({ code: ClientErrorCode.OutputSchemaMismatch, data: { tool: "t", problems: [{ path: "/sum", message: "must be number" }] } });
+    expect(error).toMatchObject({
+      code: ClientErrorCode.OutputSchemaMismatch,
+      data: { tool: "t", problems: [{ path: "/sum", message: "must be number" }] },
+    });
     expect(error.message).toMatch(/\/sum: must be number/);
   });
 
   it("refuses a missing structuredContent, but skips the check for a tool error or with validateOutput: false", async () => {
     const { client } = await withOutput(sumSchema, undefined);
-    await expect(client.callTool("t")).rejects.toMatchObject({ code: ClientErrorCode.OutputSchemaMismatch, message: expect.stringMatching(/no structuredContent/) });
+    await expect(client.callTool("t")).rejects.toMatchObject({
+      code: ClientErrorCode.OutputSchemaMismatch,
+      message: expect.stringMatching(/no structuredContent/),
+    });
     expect((await client.callTool("t", {}, { validateOutput: false })).content).toHaveLength(1);
     const failing = await withOutput(sumSchema, undefined, { isError: true });
     expect((await failing.client.callTool("t")).isError).toBe(true);
@@ -41,7 +47,10 @@ describe("structuredContent and outputSchema", () => {
   it("resolves a $ref inside the schema", async () => {
     const schema = { $defs: { n: { type: "integer" } }, type: "object", properties: { n: { $ref: "#/$defs/n" } }, required: ["n"] };
     const { client } = await withOutput(schema, { n: 1.5 });
-    await expect(client.callTool("t")).rejects.toMatchObject({ code: ClientErrorCode.OutputSchemaMismatch, data: { problems: [{ path: "/n" }] } });
+    await expect(client.callTool("t")).rejects.toMatchObject({
+      code: ClientErrorCode.OutputSchemaMismatch,
+      data: { problems: [{ path: "/n" }] },
+    });
   });
 
   it("never fetches a remote $ref: the schema is refused with -32093 and the URL is not requested", async () => {
@@ -51,8 +60,14 @@ describe("structuredContent and outputSchema", () => {
       res.end("{}");
     });
     try {
-      const { client } = await withOutput({ type: "object", properties: { p: { $ref: `http://127.0.0.1:${canary.port}/schema.json` } } }, { p: 1 });
-      await expect(client.callTool("t")).rejects.toMatchObject({ code: ClientErrorCode.OutputSchemaUnusable, message: expect.stringMatching(/not fetched/) });
+      const { client } = await withOutput(
+        { type: "object", properties: { p: { $ref: `http://127.0.0.1:${canary.port}/schema.json` } } },
+        { p: 1 },
+      );
+      await expect(client.callTool("t")).rejects.toMatchObject({
+        code: ClientErrorCode.OutputSchemaUnusable,
+        message: expect.stringMatching(/not fetched/),
+      });
       expect(hits).toEqual([]);
     } finally {
       await canary.close();
@@ -60,21 +75,35 @@ describe("structuredContent and outputSchema", () => {
   });
 
   it("checks draft-07 schemas by their own rules and refuses an unknown dialect", async () => {
-    const draft7 = { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { type: "string" } }, required: ["a"] };
+    const draft7 = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      properties: { a: { type: "string" } },
+      required: ["a"],
+    };
     await expect((await withOutput(draft7, {})).client.callTool("t")).rejects.toMatchObject({ code: ClientErrorCode.OutputSchemaMismatch });
     const odd = { $schema: "https://example.com/my-dialect", type: "object" };
-    await expect((await withOutput(odd, {})).client.callTool("t")).rejects.toMatchObject({ code: ClientErrorCode.OutputSchemaUnusable, message: expect.stringMatching(/dialect/) });
+    await expect((await withOutput(odd, {})).client.callTool("t")).rejects.toMatchObject({
+      code: ClientErrorCode.OutputSchemaUnusable,
+      message: expect.stringMatching(/dialect/),
+    });
   });
 
   it("bounds the schema's size and depth before compiling it", () => {
     let deep: Record<string, unknown> = { type: "string" };
     for (let i = 0; i < 40; i++) deep = { type: "object", properties: { a: deep } };
-    expect(() => compileOutputSchema(deep)).toThrowError(expect.objectContaining({ code: ClientErrorCode.OutputSchemaUnusable, message: expect.stringMatching(/nested/) }));
+    expect(() => compileOutputSchema(deep)).toThrowError(
+      expect.objectContaining({ code: ClientErrorCode.OutputSchemaUnusable, message: expect.stringMatching(/nested/) }),
+    );
     const wide = { type: "object", description: "x".repeat(200_000) };
-    expect(() => compileOutputSchema(wide)).toThrowError(expect.objectContaining({ code: ClientErrorCode.OutputSchemaUnusable, message: expect.stringMatching(/bytes/) }));
+    expect(() => compileOutputSchema(wide)).toThrowError(
+      expect.objectContaining({ code: ClientErrorCode.OutputSchemaUnusable, message: expect.stringMatching(/bytes/) }),
+    );
     expect(() => compileOutputSchema(wide, { maxBytes: 300_000 })).not.toThrow();
     expect(() => compileOutputSchema("not a schema")).toThrowError(expect.objectContaining({ code: ClientErrorCode.OutputSchemaUnusable }));
-    expect(() => compileOutputSchema({ type: "wrong" })).toThrowError(expect.objectContaining({ code: ClientErrorCode.OutputSchemaUnusable, message: expect.stringMatching(/not a valid schema/) }));
+    expect(() => compileOutputSchema({ type: "wrong" })).toThrowError(
+      expect.objectContaining({ code: ClientErrorCode.OutputSchemaUnusable, message: expect.stringMatching(/not a valid schema/) }),
+    );
   });
 
   it("compiles each schema once, and copes with two schemas that share an $id", () => {
@@ -112,7 +141,11 @@ catch (e) { console.log(e.name + ": " + e.dependency + ": " + (e.code ?? "no cod
         logLevel: "silent",
       });
       // No NODE_PATH (package managers set one for scripts): only what is beside the bundle counts.
-      const out = execFileSync(process.execPath, [join(dir, "client.mjs")], { cwd: dir, encoding: "utf8", env: { ...process.env, NODE_PATH: "" } });
+      const out = execFileSync(process.execPath, [join(dir, "client.mjs")], {
+        cwd: dir,
+        encoding: "utf8",
+        env: { ...process.env, NODE_PATH: "" },
+      });
       expect(out.trim()).toBe("MissingDependencyError: ajv: no code");
     } finally {
       rmSync(dir, { recursive: true, force: true });

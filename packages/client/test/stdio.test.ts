@@ -97,7 +97,9 @@ describe("stdio transport", () => {
     const { client, stderr } = await start();
     expect((await client.callTool("echo", { text: "ünïcødé" })).content).toEqual([{ type: "text", text: "ünïcødé" }]);
     const seen: string[] = [];
-    expect((await client.callTool("notify", {}, { onNotification: (n) => seen.push(n.method) })).content).toEqual([{ type: "text", text: "notified" }]);
+    expect((await client.callTool("notify", {}, { onNotification: (n) => seen.push(n.method) })).content).toEqual([
+      { type: "text", text: "notified" },
+    ]);
     expect(seen).toEqual(["notifications/message"]);
     await expect.poll(() => stderr.join("")).toContain("log line on stderr");
   });
@@ -179,7 +181,10 @@ describe("stdio transport", () => {
   it("reports a command that cannot start as process_exited", async () => {
     const client = new Client({ name: "t", version: "1" });
     await client.connect(new StdioTransport({ command: join(dir, "no-such-program"), stderr: "ignore" }));
-    await expect(client.request("tools/list")).rejects.toMatchObject({ data: { reason: "process_exited" }, message: expect.stringMatching(/could not run/) });
+    await expect(client.request("tools/list")).rejects.toMatchObject({
+      data: { reason: "process_exited" },
+      message: expect.stringMatching(/could not run/),
+    });
   });
 
   it("refuses an empty command", () => {

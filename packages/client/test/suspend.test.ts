@@ -38,7 +38,11 @@ const formParams = {
   message: "What is your shipping postal code?",
   requestedSchema: { type: "object" as const, properties: { postal_code: { type: "string" as const } } },
 };
-const urlParams = { mode: "url" as const, message: "Please authorize access to your calendar.", url: "https://example.com/oauth/authorize?state=abc123" };
+const urlParams = {
+  mode: "url" as const,
+  message: "Please authorize access to your calendar.",
+  url: "https://example.com/oauth/authorize?state=abc123",
+};
 
 describe("tool context", () => {
   it("[A65] has signal, timeout (null when unset, not 0) and answer, and may be left out", async () => {
@@ -93,7 +97,14 @@ describe("the elicitation bridge", () => {
   it("[A68] uses Request {id, kind, prompt, url?, data?, expiresAt?} and Answer {id, ok, data?, reason?}, keys spelled the same in every port", () => {
     expectTypeOf<keyof Request>().toEqualTypeOf<"id" | "kind" | "prompt" | "url" | "data" | "expiresAt">();
     expectTypeOf<keyof Answer>().toEqualTypeOf<"id" | "ok" | "data" | "reason">();
-    const full: Required<Request> = { id: "r", kind: "authorization", prompt: "p", url: "https://x", data: {}, expiresAt: "2026-07-28T00:00:00Z" };
+    const full: Required<Request> = {
+      id: "r",
+      kind: "authorization",
+      prompt: "p",
+      url: "https://x",
+      data: {},
+      expiresAt: "2026-07-28T00:00:00Z",
+    };
     expect(Object.keys(full)).toEqual(["id", "kind", "prompt", "url", "data", "expiresAt"]);
     const answer: Required<Answer> = { id: "r", ok: false, data: {}, reason: "declined" };
     expect(Object.keys(answer)).toEqual(["id", "ok", "data", "reason"]);
@@ -104,7 +115,12 @@ describe("the elicitation bridge", () => {
 
   it("[A69] maps a form-mode elicitation to kind input, prompt = message, data = {schema}, and no url", () => {
     const request = elicitationToRequest(formParams);
-    expect(request).toEqual({ id: expect.any(String), kind: "input", prompt: "What is your shipping postal code?", data: { schema: formParams.requestedSchema } });
+    expect(request).toEqual({
+      id: expect.any(String),
+      kind: "input",
+      prompt: "What is your shipping postal code?",
+      data: { schema: formParams.requestedSchema },
+    });
     expect(request).not.toHaveProperty("url");
     // Without a mode, an elicitation is form mode.
     const { mode: _mode, ...noMode } = formParams;
@@ -113,7 +129,12 @@ describe("the elicitation bridge", () => {
 
   it("[A70] maps a URL-mode elicitation to kind authorization with url and no data", () => {
     const request = elicitationToRequest(urlParams);
-    expect(request).toEqual({ id: expect.any(String), kind: "authorization", prompt: "Please authorize access to your calendar.", url: "https://example.com/oauth/authorize?state=abc123" });
+    expect(request).toEqual({
+      id: expect.any(String),
+      kind: "authorization",
+      prompt: "Please authorize access to your calendar.",
+      url: "https://example.com/oauth/authorize?state=abc123",
+    });
     expect(request).not.toHaveProperty("data");
     expect(() => elicitationToRequest({ mode: "url", message: "no url" } as never)).toThrow(TypeError);
     expect(() => elicitationToRequest({ mode: "carrier-pigeon", message: "?" } as never)).toThrow(TypeError);
@@ -126,7 +147,10 @@ describe("the elicitation bridge", () => {
   });
 
   it("[A72] maps ok to accept with content = data or {}, and ok:false to decline only for reason declined, else cancel", () => {
-    expect(answerToElicitResult({ id: "elc-1", ok: true, data: { postal_code: "12345" } })).toEqual({ action: "accept", content: { postal_code: "12345" } });
+    expect(answerToElicitResult({ id: "elc-1", ok: true, data: { postal_code: "12345" } })).toEqual({
+      action: "accept",
+      content: { postal_code: "12345" },
+    });
     expect(answerToElicitResult({ id: "elc-2", ok: true })).toEqual({ action: "accept", content: {} });
     expect(answerToElicitResult({ id: "elc-3", ok: false, reason: "declined" })).toEqual({ action: "decline" });
     expect(answerToElicitResult({ id: "elc-4", ok: false, reason: "expired" })).toEqual({ action: "cancel" });
@@ -140,20 +164,31 @@ describe("the loop rule", () => {
   it("[A73] re-executes once with ctx.answer when waitFor answers ok", async () => {
     const calls: Array<ToolContext | undefined> = [];
     const asked: Request[] = [];
-    const result = await runTool(deployTool(calls), {}, {
-      waitFor: (r) => {
-        asked.push(r);
-        return { id: r.id, ok: true, data: { env: "staging" } };
+    const result = await runTool(
+      deployTool(calls),
+      {},
+      {
+        waitFor: (r) => {
+          asked.push(r);
+          return { id: r.id, ok: true, data: { env: "staging" } };
+        },
       },
-    });
+    );
     expect(result).toEqual({ status: "done", result: { output: "deployed to staging" } });
     expect(asked).toEqual([{ id: "pnd-deploy-1", kind: "input", prompt: "Which environment?" }]);
     expect(calls).toHaveLength(2);
   });
 
   it("[A73] ends with the error unresolved: <prompt> when the tool suspends again", async () => {
-    const stubborn: PlainTool = { name: "s", inputSchema: {}, execute: (_a, ctx) => suspend({ id: "q", kind: "input", prompt: ctx?.answer ? "Still need more" : "First question" }) };
-    expect(await runTool(stubborn, {}, { waitFor: (r) => ({ id: r.id, ok: true }) })).toEqual({ status: "done", result: { output: "unresolved: Still need more", isError: true } });
+    const stubborn: PlainTool = {
+      name: "s",
+      inputSchema: {},
+      execute: (_a, ctx) => suspend({ id: "q", kind: "input", prompt: ctx?.answer ? "Still need more" : "First question" }),
+    };
+    expect(await runTool(stubborn, {}, { waitFor: (r) => ({ id: r.id, ok: true }) })).toEqual({
+      status: "done",
+      result: { output: "unresolved: Still need more", isError: true },
+    });
   });
 
   it("[A73] ends with the error declined/expired: <prompt> when the answer is not ok, without re-executing", async () => {
@@ -164,7 +199,10 @@ describe("the loop rule", () => {
   });
 
   it("[A73] returns status pending with the request when there is no waitFor", async () => {
-    expect(await runTool(deployTool([]), {})).toEqual({ status: "pending", pending: { id: "pnd-deploy-1", kind: "input", prompt: "Which environment?" } });
+    expect(await runTool(deployTool([]), {})).toEqual({
+      status: "pending",
+      pending: { id: "pnd-deploy-1", kind: "input", prompt: "Which environment?" },
+    });
   });
 
   it("[A73] emits {type: pending, request} on the stream", async () => {
@@ -195,7 +233,10 @@ describe("the loop rule", () => {
       },
     };
     expect(await runTool(throwing)).toMatchObject({ status: "done", result: { output: "boom failed: kaboom", isError: true } });
-    expect(await runTool({ name: "junk", inputSchema: {}, execute: () => 42 as never })).toMatchObject({ status: "done", result: { isError: true } });
+    expect(await runTool({ name: "junk", inputSchema: {}, execute: () => 42 as never })).toMatchObject({
+      status: "done",
+      result: { isError: true },
+    });
   });
 });
 
@@ -217,13 +258,21 @@ describe("server tools as plain tools", () => {
     "tools/call": (p: Record<string, unknown>) => {
       log.push(p);
       if (p.name === "login") {
-        return p.inputResponses ? textResult("logged in") : { resultType: "input_required", inputRequests: { auth: { method: "elicitation/create", params: urlParams } } };
+        return p.inputResponses
+          ? textResult("logged in")
+          : { resultType: "input_required", inputRequests: { auth: { method: "elicitation/create", params: urlParams } } };
       }
       if (!p.inputResponses) {
-        return { resultType: "input_required", inputRequests: { zip: { method: "elicitation/create", params: formParams } }, requestState: "order-17" };
+        return {
+          resultType: "input_required",
+          inputRequests: { zip: { method: "elicitation/create", params: formParams } },
+          requestState: "order-17",
+        };
       }
       const answer = (p.inputResponses as Record<string, { action: string; content?: { postal_code?: string } }>).zip!;
-      return answer.action === "accept" ? textResult(`shipped to ${answer.content?.postal_code}`, { structuredContent: { ok: true } }) : textResult(`not shipped: ${answer.action}`, { isError: true });
+      return answer.action === "accept"
+        ? textResult(`shipped to ${answer.content?.postal_code}`, { structuredContent: { ok: true } })
+        : textResult(`not shipped: ${answer.action}`, { isError: true });
     },
   });
 
@@ -241,9 +290,16 @@ describe("server tools as plain tools", () => {
       ["shop.ship", "mcp", "Ship an order"],
       ["shop.login", "mcp", undefined],
     ]);
-    expect(await tools[0]!.execute({ order: 17 })).toEqual({ output: "shipped to 12345", isError: false, metadata: { content: [{ type: "text", text: "shipped to 12345" }], structuredContent: { ok: true } } });
+    expect(await tools[0]!.execute({ order: 17 })).toEqual({
+      output: "shipped to 12345",
+      isError: false,
+      metadata: { content: [{ type: "text", text: "shipped to 12345" }], structuredContent: { ok: true } },
+    });
     expect(asked[0]).toMatchObject({ kind: "input", prompt: formParams.message, data: { schema: formParams.requestedSchema } });
-    expect(log[1]).toMatchObject({ requestState: "order-17", inputResponses: { zip: { action: "accept", content: { postal_code: "12345" } } } });
+    expect(log[1]).toMatchObject({
+      requestState: "order-17",
+      inputResponses: { zip: { action: "accept", content: { postal_code: "12345" } } },
+    });
     expect((await tools[1]!.execute({})).output).toBe("logged in");
     expect(asked[1]).toMatchObject({ kind: "authorization", url: urlParams.url });
   });
@@ -260,10 +316,18 @@ describe("server tools as plain tools", () => {
     const result = await runTool(ship!, { order: 17 }, { waitFor: (r) => ({ id: r.id, ok: true, data: { postal_code: "99999" } }) });
     expect(result).toMatchObject({ status: "done", result: { output: "shipped to 99999", isError: false } });
     const retry = log[log.length - 1]!;
-    expect(retry).toMatchObject({ name: "ship", arguments: { order: 17 }, requestState: "order-17", inputResponses: { zip: { action: "accept", content: { postal_code: "99999" } } } });
+    expect(retry).toMatchObject({
+      name: "ship",
+      arguments: { order: 17 },
+      requestState: "order-17",
+      inputResponses: { zip: { action: "accept", content: { postal_code: "99999" } } },
+    });
 
     // Without a waitFor, the run stops at the question.
-    expect(await runTool(ship!, { order: 18 })).toMatchObject({ status: "pending", pending: { kind: "input", prompt: formParams.message } });
+    expect(await runTool(ship!, { order: 18 })).toMatchObject({
+      status: "pending",
+      pending: { kind: "input", prompt: formParams.message },
+    });
   });
 
   it("reports failures as isError results carrying the JSON-RPC code, never throwing", async () => {
@@ -272,6 +336,10 @@ describe("server tools as plain tools", () => {
       "tools/call": () => ({ error: { code: -32602, message: "Unknown tool: gone" } }),
     });
     const [gone] = await mcpTools(client);
-    expect(await gone!.execute({})).toEqual({ output: "Unknown tool: gone", isError: true, metadata: { error: { code: -32602, data: undefined } } });
+    expect(await gone!.execute({})).toEqual({
+      output: "Unknown tool: gone",
+      isError: true,
+      metadata: { error: { code: -32602, data: undefined } },
+    });
   });
 });

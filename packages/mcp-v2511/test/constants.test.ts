@@ -48,7 +48,12 @@ describe("constants", () => {
     expect(Method.LoggingSetLevel).toBe("logging/setLevel");
     expect(Method.ResourcesSubscribe).toBe("resources/subscribe");
     expect(Method.ResourcesUnsubscribe).toBe("resources/unsubscribe");
-    expect([Method.TasksGet, Method.TasksResult, Method.TasksList, Method.TasksCancel]).toEqual(["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"]);
+    expect([Method.TasksGet, Method.TasksResult, Method.TasksList, Method.TasksCancel]).toEqual([
+      "tasks/get",
+      "tasks/result",
+      "tasks/list",
+      "tasks/cancel",
+    ]);
     expect(Method.NotificationsTasksStatus).toBe("notifications/tasks/status");
     expect(Method.NotificationsElicitationComplete).toBe("notifications/elicitation/complete");
   });
@@ -67,7 +72,7 @@ describe("constants", () => {
     const unions = ["ClientRequest", "ServerRequest", "ClientNotification", "ServerNotification"];
     const members = new Set<string>();
     for (const union of unions) {
-      for (const branch of (schema.$defs[union]!.anyOf as Schema[])) members.add(String(branch.$ref).replace("#/$defs/", ""));
+      for (const branch of schema.$defs[union]!.anyOf as Schema[]) members.add(String(branch.$ref).replace("#/$defs/", ""));
     }
     const withMethod = defs.filter(([, def]) => typeof def.properties?.method?.const === "string").map(([name]) => name);
     expect(withMethod.length).toBe(Object.keys(Method).length);
@@ -97,7 +102,8 @@ describe("constants", () => {
       // Either an error object with a fixed code, or a response whose `error`
       // narrows `Error` with an allOf (`URLElicitationRequiredError`).
       const direct = def.properties?.code?.const;
-      const nested = (def.properties?.error?.allOf as Schema[] | undefined)?.find((p) => p.properties?.code?.const !== undefined)?.properties.code.const;
+      const nested = (def.properties?.error?.allOf as Schema[] | undefined)?.find((p) => p.properties?.code?.const !== undefined)
+        ?.properties.code.const;
       const code = direct ?? nested;
       if (typeof code === "number") fromSchema[name] = code;
     }

@@ -30,9 +30,17 @@ const expectedInvalid: Record<string, { path: string; message: string; typeError
   "CallToolResult/priority-out-of-range.json": { path: "/content/0/annotations/priority", message: "must be <= 1", typeError: false },
   "CallToolResult/unknown-content-type.json": { path: "/content/0", message: "must match a schema in anyOf", typeError: true },
   "CreateTaskResult/unknown-status.json": { path: "/task/status", message: 'allowed values: "cancelled", "completed"', typeError: true },
-  "InitializeRequest/clientInfo-without-version.json": { path: "/params/clientInfo", message: "required property 'version'", typeError: true },
+  "InitializeRequest/clientInfo-without-version.json": {
+    path: "/params/clientInfo",
+    message: "required property 'version'",
+    typeError: true,
+  },
   "InitializeRequest/missing-protocolVersion.json": { path: "/params", message: "required property 'protocolVersion'", typeError: true },
-  "InitializeRequest/website-not-a-uri.json": { path: "/params/clientInfo/websiteUrl", message: 'must match format "uri"', typeError: false },
+  "InitializeRequest/website-not-a-uri.json": {
+    path: "/params/clientInfo/websiteUrl",
+    message: 'must match format "uri"',
+    typeError: false,
+  },
   "InitializeResult/capabilities-not-object.json": { path: "/capabilities", message: "must be object", typeError: true },
   "InitializeResult/missing-serverInfo.json": { path: "", message: "required property 'serverInfo'", typeError: true },
   "JSONRPCErrorResponse/code-not-integer.json": { path: "/error/code", message: "must be integer", typeError: false },
@@ -40,7 +48,11 @@ const expectedInvalid: Record<string, { path: string; message: string; typeError
   "JSONRPCErrorResponse/missing-message.json": { path: "/error", message: "required property 'message'", typeError: true },
   "ListToolsResult/inputSchema-not-object-type.json": { path: "/tools/0/inputSchema/type", message: 'constant "object"', typeError: true },
   "ListToolsResult/tool-without-inputSchema.json": { path: "/tools/0", message: "required property 'inputSchema'", typeError: true },
-  "ListToolsResult/unknown-taskSupport.json": { path: "/tools/0/execution/taskSupport", message: '"forbidden", "optional", "required"', typeError: true },
+  "ListToolsResult/unknown-taskSupport.json": {
+    path: "/tools/0/execution/taskSupport",
+    message: '"forbidden", "optional", "required"',
+    typeError: true,
+  },
   "PingRequest/missing-id.json": { path: "", message: "required property 'id'", typeError: true },
   "PingRequest/null-id.json": { path: "/id", message: "must be string,integer", typeError: true },
   "PingRequest/wrong-method.json": { path: "/method", message: 'constant "ping"', typeError: true },
@@ -99,7 +111,15 @@ describe("fixtures", () => {
     const unknown = [...valid, ...invalid].filter((f) => !definitionNames.includes(f.type)).map((f) => f.name);
     expect(unknown).toEqual([]);
     const covered = (list: Fixture[]) => new Set(list.map((f) => f.type));
-    for (const type of ["InitializeRequest", "InitializeResult", "CallToolRequest", "CallToolResult", "ListToolsResult", "JSONRPCErrorResponse", "PingRequest"]) {
+    for (const type of [
+      "InitializeRequest",
+      "InitializeResult",
+      "CallToolRequest",
+      "CallToolResult",
+      "ListToolsResult",
+      "JSONRPCErrorResponse",
+      "PingRequest",
+    ]) {
       expect(covered(valid)).toContain(type);
       expect(covered(invalid)).toContain(type);
     }
@@ -215,11 +235,23 @@ function mutations(): Mutation[] {
       const resolved = resolveDefinition(property);
       const pointer = `/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
       if (resolved.const !== undefined) {
-        out.push({ fixture, kind: `with a wrong const '${key}'`, value: { ...record, [key]: otherConst(resolved.const) }, path: pointer, expect: /constant/ });
+        out.push({
+          fixture,
+          kind: `with a wrong const '${key}'`,
+          value: { ...record, [key]: otherConst(resolved.const) },
+          path: pointer,
+          expect: /constant/,
+        });
       }
       const wrong = wrongTypeFor(property);
       if (wrong !== undefined && wrong !== null) {
-        out.push({ fixture, kind: `with '${key}' of a wrong type`, value: { ...record, [key]: wrong }, path: pointer, expect: /must be|must match/ });
+        out.push({
+          fixture,
+          kind: `with '${key}' of a wrong type`,
+          value: { ...record, [key]: wrong },
+          path: pointer,
+          expect: /must be|must match/,
+        });
       }
     }
     out.push({ fixture, kind: "replaced by a string", value: "not a message", path: "", expect: /must be|must match/ });
@@ -232,7 +264,9 @@ describe("mutated valid fixtures", () => {
   const counts = (kind: string) => all.filter((m) => m.kind.includes(kind)).length;
 
   it("cover each kind of mutation", () => {
-    console.log(`mutations: ${counts("without required")} missing required, ${counts("wrong const")} wrong const, ${counts("wrong type")} wrong type, ${counts("replaced")} wrong top-level type`);
+    console.log(
+      `mutations: ${counts("without required")} missing required, ${counts("wrong const")} wrong const, ${counts("wrong type")} wrong type, ${counts("replaced")} wrong top-level type`,
+    );
     expect(counts("without required")).toBeGreaterThan(30);
     expect(counts("wrong const")).toBeGreaterThan(15);
     expect(counts("wrong type")).toBeGreaterThan(30);

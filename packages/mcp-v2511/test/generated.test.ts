@@ -33,7 +33,9 @@ function exportedDeclarations(fileName: string, text: string): string[] {
 }
 
 describe("generated files", () => {
-  const sha256 = createHash("sha256").update(readFileSync(join(repoRoot, "schema", revision, "schema.json"))).digest("hex");
+  const sha256 = createHash("sha256")
+    .update(readFileSync(join(repoRoot, "schema", revision, "schema.json")))
+    .digest("hex");
 
   it.each(["types.ts", "validators.js", "validators.d.ts"])("%s starts with a header naming its input and sha256", (name) => {
     const head = read(name).split("\n").slice(0, 3).join("\n");
@@ -99,7 +101,13 @@ describe("generated files", () => {
   });
 
   it("package.json has the shape of every other generated package (entry points, scripts, exact dependency versions)", () => {
-    type Manifest = { name: string; exports: Record<string, unknown>; scripts: Record<string, string>; dependencies: Record<string, string>; sideEffects: boolean };
+    type Manifest = {
+      name: string;
+      exports: Record<string, unknown>;
+      scripts: Record<string, string>;
+      dependencies: Record<string, string>;
+      sideEffects: boolean;
+    };
     const readManifest = (dir: string) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest;
     const ours = readManifest(packageDir);
     expect(ours.name).toBe(`@x/${pin.package}`);

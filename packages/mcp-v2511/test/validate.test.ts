@@ -77,7 +77,9 @@ describe("validate", () => {
   it("accepts any JSON in untyped slots", () => {
     expect(validate("Error", { code: -32603, message: "bad", data: null }).ok).toBe(true);
     expect(validate("Error", { code: -32603, message: "bad", data: { nested: [1.5, null] } }).ok).toBe(true);
-    expect(validate("CallToolRequest", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: { a: null } } }).ok).toBe(true);
+    expect(
+      validate("CallToolRequest", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: { a: null } } }).ok,
+    ).toBe(true);
   });
 
   it("does not keep state between calls", () => {

@@ -52,7 +52,14 @@ describe("constants", () => {
     for (const [name, def] of defs) {
       if (name.endsWith("MetaObject")) for (const key of Object.keys(def.properties ?? {})) metaKeys.add(key);
     }
-    const ours = [META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_LOG_LEVEL, META_SUBSCRIPTION_ID];
+    const ours = [
+      META_PROTOCOL_VERSION,
+      META_CLIENT_CAPABILITIES,
+      META_CLIENT_INFO,
+      META_SERVER_INFO,
+      META_LOG_LEVEL,
+      META_SUBSCRIPTION_ID,
+    ];
     for (const key of ours) expect(metaKeys).toContain(key);
     // Every reserved io.modelcontextprotocol/ key the schema declares has a constant.
     expect([...metaKeys].filter((k) => k.startsWith("io.modelcontextprotocol/")).sort()).toEqual([...ours].sort());
@@ -70,7 +77,8 @@ describe("constants", () => {
       // Either the error object itself (`ParseError`) or a response whose
       // `error` narrows `Error` with an allOf (`HeaderMismatchError`).
       const direct = def.properties?.code?.const;
-      const nested = (def.properties?.error?.allOf as Schema[] | undefined)?.find((p) => p.properties?.code?.const !== undefined)?.properties.code.const;
+      const nested = (def.properties?.error?.allOf as Schema[] | undefined)?.find((p) => p.properties?.code?.const !== undefined)
+        ?.properties.code.const;
       const code = direct ?? nested;
       if (typeof code === "number") fromSchema[name] = code;
     }

@@ -129,18 +129,36 @@ function mutations(): Mutation[] {
     for (const key of required) {
       if (!(key in record)) continue;
       const { [key]: _dropped, ...rest } = record;
-      out.push({ example, kind: `without required '${key}'`, value: rest, path: "", expect: new RegExp(`required property '${key.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}'`) });
+      out.push({
+        example,
+        kind: `without required '${key}'`,
+        value: rest,
+        path: "",
+        expect: new RegExp(`required property '${key.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}'`),
+      });
     }
     for (const [key, property] of Object.entries(properties)) {
       if (!(key in record)) continue;
       const resolved = resolveDefinition(property);
       const pointer = `/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
       if (resolved.const !== undefined) {
-        out.push({ example, kind: `with a wrong const '${key}'`, value: { ...record, [key]: otherConst(resolved.const) }, path: pointer, expect: /constant/ });
+        out.push({
+          example,
+          kind: `with a wrong const '${key}'`,
+          value: { ...record, [key]: otherConst(resolved.const) },
+          path: pointer,
+          expect: /constant/,
+        });
       }
       const wrong = wrongTypeFor(property);
       if (wrong !== undefined && wrong !== null) {
-        out.push({ example, kind: `with '${key}' of a wrong type`, value: { ...record, [key]: wrong }, path: pointer, expect: /must be|must match/ });
+        out.push({
+          example,
+          kind: `with '${key}' of a wrong type`,
+          value: { ...record, [key]: wrong },
+          path: pointer,
+          expect: /must be|must match/,
+        });
       }
     }
     out.push({ example, kind: "replaced by a string", value: "not a message", path: "", expect: /must be|must match/ });
@@ -153,7 +171,9 @@ describe("mutated spec examples", () => {
   const counts = (kind: string) => all.filter((m) => m.kind.includes(kind)).length;
 
   it("cover each kind of mutation", () => {
-    console.log(`mutations: ${counts("without required")} missing required, ${counts("wrong const")} wrong const, ${counts("wrong type")} wrong type, ${counts("replaced")} wrong top-level type`);
+    console.log(
+      `mutations: ${counts("without required")} missing required, ${counts("wrong const")} wrong const, ${counts("wrong type")} wrong type, ${counts("replaced")} wrong top-level type`,
+    );
     expect(counts("without required")).toBeGreaterThan(50);
     expect(counts("wrong const")).toBeGreaterThan(20);
     expect(counts("wrong type")).toBeGreaterThan(50);

@@ -33,7 +33,9 @@ function exportedDeclarations(fileName: string, text: string): string[] {
 }
 
 describe("generated files", () => {
-  const sha256 = createHash("sha256").update(readFileSync(join(repoRoot, "schema", revision, "schema.json"))).digest("hex");
+  const sha256 = createHash("sha256")
+    .update(readFileSync(join(repoRoot, "schema", revision, "schema.json")))
+    .digest("hex");
 
   it.each(["types.ts", "validators.js", "validators.d.ts"])("%s starts with a header naming its input and sha256", (name) => {
     const head = read(name).split("\n").slice(0, 3).join("\n");

@@ -29,10 +29,13 @@ describe("result guards", () => {
     },
   );
 
-  it.each([[null], [undefined], [1], [true], [["complete"]], [{ kind: "complete" }]])("a non-string resultType %j is neither", (resultType) => {
-    expect(isCompleteResult({ resultType })).toBe(false);
-    expect(isInputRequiredResult({ resultType })).toBe(false);
-  });
+  it.each([[null], [undefined], [1], [true], [["complete"]], [{ kind: "complete" }]])(
+    "a non-string resultType %j is neither",
+    (resultType) => {
+      expect(isCompleteResult({ resultType })).toBe(false);
+      expect(isInputRequiredResult({ resultType })).toBe(false);
+    },
+  );
 
   it.each([[null], [undefined], ["complete"], [42], [[]], [[{ resultType: "complete" }]]])("a non-object %j is neither", (value) => {
     expect(isCompleteResult(value)).toBe(false);

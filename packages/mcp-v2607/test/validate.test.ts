@@ -21,7 +21,10 @@ describe("validate", () => {
       jsonrpc: "2.0",
       id: 1,
       method: "tools/call",
-      params: { name: 7, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+      params: {
+        name: 7,
+        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+      },
     });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problems).toEqual([{ path: "/params/name", message: "must be string" }]);

@@ -3,7 +3,18 @@
  * basic/index "Request metadata", basic/patterns/progress,
  * server/utilities/logging).
  */
-import type { ClientCapabilities, CreateMessageRequestParams, ElicitRequestFormParams, Tool, Implementation, JSONRPCNotification, LoggingLevel, ProgressToken, RequestId, RequestMetaObject } from "@x/mcp-v2607";
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  ElicitRequestFormParams,
+  Tool,
+  Implementation,
+  JSONRPCNotification,
+  LoggingLevel,
+  ProgressToken,
+  RequestId,
+  RequestMetaObject,
+} from "@x/mcp-v2607";
 import { META_LOG_LEVEL, Method } from "@x/mcp-v2607/constants";
 import {
   ASKING_METHODS,
@@ -354,7 +365,10 @@ class Context implements RequestContext {
       throw new Error(`ctx.${name}: asks are only allowed in tools/call, prompts/get and resources/read handlers, not ${this.method}`);
     }
     const round = this.#state.round;
-    const outside = () => new Error(`ctx.${name} was called outside the handler's run (a detached promise, a timer, a worker, or a direct call): only the run itself can ask`);
+    const outside = () =>
+      new Error(
+        `ctx.${name} was called outside the handler's run (a detached promise, a timer, a worker, or a direct call): only the run itself can ask`,
+      );
     // A round belongs to one run of one handler and is finished when that run
     // returns: an ask from a promise, timer or callback that outlives the run
     // (or from a context whose request is over) finds it finished. This is the

@@ -57,7 +57,12 @@ export function isProtocolError(value: unknown): value is { code: number; messag
  * unknown tool, a bad cursor, ...).
  */
 export function statusForHandlerError(code: number): number {
-  if (code === ErrorCode.HeaderMismatch || code === ErrorCode.MissingRequiredClientCapability || code === ErrorCode.UnsupportedProtocolVersion) return 400;
+  if (
+    code === ErrorCode.HeaderMismatch ||
+    code === ErrorCode.MissingRequiredClientCapability ||
+    code === ErrorCode.UnsupportedProtocolVersion
+  )
+    return 400;
   if (code === -32000) return 503; // a server limit was reached (SERVER_BUSY)
   return code === ErrorCode.MethodNotFound ? 404 : 200;
 }

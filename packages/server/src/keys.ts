@@ -36,7 +36,8 @@ export class KeyRing {
    */
   constructor(keys: readonly Uint8Array[] = []) {
     for (const [i, key] of keys.entries()) {
-      if (key.byteLength < MIN_KEY_BYTES) throw new RangeError(`requestStateKeys[${i}] must be at least ${MIN_KEY_BYTES} bytes, got ${key.byteLength}`);
+      if (key.byteLength < MIN_KEY_BYTES)
+        throw new RangeError(`requestStateKeys[${i}] must be at least ${MIN_KEY_BYTES} bytes, got ${key.byteLength}`);
     }
     this.ephemeral = keys.length === 0;
     this.#keys = this.ephemeral ? undefined : keys.map((k) => Buffer.from(k));

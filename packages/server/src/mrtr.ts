@@ -12,7 +12,16 @@
  * `requestState` is sealed: HMAC-SHA256 over the answers so far, an expiry,
  * the principal, the method and a digest of the request's parameters.
  */
-import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestFormParams, ElicitResult, InputRequest, InputRequests, ListRootsResult } from "@x/mcp-v2607";
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  ElicitResult,
+  InputRequest,
+  InputRequests,
+  ListRootsResult,
+} from "@x/mcp-v2607";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import { createMessageRequest, elicitRequest, elicitUrlRequest } from "@x/builders";
 type Validators = typeof import("./ask-validators.js");
@@ -143,8 +152,6 @@ export class Round {
     return results;
   }
 }
-
-
 
 /** The methods on which a server may answer `input_required` (spec: mrtr). */
 export const ASKING_METHODS: ReadonlySet<string> = new Set([Method.ToolsCall, Method.PromptsGet, Method.ResourcesRead]);

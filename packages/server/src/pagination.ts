@@ -49,7 +49,13 @@ function verifyTruncated(keys: KeyRing, body: string, tag: Buffer): boolean {
  * One page of `items` starting at the cursor's offset (or 0 without cursor).
  * @returns the page and the cursor of the next one (absent on the last page).
  */
-export function page<T>(keys: KeyRing, list: string, items: readonly T[], cursor: unknown, pageSize: number): { items: T[]; nextCursor?: string } {
+export function page<T>(
+  keys: KeyRing,
+  list: string,
+  items: readonly T[],
+  cursor: unknown,
+  pageSize: number,
+): { items: T[]; nextCursor?: string } {
   const start = cursor === undefined ? 0 : readCursor(keys, list, cursor);
   const end = start + pageSize;
   const out: { items: T[]; nextCursor?: string } = { items: items.slice(start, end) };

@@ -44,7 +44,8 @@ export function definePrompt(name: string, config: PromptConfig, handler: Prompt
   if (typeof handler !== "function") throw new TypeError(`prompt ${name}: handler must be a function`);
   const args = config.arguments ?? [];
   for (const [i, arg] of args.entries()) {
-    if (typeof arg?.name !== "string" || arg.name === "") throw new TypeError(`prompt ${name}: arguments[${i}].name must be a non-empty string`);
+    if (typeof arg?.name !== "string" || arg.name === "")
+      throw new TypeError(`prompt ${name}: arguments[${i}].name must be a non-empty string`);
   }
   for (const key of Object.keys(config.complete ?? {})) {
     if (!args.some((a) => a.name === key)) throw new TypeError(`prompt ${name}: complete.${key} names no declared argument`);
@@ -68,7 +69,8 @@ export function checkPromptArguments(prompt: RegisteredPrompt, raw: unknown): Re
   }
   const args = (raw ?? {}) as Record<string, unknown>;
   for (const [key, value] of Object.entries(args)) {
-    if (typeof value !== "string") throw new McpError(ErrorCode.InvalidParams, `Invalid params: argument ${key} must be a string`, { argument: key });
+    if (typeof value !== "string")
+      throw new McpError(ErrorCode.InvalidParams, `Invalid params: argument ${key} must be a string`, { argument: key });
   }
   for (const declared of prompt.config.arguments ?? []) {
     if (declared.required && args[declared.name] === undefined) {
@@ -80,7 +82,8 @@ export function checkPromptArguments(prompt: RegisteredPrompt, raw: unknown): Re
 
 /** Shapes a handler's return as a `GetPromptResult`. */
 export function toGetPromptResult(value: PromptHandlerResult, description: string | undefined): GetPromptResult {
-  if (typeof value === "string") return withDescription({ resultType: "complete", messages: [{ role: "user", content: { type: "text", text: value } }] }, description);
+  if (typeof value === "string")
+    return withDescription({ resultType: "complete", messages: [{ role: "user", content: { type: "text", text: value } }] }, description);
   if (Array.isArray(value)) return withDescription({ resultType: "complete", messages: value }, description);
   if (typeof value === "object" && value !== null && Array.isArray((value as GetPromptResult).messages)) return value as GetPromptResult;
   throw new Error("prompt handler returned a value that is not a GetPromptResult, a message list or a string");

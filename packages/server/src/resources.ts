@@ -129,7 +129,12 @@ export function defineResource(name: string, uri: string, config: ResourceConfig
  * @throws TypeError when the template does not parse, or a completer names no template variable;
  *   RangeError when `cache` holds an invalid hint.
  */
-export function defineTemplate(name: string, uriTemplate: string, config: ResourceTemplateConfig, read: TemplateReadHandler): RegisteredTemplate {
+export function defineTemplate(
+  name: string,
+  uriTemplate: string,
+  config: ResourceTemplateConfig,
+  read: TemplateReadHandler,
+): RegisteredTemplate {
   if (typeof name !== "string" || name === "") throw new TypeError("resource template name must be a non-empty string");
   if (typeof read !== "function") throw new TypeError(`resource template ${name}: read handler must be a function`);
   let template: ReturnType<typeof uriTemplates>;
@@ -174,7 +179,8 @@ export function toReadResult(value: ReadHandlerResult, uri: string, mimeType: st
   if (Array.isArray(value)) return { resultType: "complete", contents: value } as ReadResourceResult;
   if (typeof value === "object" && value !== null) {
     if (Array.isArray((value as ReadResourceResult).contents)) return value as ReadResourceResult;
-    if (typeof (value as ResourceContents).uri === "string") return { resultType: "complete", contents: [value as ResourceContents] } as ReadResourceResult;
+    if (typeof (value as ResourceContents).uri === "string")
+      return { resultType: "complete", contents: [value as ResourceContents] } as ReadResourceResult;
   }
   throw new Error("read handler returned a value that is not a ReadResourceResult, contents or a string");
 }

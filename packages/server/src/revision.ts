@@ -6,7 +6,14 @@
  * `initialize`-era revision (2025-11-25) plugs in beside it later.
  */
 import type { ClientCapabilities, Implementation, RequestMetaObject } from "@x/mcp-v2607";
-import { ErrorCode, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
+import {
+  ErrorCode,
+  META_CLIENT_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_PROTOCOL_VERSION,
+  META_SERVER_INFO,
+  PROTOCOL_VERSION,
+} from "@x/mcp-v2607/constants";
 import { McpError } from "./errors.js";
 import { copyOwn } from "./objects.js";
 
@@ -38,7 +45,10 @@ export const revision2607: Revision = {
   readEnvelope(params) {
     const meta = params._meta;
     if (!isObject(meta)) {
-      throw new McpError(ErrorCode.InvalidParams, "Missing or invalid params._meta (an object): every request must carry its protocol version and client capabilities");
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        "Missing or invalid params._meta (an object): every request must carry its protocol version and client capabilities",
+      );
     }
     const protocolVersion = meta[META_PROTOCOL_VERSION];
     if (typeof protocolVersion !== "string" || protocolVersion === "") {
@@ -53,7 +63,10 @@ export const revision2607: Revision = {
       throw new McpError(ErrorCode.InvalidParams, "Invalid _meta.progressToken: must be a string or an integer");
     }
     const clientInfo = meta[META_CLIENT_INFO];
-    if (clientInfo !== undefined && !(isObject(clientInfo) && typeof clientInfo.name === "string" && typeof clientInfo.version === "string")) {
+    if (
+      clientInfo !== undefined &&
+      !(isObject(clientInfo) && typeof clientInfo.name === "string" && typeof clientInfo.version === "string")
+    ) {
       throw new McpError(ErrorCode.InvalidParams, `Invalid _meta["${META_CLIENT_INFO}"]: name and version must be strings`);
     }
     return {

@@ -67,8 +67,10 @@ export function compileSchema(schema: object): CompiledSchema {
 function toProblems(errors: ErrorObject[] | null | undefined): SchemaProblem[] {
   return (errors ?? []).map((e) => {
     let message = e.message ?? "is invalid";
-    if (e.keyword === "additionalProperties") message = `has unknown property ${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)}`;
-    if (e.keyword === "required") message = `is missing required property ${JSON.stringify((e.params as { missingProperty: string }).missingProperty)}`;
+    if (e.keyword === "additionalProperties")
+      message = `has unknown property ${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)}`;
+    if (e.keyword === "required")
+      message = `is missing required property ${JSON.stringify((e.params as { missingProperty: string }).missingProperty)}`;
     return { path: e.instancePath, message };
   });
 }

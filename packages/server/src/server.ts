@@ -8,7 +8,15 @@
  * server, protocol or transport object is created per request.
  */
 import { discoverResult } from "@x/builders";
-import type { ClientCapabilities, Implementation, JSONRPCErrorResponse, JSONRPCResultResponse, RequestId, ServerCapabilities, SubscriptionFilter } from "@x/mcp-v2607";
+import type {
+  ClientCapabilities,
+  Implementation,
+  JSONRPCErrorResponse,
+  JSONRPCResultResponse,
+  RequestId,
+  ServerCapabilities,
+  SubscriptionFilter,
+} from "@x/mcp-v2607";
 import { ErrorCode, META_SERVER_INFO, META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
 import { applyHints, type CacheableMethod, type CacheOptions, resolveCacheOptions } from "./cache.js";
 import { type Completer, complete } from "./completion.js";
@@ -17,7 +25,14 @@ import { isProtocolError, McpError, statusForEnvelopeError, statusForHandlerErro
 import { KeyRing } from "./keys.js";
 import { ASKING_METHODS, InputRequiredSignal, openState, Round, readInputResponses, type StateBinding, sealState } from "./mrtr.js";
 import { page } from "./pagination.js";
-import { checkPromptArguments, definePrompt, type PromptConfig, type PromptHandler, type RegisteredPrompt, toGetPromptResult } from "./prompts.js";
+import {
+  checkPromptArguments,
+  definePrompt,
+  type PromptConfig,
+  type PromptHandler,
+  type RegisteredPrompt,
+  toGetPromptResult,
+} from "./prompts.js";
 import {
   defineResource,
   defineTemplate,
@@ -121,7 +136,11 @@ export type Inbound =
   | { kind: "request"; id: RequestId; method: string; params: Record<string, unknown>; envelope: EnvelopeMeta }
   | { kind: "error"; outcome: Outcome };
 
-type MethodHandler = (params: Record<string, unknown>, ctx: RequestContext, transport: TransportInfo) => Promise<Record<string, unknown>> | Record<string, unknown>;
+type MethodHandler = (
+  params: Record<string, unknown>,
+  ctx: RequestContext,
+  transport: TransportInfo,
+) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 /** The JSON-RPC code used when a server limit is reached (the implementation-defined server error range). */
 export const SERVER_BUSY = -32000;
@@ -135,7 +154,11 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
  * package's transports use it; set by McpServer's static block). A server
  * whose class overrides `execute` is answered by its `execute`.
  */
-export let answerNow: (server: McpServer, request: Extract<Inbound, { kind: "request" }>, transport: TransportInfo) => Outcome | Promise<Outcome>;
+export let answerNow: (
+  server: McpServer,
+  request: Extract<Inbound, { kind: "request" }>,
+  transport: TransportInfo,
+) => Outcome | Promise<Outcome>;
 
 /**
  * Serves tools built outside this module, all or none, with one
@@ -183,13 +206,22 @@ function errorOutcome(id: RequestId | undefined, code: number, message: string, 
 function rejected(outcome: Outcome, method: string | undefined): Outcome {
   const response = outcome.response as JSONRPCErrorResponse | undefined;
   if (response?.error) {
-    publishRequestRejected({ requestId: response.id, method, code: response.error.code, message: response.error.message, status: outcome.status });
+    publishRequestRejected({
+      requestId: response.id,
+      method,
+      code: response.error.code,
+      message: response.error.message,
+      status: outcome.status,
+    });
   }
   return outcome;
 }
 
 /** The capabilities of `required` that `declared` lacks (recursively by key), or `undefined` when none is missing. */
-export function missingCapabilities(required: Record<string, unknown>, declared: Record<string, unknown>): Record<string, unknown> | undefined {
+export function missingCapabilities(
+  required: Record<string, unknown>,
+  declared: Record<string, unknown>,
+): Record<string, unknown> | undefined {
   let missing: Record<string, unknown> | undefined;
   for (const [key, value] of Object.entries(required)) {
     const have = declared[key];
@@ -211,9 +243,13 @@ function checkRequiredCapabilities(required: ClientCapabilities | undefined, ctx
   if (!required) return;
   const missing = missingCapabilities(required as Record<string, unknown>, ctx.clientCapabilities as Record<string, unknown>);
   if (missing) {
-    throw new McpError(ErrorCode.MissingRequiredClientCapability, `This request requires client capabilities: ${Object.keys(missing).join(", ")}`, {
-      requiredCapabilities: required,
-    });
+    throw new McpError(
+      ErrorCode.MissingRequiredClientCapability,
+      `This request requires client capabilities: ${Object.keys(missing).join(", ")}`,
+      {
+        requiredCapabilities: required,
+      },
+    );
   }
 }
 
@@ -273,18 +309,31 @@ export class McpServer {
     this.#runOptions = { timeoutMs: options.toolTimeoutMs };
     this.#cache = resolveCacheOptions(options.cache);
     this.#pageSize = options.pageSize ?? 100;
-    if (!Number.isSafeInteger(this.#pageSize) || this.#pageSize < 1) throw new RangeError(`pageSize must be an integer >= 1, got ${options.pageSize}`);
+    if (!Number.isSafeInteger(this.#pageSize) || this.#pageSize < 1)
+      throw new RangeError(`pageSize must be an integer >= 1, got ${options.pageSize}`);
     this.keys = new KeyRing(keysFrom(options.requestStateKeys));
     if (options.toolTimeoutMs !== undefined) checkTimeout("toolTimeoutMs", options.toolTimeoutMs);
     const m = this.#methods;
     m.set(Method.ServerDiscover, () => this.#discover());
     m.set(Method.ToolsList, (p) => this.#list("tools/list", "tools", this.#toolList(), p));
     m.set(Method.ToolsCall, (p, ctx) => this.#callTool(p, ctx));
-    m.set(Method.PromptsList, (p) => this.#list("prompts/list", "prompts", [...this.#prompts.values()].map((x) => x.definition), p));
+    m.set(Method.PromptsList, (p) =>
+      this.#list(
+        "prompts/list",
+        "prompts",
+        [...this.#prompts.values()].map((x) => x.definition),
+        p,
+      ),
+    );
     m.set(Method.PromptsGet, (p, ctx) => this.#getPrompt(p, ctx));
     m.set(Method.ResourcesList, async (p) => this.#list("resources/list", "resources", await this.#resourceList(), p));
     m.set(Method.ResourcesTemplatesList, (p) =>
-      this.#list("resources/templates/list", "resourceTemplates", [...this.#templates.values()].map((x) => x.definition), p),
+      this.#list(
+        "resources/templates/list",
+        "resourceTemplates",
+        [...this.#templates.values()].map((x) => x.definition),
+        p,
+      ),
     );
     m.set(Method.ResourcesRead, (p, ctx) => this.#readResource(p, ctx));
     m.set(Method.CompletionComplete, (p) => this.#complete(p));
@@ -302,10 +351,13 @@ export class McpServer {
    *   `x-mcp-header` annotation breaks the spec's constraints.
    */
   registerTool<Args = Record<string, unknown>>(name: string, config: ToolConfig, handler: ToolHandler<Args>): this {
-    if (name === HELP_TOOL) throw new Error(`tool name ${HELP_TOOL} is reserved for the introspection tool the server registers with action tools`);
+    if (name === HELP_TOOL)
+      throw new Error(`tool name ${HELP_TOOL} is reserved for the introspection tool the server registers with action tools`);
     if (this.#tools.has(name)) throw new Error(`tool ${name} is already registered`);
     if (this.#options.strictToolNames !== false && typeof name === "string" && !TOOL_NAME_PATTERN.test(name)) {
-      throw new TypeError(`tool name ${JSON.stringify(name)} breaks the spec's rule: 1 to 128 characters of A-Z, a-z, 0-9, _, - and . (set strictToolNames: false to allow it)`);
+      throw new TypeError(
+        `tool name ${JSON.stringify(name)} breaks the spec's rule: 1 to 128 characters of A-Z, a-z, 0-9, _, - and . (set strictToolNames: false to allow it)`,
+      );
     }
     this.#tools.set(name, defineTool(name, config, handler as ToolHandler<any>));
     this.#toolDefinitions = undefined;
@@ -436,23 +488,39 @@ export class McpServer {
    */
   inspect(message: unknown): Inbound {
     const inbound = this.#inspect(message);
-    if (inbound.kind === "error") rejected(inbound.outcome, isObject(message) && typeof message.method === "string" ? message.method : undefined);
+    if (inbound.kind === "error")
+      rejected(inbound.outcome, isObject(message) && typeof message.method === "string" ? message.method : undefined);
     return inbound;
   }
 
   #inspect(message: unknown): Inbound {
     if (!isObject(message) || message.jsonrpc !== "2.0" || typeof message.method !== "string") {
       const id = isObject(message) && isRequestId(message.id) ? message.id : undefined;
-      return { kind: "error", outcome: errorOutcome(id, ErrorCode.InvalidRequest, "Invalid request: expected a JSON-RPC 2.0 request or notification", undefined, 400) };
+      return {
+        kind: "error",
+        outcome: errorOutcome(
+          id,
+          ErrorCode.InvalidRequest,
+          "Invalid request: expected a JSON-RPC 2.0 request or notification",
+          undefined,
+          400,
+        ),
+      };
     }
     const params = message.params === undefined ? {} : message.params;
     if (!isObject(params)) {
       const id = isRequestId(message.id) ? message.id : undefined;
-      return { kind: "error", outcome: errorOutcome(id, ErrorCode.InvalidRequest, "Invalid request: params must be an object", undefined, 400) };
+      return {
+        kind: "error",
+        outcome: errorOutcome(id, ErrorCode.InvalidRequest, "Invalid request: params must be an object", undefined, 400),
+      };
     }
     if (!("id" in message)) return { kind: "notification", method: message.method, params };
     if (!isRequestId(message.id)) {
-      return { kind: "error", outcome: errorOutcome(undefined, ErrorCode.InvalidRequest, "Invalid request: id must be a string or an integer", undefined, 400) };
+      return {
+        kind: "error",
+        outcome: errorOutcome(undefined, ErrorCode.InvalidRequest, "Invalid request: id must be a string or an integer", undefined, 400),
+      };
     }
     try {
       const envelope = revision2607.readEnvelope(params);
@@ -500,7 +568,9 @@ export class McpServer {
       const checked = (outcome: unknown): Outcome =>
         isObject(outcome) && typeof outcome.status === "number" && (outcome.response === undefined || isObject(outcome.response))
           ? (outcome as unknown as Outcome)
-          : refused(new TypeError(`execute() of ${server.constructor.name} resolved to ${typeof outcome}, not an Outcome { response, status }`));
+          : refused(
+              new TypeError(`execute() of ${server.constructor.name} resolved to ${typeof outcome}, not an Outcome { response, status }`),
+            );
       try {
         return Promise.resolve(server.execute(request, transport)).then(checked, refused);
       } catch (error) {
@@ -524,7 +594,9 @@ export class McpServer {
       const name = tool.name;
       if (this.#tools.has(name)) throw new Error(`tool ${name} is already registered`);
       if (name !== HELP_TOOL && this.#options.strictToolNames !== false && !TOOL_NAME_PATTERN.test(name)) {
-        throw new TypeError(`tool name ${JSON.stringify(name)} breaks the spec's rule: 1 to 128 characters of A-Z, a-z, 0-9, _, - and . (set strictToolNames: false to allow it)`);
+        throw new TypeError(
+          `tool name ${JSON.stringify(name)} breaks the spec's rule: 1 to 128 characters of A-Z, a-z, 0-9, _, - and . (set strictToolNames: false to allow it)`,
+        );
       }
     }
     for (const tool of tools) this.#tools.set(tool.name, tool);
@@ -536,12 +608,23 @@ export class McpServer {
     const { id, method, params, envelope } = request;
     const revision = this.#revisions.get(envelope.protocolVersion);
     if (!revision) {
-      return errorOutcome(id, ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${envelope.protocolVersion}`,
-        { supported: this.supportedVersions, requested: envelope.protocolVersion }, 400);
+      return errorOutcome(
+        id,
+        ErrorCode.UnsupportedProtocolVersion,
+        `Unsupported protocol version: ${envelope.protocolVersion}`,
+        { supported: this.supportedVersions, requested: envelope.protocolVersion },
+        400,
+      );
     }
     const handler = this.#methods.get(method);
     if (!handler || !this.#methodEnabled(method)) {
-      return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, statusForEnvelopeError(ErrorCode.MethodNotFound));
+      return errorOutcome(
+        id,
+        ErrorCode.MethodNotFound,
+        `Method not found: ${method}`,
+        { method },
+        statusForEnvelopeError(ErrorCode.MethodNotFound),
+      );
     }
     const state: ContextState = {};
     const ctx = createContext({
@@ -576,7 +659,11 @@ export class McpServer {
   /** The response carrying a handler's result, stamped for its revision (a result that cannot be stamped is a fault). */
   #answered(result: unknown, id: RequestId, method: string, revision: Revision): Outcome {
     try {
-      const response: JSONRPCResultResponse = { jsonrpc: "2.0", id, result: revision.stamp(result as Record<string, unknown>, this.info) as JSONRPCResultResponse["result"] };
+      const response: JSONRPCResultResponse = {
+        jsonrpc: "2.0",
+        id,
+        result: revision.stamp(result as Record<string, unknown>, this.info) as JSONRPCResultResponse["result"],
+      };
       return { response, status: 200 };
     } catch (error) {
       return this.#failed(error, id, method);
@@ -609,7 +696,10 @@ export class McpServer {
   #reportError(error: unknown, method: string, requestId: RequestId): void {
     try {
       if (this.#options.onError) this.#options.onError(error, { method, requestId });
-      else process.stderr.write(`x-mcp: ${method} (id ${JSON.stringify(requestId)}) failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      else
+        process.stderr.write(
+          `x-mcp: ${method} (id ${JSON.stringify(requestId)}) failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+        );
     } catch {
       // A failing reporter must not change the answer.
     }
@@ -629,7 +719,8 @@ export class McpServer {
   ): Record<string, unknown> | Promise<Record<string, unknown>> {
     const responses = readInputResponses(params.inputResponses);
     let answers: Readonly<Record<string, unknown>> = responses;
-    if (params.requestState !== undefined) answers = { ...openState(this.keys, params.requestState, this.#binding(params, ctx)), ...responses };
+    if (params.requestState !== undefined)
+      answers = { ...openState(this.keys, params.requestState, this.#binding(params, ctx)), ...responses };
     const round = new Round(answers);
     state.round = round;
     let running: unknown;
@@ -806,7 +897,8 @@ export class McpServer {
     if (!isObject(ref) || !isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
       throw new McpError(ErrorCode.InvalidParams, "Invalid params: ref and argument {name, value} are required");
     }
-    const context = isObject(params.context) && isObject(params.context.arguments) ? (params.context.arguments as Record<string, string>) : {};
+    const context =
+      isObject(params.context) && isObject(params.context.arguments) ? (params.context.arguments as Record<string, string>) : {};
     let completers: Record<string, Completer> | undefined;
     if (ref.type === "ref/prompt") {
       const prompt = typeof ref.name === "string" ? this.#prompts.get(ref.name) : undefined;
@@ -829,10 +921,12 @@ export class McpServer {
   #listen(params: Record<string, unknown>, ctx: RequestContext, transport: TransportInfo): Promise<Record<string, unknown>> {
     const filter = params.notifications;
     if (!isObject(filter)) throw new McpError(ErrorCode.InvalidParams, "Invalid params: notifications (a subscription filter) is required");
-    if (!transport.notify) throw new McpError(ErrorCode.InternalError, "subscriptions/listen needs a transport that can stream notifications");
+    if (!transport.notify)
+      throw new McpError(ErrorCode.InternalError, "subscriptions/listen needs a transport that can stream notifications");
     if (this.#closed) throw new McpError(SERVER_BUSY, "Server is closing: no new subscriptions");
     const limit = this.#options.maxListenStreams ?? 1000;
-    if (this.#subscriptions.size >= limit) throw new McpError(SERVER_BUSY, `Too many open subscriptions/listen streams (limit ${limit})`, { limit });
+    if (this.#subscriptions.size >= limit)
+      throw new McpError(SERVER_BUSY, `Too many open subscriptions/listen streams (limit ${limit})`, { limit });
     const caps = this.capabilities();
     const granted: SubscriptionFilter = {};
     const want = (key: keyof SubscriptionFilter) => filter[key] === true;
@@ -858,5 +952,4 @@ export class McpServer {
       ctx.signal.addEventListener("abort", finish, { once: true });
     });
   }
-
 }

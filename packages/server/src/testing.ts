@@ -40,7 +40,11 @@ const states = new WeakMap<RequestContext, ContextState>();
 export function buildContext(options: BuildContextOptions = {}): RequestContext {
   const metaCaps = options.meta?.[META_CLIENT_CAPABILITIES] as ClientCapabilities | undefined;
   const clientCapabilities = options.capabilities ?? metaCaps ?? {};
-  const meta = { [META_PROTOCOL_VERSION]: PROTOCOL_VERSION, ...options.meta, [META_CLIENT_CAPABILITIES]: clientCapabilities } as RequestMetaObject;
+  const meta = {
+    [META_PROTOCOL_VERSION]: PROTOCOL_VERSION,
+    ...options.meta,
+    [META_CLIENT_CAPABILITIES]: clientCapabilities,
+  } as RequestMetaObject;
   const state: ContextState = {};
   if (options.answers) state.preset = options.answers;
   const transport: TransportInfo = {};
@@ -80,7 +84,11 @@ export type RunOutcome<R> =
  * @throws whatever the handler throws (other than the end of a round);
  *   Error when `ctx` was not made by {@link buildContext}.
  */
-export async function runHandler<A, R>(handler: (args: A, ctx: RequestContext) => R | Promise<R>, args: A, ctx: RequestContext): Promise<RunOutcome<R>> {
+export async function runHandler<A, R>(
+  handler: (args: A, ctx: RequestContext) => R | Promise<R>,
+  args: A,
+  ctx: RequestContext,
+): Promise<RunOutcome<R>> {
   const state = states.get(ctx);
   if (!state) throw new Error("runHandler needs a context made by buildContext");
   const round = new Round(state.preset ?? {});

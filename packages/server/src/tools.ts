@@ -7,7 +7,15 @@ import { OWN_SIGNAL, type RequestContext } from "./context.js";
 import { isProtocolError } from "./errors.js";
 import { InputRequiredSignal } from "./mrtr.js";
 import { type CompiledSchema, compileSchema, formatProblems } from "./schema.js";
-import { dispatchError, isDispatchError, publishToolError, publishToolStart, publishToolStop, type ToolCallEvent, toolEventsObserved } from "./telemetry.js";
+import {
+  dispatchError,
+  isDispatchError,
+  publishToolError,
+  publishToolStart,
+  publishToolStop,
+  type ToolCallEvent,
+  toolEventsObserved,
+} from "./telemetry.js";
 import { MissingDependencyError } from "./runtime-deps.js";
 
 /** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
@@ -115,7 +123,23 @@ export function checkTimeout(what: string, value: unknown): void {
 
 /** RFC 9110 token characters: what an `x-mcp-header` name may hold. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const COMPOSITION = ["items", "prefixItems", "additionalProperties", "oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$defs", "definitions", "patternProperties", "dependentSchemas", "contains"];
+const COMPOSITION = [
+  "items",
+  "prefixItems",
+  "additionalProperties",
+  "oneOf",
+  "anyOf",
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "$defs",
+  "definitions",
+  "patternProperties",
+  "dependentSchemas",
+  "contains",
+];
 
 /**
  * Checks the `x-mcp-header` annotations of an input schema against the
@@ -138,9 +162,11 @@ export function checkHeaderAnnotations(tool: string, schema: Record<string, unkn
       const header = n["x-mcp-header"];
       const where = `tool ${tool}: x-mcp-header at ${path || "(root)"}`;
       if (!reachable || path === "") throw new TypeError(`${where} must sit on a property reachable through properties only`);
-      if (typeof header !== "string" || header === "" || !TOKEN.test(header)) throw new TypeError(`${where} must be a non-empty HTTP token`);
+      if (typeof header !== "string" || header === "" || !TOKEN.test(header))
+        throw new TypeError(`${where} must be a non-empty HTTP token`);
       const type = n.type;
-      if (type !== "string" && type !== "integer" && type !== "boolean") throw new TypeError(`${where} must be on a string, integer or boolean property`);
+      if (type !== "string" && type !== "integer" && type !== "boolean")
+        throw new TypeError(`${where} must be on a string, integer or boolean property`);
       const key = header.toLowerCase();
       if (seen.has(key)) throw new TypeError(`${where}: ${header} is used twice (names are case-insensitive)`);
       seen.add(key);
@@ -180,7 +206,13 @@ export interface RunToolOptions {
 
 /** The name a fault is reported under: the error's name (its class name when that says more), or `"throw"` for a thrown non-Error value. */
 function exceptionName(fault: unknown): string {
-  if (fault instanceof Error || (typeof fault === "object" && fault !== null && typeof (fault as Error).message === "string" && typeof (fault as Error).name === "string")) {
+  if (
+    fault instanceof Error ||
+    (typeof fault === "object" &&
+      fault !== null &&
+      typeof (fault as Error).message === "string" &&
+      typeof (fault as Error).name === "string")
+  ) {
     const name = (fault as Error).name;
     const ctor = (fault as object).constructor?.name;
     return boundText(name === "Error" && ctor && ctor !== "Object" ? ctor : name || "Error", 100);
@@ -202,7 +234,13 @@ function faultMessage(fault: unknown): string {
  * the client's model, and the body must not echo what the tool was handed.
  * Publishes `x-mcp:tool:error` with the fault itself as `crashReason`.
  */
-function faultResult(tool: string, fault: unknown, event: ToolCallEvent | undefined, exception = exceptionName(fault), message = faultMessage(fault)): CallToolResult {
+function faultResult(
+  tool: string,
+  fault: unknown,
+  event: ToolCallEvent | undefined,
+  exception = exceptionName(fault),
+  message = faultMessage(fault),
+): CallToolResult {
   publishToolError(event, exception, message, fault);
   const body = { errorType: "tool_fault", tool, exception, message };
   const result = toolErrorResult(JSON.stringify(body), body);
@@ -284,7 +322,14 @@ export function runTool(
   ctx: RequestContext,
   options: RunToolOptions = {},
 ): ToolRunResult | Promise<ToolRunResult> {
-  const event = toolEventsObserved() ? publishToolStart(tool.name, () => tool.actionOf?.(args), ctx.requestId, () => ctx.trace) : undefined;
+  const event = toolEventsObserved()
+    ? publishToolStart(
+        tool.name,
+        () => tool.actionOf?.(args),
+        ctx.requestId,
+        () => ctx.trace,
+      )
+    : undefined;
   let running: ToolRunResult | Promise<ToolRunResult>;
   try {
     running = runGuarded(tool, args, ctx, options, event);
@@ -345,7 +390,13 @@ function runGuarded(
     run.release();
     return checkResult(tool, value as ToolHandlerResult, event);
   }
-  return settleRun(tool, value as PromiseLike<ToolHandlerResult>, run, tool.timeoutMs ?? options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, event);
+  return settleRun(
+    tool,
+    value as PromiseLike<ToolHandlerResult>,
+    run,
+    tool.timeoutMs ?? options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    event,
+  );
 }
 
 /** Waits for a handler's promise under its run limit (`limit` ms; 0 = none), then checks what it returned. */
@@ -397,7 +448,13 @@ function faultOrRethrow(tool: RegisteredTool, fault: unknown, event: ToolCallEve
 function checkResult(tool: RegisteredTool, returned: ToolHandlerResult, event: ToolCallEvent | undefined): ToolRunResult {
   const result = normaliseResult(returned);
   if (!result) {
-    return faultResult(tool.name, returned, event, "TypeError", `tool returned a value that is not a CallToolResult: ${boundValue(returned, 200)}`);
+    return faultResult(
+      tool.name,
+      returned,
+      event,
+      "TypeError",
+      `tool returned a value that is not a CallToolResult: ${boundValue(returned, 200)}`,
+    );
   }
   if (result !== returned && isDispatchError(returned)) dispatchError(result);
   if (result.resultType === "input_required") return result;
@@ -407,7 +464,9 @@ function checkResult(tool: RegisteredTool, returned: ToolHandlerResult, event: T
     }
     const problems = tool.checkOutput(result.structuredContent);
     if (problems.length > 0) {
-      return toolErrorResult(`Tool ${tool.name} returned structuredContent that does not match its outputSchema:\n${formatProblems(problems)}`);
+      return toolErrorResult(
+        `Tool ${tool.name} returned structuredContent that does not match its outputSchema:\n${formatProblems(problems)}`,
+      );
     }
   }
   return result;

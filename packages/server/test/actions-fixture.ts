@@ -69,7 +69,11 @@ export const tasks = defineActionTool({
     },
     fail: { description: "Fail with a reason", properties: { reason: { type: "string" } } },
     fail_hinted: { description: "Fail with a reason and hints", properties: { id: { type: "integer" } } },
-    echo: { description: "Answer the data it received", properties: { n: { type: "integer" }, s: { type: "string" }, o: { type: ["string", "null"] } }, defaults: { s: "default" } },
+    echo: {
+      description: "Answer the data it received",
+      properties: { n: { type: "integer" }, s: { type: "string" }, o: { type: ["string", "null"] } },
+      defaults: { s: "default" },
+    },
   },
   runAction(action, data, ctx) {
     switch (action) {
@@ -140,7 +144,11 @@ export function actionServer(options: ServerOptions = {}): McpServer {
   server.registerActionTool(tasks);
   server.registerActionTool(notes);
   server.registerActionTool(stats);
-  server.registerTool("plain", { description: "A plain tool", inputSchema: { type: "object", properties: { x: { type: "integer" } }, required: ["x"] } }, (args) => `x=${String(args.x)}`);
+  server.registerTool(
+    "plain",
+    { description: "A plain tool", inputSchema: { type: "object", properties: { x: { type: "integer" } }, required: ["x"] } },
+    (args) => `x=${String(args.x)}`,
+  );
   return server;
 }
 

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  type ActionSchema,
-  type ActionToolDefinition,
-  ConfigurationError,
-  defineActionTool,
-  listen,
-  McpServer,
-  ok,
-} from "../src/index.js";
+import { type ActionSchema, type ActionToolDefinition, ConfigurationError, defineActionTool, listen, McpServer, ok } from "../src/index.js";
 import { callTool } from "./actions-fixture.js";
 import { rpc } from "./helpers.js";
 
@@ -63,7 +55,9 @@ describe("action tools: configuration checks", () => {
     const noProperties = refusal(() => defineActionTool(definition({ properties: undefined })));
     expect(noProperties.message).toMatch(/properties is required/);
     // String keys at every depth: a symbol key is refused.
-    const symbolKey = refusal(() => defineActionTool(definition({ properties: { a: { type: "object", properties: { [Symbol("s")]: { type: "string" } } } } })));
+    const symbolKey = refusal(() =>
+      defineActionTool(definition({ properties: { a: { type: "object", properties: { [Symbol("s")]: { type: "string" } } } } })),
+    );
     expect(symbolKey.message).toMatch(/not a string/);
     // Newlines stay legal in the tool description and notes.
     expect(defineActionTool({ ...definition(), description: "two\nlines" }).description).toBe("two\nlines");
@@ -73,11 +67,15 @@ describe("action tools: configuration checks", () => {
     expect(refusal(() => defineActionTool(definition({ properties: [] }))).message).toMatch(/properties must be a map/);
     expect(refusal(() => defineActionTool(definition({ properties: new Map() }))).value).toBe("an instance of Map");
     expect(refusal(() => defineActionTool(definition({ properties: { a: 5 } }))).message).toMatch(/properties\/a must be a schema/);
-    const nested = refusal(() => defineActionTool(definition({ properties: { a: { type: "object", properties: { b: { type: "object", properties: "x" } } } } })));
+    const nested = refusal(() =>
+      defineActionTool(definition({ properties: { a: { type: "object", properties: { b: { type: "object", properties: "x" } } } } })),
+    );
     expect(nested.message).toContain("properties/a/properties/b/properties must be a map");
     const additional = refusal(() => defineActionTool(definition({ properties: { a: { type: "object", additionalProperties: "yes" } } })));
     expect(additional.message).toContain("additionalProperties must be true, false or a schema");
-    expect(() => defineActionTool(definition({ properties: { a: { type: "object", additionalProperties: { type: "string" } } } }))).not.toThrow();
+    expect(() =>
+      defineActionTool(definition({ properties: { a: { type: "object", additionalProperties: { type: "string" } } } })),
+    ).not.toThrow();
     const format = refusal(() => defineActionTool(definition({ properties: { a: { type: "string", format: "not-a-format" } } })));
     expect(format.message).toMatch(/unknown format "not-a-format"/);
     const type = refusal(() => defineActionTool(definition({ properties: { a: { type: "strin" } } })));
@@ -91,13 +89,17 @@ describe("action tools: configuration checks", () => {
     const undeclared = refusal(() => defineActionTool(definition({ defaults: { b: 1 } })));
     expect(undeclared.message).toMatch(/"b", which properties does not declare/);
     const unknownKey = refusal(() =>
-      defineActionTool(definition({ properties: { o: { type: "object", properties: { x: { type: "string" } } } }, defaults: { o: { x: "1", y: 2 } } })),
+      defineActionTool(
+        definition({ properties: { o: { type: "object", properties: { x: { type: "string" } } } }, defaults: { o: { x: "1", y: 2 } } }),
+      ),
     );
     expect(unknownKey.message).toMatch(/unknown-key gate/);
     expect(unknownKey.message).toContain("/o/y");
     const badValue = refusal(() => defineActionTool(definition({ defaults: { a: 5 } })));
     expect(badValue.message).toMatch(/does not satisfy its schema \(must be string\)/);
-    const badFormat = refusal(() => defineActionTool(definition({ properties: { d: { type: "string", format: "date" } }, defaults: { d: "tomorrow" } })));
+    const badFormat = refusal(() =>
+      defineActionTool(definition({ properties: { d: { type: "string", format: "date" } }, defaults: { d: "tomorrow" } })),
+    );
     expect(badFormat.message).toMatch(/format/);
     const required = refusal(() => defineActionTool(definition({ required: ["a"], defaults: { a: "x" } })));
     expect(required.message).toMatch(/has a default and is required/);
@@ -109,9 +111,29 @@ describe("action tools: configuration checks", () => {
     const props = { a: { type: "string" }, b: { type: "string" }, c: { type: "string" } };
     const superset = refusal(() => defineActionTool(definition({ properties: props, requiredOneOf: [["a"], ["a", "b"]] })));
     expect(superset.message).toMatch(/group \["a","b"\] contains every name of another group/);
-    const duplicate = refusal(() => defineActionTool(definition({ properties: props, requiredOneOf: [["a", "b"], ["b", "a"]] })));
+    const duplicate = refusal(() =>
+      defineActionTool(
+        definition({
+          properties: props,
+          requiredOneOf: [
+            ["a", "b"],
+            ["b", "a"],
+          ],
+        }),
+      ),
+    );
     expect(duplicate.message).toMatch(/repeats another group/);
-    expect(() => defineActionTool(definition({ properties: props, requiredOneOf: [["a", "b"], ["b", "c"]] }))).not.toThrow();
+    expect(() =>
+      defineActionTool(
+        definition({
+          properties: props,
+          requiredOneOf: [
+            ["a", "b"],
+            ["b", "c"],
+          ],
+        }),
+      ),
+    ).not.toThrow();
     const undeclared = refusal(() => defineActionTool(definition({ requiredOneOf: [["a"], ["zz"]] })));
     expect(undeclared.message).toMatch(/group names "zz", which properties does not declare/);
     const required = refusal(() => defineActionTool(definition({ required: ["a"], defaults: { a: "x" } })));
@@ -149,7 +171,9 @@ describe("action tools: configuration checks", () => {
     const server = new McpServer({ name: "cfg", version: "1" });
     expect(() => server.registerActionTool(tool)).toThrow(ConfigurationError);
     expect(() => server.registerActionTool({ ...definition(), handleError: "nope" } as never)).toThrow(/handleError must be a function/);
-    expect(() => server.registerActionTool({ ...definition(), actions: new (class Actions {})() } as never)).toThrow(/an instance of Actions/);
+    expect(() => server.registerActionTool({ ...definition(), actions: new (class Actions {})() } as never)).toThrow(
+      /an instance of Actions/,
+    );
     expect(() => server.registerActionTool({ ...definition(), name: "help" })).toThrow(/reserved/);
     expect(() => server.registerTool("help", {}, () => "x")).toThrow(/reserved/);
     // A class instance is a fine definition (its methods are called on it); its maps must be plain.

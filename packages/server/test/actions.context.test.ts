@@ -56,7 +56,12 @@ const srv = serve(contextServer, {
 describe("the tool context over HTTP", () => {
   it("[A27] the context holds requestId, meta, assigns, tools (the mount list) and answers", async () => {
     const traceparent = "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01";
-    const res = await rpc(srv.url, "tools/call", { name: "context" }, { id: "req-27", meta: { traceparent, tracestate: "vendor=1" }, headers: { "x-user": "ada" } });
+    const res = await rpc(
+      srv.url,
+      "tools/call",
+      { name: "context" },
+      { id: "req-27", meta: { traceparent, tracestate: "vendor=1" }, headers: { "x-user": "ada" } },
+    );
     const ctx = JSON.parse(res.json.result.content[0].text);
     expect(ctx.requestId).toBe("req-27");
     expect(ctx.meta["io.modelcontextprotocol/protocolVersion"]).toBe("2026-07-28");
@@ -64,7 +69,14 @@ describe("the tool context over HTTP", () => {
     expect(ctx.assigns.user).toBe("ada");
     expect(ctx.tools).toEqual(["context", "session", "help"]);
     expect(ctx.answers).toEqual({});
-    expect(ctx.trace).toEqual({ traceparent, tracestate: "vendor=1", traceId: "0af7651916cd43dd8448eb211c80319c", parentId: "00f067aa0ba902b7", traceFlags: 1, sampled: true });
+    expect(ctx.trace).toEqual({
+      traceparent,
+      tracestate: "vendor=1",
+      traceId: "0af7651916cd43dd8448eb211c80319c",
+      parentId: "00f067aa0ba902b7",
+      traceFlags: 1,
+      sampled: true,
+    });
     // The same context reaches an action tool's runAction.
     const action = await rpc(srv.url, "tools/call", { name: "session", arguments: { action: "read" } }, { id: 28 });
     const fromAction = JSON.parse(action.json.result.content[0].text);

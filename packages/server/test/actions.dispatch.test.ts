@@ -75,9 +75,18 @@ describe("action tools: the dispatch gates, over HTTP", () => {
       [{}, { tool: "tasks" }],
       [{ action: "nope" }, { tool: "tasks" }],
       [{ action: "get" }, { tool: "tasks", action: "get" }],
-      [{ action: "get_pull_request", data: {} }, { tool: "tasks", action: "get_pull_request" }],
-      [{ action: "get", data: { id: 1, x: 1 } }, { tool: "tasks", action: "get" }],
-      [{ action: "get", data: { id: "1" } }, { tool: "tasks", action: "get" }],
+      [
+        { action: "get_pull_request", data: {} },
+        { tool: "tasks", action: "get_pull_request" },
+      ],
+      [
+        { action: "get", data: { id: 1, x: 1 } },
+        { tool: "tasks", action: "get" },
+      ],
+      [
+        { action: "get", data: { id: "1" } },
+        { tool: "tasks", action: "get" },
+      ],
     ];
     for (const [args, pointer] of cases) {
       const res = await rpc(srv.url, "tools/call", { name: "tasks", arguments: args });
@@ -165,7 +174,10 @@ describe("action tools: the dispatch gates, over HTTP", () => {
       "/settings/layout": ["cols"],
     });
     // additionalProperties: true, a free-form object and an additionalProperties schema admit their keys.
-    const open = await callTool(srv.url, "tasks", { action: "configure", data: { extras: { a: "x", b: 1 }, free: { z: 1 }, labels: { any: { color: "x" } } } });
+    const open = await callTool(srv.url, "tasks", {
+      action: "configure",
+      data: { extras: { a: "x", b: 1 }, free: { z: 1 }, labels: { any: { color: "x" } } },
+    });
     expect(open.result.isError).toBeUndefined();
     expect(open.body.configured).toEqual(["extras", "free", "labels"]);
     // Many unknown keys: the first ten in sort order are listed, all are counted; one bad item refuses the bulk call.
@@ -221,7 +233,12 @@ describe("action tools: the dispatch gates, over HTTP", () => {
     expect(many.body.invalid).toHaveLength(10);
     expect(many.body.invalid_count).toBe(25);
     // A whole-number float for an integer property passes and reaches the action as an integer.
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 77, method: "tools/call", params: { name: "tasks", arguments: { action: "echo", data: { n: 2 } }, _meta: meta() } }).replace('"n":2', '"n":2.0');
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 77,
+      method: "tools/call",
+      params: { name: "tasks", arguments: { action: "echo", data: { n: 2 } }, _meta: meta() },
+    }).replace('"n":2', '"n":2.0');
     expect(body).toContain('"n":2.0');
     const raw = await fetch(srv.url, { method: "POST", headers: headersFor({ method: "tools/call", params: { name: "tasks" } }), body });
     const answer = await raw.json();

@@ -43,7 +43,12 @@ describe("action tools: results, definitions and help, over HTTP", () => {
   });
 
   it("[A58] actionContext must return null or a map, else it throws; a map appears under context; no actionContext, no context key", async () => {
-    const res = await rpc(srv.url, "tools/call", { name: "tasks", arguments: { action: "create", data: { name: "x" } } }, { headers: { "x-user": "ada" } });
+    const res = await rpc(
+      srv.url,
+      "tools/call",
+      { name: "tasks", arguments: { action: "create", data: { name: "x" } } },
+      { headers: { "x-user": "ada" } },
+    );
     expect(JSON.parse(res.json.result.content[0].text).context).toEqual({ user: "ada", action: "create" });
     const none = await callTool(srv.url, "tasks", { action: "get", data: { id: 1 } });
     expect("context" in none.body).toBe(false);
@@ -150,9 +155,18 @@ describe("action tools: results, definitions and help, over HTTP", () => {
         "get_pull_request: Get pull request details",
       ].join("\n"),
     );
-    expect(tasksTool.inputSchema).toMatchObject({ type: "object", required: ["action"], additionalProperties: false, properties: { data: { type: "object" } } });
+    expect(tasksTool.inputSchema).toMatchObject({
+      type: "object",
+      required: ["action"],
+      additionalProperties: false,
+      properties: { data: { type: "object" } },
+    });
     const index = await callTool(srv.url, "help", {});
-    expect(index.body.tools[0]).toEqual({ tool: "tasks", description: "Task management.\nEvery action answers JSON.", actions: action.description.split("\n") });
+    expect(index.body.tools[0]).toEqual({
+      tool: "tasks",
+      description: "Task management.\nEvery action answers JSON.",
+      actions: action.description.split("\n"),
+    });
     const toolLevel = await callTool(srv.url, "help", { tool: "tasks" });
     expect(toolLevel.body.actions.create.notes).toBe("Names are unique.\nA second create with the same name fails.");
     expect(toolLevel.body.actions.create.properties.name.description).toBe("The task's name, as written");
@@ -162,14 +176,25 @@ describe("action tools: results, definitions and help, over HTTP", () => {
   it("[A64] help checks its tool and action arguments with the same argument check and pointer helpers", async () => {
     const stray = await callTool(srv.url, "help", { topic: "tasks", tool: 5 });
     expect(stray.result.isError).toBe(true);
-    expect(stray.body).toMatchObject({ error: "unknown_arguments", unknown: ["topic"], unknown_count: 1, allowed: ["tool", "action"], help: { tool: "help", arguments: {} } });
+    expect(stray.body).toMatchObject({
+      error: "unknown_arguments",
+      unknown: ["topic"],
+      unknown_count: 1,
+      allowed: ["tool", "action"],
+      help: { tool: "help", arguments: {} },
+    });
     const type = await callTool(srv.url, "help", { tool: 5 });
     expect(type.body).toMatchObject({ error: "invalid_argument_type", argument: "tool", expected: "string", got: "number" });
     // The action tool's own gate gives the same shapes.
     const toolType = await callTool(srv.url, "tasks", { action: 5 });
     expect(Object.keys(toolType.body).sort()).toEqual(Object.keys(type.body).sort());
     const unknownTool = await callTool(srv.url, "help", { tool: "taskz" });
-    expect(unknownTool.body).toMatchObject({ error: "unknown_tool", tool: "taskz", valid_tools: ["notes", "plain", "stats", "tasks"], help: { tool: "help", arguments: {} } });
+    expect(unknownTool.body).toMatchObject({
+      error: "unknown_tool",
+      tool: "taskz",
+      valid_tools: ["notes", "plain", "stats", "tasks"],
+      help: { tool: "help", arguments: {} },
+    });
     const missingTool = await callTool(srv.url, "help", { action: "create" });
     expect(missingTool.body).toMatchObject({ error: "missing_tool", valid_tools: ["notes", "plain", "stats", "tasks"] });
     // An unknown action is answered exactly as the tool's own unknown_action gate answers it.
@@ -189,9 +214,21 @@ describe("action tools: results, definitions and help, over HTTP", () => {
     expect(toolLevel.body.title).toBe("Tasks");
     expect(Object.keys(toolLevel.body.actions)).toEqual(["configure", "create", "echo", "fail", "fail_hinted", "get", "get_pull_request"]);
     expect(toolLevel.body.actions.get_pull_request.required_one_of).toEqual([["url"], ["project_key", "repo_slug", "pr_id"]]);
-    const res = await rpc(srv.url, "tools/call", { name: "help", arguments: { tool: "tasks", action: "create" } }, { headers: { "x-user": "grace" } });
+    const res = await rpc(
+      srv.url,
+      "tools/call",
+      { name: "help", arguments: { tool: "tasks", action: "create" } },
+      { headers: { "x-user": "grace" } },
+    );
     const actionLevel = JSON.parse(res.json.result.content[0].text);
-    expect(actionLevel).toMatchObject({ tool: "tasks", action: "create", description: "Create a task", required: ["name"], defaults: { priority: 3, tags: ["inbox"] }, related: ["get"] });
+    expect(actionLevel).toMatchObject({
+      tool: "tasks",
+      action: "create",
+      description: "Create a task",
+      required: ["name"],
+      defaults: { priority: 3, tags: ["inbox"] },
+      related: ["get"],
+    });
     expect(actionLevel.context).toEqual({ user: "grace", action: "create" });
     const noContext = await callTool(srv.url, "help", { tool: "tasks", action: "get" });
     expect("context" in noContext.body).toBe(false);
@@ -203,7 +240,9 @@ describe("action tools: results, definitions and help, over HTTP", () => {
     const server = new McpServer({ name: "h", version: "1" });
     server.registerTool("only_plain", {}, () => "x");
     expect(server.tool("help")).toBeUndefined();
-    server.registerActionTool(defineActionTool({ name: "a1", description: "A", actions: { go: { description: "Go", properties: {} } }, runAction: () => ok(1) }));
+    server.registerActionTool(
+      defineActionTool({ name: "a1", description: "A", actions: { go: { description: "Go", properties: {} } }, runAction: () => ok(1) }),
+    );
     expect(server.tool("help")).toBeDefined();
     expect(server.removeTool("help")).toBe(false);
     expect(server.removeTool("a1")).toBe(true);

@@ -61,7 +61,10 @@ describe("@x/server/core", () => {
   it("a server bundled from @x/server/core leaves the action-tool code out; one from @x/server keeps it", async () => {
     const bundle = async (entry: string) => {
       const result = await esbuild.build({
-        stdin: { contents: `import { McpServer } from ${JSON.stringify(entry)}; new McpServer({ name: "m", version: "1" }).registerTool("t", {}, () => "x");`, resolveDir: here },
+        stdin: {
+          contents: `import { McpServer } from ${JSON.stringify(entry)}; new McpServer({ name: "m", version: "1" }).registerTool("t", {}, () => "x");`,
+          resolveDir: here,
+        },
         bundle: true,
         format: "esm",
         platform: "node",
@@ -95,7 +98,11 @@ catch (e) { console.log(e.name + ": " + e.dependency); }`,
         logLevel: "silent",
       });
       // No NODE_PATH (package managers set one for scripts): only what is beside the bundle counts.
-      const out = execFileSync(process.execPath, [join(dir, "server.mjs")], { cwd: dir, encoding: "utf8", env: { ...process.env, NODE_PATH: "" } });
+      const out = execFileSync(process.execPath, [join(dir, "server.mjs")], {
+        cwd: dir,
+        encoding: "utf8",
+        env: { ...process.env, NODE_PATH: "" },
+      });
       expect(out.trim()).toBe("MissingDependencyError: ajv");
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -96,15 +96,29 @@ describe("fault containment for every tool, plain and action", () => {
   });
 
   it("[A61] a rejected promise, a thrown string and a thrown non-Error object are contained the same way", async () => {
-    expect((await callTool(srv.url, "rejects")).body).toEqual({ errorType: "tool_fault", tool: "rejects", exception: "QuotaError", message: "quota exceeded" });
-    expect((await callTool(srv.url, "throws_string")).body).toEqual({ errorType: "tool_fault", tool: "throws_string", exception: "throw", message: "a plain string" });
+    expect((await callTool(srv.url, "rejects")).body).toEqual({
+      errorType: "tool_fault",
+      tool: "rejects",
+      exception: "QuotaError",
+      message: "quota exceeded",
+    });
+    expect((await callTool(srv.url, "throws_string")).body).toEqual({
+      errorType: "tool_fault",
+      tool: "throws_string",
+      exception: "throw",
+      message: "a plain string",
+    });
     expect((await callTool(srv.url, "throws_object")).body).toEqual({
       errorType: "tool_fault",
       tool: "throws_object",
       exception: "throw",
       message: '{"code":"E_WEIRD","detail":[1,2,3]}',
     });
-    expect((await callTool(srv.url, "jobs", { action: "reject" })).body).toMatchObject({ errorType: "tool_fault", exception: "Error", message: "rejected" });
+    expect((await callTool(srv.url, "jobs", { action: "reject" })).body).toMatchObject({
+      errorType: "tool_fault",
+      exception: "Error",
+      message: "rejected",
+    });
   });
 
   it("[A61] the message is bounded however long the fault's text", async () => {
@@ -127,7 +141,12 @@ describe("fault containment for every tool, plain and action", () => {
 
   it("a run past its timeout is a tool_fault (TimeoutError), its signal fires, and the server keeps serving", async () => {
     const slow = await callTool(srv.url, "slow");
-    expect(slow.body).toEqual({ errorType: "tool_fault", tool: "slow", exception: "TimeoutError", message: "tool slow did not finish within 50 ms" });
+    expect(slow.body).toEqual({
+      errorType: "tool_fault",
+      tool: "slow",
+      exception: "TimeoutError",
+      message: "tool slow did not finish within 50 ms",
+    });
     expect(timedOutSignal).toBeDefined();
     expect(timedOutSignal!.aborted).toBe(true);
     expect((timedOutSignal!.reason as Error).name).toBe("TimeoutError");
@@ -145,8 +164,18 @@ describe("fault containment for every tool, plain and action", () => {
     expect(() => new McpServer({ name: "t", version: "1" }, { toolTimeoutMs: -1 })).toThrow(RangeError);
     expect(() => new McpServer({ name: "t", version: "1" }, { toolTimeoutMs: 1.5 })).toThrow(/toolTimeoutMs/);
     expect(() => new McpServer({ name: "t", version: "1" }, { toolTimeoutMs: 2 ** 31 })).toThrow(RangeError);
-    expect(() => new McpServer({ name: "t", version: "1" }).registerTool("x", { timeoutMs: Number.NaN }, () => "x")).toThrow(/tool x: timeoutMs/);
-    expect(() => defineActionTool({ name: "y", description: "y", timeoutMs: -5, actions: { a: { description: "a", properties: {} } }, runAction: () => ok(1) })).toThrow(/timeoutMs/);
+    expect(() => new McpServer({ name: "t", version: "1" }).registerTool("x", { timeoutMs: Number.NaN }, () => "x")).toThrow(
+      /tool x: timeoutMs/,
+    );
+    expect(() =>
+      defineActionTool({
+        name: "y",
+        description: "y",
+        timeoutMs: -5,
+        actions: { a: { description: "a", properties: {} } },
+        runAction: () => ok(1),
+      }),
+    ).toThrow(/timeoutMs/);
   });
 
   it("a deliberate protocol error is still a JSON-RPC error, not a fault", async () => {

@@ -17,7 +17,12 @@ function featureServer(options: ConstructorParameters<typeof McpServer>[1] = {})
     { mimeType: "application/json", complete: { id: (value) => ["alice", "albert", "bob"].filter((v) => v.startsWith(value)) } },
     (uri, { id }) => JSON.stringify({ id, uri }),
   );
-  server.registerResourceTemplate("files", "files:///{+path}{?rev}", { mimeType: "text/plain" }, (_uri, vars) => `path=${vars.path} rev=${vars.rev ?? "-"}`);
+  server.registerResourceTemplate(
+    "files",
+    "files:///{+path}{?rev}",
+    { mimeType: "text/plain" },
+    (_uri, vars) => `path=${vars.path} rev=${vars.rev ?? "-"}`,
+  );
   server.registerPrompt(
     "greet",
     {
@@ -39,9 +44,12 @@ function featureServer(options: ConstructorParameters<typeof McpServer>[1] = {})
 
 let running: RunningHttpServer;
 beforeAll(async () => {
-  running = await listen(featureServer({ cache: { ttlMs: 1000, cacheScope: "private", methods: { "prompts/list": { ttlMs: 30_000, cacheScope: "public" } } } }), {
-    port: 0,
-  });
+  running = await listen(
+    featureServer({ cache: { ttlMs: 1000, cacheScope: "private", methods: { "prompts/list": { ttlMs: 30_000, cacheScope: "public" } } } }),
+    {
+      port: 0,
+    },
+  );
 });
 afterAll(() => running.close());
 
@@ -54,7 +62,10 @@ describe("resources", () => {
     expect(list).toMatchObject({ ttlMs: 1000, cacheScope: "private" });
     const templates = (await rpc(running.url, "resources/templates/list")).json.result;
     expect(validate("ListResourceTemplatesResult", templates).ok).toBe(true);
-    expect(templates.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual(["users://{id}/profile", "files:///{+path}{?rev}"]);
+    expect(templates.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual([
+      "users://{id}/profile",
+      "files:///{+path}{?rev}",
+    ]);
   });
 
   it("reads text and blob contents, with per-registration cache hints winning", async () => {
@@ -90,7 +101,14 @@ describe("prompts", () => {
   it("lists prompts with declared arguments and per-method cache hints", async () => {
     const list = (await rpc(running.url, "prompts/list")).json.result;
     expect(validate("ListPromptsResult", list).ok).toBe(true);
-    expect(list.prompts[0]).toEqual({ name: "greet", description: "Greets someone", arguments: [{ name: "name", required: true }, { name: "tone", required: false }] });
+    expect(list.prompts[0]).toEqual({
+      name: "greet",
+      description: "Greets someone",
+      arguments: [
+        { name: "name", required: true },
+        { name: "tone", required: false },
+      ],
+    });
     expect(list).toMatchObject({ ttlMs: 30_000, cacheScope: "public" });
   });
 
@@ -115,13 +133,22 @@ describe("prompts", () => {
 
 describe("completion", () => {
   it("completes a template variable and a prompt argument, capped at 100 values", async () => {
-    const user = (await rpc(running.url, "completion/complete", { ref: { type: "ref/resource", uri: "users://{id}/profile" }, argument: { name: "id", value: "al" } })).json.result;
+    const user = (
+      await rpc(running.url, "completion/complete", {
+        ref: { type: "ref/resource", uri: "users://{id}/profile" },
+        argument: { name: "id", value: "al" },
+      })
+    ).json.result;
     expect(validate("CompleteResult", user).ok).toBe(true);
     expect(user.completion).toEqual({ values: ["alice", "albert"], total: 2, hasMore: false });
-    const tone = (await rpc(running.url, "completion/complete", { ref: { type: "ref/prompt", name: "greet" }, argument: { name: "tone", value: "x" } })).json.result;
+    const tone = (
+      await rpc(running.url, "completion/complete", { ref: { type: "ref/prompt", name: "greet" }, argument: { name: "tone", value: "x" } })
+    ).json.result;
     expect(tone.completion.values).toHaveLength(100);
     expect(tone.completion).toMatchObject({ total: 150, hasMore: true });
-    const none = (await rpc(running.url, "completion/complete", { ref: { type: "ref/prompt", name: "greet" }, argument: { name: "name", value: "" } })).json.result;
+    const none = (
+      await rpc(running.url, "completion/complete", { ref: { type: "ref/prompt", name: "greet" }, argument: { name: "name", value: "" } })
+    ).json.result;
     expect(none.completion).toEqual({ values: [], total: 0, hasMore: false });
   });
 
@@ -149,7 +176,14 @@ describe("server/discover", () => {
   it("adds logging only when declared, and tools only with tools", async () => {
     const s = new McpServer({ name: "l", version: "1" }, { logging: true });
     s.registerTool("t", {}, () => "t");
-    const r = (await s.handle({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } })).response as any;
+    const r = (
+      await s.handle({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "server/discover",
+        params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+      })
+    ).response as any;
     expect(r.result.capabilities).toEqual({ tools: { listChanged: true }, logging: {} });
   });
 });
@@ -196,7 +230,15 @@ describe("pagination", () => {
     // A cursor of one server is refused by another with different keys.
     const other = new McpServer({ name: "o", version: "1" }, { pageSize: 2 });
     other.registerTool("x", {}, () => "x");
-    const foreign = await other.handle({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { cursor: good, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } });
+    const foreign = await other.handle({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: {
+        cursor: good,
+        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+      },
+    });
     expect((foreign.response as any).error.code).toBe(-32602);
   });
 
@@ -209,7 +251,9 @@ describe("pagination", () => {
     };
     const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
     const first = (await make().handle({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } })).response as any;
-    const second = (await make().handle({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { cursor: first.result.nextCursor, _meta: meta } })).response as any;
+    const second = (
+      await make().handle({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { cursor: first.result.nextCursor, _meta: meta } })
+    ).response as any;
     expect(second.result.tools.map((t: { name: string }) => t.name)).toEqual(["y"]);
   });
 });
@@ -218,13 +262,17 @@ describe("configuration is checked when configured, not when served", () => {
   it("refuses invalid cache hints, page sizes, keys, templates and completers at once", () => {
     expect(() => new McpServer({ name: "c", version: "1" }, { cache: { ttlMs: -1 } })).toThrow(RangeError);
     expect(() => new McpServer({ name: "c", version: "1" }, { cache: { cacheScope: "shared" as never } })).toThrow(/cacheScope/);
-    expect(() => new McpServer({ name: "c", version: "1" }, { cache: { methods: { "tools/call": { ttlMs: 1 } } as never } })).toThrow(/carries no cache hints/);
+    expect(() => new McpServer({ name: "c", version: "1" }, { cache: { methods: { "tools/call": { ttlMs: 1 } } as never } })).toThrow(
+      /carries no cache hints/,
+    );
     expect(() => new McpServer({ name: "c", version: "1" }, { pageSize: 0 })).toThrow(RangeError);
     expect(() => new McpServer({ name: "c", version: "1" }, { requestStateKeys: [Buffer.alloc(8)] })).toThrow(/at least 32 bytes/);
     const s = new McpServer({ name: "c", version: "1" });
     expect(() => s.registerResource("r", "file:///r", { cache: { ttlMs: 1.5 } }, () => "")).toThrow(/ttlMs/);
     expect(() => s.registerResourceTemplate("t", "x://{a}", { complete: { b: () => [] } }, () => "")).toThrow(/names no template variable/);
-    expect(() => s.registerPrompt("p", { arguments: [{ name: "a" }], complete: { b: () => [] } }, () => "")).toThrow(/names no declared argument/);
+    expect(() => s.registerPrompt("p", { arguments: [{ name: "a" }], complete: { b: () => [] } }, () => "")).toThrow(
+      /names no declared argument/,
+    );
   });
 
   it("checks x-mcp-header annotations at registration", () => {
@@ -240,7 +288,18 @@ describe("configuration is checked when configured, not when served", () => {
     bad.forEach((inputSchema, i) => {
       expect(() => s.registerTool(`t${i}`, { inputSchema: inputSchema as never }, () => "")).toThrow(/x-mcp-header/);
     });
-    expect(() => s.registerTool("ok", { inputSchema: { type: "object", properties: { o: { type: "object", properties: { r: { type: "string", "x-mcp-header": "Region" } } } } } }, () => "")).not.toThrow();
+    expect(() =>
+      s.registerTool(
+        "ok",
+        {
+          inputSchema: {
+            type: "object",
+            properties: { o: { type: "object", properties: { r: { type: "string", "x-mcp-header": "Region" } } } },
+          },
+        },
+        () => "",
+      ),
+    ).not.toThrow();
   });
 
   it("checks tool names against the spec's rule unless told not to", () => {
@@ -267,12 +326,25 @@ describe("requiredClientCapabilities", () => {
     try {
       const refused = await rpc(r.url, "tools/call", { name: "needs" });
       expect(refused.status).toBe(400);
-      expect(refused.json.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {}, elicitation: { form: {} } } } });
+      expect(refused.json.error).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { sampling: {}, elicitation: { form: {} } } },
+      });
       expect(validate("MissingRequiredClientCapabilityError", refused.json).ok).toBe(true);
-      const partial = await rpc(r.url, "tools/call", { name: "needs" }, { meta: { "io.modelcontextprotocol/clientCapabilities": { sampling: {}, elicitation: { url: {} } } } });
+      const partial = await rpc(
+        r.url,
+        "tools/call",
+        { name: "needs" },
+        { meta: { "io.modelcontextprotocol/clientCapabilities": { sampling: {}, elicitation: { url: {} } } } },
+      );
       expect(partial.status).toBe(400);
       expect(ran).toBe(0);
-      const ok = await rpc(r.url, "tools/call", { name: "needs" }, { meta: { "io.modelcontextprotocol/clientCapabilities": { sampling: {}, elicitation: { form: {} } } } });
+      const ok = await rpc(
+        r.url,
+        "tools/call",
+        { name: "needs" },
+        { meta: { "io.modelcontextprotocol/clientCapabilities": { sampling: {}, elicitation: { form: {} } } } },
+      );
       expect(ok.json.result.content[0].text).toBe("ran");
       expect(ran).toBe(1);
     } finally {
@@ -284,21 +356,34 @@ describe("requiredClientCapabilities", () => {
 describe("more cache hint layers and binding rules", () => {
   it("a result's own hints win over the registration's and the method's, and are checked", async () => {
     const s = new McpServer({ name: "h", version: "1" }, { cache: { ttlMs: 10 } });
-    s.registerResource("own", "file:///own", { cache: { ttlMs: 20 } }, (uri) => ({ resultType: "complete", contents: [{ uri, text: "x" }], ttlMs: 30, cacheScope: "public" }));
+    s.registerResource("own", "file:///own", { cache: { ttlMs: 20 } }, (uri) => ({
+      resultType: "complete",
+      contents: [{ uri, text: "x" }],
+      ttlMs: 30,
+      cacheScope: "public",
+    }));
     s.registerResource("bad", "file:///bad", {}, (uri) => ({ resultType: "complete", contents: [{ uri, text: "x" }], ttlMs: -1 }) as never);
     const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-    const own = (await s.handle({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "file:///own", _meta: meta } })).response as any;
+    const own = (await s.handle({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "file:///own", _meta: meta } }))
+      .response as any;
     expect(own.result).toMatchObject({ ttlMs: 30, cacheScope: "public" });
-    const bad = (await s.handle({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "file:///bad", _meta: meta } })).response as any;
+    const bad = (await s.handle({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "file:///bad", _meta: meta } }))
+      .response as any;
     expect(bad.error.code).toBe(-32603);
   });
 
   it("refuses to turn DNS-rebinding protection off on a non-loopback address", async () => {
     const s = new McpServer({ name: "b", version: "1" });
-    await expect(listen(s, { host: "0.0.0.0", port: 0, allowedHosts: ["example.com"], dnsRebindingProtection: false })).rejects.toThrow(/only be turned off on a loopback address/);
+    await expect(listen(s, { host: "0.0.0.0", port: 0, allowedHosts: ["example.com"], dnsRebindingProtection: false })).rejects.toThrow(
+      /only be turned off on a loopback address/,
+    );
     const r = await listen(s, { port: 0, dnsRebindingProtection: false });
     try {
-      const res = await fetch(r.url, { method: "POST", headers: { origin: "https://elsewhere.example", host: "elsewhere.example" }, body: "{" });
+      const res = await fetch(r.url, {
+        method: "POST",
+        headers: { origin: "https://elsewhere.example", host: "elsewhere.example" },
+        body: "{",
+      });
       expect(res.status).toBe(400);
     } finally {
       await r.close();
@@ -311,10 +396,16 @@ describe("templates and completion capability", () => {
     const s = new McpServer({ name: "t", version: "1" });
     s.registerResourceTemplate("path", "tree://x{/path*}", {}, (_uri, { path }) => JSON.stringify(path));
     const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-    const read = (await s.handle({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "tree://x/a/b/c", _meta: meta } })).response as any;
+    const read = (await s.handle({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "tree://x/a/b/c", _meta: meta } }))
+      .response as any;
     expect(JSON.parse(read.result.contents[0].text)).toEqual(["a", "b", "c"]);
     expect(s.capabilities().completions).toBeUndefined();
-    const complete = await s.handle({ jsonrpc: "2.0", id: 2, method: "completion/complete", params: { ref: { type: "ref/resource", uri: "tree://x{/path*}" }, argument: { name: "path", value: "" }, _meta: meta } });
+    const complete = await s.handle({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "completion/complete",
+      params: { ref: { type: "ref/resource", uri: "tree://x{/path*}" }, argument: { name: "path", value: "" }, _meta: meta },
+    });
     expect(complete.status).toBe(404);
     s.registerPrompt("p", { arguments: [{ name: "a" }], complete: { a: () => ["x"] } }, () => "p");
     expect(s.capabilities().completions).toEqual({});

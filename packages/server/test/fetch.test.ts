@@ -7,7 +7,9 @@ const handle = createFetchHandler(testServer(), { allowedHosts: ["mcp.example.co
 describe("createFetchHandler", () => {
   it("answers a tools/call Request with a JSON Response", async () => {
     const body = request("tools/call", { name: "echo", arguments: { text: "fetch" } });
-    const response = await handle(new Request("https://mcp.example.com/mcp", { method: "POST", headers: headersFor(body), body: JSON.stringify(body) }));
+    const response = await handle(
+      new Request("https://mcp.example.com/mcp", { method: "POST", headers: headersFor(body), body: JSON.stringify(body) }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json");
     expect(await response.json()).toMatchObject({ id: body.id, result: { content: [{ type: "text", text: "fetch" }] } });
@@ -24,7 +26,9 @@ describe("createFetchHandler", () => {
   });
 
   it("answers a notification with 202 and no body, and GET with 405", async () => {
-    const note = await handle(new Request("https://mcp.example.com/mcp", { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/x" }) }));
+    const note = await handle(
+      new Request("https://mcp.example.com/mcp", { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/x" }) }),
+    );
     expect(note.status).toBe(202);
     expect(await note.text()).toBe("");
     const get = await handle(new Request("https://mcp.example.com/mcp"));

@@ -35,7 +35,10 @@ export function testServer(): McpServer {
   const server = new McpServer({ name: "test-server", version: "1.2.3" });
   server.registerTool(
     "echo",
-    { description: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false } },
+    {
+      description: "echo",
+      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+    },
     (args) => String(args.text),
   );
   server.registerTool(
@@ -46,11 +49,11 @@ export function testServer(): McpServer {
     },
     (args) => ({ resultType: "complete", content: [], structuredContent: { sum: Number(args.a) + Number(args.b) } }),
   );
-  server.registerTool(
-    "bad_output",
-    { outputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } },
-    () => ({ resultType: "complete", content: [], structuredContent: { n: "not a number" } }),
-  );
+  server.registerTool("bad_output", { outputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } }, () => ({
+    resultType: "complete",
+    content: [],
+    structuredContent: { n: "not a number" },
+  }));
   server.registerTool("throws", {}, () => {
     throw new Error("kaboom");
   });
@@ -58,7 +61,12 @@ export function testServer(): McpServer {
   server.registerTool("returns_junk", {}, () => 42 as never);
   server.registerTool(
     "region",
-    { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, n: { type: "integer", "x-mcp-header": "N" } } } },
+    {
+      inputSchema: {
+        type: "object",
+        properties: { region: { type: "string", "x-mcp-header": "Region" }, n: { type: "integer", "x-mcp-header": "N" } },
+      },
+    },
     (args) => `region ${String(args.region)}`,
   );
   return server;

@@ -143,7 +143,11 @@ describe("Streamable HTTP: the order of checks", () => {
     expect(missing.json.error.code).toBe(-32020);
     const wrong = await post(body, { ...headersFor(body), "mcp-param-region": "eu-west1", "mcp-param-n": "42" });
     expect(wrong.json.error.code).toBe(-32020);
-    const encoded = await post(body, { ...headersFor(body), "mcp-param-region": `=?base64?${Buffer.from("us-west1").toString("base64")}?=`, "mcp-param-n": "42" });
+    const encoded = await post(body, {
+      ...headersFor(body),
+      "mcp-param-region": `=?base64?${Buffer.from("us-west1").toString("base64")}?=`,
+      "mcp-param-n": "42",
+    });
     expect(encoded.status).toBe(200);
     const absent = request("tools/call", { name: "region", arguments: {} });
     expect((await post(absent)).status).toBe(200);

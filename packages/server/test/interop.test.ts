@@ -28,10 +28,16 @@ const count = (name: string) => {
 };
 
 function oursServer(): McpServer {
-  const server = new McpServer({ name: "x-server", version: "0.1.0", title: "Our server" }, { instructions: "Be nice.", requestStateKeys: [Buffer.alloc(32, 9)] });
+  const server = new McpServer(
+    { name: "x-server", version: "0.1.0", title: "Our server" },
+    { instructions: "Be nice.", requestStateKeys: [Buffer.alloc(32, 9)] },
+  );
   server.registerTool(
     "echo",
-    { description: "Echoes its text", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false } },
+    {
+      description: "Echoes its text",
+      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+    },
     (args) => String(args.text),
   );
   server.registerTool(
@@ -48,7 +54,10 @@ function oursServer(): McpServer {
   );
   server.registerTool(
     "count",
-    { description: "Counts to n, reporting progress", inputSchema: { type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"] } },
+    {
+      description: "Counts to n, reporting progress",
+      inputSchema: { type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"] },
+    },
     (args, ctx) => {
       const n = Number(args.n);
       let sent = 0;
@@ -64,13 +73,18 @@ function oursServer(): McpServer {
   server.registerTool("throws", { description: "Throws" }, () => {
     throw new Error("kaboom");
   });
-  server.registerTool("delete_file", { inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } }, async (args, ctx) => {
-    count("delete_file");
-    const answer = await ctx.elicit(`Delete ${String(args.path)}?`, confirmSchema);
-    if (isNotSupported(answer)) return { resultType: "complete", content: [{ type: "text", text: `cannot ask: ${answer.capability}` }], isError: true };
-    if (answer.action === "accept" && answer.content?.confirm === true) return `deleted ${String(args.path)}`;
-    return `kept ${String(args.path)} (${answer.action})`;
-  });
+  server.registerTool(
+    "delete_file",
+    { inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
+    async (args, ctx) => {
+      count("delete_file");
+      const answer = await ctx.elicit(`Delete ${String(args.path)}?`, confirmSchema);
+      if (isNotSupported(answer))
+        return { resultType: "complete", content: [{ type: "text", text: `cannot ask: ${answer.capability}` }], isError: true };
+      if (answer.action === "accept" && answer.content?.confirm === true) return `deleted ${String(args.path)}`;
+      return `kept ${String(args.path)} (${answer.action})`;
+    },
+  );
   server.registerTool("two_questions", {}, async (_args, ctx) => {
     count("two_questions");
     const name = await ctx.elicit("Name?", nameSchema);
@@ -81,7 +95,11 @@ function oursServer(): McpServer {
   server.registerResourceTemplate(
     "note",
     "notes://{id}",
-    { description: "A note by id", mimeType: "text/markdown", complete: { id: (value) => ["alpha", "beta", "gamma"].filter((v) => v.startsWith(value)) } },
+    {
+      description: "A note by id",
+      mimeType: "text/markdown",
+      complete: { id: (value) => ["alpha", "beta", "gamma"].filter((v) => v.startsWith(value)) },
+    },
     (uri, variables) => [{ uri, mimeType: "text/markdown", text: `# Note ${variables.id}` }],
   );
   server.registerResource("secret", "file:///secret", {}, async (_uri, ctx) => {
@@ -159,7 +177,11 @@ const accept = (content: Record<string, string | number | boolean>): ElicitResul
  * `CallToolRequest["params"]` type has no `inputResponses` / `requestState`,
  * although it sends them as given (its documented manual mode relies on that).
  */
-function retryParams(name: string, inputResponses: Record<string, ElicitResult>, requestState: string | undefined): CallToolRequest["params"] {
+function retryParams(
+  name: string,
+  inputResponses: Record<string, ElicitResult>,
+  requestState: string | undefined,
+): CallToolRequest["params"] {
   const params = { name, arguments: {}, inputResponses, requestState };
   return params;
 }
@@ -191,7 +213,8 @@ async function connect(
 }
 
 const posts = (log: Exchange[], method: string) => log.filter((e) => e.method === "POST" && e.body?.method === method);
-const text = (result: { content?: unknown }) => ((result.content as { type: string; text?: string }[] | undefined) ?? []).map((c) => c.text).join("");
+const text = (result: { content?: unknown }) =>
+  ((result.content as { type: string; text?: string }[] | undefined) ?? []).map((c) => c.text).join("");
 
 beforeAll(async () => {
   ours = oursServer();
@@ -209,7 +232,12 @@ describe("official @modelcontextprotocol/client 2.x against @x/server over Strea
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     expect(client.getServerVersion()).toMatchObject({ name: "x-server", version: "0.1.0", title: "Our server" });
     expect(client.getInstructions()).toBe("Be nice.");
-    expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true }, completions: {} });
+    expect(client.getServerCapabilities()).toMatchObject({
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { subscribe: true },
+      completions: {},
+    });
     expect(posts(log, "initialize")).toEqual([]);
     expect(posts(log, "server/discover")).toHaveLength(1);
     const [discover] = posts(log, "server/discover");
@@ -237,7 +265,9 @@ describe("official @modelcontextprotocol/client 2.x against @x/server over Strea
   it("tools/list and tools/call with text content; every request carries the 2026-07-28 headers and _meta", async () => {
     const { client, log } = await connect();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["echo", "add", "count", "refuses", "throws", "delete_file", "two_questions"]));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["echo", "add", "count", "refuses", "throws", "delete_file", "two_questions"]),
+    );
     expect(tools.find((t) => t.name === "add")?.outputSchema).toMatchObject({ properties: { sum: { type: "number" } } });
     const result = await client.callTool({ name: "echo", arguments: { text: "héllo" } });
     expect(result.isError).toBeFalsy();
@@ -259,7 +289,11 @@ describe("official @modelcontextprotocol/client 2.x against @x/server over Strea
     expect(result.structuredContent).toEqual({ sum: 42 });
     expect(text(result)).toBe("42");
     // The client really checks our structuredContent: against a schema that wants a string it refuses the same result.
-    const strict = { name: "add", inputSchema: { type: "object" as const }, outputSchema: { type: "object" as const, properties: { sum: { type: "string" } }, required: ["sum"] } };
+    const strict = {
+      name: "add",
+      inputSchema: { type: "object" as const },
+      outputSchema: { type: "object" as const, properties: { sum: { type: "string" } }, required: ["sum"] },
+    };
     const error = await client.callTool({ name: "add", arguments: { a: 1, b: 1 } }, { toolDefinition: strict }).then(
       () => undefined,
       (e: unknown) => e,
@@ -380,7 +414,11 @@ describe("Multi Round-Trip elicitation answered by the official client's elicita
     const calls = posts(log, "tools/call");
     expect(calls).toHaveLength(2);
     expect(calls[0]!.body.params.inputResponses).toBeUndefined();
-    expect(calls[1]!.body.params).toMatchObject({ name: "delete_file", arguments: { path: "/tmp/a" }, inputResponses: { "elicit-1": { action: "accept", content: { confirm: true } } } });
+    expect(calls[1]!.body.params).toMatchObject({
+      name: "delete_file",
+      arguments: { path: "/tmp/a" },
+      inputResponses: { "elicit-1": { action: "accept", content: { confirm: true } } },
+    });
     expect(calls[1]!.body.id).not.toBe(calls[0]!.body.id);
     // Our first answer carried a sealed requestState; the retry echoes it unchanged.
     const round1 = (await responseOf(calls[0]!)).result;
@@ -410,7 +448,10 @@ describe("Multi Round-Trip elicitation answered by the official client's elicita
       },
     });
     const result = await client.callTool({ name: "two_questions", arguments: {} });
-    expect(JSON.parse(text(result))).toEqual({ name: { action: "accept", content: { name: "Ada" } }, age: { action: "accept", content: { age: 36 } } });
+    expect(JSON.parse(text(result))).toEqual({
+      name: { action: "accept", content: { name: "Ada" } },
+      age: { action: "accept", content: { age: 36 } },
+    });
     expect(messages).toEqual(["Name?", "Age?"]);
     expect(runs.two_questions).toBe(3);
     const calls = posts(log, "tools/call");
@@ -435,7 +476,10 @@ describe("Multi Round-Trip elicitation answered by the official client's elicita
   it("manual mode (allowInputRequired): the raw input_required results come back and the caller drives the rounds", async () => {
     // Manual mode on the official client: it hands back the raw input_required result.
     const { client, log } = await connect({ capabilities: { elicitation: { form: {} } } });
-    const first = (await client.callTool({ name: "two_questions", arguments: {} }, { allowInputRequired: true })) as unknown as InputRequired;
+    const first = (await client.callTool(
+      { name: "two_questions", arguments: {} },
+      { allowInputRequired: true },
+    )) as unknown as InputRequired;
     expect(first.resultType).toBe("input_required");
     expect(Object.keys(first.inputRequests)).toEqual(["elicit-1"]);
     expect(typeof first.requestState).toBe("string");
@@ -445,14 +489,20 @@ describe("Multi Round-Trip elicitation answered by the official client's elicita
     expect(second.resultType).toBe("input_required");
     expect(Object.keys(second.inputRequests)).toEqual(["elicit-2"]);
     const done = await client.callTool(retryParams("two_questions", { "elicit-2": accept({ age: 7 }) }, second.requestState));
-    expect(JSON.parse(text(done))).toEqual({ name: { action: "accept", content: { name: "Ada" } }, age: { action: "accept", content: { age: 7 } } });
+    expect(JSON.parse(text(done))).toEqual({
+      name: { action: "accept", content: { name: "Ada" } },
+      age: { action: "accept", content: { age: 7 } },
+    });
     const calls = posts(log, "tools/call");
     expect(calls.map((c) => c.body.params.requestState)).toEqual([undefined, first.requestState, second.requestState]);
   });
 
   it("a tampered requestState is refused by our server and surfaces as a thrown ProtocolError", async () => {
     const { client } = await connect({ capabilities: { elicitation: { form: {} } } });
-    const first = (await client.callTool({ name: "two_questions", arguments: {} }, { allowInputRequired: true })) as unknown as InputRequired;
+    const first = (await client.callTool(
+      { name: "two_questions", arguments: {} },
+      { allowInputRequired: true },
+    )) as unknown as InputRequired;
     const state = first.requestState!;
     const middle = Math.floor(state.length / 2);
     const tampered = `${state.slice(0, middle)}${state[middle] === "A" ? "B" : "A"}${state.slice(middle + 1)}`;

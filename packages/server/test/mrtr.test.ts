@@ -62,7 +62,11 @@ function mrtrServer(options: ConstructorParameters<typeof McpServer>[1] = {}) {
     return "returned";
   });
   server.registerTool("explicit", {}, (args) =>
-    args.confirmed === true ? "confirmed" : inputRequiredResult({ inputRequests: { confirm: { method: "elicitation/create", params: { message: "Sure?", requestedSchema: nameSchema } } } }),
+    args.confirmed === true
+      ? "confirmed"
+      : inputRequiredResult({
+          inputRequests: { confirm: { method: "elicitation/create", params: { message: "Sure?", requestedSchema: nameSchema } } },
+        }),
   );
   server.registerTool("echo_args", { inputSchema: { type: "object", properties: { n: { type: "integer" } } } }, async (args, ctx) => {
     count("echo_args");
@@ -82,10 +86,13 @@ function mrtrServer(options: ConstructorParameters<typeof McpServer>[1] = {}) {
 
 let running: RunningHttpServer;
 beforeAll(async () => {
-  running = await listen(mrtrServer({ requestStateKeys: [Buffer.alloc(32, 1)], principal: (ctx) => ctx.assigns.user as string | undefined }), {
-    port: 0,
-    assigns: (header) => ({ user: header("x-user") }),
-  });
+  running = await listen(
+    mrtrServer({ requestStateKeys: [Buffer.alloc(32, 1)], principal: (ctx) => ctx.assigns.user as string | undefined }),
+    {
+      port: 0,
+      assigns: (header) => ({ user: header("x-user") }),
+    },
+  );
 });
 afterAll(() => running.close());
 
@@ -100,14 +107,26 @@ describe("Multi Round-Trip Requests over HTTP", () => {
     expect(r1.result.resultType).toBe("input_required");
     expect(validate("InputRequiredResult", r1.result).ok).toBe(true);
     expect(Object.keys(r1.result.inputRequests)).toEqual(["elicit-1"]);
-    expect(r1.result.inputRequests["elicit-1"]).toEqual({ method: "elicitation/create", params: { message: "Name?", requestedSchema: nameSchema } });
+    expect(r1.result.inputRequests["elicit-1"]).toEqual({
+      method: "elicitation/create",
+      params: { message: "Name?", requestedSchema: nameSchema },
+    });
     expect("ttlMs" in r1.result).toBe(false);
-    const r2 = await call("two_questions", { inputResponses: { "elicit-1": { action: "accept", content: { name: "Ada" } } }, requestState: r1.result.requestState });
+    const r2 = await call("two_questions", {
+      inputResponses: { "elicit-1": { action: "accept", content: { name: "Ada" } } },
+      requestState: r1.result.requestState,
+    });
     expect(Object.keys(r2.result.inputRequests)).toEqual(["elicit-2"]);
     expect(r2.result.requestState).not.toBe(r1.result.requestState);
-    const r3 = await call("two_questions", { inputResponses: { "elicit-2": { action: "accept", content: { age: 36 } } }, requestState: r2.result.requestState });
+    const r3 = await call("two_questions", {
+      inputResponses: { "elicit-2": { action: "accept", content: { age: 36 } } },
+      requestState: r2.result.requestState,
+    });
     expect(r3.result.resultType).toBe("complete");
-    expect(JSON.parse(r3.result.content[0].text)).toEqual({ name: { action: "accept", content: { name: "Ada" } }, age: { action: "accept", content: { age: 36 } } });
+    expect(JSON.parse(r3.result.content[0].text)).toEqual({
+      name: { action: "accept", content: { name: "Ada" } },
+      age: { action: "accept", content: { age: 36 } },
+    });
     expect(runs.two_questions).toBe(3);
   });
 
@@ -148,7 +167,12 @@ describe("Multi Round-Trip Requests over HTTP", () => {
     };
     const done = await call("kinds", { inputResponses: answers, requestState: all.result.requestState }, caps(ALL));
     expect(done.result.resultType).toBe("complete");
-    expect(JSON.parse(done.result.content[0].text)).toEqual({ form: answers["elicit-1"], url: answers["elicit-2"], sample: answers["sample-1"], roots: answers["roots-1"] });
+    expect(JSON.parse(done.result.content[0].text)).toEqual({
+      form: answers["elicit-1"],
+      url: answers["elicit-2"],
+      sample: answers["sample-1"],
+      roots: answers["roots-1"],
+    });
   });
 
   it("asks again for missing answers and for accepted content that fails requestedSchema; ignores extra keys", async () => {
@@ -201,7 +225,16 @@ describe("Multi Round-Trip Requests over HTTP", () => {
     expect(read.resultType).toBe("input_required");
     expect("ttlMs" in read || "cacheScope" in read).toBe(false);
     const answered = (
-      await rpc(running.url, "resources/read", { uri: "file:///secret", inputResponses: { "elicit-1": { action: "accept", content: { password: "x" } } }, requestState: read.requestState }, caps(ELICIT))
+      await rpc(
+        running.url,
+        "resources/read",
+        {
+          uri: "file:///secret",
+          inputResponses: { "elicit-1": { action: "accept", content: { password: "x" } } },
+          requestState: read.requestState,
+        },
+        caps(ELICIT),
+      )
     ).json.result;
     expect(answered).toMatchObject({ resultType: "complete", contents: [{ text: "the secret" }], ttlMs: 1000, cacheScope: "public" });
   });
@@ -231,7 +264,9 @@ describe("sealed requestState", () => {
       expect(r.error?.code).toBe(-32602);
       expect(r.error.message).toMatch(/requestState/);
     }
-    expect((await call("echo_args", { arguments: { n: 1 }, inputResponses: answer, requestState: `${state}-TAMPERED` })).error.code).toBe(-32602);
+    expect((await call("echo_args", { arguments: { n: 1 }, inputResponses: answer, requestState: `${state}-TAMPERED` })).error.code).toBe(
+      -32602,
+    );
     expect(runs.echo_args).toBeUndefined();
   });
 
@@ -243,10 +278,18 @@ describe("sealed requestState", () => {
 
   it("refuses a state replayed by another principal", async () => {
     const state = await firstRound({ ...caps(ELICIT), headers: { "x-user": "alice" } });
-    const bob = await call("echo_args", { arguments: { n: 1 }, inputResponses: answer, requestState: state }, { ...caps(ELICIT), headers: { "x-user": "bob" } });
+    const bob = await call(
+      "echo_args",
+      { arguments: { n: 1 }, inputResponses: answer, requestState: state },
+      { ...caps(ELICIT), headers: { "x-user": "bob" } },
+    );
     expect(bob.error.code).toBe(-32602);
     expect(bob.error.message).toMatch(/principal/);
-    const alice = await call("echo_args", { arguments: { n: 1 }, inputResponses: answer, requestState: state }, { ...caps(ELICIT), headers: { "x-user": "alice" } });
+    const alice = await call(
+      "echo_args",
+      { arguments: { n: 1 }, inputResponses: answer, requestState: state },
+      { ...caps(ELICIT), headers: { "x-user": "alice" } },
+    );
     expect(alice.result.resultType).toBe("complete");
   });
 
@@ -256,7 +299,14 @@ describe("sealed requestState", () => {
     try {
       const first = (await rpc(r.url, "tools/call", { name: "echo_args", arguments: { n: 1 } }, caps(ELICIT))).json.result;
       await new Promise((res) => setTimeout(res, 10));
-      const late = (await rpc(r.url, "tools/call", { name: "echo_args", arguments: { n: 1 }, inputResponses: answer, requestState: first.requestState }, caps(ELICIT))).json;
+      const late = (
+        await rpc(
+          r.url,
+          "tools/call",
+          { name: "echo_args", arguments: { n: 1 }, inputResponses: answer, requestState: first.requestState },
+          caps(ELICIT),
+        )
+      ).json;
       expect(late.error).toMatchObject({ code: -32602, message: "Invalid requestState: expired" });
     } finally {
       await r.close();
@@ -269,7 +319,12 @@ describe("sealed requestState", () => {
     const state = await firstRound();
     const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": ELICIT };
     const retry = (server: McpServer) =>
-      server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo_args", arguments: { n: 1 }, inputResponses: answer, requestState: state, _meta: meta } });
+      server.handle({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "echo_args", arguments: { n: 1 }, inputResponses: answer, requestState: state, _meta: meta },
+      });
     const rotated = (await retry(mrtrServer({ requestStateKeys: [newKey, oldKey] }))).response as any;
     expect(rotated.result.resultType).toBe("complete");
     const dropped = (await retry(mrtrServer({ requestStateKeys: [newKey] }))).response as any;
@@ -283,8 +338,21 @@ describe("sealed requestState", () => {
       const b = mrtrServer();
       expect(a.keys.ephemeral).toBe(false);
       const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": ELICIT };
-      const first = (await a.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "one_question", _meta: meta } })).response as any;
-      const second = (await b.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "one_question", inputResponses: { user_name: { action: "decline" } }, requestState: first.result.requestState, _meta: meta } })).response as any;
+      const first = (await a.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "one_question", _meta: meta } }))
+        .response as any;
+      const second = (
+        await b.handle({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: {
+            name: "one_question",
+            inputResponses: { user_name: { action: "decline" } },
+            requestState: first.result.requestState,
+            _meta: meta,
+          },
+        })
+      ).response as any;
       expect(second.result.resultType).toBe("complete");
     } finally {
       delete process.env.MCP_REQUEST_STATE_KEYS;
@@ -305,7 +373,10 @@ describe("test helpers (@x/server/testing)", () => {
     const outcome = await runHandler(tool, {}, ctx);
     expect(outcome.status).toBe("input_required");
     if (outcome.status !== "input_required") return;
-    expect(outcome.question).toEqual({ key: "elicit-2", request: { method: "elicitation/create", params: { message: "Age?", requestedSchema: ageSchema } } });
+    expect(outcome.question).toEqual({
+      key: "elicit-2",
+      request: { method: "elicitation/create", params: { message: "Age?", requestedSchema: ageSchema } },
+    });
     expect(outcome.used).toEqual({ "elicit-1": { action: "accept", content: { name: "Di" } } });
   });
 
@@ -315,7 +386,10 @@ describe("test helpers (@x/server/testing)", () => {
       answers: { "elicit-1": { action: "decline" }, "elicit-2": { action: "accept", content: { age: 3 } } },
     });
     const outcome = await runHandler(tool, {}, ctx);
-    expect(outcome).toEqual({ status: "complete", result: { first: { action: "decline" }, second: { action: "accept", content: { age: 3 } } } });
+    expect(outcome).toEqual({
+      status: "complete",
+      result: { first: { action: "decline" }, second: { action: "accept", content: { age: 3 } } },
+    });
   });
 
   it("[A38] [A36] with the capability but no open round, elicit throws by name", async () => {
@@ -335,17 +409,21 @@ describe("test helpers (@x/server/testing)", () => {
     const nested = { type: "object", properties: { address: { type: "object", properties: {} } } };
     const outcome = runHandler((_a, c) => c.elicit("x", nested as never), {}, ctx);
     await expect(outcome).rejects.toThrow(TypeError);
-    await expect(runHandler((_a, c) => c.elicit("x", nested as never), {}, ctx)).rejects.toThrow(/^elicit: requestedSchema\.properties\.address/);
+    await expect(runHandler((_a, c) => c.elicit("x", nested as never), {}, ctx)).rejects.toThrow(
+      /^elicit: requestedSchema\.properties\.address/,
+    );
   });
 
   it("what a handler asks is checked by the builders' rules, before anything is sent", async () => {
     const ctx = buildContext({ capabilities: { elicitation: { form: {}, url: {} }, sampling: {} } });
-    await expect(runHandler((_a, c) => c.elicitUrl("Sign in", "not a url"), {}, ctx)).rejects.toThrow(/^elicitUrl: url must be an absolute URL/);
+    await expect(runHandler((_a, c) => c.elicitUrl("Sign in", "not a url"), {}, ctx)).rejects.toThrow(
+      /^elicitUrl: url must be an absolute URL/,
+    );
     const messages = [{ role: "user" as const, content: { type: "text" as const, text: "hi" } }];
     await expect(runHandler((_a, c) => c.createMessage({ messages, maxTokens: 0 }), {}, ctx)).rejects.toThrow(RangeError);
-    await expect(runHandler((_a, c) => c.createMessage({ messages: [{ role: "system" }] as never, maxTokens: 5 }), {}, ctx)).rejects.toThrow(
-      /^createMessage: messages\[0\]/,
-    );
+    await expect(
+      runHandler((_a, c) => c.createMessage({ messages: [{ role: "system" }] as never, maxTokens: 5 }), {}, ctx),
+    ).rejects.toThrow(/^createMessage: messages\[0\]/);
     // A well-formed ask goes out as an input request.
     const asked = await runHandler((_a, c) => c.createMessage({ messages, maxTokens: 5 }), {}, ctx);
     expect(asked.status).toBe("input_required");

@@ -5,7 +5,16 @@ import { PassThrough } from "node:stream";
 import { callToolResult } from "@x/builders";
 import { META_SERVER_INFO } from "@x/mcp-v2607";
 import { describe, expect, it } from "vitest";
-import { type Inbound, listen, McpError, McpServer, MissingDependencyError, type Outcome, serveStdio, type TransportInfo } from "../src/index.js";
+import {
+  type Inbound,
+  listen,
+  McpError,
+  McpServer,
+  MissingDependencyError,
+  type Outcome,
+  serveStdio,
+  type TransportInfo,
+} from "../src/index.js";
 import { requireAtRunTime } from "../src/runtime-deps.js";
 import { meta, rpc } from "./helpers.js";
 
@@ -13,7 +22,10 @@ import { meta, rpc } from "./helpers.js";
 class Gated extends McpServer {
   override execute(request: Extract<Inbound, { kind: "request" }>, transport?: TransportInfo): Promise<Outcome> {
     if (transport?.assigns?.user) return super.execute(request, transport);
-    return Promise.resolve({ status: 401, response: { jsonrpc: "2.0", id: request.id, error: { code: -32001, message: "denied" } } } as Outcome);
+    return Promise.resolve({
+      status: 401,
+      response: { jsonrpc: "2.0", id: request.id, error: { code: -32001, message: "denied" } },
+    } as Outcome);
   }
 }
 
@@ -56,7 +68,9 @@ describe("the request path", () => {
         return Promise.reject(new Error("boom"));
       }
     }
-    const [answer] = await stdioLines(new Broken({ name: "b", version: "1" }), [{ jsonrpc: "2.0", id: 7, method: "tools/list", params: { _meta: meta() } }]);
+    const [answer] = await stdioLines(new Broken({ name: "b", version: "1" }), [
+      { jsonrpc: "2.0", id: 7, method: "tools/list", params: { _meta: meta() } },
+    ]);
     expect(answer).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32603, message: "Internal error" } });
   });
 
@@ -73,7 +87,12 @@ describe("the request path", () => {
     });
     const [steps, asked] = await stdioLines(server, [
       { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "steps", _meta: meta({ progressToken: "p" }) } },
-      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", _meta: meta({ "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } }) } },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "ask", _meta: meta({ "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } }) },
+      },
     ]).then((lines) => [lines.find((l) => l.id === 1), lines.find((l) => l.id === 2)]);
     expect(steps!.result.content[0].text).toBe("progress sent: true, aborted: false, id: 1");
     expect(asked!.result.resultType).toBe("input_required");

@@ -6,7 +6,11 @@ const reported: unknown[] = [];
 let running: RunningHttpServer;
 beforeAll(async () => {
   const server = new McpServer({ name: "robust", version: "1" }, { onError: (error) => reported.push(error), maxListenStreams: 0 });
-  server.registerTool("shard", { inputSchema: { type: "object", properties: { shard: { type: "integer", "x-mcp-header": "Shard" } } } }, (a) => `shard ${a.shard}`);
+  server.registerTool(
+    "shard",
+    { inputSchema: { type: "object", properties: { shard: { type: "integer", "x-mcp-header": "Shard" } } } },
+    (a) => `shard ${a.shard}`,
+  );
   server.registerResource("leaky", "file:///leaky", {}, () => {
     throw Object.assign(new Error("upstream said 404 for /internal/secret"), { code: 404 });
   });
@@ -39,7 +43,12 @@ describe("robustness", () => {
 
   it("compares integer Mcp-Param headers as plain decimals only, and refuses a header whose argument is absent", async () => {
     const call = (shard: number | undefined, header: string | undefined) =>
-      rpc(running.url, "tools/call", { name: "shard", arguments: shard === undefined ? {} : { shard } }, { headers: header === undefined ? {} : { "mcp-param-shard": header } });
+      rpc(
+        running.url,
+        "tools/call",
+        { name: "shard", arguments: shard === undefined ? {} : { shard } },
+        { headers: header === undefined ? {} : { "mcp-param-shard": header } },
+      );
     expect((await call(1, "1")).status).toBe(200);
     expect((await call(1, "1.0")).status).toBe(200);
     expect((await call(-7, "-7")).status).toBe(200);
@@ -54,14 +63,24 @@ describe("robustness", () => {
   });
 
   it("refuses subscriptions/listen at once when the response cannot stream, and answers the listen cap with 503", async () => {
-    const noSse = await rpc(running.url, "subscriptions/listen", { notifications: { toolsListChanged: true } }, { headers: { accept: "application/json" } });
+    const noSse = await rpc(
+      running.url,
+      "subscriptions/listen",
+      { notifications: { toolsListChanged: true } },
+      { headers: { accept: "application/json" } },
+    );
     // maxListenStreams: 0 refuses first; with room, a JSON-only Accept is refused as well (below).
     expect(noSse.status).toBe(503);
     const s = new McpServer({ name: "l", version: "1" });
     s.registerTool("t", {}, () => "t");
     const r = await listen(s, { port: 0 });
     try {
-      const json = await rpc(r.url, "subscriptions/listen", { notifications: { toolsListChanged: true } }, { headers: { accept: "application/json" } });
+      const json = await rpc(
+        r.url,
+        "subscriptions/listen",
+        { notifications: { toolsListChanged: true } },
+        { headers: { accept: "application/json" } },
+      );
       expect(json.json.error).toMatchObject({ code: -32600 });
       expect(json.json.error.message).toContain("text/event-stream");
       expect(s.listenStreams).toBe(0);
@@ -115,11 +134,37 @@ describe("transport limits and failures", () => {
     try {
       const { request } = await import("node:http");
       const url = new URL(r.url);
-      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "flood", _meta: { progressToken: 1, "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } });
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "flood" } }, (res) => {
-        res.pause(); // never read
-        res.on("error", () => {});
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "flood",
+          _meta: {
+            progressToken: 1,
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
       });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": "tools/call",
+            "mcp-name": "flood",
+          },
+        },
+        (res) => {
+          res.pause(); // never read
+          res.on("error", () => {});
+        },
+      );
       req.on("error", () => {}); // the server cuts the stream: expected
       req.end(body);
       for (let i = 0; i < 500 && !aborted; i++) await new Promise((res) => setTimeout(res, 10));

@@ -18,12 +18,22 @@ const fixture = resolve("test/fixtures/scale-server.mjs");
 const children: ChildProcess[] = [];
 
 function nginxBinary(): string {
-  const found = spawnSync("sh", ["-c", "command -v nginx || ls /usr/sbin/nginx 2>/dev/null"], { encoding: "utf8" }).stdout.trim().split("\n")[0];
+  const found = spawnSync("sh", ["-c", "command -v nginx || ls /usr/sbin/nginx 2>/dev/null"], { encoding: "utf8" })
+    .stdout.trim()
+    .split("\n")[0];
   if (found) return found;
-  if (process.getuid?.() !== 0) throw new Error("nginx is missing: install Debian's nginx-light (apt-get install nginx-light) to run this test");
-  execFileSync("sh", ["-c", "apt-get install -y -qq --no-install-recommends nginx-light >/dev/null 2>&1 || (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends nginx-light >/dev/null 2>&1)"], {
-    timeout: 240_000,
-  });
+  if (process.getuid?.() !== 0)
+    throw new Error("nginx is missing: install Debian's nginx-light (apt-get install nginx-light) to run this test");
+  execFileSync(
+    "sh",
+    [
+      "-c",
+      "apt-get install -y -qq --no-install-recommends nginx-light >/dev/null 2>&1 || (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends nginx-light >/dev/null 2>&1)",
+    ],
+    {
+      timeout: 240_000,
+    },
+  );
   return "/usr/sbin/nginx";
 }
 
@@ -85,7 +95,10 @@ http {
   children.push(proxy);
   front = `http://127.0.0.1:${port}/mcp`;
   for (let i = 0; i < 100; i++) {
-    const ok = await fetch(front, { method: "GET" }).then((r) => r.status === 405, () => false);
+    const ok = await fetch(front, { method: "GET" }).then(
+      (r) => r.status === 405,
+      () => false,
+    );
     if (ok) break;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -101,7 +114,12 @@ afterAll(async () => {
 });
 
 async function call(url: string, id: number, extra: Record<string, unknown> = {}) {
-  const body = { jsonrpc: "2.0", id, method: "tools/call", params: { name: "greet", arguments: {}, ...extra, _meta: meta({ "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } }) } };
+  const body = {
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "greet", arguments: {}, ...extra, _meta: meta({ "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } }) },
+  };
   const response = await fetch(url, { method: "POST", headers: headersFor(body), body: JSON.stringify(body) });
   return (await response.json()) as any;
 }
@@ -111,7 +129,10 @@ describe("two instances sharing a key behind nginx (round-robin)", () => {
     const first = await call(front, 1);
     expect(first.result.resultType).toBe("input_required");
     const asker = /asked by (\w)/.exec(first.result.inputRequests["elicit-1"].params.message)![1];
-    const second = await call(front, 2, { inputResponses: { "elicit-1": { action: "accept", content: { name: "Ray" } } }, requestState: first.result.requestState });
+    const second = await call(front, 2, {
+      inputResponses: { "elicit-1": { action: "accept", content: { name: "Ray" } } },
+      requestState: first.result.requestState,
+    });
     const answerer = /answered by (\w)/.exec(second.result.content[0].text)![1];
     expect(second.result.content[0].text).toMatch(/^Hello Ray/);
     expect(answerer).not.toBe(asker);
@@ -119,10 +140,16 @@ describe("two instances sharing a key behind nginx (round-robin)", () => {
 
   it("a state signed with a different key is refused", async () => {
     const first = await call(direct.other, 3);
-    const retry = await call(front, 4, { inputResponses: { "elicit-1": { action: "accept", content: { name: "Ray" } } }, requestState: first.result.requestState });
+    const retry = await call(front, 4, {
+      inputResponses: { "elicit-1": { action: "accept", content: { name: "Ray" } } },
+      requestState: first.result.requestState,
+    });
     expect(retry.error).toMatchObject({ code: -32602, message: "Invalid requestState: failed verification" });
     const fromA = await call(direct.a, 5);
-    const onC = await call(direct.other, 6, { inputResponses: { "elicit-1": { action: "decline" } }, requestState: fromA.result.requestState });
+    const onC = await call(direct.other, 6, {
+      inputResponses: { "elicit-1": { action: "decline" } },
+      requestState: fromA.result.requestState,
+    });
     expect(onC.error.code).toBe(-32602);
   });
 });

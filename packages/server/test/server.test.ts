@@ -97,11 +97,18 @@ describe("tools/call", () => {
     const rejected = await result("tools/call", { name: "rejects_non_error" });
     expect(rejected.isError).toBe(true);
     // The text block is the same diagnostic body as JSON; a thrown non-Error value is reported as "throw".
-    expect(JSON.parse((rejected.content as { text: string }[])[0]!.text)).toEqual({ errorType: "tool_fault", tool: "rejects_non_error", exception: "throw", message: '{"weird":true}' });
+    expect(JSON.parse((rejected.content as { text: string }[])[0]!.text)).toEqual({
+      errorType: "tool_fault",
+      tool: "rejects_non_error",
+      exception: "throw",
+      message: '{"weird":true}',
+    });
     const junk = await result("tools/call", { name: "returns_junk" });
     expect(junk.isError).toBe(true);
     // The server keeps serving.
-    expect((await result("tools/call", { name: "echo", arguments: { text: "still here" } })).content).toEqual([{ type: "text", text: "still here" }]);
+    expect((await result("tools/call", { name: "echo", arguments: { text: "still here" } })).content).toEqual([
+      { type: "text", text: "still here" },
+    ]);
   });
 
   it("answers an unknown tool with -32602 naming it", async () => {
@@ -112,7 +119,9 @@ describe("tools/call", () => {
 
   it("answers a missing name or non-object arguments with -32602", async () => {
     expect((await server.handle(request("tools/call", {}))).response).toMatchObject({ error: { code: -32602 } });
-    expect((await server.handle(request("tools/call", { name: "echo", arguments: [1] }))).response).toMatchObject({ error: { code: -32602 } });
+    expect((await server.handle(request("tools/call", { name: "echo", arguments: [1] }))).response).toMatchObject({
+      error: { code: -32602 },
+    });
   });
 
   it("answers with the JSON-RPC error a tool throws on purpose (McpError), with its HTTP status", async () => {
@@ -135,19 +144,33 @@ describe("tools/call", () => {
     const s = new McpServer({ name: "r", version: "1" });
     s.registerTool("a", {}, () => "a");
     expect(() => s.registerTool("a", {}, () => "a")).toThrow(/already registered/);
-    expect(() => s.registerTool("b", { inputSchema: { type: "object", properties: { x: { $ref: "#/$defs/missing" } } } }, () => "b")).toThrow(/tool b: inputSchema does not compile/);
-    expect(() => s.registerTool("c", { inputSchema: { type: "object", properties: { x: { $ref: "https://example.com/schema.json" } } } }, () => "c")).toThrow(/tool c: inputSchema/);
+    expect(() =>
+      s.registerTool("b", { inputSchema: { type: "object", properties: { x: { $ref: "#/$defs/missing" } } } }, () => "b"),
+    ).toThrow(/tool b: inputSchema does not compile/);
+    expect(() =>
+      s.registerTool("c", { inputSchema: { type: "object", properties: { x: { $ref: "https://example.com/schema.json" } } } }, () => "c"),
+    ).toThrow(/tool c: inputSchema/);
     expect(() => s.registerTool("d", { inputSchema: { type: "string" } as never }, () => "d")).toThrow(/type "object"/);
     expect(() => s.registerTool("", {}, () => "e")).toThrow(/breaks the spec.s rule/);
-    expect(() => new McpServer({ name: "r", version: "1" }, { strictToolNames: false }).registerTool("", {}, () => "e")).toThrow(/non-empty/);
+    expect(() => new McpServer({ name: "r", version: "1" }, { strictToolNames: false }).registerTool("", {}, () => "e")).toThrow(
+      /non-empty/,
+    );
   });
 
   it("resolves local $ref in an input schema", async () => {
     const s = new McpServer({ name: "r", version: "1" });
-    s.registerTool("ref", { inputSchema: { type: "object", $defs: { n: { type: "integer" } }, properties: { x: { $ref: "#/$defs/n" } } } }, (a) => String(a.x));
-    const ok = (await s.handle(request("tools/call", { name: "ref", arguments: { x: 3 } }))).response as unknown as { result: { isError?: boolean } };
+    s.registerTool(
+      "ref",
+      { inputSchema: { type: "object", $defs: { n: { type: "integer" } }, properties: { x: { $ref: "#/$defs/n" } } } },
+      (a) => String(a.x),
+    );
+    const ok = (await s.handle(request("tools/call", { name: "ref", arguments: { x: 3 } }))).response as unknown as {
+      result: { isError?: boolean };
+    };
     expect(ok.result.isError).toBeUndefined();
-    const bad = (await s.handle(request("tools/call", { name: "ref", arguments: { x: "3" } }))).response as unknown as { result: { isError?: boolean } };
+    const bad = (await s.handle(request("tools/call", { name: "ref", arguments: { x: "3" } }))).response as unknown as {
+      result: { isError?: boolean };
+    };
     expect(bad.result.isError).toBe(true);
   });
 });
@@ -162,9 +185,17 @@ describe("envelope", () => {
   });
 
   it("refuses an unsupported protocol version with -32022 listing the supported ones", async () => {
-    const outcome = await server.handle({ jsonrpc: "2.0", id: 9, method: "tools/list", params: { _meta: meta({ "io.modelcontextprotocol/protocolVersion": "2020-01-01" }) } });
+    const outcome = await server.handle({
+      jsonrpc: "2.0",
+      id: 9,
+      method: "tools/list",
+      params: { _meta: meta({ "io.modelcontextprotocol/protocolVersion": "2020-01-01" }) },
+    });
     expect(outcome.status).toBe(400);
-    expect(outcome.response).toMatchObject({ id: 9, error: { code: -32022, data: { supported: ["2026-07-28"], requested: "2020-01-01" } } });
+    expect(outcome.response).toMatchObject({
+      id: 9,
+      error: { code: -32022, data: { supported: ["2026-07-28"], requested: "2020-01-01" } },
+    });
   });
 
   it("answers removed and unknown methods with -32601", async () => {
@@ -176,7 +207,15 @@ describe("envelope", () => {
   });
 
   it("refuses messages that are not requests with -32600", async () => {
-    for (const message of [null, 3, "x", { jsonrpc: "1.0", id: 1, method: "x" }, { jsonrpc: "2.0", id: 1 }, { jsonrpc: "2.0", id: { a: 1 }, method: "tools/list" }, { jsonrpc: "2.0", id: 1, method: "tools/list", params: [] }]) {
+    for (const message of [
+      null,
+      3,
+      "x",
+      { jsonrpc: "1.0", id: 1, method: "x" },
+      { jsonrpc: "2.0", id: 1 },
+      { jsonrpc: "2.0", id: { a: 1 }, method: "tools/list" },
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: [] },
+    ]) {
       const outcome = await server.handle(message);
       expect(outcome.status).toBe(400);
       expect(outcome.response).toMatchObject({ error: { code: -32600 } });

@@ -43,9 +43,19 @@ describe("stdio transport, a real child process", () => {
   it("sends progress and log notifications before the response, and nothing but JSON-RPC on stdout", async () => {
     current = start();
     const { send, lines, until } = current;
-    send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "progress", _meta: meta({ progressToken: "p", "io.modelcontextprotocol/logLevel": "info" }) } });
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "progress", _meta: meta({ progressToken: "p", "io.modelcontextprotocol/logLevel": "info" }) },
+    });
     await until(() => lines.some((l) => l.id === 1));
-    expect(lines.map((l) => l.method ?? "response")).toEqual(["notifications/progress", "notifications/message", "notifications/progress", "response"]);
+    expect(lines.map((l) => l.method ?? "response")).toEqual([
+      "notifications/progress",
+      "notifications/message",
+      "notifications/progress",
+      "response",
+    ]);
     for (const l of lines) expect(l.jsonrpc).toBe("2.0");
   });
 
@@ -85,7 +95,17 @@ describe("stdio transport, a real child process", () => {
     await until(() => lines.some((l) => l.id === 10));
     const first = lines.find((l) => l.id === 10).result;
     expect(first.resultType).toBe("input_required");
-    send({ jsonrpc: "2.0", id: 11, method: "tools/call", params: { name: "ask", inputResponses: { "elicit-1": { action: "accept", content: { name: "Eve" } } }, requestState: first.requestState, _meta: meta(caps) } });
+    send({
+      jsonrpc: "2.0",
+      id: 11,
+      method: "tools/call",
+      params: {
+        name: "ask",
+        inputResponses: { "elicit-1": { action: "accept", content: { name: "Eve" } } },
+        requestState: first.requestState,
+        _meta: meta(caps),
+      },
+    });
     await until(() => lines.some((l) => l.id === 11));
     expect(JSON.parse(lines.find((l) => l.id === 11).result.content[0].text)).toEqual({ action: "accept", content: { name: "Eve" } });
   });

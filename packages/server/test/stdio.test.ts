@@ -40,19 +40,27 @@ describe("serveStdio", () => {
   });
 
   it("answers a bad line with -32700, a non-request with -32600, and ignores notifications", async () => {
-    const lines = await run(testServer(), `not json\n[1]\n{"jsonrpc":"2.0","method":"notifications/x"}\n{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}\n`);
+    const lines = await run(
+      testServer(),
+      `not json\n[1]\n{"jsonrpc":"2.0","method":"notifications/x"}\n{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}\n`,
+    );
     expect(lines.map((l) => l.error.code)).toEqual([-32700, -32600, -32602]);
   });
 
   it("notifications/cancelled aborts the request and nothing is sent for it", async () => {
     const server = new McpServer({ name: "slow", version: "1" });
     let aborted = false;
-    server.registerTool("wait", {}, (_args, ctx) => new Promise((resolve) => {
-      ctx.signal.addEventListener("abort", () => {
-        aborted = true;
-        resolve("too late");
-      });
-    }));
+    server.registerTool(
+      "wait",
+      {},
+      (_args, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener("abort", () => {
+            aborted = true;
+            resolve("too late");
+          });
+        }),
+    );
     const call = request("tools/call", { name: "wait" });
     const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: call.id } };
     const lines = await run(server, `${JSON.stringify(call)}\n${JSON.stringify(cancel)}\n`);
@@ -65,12 +73,17 @@ describe("serveStdio failure modes", () => {
   it("stops cleanly when stdout fails (the client closed it), aborting what runs", async () => {
     const server = new McpServer({ name: "epipe", version: "1" });
     let aborted = false;
-    server.registerTool("wait", {}, (_args, ctx) => new Promise((resolve) => {
-      ctx.signal.addEventListener("abort", () => {
-        aborted = true;
-        resolve("aborted");
-      });
-    }));
+    server.registerTool(
+      "wait",
+      {},
+      (_args, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener("abort", () => {
+            aborted = true;
+            resolve("aborted");
+          });
+        }),
+    );
     const stdin = new PassThrough();
     const stdout = new PassThrough();
     const stderr = new PassThrough();

@@ -54,7 +54,12 @@ describe("SSE responses, progress and logging", () => {
     const res = await rpc(running.url, "tools/call", { name: "progress" }, { meta: { progressToken: 0 } });
     expect(res.headers.get("content-type")).toBe("text/event-stream");
     expect(res.headers.get("x-accel-buffering")).toBe("no");
-    expect(res.events.map((e) => e.method ?? "response")).toEqual(["notifications/progress", "notifications/progress", "notifications/progress", "response"]);
+    expect(res.events.map((e) => e.method ?? "response")).toEqual([
+      "notifications/progress",
+      "notifications/progress",
+      "notifications/progress",
+      "response",
+    ]);
     expect(res.events[0].params).toEqual({ progressToken: 0, progress: 1, total: 3, message: "one" });
     for (const event of res.events.slice(0, 3)) expect(validate("ProgressNotification", event).ok).toBe(true);
     expect(res.json.result.content[0].text).toBe("done");
@@ -78,7 +83,12 @@ describe("SSE responses, progress and logging", () => {
   });
 
   it("drops notifications when Accept admits only JSON", async () => {
-    const res = await rpc(running.url, "tools/call", { name: "progress" }, { meta: { progressToken: "t" }, headers: { accept: "application/json" } });
+    const res = await rpc(
+      running.url,
+      "tools/call",
+      { name: "progress" },
+      { meta: { progressToken: "t" }, headers: { accept: "application/json" } },
+    );
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(res.json.result.content[0].text).toBe("done");
   });
@@ -87,7 +97,12 @@ describe("SSE responses, progress and logging", () => {
     const before = aborted;
     const controller = new AbortController();
     const body = { jsonrpc: "2.0", id: 77, method: "tools/call", params: { name: "hang", _meta: meta({ progressToken: 1 }) } };
-    const response = await fetch(running.url, { method: "POST", headers: headersFor(body), body: JSON.stringify(body), signal: controller.signal });
+    const response = await fetch(running.url, {
+      method: "POST",
+      headers: headersFor(body),
+      body: JSON.stringify(body),
+      signal: controller.signal,
+    });
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const reader = response.body!.getReader();
     await reader.read();
@@ -107,16 +122,20 @@ describe("subscriptions/listen", () => {
       done = r;
     });
     const url = new URL(running.url);
-    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: headersFor(body) }, (res) => {
-      res.on("data", (chunk) => {
-        raw += String(chunk);
-        const parts = raw.split("\n");
-        raw = parts.pop()!;
-        for (const line of parts) if (line.startsWith("data: ")) lines.push(JSON.parse(line.slice(6)));
-        else if (line === ":") lines.push(":keepalive");
-      });
-      res.on("end", () => done({ status: res.statusCode ?? 0 }));
-    });
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: headersFor(body) },
+      (res) => {
+        res.on("data", (chunk) => {
+          raw += String(chunk);
+          const parts = raw.split("\n");
+          raw = parts.pop()!;
+          for (const line of parts)
+            if (line.startsWith("data: ")) lines.push(JSON.parse(line.slice(6)));
+            else if (line === ":") lines.push(":keepalive");
+        });
+        res.on("end", () => done({ status: res.statusCode ?? 0 }));
+      },
+    );
     req.end(JSON.stringify(body));
     return { lines, finished, req };
   }
@@ -133,7 +152,10 @@ describe("subscriptions/listen", () => {
     expect(tools.lines[0]).toEqual({
       jsonrpc: "2.0",
       method: "notifications/subscriptions/acknowledged",
-      params: { notifications: { toolsListChanged: true, resourceSubscriptions: ["file:///r"] }, _meta: { "io.modelcontextprotocol/subscriptionId": 501 } },
+      params: {
+        notifications: { toolsListChanged: true, resourceSubscriptions: ["file:///r"] },
+        _meta: { "io.modelcontextprotocol/subscriptionId": 501 },
+      },
     });
     expect(validate("SubscriptionsAcknowledgedNotification", tools.lines[0]).ok).toBe(true);
     server.registerTool("late", {}, () => "late");
@@ -144,8 +166,13 @@ describe("subscriptions/listen", () => {
     await until(() => prompts.lines.some((l) => l.method === "notifications/prompts/list_changed"));
     await until(() => tools.lines.includes(":keepalive"));
     const toolEvents = tools.lines.filter((l) => typeof l === "object").map((l) => l.method);
-    expect(toolEvents).toEqual(["notifications/subscriptions/acknowledged", "notifications/tools/list_changed", "notifications/resources/updated"]);
-    for (const l of tools.lines.filter((x) => typeof x === "object")) expect(l.params._meta["io.modelcontextprotocol/subscriptionId"]).toBe(501);
+    expect(toolEvents).toEqual([
+      "notifications/subscriptions/acknowledged",
+      "notifications/tools/list_changed",
+      "notifications/resources/updated",
+    ]);
+    for (const l of tools.lines.filter((x) => typeof x === "object"))
+      expect(l.params._meta["io.modelcontextprotocol/subscriptionId"]).toBe(501);
     expect(prompts.lines.filter((l) => typeof l === "object").map((l) => l.method)).toEqual([
       "notifications/subscriptions/acknowledged",
       "notifications/prompts/list_changed",
@@ -163,12 +190,20 @@ describe("subscriptions/listen", () => {
     const s = new McpServer({ name: "c", version: "1" });
     s.registerTool("t", {}, () => "t");
     const r = await listen(s, { port: 0 });
-    const body = { jsonrpc: "2.0", id: "L1", method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: meta() } };
+    const body = {
+      jsonrpc: "2.0",
+      id: "L1",
+      method: "subscriptions/listen",
+      params: { notifications: { toolsListChanged: true }, _meta: meta() },
+    };
     const response = await fetch(r.url, { method: "POST", headers: headersFor(body), body: JSON.stringify(body) });
     const text = response.text();
     await sleep(20);
     await r.close(500);
-    const events = (await text).split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+    const events = (await text)
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => JSON.parse(l.slice(6)));
     const last = events[events.length - 1];
     expect(last).toMatchObject({ id: "L1", result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": "L1" } } });
     expect(validate("SubscriptionsListenResultResponse", last).ok).toBe(true);
@@ -202,7 +237,10 @@ describe("transport rules", () => {
   });
 
   it("answers a CORS preflight for allowed origins and labels responses", async () => {
-    const preflight = await fetch(running.url, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "POST" } });
+    const preflight = await fetch(running.url, {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example.com", "access-control-request-method": "POST" },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
     expect(preflight.headers.get("access-control-allow-headers")).toContain("mcp-protocol-version");
@@ -226,12 +264,24 @@ describe("transport rules", () => {
   it("refuses JSON nested deeper than the limit with 400 and -32600", async () => {
     const deep = `${"[".repeat(100)}${"]".repeat(100)}`;
     const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"quiet","arguments":{"x":${deep}},"_meta":${JSON.stringify(meta())}}}`;
-    const res = await fetch(running.url, { method: "POST", headers: headersFor({ method: "tools/call", params: { name: "quiet" } }), body });
+    const res = await fetch(running.url, {
+      method: "POST",
+      headers: headersFor({ method: "tools/call", params: { name: "quiet" } }),
+      body,
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe(-32600);
     // Brackets inside strings do not count.
     const inString = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"quiet","arguments":{"x":${JSON.stringify(deep)}},"_meta":${JSON.stringify(meta())}}}`;
-    expect((await fetch(running.url, { method: "POST", headers: headersFor({ method: "tools/call", params: { name: "quiet" } }), body: inString })).status).toBe(200);
+    expect(
+      (
+        await fetch(running.url, {
+          method: "POST",
+          headers: headersFor({ method: "tools/call", params: { name: "quiet" } }),
+          body: inString,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("answers 503 with Retry-After past the concurrent-request limit", async () => {

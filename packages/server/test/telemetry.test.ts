@@ -64,11 +64,24 @@ describe("telemetry on node:diagnostics_channel", () => {
     subscribe(CHANNELS.toolStart, stash);
     listeners.push([CHANNELS.toolStart, stash]);
     const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00";
-    await rpc(srv.url, "tools/call", { name: "tasks", arguments: { action: "get", data: { id: 1 } } }, { id: "t-1", meta: { traceparent } });
+    await rpc(
+      srv.url,
+      "tools/call",
+      { name: "tasks", arguments: { action: "get", data: { id: 1 } } },
+      { id: "t-1", meta: { traceparent } },
+    );
     expect(starts).toHaveLength(1);
     expect(stops).toHaveLength(1);
     expect(stops[0]).toBe(starts[0]);
-    expect(stops[0]).toMatchObject({ tool: "tasks", action: "get", requestId: "t-1", outcome: "ok", isError: false, errorKind: undefined, span: "span-from-a-subscriber" });
+    expect(stops[0]).toMatchObject({
+      tool: "tasks",
+      action: "get",
+      requestId: "t-1",
+      outcome: "ok",
+      isError: false,
+      errorKind: undefined,
+      span: "span-from-a-subscriber",
+    });
     expect(stops[0]!.trace).toMatchObject({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", parentId: "00f067aa0ba902b7", sampled: false });
     expect(typeof stops[0]!.durationMs).toBe("number");
     expect(stops[0]!.durationMs).toBeGreaterThanOrEqual(0);
@@ -76,7 +89,12 @@ describe("telemetry on node:diagnostics_channel", () => {
 
   it("tool:stop reports input_required and protocol_error outcomes, and a handler's own dispatchError mark", async () => {
     const stops = collect<ToolCallEvent>(CHANNELS.toolStop);
-    const asked = await rpc(srv.url, "tools/call", { name: "ask" }, { meta: { "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } } });
+    const asked = await rpc(
+      srv.url,
+      "tools/call",
+      { name: "ask" },
+      { meta: { "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } } },
+    );
     expect(asked.json.result.resultType).toBe("input_required");
     await rpc(srv.url, "tools/call", { name: "protocol" });
     await callTool(srv.url, "own_check", { ok: false });
@@ -133,7 +151,9 @@ describe("telemetry on node:diagnostics_channel", () => {
       sampled: true,
     });
     // A future version may carry more fields; version 00 may not.
-    expect(readTraceContext({ traceparent: `01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-extra` })?.traceId).toBe("0af7651916cd43dd8448eb211c80319c");
+    expect(readTraceContext({ traceparent: `01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-extra` })?.traceId).toBe(
+      "0af7651916cd43dd8448eb211c80319c",
+    );
     for (const bad of [
       undefined,
       42,

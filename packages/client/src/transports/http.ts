@@ -100,7 +100,11 @@ export class StreamableHttpTransport implements Transport {
     const body = JSON.stringify(message);
     const size = utf8Length(body);
     if (size > this.maxBytes) {
-      throw transportError("message_too_large", `The ${message.method} request is ${size} bytes, over the limit of ${this.maxBytes} bytes`, { bytes: size, limit: this.maxBytes });
+      throw transportError(
+        "message_too_large",
+        `The ${message.method} request is ${size} bytes, over the limit of ${this.maxBytes} bytes`,
+        { bytes: size, limit: this.maxBytes },
+      );
     }
     const headers = new Headers(typeof this.headers === "function" ? await this.headers() : this.headers);
     headers.set("content-type", "application/json");
@@ -145,19 +149,29 @@ export class StreamableHttpTransport implements Transport {
     const status = response.status;
     const text = await this.readBody(response, message, controller);
     if (text.trim() === "") {
-      throw transportError("http_error", `HTTP ${status} from ${this.url.href} with no response to the ${message.method} request`, { status });
+      throw transportError("http_error", `HTTP ${status} from ${this.url.href} with no response to the ${message.method} request`, {
+        status,
+      });
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
       if (!response.ok) throw transportError("http_error", `HTTP ${status} from ${this.url.href}: ${clip(text.trim())}`, { status });
-      throw transportError("invalid_message", `The response to the ${message.method} request is not JSON (content-type ${type || "none"}): ${clip(text.trim())}`, { status });
+      throw transportError(
+        "invalid_message",
+        `The response to the ${message.method} request is not JSON (content-type ${type || "none"}): ${clip(text.trim())}`,
+        { status },
+      );
     }
     const answer = isResponse(parsed) ? responseFor(parsed, message.id) : undefined;
     if (answer) return answer;
     if (!response.ok) throw transportError("http_error", `HTTP ${status} from ${this.url.href}: ${clip(text.trim())}`, { status });
-    throw transportError("invalid_message", `The response body is not a JSON-RPC response to request ${JSON.stringify(message.id)}: ${clip(text.trim())}`, { status });
+    throw transportError(
+      "invalid_message",
+      `The response body is not a JSON-RPC response to request ${JSON.stringify(message.id)}: ${clip(text.trim())}`,
+      { status },
+    );
   }
 
   private async readBody(response: Response, message: JSONRPCRequest, controller: AbortController): Promise<string> {
@@ -177,7 +191,12 @@ export class StreamableHttpTransport implements Transport {
           step = await reader.read();
         } catch (error) {
           if (controller.signal.aborted) throw this.abortReason(controller, error);
-          throw transportError("stream_broken", `The response body of the ${message.method} request broke off: ${describe(error)}`, {}, error);
+          throw transportError(
+            "stream_broken",
+            `The response body of the ${message.method} request broke off: ${describe(error)}`,
+            {},
+            error,
+          );
         }
         if (step.done) break;
         total += step.value.byteLength;
@@ -201,7 +220,12 @@ export class StreamableHttpTransport implements Transport {
     );
   }
 
-  private async readStream(response: Response, message: JSONRPCRequest, options: SendOptions, controller: AbortController): Promise<JSONRPCResponse> {
+  private async readStream(
+    response: Response,
+    message: JSONRPCRequest,
+    options: SendOptions,
+    controller: AbortController,
+  ): Promise<JSONRPCResponse> {
     if (!response.body) throw transportError("stream_broken", `The SSE response to the ${message.method} request has no body`);
     let answer: JSONRPCResponse | undefined;
     let failure: McpClientError | undefined;
@@ -212,7 +236,11 @@ export class StreamableHttpTransport implements Transport {
         if (event.event !== undefined && event.event !== "message") return;
         if (event.data.trim() === "") return;
         if (utf8Length(event.data) > this.maxBytes) {
-          failure = transportError("message_too_large", `An SSE event of the ${message.method} request is over the limit of ${this.maxBytes} bytes`, { limit: this.maxBytes });
+          failure = transportError(
+            "message_too_large",
+            `An SSE event of the ${message.method} request is over the limit of ${this.maxBytes} bytes`,
+            { limit: this.maxBytes },
+          );
           return;
         }
         let parsed: unknown;
@@ -235,7 +263,11 @@ export class StreamableHttpTransport implements Transport {
       },
       onError: (error) => {
         if (error.type === "max-buffer-size-exceeded" && !failure) {
-          failure = transportError("message_too_large", `An SSE event of the ${message.method} request is over the limit of ${this.maxBytes} bytes`, { limit: this.maxBytes });
+          failure = transportError(
+            "message_too_large",
+            `An SSE event of the ${message.method} request is over the limit of ${this.maxBytes} bytes`,
+            { limit: this.maxBytes },
+          );
         }
       },
     });
@@ -249,7 +281,12 @@ export class StreamableHttpTransport implements Transport {
           step = await reader.read();
         } catch (error) {
           if (controller.signal.aborted) throw this.abortReason(controller, error);
-          throw transportError("stream_broken", `The SSE stream of the ${message.method} request broke off before its response: ${describe(error)}`, {}, error);
+          throw transportError(
+            "stream_broken",
+            `The SSE stream of the ${message.method} request broke off before its response: ${describe(error)}`,
+            {},
+            error,
+          );
         }
         if (step.done) {
           ended = true;

@@ -87,7 +87,11 @@ export class InMemoryTransport implements Transport {
     const out = JSON.stringify(message);
     const outBytes = utf8Length(out);
     if (outBytes > this.maxBytes) {
-      throw transportError("message_too_large", `The ${message.method} request is ${outBytes} bytes, over the limit of ${this.maxBytes} bytes`, { bytes: outBytes, limit: this.maxBytes });
+      throw transportError(
+        "message_too_large",
+        `The ${message.method} request is ${outBytes} bytes, over the limit of ${this.maxBytes} bytes`,
+        { bytes: outBytes, limit: this.maxBytes },
+      );
     }
     if (options.signal.aborted) throw options.signal.reason;
     const exchange: InMemoryExchange = {
@@ -116,11 +120,19 @@ export class InMemoryTransport implements Transport {
     const text = JSON.stringify(response);
     const inBytes = utf8Length(text);
     if (inBytes > this.maxBytes) {
-      throw transportError("message_too_large", `The response to the ${message.method} request is ${inBytes} bytes, over the limit of ${this.maxBytes} bytes`, { bytes: inBytes, limit: this.maxBytes });
+      throw transportError(
+        "message_too_large",
+        `The response to the ${message.method} request is ${inBytes} bytes, over the limit of ${this.maxBytes} bytes`,
+        { bytes: inBytes, limit: this.maxBytes },
+      );
     }
     const parsed: unknown = JSON.parse(text);
     const answer = isResponse(parsed) ? responseFor(parsed, message.id) : undefined;
-    if (!answer) throw transportError("invalid_message", `The in-memory handler's answer to request ${JSON.stringify(message.id)} is not a JSON-RPC response to it`);
+    if (!answer)
+      throw transportError(
+        "invalid_message",
+        `The in-memory handler's answer to request ${JSON.stringify(message.id)} is not a JSON-RPC response to it`,
+      );
     return answer;
   }
 

@@ -111,7 +111,14 @@ export class StdioTransport implements Transport {
     child.stdin?.on("error", () => {});
     this.exitPromise = new Promise((resolve) => {
       child.once("error", (error) => {
-        this.fail(transportError("process_exited", `The server process ${this.options.command} could not run: ${error.message}`, { command: this.options.command }, error));
+        this.fail(
+          transportError(
+            "process_exited",
+            `The server process ${this.options.command} could not run: ${error.message}`,
+            { command: this.options.command },
+            error,
+          ),
+        );
         resolve();
       });
       child.once("close", (code, signal) => {
@@ -142,13 +149,21 @@ export class StdioTransport implements Transport {
     const line = `${JSON.stringify(message)}\n`;
     const size = utf8Length(line) - 1;
     if (size > this.maxBytes) {
-      throw transportError("message_too_large", `The ${message.method} request is ${size} bytes, over the limit of ${this.maxBytes} bytes`, { bytes: size, limit: this.maxBytes });
+      throw transportError(
+        "message_too_large",
+        `The ${message.method} request is ${size} bytes, over the limit of ${this.maxBytes} bytes`,
+        { bytes: size, limit: this.maxBytes },
+      );
     }
     if (options.signal.aborted) throw options.signal.reason;
     return new Promise<JSONRPCResponse>((resolve, reject) => {
       const onAbort = () => {
         this.pending.delete(message.id);
-        this.write({ jsonrpc: "2.0", method: Method.NotificationsCancelled, params: { requestId: message.id, reason: "The client cancelled the request" } });
+        this.write({
+          jsonrpc: "2.0",
+          method: Method.NotificationsCancelled,
+          params: { requestId: message.id, reason: "The client cancelled the request" },
+        });
         reject(options.signal.reason);
       };
       options.signal.addEventListener("abort", onAbort, { once: true });
@@ -181,7 +196,8 @@ export class StdioTransport implements Transport {
     }
     const wait = this.options.closeTimeout ?? 2000;
     const exited = this.exitPromise ?? Promise.resolve();
-    const within = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    const within = (ms: number) =>
+      Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
     child.stdin?.end();
     if (await within(wait)) return;
     child.kill("SIGTERM");

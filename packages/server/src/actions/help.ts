@@ -51,7 +51,11 @@ function answer(body: unknown): CallToolResult {
   return { resultType: "complete", content: [{ type: "text", text: JSON.stringify(body) }] };
 }
 
-async function respond(args: Record<string, unknown>, ctx: RequestContext, lookup: (name: string) => ActionTool | undefined): Promise<CallToolResult> {
+async function respond(
+  args: Record<string, unknown>,
+  ctx: RequestContext,
+  lookup: (name: string) => ActionTool | undefined,
+): Promise<CallToolResult> {
   const refused = checkArguments(args, ARGUMENTS, helpPointer(), HELP_TOOL);
   if (refused) return refusal(refused);
   const tools = ctx.tools.filter((t) => t.name !== HELP_TOOL);

@@ -27,7 +27,8 @@ export function hint(fields: Hint): Hint {
 
 /** Checks one hint returned by a tool's `hints` callback; returns a copy holding only the hint's own keys. */
 export function checkHint(value: unknown, where: string): Hint {
-  if (!isPlainObject(value)) throw new TypeError(`${where} must be a plain object {tool, action, description, example?}, got ${describeValue(value)}`);
+  if (!isPlainObject(value))
+    throw new TypeError(`${where} must be a plain object {tool, action, description, example?}, got ${describeValue(value)}`);
   for (const key of ["tool", "action", "description"] as const) {
     if (typeof value[key] !== "string") throw new TypeError(`${where}.${key} must be a string, got ${describeValue(value[key])}`);
   }

@@ -62,7 +62,13 @@ type Holder = { path: string; names: () => string[] };
  */
 export function findUnknownKeys(data: Record<string, unknown>, properties: Record<string, unknown>): UnknownKeys | undefined {
   const found: { path: string; holders: Holder[] }[] = [];
-  const visitObject = (value: Record<string, unknown>, path: string, props: Record<string, unknown> | undefined, additional: unknown, chain: Holder[]) => {
+  const visitObject = (
+    value: Record<string, unknown>,
+    path: string,
+    props: Record<string, unknown> | undefined,
+    additional: unknown,
+    chain: Holder[],
+  ) => {
     const closed = props !== undefined ? additional === undefined || additional === false : additional === false;
     const here = [...chain, { path, names: () => admitted(props, additional) }];
     for (const key of Object.keys(value)) {

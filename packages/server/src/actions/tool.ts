@@ -154,7 +154,10 @@ export interface ActionToolDefinition<A extends string = string> {
    * answers and by `help` at action level. Must return a plain object, `null`
    * or `undefined` (no `context` key); anything else is a fault.
    */
-  actionContext?(action: A, ctx: RequestContext): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
+  actionContext?(
+    action: A,
+    ctx: RequestContext,
+  ): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
 }
 
 const ARGUMENTS = Object.freeze({ action: "string", data: "object" } as const);
@@ -214,35 +217,77 @@ export class ActionTool<A extends string = string> {
    */
   constructor(definition: ActionToolDefinition<A>) {
     if (typeof definition !== "object" || definition === null) {
-      throw new ConfigurationError("(unnamed)", "definition", "an action tool definition is required", "an object with name, description, actions and runAction", definition);
+      throw new ConfigurationError(
+        "(unnamed)",
+        "definition",
+        "an action tool definition is required",
+        "an object with name, description, actions and runAction",
+        definition,
+      );
     }
     const d = definition as unknown as Record<string, unknown>;
     const name = d.name;
-    if (typeof name !== "string" || name === "") throw new ConfigurationError("(unnamed)", "name", "the tool needs a name", "a non-empty string", name);
-    if (name === HELP_TOOL) throw new ConfigurationError(name, "name", `"${HELP_TOOL}" is reserved for the introspection tool`, "another name", name);
-    if (typeof d.description !== "string") throw new ConfigurationError(name, "description", "the tool needs a description", "a string", d.description);
-    if (d.title !== undefined && typeof d.title !== "string") throw new ConfigurationError(name, "title", "title must be text when given", "a string or undefined", d.title);
+    if (typeof name !== "string" || name === "")
+      throw new ConfigurationError("(unnamed)", "name", "the tool needs a name", "a non-empty string", name);
+    if (name === HELP_TOOL)
+      throw new ConfigurationError(name, "name", `"${HELP_TOOL}" is reserved for the introspection tool`, "another name", name);
+    if (typeof d.description !== "string")
+      throw new ConfigurationError(name, "description", "the tool needs a description", "a string", d.description);
+    if (d.title !== undefined && typeof d.title !== "string")
+      throw new ConfigurationError(name, "title", "title must be text when given", "a string or undefined", d.title);
     if (d.annotations !== undefined) {
-      if (!isPlainObject(d.annotations)) throw new ConfigurationError(name, "annotations", "annotations must be a map when given", "a plain object or undefined", d.annotations);
+      if (!isPlainObject(d.annotations))
+        throw new ConfigurationError(
+          name,
+          "annotations",
+          "annotations must be a map when given",
+          "a plain object or undefined",
+          d.annotations,
+        );
       requireJson(name, "annotations", "annotations", d.annotations);
     }
     const timeout = d.timeoutMs;
     if (timeout !== undefined && !(Number.isSafeInteger(timeout) && (timeout as number) >= 0 && (timeout as number) <= 2_147_483_647)) {
-      throw new ConfigurationError(name, "timeoutMs", "timeoutMs must be a whole number of milliseconds", "an integer from 0 (no limit) to 2147483647", timeout);
+      throw new ConfigurationError(
+        name,
+        "timeoutMs",
+        "timeoutMs must be a whole number of milliseconds",
+        "an integer from 0 (no limit) to 2147483647",
+        timeout,
+      );
     }
     for (const callback of ["runAction", "hints", "handleError", "actionContext"] as const) {
       const fn = d[callback];
       if (callback === "runAction" ? typeof fn !== "function" : fn !== undefined && typeof fn !== "function") {
-        throw new ConfigurationError(name, callback, `${callback} must be a function${callback === "runAction" ? "" : " when given"}`, "a function", fn);
+        throw new ConfigurationError(
+          name,
+          callback,
+          `${callback} must be a function${callback === "runAction" ? "" : " when given"}`,
+          "a function",
+          fn,
+        );
       }
     }
     let checkOutput: ActionTool["checkOutput"];
     if (d.outputSchema !== undefined) {
       const schema = d.outputSchema;
-      if (!isPlainObject(schema)) throw new ConfigurationError(name, "outputSchema", "outputSchema must be a JSON Schema object when given", "a plain object or undefined", schema);
+      if (!isPlainObject(schema))
+        throw new ConfigurationError(
+          name,
+          "outputSchema",
+          "outputSchema must be a JSON Schema object when given",
+          "a plain object or undefined",
+          schema,
+        );
       requireJson(name, "outputSchema", "outputSchema", schema);
       if (schema.type !== undefined && schema.type !== "object") {
-        throw new ConfigurationError(name, "outputSchema", 'an output schema describes structuredContent, whose root is an object', 'type "object" at the root', schema.type);
+        throw new ConfigurationError(
+          name,
+          "outputSchema",
+          "an output schema describes structuredContent, whose root is an object",
+          'type "object" at the root',
+          schema.type,
+        );
       }
       try {
         const validate = compileStrict(schema);
@@ -250,14 +295,29 @@ export class ActionTool<A extends string = string> {
           validate(value) ? [] : (validate.errors ?? []).map((e) => ({ path: e.instancePath, message: e.message ?? `fails ${e.keyword}` }));
       } catch (cause) {
         if (cause instanceof MissingDependencyError) throw cause;
-        throw new ConfigurationError(name, "outputSchema", `outputSchema does not build as JSON Schema 2020-12 (${(cause as Error).message})`, "a schema ajv can compile, local $ref only, known types and formats", schema);
+        throw new ConfigurationError(
+          name,
+          "outputSchema",
+          `outputSchema does not build as JSON Schema 2020-12 (${(cause as Error).message})`,
+          "a schema ajv can compile, local $ref only, known types and formats",
+          schema,
+        );
       }
     }
     const actions = d.actions;
-    if (!isPlainObject(actions)) throw new ConfigurationError(name, "actions", "actions must be a map of action name to action schema", "a plain object (a map, not a class instance)", actions);
-    if (Object.getOwnPropertySymbols(actions).length > 0) throw new ConfigurationError(name, "actions", "an action name is not a string", "string keys", actions);
+    if (!isPlainObject(actions))
+      throw new ConfigurationError(
+        name,
+        "actions",
+        "actions must be a map of action name to action schema",
+        "a plain object (a map, not a class instance)",
+        actions,
+      );
+    if (Object.getOwnPropertySymbols(actions).length > 0)
+      throw new ConfigurationError(name, "actions", "an action name is not a string", "string keys", actions);
     const names = Object.keys(actions).sort(compare);
-    if (names.length === 0) throw new ConfigurationError(name, "actions", "an action tool needs at least one action", "a map with one action or more", actions);
+    if (names.length === 0)
+      throw new ConfigurationError(name, "actions", "an action tool needs at least one action", "a map with one action or more", actions);
     for (const action of names) {
       const checked = checkAction(name, action, actions[action]);
       this.#actions.set(action, { ...checked, closed: closeProperties(checked.properties) });
@@ -315,7 +375,8 @@ export class ActionTool<A extends string = string> {
     const merged: Record<string, unknown> = { ...data };
     for (const [key, value] of Object.entries(action.defaults)) {
       // defineProperty, not assignment: a property may be named __proto__.
-      if (!Object.hasOwn(merged, key)) Object.defineProperty(merged, key, { value: structuredClone(value), enumerable: true, writable: true, configurable: true });
+      if (!Object.hasOwn(merged, key))
+        Object.defineProperty(merged, key, { value: structuredClone(value), enumerable: true, writable: true, configurable: true });
     }
     const returned = await this.source.runAction(name as A, merged, ctx);
     return this.#answer(name as A, returned, ctx);
@@ -356,11 +417,15 @@ export class ActionTool<A extends string = string> {
     if (typeof this.source.actionContext !== "function") return undefined;
     const context = await this.source.actionContext(action as A, ctx);
     if (context === null || context === undefined) return undefined;
-    if (!isPlainObject(context)) throw new TypeError(`tool ${this.name}: actionContext must return a plain object, null or undefined, got ${describeValue(context)}`);
+    if (!isPlainObject(context))
+      throw new TypeError(`tool ${this.name}: actionContext must return a plain object, null or undefined, got ${describeValue(context)}`);
     return context;
   }
 
-  #checkData(action: CheckedAction & { closed: Record<string, unknown> }, data: Record<string, unknown>): Record<string, unknown> | undefined {
+  #checkData(
+    action: CheckedAction & { closed: Record<string, unknown> },
+    data: Record<string, unknown>,
+  ): Record<string, unknown> | undefined {
     const base = { action: action.name, input_schema: this.digest(action.name), help: helpPointer(this.name, action.name) };
     const missing = action.required.filter((key) => !Object.hasOwn(data, key));
     if (missing.length > 0) {
@@ -414,7 +479,8 @@ export class ActionTool<A extends string = string> {
   #handleError(reason: unknown): string {
     if (typeof this.source.handleError !== "function") return defaultHandleError(reason);
     const message = this.source.handleError(reason);
-    if (typeof message !== "string") throw new TypeError(`tool ${this.name}: handleError must return a string, got ${describeValue(message)}`);
+    if (typeof message !== "string")
+      throw new TypeError(`tool ${this.name}: handleError must return a string, got ${describeValue(message)}`);
     return message;
   }
 

@@ -19,7 +19,11 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  */
 export function decodeHeaderValue(value: string): string | undefined {
   if (!PLAIN_VALUE.test(value)) return undefined;
-  if (value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX) && value.length >= SENTINEL_PREFIX.length + SENTINEL_SUFFIX.length) {
+  if (
+    value.startsWith(SENTINEL_PREFIX) &&
+    value.endsWith(SENTINEL_SUFFIX) &&
+    value.length >= SENTINEL_PREFIX.length + SENTINEL_SUFFIX.length
+  ) {
     const encoded = value.slice(SENTINEL_PREFIX.length, value.length - SENTINEL_SUFFIX.length);
     if (encoded.length % 4 !== 0 || !BASE64.test(encoded)) return undefined;
     try {
@@ -134,7 +138,8 @@ export function checkRequestHeaders(
           const raw = getHeader(`mcp-param-${param.header.toLowerCase()}`);
           const value = valueAt(args, param.path);
           if (value === undefined || value === null) {
-            if (raw !== undefined) return `Header mismatch: Mcp-Param-${param.header} header is present but the argument ${param.path.join(".")} is absent`;
+            if (raw !== undefined)
+              return `Header mismatch: Mcp-Param-${param.header} header is present but the argument ${param.path.join(".")} is absent`;
             continue;
           }
           if (raw === undefined) return `Missing Mcp-Param-${param.header} header for argument ${param.path.join(".")}`;

@@ -140,7 +140,14 @@ function isLoopbackOrigin(origin: string): boolean {
   }
 }
 
-function errorAnswer(status: number, code: number, message: string, id?: unknown, extra: Record<string, string> = {}, method?: string): HttpAnswer {
+function errorAnswer(
+  status: number,
+  code: number,
+  message: string,
+  id?: unknown,
+  extra: Record<string, string> = {},
+  method?: string,
+): HttpAnswer {
   const response: Record<string, unknown> = { jsonrpc: "2.0", error: { code, message } };
   if (id !== undefined) response.id = id;
   // Refusals decided by the transport (403, 405, 413, parse errors, header mismatches...) are observable too.
@@ -286,9 +293,11 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
     const origin = exchange.header("origin");
     // 1. DNS-rebinding protection.
     if (protect) {
-      if (origin !== undefined && !originAllowed(origin)) return Promise.resolve(errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Origin not allowed"));
+      if (origin !== undefined && !originAllowed(origin))
+        return Promise.resolve(errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Origin not allowed"));
       const host = exchange.header("host");
-      if (host !== undefined && !allowedHosts.includes(hostName(host))) return Promise.resolve(errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Host not allowed"));
+      if (host !== undefined && !allowedHosts.includes(hostName(host)))
+        return Promise.resolve(errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Host not allowed"));
     }
     const cors = corsHeaders(origin);
     // 2. POST only (and CORS preflight).
@@ -305,7 +314,9 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
       });
     }
     if (exchange.method !== "POST") {
-      return Promise.resolve(errorAnswer(405, ErrorCode.InvalidRequest, "Method not allowed: use POST", undefined, { allow: "POST", ...cors }));
+      return Promise.resolve(
+        errorAnswer(405, ErrorCode.InvalidRequest, "Method not allowed: use POST", undefined, { allow: "POST", ...cors }),
+      );
     }
     // 3. Accept and load.
     const accept = exchange.header("accept");
@@ -315,10 +326,14 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
     }
     const accepts = lastAccepts;
     if (!accepts.json && !accepts.sse) {
-      return Promise.resolve(errorAnswer(406, ErrorCode.InvalidRequest, "Not acceptable: accept application/json or text/event-stream", undefined, cors));
+      return Promise.resolve(
+        errorAnswer(406, ErrorCode.InvalidRequest, "Not acceptable: accept application/json or text/event-stream", undefined, cors),
+      );
     }
     if (inFlight.size >= maxActive) {
-      return Promise.resolve(errorAnswer(503, SERVER_BUSY, `Server busy: ${maxActive} requests in flight`, undefined, { "retry-after": "1", ...cors }));
+      return Promise.resolve(
+        errorAnswer(503, SERVER_BUSY, `Server busy: ${maxActive} requests in flight`, undefined, { "retry-after": "1", ...cors }),
+      );
     }
     // 4. Size limit.
     const declared = exchange.header("content-length");
@@ -348,13 +363,15 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
     let message: unknown;
     try {
       const text = decoder.decode(bytes);
-      if (jsonDepthExceeds(bytes, maxDepth)) return errorAnswer(400, ErrorCode.InvalidRequest, `Invalid request: JSON nested deeper than ${maxDepth}`, undefined, cors);
+      if (jsonDepthExceeds(bytes, maxDepth))
+        return errorAnswer(400, ErrorCode.InvalidRequest, `Invalid request: JSON nested deeper than ${maxDepth}`, undefined, cors);
       message = JSON.parse(text);
     } catch {
       return errorAnswer(400, ErrorCode.ParseError, "Parse error: the body is not UTF-8 JSON", undefined, cors);
     }
     // 6 and 8: JSON-RPC shape and _meta.
-    if (Array.isArray(message)) return errorAnswer(400, ErrorCode.InvalidRequest, "Invalid request: batches are not supported", undefined, cors);
+    if (Array.isArray(message))
+      return errorAnswer(400, ErrorCode.InvalidRequest, "Invalid request: batches are not supported", undefined, cors);
     const inbound = server.inspect(message);
     if (inbound.kind === "error") {
       return { status: inbound.outcome.status, headers: jsonHeaders(cors), body: JSON.stringify(inbound.outcome.response) };
@@ -504,7 +521,10 @@ export function createFetchHandler(server: McpServer, options: HttpTransportOpti
       });
       return new Response(body, { status: answer.status, headers: answer.headers });
     }
-    return new Response(answer.status === 202 || answer.status === 204 ? null : answer.body, { status: answer.status, headers: answer.headers });
+    return new Response(answer.status === 202 || answer.status === 204 ? null : answer.body, {
+      status: answer.status,
+      headers: answer.headers,
+    });
   };
 }
 
@@ -572,7 +592,11 @@ class NodeExchange implements CoreExchange {
   }
 }
 
-async function writeStream(answer: Extract<HttpAnswer, { stream: ChunkQueue }>, res: ServerResponse, exchange: NodeExchange): Promise<void> {
+async function writeStream(
+  answer: Extract<HttpAnswer, { stream: ChunkQueue }>,
+  res: ServerResponse,
+  exchange: NodeExchange,
+): Promise<void> {
   res.writeHead(answer.status, answer.headers);
   res.flushHeaders();
   const iterator = answer.stream[Symbol.asyncIterator]();

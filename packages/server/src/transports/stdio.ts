@@ -119,7 +119,10 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       text = decoder.decode(line);
       if (text.trim() === "") return;
       if (jsonDepthExceeds(line, maxDepth)) {
-        write({ jsonrpc: "2.0", error: { code: ErrorCode.InvalidRequest, message: `Invalid request: JSON nested deeper than ${maxDepth}` } });
+        write({
+          jsonrpc: "2.0",
+          error: { code: ErrorCode.InvalidRequest, message: `Invalid request: JSON nested deeper than ${maxDepth}` },
+        });
         return;
       }
       message = JSON.parse(text);
@@ -186,7 +189,10 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
           buffered = [];
           bufferedSize = 0;
           discarding = true;
-          write({ jsonrpc: "2.0", error: { code: ErrorCode.InvalidRequest, message: `Invalid request: line longer than ${maxLine} bytes` } });
+          write({
+            jsonrpc: "2.0",
+            error: { code: ErrorCode.InvalidRequest, message: `Invalid request: line longer than ${maxLine} bytes` },
+          });
         } else {
           buffered.push(Buffer.from(data));
         }
