@@ -511,7 +511,7 @@ function printTable(rows, officialFrom, goalList, meta, bundles) {
   out.push("req/s: higher is better; ms, KB and MiB: lower is better.");
   const runtime = bundles.xLoadedAtRunTime;
   out.push(
-    `@x bundle: minimal/x.mjs (imports @x/server/core); not in it: ${runtime.modules.join(" + ")}, loaded at run time from node_modules when a schema is first compiled (${(runtime.gzipBytes / 1024).toFixed(1)} KB gzip).`,
+    `@x bundle: minimal/x.mjs (imports @x/server, which leaves action tools to @x/server/actions); not in it: ${runtime.modules.join(" + ")}, loaded at run time from node_modules when a schema is first compiled (${(runtime.gzipBytes / 1024).toFixed(1)} KB gzip).`,
   );
   out.push("");
   out.push("goals:");

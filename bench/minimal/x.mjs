@@ -1,7 +1,6 @@
 // The smallest useful @x/server HTTP server: one tool with an input schema.
-// It imports the core entry, the server without action tools (a server that
-// imports "@x/server" instead carries the action-tool code: see bench/README.md).
-import { listen, McpServer } from "@x/server/core";
+// Action tools are a plug-in on @x/server/actions, so this bundle carries none of them.
+import { listen, McpServer } from "@x/server";
 
 const server = new McpServer({ name: "minimal", version: "1.0.0" });
 server.registerTool(

@@ -5,7 +5,8 @@
  * `runAction` runs, and the server adds the `help` tool that describes it.
  * See ACTIONS.md for a wrong call and its answer.
  */
-import { defineActionTool, error, hint, type McpServer, ok } from "@x/server";
+import type { McpServer } from "@x/server";
+import { defineActionTool, error, hint, ok, registerActionTool } from "@x/server/actions";
 
 type Kind = "length" | "mass" | "temperature";
 
@@ -86,5 +87,5 @@ export const unitsTool = defineActionTool({
 
 /** Registers the example action tool on `server` (the server adds `help` with it). */
 export function registerExampleActions(server: McpServer): McpServer {
-  return server.registerActionTool(unitsTool);
+  return registerActionTool(server, unitsTool);
 }

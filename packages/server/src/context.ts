@@ -24,10 +24,10 @@ import {
   type ElicitAnswer,
   type NotSupported,
   loadAskValidators,
-  type Round,
   type RootsAnswer,
   type SampleAnswer,
-} from "./mrtr.js";
+} from "./mrtr/asks.js";
+import type { Round } from "./mrtr/round.js";
 import { readTraceContext, type TraceContext } from "./telemetry.js";
 
 /**
@@ -75,7 +75,7 @@ export interface TransportInfo {
  * it (`async (args, { signal, progress }) => ...`) or passed on as callbacks.
  * It is an instance of a class: a spread (`{ ...ctx }`) copies only its plain
  * fields (`requestId`, `method`, `meta`, `protocolVersion`,
- * `clientCapabilities`, `clientInfo`, and an internal symbol-keyed one), not
+ * `clientCapabilities`, `clientInfo`), not
  * `signal`, `assigns` or the methods.
  */
 export interface RequestContext {
@@ -173,10 +173,16 @@ export interface RequestContext {
 /** The syslog levels in increasing severity. */
 export const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
-/** The mutable part of a context: its round, and answers preset by a test (see `@x/server/testing`). */
-export interface ContextState {
+/**
+ * The mutable part of one handler run, held by its context and shared with
+ * the server's runners (internal): the Multi Round-Trip round (set by the
+ * round runner), answers preset by a test (`@x/server/testing`), and a tool
+ * run's limit, whose signal `ctx.signal` then reads.
+ */
+export interface RunScope {
   round?: Round;
   preset?: Readonly<Record<string, unknown>>;
+  limit?: { signalOver(outer: AbortSignal | undefined): AbortSignal };
 }
 
 /** Inputs of {@link createContext}. */
@@ -191,18 +197,12 @@ export interface ContextInit {
   loggingEnabled: boolean;
   /** The server's tool definitions (read when `ctx.tools` is read). */
   tools?: () => readonly Tool[];
-  /** Holds the round of this request, set once the answers are known (asking methods only). */
-  state?: ContextState;
+  /** The run's scope (see {@link RunScope}); a fresh one when absent. */
+  scope?: RunScope;
 }
 
 const NEVER_ABORTED = new AbortController().signal;
 
-/**
- * Internal: a context that carries this key reads its `signal` from the
- * value stored under it, given the transport's signal (a tool run's limit,
- * see `tools.ts`), instead of the transport's signal alone.
- */
-export const OWN_SIGNAL: unique symbol = Symbol("x-mcp.ownSignal");
 const EMPTY_ASSIGNS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
@@ -229,7 +229,7 @@ class Context implements RequestContext {
   readonly clientCapabilities: ClientCapabilities;
   readonly clientInfo: Implementation | undefined;
   readonly #init: ContextInit;
-  readonly #state: ContextState;
+  readonly #scope: RunScope;
   #trace: TraceContext | undefined | null = null;
   #assigns: Readonly<Record<string, unknown>> | undefined = undefined;
   #ask: ReturnType<typeof askBuilders> | undefined = undefined;
@@ -242,14 +242,14 @@ class Context implements RequestContext {
     this.clientCapabilities = init.clientCapabilities;
     this.clientInfo = init.clientInfo;
     this.#init = init;
-    this.#state = init.state ?? {};
+    this.#scope = init.scope ?? {};
   }
 
   // Read when used: a transport may make its signal only on demand.
   get signal(): AbortSignal {
-    const own = (this as { [OWN_SIGNAL]?: { signalOver(outer: AbortSignal | undefined): AbortSignal } })[OWN_SIGNAL];
+    const limit = this.#scope.limit;
     const outer = this.#init.transport.signal;
-    return own !== undefined ? own.signalOver(outer) : (outer ?? NEVER_ABORTED);
+    return limit !== undefined ? limit.signalOver(outer) : (outer ?? NEVER_ABORTED);
   }
 
   get assigns(): Readonly<Record<string, unknown>> {
@@ -263,7 +263,7 @@ class Context implements RequestContext {
   }
 
   get answers(): Readonly<Record<string, unknown>> {
-    return this.#state.round?.answers ?? this.#state.preset ?? {};
+    return this.#scope.round?.answers ?? this.#scope.preset ?? {};
   }
 
   get tools(): readonly Tool[] {
@@ -364,7 +364,7 @@ class Context implements RequestContext {
     if (!ASKING_METHODS.has(this.method)) {
       throw new Error(`ctx.${name}: asks are only allowed in tools/call, prompts/get and resources/read handlers, not ${this.method}`);
     }
-    const round = this.#state.round;
+    const round = this.#scope.round;
     const outside = () =>
       new Error(
         `ctx.${name} was called outside the handler's run (a detached promise, a timer, a worker, or a direct call): only the run itself can ask`,

@@ -2,7 +2,6 @@
  * Protocol errors raised inside the server and how they map to JSON-RPC
  * error responses (spec 2026-07-28, basic/index "Error Codes").
  */
-import { ErrorCode } from "@x/mcp-v2607/constants";
 
 /**
  * An error that becomes a JSON-RPC error response with `code`, `message`
@@ -49,31 +48,5 @@ export function isProtocolError(value: unknown): value is { code: number; messag
   return isMcpError(value) && value.code >= -32768 && value.code <= -32000;
 }
 
-/**
- * The HTTP status of a JSON-RPC error a method handler answered with: 400 for
- * a header mismatch, a missing client capability or an unsupported protocol
- * version (the spec requires 400 for these), 404 for method not found, 503
- * for -32000 (a server limit reached), and 200 for every other error (an
- * unknown tool, a bad cursor, ...).
- */
-export function statusForHandlerError(code: number): number {
-  if (
-    code === ErrorCode.HeaderMismatch ||
-    code === ErrorCode.MissingRequiredClientCapability ||
-    code === ErrorCode.UnsupportedProtocolVersion
-  )
-    return 400;
-  if (code === -32000) return 503; // a server limit was reached (SERVER_BUSY)
-  return code === ErrorCode.MethodNotFound ? 404 : 200;
-}
-
-/**
- * The HTTP status that goes with a JSON-RPC error raised before a handler
- * runs (spec 2026-07-28, basic/transports/streamable-http): 400 for a parse
- * error, an invalid request, invalid envelope params, a header mismatch, a
- * missing client capability or an unsupported protocol version; 404 for an
- * unknown method. Errors a handler returns are answered with 200.
- */
-export function statusForEnvelopeError(code: number): number {
-  return code === ErrorCode.MethodNotFound ? 404 : code === ErrorCode.InternalError ? 500 : 400;
-}
+/** The JSON-RPC code used when a server limit is reached (the implementation-defined server error range). */
+export const SERVER_BUSY = -32000;

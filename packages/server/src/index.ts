@@ -1,29 +1,58 @@
 /**
- * `@x/server`: the MCP server (revision 2026-07-28) with everything,
- * action tools included. `@x/server/core` is the same without action tools.
+ * `@x/server`: an MCP server for protocol revision 2026-07-28. The public
+ * names, and only those: the server and its options, the handler types of
+ * each feature, the request context, Multi Round-Trip asks, errors, and the
+ * transports. Action tools are on `@x/server/actions`, diagnostics channels
+ * on `@x/server/telemetry`, test helpers on `@x/server/testing`.
  */
-export * from "./core.js";
+export type { CacheableMethod, CacheOptions } from "./cache.js";
+export { LOG_LEVELS, RESERVED_ASSIGNS_PREFIX, type RequestContext, type TransportInfo } from "./context.js";
+export type { Inbound, InboundRequest, JSONRPCResponse, Outcome } from "./dispatch.js";
+export { isMcpError, isProtocolError, McpError, SERVER_BUSY } from "./errors.js";
+export { type Completer, MAX_COMPLETION_VALUES } from "./features/completion.js";
+export type { PromptConfig, PromptHandler, PromptHandlerResult } from "./features/prompts.js";
+export type {
+  ReadHandler,
+  ReadHandlerResult,
+  ResourceConfig,
+  ResourceContents,
+  ResourceMetadata,
+  ResourceTemplateConfig,
+  TemplateReadHandler,
+  TemplateVariables,
+} from "./features/resources.js";
 export {
-  type ActionError,
-  type ActionOk,
-  type ActionResult,
-  type ActionSchema,
-  ActionTool,
-  type ActionToolDefinition,
-  ANY_STRING_KEY,
-  Bound,
-  ConfigurationError,
-  defineActionTool,
-  error,
-  type HelpPointer,
-  type Hint,
-  hint,
-  helpPointer,
-  type InvalidValue,
-  type InvalidValues,
-  isActionTool,
-  type JsonSchema,
-  ok,
-} from "./actions/index.js";
-// This McpServer (with registerActionTool) takes the place of the core one exported above.
-export { McpServer } from "./actions/server.js";
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type InputSchema,
+  type OutputSchema,
+  type ToolConfig,
+  type ToolHandler,
+  type ToolHandlerResult,
+} from "./features/tools/define.js";
+export { TOOL_NAME_PATTERN } from "./features/tools/index.js";
+export type { KeyRing } from "./keys.js";
+export {
+  type Ask,
+  type AskOptions,
+  type ElicitAnswer,
+  isNotSupported,
+  type NotSupported,
+  type RootsAnswer,
+  type SampleAnswer,
+} from "./mrtr/asks.js";
+export { InputRequiredSignal } from "./mrtr/round.js";
+export type { ServerInfo, ServerOptions } from "./options.js";
+export { MissingDependencyError } from "./runtime-deps.js";
+export { McpServer } from "./server.js";
+export {
+  type CorsOptions,
+  createFetchHandler,
+  createNodeHandler,
+  type HttpTransportOptions,
+  type ListenOptions,
+  listen,
+  type NodeHandler,
+  type NodeHandlerOptions,
+  type RunningHttpServer,
+} from "./transports/http/core.js";
+export { type StdioOptions, serveStdio } from "./transports/stdio.js";

@@ -23,3 +23,8 @@ export function copyOwn(source: object): Record<string, unknown> {
   }
   return copy;
 }
+
+/** True for a plain object: not null, not an array. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -11,8 +11,8 @@
  */
 import type { ClientCapabilities, InputRequest, InputRequests, RequestMetaObject } from "@x/mcp-v2607";
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, Method, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
-import { type ContextState, createContext, type RequestContext, type TransportInfo } from "./context.js";
-import { InputRequiredSignal, Round } from "./mrtr.js";
+import { createContext, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
+import { Round } from "./mrtr/round.js";
 
 /** Options of {@link buildContext}. */
 export interface BuildContextOptions {
@@ -30,7 +30,7 @@ export interface BuildContextOptions {
   signal?: AbortSignal;
 }
 
-const states = new WeakMap<RequestContext, ContextState>();
+const states = new WeakMap<RequestContext, RunScope>();
 
 /**
  * Builds a context as a transport would, without a transport. Asks made on
@@ -45,7 +45,7 @@ export function buildContext(options: BuildContextOptions = {}): RequestContext 
     ...options.meta,
     [META_CLIENT_CAPABILITIES]: clientCapabilities,
   } as RequestMetaObject;
-  const state: ContextState = {};
+  const state: RunScope = {};
   if (options.answers) state.preset = options.answers;
   const transport: TransportInfo = {};
   if (options.signal) transport.signal = options.signal;
@@ -59,7 +59,7 @@ export function buildContext(options: BuildContextOptions = {}): RequestContext 
     clientInfo: undefined,
     transport,
     loggingEnabled: false,
-    state,
+    scope: state,
   });
   states.set(ctx, state);
   return ctx;
@@ -97,7 +97,8 @@ export async function runHandler<A, R>(
   try {
     result = await handler(args, ctx);
   } catch (error) {
-    if (!(error instanceof InputRequiredSignal)) throw error;
+    // An ask that found no answer ended the round; anything else is the handler's own fault.
+    if (!round.ended) throw error;
   } finally {
     round.finished = true;
     state.round = undefined;

@@ -3,17 +3,8 @@
  * plain tools, started on 127.0.0.1 port 0, and a tools/call helper over real HTTP.
  */
 import { afterAll, beforeAll } from "vitest";
-import {
-  defineActionTool,
-  error,
-  hint,
-  type HttpTransportOptions,
-  listen,
-  McpServer,
-  ok,
-  type RunningHttpServer,
-  type ServerOptions,
-} from "../src/index.js";
+import { defineActionTool, error, hint, ok, registerActionTool } from "../src/actions/index.js";
+import { type HttpTransportOptions, listen, McpServer, type RunningHttpServer, type ServerOptions } from "../src/index.js";
 import { rpc } from "./helpers.js";
 
 /** The action tool most tests call. */
@@ -141,9 +132,9 @@ export const stats = defineActionTool({
 /** Builds the fixture server: the three action tools, a plain tool, and `help`. */
 export function actionServer(options: ServerOptions = {}): McpServer {
   const server = new McpServer({ name: "actions-test", version: "1.0.0" }, options);
-  server.registerActionTool(tasks);
-  server.registerActionTool(notes);
-  server.registerActionTool(stats);
+  registerActionTool(server, tasks);
+  registerActionTool(server, notes);
+  registerActionTool(server, stats);
   server.registerTool(
     "plain",
     { description: "A plain tool", inputSchema: { type: "object", properties: { x: { type: "integer" } }, required: ["x"] } },

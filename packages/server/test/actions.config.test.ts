@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { type ActionSchema, type ActionToolDefinition, ConfigurationError, defineActionTool, listen, McpServer, ok } from "../src/index.js";
+import {
+  type ActionSchema,
+  type ActionToolDefinition,
+  ConfigurationError,
+  defineActionTool,
+  ok,
+  registerActionTool,
+} from "../src/actions/index.js";
+import { listen, McpServer } from "../src/index.js";
 import { callTool } from "./actions-fixture.js";
 import { rpc } from "./helpers.js";
 
@@ -169,12 +177,12 @@ describe("action tools: configuration checks", () => {
     const tool = defineActionTool(source);
     (source.actions as Record<string, ActionSchema>).go = { description: "Go\nnow", properties: {} };
     const server = new McpServer({ name: "cfg", version: "1" });
-    expect(() => server.registerActionTool(tool)).toThrow(ConfigurationError);
-    expect(() => server.registerActionTool({ ...definition(), handleError: "nope" } as never)).toThrow(/handleError must be a function/);
-    expect(() => server.registerActionTool({ ...definition(), actions: new (class Actions {})() } as never)).toThrow(
+    expect(() => registerActionTool(server, tool)).toThrow(ConfigurationError);
+    expect(() => registerActionTool(server, { ...definition(), handleError: "nope" } as never)).toThrow(/handleError must be a function/);
+    expect(() => registerActionTool(server, { ...definition(), actions: new (class Actions {})() } as never)).toThrow(
       /an instance of Actions/,
     );
-    expect(() => server.registerActionTool({ ...definition(), name: "help" })).toThrow(/reserved/);
+    expect(() => registerActionTool(server, { ...definition(), name: "help" })).toThrow(/reserved/);
     expect(() => server.registerTool("help", {}, () => "x")).toThrow(/reserved/);
     // A class instance is a fine definition (its methods are called on it); its maps must be plain.
     class Counter implements ActionToolDefinition<"count"> {
@@ -187,10 +195,10 @@ describe("action tools: configuration checks", () => {
         return ok({ n: this.#n });
       }
     }
-    server.registerActionTool(new Counter());
+    registerActionTool(server, new Counter());
     // What registration validated is what is served, whatever happens to the definition later.
     const served = definition();
-    server.registerActionTool({ ...served, name: "frozen" });
+    registerActionTool(server, { ...served, name: "frozen" });
     (served.actions as Record<string, ActionSchema>).go = { description: "Changed", properties: {} };
     const running = await listen(server, { port: 0 });
     try {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { defineActionTool, filterAssigns, McpServer, ok, RESERVED_ASSIGNS_PREFIX, type RequestContext } from "../src/index.js";
+import { defineActionTool, ok, registerActionTool } from "../src/actions/index.js";
+import { filterAssigns } from "../src/context.js";
+import { McpServer, RESERVED_ASSIGNS_PREFIX, type RequestContext } from "../src/index.js";
 import { callTool, serve } from "./actions-fixture.js";
 import { rpc } from "./helpers.js";
 
@@ -17,7 +19,8 @@ function contextServer(): McpServer {
     trace: ctx.trace ?? null,
   });
   server.registerTool("context", {}, (_args, ctx) => JSON.stringify(report(ctx)));
-  server.registerActionTool(
+  registerActionTool(
+    server,
     defineActionTool({
       name: "session",
       description: "Reads and tries to change the context",

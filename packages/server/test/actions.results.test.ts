@@ -2,7 +2,10 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { listToolsResult } from "@x/builders";
 import { validate } from "@x/mcp-v2607";
 import { describe, expect, it } from "vitest";
-import { CHANNELS, defineActionTool, listen, McpServer, ok, type ToolCallEvent } from "../src/index.js";
+import { CHANNELS, type ToolCallEvent } from "../src/telemetry-entry.js";
+import { defineActionTool, ok, registerActionTool } from "../src/actions/index.js";
+import { listen, McpServer } from "../src/index.js";
+import { partsOf } from "../src/server.js";
 import { callTool, serve, tasks } from "./actions-fixture.js";
 import { rpc } from "./helpers.js";
 
@@ -56,7 +59,8 @@ describe("action tools: results, definitions and help, over HTTP", () => {
     expect(noCallback.body).toEqual({ added: "t" });
     // A non-map return is a fault, on the dispatch path and the help path alike.
     const server = new McpServer({ name: "ctx", version: "1" });
-    server.registerActionTool(
+    registerActionTool(
+      server,
       defineActionTool({
         name: "bad_context",
         description: "actionContext returns a string",
@@ -239,13 +243,14 @@ describe("action tools: results, definitions and help, over HTTP", () => {
   it("help goes with the last action tool and cannot be removed or claimed", async () => {
     const server = new McpServer({ name: "h", version: "1" });
     server.registerTool("only_plain", {}, () => "x");
-    expect(server.tool("help")).toBeUndefined();
-    server.registerActionTool(
+    expect(partsOf(server).tools.get("help")).toBeUndefined();
+    registerActionTool(
+      server,
       defineActionTool({ name: "a1", description: "A", actions: { go: { description: "Go", properties: {} } }, runAction: () => ok(1) }),
     );
-    expect(server.tool("help")).toBeDefined();
+    expect(partsOf(server).tools.get("help")).toBeDefined();
     expect(server.removeTool("help")).toBe(false);
     expect(server.removeTool("a1")).toBe(true);
-    expect(server.tool("help")).toBeUndefined();
+    expect(partsOf(server).tools.get("help")).toBeUndefined();
   });
 });

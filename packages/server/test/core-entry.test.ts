@@ -6,8 +6,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { describe, expect, it } from "vitest";
-import { McpServer as CoreServer } from "../src/core.js";
-import { defineActionTool, McpServer, ok } from "../src/index.js";
+import { McpServer as CoreServer } from "../src/index.js";
+import { defineActionTool, ok, registerActionTool } from "../src/actions/index.js";
+import { McpServer } from "../src/index.js";
 import { request } from "./helpers.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -45,10 +46,10 @@ describe("@x/server/core", () => {
         return true;
       },
     });
-    server.registerActionTool(units);
+    registerActionTool(server, units);
     expect(await toolNames(server)).toEqual(["echo", "units", "help"]);
     expect(seen.filter((m) => m === "notifications/tools/list_changed")).toHaveLength(1);
-    expect(() => server.registerActionTool(units)).toThrow(/already registered/);
+    expect(() => registerActionTool(server, units)).toThrow(/already registered/);
     expect(await toolNames(server)).toEqual(["echo", "units", "help"]);
     expect(server.removeTool("help")).toBe(false);
     expect(server.removeTool("units")).toBe(true);

@@ -1,6 +1,8 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { describe, expect, it } from "vitest";
-import { CHANNELS, defineActionTool, McpError, McpServer, ok, type ToolCallEvent } from "../src/index.js";
+import { CHANNELS, type ToolCallEvent } from "../src/telemetry-entry.js";
+import { defineActionTool, ok, registerActionTool } from "../src/actions/index.js";
+import { McpError, McpServer } from "../src/index.js";
 import { callTool, serve } from "./actions-fixture.js";
 import { rpc } from "./helpers.js";
 
@@ -37,7 +39,8 @@ function faultServer(): McpServer {
     throw new McpError(-32021, "needs sampling", { requiredCapabilities: { sampling: {} } });
   });
   server.registerTool("fine", {}, () => "fine");
-  server.registerActionTool(
+  registerActionTool(
+    server,
     defineActionTool({
       name: "jobs",
       description: "Jobs that fail in every way",

@@ -1,6 +1,7 @@
 import { validate } from "@x/mcp-v2607";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, McpServer, type RunningHttpServer } from "../src/index.js";
+import { statusOf } from "../src/transports/http/status.js";
 import { rpc } from "./helpers.js";
 
 function featureServer(options: ConstructorParameters<typeof McpServer>[1] = {}) {
@@ -406,7 +407,7 @@ describe("templates and completion capability", () => {
       method: "completion/complete",
       params: { ref: { type: "ref/resource", uri: "tree://x{/path*}" }, argument: { name: "path", value: "" }, _meta: meta },
     });
-    expect(complete.status).toBe(404);
+    expect(statusOf(complete)).toBe(404);
     s.registerPrompt("p", { arguments: [{ name: "a" }], complete: { a: () => ["x"] } }, () => "p");
     expect(s.capabilities().completions).toEqual({});
   });

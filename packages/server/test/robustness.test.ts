@@ -100,7 +100,7 @@ describe("robustness", () => {
 
 describe("transport limits and failures", () => {
   it("takes chunks from an SSE queue in O(1) and closes a stream whose unread text passes the cap", async () => {
-    const { ChunkQueue } = await import("../src/index.js");
+    const { ChunkQueue } = await import("../src/transports/sse.js");
     const big = new ChunkQueue();
     for (let i = 0; i < 50_000; i++) big.push(`chunk ${i}\n`);
     big.end();

@@ -2,13 +2,14 @@ import { META_SERVER_INFO } from "@x/mcp-v2607";
 import { validate } from "@x/mcp-v2607";
 import { describe, expect, it } from "vitest";
 import { McpError, McpServer } from "../src/index.js";
+import { statusOf } from "../src/transports/http/status.js";
 import { meta, request, testServer } from "./helpers.js";
 
 const server = testServer();
 
 async function result(method: string, params: Record<string, unknown> = {}) {
   const outcome = await server.handle(request(method, params));
-  expect(outcome.status).toBe(200);
+  expect(statusOf(outcome)).toBe(200);
   const response = outcome.response as unknown as { result: Record<string, unknown> };
   expect(response.result).toBeDefined();
   return response.result;
@@ -28,7 +29,7 @@ describe("server/discover", () => {
     const discover = await empty.handle(request("server/discover"));
     expect((discover.response as unknown as { result: { capabilities: unknown } }).result.capabilities).toEqual({});
     const list = await empty.handle(request("tools/list"));
-    expect(list.status).toBe(404);
+    expect(statusOf(list)).toBe(404);
     expect((list.response as unknown as { error: { code: number } }).error.code).toBe(-32601);
   });
 });
@@ -113,7 +114,7 @@ describe("tools/call", () => {
 
   it("answers an unknown tool with -32602 naming it", async () => {
     const outcome = await server.handle(request("tools/call", { name: "nope" }));
-    expect(outcome.status).toBe(200);
+    expect(statusOf(outcome)).toBe(200);
     expect(outcome.response).toMatchObject({ error: { code: -32602, message: "Unknown tool: nope", data: { name: "nope" } } });
   });
 
@@ -133,7 +134,7 @@ describe("tools/call", () => {
       throw Object.assign(new Error("app failure"), { code: 42 });
     });
     const outcome = await s.handle(request("tools/call", { name: "needs_sampling" }));
-    expect(outcome.status).toBe(400);
+    expect(statusOf(outcome)).toBe(400);
     expect(outcome.response).toMatchObject({ error: { code: -32021, data: { requiredCapabilities: { sampling: {} } } } });
     // An application error code outside the JSON-RPC range is still a tool fault.
     const app = (await s.handle(request("tools/call", { name: "app_code" }))).response as unknown as { result: { isError: boolean } };
@@ -179,7 +180,7 @@ describe("envelope", () => {
   it("refuses a request without _meta, protocol version or client capabilities with -32602", async () => {
     for (const params of [{}, { _meta: {} }, { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } }]) {
       const outcome = await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/list", params });
-      expect(outcome.status).toBe(400);
+      expect(statusOf(outcome)).toBe(400);
       expect(outcome.response).toMatchObject({ id: 1, error: { code: -32602 } });
     }
   });
@@ -191,7 +192,7 @@ describe("envelope", () => {
       method: "tools/list",
       params: { _meta: meta({ "io.modelcontextprotocol/protocolVersion": "2020-01-01" }) },
     });
-    expect(outcome.status).toBe(400);
+    expect(statusOf(outcome)).toBe(400);
     expect(outcome.response).toMatchObject({
       id: 9,
       error: { code: -32022, data: { supported: ["2026-07-28"], requested: "2020-01-01" } },
@@ -201,7 +202,7 @@ describe("envelope", () => {
   it("answers removed and unknown methods with -32601", async () => {
     for (const method of ["initialize", "ping", "logging/setLevel", "nope/nope"]) {
       const outcome = await server.handle(request(method));
-      expect(outcome.status).toBe(404);
+      expect(statusOf(outcome)).toBe(404);
       expect(outcome.response).toMatchObject({ error: { code: -32601 } });
     }
   });
@@ -217,13 +218,14 @@ describe("envelope", () => {
       { jsonrpc: "2.0", id: 1, method: "tools/list", params: [] },
     ]) {
       const outcome = await server.handle(message);
-      expect(outcome.status).toBe(400);
+      expect(statusOf(outcome)).toBe(400);
       expect(outcome.response).toMatchObject({ error: { code: -32600 } });
     }
   });
 
   it("accepts a notification with no response", async () => {
     const outcome = await server.handle({ jsonrpc: "2.0", method: "notifications/whatever" });
-    expect(outcome).toEqual({ response: undefined, status: 202 });
+    expect(outcome.response).toBeUndefined();
+    expect(statusOf(outcome)).toBe(202);
   });
 });

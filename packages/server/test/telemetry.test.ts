@@ -4,18 +4,18 @@ import {
   CHANNELS,
   dispatchError,
   type HelpEvent,
-  McpError,
-  McpServer,
   readTraceContext,
   type RequestRejectedEvent,
   type ToolCallEvent,
-} from "../src/index.js";
+} from "../src/telemetry-entry.js";
+import { McpError, McpServer } from "../src/index.js";
+import { registerActionTool } from "../src/actions/index.js";
 import { callTool, serve, tasks } from "./actions-fixture.js";
 import { rpc } from "./helpers.js";
 
 function telemetryServer(): McpServer {
   const server = new McpServer({ name: "telemetry", version: "1" });
-  server.registerActionTool(tasks);
+  registerActionTool(server, tasks);
   server.registerTool("ask", {}, async (_args, ctx) => {
     const answer = await ctx.elicit("Name?", { type: "object", properties: { name: { type: "string" } } });
     return JSON.stringify(answer);

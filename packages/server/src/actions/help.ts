@@ -20,7 +20,8 @@
  */
 import type { CallToolResult, Tool } from "@x/mcp-v2607";
 import type { RequestContext } from "../context.js";
-import type { RegisteredTool } from "../tools.js";
+import type { RegisteredTool } from "../features/tools/define.js";
+import { headerParams } from "../transports/headers.js";
 import { publishHelp } from "../telemetry.js";
 import { Bound } from "./bound.js";
 import { checkArguments, HELP_TOOL, helpPointer, refusal, unknownActionBody } from "./gates.js";
@@ -140,20 +141,23 @@ export function createHelpTool(lookup: (name: string) => ActionTool | undefined)
     checkInput: () => [],
     checkOutput: undefined,
     requiredClientCapabilities: undefined,
+    headerParams: [],
     actionOf: (args) => (typeof args.action === "string" ? args.action : undefined),
   };
 }
 
 /** Builds the registered form of an action tool, as the server holds it. */
 export function registeredActionTool(tool: ActionTool): RegisteredTool {
+  const definition = tool.describe();
   return {
     name: tool.name,
-    definition: tool.describe(),
+    definition,
     handler: (args: Record<string, unknown>, ctx: RequestContext) => tool.run(args, ctx),
     // The dispatch gates check the arguments; the generic inputSchema check would pre-empt their answers.
     checkInput: () => [],
     checkOutput: tool.checkOutput,
     requiredClientCapabilities: undefined,
+    headerParams: headerParams(definition.inputSchema as Record<string, unknown>),
     timeoutMs: tool.timeoutMs,
     actionOf: (args) => (typeof args.action === "string" ? args.action : undefined),
   };

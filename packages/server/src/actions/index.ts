@@ -1,13 +1,15 @@
 /**
- * Action tools (one tool name, many actions, self-correcting errors), the
- * `help` tool, hints, and the bounded quoting of refusals.
+ * `@x/server/actions`: action tools (one tool name, many actions, refusals
+ * that tell the model how to correct its call), the reserved `help` tool,
+ * hints, and `registerActionTool(server, tool)`, which plugs them into an
+ * `McpServer`.
  */
-export { Bound, boundText, ECHO_LIMIT, MESSAGE_LIMIT } from "./bound.js";
-export { ACTION_SCHEMA_KEYS, ConfigurationError } from "./config.js";
-export { type ArgumentType, checkArguments, HELP_TOOL, type HelpPointer, helpPointer } from "./gates.js";
-export { createHelpTool, HELP_DEFINITION, registeredActionTool } from "./help.js";
+export { Bound } from "./bound.js";
+export { ConfigurationError } from "./config.js";
+export { HELP_TOOL, type HelpPointer, helpPointer } from "./gates.js";
 export { type Hint, hint } from "./hints.js";
-export { ANY_STRING_KEY, closeProperties, findUnknownKeys, MAX_LISTED, type UnknownKeys } from "./keyset.js";
+export { ANY_STRING_KEY } from "./keyset.js";
+export { registerActionTool } from "./register.js";
 export {
   type ActionError,
   type ActionOk,
@@ -15,7 +17,6 @@ export {
   type ActionSchema,
   ActionTool,
   type ActionToolDefinition,
-  defaultHandleError,
   defineActionTool,
   error,
   isActionTool,

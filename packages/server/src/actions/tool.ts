@@ -36,7 +36,7 @@ import { inspect } from "node:util";
 import type { CallToolResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
 import type { RequestContext } from "../context.js";
 import type { SchemaProblem } from "../schema.js";
-import type { InputSchema, OutputSchema } from "../tools.js";
+import type { InputSchema, OutputSchema } from "../features/tools/define.js";
 import { boundText, MESSAGE_LIMIT } from "./bound.js";
 import { type CheckedAction, checkAction, ConfigurationError, requireJson } from "./config.js";
 import { checkArguments, HELP_TOOL, helpPointer, missingActionBody, refusal, unknownActionBody } from "./gates.js";

@@ -5,9 +5,10 @@
  */
 import type { Readable, Writable } from "node:stream";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
-import { jsonDepthExceeds } from "./http.js";
-import { answerNow, type Inbound, internalErrorOutcome, type McpServer, type Outcome } from "../server.js";
+import { type InboundRequest, internalErrorOutcome, type Outcome } from "../dispatch.js";
+import { answerNow, type McpServer } from "../server.js";
 import { Call } from "./call.js";
+import { readMessage } from "./messages.js";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -46,7 +47,6 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   // Set when stdout can no longer be written (the client closed it: EPIPE).
   let outputClosed = false;
   let stop: (() => void) | undefined;
-  const decoder = new TextDecoder("utf-8", { fatal: true });
   // Keyed by the id itself: a Map tells 1 from "1", as JSON-RPC does.
   const inFlight = new Map<unknown, Call>();
   let running = 0;
@@ -76,7 +76,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     }
   };
 
-  const serve = (inbound: Extract<Inbound, { kind: "request" }>, call: Call): void => {
+  const serve = (inbound: InboundRequest, call: Call): void => {
     running++;
     call.notify = (notification: unknown) => {
       if (call.done || call.aborted) return false;
@@ -105,7 +105,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     }
   };
 
-  const answered = (inbound: Extract<Inbound, { kind: "request" }>, call: Call, outcome: Outcome | undefined): void => {
+  const answered = (inbound: InboundRequest, call: Call, outcome: Outcome | undefined): void => {
     call.done = true;
     if (outcome?.response && !call.aborted) write(outcome.response);
     if (inFlight.get(inbound.id) === call) inFlight.delete(inbound.id);
@@ -113,28 +113,9 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   };
 
   const handleLine = (line: Buffer) => {
-    let text: string;
-    let message: unknown;
-    try {
-      text = decoder.decode(line);
-      if (text.trim() === "") return;
-      if (jsonDepthExceeds(line, maxDepth)) {
-        write({
-          jsonrpc: "2.0",
-          error: { code: ErrorCode.InvalidRequest, message: `Invalid request: JSON nested deeper than ${maxDepth}` },
-        });
-        return;
-      }
-      message = JSON.parse(text);
-    } catch {
-      write({ jsonrpc: "2.0", error: { code: ErrorCode.ParseError, message: "Parse error: the line is not UTF-8 JSON" } });
-      return;
-    }
-    if (Array.isArray(message)) {
-      write({ jsonrpc: "2.0", error: { code: ErrorCode.InvalidRequest, message: "Invalid request: batches are not supported" } });
-      return;
-    }
-    const inbound = server.inspect(message);
+    // A blank line (only white space) carries no message.
+    if (isBlank(line)) return;
+    const inbound = readMessage(server, line, maxDepth, "line");
     if (inbound.kind === "error") {
       write(inbound.outcome.response);
       return;
@@ -215,4 +196,13 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       resolve();
     });
   });
+}
+
+/** True for a line of JSON white space only (space, tab, CR), which is skipped, not answered. */
+function isBlank(line: Buffer): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const b = line[i]!;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) return false;
+  }
+  return true;
 }

@@ -30,11 +30,15 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { JSONRPCNotification, RequestId } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
-import { answerNow, internalErrorOutcome, type McpServer, type Outcome, SERVER_BUSY } from "../server.js";
-import { checkRequestHeaders, type HeaderParam, headerParams } from "./headers.js";
-import { Call } from "./call.js";
-import { ChunkQueue, SSE_KEEPALIVE, sseEvent } from "./sse.js";
-import { publishRequestRejected, rejectionsObserved } from "../telemetry.js";
+import { internalErrorOutcome, type Outcome } from "../../dispatch.js";
+import { SERVER_BUSY } from "../../errors.js";
+import { answerNow, type McpServer } from "../../server.js";
+import { publishRequestRejected, rejectionsObserved } from "../../telemetry.js";
+import { Call } from "../call.js";
+import { checkRequestHeaders } from "../headers.js";
+import { readMessage } from "../messages.js";
+import { ChunkQueue, SSE_KEEPALIVE, sseEvent } from "../sse.js";
+import { statusOf } from "./status.js";
 
 /** CORS for browser clients (off unless configured). */
 export interface CorsOptions {
@@ -170,26 +174,6 @@ export function acceptable(accept: string | undefined): { json: boolean; sse: bo
 }
 
 /**
- * Depth of the deepest `{`/`[` nesting in UTF-8 JSON text, scanning bytes
- * and skipping strings; stops early once `limit` is passed.
- */
-export function jsonDepthExceeds(bytes: Uint8Array, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    if (inString) {
-      if (b === 0x5c) i++;
-      else if (b === 0x22) inString = false;
-    } else if (b === 0x22) inString = true;
-    else if (b === 0x7b || b === 0x5b) {
-      if (++depth > limit) return true;
-    } else if (b === 0x7d || b === 0x5d) depth--;
-  }
-  return false;
-}
-
-/**
  * What the core needs from one HTTP exchange (internal): the public
  * {@link HttpExchange} minus its `AbortSignal`, plus a way to be told when
  * the client goes away. The `node:http` adapter implements it without an
@@ -247,20 +231,8 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
   const maxDepth = options.maxJsonDepth ?? 64;
   const maxActive = options.maxConcurrentRequests ?? 1024;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
-  const decoder = new TextDecoder("utf-8", { fatal: true });
   const inFlight = new Set<Call>();
   const idleWaiters = new Set<() => void>();
-  const headerParamCache = new WeakMap<object, readonly HeaderParam[]>();
-  const headerParamsOf = (name: string) => {
-    const tool = server.tool(name);
-    if (!tool) return undefined;
-    let params = headerParamCache.get(tool);
-    if (!params) {
-      params = headerParams(tool.definition.inputSchema as Record<string, unknown>);
-      headerParamCache.set(tool, params);
-    }
-    return params;
-  };
   // Clients send the same Accept header again and again: remember the last one read.
   let lastAccept: string | undefined;
   let lastAccepts = acceptable(undefined);
@@ -359,27 +331,21 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
     bytes: Uint8Array | undefined,
   ): HttpAnswer | Promise<HttpAnswer> {
     if (bytes === undefined) return errorAnswer(413, ErrorCode.InvalidRequest, `Body larger than ${maxBody} bytes`, undefined, cors);
-    // 5. UTF-8 JSON, bounded depth.
-    let message: unknown;
-    try {
-      const text = decoder.decode(bytes);
-      if (jsonDepthExceeds(bytes, maxDepth))
-        return errorAnswer(400, ErrorCode.InvalidRequest, `Invalid request: JSON nested deeper than ${maxDepth}`, undefined, cors);
-      message = JSON.parse(text);
-    } catch {
-      return errorAnswer(400, ErrorCode.ParseError, "Parse error: the body is not UTF-8 JSON", undefined, cors);
-    }
-    // 6 and 8: JSON-RPC shape and _meta.
-    if (Array.isArray(message))
-      return errorAnswer(400, ErrorCode.InvalidRequest, "Invalid request: batches are not supported", undefined, cors);
-    const inbound = server.inspect(message);
+    // 5, 6 and 8: UTF-8 JSON within the depth limit, one JSON-RPC message, its _meta.
+    const inbound = readMessage(server, bytes, maxDepth, "body");
     if (inbound.kind === "error") {
-      return { status: inbound.outcome.status, headers: jsonHeaders(cors), body: JSON.stringify(inbound.outcome.response) };
+      return { status: statusOf(inbound.outcome), headers: jsonHeaders(cors), body: JSON.stringify(inbound.outcome.response) };
     }
     // 7. Notifications are accepted and not answered.
     if (inbound.kind === "notification") return { status: 202, headers: { ...cors }, body: "" };
     // 9. Header mirrors.
-    const mismatch = checkRequestHeaders(exchange.header, inbound.method, inbound.params, inbound.envelope.protocolVersion, headerParamsOf);
+    const mismatch = checkRequestHeaders(
+      exchange.header,
+      inbound.method,
+      inbound.params,
+      inbound.envelope.protocolVersion,
+      () => inbound.headerParams,
+    );
     if (mismatch !== undefined) return errorAnswer(400, ErrorCode.HeaderMismatch, mismatch, inbound.id, cors, inbound.method);
 
     // 10, 11 and the method itself, streaming notifications when there are any.
@@ -429,7 +395,7 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
         stream.end();
         return undefined;
       }
-      return { status: outcome.status, headers: jsonHeaders(cors), body: JSON.stringify(outcome.response) };
+      return { status: statusOf(outcome), headers: jsonHeaders(cors), body: JSON.stringify(outcome.response) };
     };
     const outcome = answerNow(server, inbound, call);
     if (!(outcome instanceof Promise)) return finish(outcome) ?? (streamAnswer as HttpAnswer);

@@ -1,12 +1,14 @@
 /**
- * Tool registration and `tools/call` execution (spec 2026-07-28, server/tools).
+ * One `tools/call` run (spec 2026-07-28, server/tools): arguments checked,
+ * the handler run inside a fault boundary under its run limit, the result
+ * normalised and checked against `outputSchema`, telemetry published.
  */
-import type { CallToolResult, ClientCapabilities, InputRequiredResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
-import { boundText, boundValue, MESSAGE_LIMIT } from "./actions/bound.js";
-import { OWN_SIGNAL, type RequestContext } from "./context.js";
-import { isProtocolError } from "./errors.js";
-import { InputRequiredSignal } from "./mrtr.js";
-import { type CompiledSchema, compileSchema, formatProblems } from "./schema.js";
+import type { CallToolResult, InputRequiredResult } from "@x/mcp-v2607";
+import { boundText, boundValue, MESSAGE_LIMIT } from "../../actions/bound.js";
+import type { RequestContext, RunScope } from "../../context.js";
+import { isProtocolError } from "../../errors.js";
+import { roundEnded } from "../../mrtr/run.js";
+import { formatProblems } from "../../schema.js";
 import {
   dispatchError,
   isDispatchError,
@@ -15,181 +17,8 @@ import {
   publishToolStop,
   type ToolCallEvent,
   toolEventsObserved,
-} from "./telemetry.js";
-import { MissingDependencyError } from "./runtime-deps.js";
-
-/** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
-export type InputSchema = { type: "object"; [key: string]: unknown };
-/** A JSON Schema object describing a tool's `structuredContent`; its root `type` should be `"object"`. */
-export type OutputSchema = { type?: "object"; [key: string]: unknown };
-
-/**
- * What a tool handler may return: a full `CallToolResult` (build one with
- * `@x/builders`' `callToolResult`), a string, which becomes one text block,
- * or an `InputRequiredResult` it built itself (the explicit Multi Round-Trip
- * form; `ctx.elicit` is the usual one).
- */
-export type ToolHandlerResult = CallToolResult | InputRequiredResult | string;
-
-/**
- * A tool handler: receives the call's arguments (already checked against
- * `inputSchema`) and the request context. It may throw: the fault becomes
- * an `isError` result and the server goes on serving.
- */
-export type ToolHandler<Args = Record<string, unknown>> = (
-  args: Args,
-  ctx: RequestContext,
-) => ToolHandlerResult | Promise<ToolHandlerResult>;
-
-/** The definition of a tool, as given to `McpServer.registerTool`. */
-export interface ToolConfig {
-  /** Human-readable display name. */
-  title?: string;
-  /** What the tool does, for the model. */
-  description?: string;
-  /** JSON Schema (2020-12) of the arguments; default `{ type: "object" }`. */
-  inputSchema?: InputSchema;
-  /** JSON Schema (2020-12) of `structuredContent`; when given, every non-error result must carry conforming `structuredContent`. */
-  outputSchema?: OutputSchema;
-  /** Behaviour hints for clients (`readOnlyHint`, `destructiveHint`, ...). */
-  annotations?: ToolAnnotations;
-  /** Extra `_meta` published with the tool definition. */
-  _meta?: Record<string, unknown>;
-  /** Client capabilities a call must declare; otherwise it is answered with -32021 (HTTP 400) before the handler runs. */
-  requiredClientCapabilities?: ClientCapabilities;
-  /** This tool's run limit in milliseconds, overriding the server's `toolTimeoutMs`; 0 turns the limit off. */
-  timeoutMs?: number;
-}
-
-/** A tool as held by the server: its published definition and its compiled checks. */
-export interface RegisteredTool {
-  readonly name: string;
-  readonly definition: Tool;
-  readonly handler: ToolHandler<any>;
-  readonly checkInput: CompiledSchema;
-  readonly checkOutput: CompiledSchema | undefined;
-  readonly requiredClientCapabilities: ClientCapabilities | undefined;
-  /** The tool's own run limit in milliseconds (0: none); `undefined` uses the server's. */
-  readonly timeoutMs?: number | undefined;
-  /** For telemetry: the action a call addresses (action tools and `help`). */
-  readonly actionOf?: ((args: Record<string, unknown>) => string | undefined) | undefined;
-}
-
-/**
- * Builds a {@link RegisteredTool}: checks the name and compiles both schemas.
- *
- * @throws TypeError when the name is empty or the input schema's root type is not `"object"`;
- *   Error naming the tool and schema when a schema does not compile.
- */
-export function defineTool(name: string, config: ToolConfig, handler: ToolHandler<any>): RegisteredTool {
-  if (typeof name !== "string" || name.length === 0) throw new TypeError("tool name must be a non-empty string");
-  if (typeof handler !== "function") throw new TypeError(`tool ${name}: handler must be a function`);
-  const inputSchema: InputSchema = config.inputSchema ?? { type: "object" };
-  if (inputSchema.type !== "object") {
-    throw new TypeError(`tool ${name}: inputSchema must have type "object"`);
-  }
-  checkHeaderAnnotations(name, inputSchema);
-  if (config.timeoutMs !== undefined) checkTimeout(`tool ${name}: timeoutMs`, config.timeoutMs);
-  const definition: Tool = { name, inputSchema } as Tool;
-  if (config.title !== undefined) definition.title = config.title;
-  if (config.description !== undefined) definition.description = config.description;
-  if (config.outputSchema !== undefined) definition.outputSchema = config.outputSchema as Tool["outputSchema"];
-  if (config.annotations !== undefined) definition.annotations = config.annotations;
-  if (config._meta !== undefined) definition._meta = config._meta as Tool["_meta"];
-  return {
-    name,
-    definition,
-    handler,
-    checkInput: compileFor(name, "inputSchema", inputSchema),
-    checkOutput: config.outputSchema ? compileFor(name, "outputSchema", config.outputSchema) : undefined,
-    requiredClientCapabilities: config.requiredClientCapabilities,
-    timeoutMs: config.timeoutMs,
-  };
-}
-
-/** The default run limit of a tool call, in milliseconds (one minute). */
-export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
-
-/**
- * Checks a run limit: a whole number of milliseconds from 0 (no limit) to
- * 2 147 483 647 (the longest timer Node keeps).
- * @throws RangeError naming `what` otherwise.
- */
-export function checkTimeout(what: string, value: unknown): void {
-  if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > 2_147_483_647) {
-    throw new RangeError(`${what} must be an integer number of milliseconds from 0 (no limit) to 2147483647, got ${String(value)}`);
-  }
-}
-
-/** RFC 9110 token characters: what an `x-mcp-header` name may hold. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const COMPOSITION = [
-  "items",
-  "prefixItems",
-  "additionalProperties",
-  "oneOf",
-  "anyOf",
-  "allOf",
-  "not",
-  "if",
-  "then",
-  "else",
-  "$defs",
-  "definitions",
-  "patternProperties",
-  "dependentSchemas",
-  "contains",
-];
-
-/**
- * Checks the `x-mcp-header` annotations of an input schema against the
- * spec's constraints (basic/transports/streamable-http, "Custom Headers from
- * Tool Parameters"): a non-empty token name, unique without regard to case,
- * on a property of type string, integer or boolean, reachable from the root
- * through `properties` keys only.
- * @throws TypeError naming the tool and the annotation that breaks a rule.
- */
-export function checkHeaderAnnotations(tool: string, schema: Record<string, unknown>): void {
-  const seen = new Set<string>();
-  const walk = (node: unknown, path: string, reachable: boolean) => {
-    if (typeof node !== "object" || node === null) return;
-    if (Array.isArray(node)) {
-      for (const item of node) walk(item, path, false);
-      return;
-    }
-    const n = node as Record<string, unknown>;
-    if ("x-mcp-header" in n) {
-      const header = n["x-mcp-header"];
-      const where = `tool ${tool}: x-mcp-header at ${path || "(root)"}`;
-      if (!reachable || path === "") throw new TypeError(`${where} must sit on a property reachable through properties only`);
-      if (typeof header !== "string" || header === "" || !TOKEN.test(header))
-        throw new TypeError(`${where} must be a non-empty HTTP token`);
-      const type = n.type;
-      if (type !== "string" && type !== "integer" && type !== "boolean")
-        throw new TypeError(`${where} must be on a string, integer or boolean property`);
-      const key = header.toLowerCase();
-      if (seen.has(key)) throw new TypeError(`${where}: ${header} is used twice (names are case-insensitive)`);
-      seen.add(key);
-    }
-    for (const [key, child] of Object.entries(n)) {
-      if (key === "properties" && typeof child === "object" && child !== null && !Array.isArray(child)) {
-        for (const [prop, sub] of Object.entries(child)) walk(sub, `${path}/${prop}`, reachable);
-      } else if (COMPOSITION.includes(key) || key === "$ref") {
-        walk(child, `${path}/${key}`, false);
-      }
-    }
-  };
-  walk(schema, "", true);
-}
-
-function compileFor(tool: string, which: string, schema: object): CompiledSchema {
-  try {
-    return compileSchema(schema);
-  } catch (error) {
-    if (error instanceof MissingDependencyError) throw error;
-    throw new Error(`tool ${tool}: ${which} does not compile: ${(error as Error).message}`);
-  }
-}
+} from "../../telemetry.js";
+import { DEFAULT_TOOL_TIMEOUT_MS, type RegisteredTool, type ToolHandlerResult } from "./define.js";
 
 /** A tool-level error result: `isError: true` and one text block. */
 export function toolErrorResult(text: string, structured?: Record<string, unknown>): CallToolResult {
@@ -248,8 +77,8 @@ function faultResult(
 }
 
 /**
- * The run limit of one handler run: while it is set on the request's context
- * (under OWN_SIGNAL), `ctx.signal` is the run's own signal, which fires when
+ * The run limit of one handler run: while it is the limit of the run's scope
+ * (`RunScope.limit`), `ctx.signal` is the run's own signal, which fires when
  * the request's does or when the limit passes. The signal is made only when
  * the handler reads it, so a handler that never looks costs no
  * AbortController and no listener (and no derived context is built: making a
@@ -320,6 +149,7 @@ export function runTool(
   tool: RegisteredTool,
   args: Record<string, unknown>,
   ctx: RequestContext,
+  scope: RunScope,
   options: RunToolOptions = {},
 ): ToolRunResult | Promise<ToolRunResult> {
   const event = toolEventsObserved()
@@ -332,16 +162,16 @@ export function runTool(
     : undefined;
   let running: ToolRunResult | Promise<ToolRunResult>;
   try {
-    running = runGuarded(tool, args, ctx, options, event);
+    running = runGuarded(tool, args, ctx, scope, options, event);
   } catch (thrown) {
-    stoppedByThrow(event, thrown);
+    stoppedByThrow(event, scope);
     throw thrown;
   }
   if (!(running instanceof Promise)) return stopped(event, running);
   return running.then(
     (result) => stopped(event, result),
     (thrown) => {
-      stoppedByThrow(event, thrown);
+      stoppedByThrow(event, scope);
       throw thrown;
     },
   );
@@ -357,14 +187,15 @@ function stopped(event: ToolCallEvent | undefined, result: ToolRunResult): ToolR
   return result;
 }
 
-function stoppedByThrow(event: ToolCallEvent | undefined, thrown: unknown): void {
-  publishToolStop(event, thrown instanceof InputRequiredSignal ? "input_required" : "protocol_error");
+function stoppedByThrow(event: ToolCallEvent | undefined, scope: RunScope): void {
+  publishToolStop(event, roundEnded(scope) ? "input_required" : "protocol_error");
 }
 
 function runGuarded(
   tool: RegisteredTool,
   args: Record<string, unknown>,
   ctx: RequestContext,
+  scope: RunScope,
   options: RunToolOptions,
   event: ToolCallEvent | undefined,
 ): ToolRunResult | Promise<ToolRunResult> {
@@ -373,17 +204,17 @@ function runGuarded(
     return dispatchError(toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${formatProblems(inputProblems)}`));
   }
   // The handler gets the request's context, whose `signal` reads this run's
-  // from now on (see OWN_SIGNAL in context.ts): one tools/call, one run, and
-  // no derived context to build.
+  // from now on (through the scope): one tools/call, one run, and no derived
+  // context to build.
   const run = new RunLimit();
-  (ctx as RequestContext & { [OWN_SIGNAL]?: RunLimit })[OWN_SIGNAL] = run;
+  scope.limit = run;
   let value: ToolHandlerResult | PromiseLike<ToolHandlerResult>;
   try {
     // Called at once (not a tick later), so the handler sees the request as it is now.
     value = tool.handler(args, ctx);
   } catch (fault) {
     run.release();
-    return faultOrRethrow(tool, fault, event);
+    return faultOrRethrow(tool, fault, scope, event);
   }
   if (typeof (value as PromiseLike<unknown> | null)?.then !== "function") {
     // A handler that answered synchronously finished within any limit: no timer, no promise.
@@ -395,6 +226,7 @@ function runGuarded(
     value as PromiseLike<ToolHandlerResult>,
     run,
     tool.timeoutMs ?? options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    scope,
     event,
   );
 }
@@ -405,6 +237,7 @@ async function settleRun(
   value: PromiseLike<ToolHandlerResult>,
   run: RunLimit,
   limit: number,
+  scope: RunScope,
   event: ToolCallEvent | undefined,
 ): Promise<ToolRunResult> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -426,7 +259,7 @@ async function settleRun(
       returned = await value;
     }
   } catch (fault) {
-    return faultOrRethrow(tool, fault, event);
+    return faultOrRethrow(tool, fault, scope, event);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     run.release();
@@ -439,8 +272,8 @@ async function settleRun(
  * answered as a JSON-RPC error, and so is the end of a round (an unanswered
  * ask): neither is a fault. Anything else is a fault result.
  */
-function faultOrRethrow(tool: RegisteredTool, fault: unknown, event: ToolCallEvent | undefined): CallToolResult {
-  if (isProtocolError(fault) || fault instanceof InputRequiredSignal) throw fault;
+function faultOrRethrow(tool: RegisteredTool, fault: unknown, scope: RunScope, event: ToolCallEvent | undefined): CallToolResult {
+  if (isProtocolError(fault) || roundEnded(scope)) throw fault;
   return faultResult(tool.name, fault, event);
 }
 

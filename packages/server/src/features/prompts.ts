@@ -1,11 +1,15 @@
 /**
- * Prompt registration and `prompts/get` (spec 2026-07-28, server/prompts).
+ * The prompts feature (spec 2026-07-28, server/prompts): the registry of
+ * prompts, the `prompts` capability, `prompts/list` and `prompts/get`.
  */
-import type { ClientCapabilities, GetPromptResult, Icon, Prompt, PromptArgument, PromptMessage } from "@x/mcp-v2607";
-import { ErrorCode } from "@x/mcp-v2607/constants";
+import { listPromptsResult } from "@x/builders";
+import type { ClientCapabilities, GetPromptResult, Icon, Prompt, PromptArgument, PromptMessage, ServerCapabilities } from "@x/mcp-v2607";
+import { ErrorCode, Method } from "@x/mcp-v2607/constants";
+import type { RequestContext } from "../context.js";
+import { McpError } from "../errors.js";
+import { page } from "../pagination.js";
 import type { Completer } from "./completion.js";
-import type { RequestContext } from "./context.js";
-import { McpError } from "./errors.js";
+import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTable, type ServerHost } from "./feature.js";
 
 /**
  * What a prompt handler may return: a full `GetPromptResult`, a list of
@@ -92,4 +96,68 @@ export function toGetPromptResult(value: PromptHandlerResult, description: strin
 function withDescription(result: GetPromptResult, description: string | undefined): GetPromptResult {
   if (description !== undefined) result.description = description;
   return result;
+}
+
+/** The prompts of one server. */
+export class PromptsFeature implements Feature {
+  readonly #host: ServerHost;
+  readonly #prompts = new Map<string, RegisteredPrompt>();
+
+  constructor(host: ServerHost) {
+    this.#host = host;
+  }
+
+  readonly methods: MethodTable = {
+    [Method.PromptsList]: {
+      enabled: () => this.#prompts.size > 0,
+      handle: (params) => {
+        const all = [...this.#prompts.values()].map((p) => p.definition);
+        const slice = page(this.#host.keys, Method.PromptsList, all, params.cursor, this.#host.pageSize);
+        return listPromptsResult(slice.items, slice.nextCursor, this.#host.hints(Method.PromptsList));
+      },
+    },
+    [Method.PromptsGet]: {
+      enabled: () => this.#prompts.size > 0,
+      handle: async (params, ctx) => {
+        const name: unknown = params.name;
+        if (typeof name !== "string") throw new McpError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
+        const prompt = this.#prompts.get(name);
+        if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
+        const args = checkPromptArguments(prompt, params.arguments);
+        checkRequiredCapabilities(prompt.config.requiredClientCapabilities, ctx);
+        const value = await prompt.handler(args, ctx);
+        if (isInputRequired(value)) return value;
+        return toGetPromptResult(value, prompt.config.description);
+      },
+    },
+  };
+
+  capabilities(caps: ServerCapabilities): void {
+    if (this.#prompts.size > 0) caps.prompts = { listChanged: true };
+  }
+
+  /** The registered prompt of that name. */
+  get(name: string): RegisteredPrompt | undefined {
+    return this.#prompts.get(name);
+  }
+
+  /** True when some prompt declares a completer. */
+  hasCompleters(): boolean {
+    for (const p of this.#prompts.values()) if (p.config.complete && Object.keys(p.config.complete).length > 0) return true;
+    return false;
+  }
+
+  /** @throws see `McpServer.registerPrompt`. */
+  register(name: string, config: PromptConfig, handler: PromptHandler): void {
+    if (this.#prompts.has(name)) throw new Error(`prompt ${name} is already registered`);
+    this.#prompts.set(name, definePrompt(name, config, handler));
+    this.#host.listChanged("prompts");
+  }
+
+  /** Removes a prompt; false when there was none. */
+  remove(name: string): boolean {
+    const removed = this.#prompts.delete(name);
+    if (removed) this.#host.listChanged("prompts");
+    return removed;
+  }
 }

@@ -1,22 +1,33 @@
 /**
- * Resources and resource templates (spec 2026-07-28, server/resources).
+ * The resources feature (spec 2026-07-28, server/resources): the registry of
+ * resources and resource templates, the `resources` capability,
+ * `resources/list`, `resources/templates/list` and `resources/read`.
  * Templates are RFC 6570 URI templates, matched with the `uri-templates`
  * library; a match must expand back to the very same URI, so a simple
  * `{id}` never swallows a `/`.
  */
+import { type CacheHintOptions, type CacheHints, cacheHints, listResourcesResult, listResourceTemplatesResult } from "@x/builders";
 import type {
   Annotations,
   BlobResourceContents,
   ClientCapabilities,
   Icon,
+  InputRequiredResult,
   ReadResourceResult,
   Resource,
   ResourceTemplate,
+  ServerCapabilities,
   TextResourceContents,
 } from "@x/mcp-v2607";
-import type { CacheHintOptions, CacheHints } from "@x/builders";
-import { cacheHints } from "@x/builders";
+import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type uriTemplatesType from "uri-templates";
+import { applyHints } from "../cache.js";
+import type { RequestContext } from "../context.js";
+import { McpError } from "../errors.js";
+import { page } from "../pagination.js";
+import { MissingDependencyError, requireAtRunTime } from "../runtime-deps.js";
+import type { Completer } from "./completion.js";
+import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTable, type ServerHost } from "./feature.js";
 
 // uri-templates (CommonJS) is loaded when the first template is registered:
 // a server without templates never pays for it.
@@ -25,9 +36,6 @@ function uriTemplates(template: string): ReturnType<typeof uriTemplatesType> {
   uriTemplatesModule ??= requireAtRunTime("uri-templates", "uri-templates") as typeof uriTemplatesType;
   return uriTemplatesModule(template);
 }
-import type { Completer } from "./completion.js";
-import type { RequestContext } from "./context.js";
-import { requireAtRunTime, MissingDependencyError } from "./runtime-deps.js";
 
 /** One content entry of a `resources/read` result. */
 export type ResourceContents = TextResourceContents | BlobResourceContents;
@@ -183,4 +191,115 @@ export function toReadResult(value: ReadHandlerResult, uri: string, mimeType: st
       return { resultType: "complete", contents: [value as ResourceContents] } as ReadResourceResult;
   }
   throw new Error("read handler returned a value that is not a ReadResourceResult, contents or a string");
+}
+
+/** The resources and resource templates of one server. */
+export class ResourcesFeature implements Feature {
+  readonly #host: ServerHost;
+  readonly #resources = new Map<string, RegisteredResource>();
+  readonly #templates = new Map<string, RegisteredTemplate>();
+
+  constructor(host: ServerHost) {
+    this.#host = host;
+  }
+
+  readonly #enabled = () => this.#resources.size > 0 || this.#templates.size > 0;
+
+  readonly methods: MethodTable = {
+    [Method.ResourcesList]: {
+      enabled: this.#enabled,
+      handle: async (params) => {
+        const all: Resource[] = [...this.#resources.values()].map((r) => r.definition);
+        for (const template of this.#templates.values()) {
+          if (template.config.list) all.push(...(await template.config.list()));
+        }
+        const slice = page(this.#host.keys, Method.ResourcesList, all, params.cursor, this.#host.pageSize);
+        return listResourcesResult(slice.items, slice.nextCursor, this.#host.hints(Method.ResourcesList));
+      },
+    },
+    [Method.ResourcesTemplatesList]: {
+      enabled: this.#enabled,
+      handle: (params) => {
+        const all = [...this.#templates.values()].map((t) => t.definition);
+        const slice = page(this.#host.keys, Method.ResourcesTemplatesList, all, params.cursor, this.#host.pageSize);
+        const result = listResourceTemplatesResult(slice.items, this.#host.hints(Method.ResourcesTemplatesList));
+        if (slice.nextCursor !== undefined) result.nextCursor = slice.nextCursor;
+        return result;
+      },
+    },
+    [Method.ResourcesRead]: {
+      enabled: this.#enabled,
+      handle: (params, ctx) => this.#read(params.uri, ctx),
+    },
+  };
+
+  async #read(uri: unknown, ctx: RequestContext): Promise<ReadResourceResult | InputRequiredResult> {
+    if (typeof uri !== "string") throw new McpError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
+    const resource = this.#resources.get(uri);
+    if (resource) {
+      checkRequiredCapabilities(resource.config.requiredClientCapabilities, ctx);
+      const value = await resource.read(uri, ctx);
+      if (isInputRequired(value)) return value;
+      return this.#hinted(toReadResult(value, uri, resource.config.mimeType), resource.cache);
+    }
+    for (const template of this.#templates.values()) {
+      const variables = template.match(uri);
+      if (!variables) continue;
+      checkRequiredCapabilities(template.config.requiredClientCapabilities, ctx);
+      const value = await template.read(uri, variables, ctx);
+      if (isInputRequired(value)) return value;
+      return this.#hinted(toReadResult(value, uri, template.config.mimeType), template.cache);
+    }
+    throw new McpError(ErrorCode.InvalidParams, "Resource not found", { uri });
+  }
+
+  /** A read result with its hints: its own, else the registration's, else the server's for `resources/read`. */
+  #hinted(result: ReadResourceResult, own: CacheHints | undefined): ReadResourceResult {
+    applyHints(result, own ?? this.#host.hints(Method.ResourcesRead));
+    return result;
+  }
+
+  capabilities(caps: ServerCapabilities): void {
+    if (this.#enabled()) caps.resources = { listChanged: true, subscribe: true };
+  }
+
+  /** The template whose URI template is `uriTemplate`. */
+  templateOf(uriTemplate: unknown): RegisteredTemplate | undefined {
+    for (const t of this.#templates.values()) if (t.uriTemplate === uriTemplate) return t;
+    return undefined;
+  }
+
+  /** True when some template declares a completer. */
+  hasCompleters(): boolean {
+    for (const t of this.#templates.values()) if (t.config.complete && Object.keys(t.config.complete).length > 0) return true;
+    return false;
+  }
+
+  /** @throws see `McpServer.registerResource`. */
+  register(name: string, uri: string, config: ResourceConfig, read: ReadHandler): void {
+    if (this.#resources.has(uri)) throw new Error(`resource ${uri} is already registered`);
+    this.#resources.set(uri, defineResource(name, uri, config, read));
+    this.#host.listChanged("resources");
+  }
+
+  /** Removes a static resource by URI; false when there was none. */
+  remove(uri: string): boolean {
+    const removed = this.#resources.delete(uri);
+    if (removed) this.#host.listChanged("resources");
+    return removed;
+  }
+
+  /** @throws see `McpServer.registerResourceTemplate`. */
+  registerTemplate(name: string, uriTemplate: string, config: ResourceTemplateConfig, read: TemplateReadHandler): void {
+    if (this.#templates.has(name)) throw new Error(`resource template ${name} is already registered`);
+    this.#templates.set(name, defineTemplate(name, uriTemplate, config, read));
+    this.#host.listChanged("resources");
+  }
+
+  /** Removes a resource template by name; false when there was none. */
+  removeTemplate(name: string): boolean {
+    const removed = this.#templates.delete(name);
+    if (removed) this.#host.listChanged("resources");
+    return removed;
+  }
 }

@@ -1,0 +1,257 @@
+/**
+ * The dispatcher (spec 2026-07-28, basic/index): the one seam between a
+ * transport and the server. A transport hands it a decoded JSON message
+ * (`inspect`: one call that classifies it and checks its envelope, and
+ * attaches what the transport's own header checks need), then the request
+ * (`answer`), and gets back an {@link Outcome}: the JSON-RPC response, and
+ * the stage that decided an error. The outcome carries no HTTP status: the
+ * HTTP transport alone maps outcomes to statuses (`transports/http/status.ts`).
+ */
+import type { JSONRPCErrorResponse, JSONRPCResultResponse, RequestId } from "@x/mcp-v2607";
+import { ErrorCode, Method } from "@x/mcp-v2607/constants";
+import { createContext, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
+import { isProtocolError, type McpError } from "./errors.js";
+import type { MethodEntry } from "./features/feature.js";
+import type { HeaderParam } from "./features/tools/define.js";
+import type { ToolsFeature } from "./features/tools/index.js";
+import { ASKING_METHODS } from "./mrtr/asks.js";
+import { type RoundSettings, runRound } from "./mrtr/run.js";
+import { isObject } from "./objects.js";
+import { type EnvelopeMeta, type Revision, revision2607 } from "./revision.js";
+import { publishRequestRejected, rejectionsObserved } from "./telemetry.js";
+
+/** A JSON-RPC response produced by the dispatcher. */
+export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
+
+/**
+ * The outcome of one message: the response to send (none for a
+ * notification) and, for an error, where it was decided: `"message"` before
+ * any handler ran (the message itself, its envelope, its protocol version,
+ * an unknown method), `"handler"` by the method's handler.
+ */
+export interface Outcome {
+  /** The JSON-RPC response; `undefined` when the message was a notification. */
+  response: JSONRPCResponse | undefined;
+  /** Which stage answered: a transport maps an error's code and stage to its own status codes. */
+  stage: "message" | "handler";
+  /**
+   * An HTTP status asked for by an `McpServer.execute` override (an access
+   * gate answering 401, say); the dispatcher itself never sets one.
+   */
+  status?: number;
+}
+
+/** A request that passed the envelope check, as `inspect` classified it. */
+export interface InboundRequest {
+  kind: "request";
+  id: RequestId;
+  method: string;
+  params: Record<string, unknown>;
+  envelope: EnvelopeMeta;
+  /**
+   * For `tools/call` of a registered tool: its `x-mcp-header` parameters,
+   * which Streamable HTTP mirrors in `Mcp-Param-*` headers; else `undefined`.
+   */
+  headerParams: readonly HeaderParam[] | undefined;
+}
+
+/** A message as `inspect` classified it. */
+export type Inbound =
+  | { kind: "notification"; method: string; params: Record<string, unknown> }
+  | InboundRequest
+  | { kind: "error"; outcome: Outcome };
+
+/** What the dispatcher needs from the server that owns it. */
+export interface DispatchSettings extends RoundSettings {
+  readonly info: RequestContext["clientInfo"] & object;
+  readonly loggingEnabled: boolean;
+  /** Called with an error a handler threw that is answered as -32603 (its text is never sent). */
+  readonly onError: ((error: unknown, info: { method: string; requestId: RequestId }) => void) | undefined;
+}
+
+/** Builds an error outcome. */
+export function errorOutcome(id: RequestId | undefined, code: number, message: string, data: unknown, stage: Outcome["stage"]): Outcome {
+  const error: JSONRPCErrorResponse["error"] = { code, message };
+  if (data !== undefined) error.data = data as JSONRPCErrorResponse["error"]["data"];
+  const response: JSONRPCErrorResponse = { jsonrpc: "2.0", error };
+  if (id !== undefined) response.id = id;
+  return { response, stage };
+}
+
+/**
+ * The answer when no answer could be produced (a transport's last line of
+ * defence; the dispatcher answers every failure itself). Over HTTP: 500.
+ */
+export function internalErrorOutcome(id: RequestId): Outcome {
+  return errorOutcome(id, ErrorCode.InternalError, "Internal error", undefined, "message");
+}
+
+/** Publishes an error outcome on `x-mcp:request:rejected` with the status a transport gives it; returns the outcome. */
+export function rejected(outcome: Outcome, method: string | undefined, status: (outcome: Outcome) => number): Outcome {
+  const response = outcome.response as JSONRPCErrorResponse | undefined;
+  if (response?.error) {
+    publishRequestRejected({
+      requestId: response.id,
+      method,
+      code: response.error.code,
+      message: response.error.message,
+      status: status(outcome),
+    });
+  }
+  return outcome;
+}
+
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+}
+
+/** The dispatcher of one server: its method table, its revisions and its settings. */
+export class Dispatcher {
+  readonly #table: ReadonlyMap<string, MethodEntry>;
+  readonly #revisions: ReadonlyMap<string, Revision> = new Map([[revision2607.version, revision2607]]);
+  readonly #settings: DispatchSettings;
+  readonly #tools: ToolsFeature;
+  readonly #toolList: () => ReturnType<ToolsFeature["list"]>;
+
+  constructor(table: ReadonlyMap<string, MethodEntry>, settings: DispatchSettings, tools: ToolsFeature) {
+    this.#table = table;
+    this.#settings = settings;
+    this.#tools = tools;
+    this.#toolList = () => tools.list();
+  }
+
+  /** Protocol versions answered, newest first. */
+  get versions(): string[] {
+    return [...this.#revisions.keys()];
+  }
+
+  /**
+   * Classifies one decoded JSON message as a request or notification and
+   * reads its `_meta`. Never throws: a bad message is `{ kind: "error" }`
+   * with a -32600 or -32602 response of stage `"message"`.
+   */
+  inspect(message: unknown): Inbound {
+    if (!isObject(message) || message.jsonrpc !== "2.0" || typeof message.method !== "string") {
+      const id = isObject(message) && isRequestId(message.id) ? message.id : undefined;
+      return refused(id, ErrorCode.InvalidRequest, "Invalid request: expected a JSON-RPC 2.0 request or notification");
+    }
+    const params = message.params === undefined ? {} : message.params;
+    if (!isObject(params)) {
+      return refused(
+        isRequestId(message.id) ? message.id : undefined,
+        ErrorCode.InvalidRequest,
+        "Invalid request: params must be an object",
+      );
+    }
+    if (!("id" in message)) return { kind: "notification", method: message.method, params };
+    if (!isRequestId(message.id)) return refused(undefined, ErrorCode.InvalidRequest, "Invalid request: id must be a string or an integer");
+    let envelope: EnvelopeMeta;
+    try {
+      envelope = revision2607.readEnvelope(params);
+    } catch (error) {
+      const e = error as McpError;
+      return { kind: "error", outcome: errorOutcome(message.id, e.code, e.message, e.data, "message") };
+    }
+    const name = params.name;
+    const headerParams = message.method === Method.ToolsCall && typeof name === "string" ? this.#tools.get(name)?.headerParams : undefined;
+    return { kind: "request", id: message.id, method: message.method, params, envelope, headerParams };
+  }
+
+  /**
+   * Answers an inspected request: checks the protocol version (-32022),
+   * finds the method (-32601), runs it and stamps its result. Never throws:
+   * a handler's fault becomes -32603 (its message is not sent), a protocol
+   * error (`McpError`) becomes that error. An answer that is ready at once
+   * comes back as a value, not a promise.
+   */
+  answer(request: InboundRequest, transport: TransportInfo): Outcome | Promise<Outcome> {
+    const { id, method, params, envelope } = request;
+    const revision = this.#revisions.get(envelope.protocolVersion);
+    if (!revision) {
+      return errorOutcome(
+        id,
+        ErrorCode.UnsupportedProtocolVersion,
+        `Unsupported protocol version: ${envelope.protocolVersion}`,
+        { supported: this.versions, requested: envelope.protocolVersion },
+        "message",
+      );
+    }
+    const entry = this.#table.get(method);
+    if (!entry?.enabled()) return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, "message");
+    const scope: RunScope = {};
+    const ctx = createContext({
+      requestId: id,
+      method,
+      meta: envelope.meta,
+      protocolVersion: envelope.protocolVersion,
+      clientCapabilities: envelope.clientCapabilities,
+      clientInfo: envelope.clientInfo,
+      transport,
+      loggingEnabled: this.#settings.loggingEnabled,
+      tools: this.#toolList,
+      scope,
+    });
+    // The table is keyed by method; its params are what the client sent (see methods.ts).
+    const handle = entry.handle as (params: Record<string, unknown>, ctx: RequestContext, t: TransportInfo, s: RunScope) => unknown;
+    // A handler that answers synchronously (most tools) is answered
+    // synchronously: no promise, no microtask between request and response.
+    let running: unknown;
+    try {
+      running = ASKING_METHODS.has(method)
+        ? runRound(this.#settings, params, ctx, scope, () => handle(params, ctx, transport, scope))
+        : handle(params, ctx, transport, scope);
+    } catch (error) {
+      return this.failed(error, id, method);
+    }
+    if (running instanceof Promise) {
+      return running.then(
+        (result) => this.#answered(result, id, method, revision),
+        (error) => this.failed(error, id, method),
+      );
+    }
+    return this.#answered(running, id, method, revision);
+  }
+
+  /** The response carrying a handler's result, stamped for its revision (a result that cannot be stamped is a fault). */
+  #answered(result: unknown, id: RequestId, method: string, revision: Revision): Outcome {
+    try {
+      const stamped = revision.stamp(result as Record<string, unknown>, this.#settings.info);
+      const response: JSONRPCResultResponse = { jsonrpc: "2.0", id, result: stamped as JSONRPCResultResponse["result"] };
+      return { response, stage: "handler" };
+    } catch (error) {
+      return this.failed(error, id, method);
+    }
+  }
+
+  /**
+   * The response to a handler (or an `execute` override) that threw: only
+   * deliberate protocol errors (codes -32768..-32000, e.g. McpError) go out
+   * as they are; anything else is an internal error whose text stays here
+   * (reported to `onError`).
+   */
+  failed(error: unknown, id: RequestId, method: string): Outcome {
+    if (isProtocolError(error)) return errorOutcome(id, error.code, error.message, error.data, "handler");
+    this.#report(error, method, id);
+    return errorOutcome(id, ErrorCode.InternalError, "Internal error", undefined, "handler");
+  }
+
+  #report(error: unknown, method: string, requestId: RequestId): void {
+    try {
+      const onError = this.#settings.onError;
+      if (onError) onError(error, { method, requestId });
+      else {
+        const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        process.stderr.write(`x-mcp: ${method} (id ${JSON.stringify(requestId)}) failed: ${text}\n`);
+      }
+    } catch {
+      // A failing reporter must not change the answer.
+    }
+  }
+}
+
+function refused(id: RequestId | undefined, code: number, message: string): Inbound {
+  return { kind: "error", outcome: errorOutcome(id, code, message, undefined, "message") };
+}
+
+/** True when someone watches `x-mcp:request:rejected` (then outcomes are published). */
+export { rejectionsObserved };

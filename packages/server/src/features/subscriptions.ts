@@ -1,0 +1,157 @@
+/**
+ * `subscriptions/listen` (spec 2026-07-28, basic/patterns/subscriptions): a
+ * long-lived request whose response stream carries the change notifications
+ * the client opted in to, each tagged with the subscription's id. The
+ * listeners are the server's fan-out of list changes and resource updates.
+ */
+import type { JSONRPCNotification, RequestId, ServerCapabilities, SubscriptionFilter, SubscriptionsListenResult } from "@x/mcp-v2607";
+import { ErrorCode, META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
+import { McpError, SERVER_BUSY } from "../errors.js";
+import { copyOwn, isObject } from "../objects.js";
+import type { Feature, MethodTable, ServerHost } from "./feature.js";
+
+/** One open listen stream. */
+interface Listener {
+  id: RequestId;
+  filter: SubscriptionFilter;
+  uris: Set<string>;
+  notify: (n: JSONRPCNotification) => boolean;
+  end: () => void;
+}
+
+/** The kinds of list change a server can announce. */
+export type ListKind = "tools" | "prompts" | "resources";
+
+const FILTER_KEY: Record<ListKind, keyof SubscriptionFilter> = {
+  tools: "toolsListChanged",
+  prompts: "promptsListChanged",
+  resources: "resourcesListChanged",
+};
+const LIST_CHANGED: Record<ListKind, string> = {
+  tools: Method.NotificationsToolsListChanged,
+  prompts: Method.NotificationsPromptsListChanged,
+  resources: Method.NotificationsResourcesListChanged,
+};
+
+/** The open listen streams of one server. */
+export class Subscriptions {
+  readonly #listeners = new Set<Listener>();
+
+  /** Number of open listen streams. */
+  get size(): number {
+    return this.#listeners.size;
+  }
+
+  /**
+   * Opens a listen stream: sends the acknowledgement with the granted
+   * filter, then keeps the listener until `end` is called (by the caller on
+   * cancellation, or by {@link Subscriptions.closeAll}).
+   * @returns the function that removes the listener, or `undefined` when the
+   *   acknowledgement could not be delivered (the response cannot stream).
+   */
+  open(id: RequestId, granted: SubscriptionFilter, notify: (n: JSONRPCNotification) => boolean, end: () => void): (() => void) | undefined {
+    if (!notify(tagged(Method.NotificationsSubscriptionsAcknowledged, id, { notifications: granted }))) return undefined;
+    const listener: Listener = { id, filter: granted, uris: new Set(granted.resourceSubscriptions ?? []), notify, end };
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  /** Tells every listener that asked for it that a list changed. */
+  listChanged(kind: ListKind): void {
+    for (const l of this.#listeners) {
+      if (l.filter[FILTER_KEY[kind]] === true) l.notify(tagged(LIST_CHANGED[kind], l.id, {}));
+    }
+  }
+
+  /** Tells the listeners subscribed to `uri` that the resource changed. */
+  resourceUpdated(uri: string): void {
+    for (const l of this.#listeners) {
+      if (l.uris.has(uri)) l.notify(tagged(Method.NotificationsResourcesUpdated, l.id, { uri }));
+    }
+  }
+
+  /** Ends every listen stream (each answers with its final result). */
+  closeAll(): void {
+    for (const l of [...this.#listeners]) {
+      this.#listeners.delete(l);
+      l.end();
+    }
+  }
+}
+
+function tagged(method: string, id: RequestId, params: Record<string, unknown>): JSONRPCNotification {
+  const copy = copyOwn(params);
+  copy._meta = { [META_SUBSCRIPTION_ID]: id };
+  return { jsonrpc: "2.0", method, params: copy } as JSONRPCNotification;
+}
+
+/** `subscriptions/listen`: opens a listener on the request's own response stream. */
+export class ListenFeature implements Feature {
+  readonly #host: ServerHost;
+  readonly #subscriptions: Subscriptions;
+  readonly #limit: number;
+  /** True once the server is closing: no new listen is accepted. */
+  closed = false;
+
+  /** `limit`: the most streams open at once (`ServerOptions.maxListenStreams`). */
+  constructor(host: ServerHost, subscriptions: Subscriptions, limit: number) {
+    this.#host = host;
+    this.#subscriptions = subscriptions;
+    this.#limit = limit;
+  }
+
+  readonly methods: MethodTable = {
+    [Method.SubscriptionsListen]: {
+      enabled: () => true,
+      handle: (params, ctx, transport) => {
+        const filter: unknown = params.notifications;
+        if (!isObject(filter)) {
+          throw new McpError(ErrorCode.InvalidParams, "Invalid params: notifications (a subscription filter) is required");
+        }
+        const notify = transport.notify;
+        if (!notify) throw new McpError(ErrorCode.InternalError, "subscriptions/listen needs a transport that can stream notifications");
+        if (this.closed) throw new McpError(SERVER_BUSY, "Server is closing: no new subscriptions");
+        const limit = this.#limit;
+        if (this.#subscriptions.size >= limit) {
+          throw new McpError(SERVER_BUSY, `Too many open subscriptions/listen streams (limit ${limit})`, { limit });
+        }
+        const granted = grant(filter, this.#host.capabilities());
+        return new Promise<SubscriptionsListenResult>((resolve, reject) => {
+          let unsubscribe: (() => void) | undefined;
+          const finish = () => {
+            unsubscribe?.();
+            ctx.signal.removeEventListener("abort", finish);
+            resolve({ resultType: "complete", _meta: { [META_SUBSCRIPTION_ID]: ctx.requestId } } as SubscriptionsListenResult);
+          };
+          unsubscribe = this.#subscriptions.open(ctx.requestId, granted, notify, finish);
+          if (!unsubscribe) {
+            reject(
+              new McpError(ErrorCode.InvalidRequest, "subscriptions/listen needs a streaming response: send Accept: text/event-stream"),
+            );
+            return;
+          }
+          ctx.signal.addEventListener("abort", finish, { once: true });
+        });
+      },
+    },
+  };
+
+  capabilities(_caps: ServerCapabilities): void {
+    // Listening is part of the protocol's core: no capability of its own.
+  }
+}
+
+/** What of a requested filter the server grants: only what its capabilities announce. */
+function grant(filter: Record<string, unknown>, caps: ServerCapabilities): SubscriptionFilter {
+  const granted: SubscriptionFilter = {};
+  const want = (key: keyof SubscriptionFilter) => filter[key] === true;
+  if (want("toolsListChanged") && caps.tools) granted.toolsListChanged = true;
+  if (want("promptsListChanged") && caps.prompts) granted.promptsListChanged = true;
+  if (want("resourcesListChanged") && caps.resources) granted.resourcesListChanged = true;
+  if (Array.isArray(filter.resourceSubscriptions) && caps.resources) {
+    granted.resourceSubscriptions = filter.resourceSubscriptions.filter((u): u is string => typeof u === "string");
+  }
+  return granted;
+}

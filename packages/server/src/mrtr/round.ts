@@ -1,0 +1,74 @@
+/**
+ * One round of a Multi Round-Trip Request (spec 2026-07-28,
+ * basic/patterns/mrtr): the answers it starts with, the asks that found none,
+ * and the signal that unwinds a handler whose ask must wait for the retry.
+ */
+import type { InputRequests } from "@x/mcp-v2607";
+import type { Ask, Kind, NotSupported } from "./asks.js";
+
+/** Thrown by an ask to end the round; handlers should let it pass (a `finally` still runs). */
+export class InputRequiredSignal extends Error {
+  constructor() {
+    super("input required: this round ends here and the client will retry with the answers");
+    this.name = "InputRequiredSignal";
+  }
+}
+
+/**
+ * The state of one run of a handler within one round. Most runs ask
+ * nothing: what only asking needs (key counters, the set of keys used) is
+ * made on the first ask.
+ */
+export class Round {
+  /** Answers known in this round: from `requestState`, then this round's `inputResponses` over them. */
+  readonly answers: Readonly<Record<string, unknown>>;
+  /** The asks of this run that found no acceptable answer. */
+  readonly pending: InputRequests = {};
+  /** Answers this run used, carried in the next `requestState`. */
+  readonly used: Record<string, unknown> = {};
+  #counters: Record<Kind, number> | undefined = undefined;
+  #keys: Set<string> | undefined = undefined;
+  /** True once the handler's run is over: asks after it are refused. */
+  finished = false;
+  /** True once an ask found no acceptable answer: the round ends with `input_required`. */
+  ended = false;
+
+  constructor(answers: Readonly<Record<string, unknown>>) {
+    this.answers = answers;
+  }
+
+  /** Resolves asks in order; records every unanswered one, then ends the round if any. */
+  resolve(asks: readonly Ask<unknown>[]): unknown[] {
+    const results: unknown[] = [];
+    const keys: string[] = [];
+    this.#counters ??= { elicit: 0, sample: 0, roots: 0 };
+    this.#keys ??= new Set<string>();
+    const counters = this.#counters;
+    const used = this.#keys;
+    for (const ask of asks) {
+      const key = ask.options.key ?? `${ask.kind}-${++counters[ask.kind]}`;
+      if (used.has(key)) throw new Error(`ask key ${JSON.stringify(key)} is used twice in one run`);
+      used.add(key);
+      keys.push(key);
+    }
+    asks.forEach((ask, i) => {
+      const key = keys[i]!;
+      if (ask.missing !== undefined) {
+        results.push({ action: "not_supported", capability: ask.missing } satisfies NotSupported);
+        return;
+      }
+      const raw = this.answers[key];
+      const answer = raw === undefined ? undefined : ask.accept(raw);
+      if (answer === undefined) {
+        this.pending[key] = ask.request;
+        this.ended = true;
+        results.push(undefined);
+      } else {
+        this.used[key] = raw;
+        results.push(answer);
+      }
+    });
+    if (this.ended) throw new InputRequiredSignal();
+    return results;
+  }
+}

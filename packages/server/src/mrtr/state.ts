@@ -1,0 +1,86 @@
+/**
+ * `requestState` on the server (spec 2026-07-28, basic/patterns/mrtr): the
+ * answers a Multi Round-Trip Request has gathered, sealed with HMAC-SHA256
+ * over an expiry, the principal, the method and a digest of the request's
+ * parameters, so a client can carry them but not change or replay them
+ * elsewhere. Signed, not encrypted: it holds only what the client sent.
+ */
+import { ErrorCode } from "@x/mcp-v2607/constants";
+import { isObject } from "../objects.js";
+import { McpError } from "../errors.js";
+import { b64url, fromB64url, type KeyRing, nodeCrypto } from "../keys.js";
+
+/**
+ * Checks `inputResponses` as sent.
+ * @throws McpError(-32602) when it is not an object (`null` included) or an entry is not an object.
+ */
+export function readInputResponses(value: unknown): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (!isObject(value)) throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object");
+  for (const [key, entry] of Object.entries(value)) {
+    if (!isObject(entry)) throw new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses.${key} must be an object`, { key });
+  }
+  return value;
+}
+
+const PURPOSE = "x-mcp:requestState";
+
+/** What a sealed `requestState` binds. */
+export interface StateBinding {
+  method: string;
+  params: Record<string, unknown>;
+  principal: string | undefined;
+}
+
+/** JSON with object keys sorted, so equal values digest equally. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (isObject(value)) {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => value[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** Digest of the request's parameters, without `_meta`, `inputResponses` and `requestState`. */
+export function paramsDigest(params: Record<string, unknown>): string {
+  const { _meta, inputResponses, requestState, ...rest } = params;
+  // An absent `arguments` and an empty one are the same request.
+  if (rest.arguments === undefined) rest.arguments = {};
+  return nodeCrypto().createHash("sha256").update(canonical(rest)).digest("base64url");
+}
+
+/** Seals the answers of a round into a `requestState` string. */
+export function sealState(keys: KeyRing, answers: Record<string, unknown>, binding: StateBinding, ttlMs: number, now = Date.now()): string {
+  const payload = { v: 1, a: answers, e: now + ttlMs, p: binding.principal ?? null, m: binding.method, d: paramsDigest(binding.params) };
+  const body = b64url(Buffer.from(JSON.stringify(payload)));
+  return `${body}.${b64url(keys.sign(PURPOSE, body))}`;
+}
+
+/**
+ * Opens a `requestState` and returns the answers it carries.
+ * @throws McpError(-32602) when the state is malformed, fails verification,
+ *   has expired, or belongs to another principal, method or request.
+ */
+export function openState(keys: KeyRing, state: unknown, binding: StateBinding, now = Date.now()): Record<string, unknown> {
+  const refuse = (why: string) => new McpError(ErrorCode.InvalidParams, `Invalid requestState: ${why}`);
+  if (typeof state !== "string") throw refuse("must be a string");
+  const dot = state.indexOf(".");
+  const body = dot === -1 ? "" : state.slice(0, dot);
+  const tag = dot === -1 ? undefined : fromB64url(state.slice(dot + 1));
+  if (!body || !tag || !/^[A-Za-z0-9_-]+$/.test(body) || !keys.verify(PURPOSE, body, tag)) throw refuse("failed verification");
+  let payload: { v?: unknown; a?: unknown; e?: unknown; p?: unknown; m?: unknown; d?: unknown };
+  try {
+    payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+  } catch {
+    throw refuse("failed verification");
+  }
+  if (payload.v !== 1 || !isObject(payload.a) || typeof payload.e !== "number") throw refuse("failed verification");
+  if (payload.e <= now) throw refuse("expired");
+  if (payload.p !== (binding.principal ?? null)) throw refuse("issued to another principal");
+  if (payload.m !== binding.method || payload.d !== paramsDigest(binding.params)) throw refuse("issued for another request");
+  return payload.a;
+}

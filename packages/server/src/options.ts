@@ -1,0 +1,75 @@
+/**
+ * The server's identity and options (spec 2026-07-28, server/discover for
+ * the identity; each option names the part of the spec it configures).
+ */
+import type { RequestId } from "@x/mcp-v2607";
+import type { CacheOptions } from "./cache.js";
+import type { RequestContext } from "./context.js";
+
+/** Who the server is: published in `server/discover` and in every result's `_meta`. */
+export interface ServerInfo {
+  /** Programmatic name (required). */
+  name: string;
+  /** Version string (required). */
+  version: string;
+  /** Optional display title. */
+  title?: string;
+  /** Optional URL of the server's website. */
+  websiteUrl?: string;
+}
+
+/** Options of {@link McpServer}. */
+export interface ServerOptions {
+  /** Instructions for the client's model, published by `server/discover`. */
+  instructions?: string;
+  /**
+   * Cache hints (`ttlMs` in milliseconds, an integer >= 0; `cacheScope`
+   * `"private"` or `"public"`): a server-wide default plus per-method
+   * overrides. Default `{ ttlMs: 0, cacheScope: "private" }`. Registrations
+   * (resources) and results may carry their own, which win. Checked when the
+   * server is built: an invalid hint throws RangeError here, never when served.
+   */
+  cache?: CacheOptions;
+  /** Items per page of every list (`tools/list`, `prompts/list`, ...). Default 100. */
+  pageSize?: number;
+  /**
+   * Secret keys (raw bytes or base64 strings, each >= 32 bytes) that sign
+   * list cursors and seal `requestState`; the first signs, all verify. Default:
+   * the `MCP_REQUEST_STATE_KEYS` environment variable (comma-separated base64),
+   * else one random key per process (instances then do not share cursors or state).
+   */
+  requestStateKeys?: readonly (string | Uint8Array)[];
+  /**
+   * Refuse tool names outside the spec's rule (1 to 128 of `A-Z a-z 0-9 _ - .`).
+   * Default true; set false to allow other names (the spec says SHOULD).
+   */
+  strictToolNames?: boolean;
+  /**
+   * Declare the `logging` capability so that `ctx.log` sends `notifications/message`.
+   * @deprecated Logging is deprecated by the 2026-07-28 spec.
+   */
+  logging?: boolean;
+  /** Most `subscriptions/listen` streams open at once; past it a listen is refused with -32000. Default 1000. */
+  maxListenStreams?: number;
+  /**
+   * Who is asking, for binding `requestState` to a principal (for example the
+   * subject of a verified bearer token in `ctx.assigns`). A state sealed for one
+   * principal is refused for another. Default: no principal.
+   */
+  principal?: (ctx: RequestContext) => string | undefined;
+  /** How long a sealed `requestState` stays valid, in milliseconds. Default 600 000 (10 minutes). */
+  requestStateTtlMs?: number;
+  /**
+   * Called with every error a handler threw that is answered as -32603
+   * "Internal error" (its text is never sent to the client). Default: one
+   * line on stderr. Tool faults are not errors of this kind: they are answered
+   * as `isError` results (see `toolTimeoutMs` and the `x-mcp:tool:error` channel).
+   */
+  onError?: (error: unknown, info: { method: string; requestId: RequestId }) => void;
+  /**
+   * How long a tool call may run, in milliseconds, before it is answered with
+   * a `tool_fault` result and its `ctx.signal` is aborted (a tool's own
+   * `timeoutMs` wins). 0 turns the limit off. Default 60 000.
+   */
+  toolTimeoutMs?: number;
+}

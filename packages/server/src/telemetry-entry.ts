@@ -1,0 +1,16 @@
+/**
+ * `@x/server/telemetry`: the server's `node:diagnostics_channel` channels
+ * (tool calls, `help`, refused requests) and the W3C trace context a request
+ * carries, for logging, metrics and tracing without a dependency.
+ */
+export {
+  CHANNELS,
+  dispatchError,
+  type ErrorKind,
+  type HelpEvent,
+  type RequestRejectedEvent,
+  readTraceContext,
+  type ToolCallEvent,
+  type ToolOutcome,
+  type TraceContext,
+} from "./telemetry.js";

@@ -1,0 +1,58 @@
+/**
+ * What every transport does with the bytes of one message (spec 2026-07-28,
+ * basic/index "Messages"): decode UTF-8 JSON within a nesting limit, refuse
+ * a batch, then let the dispatcher classify it and check its envelope.
+ * Streamable HTTP reads a body, stdio a line; both call {@link readMessage}.
+ */
+import { ErrorCode } from "@x/mcp-v2607/constants";
+import { errorOutcome, type Inbound, type Outcome, rejected } from "../dispatch.js";
+import type { McpServer } from "../server.js";
+import { rejectionsObserved } from "../telemetry.js";
+import { statusOf } from "./http/status.js";
+
+/**
+ * Depth of the deepest `{`/`[` nesting in UTF-8 JSON text, scanning bytes
+ * and skipping strings; stops early once `limit` is passed.
+ */
+export function jsonDepthExceeds(bytes: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (inString) {
+      if (b === 0x5c) i++;
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x7b || b === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (b === 0x7d || b === 0x5d) depth--;
+  }
+  return false;
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Reads one message: `unit` names what carried it in the parse error's text
+ * ("body", "line"). Never throws: bytes that are not UTF-8 JSON give -32700,
+ * nesting deeper than `maxDepth` or a batch -32600, all without an id.
+ */
+export function readMessage(server: McpServer, bytes: Uint8Array, maxDepth: number, unit: string): Inbound {
+  let message: unknown;
+  try {
+    const text = decoder.decode(bytes);
+    if (jsonDepthExceeds(bytes, maxDepth)) return refused(ErrorCode.InvalidRequest, `Invalid request: JSON nested deeper than ${maxDepth}`);
+    message = JSON.parse(text);
+  } catch {
+    return refused(ErrorCode.ParseError, `Parse error: the ${unit} is not UTF-8 JSON`);
+  }
+  if (Array.isArray(message)) return refused(ErrorCode.InvalidRequest, "Invalid request: batches are not supported");
+  return server.inspect(message);
+}
+
+/** A message refused before it could be classified (published on `x-mcp:request:rejected`, as the dispatcher's refusals are). */
+function refused(code: number, message: string): Inbound {
+  const outcome: Outcome = errorOutcome(undefined, code, message, undefined, "message");
+  if (rejectionsObserved()) rejected(outcome, undefined, statusOf);
+  return { kind: "error", outcome };
+}
