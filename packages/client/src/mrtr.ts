@@ -13,6 +13,7 @@ import type {
   InputResponses,
   ListRootsResult,
 } from "@x/mcp-v2607";
+import { isObject } from "@x/jsonrpc";
 import { Method } from "@x/mcp-v2607/constants";
 
 type Validate = typeof import("@x/mcp-v2607").validate;
@@ -62,10 +63,6 @@ const KINDS = {
   [Method.SamplingCreateMessage]: { handler: "sampling", result: "CreateMessageResult" },
   [Method.RootsList]: { handler: "roots", result: "ListRootsResult" },
 } as const;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function unhandled(message: string, data: Record<string, unknown>, cause?: unknown): McpClientError {
   return new McpClientError(ClientErrorCode.InputRequestUnhandled, message, data, "client", { cause });

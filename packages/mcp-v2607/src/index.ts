@@ -4,6 +4,9 @@
  *
  * Entry points:
  * - `@x/mcp-v2607`: everything below (named exports only);
+ * - `@x/mcp-v2607/wire`: the wire rules a server and a client share (header
+ *   codec, `Mcp-Name`, `x-mcp-header`, the request `_meta` envelope), without
+ *   the validators;
  * - `@x/mcp-v2607/validators`: one validator per schema definition, for
  *   programs that want a bundler to keep only the ones they use;
  * - `@x/mcp-v2607/types`: the generated types alone, including the schema's
@@ -29,6 +32,27 @@ export {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./constants.js";
 export { isCompleteResult, isInputRequiredResult } from "./guards.js";
+export {
+  checkRequestHeaders,
+  decodeHeaderValue,
+  type EnvelopeCheck,
+  encodeHeaderValue,
+  type HeaderParam,
+  MAX_HEADER_SCHEMA_DEPTH,
+  MCP_NAME_FIELDS,
+  mcpNameField,
+  mcpParamHeaders,
+  type ParamHeaders,
+  paramHeaderText,
+  type RequestEnvelope,
+  type RequestMetaFields,
+  readEnvelope,
+  requestHeaders,
+  requestMeta,
+  standardHeaders,
+  type ToolHeaderCheck,
+  toolHeaderParams,
+} from "./wire.js";
 export {
   type DefinitionName,
   type DefinitionType,

@@ -1,11 +1,14 @@
 /**
  * Small checks on JSON-RPC 2.0 messages as they come off a transport.
+ *
+ * Deliberately more lenient than `classify` of `@x/jsonrpc`, which is what a
+ * server applies to what it receives: a client takes a response without
+ * `jsonrpc`, or an error response with a missing or `null` id (what some
+ * servers send when they could not read the request), rather than leave the
+ * request waiting.
  */
+import { isObject } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** True for a JSON-RPC response: an object with a `result` or an `error` and no `method`. */
 export function isResponse(value: unknown): value is JSONRPCResponse & { id?: RequestId | null } {

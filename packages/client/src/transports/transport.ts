@@ -5,8 +5,8 @@
  */
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
 
-/** Default bound on one message, in bytes, for every transport: 4 MiB. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** Default bound on one message, in bytes, for every transport: 4 MiB (the same bound as the server's). */
+export { DEFAULT_MAX_MESSAGE_BYTES } from "@x/jsonrpc";
 
 /** What the client hands a transport with each request. */
 export interface SendOptions {

@@ -1,0 +1,265 @@
+/**
+ * `@x/jsonrpc`: the JSON-RPC 2.0 rules every MCP revision shares (JSON-RPC 2.0
+ * specification; MCP spec 2026-07-28, basic/index "Messages"), written once so
+ * that a server and a client read and write messages the same way: message
+ * classification, error and result responses, and bounded UTF-8 JSON decoding.
+ * Nothing here knows a protocol revision; no dependencies.
+ */
+
+/** A JSON-RPC request id: a string or an integer (MCP forbids `null`; spec 2026-07-28, basic/index "Requests"). */
+export type RequestId = string | number;
+
+/**
+ * True for a plain non-array object (what a JSON object decodes to); false for
+ * `null`, arrays and every primitive. Class instances pass: this guards
+ * property access, not prototypes.
+ */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * True for a valid request id: a string, or a number that is an integer
+ * (`1`, `-3`, `1e3`; not `1.5`, `NaN` or `Infinity`). False for `null` and
+ * everything else (spec 2026-07-28, basic/index "Requests").
+ */
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+}
+
+/**
+ * The five error codes the JSON-RPC 2.0 specification defines ("Error object"):
+ * - `ParseError` -32700: the text is not valid JSON;
+ * - `InvalidRequest` -32600: the JSON is not a valid request object;
+ * - `MethodNotFound` -32601: no such method (or not offered);
+ * - `InvalidParams` -32602: invalid method parameters;
+ * - `InternalError` -32603: the receiver failed.
+ *
+ * Protocol revisions add their own codes beside these (e.g. `ErrorCode` of `@x/mcp-v2607`).
+ */
+export const JsonRpcErrorCode = Object.freeze({
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+} as const);
+
+/** One of the codes of {@link JsonRpcErrorCode}. */
+export type JsonRpcErrorCode = (typeof JsonRpcErrorCode)[keyof typeof JsonRpcErrorCode];
+
+/** The `error` member of an error response: an integer `code`, a `message`, and optional `data`. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** An error response. `id` is absent when the request's id could not be read (JSON-RPC 2.0 says `null`; MCP omits it). */
+export interface JsonRpcErrorResponse {
+  jsonrpc: "2.0";
+  id?: RequestId;
+  error: JsonRpcErrorObject;
+}
+
+/** A result response to the request `id`. */
+export interface JsonRpcResultResponse<T = unknown> {
+  jsonrpc: "2.0";
+  id: RequestId;
+  result: T;
+}
+
+/**
+ * Builds an error response: `{ jsonrpc: "2.0", error: { code, message, data? }, id? }`.
+ * `id` is left out when `undefined` (a message whose id could not be read),
+ * `data` when `undefined`. The keys come in that order (`jsonrpc`, `error`,
+ * `id`), which is the order MCP servers of this repository have always
+ * serialised, so moving to this builder changes no bytes on the wire.
+ * Never throws; values are not checked.
+ */
+export function errorResponse(id: RequestId | undefined, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
+  const error: JsonRpcErrorObject = { code, message };
+  if (data !== undefined) error.data = data;
+  const response: JsonRpcErrorResponse = { jsonrpc: "2.0", error };
+  if (id !== undefined) response.id = id;
+  return response;
+}
+
+/** Builds a result response `{ jsonrpc: "2.0", id, result }`. Never throws; values are not checked. */
+export function resultResponse<T>(id: RequestId, result: T): JsonRpcResultResponse<T> {
+  return { jsonrpc: "2.0", id, result };
+}
+
+/** A request: a `method` and an `id`, expecting a response. `params` is `{}` when the message had none. */
+export interface ClassifiedRequest {
+  kind: "request";
+  id: RequestId;
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/** A notification: a `method` and no `id`; never answered. `params` is `{}` when the message had none. */
+export interface ClassifiedNotification {
+  kind: "notification";
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * A response to the request `id`: exactly one of `result` or `error`, as sent
+ * (neither is checked further).
+ */
+export type ClassifiedResponse = { kind: "response"; id: RequestId; result: unknown } | { kind: "response"; id: RequestId; error: unknown };
+
+/**
+ * Not a valid JSON-RPC 2.0 message: `message` is the text of the -32600
+ * (InvalidRequest) error to answer with, `id` the message's id when it could
+ * be read (absent otherwise, and then the error response carries none).
+ */
+export interface ClassifiedInvalid {
+  kind: "invalid";
+  id?: RequestId;
+  message: string;
+}
+
+/** What {@link classify} makes of a decoded JSON value. */
+export type Classified = ClassifiedRequest | ClassifiedNotification | ClassifiedResponse | ClassifiedInvalid;
+
+/** The text of {@link ClassifiedInvalid} for a value that is no request, notification or response. */
+const NOT_A_MESSAGE = "Invalid request: expected a JSON-RPC 2.0 request or notification";
+
+/**
+ * Classifies one decoded JSON value (JSON-RPC 2.0 "Request object",
+ * "Notification", "Response object"; spec 2026-07-28, basic/index "Messages"):
+ * - `jsonrpc: "2.0"` and a string `method`: a `"request"` when it has an `id`,
+ *   a `"notification"` when it has none;
+ * - `jsonrpc: "2.0"`, a valid id, no `method`, and exactly one of `result` or
+ *   `error`: a `"response"`;
+ * - anything else is `"invalid"`, with the message of the -32600 error:
+ *   `"Invalid request: params must be an object"` when `params` is present
+ *   and not an object (id kept when valid), `"Invalid request: id must be a
+ *   string or an integer"` when `id` is present and invalid (`null`
+ *   included; no id), else `"Invalid request: expected a JSON-RPC 2.0 request
+ *   or notification"` (id kept when valid). A batch (an array) is invalid too;
+ *   transports that word batches differently check for arrays first.
+ *
+ * Never throws. `params` is the message's own object (not copied).
+ */
+export function classify(message: unknown): Classified {
+  if (!isObject(message) || message.jsonrpc !== "2.0") return invalid(isObject(message) ? message.id : undefined, NOT_A_MESSAGE);
+  const method = message.method;
+  if (typeof method !== "string") {
+    if (!("method" in message) && isRequestId(message.id)) {
+      const hasResult = "result" in message;
+      if (hasResult !== "error" in message) {
+        return hasResult
+          ? { kind: "response", id: message.id, result: message.result }
+          : { kind: "response", id: message.id, error: message.error };
+      }
+    }
+    return invalid(message.id, NOT_A_MESSAGE);
+  }
+  const params = message.params === undefined ? {} : message.params;
+  if (!isObject(params)) return invalid(message.id, "Invalid request: params must be an object");
+  if (!("id" in message)) return { kind: "notification", method, params };
+  const id = message.id;
+  if (!isRequestId(id)) return { kind: "invalid", message: "Invalid request: id must be a string or an integer" };
+  return { kind: "request", id, method, params };
+}
+
+function invalid(id: unknown, message: string): ClassifiedInvalid {
+  return isRequestId(id) ? { kind: "invalid", id, message } : { kind: "invalid", message };
+}
+
+/** Default bound on the nesting of `{` and `[` in one message: 64 levels. */
+export const DEFAULT_MAX_JSON_DEPTH = 64;
+
+/** Default bound on one message, in bytes (an HTTP body, a stdio line, a response): 4 MiB. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * True when UTF-8 JSON text nests `{`/`[` deeper than `limit` levels. Scans
+ * the bytes once, skipping strings, and stops as soon as the limit is passed,
+ * so that a hostile message is refused before `JSON.parse` (whose recursion a
+ * deep enough message would exhaust) runs. Does not check that the text is
+ * JSON; never throws.
+ */
+export function jsonDepthExceeds(bytes: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (inString) {
+      if (b === 0x5c) i++;
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x7b || b === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (b === 0x7d || b === 0x5d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Why {@link decodeJson} refused a message:
+ * - `"utf-8"`: the bytes are not valid UTF-8 (-32700);
+ * - `"empty"`: the text is empty or only whitespace (-32700; a line-based
+ *   transport skips such a line instead of answering it);
+ * - `"depth"`: nested deeper than the limit (-32600);
+ * - `"syntax"`: not JSON (-32700).
+ */
+export type DecodeJsonReason = "utf-8" | "empty" | "depth" | "syntax";
+
+/**
+ * What {@link decodeJson} gives: the decoded value, or the code and message of
+ * the error to answer with and the reason.
+ */
+export type DecodeJsonResult =
+  | { ok: true; value: unknown }
+  | {
+      ok: false;
+      code: typeof JsonRpcErrorCode.ParseError | typeof JsonRpcErrorCode.InvalidRequest;
+      message: string;
+      reason: DecodeJsonReason;
+    };
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Decodes one message: strict UTF-8 (a leading byte order mark is dropped),
+ * then the depth bound, then `JSON.parse`.
+ *
+ * @param maxDepth the deepest `{`/`[` nesting accepted (see {@link DEFAULT_MAX_JSON_DEPTH}).
+ * @param subject how the error message names what was read, e.g. `"the body"`
+ *   or `"the line"` (default `"the message"`).
+ * @returns `{ ok: true, value }`, or `{ ok: false, code, message, reason }`:
+ *   -32700 `"Parse error: {subject} is not UTF-8 JSON"` for invalid UTF-8,
+ *   blank text or bad JSON; -32600 `"Invalid request: JSON nested deeper than
+ *   {maxDepth}"` for too deep a nesting. Never throws.
+ */
+export function decodeJson(bytes: Uint8Array, maxDepth: number, subject = "the message"): DecodeJsonResult {
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    return parseError(subject, "utf-8");
+  }
+  if (text.trim() === "") return parseError(subject, "empty");
+  if (jsonDepthExceeds(bytes, maxDepth)) {
+    return {
+      ok: false,
+      code: JsonRpcErrorCode.InvalidRequest,
+      message: `Invalid request: JSON nested deeper than ${maxDepth}`,
+      reason: "depth",
+    };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return parseError(subject, "syntax");
+  }
+}
+
+function parseError(subject: string, reason: DecodeJsonReason): DecodeJsonResult {
+  return { ok: false, code: JsonRpcErrorCode.ParseError, message: `Parse error: ${subject} is not UTF-8 JSON`, reason };
+}

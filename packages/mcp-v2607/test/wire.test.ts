@@ -1,0 +1,294 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import * as root from "../src/index.js";
+import {
+  checkRequestHeaders,
+  decodeHeaderValue,
+  encodeHeaderValue,
+  type HeaderParam,
+  MCP_NAME_FIELDS,
+  mcpNameField,
+  mcpParamHeaders,
+  paramHeaderText,
+  readEnvelope,
+  requestHeaders,
+  requestMeta,
+  standardHeaders,
+  toolHeaderParams,
+} from "../src/wire.js";
+import { packageDir } from "./helpers.js";
+
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+describe("the wire entry", () => {
+  it("imports no generated validator (only types), so that it stays cheap", () => {
+    const source = readFileSync(join(packageDir, "src/wire.ts"), "utf8");
+    const imports = [...source.matchAll(/^import\s+(type\s+)?[^;]*?from\s+"([^"]+)"/gms)].map((m) => [Boolean(m[1]), m[2]]);
+    expect(imports).toEqual([
+      [false, "./constants.js"],
+      [true, "./generated/types.js"],
+    ]);
+  });
+
+  it("is exported from the root entry and the ./wire subpath", () => {
+    expect(root.readEnvelope).toBe(readEnvelope);
+    expect(root.toolHeaderParams).toBe(toolHeaderParams);
+    const pkg = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+    expect(pkg.exports["./wire"]).toEqual({ types: "./dist/wire.d.ts", import: "./dist/wire.js" });
+  });
+});
+
+describe("header values", () => {
+  it.each([
+    ["us-west1", "us-west1"],
+    ["Hello, 世界", "=?base64?SGVsbG8sIOS4lueVjA==?="],
+    [" padded ", "=?base64?IHBhZGRlZCA=?="],
+    ["=?base64?literal?=", "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="],
+  ])("%j is sent as %j and read back", (value, encoded) => {
+    expect(encodeHeaderValue(value)).toBe(encoded);
+    expect(decodeHeaderValue(encoded)).toBe(value);
+  });
+
+  it("reads plain values with tabs as they are, and refuses what a header cannot carry", () => {
+    expect(decodeHeaderValue("a\tb")).toBe("a\tb");
+    expect(decodeHeaderValue("=?base64??=")).toBe("");
+    expect(decodeHeaderValue("=?base64?abc")).toBe("=?base64?abc");
+    for (const bad of ["é", "a\nb", "=?base64?abc?=", "=?base64?ab$=?=", "=?base64?/w==?=" /* 0xff: not UTF-8 */]) {
+      expect(decodeHeaderValue(bad)).toBeUndefined();
+    }
+  });
+
+  it("decodes whatever it encodes", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (value) => {
+        const encoded = encodeHeaderValue(value);
+        expect(encoded).toMatch(/^[\x20-\x7e]*$/);
+        // Lone surrogates are replaced by U+FFFD on the way to UTF-8.
+        expect(decodeHeaderValue(encoded)).toBe(new TextDecoder().decode(new TextEncoder().encode(value)));
+      }),
+    );
+  });
+});
+
+describe("Mcp-Name", () => {
+  it("is carried by tools/call, prompts/get (name) and resources/read (uri) only", () => {
+    expect(MCP_NAME_FIELDS).toEqual({ "tools/call": "name", "prompts/get": "name", "resources/read": "uri" });
+    expect(mcpNameField("resources/read")).toBe("uri");
+    expect(mcpNameField("tools/list")).toBeUndefined();
+    expect(mcpNameField("toString")).toBeUndefined();
+  });
+});
+
+describe("toolHeaderParams", () => {
+  it("finds valid annotations and names the first broken rule", () => {
+    const inputSchema = {
+      type: "object",
+      properties: { r: { type: "string", "x-mcp-header": "Region" }, o: { properties: { n: { type: "integer", "x-mcp-header": "N" } } } },
+    };
+    expect(toolHeaderParams({ inputSchema })).toEqual({
+      ok: true,
+      params: [
+        { header: "Region", path: ["r"], type: "string" },
+        { header: "N", path: ["o", "n"], type: "integer" },
+      ],
+    });
+    expect(toolHeaderParams({ inputSchema: { properties: { a: { type: "number", "x-mcp-header": "A" } } } })).toEqual({
+      ok: false,
+      reason: 'x-mcp-header "A" at /properties/a is on a property of type "number"; only string, integer and boolean are allowed',
+    });
+    expect(toolHeaderParams({ inputSchema: { properties: { "a/b": { items: { type: "string", "x-mcp-header": "A" } } } } })).toEqual({
+      ok: false,
+      reason: 'x-mcp-header at /properties/a~1b/items is not on a property reachable from the root through "properties" only',
+    });
+  });
+
+  it("bounds the search depth", () => {
+    let inputSchema: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 10; i++) inputSchema = { properties: { p: inputSchema } };
+    expect(toolHeaderParams({ inputSchema }, 20).ok).toBe(true);
+    expect(toolHeaderParams({ inputSchema }, 5)).toEqual({ ok: false, reason: "inputSchema is nested deeper than 5 levels" });
+  });
+
+  it("never throws on any JSON value", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (inputSchema) => {
+        expect(typeof toolHeaderParams({ inputSchema }).ok).toBe("boolean");
+      }),
+    );
+  });
+});
+
+const PARAMS: HeaderParam[] = [
+  { header: "Region", path: ["region"], type: "string" },
+  { header: "N", path: ["o", "n"], type: "integer" },
+  { header: "Dry", path: ["dry"], type: "boolean" },
+];
+
+describe("request headers (sending)", () => {
+  it("mirrors strings, booleans and safe integers only", () => {
+    expect([paramHeaderText("x"), paramHeaderText(true), paramHeaderText(-3)]).toEqual(["x", "true", "-3"]);
+    for (const bad of [1.5, 2 ** 53, {}, [], Number.NaN]) expect(paramHeaderText(bad)).toBeUndefined();
+  });
+
+  it("builds the Mcp-Param headers, leaving out absent, null and inherited arguments", () => {
+    expect(mcpParamHeaders(PARAMS, { region: "Zürich", o: { n: 4 }, dry: null })).toEqual({
+      ok: true,
+      headers: { "Mcp-Param-Region": "=?base64?WsO8cmljaA==?=", "Mcp-Param-N": "4" },
+    });
+    expect(mcpParamHeaders([{ header: "C", path: ["constructor"], type: "string" }], {})).toEqual({ ok: true, headers: {} });
+    expect(mcpParamHeaders(PARAMS, { region: ["eu"] })).toEqual({ ok: false, param: PARAMS[0], value: ["eu"] });
+  });
+
+  it("builds the standard headers from the message", () => {
+    expect(standardHeaders({ method: "tools/call", params: { name: "add", _meta: META } })).toEqual({
+      "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Method": "tools/call",
+      "Mcp-Name": "add",
+    });
+    expect(standardHeaders({ method: "resources/read", params: { uri: "file:///é" } })).toEqual({
+      "Mcp-Method": "resources/read",
+      "Mcp-Name": encodeHeaderValue("file:///é"),
+    });
+    expect(standardHeaders({ method: "tools/list" })).toEqual({ "Mcp-Method": "tools/list" });
+  });
+
+  it("puts both together for a tools/call", () => {
+    const message = { method: "tools/call", params: { name: "t", arguments: { region: "eu", dry: false }, _meta: META } };
+    expect(requestHeaders(message, PARAMS)).toEqual({
+      ok: true,
+      headers: {
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": "t",
+        "Mcp-Param-Region": "eu",
+        "Mcp-Param-Dry": "false",
+      },
+    });
+    expect(requestHeaders({ method: "prompts/get", params: { name: "p", arguments: { region: "eu" } } }, PARAMS)).toEqual({
+      ok: true,
+      headers: { "Mcp-Method": "prompts/get", "Mcp-Name": "p" },
+    });
+    expect(requestHeaders({ method: "tools/call", params: { name: "t", arguments: { dry: 1.5 } } }, PARAMS)).toMatchObject({
+      ok: false,
+      value: 1.5,
+    });
+  });
+});
+
+describe("checkRequestHeaders (receiving)", () => {
+  const check = (headers: Record<string, string>, method: string, params: Record<string, unknown>) =>
+    checkRequestHeaders(
+      (name) => headers[name],
+      method,
+      params,
+      "2026-07-28",
+      (tool) => (tool === "t" ? PARAMS : undefined),
+    );
+
+  it("accepts what requestHeaders sends, for any mirrored arguments", () => {
+    const args = fc.record(
+      { region: fc.string(), o: fc.record({ n: fc.maxSafeInteger() }), dry: fc.option(fc.boolean()) },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(args, fc.string(), (a, name) => {
+        const params = { name, arguments: a, _meta: META };
+        const sent = requestHeaders({ method: "tools/call", params }, name === "t" ? PARAMS : []);
+        if (!sent.ok) throw new Error("not mirrored");
+        const lower = Object.fromEntries(Object.entries(sent.headers).map(([k, v]) => [k.toLowerCase(), v]));
+        expect(check(lower, "tools/call", params)).toBeUndefined();
+      }),
+    );
+  });
+
+  it("names what is missing or different", () => {
+    const base = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "t" };
+    const params = { name: "t", arguments: { region: "eu", o: { n: 42 } } };
+    expect(check({}, "tools/list", {})).toBe("Missing MCP-Protocol-Version header");
+    expect(check({ ...base, "mcp-protocol-version": "2025-11-25" }, "tools/call", params)).toBe(
+      "Header mismatch: MCP-Protocol-Version header value '2025-11-25' does not match body value '2026-07-28'",
+    );
+    expect(check({ ...base, "mcp-method": undefined } as never, "tools/call", params)).toBe("Missing Mcp-Method header");
+    expect(check({ ...base, "mcp-name": "=?base64?%%?=" }, "tools/call", params)).toBe(
+      "Mcp-Name header holds invalid characters or an invalid Base64 value",
+    );
+    expect(check({ ...base, "mcp-name": "u" }, "tools/call", params)).toBe(
+      "Header mismatch: Mcp-Name header value 'u' does not match body value 't'",
+    );
+    expect(check(base, "tools/call", params)).toBe("Missing Mcp-Param-Region header for argument region");
+    const full = { ...base, "mcp-param-region": "eu", "mcp-param-n": "42.0" };
+    expect(check(full, "tools/call", params)).toBeUndefined();
+    expect(check({ ...full, "mcp-param-n": "0x2a" }, "tools/call", params)).toBe(
+      "Header mismatch: Mcp-Param-N header value '0x2a' does not match the argument o.n",
+    );
+    expect(check({ ...full, "mcp-param-dry": "true" }, "tools/call", params)).toBe(
+      "Header mismatch: Mcp-Param-Dry header is present but the argument dry is absent",
+    );
+    expect(check({ ...base, "mcp-name": "x".repeat(100) }, "tools/call", params)).toBe(
+      `Header mismatch: Mcp-Name header value '${"x".repeat(61)}...' does not match body value 't'`,
+    );
+  });
+});
+
+describe("the request _meta envelope", () => {
+  it("reads a valid envelope", () => {
+    const clientInfo = { name: "c", version: "1" };
+    const meta = { ...META, "io.modelcontextprotocol/clientInfo": clientInfo, progressToken: 3, other: true };
+    expect(readEnvelope({ _meta: meta })).toEqual({
+      ok: true,
+      envelope: { meta, protocolVersion: "2026-07-28", clientCapabilities: {}, clientInfo },
+    });
+    expect(readEnvelope({ _meta: META })).toMatchObject({ ok: true, envelope: { clientInfo: undefined } });
+  });
+
+  it.each([
+    [{}, "Missing or invalid params._meta (an object): every request must carry its protocol version and client capabilities"],
+    [{ _meta: [] }, "Missing or invalid params._meta (an object): every request must carry its protocol version and client capabilities"],
+    [
+      { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "" } },
+      'Missing or invalid _meta["io.modelcontextprotocol/protocolVersion"]',
+    ],
+    [
+      { _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": null } },
+      'Missing or invalid _meta["io.modelcontextprotocol/clientCapabilities"]',
+    ],
+    [{ _meta: { ...META, progressToken: 1.5 } }, "Invalid _meta.progressToken: must be a string or an integer"],
+    [
+      { _meta: { ...META, "io.modelcontextprotocol/clientInfo": { name: "c" } } },
+      'Invalid _meta["io.modelcontextprotocol/clientInfo"]: name and version must be strings',
+    ],
+  ])("refuses %j with -32602", (params, message) => {
+    expect(readEnvelope(params)).toEqual({ ok: false, code: -32602, message });
+  });
+
+  it("builds a _meta that it accepts, the protocol's keys winning over extra entries", () => {
+    const meta = requestMeta({
+      protocolVersion: "2026-07-28",
+      clientCapabilities: { roots: {} },
+      clientInfo: { name: "c", version: "1" },
+      logLevel: "info",
+      progressToken: "p",
+      extra: { trace: 1, "io.modelcontextprotocol/protocolVersion": "1999-01-01" },
+    });
+    expect(meta).toEqual({
+      trace: 1,
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { roots: {} },
+      "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" },
+      "io.modelcontextprotocol/logLevel": "info",
+      progressToken: "p",
+    });
+    expect(readEnvelope({ _meta: meta }).ok).toBe(true);
+    const bare = requestMeta({ protocolVersion: "v", clientCapabilities: {}, clientInfo: { name: "c", version: "1" } });
+    expect(Object.keys(bare)).toEqual([
+      "io.modelcontextprotocol/protocolVersion",
+      "io.modelcontextprotocol/clientCapabilities",
+      "io.modelcontextprotocol/clientInfo",
+    ]);
+  });
+});
