@@ -320,6 +320,20 @@ export function comparePair(older, newer) {
   return { older, newer, added, removed, changed, validationOnly, unchanged, oldShapes, newShapes, names };
 }
 
+/**
+ * A Markdown table laid out the way biome's formatter lays it out (cells
+ * padded to the column width, the delimiter row as wide as the column), so
+ * that `biome check` leaves the generated part of the document as it is.
+ */
+function markdownTable(head, align, rows) {
+  const cells = [head, ...rows].map((row) => row.map(String));
+  const widths = head.map((_, i) => Math.max(3, ...cells.map((row) => row[i].length)));
+  const line = (row) =>
+    `| ${row.map((cell, i) => (align[i] === "right" ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(" | ")} |`;
+  const delimiter = `| ${widths.map((w, i) => (align[i] === "right" ? `${"-".repeat(w - 1)}:` : "-".repeat(w))).join(" | ")} |`;
+  return [line(cells[0]), delimiter, ...cells.slice(1).map(line)];
+}
+
 function renderPair(c) {
   const { older, newer } = c;
   const o = `\`@x/${older.package}\``;
@@ -331,12 +345,19 @@ function renderPair(c) {
       `\`schema/${newer.revision}/schema.json\` (sha256 \`${newer.sha256.slice(0, 12)}…\`), through the types the generator makes from them.`,
     "",
   );
-  out.push("| | definitions |", "| --- | ---: |");
-  out.push(`| added in ${newer.revision} | ${c.added.length} |`);
-  out.push(`| removed (only in ${older.revision}) | ${c.removed.length} |`);
-  out.push(`| changed at the type level | ${c.changed.length} |`);
-  out.push(`| same type, different validation rules | ${c.validationOnly.length} |`);
-  out.push(`| unchanged (doc comments aside) | ${c.unchanged} |`);
+  out.push(
+    ...markdownTable(
+      ["", "definitions"],
+      ["left", "right"],
+      [
+        [`added in ${newer.revision}`, c.added.length],
+        [`removed (only in ${older.revision})`, c.removed.length],
+        ["changed at the type level", c.changed.length],
+        ["same type, different validation rules", c.validationOnly.length],
+        ["unchanged (doc comments aside)", c.unchanged],
+      ],
+    ),
+  );
   out.push("", `Summary: ${c.added.length} added, ${c.removed.length} removed, ${c.changed.length} changed.`, "");
 
   out.push(`#### Added in ${newer.revision} (${c.added.length})`, "");

@@ -6,9 +6,13 @@
 //
 // Input:  schema/<revision>/schema.json (run `pnpm sync-schema` first); its
 //         sha256 must match schema/revisions.json.
-// Output: packages/<package>/src/generated/ (or DIR), three files:
+// Output: packages/<package>/src/generated/ (or DIR), five files:
 //   types.ts         one exported type per `$defs` entry, from
 //                    json-schema-to-typescript, plus `JSONValue`;
+//   methods.ts       the method table: each request method with its params
+//                    and result types, each notification method with its
+//                    params type (scripts/lib/methods.mjs pairs them);
+//   validate.ts      validate(), the by-name check over the validators;
 //   validators.js    ajv standalone validators, one export per definition,
 //                    ES module, no work at import time;
 //   validators.d.ts  their declarations, as type guards of the types above.
@@ -25,6 +29,7 @@ import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { compile } from "json-schema-to-typescript";
+import { MethodTableError, methodTable } from "./lib/methods.mjs";
 import { eachSchema, isObject, mapSchema } from "./lib/schema-walk.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -453,6 +458,107 @@ function buildValidatorTypes(ctx, names) {
 }
 
 // ---------------------------------------------------------------------------
+// methods.ts
+
+/** A TypeScript string literal type of `text`. */
+const literal = (text) => JSON.stringify(text);
+const union = (items) => (items.length === 0 ? "never" : items.map(literal).join(" | "));
+
+/**
+ * `methods.ts`: the method table of the revision as types only, over the
+ * types of types.ts (no new shapes), so that a client's `request(method)` and
+ * a server's handler table can be typed by method string.
+ */
+function buildMethods(ctx) {
+  let table;
+  try {
+    table = methodTable(ctx.schema);
+  } catch (error) {
+    if (error instanceof MethodTableError) fail(error.message);
+    throw error;
+  }
+  const uses = new Set([...table.requests, ...table.notifications].flatMap((entry) => entry.uses));
+  const lines = [header(ctx, "the method table: params and result types by method string")];
+  lines.push("import type {", ...[...uses].sort().map((name) => `  ${name},`), '} from "./types.js";', "");
+  lines.push(
+    "/**",
+    ` * Every request of the ${ctx.revision} schema by its method string: a \`*Request\``,
+    " * definition whose `method` is a `const`. `params` is the type of its",
+    " * `params` member (with `undefined` when the schema makes it optional);",
+    " * `result` the result of a request that completed; `response` what the",
+    " * `result` of a success response may hold, which adds the interim results",
+    " * the schema allows (`InputRequiredResult` for Multi Round-Trip Requests)",
+    " * and is `result` otherwise. Each entry says what pairs it with its result.",
+    " */",
+    "export interface RequestMethods {",
+  );
+  for (const r of table.requests) {
+    lines.push(
+      `  /** \`${r.name}\` (\`#/$defs/${r.name}\`); result paired by ${r.pairedBy}. */`,
+      `  ${literal(r.method)}: {`,
+      `    params: ${r.params};`,
+      `    result: ${r.result};`,
+      `    response: ${r.response.join(" | ")};`,
+      "  };",
+    );
+  }
+  lines.push(
+    "}",
+    "",
+    `/** A request method string of ${ctx.revision}, e.g. \`"tools/call"\`: a key of {@link RequestMethods}. */`,
+    "export type RequestMethod = keyof RequestMethods;",
+    "",
+    '/** The params type of request method `M`, e.g. `ParamsOf<"tools/call">` is `CallToolRequestParams`. */',
+    'export type ParamsOf<M extends RequestMethod> = RequestMethods[M]["params"];',
+    "",
+    '/** The result of request method `M` once complete, e.g. `ResultOf<"tools/call">` is `CallToolResult`. */',
+    'export type ResultOf<M extends RequestMethod> = RequestMethods[M]["result"];',
+    "",
+    "/**",
+    " * What the `result` of a success response to `M` may hold: {@link ResultOf}",
+    " * plus the interim results the schema allows for `M` (e.g.",
+    ' * `InputRequiredResult | CallToolResult` for `"tools/call"`).',
+    " */",
+    'export type ResponseResultOf<M extends RequestMethod> = RequestMethods[M]["response"];',
+    "",
+    "/**",
+    ` * Every notification of the ${ctx.revision} schema by its method string: a`,
+    " * `*Notification` definition whose `method` is a `const`, with the type of",
+    " * its `params` member. Notifications have no result.",
+    " */",
+    "export interface NotificationMethods {",
+  );
+  for (const n of table.notifications) {
+    lines.push(`  /** \`${n.name}\` (\`#/$defs/${n.name}\`). */`, `  ${literal(n.method)}: { params: ${n.params} };`);
+  }
+  lines.push(
+    "}",
+    "",
+    `/** A notification method string of ${ctx.revision}: a key of {@link NotificationMethods}. */`,
+    "export type NotificationMethod = keyof NotificationMethods;",
+    "",
+    "/** The params type of notification method `M`. */",
+    'export type NotificationParamsOf<M extends NotificationMethod> = NotificationMethods[M]["params"];',
+  );
+  for (const d of table.directions) {
+    const base = d.kind === "requests" ? "RequestMethod" : "NotificationMethod";
+    lines.push("");
+    if (d.methods === undefined) {
+      lines.push(
+        `/** The ${d.kind} the ${d.sender} sends: none, as far as the schema says (it has no \`${d.union}\` union). */`,
+        `export type ${d.alias} = never;`,
+      );
+    } else {
+      lines.push(
+        `/** The ${d.kind} the ${d.sender} sends: the members of \`#/$defs/${d.union}\`. */`,
+        `export type ${d.alias} = Extract<${base}, ${union(d.methods)}>;`,
+      );
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+// ---------------------------------------------------------------------------
 
 /**
  * `validate.ts`: the by-name `validate()` over the validators, the same for
@@ -468,7 +574,7 @@ function buildValidate(ctx, names) {
   return `${header(ctx, "validate(), the by-name check over the validators")}\n${body}`;
 }
 
-/** Generates the four files of `revision`; returns {files: {name: text}, packageName, defaultOut}. */
+/** Generates the five files of `revision`; returns {files: {name: text}, packageName, defaultOut}. */
 export async function generate(revision) {
   const ctx = loadRevision(revision);
   const names = checkSchema(ctx.schema);
@@ -476,7 +582,13 @@ export async function generate(revision) {
   const validators = postProcessValidators(compileValidators(ctx, names), ctx, names);
   const validatorTypes = buildValidatorTypes(ctx, names);
   return {
-    files: { "types.ts": types, "validators.js": validators, "validators.d.ts": validatorTypes, "validate.ts": buildValidate(ctx, names) },
+    files: {
+      "types.ts": types,
+      "methods.ts": buildMethods(ctx),
+      "validators.js": validators,
+      "validators.d.ts": validatorTypes,
+      "validate.ts": buildValidate(ctx, names),
+    },
     packageDir: join(root, "packages", ctx.pin.package),
     defaultOut: join(root, "packages", ctx.pin.package, "src/generated"),
     definitions: names.length,

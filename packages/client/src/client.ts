@@ -7,9 +7,10 @@
  * followed page by page (server/utilities/pagination).
  */
 import type {
+  CallToolRequestParams,
   CallToolResult,
   ClientCapabilities,
-  CompleteRequestParams,
+  ClientRequestMethod,
   CompleteResult,
   DiscoverResult,
   GetPromptResult,
@@ -23,12 +24,15 @@ import type {
   ListResourceTemplatesResult,
   ListToolsResult,
   LoggingLevel,
+  NotificationParamsOf,
+  ParamsOf,
   ProgressNotificationParams,
   Prompt,
   ReadResourceResult,
   RequestId,
   Resource,
   ResourceTemplate,
+  ResponseResultOf,
   SubscriptionFilter,
   Tool,
 } from "@x/mcp-v2607";
@@ -185,7 +189,32 @@ interface KnownTool {
   validator?: CompiledSchema | McpClientError;
 }
 
+/**
+ * A result object as it came off the wire: only known to be an object. Not
+ * the schema's `Result`, which requires `resultType`: a server of an older
+ * revision leaves it out, and that must still read as complete.
+ */
 type Result = Record<string, unknown>;
+
+/** `T` without its `_meta` member, keeping the other members and the index signature. */
+type WithoutMeta<T> = { [K in keyof T as K extends "_meta" ? never : K]: T[K] };
+
+/**
+ * The params of request method `M` as a caller of {@link Client.request}
+ * passes them: the schema's params type (`ParamsOf<M>`) without `_meta`,
+ * which the client writes itself (protocol version, capabilities, client
+ * info; spec: basic/index "_meta").
+ */
+export type RequestArguments<M extends ClientRequestMethod> = WithoutMeta<NonNullable<ParamsOf<M>>>;
+
+/** The arguments after the method of {@link Client.request}: the params may be left out when none is required. */
+export type RequestTail<M extends ClientRequestMethod> =
+  {} extends RequestArguments<M>
+    ? [params?: RequestArguments<M>, options?: RequestOptions]
+    : [params: RequestArguments<M>, options?: RequestOptions];
+
+/** The methods that may answer `input_required` (spec: basic/patterns/mrtr), by the schema's response types. */
+type InputMethod = { [M in ClientRequestMethod]: InputRequiredResult extends ResponseResultOf<M> ? M : never }[ClientRequestMethod];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -206,6 +235,11 @@ function kindOf(result: Result, method: string): "complete" | "input_required" {
   throw invalidResult(`The result of ${method} has an unknown resultType ${clip(JSON.stringify(kind) ?? String(kind))}`, {
     resultType: kind,
   });
+}
+
+/** {@link kindOf} as a type guard: true for `input_required`; throws on an unknown kind. */
+function isInputRequired<R extends Result>(result: R | InputRequiredResult, method: string): result is InputRequiredResult {
+  return kindOf(result, method) === "input_required";
 }
 
 /**
@@ -325,7 +359,11 @@ export class Client {
   /**
    * Sends one request and returns its result object, as is: no Multi
    * Round-Trip handling, no cache. Use it for methods this class has no
-   * helper for. The `_meta` entries are added; on
+   * helper for. Params and result are typed by the method table of
+   * `@x/mcp-v2607` (`request("tools/list")` resolves to a `ListToolsResult`;
+   * a method that may answer `input_required` to the union with
+   * `InputRequiredResult`, since this path does not resolve it). The result
+   * is not validated against the schema. The `_meta` entries are added; on
    * `UnsupportedProtocolVersionError` (-32022) the request is retried once,
    * with a new id, in a version the server listed.
    *
@@ -333,11 +371,36 @@ export class Client {
    *   -32000/-32001/-32800 for transport failure, timeout, cancel; -32094
    *   when the result is not an object.
    */
+  async request<M extends ClientRequestMethod>(method: M, ...rest: RequestTail<M>): Promise<ResponseResultOf<M>>;
+  /**
+   * A method outside the schema's `ClientRequest` table (an extension, or a
+   * method of another revision): params and result are plain objects.
+   */
+  async request<M extends string>(
+    method: M & ([M] extends [ClientRequestMethod] ? never : unknown),
+    params?: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<Result>;
   async request(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<Result> {
-    return this.send(method, params, options, {});
+    return this.sendAny(method, params, options, {});
   }
 
-  private async send(
+  /**
+   * {@link sendAny} typed by the method table. The result is only checked to
+   * be an object on the way in; each helper checks the members it reads.
+   */
+  private async send<M extends ClientRequestMethod>(
+    method: M,
+    params: RequestArguments<M>,
+    options: RequestOptions,
+    headers: Record<string, string>,
+    onRequestId?: (id: RequestId) => void,
+  ): Promise<ResponseResultOf<M>> {
+    // The one place where the wire result takes the type the schema gives the method: nothing has validated it.
+    return (await this.sendAny(method, params, options, headers, onRequestId)) as ResponseResultOf<M>;
+  }
+
+  private async sendAny(
     method: string,
     params: Record<string, unknown>,
     options: RequestOptions,
@@ -466,7 +529,8 @@ export class Client {
     this.invalidateFor(notification);
     try {
       if (notification.method === Method.NotificationsProgress && options.onProgress) {
-        const params = notification.params as unknown as ProgressNotificationParams | undefined;
+        // The method names the params type; like every incoming message, they are not validated.
+        const params = notification.params as NotificationParamsOf<typeof Method.NotificationsProgress> | undefined;
         if (params && params.progressToken === progressToken) options.onProgress(params);
       }
       options.onNotification?.(notification);
@@ -499,8 +563,8 @@ export class Client {
   }
 
   /** A complete result: reads `resultType`, refusing `input_required` (only three methods may send it). */
-  private completed(result: Result, method: string): Result {
-    if (kindOf(result, method) === "input_required") {
+  private completed<R extends Result>(result: R | InputRequiredResult, method: string): R {
+    if (isInputRequired(result, method)) {
       throw invalidResult(
         `The server answered ${method} with input_required, which only tools/call, prompts/get and resources/read may use`,
       );
@@ -508,17 +572,18 @@ export class Client {
     return result;
   }
 
-  private async cached(
-    method: string,
-    params: Record<string, unknown>,
+  private async cached<M extends ClientRequestMethod>(
+    method: M,
+    params: RequestArguments<M>,
     options: CacheableOptions,
-    prepare: (result: Result) => Result,
-  ): Promise<Result> {
+    prepare: (result: ResponseResultOf<M>) => ResponseResultOf<M>,
+  ): Promise<ResponseResultOf<M>> {
     const mode = options.cache ?? "default";
     const auth = this.cache && mode !== "bypass" ? await this.authContext() : undefined;
     if (this.cache && mode === "default") {
       const hit = this.cache.get(method, params, auth);
-      if (hit) return hit;
+      // The cache keys entries by method and holds only what `store` put there for it.
+      if (hit) return hit as ResponseResultOf<M>;
     }
     const result = prepare(this.completed(await this.send(method, params, options, {}), method));
     await this.store(method, params, auth, result, mode);
@@ -551,19 +616,19 @@ export class Client {
    * `inputResponses` under the keys asked, and the `requestState` echoed
    * byte for byte (left out when none came), up to `maxInputRounds` retries.
    */
-  private async resolving(
-    method: string,
-    params: Record<string, unknown>,
+  private async resolving<M extends InputMethod>(
+    method: M,
+    params: RequestArguments<M>,
     options: InputOptions,
-    send: (params: Record<string, unknown>) => Promise<Result>,
-  ): Promise<{ result: Result; rounds: number }> {
+    send: (params: RequestArguments<M>) => Promise<ResponseResultOf<M>>,
+  ): Promise<{ result: ResponseResultOf<M>; rounds: number }> {
     const maxRounds = options.maxInputRounds ?? this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
-    let current: Record<string, unknown> = { ...params };
+    let current: RequestArguments<M> = { ...params };
     if (options.inputResponses !== undefined) current.inputResponses = options.inputResponses;
     if (options.requestState !== undefined) current.requestState = options.requestState;
     for (let rounds = 0; ; rounds++) {
       const result = await send(current);
-      if (kindOf(result, method) === "complete") return { result, rounds };
+      if (!isInputRequired(result, method)) return { result, rounds };
       const inputRequests = result.inputRequests;
       const requestState = result.requestState;
       if (inputRequests === undefined && requestState === undefined) {
@@ -579,7 +644,7 @@ export class Client {
           { rounds: maxRounds, lastResult: result },
         );
       }
-      const next: Record<string, unknown> = { ...params };
+      const next: RequestArguments<M> = { ...params };
       if (inputRequests !== undefined) {
         next.inputResponses = await answerInputRequests(inputRequests, this.handlers, {
           method,
@@ -620,7 +685,7 @@ export class Client {
    * switches to the first of its own versions that is.
    */
   async discover(options: CacheableOptions = {}): Promise<DiscoverResult> {
-    const result = (await this.cached(Method.ServerDiscover, {}, options, (r) => r)) as unknown as DiscoverResult;
+    const result = await this.cached(Method.ServerDiscover, {}, options, (r) => r);
     const supported = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];
     if (supported.length > 0 && !supported.includes(this.version)) {
       const mutual = this.versions.find((v) => supported.includes(v));
@@ -640,7 +705,7 @@ export class Client {
    */
   async listTools(options: ListOptions = {}): Promise<ListToolsResult> {
     const params = options.cursor === undefined ? {} : { cursor: options.cursor };
-    const result = (await this.cached(Method.ToolsList, params, options, (r) => this.prepareTools(r))) as unknown as ListToolsResult;
+    const result = await this.cached(Method.ToolsList, params, options, (r) => this.prepareTools(r));
     // Remember the definitions, from the server or from a (possibly shared) cache.
     for (const tool of result.tools) {
       const before = this.known.get(tool.name);
@@ -651,16 +716,18 @@ export class Client {
     return result;
   }
 
-  private prepareTools(result: Result): Result {
+  private prepareTools(result: ListToolsResult): ListToolsResult {
     if (!Array.isArray(result.tools)) throw invalidResult("The tools/list result has no tools array");
     const mirrors = this.transport?.mirrorsHeaders ?? false;
     const kept: Tool[] = [];
+    // Typed by the schema, but unchecked: entries are checked one by one here.
     for (const entry of result.tools as unknown[]) {
       if (!isObject(entry) || typeof entry.name !== "string") {
         this.warn(`Dropped a tools/list entry that is not a tool: ${clip(JSON.stringify(entry) ?? String(entry), 120)}`);
         continue;
       }
-      const tool = entry as unknown as Tool;
+      // A tool has more members than `name`, but only `name` and the `x-mcp-header` annotations matter here; toolHeaderParams checks those.
+      const tool = entry as Tool;
       const check = toolHeaderParams(tool);
       if (!check.ok && mirrors) {
         this.rejected.set(tool.name, check.reason);
@@ -749,7 +816,7 @@ export class Client {
     if (!isObject(args)) throw new TypeError("callTool: args must be an object");
     let known = await this.lookupTool(name, options);
     let retriedHeaders = false;
-    const send = async (params: Record<string, unknown>): Promise<Result> => {
+    const send = async (params: RequestArguments<"tools/call">): Promise<ResponseResultOf<"tools/call">> => {
       const transport = this.requireTransport();
       const headers = transport.mirrorsHeaders && known ? paramHeaders(known.headers, args) : {};
       try {
@@ -765,13 +832,19 @@ export class Client {
         return this.send(Method.ToolsCall, params, options, fresh);
       }
     };
-    const { result } = await this.resolving(Method.ToolsCall, { name, arguments: args }, options, send);
-    if (kindOf(result, Method.ToolsCall) === "input_required") return result as unknown as InputRequiredResult;
+    // `args` keeps its wider public type (any object, sent through JSON.stringify as before); the schema types it as JSON.
+    const { result } = await this.resolving(
+      Method.ToolsCall,
+      { name, arguments: args as CallToolRequestParams["arguments"] },
+      options,
+      send,
+    );
+    if (isInputRequired(result, Method.ToolsCall)) return result;
     if (!Array.isArray(result.content)) throw invalidResult(`The result of tool ${JSON.stringify(name)} has no content array`);
     if ((options.validateOutput ?? this.options.validateOutput ?? true) && known?.tool.outputSchema && result.isError !== true) {
       this.checkOutput(known, result);
     }
-    return result as unknown as CallToolResult;
+    return result;
   }
 
   private rejectedTool(name: string, reason: string): McpClientError {
@@ -810,7 +883,7 @@ export class Client {
     return known;
   }
 
-  private checkOutput(known: KnownTool, result: Result): void {
+  private checkOutput(known: KnownTool, result: CallToolResult): void {
     const name = known.tool.name;
     if (known.validator === undefined) {
       try {
@@ -850,7 +923,7 @@ export class Client {
   /** One page of `resources/list`, cached per its hints. @throws McpClientError -32094 when `resources` is not an array. */
   async listResources(options: ListOptions = {}): Promise<ListResourcesResult> {
     const params = options.cursor === undefined ? {} : { cursor: options.cursor };
-    return (await this.cached(Method.ResourcesList, params, options, (r) => expectArray(r, "resources"))) as unknown as ListResourcesResult;
+    return this.cached(Method.ResourcesList, params, options, (r) => expectArray(r, "resources"));
   }
 
   /** Every resource, page after page (see {@link listAllTools}). */
@@ -861,9 +934,7 @@ export class Client {
   /** One page of `resources/templates/list`, cached per its hints. */
   async listResourceTemplates(options: ListOptions = {}): Promise<ListResourceTemplatesResult> {
     const params = options.cursor === undefined ? {} : { cursor: options.cursor };
-    return (await this.cached(Method.ResourcesTemplatesList, params, options, (r) =>
-      expectArray(r, "resourceTemplates"),
-    )) as unknown as ListResourceTemplatesResult;
+    return this.cached(Method.ResourcesTemplatesList, params, options, (r) => expectArray(r, "resourceTemplates"));
   }
 
   /** Every resource template, page after page (see {@link listAllTools}). */
@@ -886,16 +957,17 @@ export class Client {
     const resuming = options.inputResponses !== undefined || options.requestState !== undefined;
     if (this.cache && mode === "default" && !resuming) {
       const hit = this.cache.get(Method.ResourcesRead, params, auth);
-      if (hit) return hit as unknown as ReadResourceResult;
+      // The cache keys entries by method and holds only what `store` put there for it.
+      if (hit) return hit as ReadResourceResult;
     }
     const { result, rounds } = await this.resolving(Method.ResourcesRead, params, options, (p) =>
       this.send(Method.ResourcesRead, p, options, {}),
     );
-    if (kindOf(result, Method.ResourcesRead) === "input_required") return result as unknown as InputRequiredResult;
+    if (isInputRequired(result, Method.ResourcesRead)) return result;
     expectArray(result, "contents");
     if (rounds === 0 && !resuming && CACHEABLE_METHODS.has(Method.ResourcesRead))
       await this.store(Method.ResourcesRead, params, auth, result, mode);
-    return result as unknown as ReadResourceResult;
+    return result;
   }
 
   // --------------------------------------------------------------- prompts
@@ -903,7 +975,7 @@ export class Client {
   /** One page of `prompts/list`, cached per its hints. */
   async listPrompts(options: ListOptions = {}): Promise<ListPromptsResult> {
     const params = options.cursor === undefined ? {} : { cursor: options.cursor };
-    return (await this.cached(Method.PromptsList, params, options, (r) => expectArray(r, "prompts"))) as unknown as ListPromptsResult;
+    return this.cached(Method.PromptsList, params, options, (r) => expectArray(r, "prompts"));
   }
 
   /** Every prompt, page after page (see {@link listAllTools}). */
@@ -924,24 +996,21 @@ export class Client {
   ): Promise<GetPromptResult | InputRequiredResult>;
   async getPrompt(name: string, args?: Record<string, string>, options: InputOptions = {}): Promise<GetPromptResult | InputRequiredResult> {
     if (typeof name !== "string") throw new TypeError("getPrompt: name must be a string");
-    const params: Record<string, unknown> = { name };
+    const params: RequestArguments<"prompts/get"> = { name };
     if (args !== undefined) params.arguments = args;
     const { result } = await this.resolving(Method.PromptsGet, params, options, (p) => this.send(Method.PromptsGet, p, options, {}));
-    if (kindOf(result, Method.PromptsGet) === "input_required") return result as unknown as InputRequiredResult;
-    return expectArray(result, "messages") as unknown as GetPromptResult;
+    if (isInputRequired(result, Method.PromptsGet)) return result;
+    return expectArray(result, "messages");
   }
 
   // ------------------------------------------------------------ completion
 
   /** `completion/complete`: suggestions for a prompt or resource-template argument. */
-  async complete(params: Omit<CompleteRequestParams, "_meta">, options: RequestOptions = {}): Promise<CompleteResult> {
-    const result = this.completed(
-      await this.send(Method.CompletionComplete, params as Record<string, unknown>, options, {}),
-      Method.CompletionComplete,
-    );
+  async complete(params: RequestArguments<"completion/complete">, options: RequestOptions = {}): Promise<CompleteResult> {
+    const result = this.completed(await this.send(Method.CompletionComplete, params, options, {}), Method.CompletionComplete);
     if (!isObject(result.completion) || !Array.isArray(result.completion.values))
       throw invalidResult("The completion/complete result has no completion.values array");
-    return result as unknown as CompleteResult;
+    return result;
   }
 
   // ---------------------------------------------------------- subscriptions
@@ -1048,7 +1117,7 @@ export class Client {
   }
 }
 
-function expectArray(result: Result, field: string): Result {
+function expectArray<R extends Result>(result: R, field: string): R {
   if (!Array.isArray(result[field])) throw invalidResult(`The result has no ${field} array`, { field });
   return result;
 }

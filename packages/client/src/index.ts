@@ -19,6 +19,7 @@
 export type {
   CallToolResult,
   ClientCapabilities,
+  ClientRequestMethod,
   CompleteResult,
   ContentBlock,
   CreateMessageRequestParams,
@@ -40,10 +41,13 @@ export type {
   ListRootsResult,
   ListToolsResult,
   LoggingLevel,
+  ParamsOf,
   ProgressNotificationParams,
   Prompt,
   ReadResourceResult,
   Resource,
+  ResponseResultOf,
+  ResultOf,
   ResourceTemplate,
   SubscriptionFilter,
   Tool,
@@ -62,7 +66,9 @@ export {
   type InputOptions,
   type ListAllOptions,
   type ListOptions,
+  type RequestArguments,
   type RequestOptions,
+  type RequestTail,
   type Subscription,
 } from "./client.js";
 export { ClientErrorCode, errorCode, isMcpClientError, McpClientError, type TransportFailure } from "./errors.js";

@@ -165,7 +165,8 @@ export function pendingOf(result: unknown): Request | undefined {
   if (!isObject(result) || result.isError !== true || !isObject(result.metadata)) return undefined;
   const pending = result.metadata.pending;
   return isObject(pending) && typeof pending.id === "string" && typeof pending.prompt === "string"
-    ? (pending as unknown as Request)
+    ? // Checked just above; `Request` is an interface (no index signature), so a direct cast from a record is refused.
+      (pending as unknown as Request)
     : undefined;
 }
 

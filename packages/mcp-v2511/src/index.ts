@@ -6,7 +6,8 @@
  * - `@x/mcp-v2511`: everything below (named exports only);
  * - `@x/mcp-v2511/validators`: one validator per schema definition, for
  *   programs that want a bundler to keep only the ones they use;
- * - `@x/mcp-v2511/types`: the generated types alone.
+ * - `@x/mcp-v2511/types`: the generated types alone (and the method table
+ *   over them).
  *
  * Revision 2025-11-25 has no `resultType`: every result is final, so this
  * package has no result guards (see its README).
@@ -15,6 +16,8 @@
 // One type per schema definition (`#/$defs/*`), plus `JSONValue`. Each
 // carries the schema's description as its doc comment.
 export type * from "./generated/types.js";
+// The method table: params and result types by method string (`ResultOf<"tools/call">`).
+export type * from "./generated/methods.js";
 export type { Validator } from "./generated/validators.js";
 
 export {

@@ -9,13 +9,15 @@
  *   the validators;
  * - `@x/mcp-v2607/validators`: one validator per schema definition, for
  *   programs that want a bundler to keep only the ones they use;
- * - `@x/mcp-v2607/types`: the generated types alone, including the schema's
- *   own `ResultType` (a plain `string`).
+ * - `@x/mcp-v2607/types`: the generated types alone (and the method table
+ *   over them), including the schema's own `ResultType` (a plain `string`).
  */
 
 // One type per schema definition (`#/$defs/*`), plus `JSONValue`. Each
 // carries the schema's description as its doc comment.
 export type * from "./generated/types.js";
+// The method table: params and result types by method string (`ResultOf<"tools/call">`).
+export type * from "./generated/methods.js";
 export type { Validator } from "./generated/validators.js";
 
 export {

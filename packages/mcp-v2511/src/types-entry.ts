@@ -1,0 +1,7 @@
+/**
+ * `@x/mcp-v2511/types`: the generated types of every schema definition, and the
+ * method table over them (`RequestMethods`, `ResultOf<M>`, ...), as types
+ * only: importing this entry loads no code.
+ */
+export type * from "./generated/methods.js";
+export type * from "./generated/types.js";
