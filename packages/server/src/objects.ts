@@ -24,7 +24,5 @@ export function copyOwn(source: object): Record<string, unknown> {
   return copy;
 }
 
-/** True for a plain object: not null, not an array. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+// One rule for "a JSON object" on both sides of the wire.
+export { isObject } from "@x/jsonrpc";

@@ -4,31 +4,12 @@
  * a batch, then let the dispatcher classify it and check its envelope.
  * Streamable HTTP reads a body, stdio a line; both call {@link readMessage}.
  */
+import { jsonDepthExceeds } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { errorOutcome, type Inbound, type Outcome, rejected } from "../dispatch.js";
 import type { McpServer } from "../server.js";
 import { rejectionsObserved } from "../telemetry.js";
 import { statusOf } from "./http/status.js";
-
-/**
- * Depth of the deepest `{`/`[` nesting in UTF-8 JSON text, scanning bytes
- * and skipping strings; stops early once `limit` is passed.
- */
-export function jsonDepthExceeds(bytes: Uint8Array, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    if (inString) {
-      if (b === 0x5c) i++;
-      else if (b === 0x22) inString = false;
-    } else if (b === 0x22) inString = true;
-    else if (b === 0x7b || b === 0x5b) {
-      if (++depth > limit) return true;
-    } else if (b === 0x7d || b === 0x5d) depth--;
-  }
-  return false;
-}
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
