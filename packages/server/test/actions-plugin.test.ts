@@ -1,4 +1,4 @@
-// `@x/server/core` is the server without action tools; `@x/server` extends it.
+// Action tools are a plug-in on `@x/server/actions`: `@x/server` alone carries none of their code.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,7 +6,6 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { describe, expect, it } from "vitest";
-import { McpServer as CoreServer } from "../src/index.js";
 import { defineActionTool, ok, registerActionTool } from "../src/actions/index.js";
 import { McpServer } from "../src/index.js";
 import { request } from "./helpers.js";
@@ -20,19 +19,18 @@ const units = defineActionTool({
   runAction: (_action, data) => ok({ value: data.value }),
 });
 
-async function toolNames(server: CoreServer): Promise<string[]> {
+async function toolNames(server: McpServer): Promise<string[]> {
   const outcome = await server.handle(request("tools/list"));
   return (outcome.response as unknown as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
 }
 
-describe("@x/server/core", () => {
-  it("serves tools without action tools, and @x/server's McpServer is one of its servers", async () => {
-    const core = new CoreServer({ name: "core", version: "1" });
+describe("@x/server/actions", () => {
+  it("a server serves tools without the plug-in and keeps help reserved for it", async () => {
+    const core = new McpServer({ name: "core", version: "1" });
     expect("registerActionTool" in core).toBe(false);
     core.registerTool("echo", {}, () => "hi");
     expect(await toolNames(core)).toEqual(["echo"]);
     expect(() => core.registerTool("help", {}, () => "x")).toThrow(/reserved/);
-    expect(new McpServer({ name: "full", version: "1" })).toBeInstanceOf(CoreServer);
   });
 
   it("the full server mounts an action tool and help with one tools/list_changed, and help leaves with the last action tool", async () => {
@@ -59,11 +57,15 @@ describe("@x/server/core", () => {
     await listening;
   });
 
-  it("a server bundled from @x/server/core leaves the action-tool code out; one from @x/server keeps it", async () => {
-    const bundle = async (entry: string) => {
+  it("a server bundled from @x/server leaves the action-tool code out; one that registers an action tool keeps it", async () => {
+    const root = JSON.stringify(join(here, "..", "dist", "index.js"));
+    const actions = JSON.stringify(join(here, "..", "dist", "actions", "index.js"));
+    const plain = `import { McpServer } from ${root}; new McpServer({ name: "m", version: "1" }).registerTool("t", {}, () => "x");`;
+    const withActions = `${plain} import { registerActionTool, defineActionTool, ok } from ${actions}; registerActionTool(new McpServer({ name: "m", version: "1" }), defineActionTool({ name: "u", description: "U", actions: { go: { description: "Go", properties: {} } }, runAction: () => ok(1) }));`;
+    const bundle = async (contents: string) => {
       const result = await esbuild.build({
         stdin: {
-          contents: `import { McpServer } from ${JSON.stringify(entry)}; new McpServer({ name: "m", version: "1" }).registerTool("t", {}, () => "x");`,
+          contents,
           resolveDir: here,
         },
         bundle: true,
@@ -74,8 +76,8 @@ describe("@x/server/core", () => {
       });
       return result.outputFiles[0]!.text;
     };
-    const core = await bundle(join(here, "..", "dist", "core.js"));
-    const full = await bundle(join(here, "..", "dist", "index.js"));
+    const core = await bundle(plain);
+    const full = await bundle(withActions);
     expect(core).not.toContain("runAction");
     expect(full).toContain("runAction");
     expect(core.length).toBeLessThan(full.length);
@@ -86,7 +88,7 @@ describe("@x/server/core", () => {
     try {
       await esbuild.build({
         stdin: {
-          contents: `import { McpServer } from ${JSON.stringify(join(here, "..", "dist", "core.js"))};
+          contents: `import { McpServer } from ${JSON.stringify(join(here, "..", "dist", "index.js"))};
 const s = new McpServer({ name: "b", version: "1" });
 try { s.registerTool("t", { inputSchema: { type: "object" } }, () => "x"); console.log("registered"); }
 catch (e) { console.log(e.name + ": " + e.dependency); }`,
