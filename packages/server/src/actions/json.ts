@@ -8,9 +8,9 @@
  * skips a check the schema asked for. A `$ref` must resolve inside the
  * schema: remote references are never fetched.
  */
-import type { Ajv2020 } from "ajv/dist/2020.js";
+import { loadAjv } from "@x/json-schema";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { loadAjv } from "../schema.js";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import { boundValue } from "./bound.js";
 
 /** True for an object whose prototype is `Object.prototype` or `null`: a map, never a class instance or an array. */

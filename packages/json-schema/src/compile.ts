@@ -1,0 +1,274 @@
+/**
+ * Compilation of user JSON Schemas with formats asserted. A schema is
+ * compiled once; a `$ref` must resolve inside the schema itself: no ajv
+ * instance here has a `loadSchema`, so remote references are never fetched.
+ *
+ * Two uses differ only by options: a server compiles its own tools' schemas
+ * (trusted, every one read as 2020-12), a client compiles schemas a server
+ * sent (untrusted: bounded in size and depth before ajv sees them, dialect
+ * taken from `$schema`, validators kept by schema text). The untrusted
+ * handling is a value built by `untrustedSchemas`, so a bundle that never
+ * builds one leaves that code out.
+ */
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
+import { loadAjv, loadAjvDraft07 } from "./ajv.js";
+
+/** One problem found by a schema check: a JSON Pointer into the value and what is wrong there. */
+export interface SchemaProblem {
+  /** JSON Pointer of the offending value (`""` for the root). */
+  path: string;
+  /** What the schema expected. */
+  message: string;
+}
+
+/** A compiled schema: returns `[]` when the value is valid, else its problems. */
+export type CompiledSchema = (value: unknown) => SchemaProblem[];
+
+/** Bounds applied to an untrusted schema before it is compiled. */
+export interface SchemaLimits {
+  /** Most bytes of the schema's JSON text. Default 131072 (128 KiB). */
+  maxBytes?: number;
+  /** Deepest nesting of objects and arrays in the schema. Default 32. */
+  maxDepth?: number;
+}
+
+/** The dialects {@link compileSchema} reads. */
+export type Dialect = "2020-12" | "draft-07";
+
+/** How {@link compileSchema} treats a schema. With no options: a trusted schema, read as 2020-12. */
+export interface CompileOptions {
+  /**
+   * Set for a schema from elsewhere (built by {@link untrustedSchemas}): it
+   * is bounded, read in the dialect its `$schema` names, and refused with a
+   * SchemaCompileError. Absent, the schema is trusted: every schema is read
+   * as 2020-12 whatever its `$schema`, the root `$id` and `$schema` are
+   * dropped (one shared ajv instance collects no ids from many schemas), and
+   * a schema ajv cannot compile throws ajv's own error.
+   */
+  untrusted?: UntrustedSchemas;
+}
+
+/**
+ * The handling of untrusted schemas {@link untrustedSchemas} builds, passed
+ * as `untrusted` to {@link compileSchema}. A separate value rather than a
+ * flag, so that a program compiling only its own schemas does not carry
+ * (or bundle) this code.
+ */
+export interface UntrustedSchemas {
+  /** The bounds checked, defaults filled in. */
+  readonly limits: Readonly<Required<SchemaLimits>>;
+  /** What {@link compileSchema} calls for such a schema (same contract). */
+  compile(schema: unknown): CompiledSchema;
+}
+
+/** Why {@link compileSchema} refused an untrusted schema. */
+export type SchemaRefusal = "not-an-object" | "not-json" | "too-large" | "too-deep" | "unknown-dialect" | "unresolved-ref" | "invalid";
+
+/**
+ * Thrown by {@link compileSchema} for an untrusted schema it cannot use.
+ * `reason` says why and `data` carries the figures: `bytes` and `limit`
+ * (too-large), `limit` (too-deep), `dialect` (unknown-dialect), `ref`
+ * (unresolved-ref). For `invalid` and `unresolved-ref` the message is
+ * ajv's and `cause` ajv's error.
+ */
+export class SchemaCompileError extends Error {
+  /** What is wrong with the schema. */
+  readonly reason: SchemaRefusal;
+  /** The figures behind the reason (see the class comment). */
+  readonly data: Record<string, unknown>;
+
+  constructor(reason: SchemaRefusal, message: string, data: Record<string, unknown> = {}, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = "SchemaCompileError";
+    this.reason = reason;
+    this.data = data;
+  }
+}
+
+type AjvInstance = Ajv2020 | Ajv;
+
+/** The instance trusted schemas share; untrusted ones have their own (they never share ids). */
+let trusted: Ajv2020 | Ajv | undefined;
+
+function newInstance(Class: typeof Ajv2020 | typeof Ajv): AjvInstance {
+  // strict: false lets schemas carry extension keywords (x-mcp-header, ...).
+  const ajv = new Class({ strict: false, allErrors: true, validateFormats: true });
+  loadAjv().addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * Compiles a JSON Schema once (formats asserted, `$ref` resolved inside the
+ * schema only), trusted or, with `options.untrusted`, untrusted.
+ *
+ * @returns a function giving the problems of a value (`[]` when valid).
+ * @throws MissingDependencyError when `ajv` or `ajv-formats` is not installed.
+ *   A trusted schema that is not valid, uses an unknown format or has a `$ref`
+ *   that does not resolve locally: ajv's error, its message saying why. An
+ *   untrusted one refused for those reasons or by {@link untrustedSchemas}' rules: SchemaCompileError.
+ */
+export function compileSchema(schema: unknown, options: CompileOptions = {}): CompiledSchema {
+  if (options.untrusted) return options.untrusted.compile(schema);
+  const { $id: _id, $schema: _dialect, ...rest } = schema as Record<string, unknown>;
+  trusted ??= newInstance(loadAjv().Ajv2020);
+  const validate = trusted.compile(rest);
+  return (value) => (validate(value) ? [] : toProblems(validate.errors));
+}
+
+/** The bounds {@link untrustedSchemas} applies when given none. */
+export const DEFAULT_SCHEMA_LIMITS: Readonly<Required<SchemaLimits>> = { maxBytes: 131072, maxDepth: 32 };
+
+const DIALECT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+const DIALECT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+const MAX_CACHED = 256;
+const cached = new Map<string, CompiledSchema>();
+const untrustedInstances = new Map<Dialect, AjvInstance>();
+
+/**
+ * Builds the `untrusted` option of {@link compileSchema}, for schemas from
+ * elsewhere (a server's tool `outputSchema`, read by a client). Such a
+ * schema must be a JSON object within `limits` (each omitted bound takes
+ * its {@link DEFAULT_SCHEMA_LIMITS} value), checked on its JSON text before
+ * ajv sees it; it is read in the dialect its root `$schema` names, 2020-12
+ * (also when absent) or draft-07, any other refused; its root `$id` is kept
+ * for the compile and forgotten afterwards (a schema whose `$id` is already
+ * registered is compiled on an instance of its own). The validators of the
+ * last 256 distinct schemas are kept by JSON text: the same text returns
+ * the same function.
+ */
+export function untrustedSchemas(limits: SchemaLimits = {}): UntrustedSchemas {
+  const bounds = {
+    maxBytes: limits.maxBytes ?? DEFAULT_SCHEMA_LIMITS.maxBytes,
+    maxDepth: limits.maxDepth ?? DEFAULT_SCHEMA_LIMITS.maxDepth,
+  };
+  return { limits: bounds, compile: (schema) => compileUntrusted(schema, bounds) };
+}
+
+function compileUntrusted(schema: unknown, limits: Required<SchemaLimits>): CompiledSchema {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema))
+    throw new SchemaCompileError("not-an-object", "The schema is not a JSON object");
+  let text: string;
+  try {
+    text = JSON.stringify(schema);
+  } catch (error) {
+    throw new SchemaCompileError("not-json", "The schema cannot be serialized as JSON", {}, error);
+  }
+  if (text.length > limits.maxBytes)
+    throw new SchemaCompileError("too-large", `The schema is ${text.length} bytes, over the limit of ${limits.maxBytes}`, {
+      bytes: text.length,
+      limit: limits.maxBytes,
+    });
+  if (depthOf(schema, limits.maxDepth) > limits.maxDepth)
+    throw new SchemaCompileError("too-deep", `The schema is nested more than ${limits.maxDepth} levels deep`, { limit: limits.maxDepth });
+  const known = cached.get(text);
+  if (known) return known;
+
+  const copy = JSON.parse(text) as Record<string, unknown>;
+  const dialect = dialectOf(copy);
+  // A missing ajv is the installation's problem, not the schema's: thrown as it is, before any compile.
+  const Class = dialect === "2020-12" ? loadAjv().Ajv2020 : loadAjvDraft07();
+  let shared = untrustedInstances.get(dialect);
+  if (!shared) {
+    shared = newInstance(Class);
+    untrustedInstances.set(dialect, shared);
+  }
+  const id = typeof copy.$id === "string" ? copy.$id : undefined;
+  let validate: ValidateFunction;
+  try {
+    validate = compileIn(shared, copy, id);
+  } catch (error) {
+    if (!(error instanceof Error) || !/already exists/.test(error.message)) throw refusal(error);
+    // Another schema registered the same $id: compile this one on its own.
+    try {
+      validate = compileIn(newInstance(Class), copy, id);
+    } catch (again) {
+      throw refusal(again);
+    }
+  }
+  const check: CompiledSchema = (value) => (validate(value) ? [] : withAllowedValues(validate.errors, toProblems(validate.errors)));
+  cached.set(text, check);
+  if (cached.size > MAX_CACHED) cached.delete(cached.keys().next().value as string);
+  return check;
+}
+
+/** The deepest nesting of objects/arrays in a JSON value (1 for `{}`), walked without recursion. */
+function depthOf(value: unknown, stopAt: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== "object" || node === null) continue;
+    if (depth > deepest) deepest = depth;
+    if (deepest > stopAt) return deepest;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** The dialect a schema's root `$schema` names. */
+function dialectOf(schema: Record<string, unknown>): Dialect {
+  const declared = schema.$schema;
+  if (declared === undefined || (typeof declared === "string" && DIALECT_2020.test(declared))) return "2020-12";
+  if (typeof declared === "string" && DIALECT_07.test(declared)) return "draft-07";
+  throw new SchemaCompileError(
+    "unknown-dialect",
+    `The schema's dialect ${JSON.stringify(declared)} is not supported (supported: 2020-12, draft-07)`,
+    { dialect: declared },
+  );
+}
+
+function compileIn(ajv: AjvInstance, schema: object, id: string | undefined): ValidateFunction {
+  try {
+    return ajv.compile(schema);
+  } finally {
+    // A shared instance must not keep ids from untrusted schemas.
+    if (id !== undefined) {
+      try {
+        ajv.removeSchema(id);
+      } catch {
+        // Nothing was registered.
+      }
+    }
+  }
+}
+
+function refusal(error: unknown): SchemaCompileError {
+  const message = error instanceof Error ? error.message : String(error);
+  const ref = (error as { missingRef?: unknown } | null)?.missingRef;
+  if (typeof ref === "string") return new SchemaCompileError("unresolved-ref", message, { ref }, error);
+  return new SchemaCompileError("invalid", message, {}, error);
+}
+
+function toProblems(errors: ErrorObject[] | null | undefined): SchemaProblem[] {
+  return (errors ?? []).map((e) => {
+    let message = e.message ?? "is invalid";
+    const params = e.params as Record<string, unknown>;
+    if (e.keyword === "required") message = `is missing required property ${JSON.stringify(params.missingProperty)}`;
+    else if (e.keyword === "additionalProperties") message = `has unknown property ${JSON.stringify(params.additionalProperty)}`;
+    return { path: e.instancePath, message };
+  });
+}
+
+/**
+ * Problems of an untrusted schema also name the values an `enum` or `const`
+ * allows: whoever reads them may never have seen the schema, which came
+ * from elsewhere.
+ */
+function withAllowedValues(errors: ErrorObject[] | null | undefined, problems: SchemaProblem[]): SchemaProblem[] {
+  (errors ?? []).forEach((e, i) => {
+    const params = e.params as Record<string, unknown>;
+    const problem = problems[i]!;
+    if (e.keyword === "enum") problem.message += `: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+    else if (e.keyword === "const") problem.message += ` ${JSON.stringify(params.allowedValue)}`;
+  });
+  return problems;
+}
+
+/**
+ * Renders problems one per line as `/path: message` (`(root)` for the empty
+ * path), lines joined by `separator` (a newline by default).
+ */
+export function formatProblems(problems: readonly SchemaProblem[], separator = "\n"): string {
+  return problems.map((p) => `${p.path === "" ? "(root)" : p.path}: ${p.message}`).join(separator);
+}

@@ -1,0 +1,20 @@
+/**
+ * `@x/json-schema`: user JSON Schemas compiled with ajv, which is loaded on
+ * the first compile, never on import.
+ */
+export { type AddFormats, type AjvModules, loadAjv, loadAjvDraft07 } from "./ajv.js";
+export {
+  type CompiledSchema,
+  type CompileOptions,
+  compileSchema,
+  DEFAULT_SCHEMA_LIMITS,
+  type Dialect,
+  formatProblems,
+  SchemaCompileError,
+  type SchemaLimits,
+  type SchemaProblem,
+  type SchemaRefusal,
+  type UntrustedSchemas,
+  untrustedSchemas,
+} from "./compile.js";
+export { MissingDependencyError, requireAtRunTime, runTimeRequire } from "./runtime.js";
