@@ -59,7 +59,7 @@ function requireString(options: Record<string, unknown>, key: string): string {
  * Builds the `Implementation` that names the server, as carried in every
  * result's `_meta["io.modelcontextprotocol/serverInfo"]`.
  *
- * `title` is absent unless given (the seed's `nil` becomes an absent key).
+ * `title` is absent unless given (`null` counts as absent).
  *
  * @throws TypeError naming `name` or `version` when missing or not a non-empty string.
  *

@@ -171,7 +171,7 @@ export function listPromptsResult(prompts: readonly Prompt[], nextCursor?: strin
  * `resources/templates/list` (spec: server/resources, "Resource Templates").
  *
  * `templates` are placed in the result (as `resourceTemplates`) as given.
- * Following the seed, this builder takes no cursor: the result never has a
+ * This builder takes no cursor: the result never has a
  * `nextCursor` key, and a non-null `nextCursor` in the options (say, from an
  * options object shared with the other list builders) is refused rather than
  * silently dropped (the schema would allow one; set it on the result yourself

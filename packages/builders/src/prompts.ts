@@ -30,11 +30,9 @@ const SHORTHAND_TAGS = new Set(["text", "image", "audio", "resource", "link"]);
  * "complete"`, one `PromptMessage` per entry in input order (so roles come out
  * in the order given), and `description` when the option is given.
  *
- * Resource links: the seed refused a `link` shorthand here, saying a resource
- * link is not valid prompt message content. In revision 2026-07-28 it is:
- * `PromptMessage.content` is a `ContentBlock`, which includes `ResourceLink`,
- * and server/prompts ("Resource Links") says prompt messages MAY include
- * them. Where the seed and the schema disagree the schema wins, so
+ * Resource links: in revision 2026-07-28 `PromptMessage.content` is a
+ * `ContentBlock`, which includes `ResourceLink`, and server/prompts
+ * ("Resource Links") says prompt messages MAY include them, so
  * `["link", {name, uri, ...}]` is accepted and becomes a user message
  * carrying a `ResourceLink`.
  *

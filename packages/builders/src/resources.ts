@@ -52,11 +52,9 @@ function requireUri(value: unknown): string {
  * `BlobResourceContents` (base64 `blob`) when `blob` is given.
  * `mimeType` and `_meta` are copied when given; `null` counts as absent.
  *
- * Decided rule: EXACTLY ONE of `text` and `blob`. The seed's documentation
- * says "exactly one, otherwise raises" while its code only raised for neither
- * and silently preferred `text` when both were given; we follow the
- * documentation, because an entry carrying both bodies is ambiguous and
- * dropping one of them hides a bug.
+ * Rule: EXACTLY ONE of `text` and `blob`; both or neither throws, because an
+ * entry carrying both bodies is ambiguous and silently dropping one of them
+ * would hide a bug.
  *
  * String formats (URI syntax, base64 alphabet) are not checked here; the
  * `@x/mcp-v2607` validators do that.
@@ -152,8 +150,7 @@ export type ReadResourceResultOptions = ReadResourceFlatOptions | ReadResourceCo
  * `_meta` is the result's own metadata, separate from any entry's `_meta`
  * (set that through {@link resourceContents}).
  *
- * @throws TypeError naming `uri` when the flat form has no `uri` (the seed's
- *   KeyError); TypeError naming `text or blob` when the flat form has neither
+ * @throws TypeError naming `uri` when the flat form has no `uri`; TypeError naming `text or blob` when the flat form has neither
  *   (or both); TypeError naming `contents` / `contents[i]` when the list or
  *   an entry is malformed; TypeError naming `_meta` when it is not an object;
  *   RangeError naming `ttlMs` or `cacheScope` when a hint is invalid.

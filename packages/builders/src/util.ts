@@ -28,7 +28,7 @@ export function optionsObject<T extends object>(value: T | undefined, name = "op
   return value;
 }
 
-/** True when a seed-style optional value is given: neither `undefined` nor `null` (the seed's `nil` is an absent key). */
+/** True when an optional value is given: neither `undefined` nor `null` (both mean an absent key). */
 export function isGiven<T>(value: T | null | undefined): value is T {
   return value !== undefined && value !== null;
 }

@@ -35,7 +35,7 @@ describe("getPromptResult", () => {
     expectValid("GetPromptResult", result);
   });
 
-  it("[A26] link is ACCEPTED (schema 2026-07-28 wins over the seed): a user message with a ResourceLink", () => {
+  it("[A26] link is accepted (revision 2026-07-28 allows it): a user message with a ResourceLink", () => {
     const result = getPromptResult([["link", { name: "main.rs", uri: "file:///project/src/main.rs", mimeType: "text/x-rust" }]]);
     expect(result.messages).toEqual([
       {

@@ -98,7 +98,7 @@ describe("resourceContents", () => {
   it("[A25] decided rule: exactly one of text and blob; both or neither throws", () => {
     expect(() => resourceContents({ uri: "file:///a", text: "t", blob: "AA==" } as never)).toThrow(/exactly one of text or blob.*both/);
     expect(() => resourceContents({ uri: "file:///a" } as never)).toThrow(/exactly one of text or blob.*neither/);
-    // The empty string is a body; null counts as absent (the seed's nil).
+    // The empty string is a body; null counts as absent.
     expect(resourceContents({ uri: "file:///a", text: "" })).toEqual({ uri: "file:///a", text: "" });
     expect(resourceContents({ uri: "file:///a", text: null, blob: "AA==" } as never)).toEqual({ uri: "file:///a", blob: "AA==" });
   });

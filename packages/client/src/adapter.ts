@@ -1,7 +1,7 @@
 /**
  * Turns the tools of an MCP server into plain {@link PlainTool}s,
  * `execute(args, ctx?)` → {@link ToolResult}, for hosts that run tools from
- * many sources the same way (seed 004 "Context"; ACCEPTANCE 65–67, 73).
+ * many sources the same way (A65–A67, A73).
  */
 import type { CallToolResult, ContentBlock, InputRequiredResult, InputResponses } from "@x/mcp-v2607";
 import { isInputRequiredResult, Method } from "@x/mcp-v2607/constants";

@@ -76,7 +76,7 @@ export interface ClientOptions {
    * (`elicitationToRequest`), answered by `waitFor`, and mapped back
    * (`answerToElicitResult`); the `elicitation` capability (form and URL
    * modes) is then declared. Without it (and without an elicitation handler)
-   * the capability is never declared (ACCEPTANCE 74).
+   * the capability is never declared (A74).
    */
   waitFor?: WaitFor;
   /** Most Multi Round-Trip retries of one request before it fails with -32090. Default 10. */

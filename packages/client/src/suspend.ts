@@ -1,8 +1,7 @@
 /**
  * The suspension bridge: one way for an application to answer every question
  * a tool asks, whether a local tool suspends itself or an MCP server asks
- * through `elicitation/create` (seeds 001 "elicitation_to_request" and 004
- * "Context"; ACCEPTANCE 65–74).
+ * through `elicitation/create` (behaviours A65–A74, see docs/behaviours.md).
  *
  * A tool that needs an answer returns a suspension: a {@link ToolResult}
  * whose `metadata.pending` is a {@link Request}. The host asks its
@@ -12,7 +11,7 @@
 import type { ElicitRequestParams, ElicitResult } from "@x/mcp-v2607";
 
 /**
- * A question waiting for an answer (ACCEPTANCE 68; the keys are the same in
+ * A question waiting for an answer (A68; the keys are the same in
  * every port of this contract).
  * - `id`: unique; the {@link Answer} repeats it.
  * - `kind`: what sort of question. `"input"`: a value is wanted (`data.schema`
@@ -33,7 +32,7 @@ export interface Request {
 }
 
 /**
- * The answer to a {@link Request} (ACCEPTANCE 68).
+ * The answer to a {@link Request} (A68).
  * - `id`: the request's id.
  * - `ok`: true when the user answered (or authorized); false when not.
  * - `data`: the answer's values (for `"input"`).
@@ -55,7 +54,7 @@ export interface Answer {
 export type WaitFor = (request: Request, options: { signal?: AbortSignal }) => Promise<Answer> | Answer;
 
 /**
- * What a tool's `execute` receives as its second argument (ACCEPTANCE 65–66).
+ * What a tool's `execute` receives as its second argument (A65–A66).
  * The whole context is optional in TypeScript: a tool must work when called
  * with none.
  * - `signal`: aborts when the caller cancels.
@@ -64,8 +63,7 @@ export type WaitFor = (request: Request, options: { signal?: AbortSignal }) => P
  * - `answer`: present only when the tool is run again after a suspension was
  *   answered through `waitFor`; absent on a first run.
  *
- * The Elixir port also carries identity fields (session, message, agent,
- * call ids); the TypeScript context does not.
+ * The context carries no identity fields (session, message, agent or call ids).
  */
 export interface ToolContext {
   signal?: AbortSignal;
@@ -75,7 +73,7 @@ export interface ToolContext {
 
 /**
  * What a tool returns: `output` text for a model or a person, `isError` when
- * it failed, and `metadata` for anything else. A suspension (ACCEPTANCE 67)
+ * it failed, and `metadata` for anything else. A suspension (A67)
  * is `{ output: prompt, isError: true, metadata: { pending: Request } }`;
  * build one with {@link suspend}.
  */
@@ -109,7 +107,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * Maps an MCP `elicitation/create` request onto a {@link Request}
- * (ACCEPTANCE 69–71; seed 001):
+ * (A69–A71):
  * - form mode (`mode` `"form"` or absent) becomes `kind: "input"`, `prompt`
  *   the `message`, `data: { schema: requestedSchema }`, and no `url`;
  * - URL mode becomes `kind: "authorization"` with `url` and no `data`;
@@ -141,7 +139,7 @@ export function elicitationToRequest(params: ElicitRequestParams): Request {
 
 /**
  * Maps an {@link Answer} back onto the `ElicitResult` an MCP server expects
- * (ACCEPTANCE 72; seed 001): `ok` becomes `accept` with `content` the
+ * (A72): `ok` becomes `accept` with `content` the
  * answer's `data`, or `{}` when it has none; `ok: false` becomes `decline`
  * only when `reason` is `"declined"`, and `cancel` otherwise (expired,
  * cancelled, or no reason).
@@ -155,7 +153,7 @@ export function answerToElicitResult(answer: Answer): ElicitResult {
   return { action: answer.reason === "declined" ? "decline" : "cancel" };
 }
 
-/** Builds a suspension (ACCEPTANCE 67): `{ output: request.prompt, isError: true, metadata: { pending: request } }`. */
+/** Builds a suspension (A67): `{ output: request.prompt, isError: true, metadata: { pending: request } }`. */
 export function suspend(request: Request): ToolResult {
   return { output: request.prompt, isError: true, metadata: { pending: request } };
 }
@@ -173,7 +171,7 @@ export function pendingOf(result: unknown): Request | undefined {
 /** What {@link runTool} ends with: the tool's final result, or the question still open when there is no `waitFor`. */
 export type RunResult = { status: "done"; result: ToolResult } | { status: "pending"; pending: Request };
 
-/** What {@link streamTool} yields on the way (ACCEPTANCE 73: the stream emits `{ type: "pending", request }`). */
+/** What {@link streamTool} yields on the way (A73: the stream emits `{ type: "pending", request }`). */
 export type RunEvent = { type: "pending"; request: Request } | { type: "answer"; answer: Answer } | { type: "result"; result: ToolResult };
 
 /** Options of {@link runTool} and {@link streamTool}. */
@@ -200,7 +198,7 @@ async function execute(tool: PlainTool, args: Record<string, unknown>, ctx: Tool
 
 /**
  * Runs a tool once, answering a suspension the way the loop rule says
- * (ACCEPTANCE 73, toolnexus SPEC §10), and yields what happens:
+ * (A73), and yields what happens:
  * 1. the tool runs with `ctx = { signal, timeout }` (no `answer`);
  * 2. if it suspends, `{ type: "pending", request }` is yielded; with no
  *    `waitFor` the run ends `{ status: "pending", pending }`;

@@ -17,7 +17,7 @@ import {
 } from "../src/index.js";
 import { listResult, memoryClient, textResult, tool } from "./helpers.js";
 
-/** The seed's `deploy` tool: asks which environment first, then deploys there. */
+/** A `deploy` tool: asks which environment first, then deploys there. */
 function deployTool(calls: Array<ToolContext | undefined>): PlainTool {
   return {
     name: "deploy",
