@@ -91,8 +91,13 @@ export function b64url(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString("base64url");
 }
 
-/** Base64url text → bytes, or `undefined` when it is not base64url. */
+/**
+ * Base64url text → bytes, or `undefined` when it is not the canonical
+ * base64url (unpadded) of those bytes. Canonical only: the unused low bits
+ * of the last character must be zero, so no two texts decode to one tag.
+ */
 export function fromB64url(text: string): Buffer | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  return Buffer.from(text, "base64url");
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
+  const bytes = Buffer.from(text, "base64url");
+  return bytes.toString("base64url") === text ? bytes : undefined;
 }
