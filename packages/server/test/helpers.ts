@@ -147,6 +147,8 @@ export function listenTo(server: McpServer, notifications: Record<string, unknow
   return {
     id: message.id,
     received,
+    /** What the acknowledgement says the server granted of the filter asked for. */
+    granted: () => (received[0]?.params as { notifications?: Record<string, unknown> } | undefined)?.notifications,
     /** The methods received so far, the acknowledgement first. */
     methods: () => received.map((n) => n.method),
     response,

@@ -140,14 +140,14 @@ describe("prompts capability and notifications/prompts/list_changed", () => {
     s.registerPrompt("a", {}, () => "a");
     expect((await send(s, "server/discover")).result.capabilities.prompts).toEqual({ listChanged: true });
     const listener = listenTo(s, { promptsListChanged: true, toolsListChanged: true });
-    expect((listener.received[0]!.params as any).notifications).toEqual({ promptsListChanged: true });
+    expect(listener.granted()).toEqual({ promptsListChanged: true });
     s.registerPrompt("b", {}, () => "b");
     expect(s.removePrompt("a")).toBe(true);
     expect(s.removePrompt("a")).toBe(false);
+    // The acknowledgement, then one notification a change.
     expect(listener.methods()).toEqual([
       "notifications/subscriptions/acknowledged",
-      "notifications/prompts/list_changed",
-      "notifications/prompts/list_changed",
+      ...Array(2).fill("notifications/prompts/list_changed"),
     ]);
     expect((await send(s, "prompts/get", { name: "a" })).error).toMatchObject({ code: -32602, message: "Unknown prompt: a" });
     s.removePrompt("b");

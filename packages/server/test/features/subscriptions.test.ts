@@ -126,37 +126,27 @@ describe("subscriptions/listen over Streamable HTTP", () => {
   });
 
   it("refuses subscriptions/listen at once when the response cannot stream, and answers the listen cap with 503", async () => {
-    const capped = new McpServer({ name: "capped", version: "1" }, { maxListenStreams: 0 });
-    capped.registerTool("t", {}, () => "t");
-    const full = await listen(capped, { port: 0 });
-    try {
-      const noSse = await rpc(
-        full.url,
-        "subscriptions/listen",
-        { notifications: { toolsListChanged: true } },
-        { headers: { accept: "application/json" } },
-      );
-      // maxListenStreams: 0 refuses first; with room, a JSON-only Accept is refused as well (below).
-      expect(noSse.status).toBe(503);
-    } finally {
-      await full.close();
-    }
+    const jsonOnlyListen = async (s: McpServer) => {
+      s.registerTool("t", {}, () => "t");
+      const r = await listen(s, { port: 0 });
+      try {
+        return await rpc(
+          r.url,
+          "subscriptions/listen",
+          { notifications: { toolsListChanged: true } },
+          { headers: { accept: "application/json" } },
+        );
+      } finally {
+        await r.close();
+      }
+    };
+    // maxListenStreams: 0 refuses first; with room, a JSON-only Accept is refused as well.
+    expect((await jsonOnlyListen(new McpServer({ name: "capped", version: "1" }, { maxListenStreams: 0 }))).status).toBe(503);
     const s = new McpServer({ name: "l", version: "1" });
-    s.registerTool("t", {}, () => "t");
-    const r = await listen(s, { port: 0 });
-    try {
-      const json = await rpc(
-        r.url,
-        "subscriptions/listen",
-        { notifications: { toolsListChanged: true } },
-        { headers: { accept: "application/json" } },
-      );
-      expect(json.json.error).toMatchObject({ code: -32600 });
-      expect(json.json.error.message).toContain("text/event-stream");
-      expect(s.listenStreams).toBe(0);
-    } finally {
-      await r.close();
-    }
+    const json = await jsonOnlyListen(s);
+    expect(json.json.error).toMatchObject({ code: -32600 });
+    expect(json.json.error.message).toContain("text/event-stream");
+    expect(s.listenStreams).toBe(0);
   });
 });
 
@@ -178,7 +168,7 @@ describe("subscriptions/listen in process", () => {
     });
     const everything = listenServer();
     const wide = listenTo(everything, { ...asked, toolsListChanged: false, resourceSubscriptions: ["file:///a", 7, "file:///b"] });
-    expect((wide.received[0]!.params as any).notifications).toEqual({
+    expect(wide.granted()).toEqual({
       promptsListChanged: true,
       resourcesListChanged: true,
       resourceSubscriptions: ["file:///a", "file:///b"],

@@ -12,32 +12,23 @@ describe("the published definition", () => {
   it("has the name and an object inputSchema by default, and the optional fields only when given", async () => {
     const s = new McpServer({ name: "d", version: "1" });
     s.registerTool("bare", {}, () => "b");
-    s.registerTool(
-      "full",
-      {
-        title: "Full tool",
-        description: "Does everything",
-        inputSchema: { type: "object", properties: { q: { type: "string" } } },
-        outputSchema: { type: "object", properties: { n: { type: "number" } } },
-        annotations: { readOnlyHint: true },
-        _meta: { "example.com/owner": "team" },
-        requiredClientCapabilities: { sampling: {} },
-        timeoutMs: 1000,
-      },
-      () => ({ resultType: "complete", content: [], structuredContent: { n: 1 } }),
-    );
-    const [bare, full] = await listed(s);
-    expect(bare).toEqual({ name: "bare", inputSchema: { type: "object" } });
-    // What configures the server's handling (capabilities, run limit) is not published.
-    expect(full).toEqual({
-      name: "full",
+    const published = {
       title: "Full tool",
       description: "Does everything",
       inputSchema: { type: "object", properties: { q: { type: "string" } } },
       outputSchema: { type: "object", properties: { n: { type: "number" } } },
       annotations: { readOnlyHint: true },
       _meta: { "example.com/owner": "team" },
-    });
+    } as const;
+    s.registerTool("full", { ...published, requiredClientCapabilities: { sampling: {} }, timeoutMs: 1000 }, () => ({
+      resultType: "complete",
+      content: [],
+      structuredContent: { n: 1 },
+    }));
+    const [bare, full] = await listed(s);
+    expect(bare).toEqual({ name: "bare", inputSchema: { type: "object" } });
+    // What configures the server's handling (capabilities, run limit) is not published.
+    expect(full).toEqual({ name: "full", ...published });
     expect(validate("Tool", full).ok).toBe(true);
   });
 });
