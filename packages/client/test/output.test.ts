@@ -1,10 +1,7 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import * as esbuild from "esbuild";
 import { describe, expect, it } from "vitest";
+import { runBundleAlone } from "../../../test-support/bundle.js";
 import { ClientErrorCode, compileOutputSchema } from "../src/index.js";
 import { httpServer, listResult, memoryClient, textResult, tool } from "./helpers.js";
 
@@ -125,31 +122,13 @@ describe("structuredContent and outputSchema", () => {
 describe("a client bundled without ajv beside it", () => {
   it("names the missing package (MissingDependencyError), not the server's schema", async () => {
     const here = dirname(fileURLToPath(import.meta.url));
-    const dir = mkdtempSync(join(tmpdir(), "x-mcp-client-bundle-"));
-    try {
-      await esbuild.build({
-        stdin: {
-          contents: `import { compileOutputSchema } from ${JSON.stringify(join(here, "..", "dist", "index.js"))};
+    const out = await runBundleAlone(
+      `import { compileOutputSchema } from ${JSON.stringify(join(here, "..", "dist", "index.js"))};
 try { compileOutputSchema({ type: "object" }); console.log("compiled"); }
 catch (e) { console.log(e.name + ": " + e.dependency + ": " + (e.code ?? "no code")); }`,
-          resolveDir: here,
-        },
-        bundle: true,
-        format: "esm",
-        platform: "node",
-        outfile: join(dir, "client.mjs"),
-        logLevel: "silent",
-      });
-      // No NODE_PATH (package managers set one for scripts): only what is beside the bundle counts.
-      const out = execFileSync(process.execPath, [join(dir, "client.mjs")], {
-        cwd: dir,
-        encoding: "utf8",
-        env: { ...process.env, NODE_PATH: "" },
-      });
-      expect(out.trim()).toBe("MissingDependencyError: ajv: no code");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      here,
+    );
+    expect(out).toBe("MissingDependencyError: ajv: no code");
     // Installed, the same schema compiles.
     expect(compileOutputSchema({ type: "object" })({})).toEqual([]);
   });

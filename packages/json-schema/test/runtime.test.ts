@@ -1,10 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import * as esbuild from "esbuild";
 import { describe, expect, it } from "vitest";
+import { runBundleAlone } from "../../../test-support/bundle.js";
 import { loadAjv, loadAjvDraft07, MissingDependencyError, requireAtRunTime, runTimeRequire } from "../src/index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -53,30 +52,12 @@ describe("packages loaded at run time", () => {
   });
 
   it("a bundle without ajv beside it throws MissingDependencyError on the first compile", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "x-mcp-json-schema-bundle-"));
-    try {
-      await esbuild.build({
-        stdin: {
-          contents: `import { compileSchema } from ${JSON.stringify(join(here, "..", "dist", "index.js"))};
+    const out = await runBundleAlone(
+      `import { compileSchema } from ${JSON.stringify(join(here, "..", "dist", "index.js"))};
 try { compileSchema({ type: "object" }); console.log("compiled"); }
 catch (e) { console.log(e.name + ": " + e.dependency); }`,
-          resolveDir: here,
-        },
-        bundle: true,
-        format: "esm",
-        platform: "node",
-        outfile: join(dir, "bundle.mjs"),
-        logLevel: "silent",
-      });
-      // No NODE_PATH (package managers set one for scripts): only what is beside the bundle counts.
-      const out = execFileSync(process.execPath, [join(dir, "bundle.mjs")], {
-        cwd: dir,
-        encoding: "utf8",
-        env: { ...process.env, NODE_PATH: "" },
-      });
-      expect(out.trim()).toBe("MissingDependencyError: ajv");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      here,
+    );
+    expect(out).toBe("MissingDependencyError: ajv");
   });
 });

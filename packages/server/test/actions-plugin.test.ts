@@ -1,11 +1,8 @@
 // Action tools are a plug-in on `@x/server/actions`: `@x/server` alone carries none of their code.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import * as esbuild from "esbuild";
 import { describe, expect, it } from "vitest";
+import { bundle, runBundleAlone } from "../../../test-support/bundle.js";
 import { defineActionTool, ok, registerActionTool } from "../src/actions/index.js";
 import { McpServer } from "../src/index.js";
 import { request } from "./helpers.js";
@@ -62,53 +59,21 @@ describe("@x/server/actions", () => {
     const actions = JSON.stringify(join(here, "..", "dist", "actions", "index.js"));
     const plain = `import { McpServer } from ${root}; new McpServer({ name: "m", version: "1" }).registerTool("t", {}, () => "x");`;
     const withActions = `${plain} import { registerActionTool, defineActionTool, ok } from ${actions}; registerActionTool(new McpServer({ name: "m", version: "1" }), defineActionTool({ name: "u", description: "U", actions: { go: { description: "Go", properties: {} } }, runAction: () => ok(1) }));`;
-    const bundle = async (contents: string) => {
-      const result = await esbuild.build({
-        stdin: {
-          contents,
-          resolveDir: here,
-        },
-        bundle: true,
-        format: "esm",
-        platform: "node",
-        write: false,
-        logLevel: "silent",
-      });
-      return result.outputFiles[0]!.text;
-    };
-    const core = await bundle(plain);
-    const full = await bundle(withActions);
+    const core = await bundle(plain, here);
+    const full = await bundle(withActions, here);
     expect(core).not.toContain("runAction");
     expect(full).toContain("runAction");
     expect(core.length).toBeLessThan(full.length);
   });
 
   it("a server bundled without node_modules beside it says which package to install", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "x-mcp-bundle-"));
-    try {
-      await esbuild.build({
-        stdin: {
-          contents: `import { McpServer } from ${JSON.stringify(join(here, "..", "dist", "index.js"))};
+    const out = await runBundleAlone(
+      `import { McpServer } from ${JSON.stringify(join(here, "..", "dist", "index.js"))};
 const s = new McpServer({ name: "b", version: "1" });
 try { s.registerTool("t", { inputSchema: { type: "object" } }, () => "x"); console.log("registered"); }
 catch (e) { console.log(e.name + ": " + e.dependency); }`,
-          resolveDir: here,
-        },
-        bundle: true,
-        format: "esm",
-        platform: "node",
-        outfile: join(dir, "server.mjs"),
-        logLevel: "silent",
-      });
-      // No NODE_PATH (package managers set one for scripts): only what is beside the bundle counts.
-      const out = execFileSync(process.execPath, [join(dir, "server.mjs")], {
-        cwd: dir,
-        encoding: "utf8",
-        env: { ...process.env, NODE_PATH: "" },
-      });
-      expect(out.trim()).toBe("MissingDependencyError: ajv");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      here,
+    );
+    expect(out).toBe("MissingDependencyError: ajv");
   });
 });

@@ -1,5 +1,11 @@
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, PROTOCOL_VERSION } from "@x/mcp-v2607";
-import { McpServer } from "../src/index.js";
+import {
+  type JSONRPCNotification,
+  META_CLIENT_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_PROTOCOL_VERSION,
+  PROTOCOL_VERSION,
+} from "@x/mcp-v2607";
+import { McpServer, type TransportInfo } from "../src/index.js";
 
 /** A valid request `_meta` for revision 2026-07-28. */
 export function meta(extra: Record<string, unknown> = {}) {
@@ -92,4 +98,63 @@ export async function rpc(
     return { status: response.status, headers: response.headers, events, json: events[events.length - 1], raw: text };
   }
   return { status: response.status, headers: response.headers, events: [] as any[], json: text ? JSON.parse(text) : undefined, raw: text };
+}
+
+/** `_meta` that declares these client capabilities (for `rpc`'s and `send`'s `meta` option). */
+export function capabilities(declared: Record<string, unknown>): Record<string, unknown> {
+  return { [META_CLIENT_CAPABILITIES]: declared };
+}
+
+/** A JSON-RPC response as the tests read it: a result or an error. */
+export interface Answer {
+  id: string | number;
+  result?: any;
+  error?: any;
+}
+
+/**
+ * One request answered in process by the server's own request handling
+ * (`McpServer.handle`, what stdio and in-memory transports use): the JSON-RPC response.
+ */
+export async function send(
+  server: McpServer,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: { meta?: Record<string, unknown>; transport?: TransportInfo } = {},
+): Promise<Answer> {
+  const message = { jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: meta(options.meta) } };
+  const outcome = await server.handle(message, options.transport);
+  return outcome.response as unknown as Answer;
+}
+
+/**
+ * Opens a `subscriptions/listen` stream in process: `received` collects what
+ * the server sends on it, `close()` cancels it, and `response` is its final answer.
+ */
+export function listenTo(server: McpServer, notifications: Record<string, unknown>) {
+  const controller = new AbortController();
+  const received: JSONRPCNotification[] = [];
+  const message = request("subscriptions/listen", { notifications });
+  const response = server
+    .handle(message, {
+      signal: controller.signal,
+      notify: (n) => {
+        received.push(n);
+        return true;
+      },
+    })
+    .then((outcome) => outcome.response as unknown as Answer);
+  return {
+    id: message.id,
+    received,
+    /** What the acknowledgement says the server granted of the filter asked for. */
+    granted: () => (received[0]?.params as { notifications?: Record<string, unknown> } | undefined)?.notifications,
+    /** The methods received so far, the acknowledgement first. */
+    methods: () => received.map((n) => n.method),
+    response,
+    close: () => {
+      controller.abort();
+      return response;
+    },
+  };
 }

@@ -186,4 +186,22 @@ describe("Streamable HTTP: the order of checks", () => {
   it("refuses to bind a non-loopback address without allowedHosts", async () => {
     await expect(listen(testServer(), { host: "0.0.0.0", port: 0 })).rejects.toThrow(/allowedHosts/);
   });
+
+  it("refuses to turn DNS-rebinding protection off on a non-loopback address", async () => {
+    const s = testServer();
+    await expect(listen(s, { host: "0.0.0.0", port: 0, allowedHosts: ["example.com"], dnsRebindingProtection: false })).rejects.toThrow(
+      /only be turned off on a loopback address/,
+    );
+    const r = await listen(s, { port: 0, dnsRebindingProtection: false });
+    try {
+      const res = await fetch(r.url, {
+        method: "POST",
+        headers: { origin: "https://elsewhere.example", host: "elsewhere.example" },
+        body: "{",
+      });
+      expect(res.status).toBe(400);
+    } finally {
+      await r.close();
+    }
+  });
 });

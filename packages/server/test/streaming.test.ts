@@ -1,4 +1,3 @@
-import { request as httpRequest } from "node:http";
 import { validate } from "@x/mcp-v2607";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, McpServer, type RunningHttpServer } from "../src/index.js";
@@ -9,7 +8,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let aborted = 0;
 let released: (() => void) | undefined;
 function streamingServer() {
-  const server = new McpServer({ name: "s", version: "1" }, { logging: true, maxListenStreams: 2 });
+  const server = new McpServer({ name: "s", version: "1" }, { logging: true });
   server.registerTool("progress", {}, async (_args, ctx) => {
     ctx.progress(1, 3, "one");
     await sleep(5);
@@ -36,8 +35,6 @@ function streamingServer() {
       released = () => resolve("released");
     });
   });
-  server.registerPrompt("p", { description: "d" }, () => "p");
-  server.registerResource("r", "file:///r", {}, () => "r");
   return server;
 }
 
@@ -109,108 +106,6 @@ describe("SSE responses, progress and logging", () => {
     controller.abort();
     for (let i = 0; i < 100 && aborted === before; i++) await sleep(10);
     expect(aborted).toBe(before + 1);
-  });
-});
-
-describe("subscriptions/listen", () => {
-  function openListen(notifications: Record<string, unknown>, id: number) {
-    const body = { jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta: meta() } };
-    const lines: any[] = [];
-    let raw = "";
-    let done!: (v: { status: number }) => void;
-    const finished = new Promise<{ status: number }>((r) => {
-      done = r;
-    });
-    const url = new URL(running.url);
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: headersFor(body) },
-      (res) => {
-        res.on("data", (chunk) => {
-          raw += String(chunk);
-          const parts = raw.split("\n");
-          raw = parts.pop()!;
-          for (const line of parts)
-            if (line.startsWith("data: ")) lines.push(JSON.parse(line.slice(6)));
-            else if (line === ":") lines.push(":keepalive");
-        });
-        res.on("end", () => done({ status: res.statusCode ?? 0 }));
-      },
-    );
-    req.end(JSON.stringify(body));
-    return { lines, finished, req };
-  }
-
-  const until = async (check: () => boolean) => {
-    for (let i = 0; i < 200 && !check(); i++) await sleep(10);
-    expect(check()).toBe(true);
-  };
-
-  it("acknowledges, sends only what was asked for, tags each notification, keeps alive", async () => {
-    const tools = openListen({ toolsListChanged: true, promptsListChanged: false, resourceSubscriptions: ["file:///r"] }, 501);
-    const prompts = openListen({ promptsListChanged: true }, 502);
-    await until(() => tools.lines.length > 0 && prompts.lines.length > 0);
-    expect(tools.lines[0]).toEqual({
-      jsonrpc: "2.0",
-      method: "notifications/subscriptions/acknowledged",
-      params: {
-        notifications: { toolsListChanged: true, resourceSubscriptions: ["file:///r"] },
-        _meta: { "io.modelcontextprotocol/subscriptionId": 501 },
-      },
-    });
-    expect(validate("SubscriptionsAcknowledgedNotification", tools.lines[0]).ok).toBe(true);
-    server.registerTool("late", {}, () => "late");
-    server.notifyResourceUpdated("file:///r");
-    server.notifyResourceUpdated("file:///other");
-    server.removePrompt("p");
-    await until(() => tools.lines.some((l) => l.method === "notifications/resources/updated"));
-    await until(() => prompts.lines.some((l) => l.method === "notifications/prompts/list_changed"));
-    await until(() => tools.lines.includes(":keepalive"));
-    const toolEvents = tools.lines.filter((l) => typeof l === "object").map((l) => l.method);
-    expect(toolEvents).toEqual([
-      "notifications/subscriptions/acknowledged",
-      "notifications/tools/list_changed",
-      "notifications/resources/updated",
-    ]);
-    for (const l of tools.lines.filter((x) => typeof x === "object"))
-      expect(l.params._meta["io.modelcontextprotocol/subscriptionId"]).toBe(501);
-    expect(prompts.lines.filter((l) => typeof l === "object").map((l) => l.method)).toEqual([
-      "notifications/subscriptions/acknowledged",
-      "notifications/prompts/list_changed",
-    ]);
-    // The limit is 2 streams: a third is refused with a clear error.
-    const third = await rpc(running.url, "subscriptions/listen", { notifications: { toolsListChanged: true } });
-    expect(third.json.error).toMatchObject({ code: -32000 });
-    expect(third.json.error.message).toContain("Too many open subscriptions/listen streams");
-    tools.req.destroy();
-    prompts.req.destroy();
-    await until(() => server.listenStreams === 0);
-  });
-
-  it("closing the server ends every listen stream with its final result", async () => {
-    const s = new McpServer({ name: "c", version: "1" });
-    s.registerTool("t", {}, () => "t");
-    const r = await listen(s, { port: 0 });
-    const body = {
-      jsonrpc: "2.0",
-      id: "L1",
-      method: "subscriptions/listen",
-      params: { notifications: { toolsListChanged: true }, _meta: meta() },
-    };
-    const response = await fetch(r.url, { method: "POST", headers: headersFor(body), body: JSON.stringify(body) });
-    const text = response.text();
-    await sleep(20);
-    await r.close(500);
-    const events = (await text)
-      .split("\n")
-      .filter((l) => l.startsWith("data: "))
-      .map((l) => JSON.parse(l.slice(6)));
-    const last = events[events.length - 1];
-    expect(last).toMatchObject({ id: "L1", result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": "L1" } } });
-    expect(validate("SubscriptionsListenResultResponse", last).ok).toBe(true);
-  });
-
-  it("refuses a listen without a filter", async () => {
-    expect((await rpc(running.url, "subscriptions/listen", {})).json.error.code).toBe(-32602);
   });
 });
 
