@@ -29,6 +29,12 @@ import { MissingDependencyError, requireAtRunTime } from "../runtime-deps.js";
 import type { Completer } from "./completion.js";
 import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTable, type ServerHost } from "./feature.js";
 
+// RFC 6570 section 2 syntax, checked here because uri-templates accepts an
+// unclosed brace or an empty variable name and then matches nonsense.
+const VARCHAR = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})";
+const VARSPEC = `${VARCHAR}(?:\\.?${VARCHAR})*(?::[1-9][0-9]{0,3}|\\*)?`;
+const TEMPLATE_SYNTAX = new RegExp(`^(?:[^{}]|\\{[+#./;?&]?${VARSPEC}(?:,${VARSPEC})*\\})*$`);
+
 // uri-templates (CommonJS) is loaded when the first template is registered:
 // a server without templates never pays for it.
 let uriTemplatesModule: typeof uriTemplatesType | undefined;
@@ -145,6 +151,11 @@ export function defineTemplate(
 ): RegisteredTemplate {
   if (typeof name !== "string" || name === "") throw new TypeError("resource template name must be a non-empty string");
   if (typeof read !== "function") throw new TypeError(`resource template ${name}: read handler must be a function`);
+  if (typeof uriTemplate !== "string" || !TEMPLATE_SYNTAX.test(uriTemplate)) {
+    throw new TypeError(
+      `resource template ${name}: ${String(uriTemplate)} is not an RFC 6570 template (an unclosed brace, an empty or invalid variable name, or an unknown operator)`,
+    );
+  }
   let template: ReturnType<typeof uriTemplates>;
   try {
     template = uriTemplates(uriTemplate);

@@ -193,6 +193,33 @@ describe("registration", () => {
     expect(() => s.registerResource("r", "file:///r", { cache: { ttlMs: 1.5 } }, () => "")).toThrow(/ttlMs/);
     expect(() => s.registerResourceTemplate("t", "x://{a}", { complete: { b: () => [] } }, () => "")).toThrow(/names no template variable/);
   });
+
+  it("refuses a template that is not RFC 6570 syntax, and accepts every operator and modifier it defines", () => {
+    const s = resourceServer();
+    for (const bad of ["x://{a", "y://{}", "z://a}", "w://{a b}", "v://{=a}", "u://{a:0}", "t://{a:10000}", "s://{a..b}", "r://{{a}}"]) {
+      expect(() => s.registerResourceTemplate(`bad ${bad}`, bad, {}, () => ""), bad).toThrow(/is not an RFC 6570 template/);
+    }
+    const good = [
+      "a://{x}",
+      "b://{+x}",
+      "c://{#x}",
+      "d://x{.y}",
+      "e://x{/y*}",
+      "f://x{;y}",
+      "g://x{?y,z}",
+      "h://x{&y:3}",
+      "i://{x.y}",
+      "j://{%41}",
+    ];
+    for (const uri of good) s.registerResourceTemplate(`good ${uri}`, uri, {}, () => "");
+  });
+
+  it("never matches a read against a broken template (it is refused at registration instead)", async () => {
+    const s = resourceServer();
+    expect(() => s.registerResourceTemplate("open", "x://{a", {}, () => "matched")).toThrow();
+    const r = await send(s, "resources/read", { uri: "x://q" });
+    expect(r.error?.code).toBe(-32602);
+  });
 });
 
 describe("resources capability and notifications/resources/list_changed", () => {
