@@ -60,6 +60,11 @@ export class CompletionFeature implements Feature {
         }
         const given: unknown = params.context;
         const context = isObject(given) && isObject(given.arguments) ? (given.arguments as Record<string, string>) : {};
+        for (const [key, value] of Object.entries(context)) {
+          if (typeof value !== "string") {
+            throw new McpError(ErrorCode.InvalidParams, `Invalid params: context.arguments.${key} must be a string`, { argument: key });
+          }
+        }
         let completers: Record<string, Completer> | undefined;
         if (ref.type === "ref/prompt") {
           const prompt = typeof ref.name === "string" ? this.#prompts.get(ref.name) : undefined;

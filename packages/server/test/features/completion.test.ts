@@ -76,6 +76,18 @@ describe("completion/complete", () => {
       const refused = await complete({ ref: { type: "ref/prompt", name: "greet" }, argument });
       expect(refused.error.code, JSON.stringify(argument)).toBe(-32602);
     }
+    // The other arguments are strings too: a completer is never handed anything else.
+    for (const tone of [5, null, ["loud"], { x: 1 }]) {
+      const refused = await complete({
+        ref: { type: "ref/prompt", name: "greet" },
+        argument: { name: "tone", value: "" },
+        context: { arguments: { name: tone } },
+      });
+      expect(refused.error, JSON.stringify(tone)).toMatchObject({
+        code: -32602,
+        message: "Invalid params: context.arguments.name must be a string",
+      });
+    }
   });
 
   it("hands the completer the value and the other arguments, awaits it, and keeps only strings", async () => {
