@@ -14,6 +14,7 @@
  * `signal`. An `Mcp-Session-Id` header is ignored and never minted. HTTP
  * statuses of outcomes come from `status.ts` alone.
  */
+import { errorResponse } from "@x/jsonrpc";
 import type { JSONRPCNotification, RequestId } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { checkRequestHeaders } from "@x/mcp-v2607/wire";
@@ -391,7 +392,7 @@ function readBody(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
 }
 
 function message(core: Core, ex: Exchange): HttpAnswer | undefined {
-  const inbound = readMessage(core.server, ex.bytes!, core.maxDepth, "body");
+  const inbound = readMessage(core.server, ex.bytes!, core.maxDepth, "the body");
   // The bytes are not needed past here; an SSE call may hold the exchange for long.
   ex.bytes = undefined;
   if (inbound.kind === "error") {
@@ -518,8 +519,7 @@ function errorAnswer(
   extra: Readonly<Record<string, string>> = {},
   method?: string,
 ): HttpAnswer {
-  const response: Record<string, unknown> = { jsonrpc: "2.0", error: { code, message } };
-  if (id !== undefined) response.id = id;
+  const response = errorResponse(id, code, message);
   // Refusals decided by the transport (403, 405, 413, parse errors, header mismatches...) are observable too.
   if (rejectionsObserved()) publishRequestRejected({ requestId: id, method, code, message, status });
   return { status, headers: { ...JSON_HEADERS, ...extra }, body: JSON.stringify(response) };
