@@ -19,9 +19,9 @@
  * Every answer, errors included, is published on `x-mcp:help`.
  */
 import type { CallToolResult, Tool } from "@x/mcp-v2607";
+import { toolHeaderParams } from "@x/mcp-v2607/wire";
 import type { RequestContext } from "../context.js";
 import type { RegisteredTool } from "../features/tools/define.js";
-import { headerParams } from "../transports/headers.js";
 import { publishHelp } from "../telemetry.js";
 import { Bound } from "./bound.js";
 import { checkArguments, HELP_TOOL, helpPointer, refusal, unknownActionBody } from "./gates.js";
@@ -149,6 +149,7 @@ export function createHelpTool(lookup: (name: string) => ActionTool | undefined)
 /** Builds the registered form of an action tool, as the server holds it. */
 export function registeredActionTool(tool: ActionTool): RegisteredTool {
   const definition = tool.describe();
+  const headers = toolHeaderParams(definition);
   return {
     name: tool.name,
     definition,
@@ -157,7 +158,8 @@ export function registeredActionTool(tool: ActionTool): RegisteredTool {
     checkInput: () => [],
     checkOutput: tool.checkOutput,
     requiredClientCapabilities: undefined,
-    headerParams: headerParams(definition.inputSchema as Record<string, unknown>),
+    // An action tool's schema is built, not given: one that breaks a rule mirrors no headers.
+    headerParams: headers.ok ? headers.params : [],
     timeoutMs: tool.timeoutMs,
     actionOf: (args) => (typeof args.action === "string" ? args.action : undefined),
   };

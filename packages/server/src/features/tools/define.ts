@@ -4,12 +4,10 @@
  * compiled, `x-mcp-header` annotations, run limit).
  */
 import type { CallToolResult, ClientCapabilities, InputRequiredResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
+import { type HeaderParam, toolHeaderParams } from "@x/mcp-v2607/wire";
 import type { RequestContext } from "../../context.js";
 import { MissingDependencyError } from "../../runtime-deps.js";
 import { type CompiledSchema, compileSchema } from "../../schema.js";
-import { type HeaderParam, headerParams } from "../../transports/headers.js";
-
-export type { HeaderParam };
 
 /** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
 export type InputSchema = { type: "object"; [key: string]: unknown };
@@ -83,7 +81,9 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
   if (inputSchema.type !== "object") {
     throw new TypeError(`tool ${name}: inputSchema must have type "object"`);
   }
-  checkHeaderAnnotations(name, inputSchema);
+  // The walker clients run on tools/list: a tool they would drop is refused here.
+  const headers = toolHeaderParams({ inputSchema });
+  if (!headers.ok) throw new TypeError(`tool ${name}: ${headers.reason}`);
   if (config.timeoutMs !== undefined) checkTimeout(`tool ${name}: timeoutMs`, config.timeoutMs);
   const definition: Tool = { name, inputSchema } as Tool;
   if (config.title !== undefined) definition.title = config.title;
@@ -98,7 +98,7 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
     checkInput: compileFor(name, "inputSchema", inputSchema),
     checkOutput: config.outputSchema ? compileFor(name, "outputSchema", config.outputSchema) : undefined,
     requiredClientCapabilities: config.requiredClientCapabilities,
-    headerParams: headerParams(inputSchema),
+    headerParams: headers.params,
     timeoutMs: config.timeoutMs,
   };
 }
@@ -115,67 +115,6 @@ export function checkTimeout(what: string, value: unknown): void {
   if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > 2_147_483_647) {
     throw new RangeError(`${what} must be an integer number of milliseconds from 0 (no limit) to 2147483647, got ${String(value)}`);
   }
-}
-
-/** RFC 9110 token characters: what an `x-mcp-header` name may hold. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const COMPOSITION = [
-  "items",
-  "prefixItems",
-  "additionalProperties",
-  "oneOf",
-  "anyOf",
-  "allOf",
-  "not",
-  "if",
-  "then",
-  "else",
-  "$defs",
-  "definitions",
-  "patternProperties",
-  "dependentSchemas",
-  "contains",
-];
-
-/**
- * Checks the `x-mcp-header` annotations of an input schema against the
- * spec's constraints (basic/transports/streamable-http, "Custom Headers from
- * Tool Parameters"): a non-empty token name, unique without regard to case,
- * on a property of type string, integer or boolean, reachable from the root
- * through `properties` keys only.
- * @throws TypeError naming the tool and the annotation that breaks a rule.
- */
-export function checkHeaderAnnotations(tool: string, schema: Record<string, unknown>): void {
-  const seen = new Set<string>();
-  const walk = (node: unknown, path: string, reachable: boolean) => {
-    if (typeof node !== "object" || node === null) return;
-    if (Array.isArray(node)) {
-      for (const item of node) walk(item, path, false);
-      return;
-    }
-    const n = node as Record<string, unknown>;
-    if ("x-mcp-header" in n) {
-      const header = n["x-mcp-header"];
-      const where = `tool ${tool}: x-mcp-header at ${path || "(root)"}`;
-      if (!reachable || path === "") throw new TypeError(`${where} must sit on a property reachable through properties only`);
-      if (typeof header !== "string" || header === "" || !TOKEN.test(header))
-        throw new TypeError(`${where} must be a non-empty HTTP token`);
-      const type = n.type;
-      if (type !== "string" && type !== "integer" && type !== "boolean")
-        throw new TypeError(`${where} must be on a string, integer or boolean property`);
-      const key = header.toLowerCase();
-      if (seen.has(key)) throw new TypeError(`${where}: ${header} is used twice (names are case-insensitive)`);
-      seen.add(key);
-    }
-    for (const [key, child] of Object.entries(n)) {
-      if (key === "properties" && typeof child === "object" && child !== null && !Array.isArray(child)) {
-        for (const [prop, sub] of Object.entries(child)) walk(sub, `${path}/${prop}`, reachable);
-      } else if (COMPOSITION.includes(key) || key === "$ref") {
-        walk(child, `${path}/${key}`, false);
-      }
-    }
-  };
-  walk(schema, "", true);
 }
 
 function compileFor(tool: string, which: string, schema: object): CompiledSchema {
