@@ -17,6 +17,7 @@ import type { MethodEntry } from "./features/feature.js";
 import type { ToolsFeature } from "./features/tools/index.js";
 import { ASKING_METHODS } from "./mrtr/asks.js";
 import { type RoundSettings, runRound } from "./mrtr/run.js";
+import type { JsonObject } from "./objects.js";
 import { type Revision, revision2607 } from "./revision.js";
 import { publishRequestRejected, rejectionsObserved } from "./telemetry.js";
 
@@ -46,7 +47,7 @@ export interface InboundRequest {
   kind: "request";
   id: RequestId;
   method: string;
-  params: Record<string, unknown>;
+  params: JsonObject;
   envelope: RequestEnvelope;
   /**
    * For `tools/call` of a registered tool: its `x-mcp-header` parameters,
@@ -56,10 +57,7 @@ export interface InboundRequest {
 }
 
 /** A message as `inspect` classified it. */
-export type Inbound =
-  | { kind: "notification"; method: string; params: Record<string, unknown> }
-  | InboundRequest
-  | { kind: "error"; outcome: Outcome };
+export type Inbound = { kind: "notification"; method: string; params: JsonObject } | InboundRequest | { kind: "error"; outcome: Outcome };
 
 /** What the dispatcher needs from the server that owns it. */
 export interface DispatchSettings extends RoundSettings {
@@ -173,7 +171,7 @@ export class Dispatcher {
       scope,
     });
     // The table is keyed by method; its params are what the client sent (see methods.ts).
-    const handle = entry.handle as (params: Record<string, unknown>, ctx: RequestContext, t: TransportInfo, s: RunScope) => unknown;
+    const handle = entry.handle as (params: JsonObject, ctx: RequestContext, t: TransportInfo, s: RunScope) => unknown;
     // A handler that answers synchronously (most tools) is answered
     // synchronously: no promise, no microtask between request and response.
     let running: unknown;
@@ -196,7 +194,7 @@ export class Dispatcher {
   /** The response carrying a handler's result, stamped for its revision (a result that cannot be stamped is a fault). */
   #answered(result: unknown, id: RequestId, method: string, revision: Revision): Outcome {
     try {
-      const stamped = revision.stamp(result as Record<string, unknown>, this.#settings.info);
+      const stamped = revision.stamp(result as JsonObject, this.#settings.info);
       return { response: resultResponse(id, stamped) as JSONRPCResultResponse, stage: "handler" };
     } catch (error) {
       return this.failed(error, id, method);

@@ -8,16 +8,16 @@
 import type { Implementation } from "@x/mcp-v2607";
 import { META_SERVER_INFO, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { type EnvelopeCheck, readEnvelope } from "@x/mcp-v2607/wire";
-import { copyOwn, isObject } from "./objects.js";
+import { copyOwn, isObject, type JsonObject } from "./objects.js";
 
 /** The revision-specific parts of the dispatcher. */
 export interface Revision {
   /** The protocol version string this revision answers. */
   readonly version: string;
   /** Reads and checks the request metadata: the envelope, or the -32602 error when it is missing or malformed. */
-  readEnvelope(params: Record<string, unknown>): EnvelopeCheck;
+  readEnvelope(params: JsonObject): EnvelopeCheck;
   /** Adds what every result of this revision carries (resultType, server info) to a shallow copy of `result`, and returns the copy; `result` is left as it was. */
-  stamp(result: Record<string, unknown>, serverInfo: Implementation): Record<string, unknown>;
+  stamp(result: JsonObject, serverInfo: Implementation): JsonObject;
 }
 
 /** Revision 2026-07-28: per-request `_meta`, `resultType` on every result, server info in result `_meta`. */

@@ -6,6 +6,7 @@
 import type { CallToolResult, ClientCapabilities, InputRequiredResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
 import { type HeaderParam, toolHeaderParams } from "@x/mcp-v2607/wire";
 import type { RequestContext } from "../../context.js";
+import type { JsonObject } from "../../objects.js";
 import { MissingDependencyError } from "../../runtime-deps.js";
 import { type CompiledSchema, compileSchema } from "../../schema.js";
 
@@ -27,10 +28,7 @@ export type ToolHandlerResult = CallToolResult | InputRequiredResult | string;
  * `inputSchema`) and the request context. It may throw: the fault becomes
  * an `isError` result and the server goes on serving.
  */
-export type ToolHandler<Args = Record<string, unknown>> = (
-  args: Args,
-  ctx: RequestContext,
-) => ToolHandlerResult | Promise<ToolHandlerResult>;
+export type ToolHandler<Args = JsonObject> = (args: Args, ctx: RequestContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
 
 /** The definition of a tool, as given to `McpServer.registerTool`. */
 export interface ToolConfig {
@@ -45,7 +43,7 @@ export interface ToolConfig {
   /** Behaviour hints for clients (`readOnlyHint`, `destructiveHint`, ...). */
   annotations?: ToolAnnotations;
   /** Extra `_meta` published with the tool definition. */
-  _meta?: Record<string, unknown>;
+  _meta?: JsonObject;
   /** Client capabilities a call must declare; otherwise it is answered with -32021 (HTTP 400) before the handler runs. */
   requiredClientCapabilities?: ClientCapabilities;
   /** This tool's run limit in milliseconds, overriding the server's `toolTimeoutMs`; 0 turns the limit off. */
@@ -65,7 +63,7 @@ export interface RegisteredTool {
   /** The tool's own run limit in milliseconds (0: none); `undefined` uses the server's. */
   readonly timeoutMs?: number | undefined;
   /** For telemetry: the action a call addresses (action tools and `help`). */
-  readonly actionOf?: ((args: Record<string, unknown>) => string | undefined) | undefined;
+  readonly actionOf?: ((args: JsonObject) => string | undefined) | undefined;
 }
 
 /**

@@ -20,6 +20,7 @@ import { ErrorCode } from "@x/mcp-v2607/constants";
 import { checkRequestHeaders } from "@x/mcp-v2607/wire";
 import { type Inbound, type InboundRequest, internalErrorOutcome, type Outcome } from "../../dispatch.js";
 import { SERVER_BUSY } from "../../errors.js";
+import type { JsonObject } from "../../objects.js";
 import { answerNow, type McpServer } from "../../server.js";
 import { publishRequestRejected, rejectionsObserved } from "../../telemetry.js";
 import { Call } from "../call.js";
@@ -109,7 +110,7 @@ export interface HttpTransportOptions {
    * (the hook's error text is not sent); to refuse a request, throw from a
    * handler or override `McpServer.execute` instead.
    */
-  assigns?: (headers: (name: string) => string | undefined) => Record<string, unknown> | undefined;
+  assigns?: (headers: (name: string) => string | undefined) => JsonObject | undefined;
 }
 
 /** The response the transport core produces, independent of the HTTP library. */
@@ -171,7 +172,7 @@ export abstract class Exchange {
   /** The message, as `message` read it; a request from `notification` on. */
   inbound: Inbound | undefined = undefined;
   /** What the assigns hook returned (set by `assignsHook`). */
-  assigns: Record<string, unknown> | undefined = undefined;
+  assigns: JsonObject | undefined = undefined;
 }
 
 /** Adapts a public {@link HttpExchange} (with its `signal`) to the ladder. */
