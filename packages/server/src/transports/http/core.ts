@@ -37,18 +37,19 @@ const READ_BODY = "read the body";
 /** The check ladder, in order; each stage answers early or passes the request on. */
 const LADDER: readonly Stage[] = [
   dnsRebinding, //   1. Origin or Host not allowed: 403, so a web page cannot reach a local server
-  preflight, //      2. OPTIONS with CORS on: 204, the browser's preflight answer
-  postOnly, //       2. any other method but POST: 405 with Allow: POST
-  accept, //         3. Accept admits neither JSON nor SSE: 406, nothing could be sent back
-  load, //           3. too many requests in flight: 503 with Retry-After, before reading the body
+  preflight, //      2. OPTIONS with CORS on: 204, the answer a browser asks for before a cross-origin POST
+  postOnly, //       2. anything but POST: 405 with Allow: POST (no GET stream, no session to DELETE)
+  accept, //         3. Accept admits neither JSON nor SSE: 406, as no answer could be sent
+  load, //           3. too many requests in flight: 503 with Retry-After, before a body is read
   declaredSize, //   4. Content-Length over the limit: 413, without reading the body
-  READ_BODY, //      4. the body: more than the limit is 413, unreadable is 400 and -32700
-  message, //        5, 6, 8. not UTF-8 JSON, too deep, not one request, bad _meta: 400 (the dispatcher's refusals)
-  notification, //   7. a notification: 202 with an empty body, as it is never answered
-  headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020
+  READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); unreadable: 400, -32700
+  message, //        5, 6, 8. not UTF-8 JSON, too deep, not one request, bad _meta: 400, before any handler
+  notification, //   7. a notification: 202 with an empty body, as it never has an answer
+  headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020 (proxies route on them)
   assignsHook, //    the assigns hook throws: 500, -32603, before the request takes a slot
 ];
-// Then `runCall`: 10 and 11 in the dispatcher, and the method itself.
+// Then `runCall`: the dispatcher checks 10. the protocol version (400, -32022)
+// and 11. the method (404, -32601), and runs it.
 
 /**
  * One stage of the {@link LADDER}: an answer ends the climb, `undefined`
