@@ -79,8 +79,9 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
   if (inputSchema.type !== "object") {
     throw new TypeError(`tool ${name}: inputSchema must have type "object"`);
   }
-  // The walker clients run on tools/list: a tool they would drop is refused here.
-  const headers = toolHeaderParams({ inputSchema });
+  // The walker clients run on tools/list: a tool they would drop is refused
+  // here. No depth bound: that guards a client against a server's schema.
+  const headers = toolHeaderParams({ inputSchema }, Number.POSITIVE_INFINITY);
   if (!headers.ok) throw new TypeError(`tool ${name}: ${headers.reason}`);
   if (config.timeoutMs !== undefined) checkTimeout(`tool ${name}: timeoutMs`, config.timeoutMs);
   const definition: Tool = { name, inputSchema } as Tool;
