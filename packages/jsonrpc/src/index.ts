@@ -125,8 +125,12 @@ export interface ClassifiedInvalid {
 /** What {@link classify} makes of a decoded JSON value. */
 export type Classified = ClassifiedRequest | ClassifiedNotification | ClassifiedResponse | ClassifiedInvalid;
 
-/** The text of {@link ClassifiedInvalid} for a value that is no request, notification or response. */
-const NOT_A_MESSAGE = "Invalid request: expected a JSON-RPC 2.0 request or notification";
+/**
+ * The text of {@link ClassifiedInvalid} for a value that is no request,
+ * notification or response; also what a receiver that expects no responses
+ * answers one with.
+ */
+export const NOT_A_MESSAGE = "Invalid request: expected a JSON-RPC 2.0 request or notification";
 
 /**
  * Classifies one decoded JSON value (JSON-RPC 2.0 "Request object",

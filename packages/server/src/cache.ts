@@ -4,6 +4,7 @@
  * that order of increasing precedence. Hints are checked when configured.
  */
 import { type CacheHintOptions, type CacheHints, cacheHints } from "@x/builders";
+import type { Result } from "@x/mcp-v2607";
 
 /** The methods whose results carry cache hints. */
 export type CacheableMethod =
@@ -55,7 +56,7 @@ export function resolveCacheOptions(options: CacheOptions = {}): Map<CacheableMe
  * either, completed from `fallback`.
  * @throws RangeError when the result carries an invalid hint.
  */
-export function applyHints(result: Record<string, unknown>, fallback: CacheHints): Record<string, unknown> {
+export function applyHints(result: Result, fallback: CacheHints): Result {
   const own: CacheHintOptions = {};
   if (result.ttlMs !== undefined) own.ttlMs = result.ttlMs as number;
   if (result.cacheScope !== undefined) own.cacheScope = result.cacheScope as CacheHints["cacheScope"];

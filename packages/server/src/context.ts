@@ -7,13 +7,16 @@ import type {
   ClientCapabilities,
   CreateMessageRequestParams,
   ElicitRequestFormParams,
-  Tool,
   Implementation,
   JSONRPCNotification,
+  JSONValue,
   LoggingLevel,
+  LoggingMessageNotificationParams,
+  ProgressNotificationParams,
   ProgressToken,
   RequestId,
   RequestMetaObject,
+  Tool,
 } from "@x/mcp-v2607";
 import { META_LOG_LEVEL, Method } from "@x/mcp-v2607/constants";
 import {
@@ -22,12 +25,13 @@ import {
   type AskOptions,
   askBuilders,
   type ElicitAnswer,
-  type NotSupported,
   loadAskValidators,
+  type NotSupported,
   type RootsAnswer,
   type SampleAnswer,
 } from "./mrtr/asks.js";
 import type { Round } from "./mrtr/round.js";
+import type { JsonObject } from "./objects.js";
 import { readTraceContext, type TraceContext } from "./telemetry.js";
 
 /**
@@ -41,9 +45,9 @@ export const RESERVED_ASSIGNS_PREFIX = "x-mcp";
  * start with {@link RESERVED_ASSIGNS_PREFIX}. The copy is shallow: values
  * are shared with whatever the transport returned.
  */
-export function filterAssigns(assigns: Readonly<Record<string, unknown>> | undefined): Readonly<Record<string, unknown>> {
+export function filterAssigns(assigns: Readonly<JsonObject> | undefined): Readonly<JsonObject> {
   if (!assigns) return EMPTY_ASSIGNS;
-  const copy: Record<string, unknown> = {};
+  const copy: JsonObject = {};
   for (const key of Object.keys(assigns)) {
     // defineProperty, not assignment: a key may be __proto__.
     if (!key.startsWith(RESERVED_ASSIGNS_PREFIX)) Object.defineProperty(copy, key, { value: assigns[key], enumerable: true });
@@ -60,7 +64,7 @@ export interface TransportInfo {
   /** Aborted when the client goes away (HTTP connection or SSE stream closed, stdio `notifications/cancelled`). */
   signal?: AbortSignal;
   /** Per-request data from outside the protocol (authentication, tenant, ...). Never persisted between requests. */
-  assigns?: Readonly<Record<string, unknown>>;
+  assigns?: Readonly<JsonObject>;
   /**
    * Delivers a notification related to this request before its response
    * (over HTTP the first one switches the response to an SSE stream).
@@ -99,7 +103,7 @@ export interface RequestContext {
    * frozen copy for each request, without the keys under the reserved prefix
    * {@link RESERVED_ASSIGNS_PREFIX}: nothing a handler does carries over to another request.
    */
-  readonly assigns: Readonly<Record<string, unknown>>;
+  readonly assigns: Readonly<JsonObject>;
   /**
    * The W3C trace context the request carried in `_meta` (`traceparent`,
    * `tracestate`, `baggage`; spec: basic/index, "OpenTelemetry trace
@@ -130,7 +134,7 @@ export interface RequestContext {
    * with this round's `inputResponses` over them. `{}` on a first round and
    * outside a run. Asks read it; handlers rarely need to.
    */
-  readonly answers: Readonly<Record<string, unknown>>;
+  readonly answers: Readonly<JsonObject>;
   /** The tool definitions this server serves (its mount list), in `tools/list` order. */
   readonly tools: readonly Tool[];
   /**
@@ -181,7 +185,7 @@ export const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "
  */
 export interface RunScope {
   round?: Round;
-  preset?: Readonly<Record<string, unknown>>;
+  preset?: Readonly<JsonObject>;
   limit?: { signalOver(outer: AbortSignal | undefined): AbortSignal };
 }
 
@@ -203,7 +207,7 @@ export interface ContextInit {
 
 const NEVER_ABORTED = new AbortController().signal;
 
-const EMPTY_ASSIGNS: Readonly<Record<string, unknown>> = Object.freeze({});
+const EMPTY_ASSIGNS: Readonly<JsonObject> = Object.freeze({});
 
 /**
  * Builds the context of one request.
@@ -231,7 +235,7 @@ class Context implements RequestContext {
   readonly #init: ContextInit;
   readonly #scope: RunScope;
   #trace: TraceContext | undefined | null = null;
-  #assigns: Readonly<Record<string, unknown>> | undefined = undefined;
+  #assigns: Readonly<JsonObject> | undefined = undefined;
   #ask: ReturnType<typeof askBuilders> | undefined = undefined;
 
   constructor(init: ContextInit) {
@@ -252,17 +256,17 @@ class Context implements RequestContext {
     return limit !== undefined ? limit.signalOver(outer) : (outer ?? NEVER_ABORTED);
   }
 
-  get assigns(): Readonly<Record<string, unknown>> {
+  get assigns(): Readonly<JsonObject> {
     this.#assigns ??= filterAssigns(this.#init.transport.assigns);
     return this.#assigns;
   }
 
   get trace(): TraceContext | undefined {
-    if (this.#trace === null) this.#trace = readTraceContext(this.meta as Record<string, unknown>);
+    if (this.#trace === null) this.#trace = readTraceContext(this.meta);
     return this.#trace;
   }
 
-  get answers(): Readonly<Record<string, unknown>> {
+  get answers(): Readonly<JsonObject> {
     return this.#scope.round?.answers ?? this.#scope.preset ?? {};
   }
 
@@ -321,7 +325,7 @@ class Context implements RequestContext {
     const notify = this.#init.transport.notify;
     if (progressToken === undefined || progressToken === null || !notify) return false;
     if (typeof progress !== "number" || !Number.isFinite(progress)) throw new TypeError("progress must be a finite number");
-    const params: Record<string, unknown> = { progressToken, progress };
+    const params: ProgressNotificationParams = { progressToken, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
     return notify({ jsonrpc: "2.0", method: Method.NotificationsProgress, params } as JSONRPCNotification);
@@ -335,7 +339,8 @@ class Context implements RequestContext {
     const rank = LOG_LEVELS.indexOf(level);
     if (rank < 0) throw new TypeError(`log level must be one of ${LOG_LEVELS.join(", ")}`);
     if (rank < minLevel) return false;
-    const params: Record<string, unknown> = { level, data };
+    // `data` is the handler's; the notification carries it as sent.
+    const params: LoggingMessageNotificationParams = { level, data: data as JSONValue };
     if (logger !== undefined) params.logger = logger;
     return notify({ jsonrpc: "2.0", method: Method.NotificationsMessage, params } as JSONRPCNotification);
   }

@@ -7,17 +7,18 @@
  * the stage that decided an error. The outcome carries no HTTP status: the
  * HTTP transport alone maps outcomes to statuses (`transports/http/status.ts`).
  */
+import { classify, errorResponse, NOT_A_MESSAGE, resultResponse } from "@x/jsonrpc";
 import type { JSONRPCErrorResponse, JSONRPCResultResponse, RequestId } from "@x/mcp-v2607";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
+import type { HeaderParam, RequestEnvelope } from "@x/mcp-v2607/wire";
 import { createContext, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
-import { isProtocolError, type McpError } from "./errors.js";
+import { isProtocolError } from "./errors.js";
 import type { MethodEntry } from "./features/feature.js";
-import type { HeaderParam } from "./features/tools/define.js";
 import type { ToolsFeature } from "./features/tools/index.js";
 import { ASKING_METHODS } from "./mrtr/asks.js";
 import { type RoundSettings, runRound } from "./mrtr/run.js";
-import { isObject } from "./objects.js";
-import { type EnvelopeMeta, type Revision, revision2607 } from "./revision.js";
+import type { JsonObject } from "./objects.js";
+import { type Revision, revision2607 } from "./revision.js";
 import { publishRequestRejected, rejectionsObserved } from "./telemetry.js";
 
 /** A JSON-RPC response produced by the dispatcher. */
@@ -46,8 +47,8 @@ export interface InboundRequest {
   kind: "request";
   id: RequestId;
   method: string;
-  params: Record<string, unknown>;
-  envelope: EnvelopeMeta;
+  params: JsonObject;
+  envelope: RequestEnvelope;
   /**
    * For `tools/call` of a registered tool: its `x-mcp-header` parameters,
    * which Streamable HTTP mirrors in `Mcp-Param-*` headers; else `undefined`.
@@ -56,10 +57,7 @@ export interface InboundRequest {
 }
 
 /** A message as `inspect` classified it. */
-export type Inbound =
-  | { kind: "notification"; method: string; params: Record<string, unknown> }
-  | InboundRequest
-  | { kind: "error"; outcome: Outcome };
+export type Inbound = { kind: "notification"; method: string; params: JsonObject } | InboundRequest | { kind: "error"; outcome: Outcome };
 
 /** What the dispatcher needs from the server that owns it. */
 export interface DispatchSettings extends RoundSettings {
@@ -71,11 +69,7 @@ export interface DispatchSettings extends RoundSettings {
 
 /** Builds an error outcome. */
 export function errorOutcome(id: RequestId | undefined, code: number, message: string, data: unknown, stage: Outcome["stage"]): Outcome {
-  const error: JSONRPCErrorResponse["error"] = { code, message };
-  if (data !== undefined) error.data = data as JSONRPCErrorResponse["error"]["data"];
-  const response: JSONRPCErrorResponse = { jsonrpc: "2.0", error };
-  if (id !== undefined) response.id = id;
-  return { response, stage };
+  return { response: errorResponse(id, code, message, data) as JSONRPCErrorResponse, stage };
 }
 
 /**
@@ -99,10 +93,6 @@ export function rejected(outcome: Outcome, method: string | undefined, status: (
     });
   }
   return outcome;
-}
-
-function isRequestId(value: unknown): value is RequestId {
-  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
 
 /** The dispatcher of one server: its method table, its revisions and its settings. */
@@ -131,30 +121,19 @@ export class Dispatcher {
    * with a -32600 or -32602 response of stage `"message"`.
    */
   inspect(message: unknown): Inbound {
-    if (!isObject(message) || message.jsonrpc !== "2.0" || typeof message.method !== "string") {
-      const id = isObject(message) && isRequestId(message.id) ? message.id : undefined;
-      return refused(id, ErrorCode.InvalidRequest, "Invalid request: expected a JSON-RPC 2.0 request or notification");
+    const classified = classify(message);
+    if (classified.kind === "request") {
+      const { id, method, params } = classified;
+      const check = revision2607.readEnvelope(params);
+      if (!check.ok) return refused(id, check.code, check.message);
+      const name = params.name;
+      const headerParams = method === Method.ToolsCall && typeof name === "string" ? this.#tools.get(name)?.headerParams : undefined;
+      return { kind: "request", id, method, params, envelope: check.envelope, headerParams };
     }
-    const params = message.params === undefined ? {} : message.params;
-    if (!isObject(params)) {
-      return refused(
-        isRequestId(message.id) ? message.id : undefined,
-        ErrorCode.InvalidRequest,
-        "Invalid request: params must be an object",
-      );
-    }
-    if (!("id" in message)) return { kind: "notification", method: message.method, params };
-    if (!isRequestId(message.id)) return refused(undefined, ErrorCode.InvalidRequest, "Invalid request: id must be a string or an integer");
-    let envelope: EnvelopeMeta;
-    try {
-      envelope = revision2607.readEnvelope(params);
-    } catch (error) {
-      const e = error as McpError;
-      return { kind: "error", outcome: errorOutcome(message.id, e.code, e.message, e.data, "message") };
-    }
-    const name = params.name;
-    const headerParams = message.method === Method.ToolsCall && typeof name === "string" ? this.#tools.get(name)?.headerParams : undefined;
-    return { kind: "request", id: message.id, method: message.method, params, envelope, headerParams };
+    if (classified.kind === "notification") return classified;
+    // A server of this revision sends no requests, so a response answers nothing.
+    if (classified.kind === "response") return refused(classified.id, ErrorCode.InvalidRequest, NOT_A_MESSAGE);
+    return refused(classified.id, ErrorCode.InvalidRequest, classified.message);
   }
 
   /**
@@ -192,7 +171,7 @@ export class Dispatcher {
       scope,
     });
     // The table is keyed by method; its params are what the client sent (see methods.ts).
-    const handle = entry.handle as (params: Record<string, unknown>, ctx: RequestContext, t: TransportInfo, s: RunScope) => unknown;
+    const handle = entry.handle as (params: JsonObject, ctx: RequestContext, t: TransportInfo, s: RunScope) => unknown;
     // A handler that answers synchronously (most tools) is answered
     // synchronously: no promise, no microtask between request and response.
     let running: unknown;
@@ -215,9 +194,8 @@ export class Dispatcher {
   /** The response carrying a handler's result, stamped for its revision (a result that cannot be stamped is a fault). */
   #answered(result: unknown, id: RequestId, method: string, revision: Revision): Outcome {
     try {
-      const stamped = revision.stamp(result as Record<string, unknown>, this.#settings.info);
-      const response: JSONRPCResultResponse = { jsonrpc: "2.0", id, result: stamped as JSONRPCResultResponse["result"] };
-      return { response, stage: "handler" };
+      const stamped = revision.stamp(result as JsonObject, this.#settings.info);
+      return { response: resultResponse(id, stamped) as JSONRPCResultResponse, stage: "handler" };
     } catch (error) {
       return this.failed(error, id, method);
     }

@@ -44,15 +44,8 @@ export { InputRequiredSignal } from "./mrtr/round.js";
 export type { ServerInfo, ServerOptions } from "./options.js";
 export { MissingDependencyError } from "./runtime-deps.js";
 export { McpServer } from "./server.js";
-export {
-  type CorsOptions,
-  createFetchHandler,
-  createNodeHandler,
-  type HttpTransportOptions,
-  type ListenOptions,
-  listen,
-  type NodeHandler,
-  type NodeHandlerOptions,
-  type RunningHttpServer,
-} from "./transports/http/core.js";
+export type { CorsOptions, HttpTransportOptions } from "./transports/http/core.js";
+export { createFetchHandler } from "./transports/http/fetch.js";
+export { type ListenOptions, listen, type RunningHttpServer } from "./transports/http/listen.js";
+export { createNodeHandler, type NodeHandler, type NodeHandlerOptions } from "./transports/http/node.js";
 export { type StdioOptions, serveStdio } from "./transports/stdio.js";

@@ -29,7 +29,7 @@ import { ListenFeature, Subscriptions } from "./features/subscriptions.js";
 import { checkTimeout, type ToolConfig, type ToolHandler } from "./features/tools/define.js";
 import { ToolsFeature } from "./features/tools/index.js";
 import { KeyRing } from "./keys.js";
-import { isObject } from "./objects.js";
+import { isObject, type JsonObject } from "./objects.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
 import { statusOf } from "./transports/http/status.js";
 
@@ -152,7 +152,7 @@ export class McpServer {
    *   a schema does not compile (including an unresolvable `$ref`), or an
    *   `x-mcp-header` annotation breaks the spec's constraints.
    */
-  registerTool<Args = Record<string, unknown>>(name: string, config: ToolConfig, handler: ToolHandler<Args>): this {
+  registerTool<Args = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<Args>): this {
     this.#tools.register(name, config, handler as ToolHandler<any>);
     return this;
   }

@@ -32,6 +32,7 @@
  */
 import { channel } from "node:diagnostics_channel";
 import type { RequestId } from "@x/mcp-v2607";
+import type { JsonObject } from "./objects.js";
 
 /** The names of every channel the server publishes on. */
 export const CHANNELS = Object.freeze({
@@ -95,7 +96,7 @@ const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(
  * version `ff`, an all-zero trace or parent id, or version `00` with extra
  * fields. A `tracestate` or `baggage` that is not a string is left out.
  */
-export function readTraceContext(meta: Readonly<Record<string, unknown>> | undefined): TraceContext | undefined {
+export function readTraceContext(meta: Readonly<JsonObject> | undefined): TraceContext | undefined {
   const traceparent = meta?.traceparent;
   if (typeof traceparent !== "string" || traceparent.length > 512) return undefined;
   const match = TRACEPARENT.exec(traceparent);

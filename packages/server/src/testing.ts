@@ -13,6 +13,7 @@ import type { ClientCapabilities, InputRequest, InputRequests, RequestMetaObject
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, Method, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { createContext, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
 import { Round } from "./mrtr/round.js";
+import type { JsonObject } from "./objects.js";
 
 /** Options of {@link buildContext}. */
 export interface BuildContextOptions {
@@ -21,11 +22,11 @@ export interface BuildContextOptions {
   /** The client capabilities the request declares. Default: those in `meta`, else none. */
   capabilities?: ClientCapabilities;
   /** Answers by ask key, standing in for a retry (`{ "elicit-1": { action: "accept", content: {...} } }`). */
-  answers?: Record<string, unknown>;
+  answers?: JsonObject;
   /** The method the handler serves. Default `"tools/call"`. */
   method?: string;
   /** `ctx.assigns`. Default `{}`. */
-  assigns?: Record<string, unknown>;
+  assigns?: JsonObject;
   /** Aborts `ctx.signal`. */
   signal?: AbortSignal;
 }
@@ -75,7 +76,7 @@ export type RunOutcome<R> =
       /** The first question the run stopped on. */
       question: { key: string; request: InputRequest };
       /** The answers the run used before it stopped. */
-      used: Record<string, unknown>;
+      used: JsonObject;
     };
 
 /**

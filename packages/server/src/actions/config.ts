@@ -13,11 +13,13 @@
  * declarations (a `requiredOneOf` group that contains another, a default that
  * is also required) and computes no global property of a schema.
  */
+
+import type { JsonObject } from "../objects.js";
+import { MissingDependencyError } from "../runtime-deps.js";
 import { Bound } from "./bound.js";
 import { describeValue, findNonJson, isPlainObject } from "./json.js";
 import { findUnknownKeys, schemaOffence } from "./keyset.js";
 import { buildValueGate, type ValueGate } from "./value-gate.js";
-import { MissingDependencyError } from "../runtime-deps.js";
 
 /**
  * A tool definition that breaks a rule, found when the tool is defined or
@@ -64,13 +66,13 @@ export const ACTION_SCHEMA_KEYS = Object.freeze([
 export interface CheckedAction {
   readonly name: string;
   readonly description: string;
-  readonly properties: Record<string, unknown>;
+  readonly properties: JsonObject;
   readonly required: readonly string[];
   readonly requiredOneOf: readonly (readonly string[])[] | undefined;
-  readonly defaults: Readonly<Record<string, unknown>>;
+  readonly defaults: Readonly<JsonObject>;
   readonly notes: string | undefined;
   readonly related: readonly string[] | undefined;
-  readonly examples: readonly Record<string, unknown>[] | undefined;
+  readonly examples: readonly JsonObject[] | undefined;
   readonly valueGate: ValueGate;
 }
 
@@ -125,7 +127,7 @@ export function checkAction(tool: string, name: string, schema: unknown): Checke
   }
   if (Object.getOwnPropertySymbols(schema).length > 0)
     throw new ConfigurationError(tool, cb, `${at} has a key that is not a string`, "string keys", schema);
-  const { description, properties, required, requiredOneOf, defaults, notes, related, examples } = schema as Record<string, unknown>;
+  const { description, properties, required, requiredOneOf, defaults, notes, related, examples } = schema as JsonObject;
   if (typeof description !== "string") throw new ConfigurationError(tool, cb, `${at}: description is required`, "a string", description);
   if (LINE_BREAK.test(description)) {
     throw new ConfigurationError(
@@ -148,7 +150,7 @@ export function checkAction(tool: string, name: string, schema: unknown): Checke
       properties,
     );
   requireJson(tool, cb, `${at}: properties`, properties);
-  const props = structuredClone(properties) as Record<string, unknown>;
+  const props = structuredClone(properties) as JsonObject;
   let valueGate: ValueGate;
   try {
     valueGate = buildValueGate(props);
@@ -229,7 +231,7 @@ export function checkAction(tool: string, name: string, schema: unknown): Checke
     }
   }
 
-  let defs: Record<string, unknown> = {};
+  let defs: JsonObject = {};
   if (defaults !== undefined) {
     if (!isPlainObject(defaults))
       throw new ConfigurationError(
@@ -303,7 +305,7 @@ export function checkAction(tool: string, name: string, schema: unknown): Checke
     defaults: defs,
     notes: notes as string | undefined,
     related: related === undefined ? undefined : [...(related as string[])],
-    examples: examples === undefined ? undefined : (structuredClone(examples) as Record<string, unknown>[]),
+    examples: examples === undefined ? undefined : (structuredClone(examples) as JsonObject[]),
     valueGate,
   });
 }

@@ -10,6 +10,7 @@
  * the exact `help` call that explains the surface just refused.
  */
 import type { CallToolResult } from "@x/mcp-v2607";
+import type { JsonObject } from "../objects.js";
 import { dispatchError } from "../telemetry.js";
 import { Bound } from "./bound.js";
 import { isPlainObject } from "./json.js";
@@ -47,7 +48,7 @@ function article(type: string): string {
 }
 
 /** Builds a refusal result: `isError`, the body as JSON text and as `structuredContent`, classified as a dispatch error. */
-export function refusal(body: Record<string, unknown>): CallToolResult {
+export function refusal(body: JsonObject): CallToolResult {
   return dispatchError({
     resultType: "complete",
     content: [{ type: "text", text: JSON.stringify(body) }],
@@ -66,11 +67,11 @@ export function refusal(body: Record<string, unknown>): CallToolResult {
  * @returns the refusal body, or `undefined` when the arguments pass.
  */
 export function checkArguments(
-  args: Record<string, unknown>,
+  args: JsonObject,
   vocabulary: Readonly<Record<string, ArgumentType>>,
   pointer: HelpPointer,
   subject: string,
-): Record<string, unknown> | undefined {
+): JsonObject | undefined {
   const names = Object.keys(vocabulary);
   const unknown = Object.keys(args)
     .filter((key) => !Object.hasOwn(vocabulary, key))
@@ -107,7 +108,7 @@ export function checkArguments(
 }
 
 /** The answer to a call that names no action (gate 3). */
-export function missingActionBody(tool: string, valid: readonly string[]): Record<string, unknown> {
+export function missingActionBody(tool: string, valid: readonly string[]): JsonObject {
   return {
     error: "missing_action",
     message: `Call ${tool} with an action, one of: ${valid.join(", ")}.`,
@@ -117,7 +118,7 @@ export function missingActionBody(tool: string, valid: readonly string[]): Recor
 }
 
 /** The answer to a call (or a help lookup) naming an action the tool does not have (gate 4). */
-export function unknownActionBody(tool: string, action: string, valid: readonly string[]): Record<string, unknown> {
+export function unknownActionBody(tool: string, action: string, valid: readonly string[]): JsonObject {
   const quoted = Bound.echo(action);
   return {
     error: "unknown_action",

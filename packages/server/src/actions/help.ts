@@ -19,9 +19,10 @@
  * Every answer, errors included, is published on `x-mcp:help`.
  */
 import type { CallToolResult, Tool } from "@x/mcp-v2607";
+import { toolHeaderParams } from "@x/mcp-v2607/wire";
 import type { RequestContext } from "../context.js";
 import type { RegisteredTool } from "../features/tools/define.js";
-import { headerParams } from "../transports/headers.js";
+import type { JsonObject } from "../objects.js";
 import { publishHelp } from "../telemetry.js";
 import { Bound } from "./bound.js";
 import { checkArguments, HELP_TOOL, helpPointer, refusal, unknownActionBody } from "./gates.js";
@@ -52,11 +53,7 @@ function answer(body: unknown): CallToolResult {
   return { resultType: "complete", content: [{ type: "text", text: JSON.stringify(body) }] };
 }
 
-async function respond(
-  args: Record<string, unknown>,
-  ctx: RequestContext,
-  lookup: (name: string) => ActionTool | undefined,
-): Promise<CallToolResult> {
+async function respond(args: JsonObject, ctx: RequestContext, lookup: (name: string) => ActionTool | undefined): Promise<CallToolResult> {
   const refused = checkArguments(args, ARGUMENTS, helpPointer(), HELP_TOOL);
   if (refused) return refusal(refused);
   const tools = ctx.tools.filter((t) => t.name !== HELP_TOOL);
@@ -74,7 +71,7 @@ async function respond(
     }
     return answer({
       tools: tools.map((t) => {
-        const entry: Record<string, unknown> = { tool: t.name };
+        const entry: JsonObject = { tool: t.name };
         if (t.description !== undefined) entry.description = t.description;
         const actionTool = lookup(t.name);
         if (actionTool) entry.actions = actionTool.summaries;
@@ -95,15 +92,15 @@ async function respond(
   const actionTool = lookup(toolName);
   if (actionName === undefined) {
     if (!actionTool) {
-      const plain: Record<string, unknown> = { tool: definition.name };
+      const plain: JsonObject = { tool: definition.name };
       if (definition.description !== undefined) plain.description = definition.description;
       plain.inputSchema = definition.inputSchema;
       if (definition.outputSchema !== undefined) plain.outputSchema = definition.outputSchema;
       return answer(plain);
     }
-    const actions: Record<string, unknown> = {};
+    const actions: JsonObject = {};
     for (const name of actionTool.actionNames) actions[name] = actionTool.renderAction(name);
-    const level: Record<string, unknown> = { tool: actionTool.name };
+    const level: JsonObject = { tool: actionTool.name };
     if (actionTool.title !== undefined) level.title = actionTool.title;
     level.description = actionTool.description;
     level.actions = actions;
@@ -111,7 +108,7 @@ async function respond(
   }
   const rendered = actionTool?.renderAction(actionName);
   if (!actionTool || !rendered) return refusal(unknownActionBody(toolName, actionName, actionTool?.actionNames ?? []));
-  const level: Record<string, unknown> = { tool: actionTool.name, action: actionName, ...rendered };
+  const level: JsonObject = { tool: actionTool.name, action: actionName, ...rendered };
   const context = await actionTool.contextFor(actionName, ctx);
   if (context !== undefined) level.context = context;
   return answer(level);
@@ -125,7 +122,7 @@ export function createHelpTool(lookup: (name: string) => ActionTool | undefined)
   return {
     name: HELP_TOOL,
     definition: HELP_DEFINITION,
-    handler: async (args: Record<string, unknown>, ctx: RequestContext) => {
+    handler: async (args: JsonObject, ctx: RequestContext) => {
       const tool = typeof args.tool === "string" ? args.tool : undefined;
       const action = typeof args.action === "string" ? args.action : undefined;
       const level = action !== undefined ? "action" : tool !== undefined ? "tool" : "index";
@@ -149,15 +146,17 @@ export function createHelpTool(lookup: (name: string) => ActionTool | undefined)
 /** Builds the registered form of an action tool, as the server holds it. */
 export function registeredActionTool(tool: ActionTool): RegisteredTool {
   const definition = tool.describe();
+  const headers = toolHeaderParams(definition);
   return {
     name: tool.name,
     definition,
-    handler: (args: Record<string, unknown>, ctx: RequestContext) => tool.run(args, ctx),
+    handler: (args: JsonObject, ctx: RequestContext) => tool.run(args, ctx),
     // The dispatch gates check the arguments; the generic inputSchema check would pre-empt their answers.
     checkInput: () => [],
     checkOutput: tool.checkOutput,
     requiredClientCapabilities: undefined,
-    headerParams: headerParams(definition.inputSchema as Record<string, unknown>),
+    // An action tool's schema is built, not given: one that breaks a rule mirrors no headers.
+    headerParams: headers.ok ? headers.params : [],
     timeoutMs: tool.timeoutMs,
     actionOf: (args) => (typeof args.action === "string" ? args.action : undefined),
   };

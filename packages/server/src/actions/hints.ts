@@ -2,6 +2,8 @@
  * Hints: follow-up calls an action tool suggests with its answer, so the
  * model's next step is a concrete call rather than a guess.
  */
+
+import type { JsonObject } from "../objects.js";
 import { describeValue, findNonJson, isPlainObject } from "./json.js";
 
 /** One suggested next call: `tools/call` of `tool` with `{ action, data: example }`. */
@@ -13,7 +15,7 @@ export interface Hint {
   /** Why this call is relevant now (consumer-written, sent unchanged). */
   description: string;
   /** An example `data` payload for the call. */
-  example?: Record<string, unknown>;
+  example?: JsonObject;
 }
 
 /**

@@ -11,10 +11,11 @@
 import { loadAjv } from "@x/json-schema";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
+import type { JsonObject } from "../objects.js";
 import { boundValue } from "./bound.js";
 
 /** True for an object whose prototype is `Object.prototype` or `null`: a map, never a class instance or an array. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is JsonObject {
   if (typeof value !== "object" || value === null) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
@@ -116,7 +117,7 @@ function ajv(): Ajv2020 {
  */
 export function compileStrict(schema: object | boolean): ValidateFunction {
   if (typeof schema === "boolean") return ajv().compile(schema);
-  const { $id: _id, $schema: _dialect, ...rest } = schema as Record<string, unknown>;
+  const { $id: _id, $schema: _dialect, ...rest } = schema as JsonObject;
   return ajv().compile(rest);
 }
 

@@ -20,6 +20,8 @@
  * `patternProperties` and `prefixItems` are not read here; the value gate,
  * which runs next, checks them as JSON Schema says. The gate reads keys, never values.
  */
+
+import type { JsonObject } from "../objects.js";
 import { boundText, ECHO_LIMIT } from "./bound.js";
 import { escapePointer, isPlainObject } from "./json.js";
 
@@ -48,7 +50,7 @@ function segment(key: string): string {
   return `/${escapePointer(boundText(key, ECHO_LIMIT))}`;
 }
 
-function admitted(properties: Record<string, unknown> | undefined, additional: unknown): string[] {
+function admitted(properties: JsonObject | undefined, additional: unknown): string[] {
   const names = properties ? Object.keys(properties).sort() : [];
   if (isPlainObject(additional) || additional === true) names.push(ANY_STRING_KEY);
   return names;
@@ -60,15 +62,9 @@ type Holder = { path: string; names: () => string[] };
  * Reads `data` against the action's `properties` and lists every key the
  * closure rules refuse. Returns `undefined` when there is none.
  */
-export function findUnknownKeys(data: Record<string, unknown>, properties: Record<string, unknown>): UnknownKeys | undefined {
+export function findUnknownKeys(data: JsonObject, properties: JsonObject): UnknownKeys | undefined {
   const found: { path: string; holders: Holder[] }[] = [];
-  const visitObject = (
-    value: Record<string, unknown>,
-    path: string,
-    props: Record<string, unknown> | undefined,
-    additional: unknown,
-    chain: Holder[],
-  ) => {
+  const visitObject = (value: JsonObject, path: string, props: JsonObject | undefined, additional: unknown, chain: Holder[]) => {
     const closed = props !== undefined ? additional === undefined || additional === false : additional === false;
     const here = [...chain, { path, names: () => admitted(props, additional) }];
     for (const key of Object.keys(value)) {
@@ -113,10 +109,10 @@ export function findUnknownKeys(data: Record<string, unknown>, properties: Recor
  * where it was absent. Help and the `input_schema` digest publish this
  * copy, so the schema a caller reads states what the gate enforces.
  */
-export function closeProperties(properties: Record<string, unknown>): Record<string, unknown> {
+export function closeProperties(properties: JsonObject): JsonObject {
   const close = (schema: unknown): unknown => {
     if (!isPlainObject(schema)) return schema;
-    const copy: Record<string, unknown> = { ...schema };
+    const copy: JsonObject = { ...schema };
     if (isPlainObject(schema.properties)) {
       copy.properties = closeProperties(schema.properties);
       if (schema.additionalProperties === undefined) copy.additionalProperties = false;
@@ -125,7 +121,7 @@ export function closeProperties(properties: Record<string, unknown>): Record<str
     if (isPlainObject(schema.items)) copy.items = close(schema.items);
     return copy;
   };
-  const out: Record<string, unknown> = {};
+  const out: JsonObject = {};
   for (const [name, schema] of Object.entries(properties)) out[name] = close(schema);
   return out;
 }

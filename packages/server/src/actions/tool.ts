@@ -35,14 +35,15 @@
 import { inspect } from "node:util";
 import type { CallToolResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
 import type { RequestContext } from "../context.js";
-import type { SchemaProblem } from "../schema.js";
 import type { InputSchema, OutputSchema } from "../features/tools/define.js";
+import type { JsonObject } from "../objects.js";
+import { MissingDependencyError } from "../runtime-deps.js";
+import type { SchemaProblem } from "../schema.js";
 import { boundText, MESSAGE_LIMIT } from "./bound.js";
-import { type CheckedAction, checkAction, ConfigurationError, requireJson } from "./config.js";
+import { type CheckedAction, ConfigurationError, checkAction, requireJson } from "./config.js";
 import { checkArguments, HELP_TOOL, helpPointer, missingActionBody, refusal, unknownActionBody } from "./gates.js";
 import { checkHint, type Hint } from "./hints.js";
 import { compileStrict, describeValue, isPlainObject } from "./json.js";
-import { MissingDependencyError } from "../runtime-deps.js";
 import { closeProperties, findUnknownKeys } from "./keyset.js";
 
 /** A JSON Schema: a boolean or an object of keywords. */
@@ -65,13 +66,13 @@ export interface ActionSchema {
   /** Groups of property names; at least one group must be supplied in full. Checked together with `required`. */
   requiredOneOf?: readonly (readonly string[])[];
   /** Values filled in for properties the caller left out, after the gates. Never for a `required` property. */
-  defaults?: Readonly<Record<string, unknown>>;
+  defaults?: Readonly<JsonObject>;
   /** Long-form notes, surfaced by `help` (newlines allowed). */
   notes?: string;
   /** Names of related actions, surfaced by `help`. */
   related?: readonly string[];
   /** Example `data` payloads, surfaced by `help`. */
-  examples?: readonly Readonly<Record<string, unknown>>[];
+  examples?: readonly Readonly<JsonObject>[];
 }
 
 /** What `runAction` returns on success: see {@link ok}. */
@@ -143,7 +144,7 @@ export interface ActionToolDefinition<A extends string = string> {
    * Return {@link ok} or {@link error}; a throw, a rejection or any other
    * return is a tool fault (an `isError` result with `errorType: "tool_fault"`).
    */
-  runAction(action: A, data: Record<string, unknown>, ctx: RequestContext): ActionResult | Promise<ActionResult>;
+  runAction(action: A, data: JsonObject, ctx: RequestContext): ActionResult | Promise<ActionResult>;
   /** Follow-up calls to suggest; called for the hint forms of {@link ok} and {@link error}. Default: none (`[]`). */
   hints?(action: A, hintContext: unknown): readonly Hint[] | Promise<readonly Hint[]>;
   /** Words an error reason for the model. Default: `"Operation failed: " + util.inspect(reason)`. */
@@ -154,10 +155,7 @@ export interface ActionToolDefinition<A extends string = string> {
    * answers and by `help` at action level. Must return a plain object, `null`
    * or `undefined` (no `context` key); anything else is a fault.
    */
-  actionContext?(
-    action: A,
-    ctx: RequestContext,
-  ): Record<string, unknown> | null | undefined | Promise<Record<string, unknown> | null | undefined>;
+  actionContext?(action: A, ctx: RequestContext): JsonObject | null | undefined | Promise<JsonObject | null | undefined>;
 }
 
 const ARGUMENTS = Object.freeze({ action: "string", data: "object" } as const);
@@ -208,7 +206,7 @@ export class ActionTool<A extends string = string> {
   readonly summaries: readonly string[];
   /** Checks `structuredContent` against `outputSchema`; `undefined` without one. */
   readonly checkOutput: ((value: unknown) => SchemaProblem[]) | undefined;
-  readonly #actions = new Map<string, CheckedAction & { closed: Record<string, unknown> }>();
+  readonly #actions = new Map<string, CheckedAction & { closed: JsonObject }>();
 
   /**
    * Checks `definition` and builds the tool.
@@ -225,7 +223,7 @@ export class ActionTool<A extends string = string> {
         definition,
       );
     }
-    const d = definition as unknown as Record<string, unknown>;
+    const d = definition as unknown as JsonObject;
     const name = d.name;
     if (typeof name !== "string" || name === "")
       throw new ConfigurationError("(unnamed)", "name", "the tool needs a name", "a non-empty string", name);
@@ -362,17 +360,17 @@ export class ActionTool<A extends string = string> {
    * classified `dispatch`; a throw from the tool's callbacks is left to the
    * caller's fault boundary (`runTool` turns it into a `tool_fault` result).
    */
-  async run(args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
+  async run(args: JsonObject, ctx: RequestContext): Promise<CallToolResult> {
     const argumentsRefused = checkArguments(args, ARGUMENTS, helpPointer(this.name), `tool ${this.name}`);
     if (argumentsRefused) return refusal(argumentsRefused);
     if (!Object.hasOwn(args, "action")) return refusal(missingActionBody(this.name, this.actionNames));
     const name = args.action as string;
     const action = this.#actions.get(name);
     if (!action) return refusal(unknownActionBody(this.name, name, this.actionNames));
-    const data = (Object.hasOwn(args, "data") ? args.data : {}) as Record<string, unknown>;
+    const data = (Object.hasOwn(args, "data") ? args.data : {}) as JsonObject;
     const dataRefused = this.#checkData(action, data);
     if (dataRefused) return refusal(dataRefused);
-    const merged: Record<string, unknown> = { ...data };
+    const merged: JsonObject = { ...data };
     for (const [key, value] of Object.entries(action.defaults)) {
       // defineProperty, not assignment: a property may be named __proto__.
       if (!Object.hasOwn(merged, key))
@@ -383,10 +381,10 @@ export class ActionTool<A extends string = string> {
   }
 
   /** The `input_schema` digest of an action: `{properties, required, defaults, required_one_of?}`. */
-  digest(action: string): Record<string, unknown> | undefined {
+  digest(action: string): JsonObject | undefined {
     const a = this.#actions.get(action);
     if (!a) return undefined;
-    const digest: Record<string, unknown> = { properties: a.closed, required: [...a.required], defaults: a.defaults };
+    const digest: JsonObject = { properties: a.closed, required: [...a.required], defaults: a.defaults };
     if (a.requiredOneOf) digest.required_one_of = a.requiredOneOf;
     return digest;
   }
@@ -396,10 +394,10 @@ export class ActionTool<A extends string = string> {
    * explicit), `required`, `required_one_of` (when declared), `defaults`, and
    * `notes`, `related`, `examples` when declared. `undefined` for an unknown action.
    */
-  renderAction(action: string): Record<string, unknown> | undefined {
+  renderAction(action: string): JsonObject | undefined {
     const a = this.#actions.get(action);
     if (!a) return undefined;
-    const out: Record<string, unknown> = { description: a.description, properties: a.closed, required: [...a.required] };
+    const out: JsonObject = { description: a.description, properties: a.closed, required: [...a.required] };
     if (a.requiredOneOf) out.required_one_of = a.requiredOneOf;
     out.defaults = a.defaults;
     if (a.notes !== undefined) out.notes = a.notes;
@@ -413,7 +411,7 @@ export class ActionTool<A extends string = string> {
    * @returns the map, or `undefined` for none (no callback, `null` or `undefined`).
    * @throws TypeError when it returns anything else.
    */
-  async contextFor(action: string, ctx: RequestContext): Promise<Record<string, unknown> | undefined> {
+  async contextFor(action: string, ctx: RequestContext): Promise<JsonObject | undefined> {
     if (typeof this.source.actionContext !== "function") return undefined;
     const context = await this.source.actionContext(action as A, ctx);
     if (context === null || context === undefined) return undefined;
@@ -422,10 +420,7 @@ export class ActionTool<A extends string = string> {
     return context;
   }
 
-  #checkData(
-    action: CheckedAction & { closed: Record<string, unknown> },
-    data: Record<string, unknown>,
-  ): Record<string, unknown> | undefined {
+  #checkData(action: CheckedAction & { closed: JsonObject }, data: JsonObject): JsonObject | undefined {
     const base = { action: action.name, input_schema: this.digest(action.name), help: helpPointer(this.name, action.name) };
     const missing = action.required.filter((key) => !Object.hasOwn(data, key));
     if (missing.length > 0) {
@@ -490,7 +485,7 @@ export class ActionTool<A extends string = string> {
     }
     const withHints = Object.hasOwn(returned, "hintContext");
     if (returned.kind === "ok") {
-      const extra: Record<string, unknown> = {};
+      const extra: JsonObject = {};
       if (withHints) extra.hints = await this.#hints(action, returned.hintContext);
       const context = await this.contextFor(action, ctx);
       if (context !== undefined) extra.context = context;
@@ -502,7 +497,7 @@ export class ActionTool<A extends string = string> {
     }
     const message = this.#handleError(returned.reason);
     if (!withHints) return { resultType: "complete", content: [{ type: "text", text: message }], isError: true };
-    const body: Record<string, unknown> = { error: message, hints: await this.#hints(action, returned.hintContext) };
+    const body: JsonObject = { error: message, hints: await this.#hints(action, returned.hintContext) };
     const context = await this.contextFor(action, ctx);
     if (context !== undefined) body.context = context;
     return {

@@ -23,6 +23,7 @@
  * holds), and data that passes reaches `runAction` exactly as the gate read it.
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
+import type { JsonObject } from "../objects.js";
 import { Bound, boundText, ECHO_LIMIT } from "./bound.js";
 import { compileStrict, escapePointer, unescapePointer } from "./json.js";
 import { MAX_LISTED } from "./keyset.js";
@@ -44,14 +45,14 @@ export interface InvalidValues {
 }
 
 /** A compiled value gate: `undefined` when every value passes. */
-export type ValueGate = (data: Record<string, unknown>) => InvalidValues | undefined;
+export type ValueGate = (data: JsonObject) => InvalidValues | undefined;
 
 /**
  * Builds the value gate of one action from its `properties`.
  * @throws Error saying what the schema build stopped on (an unknown format or
  *   type, an unresolvable or remote `$ref`, an invalid keyword value).
  */
-export function buildValueGate(properties: Record<string, unknown>): ValueGate {
+export function buildValueGate(properties: JsonObject): ValueGate {
   const validate: ValidateFunction = compileStrict({ type: "object", properties });
   return (data) => (validate(data) ? undefined : collect(validate.errors ?? []));
 }
@@ -71,7 +72,7 @@ function list(values: unknown): string {
 
 /** Words one ajv error without quoting the caller's value. */
 export function wordProblem(error: ErrorObject): string {
-  const params = error.params as Record<string, unknown>;
+  const params = error.params as JsonObject;
   switch (error.keyword) {
     case "enum":
       return `must be one of: ${list(params.allowedValues)}`;

@@ -13,7 +13,7 @@ import type { RequestContext, RunScope, TransportInfo } from "../context.js";
 import { McpError } from "../errors.js";
 import type { KeyRing } from "../keys.js";
 import type { ParamsOf, ResultOf, ServerMethod } from "../methods.js";
-import { isObject } from "../objects.js";
+import { isObject, type JsonObject } from "../objects.js";
 import type { ListKind } from "./subscriptions.js";
 
 /** What the server shares with its features. */
@@ -62,11 +62,8 @@ export interface Feature {
 }
 
 /** The capabilities of `required` that `declared` lacks (recursively by key), or `undefined` when none is missing. */
-export function missingCapabilities(
-  required: Record<string, unknown>,
-  declared: Record<string, unknown>,
-): Record<string, unknown> | undefined {
-  let missing: Record<string, unknown> | undefined;
+export function missingCapabilities(required: JsonObject, declared: JsonObject): JsonObject | undefined {
+  let missing: JsonObject | undefined;
   for (const [key, value] of Object.entries(required)) {
     const have = declared[key];
     if (!isObject(have)) {
@@ -89,7 +86,7 @@ export function missingCapabilities(
  */
 export function checkRequiredCapabilities(required: ClientCapabilities | undefined, ctx: RequestContext): void {
   if (!required) return;
-  const missing = missingCapabilities(required as Record<string, unknown>, ctx.clientCapabilities as Record<string, unknown>);
+  const missing = missingCapabilities(required, ctx.clientCapabilities);
   if (missing) {
     throw new McpError(
       ErrorCode.MissingRequiredClientCapability,

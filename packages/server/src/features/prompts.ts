@@ -7,6 +7,7 @@ import type { ClientCapabilities, GetPromptResult, Icon, Prompt, PromptArgument,
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type { RequestContext } from "../context.js";
 import { McpError } from "../errors.js";
+import type { JsonObject } from "../objects.js";
 import { page } from "../pagination.js";
 import type { Completer } from "./completion.js";
 import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTable, type ServerHost } from "./feature.js";
@@ -27,7 +28,7 @@ export interface PromptConfig {
   /** Declared arguments; a `required` one missing from a request is answered with -32602 naming it. */
   arguments?: PromptArgument[];
   icons?: Icon[];
-  _meta?: Record<string, unknown>;
+  _meta?: JsonObject;
   /** Client capabilities a request must declare; otherwise -32021 (HTTP 400). */
   requiredClientCapabilities?: ClientCapabilities;
   /** Completers for the prompt's arguments, by argument name (`completion/complete`). */
@@ -71,7 +72,7 @@ export function checkPromptArguments(prompt: RegisteredPrompt, raw: unknown): Re
   if (raw !== undefined && (typeof raw !== "object" || raw === null || Array.isArray(raw))) {
     throw new McpError(ErrorCode.InvalidParams, "Invalid params: arguments must be an object of strings");
   }
-  const args = (raw ?? {}) as Record<string, unknown>;
+  const args = (raw ?? {}) as JsonObject;
   for (const [key, value] of Object.entries(args)) {
     if (typeof value !== "string")
       throw new McpError(ErrorCode.InvalidParams, `Invalid params: argument ${key} must be a string`, { argument: key });

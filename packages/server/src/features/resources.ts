@@ -24,6 +24,7 @@ import type uriTemplatesType from "uri-templates";
 import { applyHints } from "../cache.js";
 import type { RequestContext } from "../context.js";
 import { McpError } from "../errors.js";
+import type { JsonObject } from "../objects.js";
 import { page } from "../pagination.js";
 import { MissingDependencyError, requireAtRunTime } from "../runtime-deps.js";
 import type { Completer } from "./completion.js";
@@ -75,7 +76,7 @@ export interface ResourceMetadata {
   mimeType?: string;
   annotations?: Annotations;
   icons?: Icon[];
-  _meta?: Record<string, unknown>;
+  _meta?: JsonObject;
   /** Cache hints of this registration's `resources/read` results (checked now). */
   cache?: CacheHintOptions;
   /** Client capabilities a read must declare; otherwise -32021 (HTTP 400). */
@@ -119,7 +120,7 @@ export interface RegisteredTemplate {
 }
 
 function metadata<T extends { name: string }>(target: T, config: ResourceMetadata): T {
-  const out = target as unknown as Record<string, unknown>;
+  const out = target as unknown as JsonObject;
   for (const key of ["title", "description", "mimeType", "annotations", "icons", "_meta"] as const) {
     if (config[key] !== undefined) out[key] = config[key];
   }

@@ -7,7 +7,7 @@
 import type { JSONRPCNotification, RequestId, ServerCapabilities, SubscriptionFilter, SubscriptionsListenResult } from "@x/mcp-v2607";
 import { ErrorCode, META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
 import { McpError, SERVER_BUSY } from "../errors.js";
-import { copyOwn, isObject } from "../objects.js";
+import { copyOwn, isObject, type JsonObject } from "../objects.js";
 import type { Feature, MethodTable, ServerHost } from "./feature.js";
 
 /** One open listen stream. */
@@ -81,7 +81,7 @@ export class Subscriptions {
   }
 }
 
-function tagged(method: string, id: RequestId, params: Record<string, unknown>): JSONRPCNotification {
+function tagged(method: string, id: RequestId, params: NonNullable<JSONRPCNotification["params"]>): JSONRPCNotification {
   const copy = copyOwn(params);
   copy._meta = { [META_SUBSCRIPTION_ID]: id };
   return { jsonrpc: "2.0", method, params: copy } as JSONRPCNotification;
@@ -144,7 +144,7 @@ export class ListenFeature implements Feature {
 }
 
 /** What of a requested filter the server grants: only what its capabilities announce. */
-function grant(filter: Record<string, unknown>, caps: ServerCapabilities): SubscriptionFilter {
+function grant(filter: JsonObject, caps: ServerCapabilities): SubscriptionFilter {
   const granted: SubscriptionFilter = {};
   const want = (key: keyof SubscriptionFilter) => filter[key] === true;
   if (want("toolsListChanged") && caps.tools) granted.toolsListChanged = true;

@@ -103,7 +103,8 @@ function answerSchema(requestedSchema: object): CompiledSchema {
 
 /** Form elicitation needs `elicitation` with `form`, or an empty `elicitation` (form is the default mode). */
 function formMissing(caps: ClientCapabilities): string | undefined {
-  const e = caps.elicitation as Record<string, unknown> | undefined;
+  // Unchecked: the client's capabilities are only known to be an object.
+  const e: unknown = caps.elicitation;
   if (!isObject(e)) return "elicitation.form";
   if (e.form !== undefined || e.url === undefined) return undefined;
   return "elicitation.form";
@@ -154,7 +155,7 @@ export function askBuilders(caps: ClientCapabilities) {
     },
     /** A URL-mode elicitation: sends the user to `url` (spec: client/elicitation, URL mode). */
     elicitUrl(message: string, url: string, options: AskOptions = {}): Ask<ElicitResult> {
-      const e = caps.elicitation as Record<string, unknown> | undefined;
+      const e: unknown = caps.elicitation;
       return {
         kind: "elicit",
         request: { method: Method.ElicitationCreate, params: { mode: "url", message, url } } as InputRequest,

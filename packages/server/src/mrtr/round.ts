@@ -4,6 +4,7 @@
  * and the signal that unwinds a handler whose ask must wait for the retry.
  */
 import type { InputRequests } from "@x/mcp-v2607";
+import type { JsonObject } from "../objects.js";
 import type { Ask, Kind, NotSupported } from "./asks.js";
 
 /** Thrown by an ask to end the round; handlers should let it pass (a `finally` still runs). */
@@ -21,11 +22,11 @@ export class InputRequiredSignal extends Error {
  */
 export class Round {
   /** Answers known in this round: from `requestState`, then this round's `inputResponses` over them. */
-  readonly answers: Readonly<Record<string, unknown>>;
+  readonly answers: Readonly<JsonObject>;
   /** The asks of this run that found no acceptable answer. */
   readonly pending: InputRequests = {};
   /** Answers this run used, carried in the next `requestState`. */
-  readonly used: Record<string, unknown> = {};
+  readonly used: JsonObject = {};
   #counters: Record<Kind, number> | undefined = undefined;
   #keys: Set<string> | undefined = undefined;
   /** True once the handler's run is over: asks after it are refused. */
@@ -33,7 +34,7 @@ export class Round {
   /** True once an ask found no acceptable answer: the round ends with `input_required`. */
   ended = false;
 
-  constructor(answers: Readonly<Record<string, unknown>>) {
+  constructor(answers: Readonly<JsonObject>) {
     this.answers = answers;
   }
 

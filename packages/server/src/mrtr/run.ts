@@ -7,8 +7,10 @@
  * is over an ask that found no answer turns the round into an
  * `input_required` result with a freshly sealed `requestState`.
  */
+import type { InputRequiredResult } from "@x/mcp-v2607";
 import type { RequestContext, RunScope } from "../context.js";
 import type { KeyRing } from "../keys.js";
+import type { JsonObject } from "../objects.js";
 import { Round } from "./round.js";
 import { openState, readInputResponses, type StateBinding, sealState } from "./state.js";
 
@@ -34,13 +36,13 @@ const warned = new WeakSet<KeyRing>();
  */
 export function runRound<R>(
   settings: RoundSettings,
-  params: Record<string, unknown>,
+  params: JsonObject,
   ctx: RequestContext,
   scope: RunScope,
   run: () => R | Promise<R>,
-): R | Record<string, unknown> | Promise<R | Record<string, unknown>> {
+): R | InputRequiredResult | Promise<R | InputRequiredResult> {
   const responses = readInputResponses(params.inputResponses);
-  let answers: Readonly<Record<string, unknown>> = responses;
+  let answers: Readonly<JsonObject> = responses;
   if (params.requestState !== undefined) {
     answers = { ...openState(settings.keys, params.requestState, binding(settings, params, ctx)), ...responses };
   }
@@ -74,7 +76,7 @@ export function roundEnded(scope: RunScope): boolean {
   return scope.round?.ended === true;
 }
 
-function binding(settings: RoundSettings, params: Record<string, unknown>, ctx: RequestContext): StateBinding {
+function binding(settings: RoundSettings, params: JsonObject, ctx: RequestContext): StateBinding {
   return { method: ctx.method, params, principal: settings.principal?.(ctx) };
 }
 
@@ -86,11 +88,11 @@ function binding(settings: RoundSettings, params: Record<string, unknown>, ctx: 
 function endRound<R>(
   settings: RoundSettings,
   round: Round,
-  params: Record<string, unknown>,
+  params: JsonObject,
   ctx: RequestContext,
   result: R | undefined,
   fault: unknown,
-): R | Record<string, unknown> {
+): R | InputRequiredResult {
   if (round.ended) {
     if (settings.keys.ephemeral && !warned.has(settings.keys)) {
       warned.add(settings.keys);

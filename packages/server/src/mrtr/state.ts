@@ -6,15 +6,15 @@
  * elsewhere. Signed, not encrypted: it holds only what the client sent.
  */
 import { ErrorCode } from "@x/mcp-v2607/constants";
-import { isObject } from "../objects.js";
 import { McpError } from "../errors.js";
 import { b64url, fromB64url, type KeyRing, nodeCrypto } from "../keys.js";
+import { isObject, type JsonObject } from "../objects.js";
 
 /**
  * Checks `inputResponses` as sent.
  * @throws McpError(-32602) when it is not an object (`null` included) or an entry is not an object.
  */
-export function readInputResponses(value: unknown): Record<string, unknown> {
+export function readInputResponses(value: unknown): JsonObject {
   if (value === undefined) return {};
   if (!isObject(value)) throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object");
   for (const [key, entry] of Object.entries(value)) {
@@ -28,7 +28,7 @@ const PURPOSE = "x-mcp:requestState";
 /** What a sealed `requestState` binds. */
 export interface StateBinding {
   method: string;
-  params: Record<string, unknown>;
+  params: JsonObject;
   principal: string | undefined;
 }
 
@@ -46,7 +46,7 @@ function canonical(value: unknown): string {
 }
 
 /** Digest of the request's parameters, without `_meta`, `inputResponses` and `requestState`. */
-export function paramsDigest(params: Record<string, unknown>): string {
+export function paramsDigest(params: JsonObject): string {
   const { _meta, inputResponses, requestState, ...rest } = params;
   // An absent `arguments` and an empty one are the same request.
   if (rest.arguments === undefined) rest.arguments = {};
@@ -54,7 +54,7 @@ export function paramsDigest(params: Record<string, unknown>): string {
 }
 
 /** Seals the answers of a round into a `requestState` string. */
-export function sealState(keys: KeyRing, answers: Record<string, unknown>, binding: StateBinding, ttlMs: number, now = Date.now()): string {
+export function sealState(keys: KeyRing, answers: JsonObject, binding: StateBinding, ttlMs: number, now = Date.now()): string {
   const payload = { v: 1, a: answers, e: now + ttlMs, p: binding.principal ?? null, m: binding.method, d: paramsDigest(binding.params) };
   const body = b64url(Buffer.from(JSON.stringify(payload)));
   return `${body}.${b64url(keys.sign(PURPOSE, body))}`;
@@ -65,7 +65,7 @@ export function sealState(keys: KeyRing, answers: Record<string, unknown>, bindi
  * @throws McpError(-32602) when the state is malformed, fails verification,
  *   has expired, or belongs to another principal, method or request.
  */
-export function openState(keys: KeyRing, state: unknown, binding: StateBinding, now = Date.now()): Record<string, unknown> {
+export function openState(keys: KeyRing, state: unknown, binding: StateBinding, now = Date.now()): JsonObject {
   const refuse = (why: string) => new McpError(ErrorCode.InvalidParams, `Invalid requestState: ${why}`);
   if (typeof state !== "string") throw refuse("must be a string");
   const dot = state.indexOf(".");

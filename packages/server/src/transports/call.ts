@@ -9,6 +9,7 @@
  */
 import type { JSONRPCNotification } from "@x/mcp-v2607";
 import type { TransportInfo } from "../context.js";
+import type { JsonObject } from "../objects.js";
 
 export class Call implements TransportInfo {
   #controller: AbortController | undefined = undefined;
@@ -19,7 +20,7 @@ export class Call implements TransportInfo {
   /** True once the request was answered: nothing more is sent for it. */
   done = false;
   /** See {@link TransportInfo.assigns}. */
-  assigns: Readonly<Record<string, unknown>> | undefined = undefined;
+  assigns: Readonly<JsonObject> | undefined = undefined;
 
   /** Aborts the call: its signal (now, or when it is first read) is aborted with the default `AbortError`. Idempotent. */
   abort(): void {

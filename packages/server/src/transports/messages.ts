@@ -4,31 +4,23 @@
  * a batch, then let the dispatcher classify it and check its envelope.
  * Streamable HTTP reads a body, stdio a line; both call {@link readMessage}.
  */
-import { jsonDepthExceeds } from "@x/jsonrpc";
+import { decodeJson } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { errorOutcome, type Inbound, type Outcome, rejected } from "../dispatch.js";
 import type { McpServer } from "../server.js";
 import { rejectionsObserved } from "../telemetry.js";
 import { statusOf } from "./http/status.js";
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
-
 /**
- * Reads one message: `unit` names what carried it in the parse error's text
- * ("body", "line"). Never throws: bytes that are not UTF-8 JSON give -32700,
- * nesting deeper than `maxDepth` or a batch -32600, all without an id.
+ * Reads one message: `subject` names what carried it in the parse error's
+ * text ("the body", "the line"). Never throws: bytes that are not UTF-8 JSON
+ * give -32700, nesting deeper than `maxDepth` or a batch -32600, all without an id.
  */
-export function readMessage(server: McpServer, bytes: Uint8Array, maxDepth: number, unit: string): Inbound {
-  let message: unknown;
-  try {
-    const text = decoder.decode(bytes);
-    if (jsonDepthExceeds(bytes, maxDepth)) return refused(ErrorCode.InvalidRequest, `Invalid request: JSON nested deeper than ${maxDepth}`);
-    message = JSON.parse(text);
-  } catch {
-    return refused(ErrorCode.ParseError, `Parse error: the ${unit} is not UTF-8 JSON`);
-  }
-  if (Array.isArray(message)) return refused(ErrorCode.InvalidRequest, "Invalid request: batches are not supported");
-  return server.inspect(message);
+export function readMessage(server: McpServer, bytes: Uint8Array, maxDepth: number, subject: string): Inbound {
+  const decoded = decodeJson(bytes, maxDepth, subject);
+  if (!decoded.ok) return refused(decoded.code, decoded.message);
+  if (Array.isArray(decoded.value)) return refused(ErrorCode.InvalidRequest, "Invalid request: batches are not supported");
+  return server.inspect(decoded.value);
 }
 
 /** A message refused before it could be classified (published on `x-mcp:request:rejected`, as the dispatcher's refusals are). */

@@ -4,6 +4,7 @@
  * protocol messages on stdout; diagnostics go to stderr.
  */
 import type { Readable, Writable } from "node:stream";
+import { errorResponse } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import { type InboundRequest, internalErrorOutcome, type Outcome } from "../dispatch.js";
 import { answerNow, type McpServer } from "../server.js";
@@ -115,7 +116,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   const handleLine = (line: Buffer) => {
     // A blank line (only white space) carries no message.
     if (isBlank(line)) return;
-    const inbound = readMessage(server, line, maxDepth, "line");
+    const inbound = readMessage(server, line, maxDepth, "the line");
     if (inbound.kind === "error") {
       write(inbound.outcome.response);
       return;
@@ -170,10 +171,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
           buffered = [];
           bufferedSize = 0;
           discarding = true;
-          write({
-            jsonrpc: "2.0",
-            error: { code: ErrorCode.InvalidRequest, message: `Invalid request: line longer than ${maxLine} bytes` },
-          });
+          write(errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid request: line longer than ${maxLine} bytes`));
         } else {
           buffered.push(Buffer.from(data));
         }

@@ -4,12 +4,11 @@
  * compiled, `x-mcp-header` annotations, run limit).
  */
 import type { CallToolResult, ClientCapabilities, InputRequiredResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
+import { type HeaderParam, toolHeaderParams } from "@x/mcp-v2607/wire";
 import type { RequestContext } from "../../context.js";
+import type { JsonObject } from "../../objects.js";
 import { MissingDependencyError } from "../../runtime-deps.js";
 import { type CompiledSchema, compileSchema } from "../../schema.js";
-import { type HeaderParam, headerParams } from "../../transports/headers.js";
-
-export type { HeaderParam };
 
 /** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
 export type InputSchema = { type: "object"; [key: string]: unknown };
@@ -29,10 +28,7 @@ export type ToolHandlerResult = CallToolResult | InputRequiredResult | string;
  * `inputSchema`) and the request context. It may throw: the fault becomes
  * an `isError` result and the server goes on serving.
  */
-export type ToolHandler<Args = Record<string, unknown>> = (
-  args: Args,
-  ctx: RequestContext,
-) => ToolHandlerResult | Promise<ToolHandlerResult>;
+export type ToolHandler<Args = JsonObject> = (args: Args, ctx: RequestContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
 
 /** The definition of a tool, as given to `McpServer.registerTool`. */
 export interface ToolConfig {
@@ -47,7 +43,7 @@ export interface ToolConfig {
   /** Behaviour hints for clients (`readOnlyHint`, `destructiveHint`, ...). */
   annotations?: ToolAnnotations;
   /** Extra `_meta` published with the tool definition. */
-  _meta?: Record<string, unknown>;
+  _meta?: JsonObject;
   /** Client capabilities a call must declare; otherwise it is answered with -32021 (HTTP 400) before the handler runs. */
   requiredClientCapabilities?: ClientCapabilities;
   /** This tool's run limit in milliseconds, overriding the server's `toolTimeoutMs`; 0 turns the limit off. */
@@ -67,7 +63,7 @@ export interface RegisteredTool {
   /** The tool's own run limit in milliseconds (0: none); `undefined` uses the server's. */
   readonly timeoutMs?: number | undefined;
   /** For telemetry: the action a call addresses (action tools and `help`). */
-  readonly actionOf?: ((args: Record<string, unknown>) => string | undefined) | undefined;
+  readonly actionOf?: ((args: JsonObject) => string | undefined) | undefined;
 }
 
 /**
@@ -83,7 +79,10 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
   if (inputSchema.type !== "object") {
     throw new TypeError(`tool ${name}: inputSchema must have type "object"`);
   }
-  checkHeaderAnnotations(name, inputSchema);
+  // The walker clients run on tools/list: a tool they would drop is refused
+  // here. No depth bound: that guards a client against a server's schema.
+  const headers = toolHeaderParams({ inputSchema }, Number.POSITIVE_INFINITY);
+  if (!headers.ok) throw new TypeError(`tool ${name}: ${headers.reason}`);
   if (config.timeoutMs !== undefined) checkTimeout(`tool ${name}: timeoutMs`, config.timeoutMs);
   const definition: Tool = { name, inputSchema } as Tool;
   if (config.title !== undefined) definition.title = config.title;
@@ -98,7 +97,7 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
     checkInput: compileFor(name, "inputSchema", inputSchema),
     checkOutput: config.outputSchema ? compileFor(name, "outputSchema", config.outputSchema) : undefined,
     requiredClientCapabilities: config.requiredClientCapabilities,
-    headerParams: headerParams(inputSchema),
+    headerParams: headers.params,
     timeoutMs: config.timeoutMs,
   };
 }
@@ -115,67 +114,6 @@ export function checkTimeout(what: string, value: unknown): void {
   if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > 2_147_483_647) {
     throw new RangeError(`${what} must be an integer number of milliseconds from 0 (no limit) to 2147483647, got ${String(value)}`);
   }
-}
-
-/** RFC 9110 token characters: what an `x-mcp-header` name may hold. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const COMPOSITION = [
-  "items",
-  "prefixItems",
-  "additionalProperties",
-  "oneOf",
-  "anyOf",
-  "allOf",
-  "not",
-  "if",
-  "then",
-  "else",
-  "$defs",
-  "definitions",
-  "patternProperties",
-  "dependentSchemas",
-  "contains",
-];
-
-/**
- * Checks the `x-mcp-header` annotations of an input schema against the
- * spec's constraints (basic/transports/streamable-http, "Custom Headers from
- * Tool Parameters"): a non-empty token name, unique without regard to case,
- * on a property of type string, integer or boolean, reachable from the root
- * through `properties` keys only.
- * @throws TypeError naming the tool and the annotation that breaks a rule.
- */
-export function checkHeaderAnnotations(tool: string, schema: Record<string, unknown>): void {
-  const seen = new Set<string>();
-  const walk = (node: unknown, path: string, reachable: boolean) => {
-    if (typeof node !== "object" || node === null) return;
-    if (Array.isArray(node)) {
-      for (const item of node) walk(item, path, false);
-      return;
-    }
-    const n = node as Record<string, unknown>;
-    if ("x-mcp-header" in n) {
-      const header = n["x-mcp-header"];
-      const where = `tool ${tool}: x-mcp-header at ${path || "(root)"}`;
-      if (!reachable || path === "") throw new TypeError(`${where} must sit on a property reachable through properties only`);
-      if (typeof header !== "string" || header === "" || !TOKEN.test(header))
-        throw new TypeError(`${where} must be a non-empty HTTP token`);
-      const type = n.type;
-      if (type !== "string" && type !== "integer" && type !== "boolean")
-        throw new TypeError(`${where} must be on a string, integer or boolean property`);
-      const key = header.toLowerCase();
-      if (seen.has(key)) throw new TypeError(`${where}: ${header} is used twice (names are case-insensitive)`);
-      seen.add(key);
-    }
-    for (const [key, child] of Object.entries(n)) {
-      if (key === "properties" && typeof child === "object" && child !== null && !Array.isArray(child)) {
-        for (const [prop, sub] of Object.entries(child)) walk(sub, `${path}/${prop}`, reachable);
-      } else if (COMPOSITION.includes(key) || key === "$ref") {
-        walk(child, `${path}/${key}`, false);
-      }
-    }
-  };
-  walk(schema, "", true);
 }
 
 function compileFor(tool: string, which: string, schema: object): CompiledSchema {

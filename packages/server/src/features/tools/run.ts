@@ -8,6 +8,7 @@ import { boundText, boundValue, MESSAGE_LIMIT } from "../../actions/bound.js";
 import type { RequestContext, RunScope } from "../../context.js";
 import { isProtocolError } from "../../errors.js";
 import { roundEnded } from "../../mrtr/run.js";
+import type { JsonObject } from "../../objects.js";
 import { formatProblems } from "../../schema.js";
 import {
   dispatchError,
@@ -21,9 +22,9 @@ import {
 import { DEFAULT_TOOL_TIMEOUT_MS, type RegisteredTool, type ToolHandlerResult } from "./define.js";
 
 /** A tool-level error result: `isError: true` and one text block. */
-export function toolErrorResult(text: string, structured?: Record<string, unknown>): CallToolResult {
+export function toolErrorResult(text: string, structured?: CallToolResult["structuredContent"]): CallToolResult {
   const result: CallToolResult = { resultType: "complete", content: [{ type: "text", text }], isError: true };
-  if (structured) result.structuredContent = structured as CallToolResult["structuredContent"];
+  if (structured) result.structuredContent = structured;
   return result;
 }
 
@@ -147,7 +148,7 @@ class RunLimit {
  */
 export function runTool(
   tool: RegisteredTool,
-  args: Record<string, unknown>,
+  args: JsonObject,
   ctx: RequestContext,
   scope: RunScope,
   options: RunToolOptions = {},
@@ -193,7 +194,7 @@ function stoppedByThrow(event: ToolCallEvent | undefined, scope: RunScope): void
 
 function runGuarded(
   tool: RegisteredTool,
-  args: Record<string, unknown>,
+  args: JsonObject,
   ctx: RequestContext,
   scope: RunScope,
   options: RunToolOptions,

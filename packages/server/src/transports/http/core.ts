@@ -1,44 +1,65 @@
 /**
- * Streamable HTTP transport (spec 2026-07-28, basic/transports/streamable-http):
- * a fetch-style `(Request) => Promise<Response>` handler, a `node:http`
- * request listener, and `listen()` to start a `node:http` server.
+ * The Streamable HTTP transport core, whatever the HTTP library: the check
+ * ladder every request climbs, then the call itself. The adapters are
+ * `fetch.ts` (web `Request`/`Response`), `node.ts` (`node:http`) and
+ * `listen.ts` (a ready `node:http` server).
  *
- * The transport owns framing, headers, status codes and cancellation. The
- * first failing check answers, in this order:
- *
- * 1. `Origin` present and not allowed, or `Host` not allowed: 403
- * 2. a method other than POST: 405 with `Allow: POST` (an `OPTIONS`
- *    preflight is answered with 204 when CORS is configured)
- * 3. an `Accept` header that admits neither JSON nor SSE: 406; the
- *    concurrent-request limit reached: 503 with `Retry-After`
- * 4. a body over the size limit: 413
- * 5. a body that is not UTF-8 JSON: 400, -32700; nested deeper than the limit: 400, -32600
- * 6. a JSON array, or not a request or notification: 400, -32600
- * 7. a notification: 202 with an empty body
- * 8. `_meta`, its protocol version or its client capabilities missing: 400, -32602
- * 9. `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` or `Mcp-Param-*` missing or unequal to the body: 400, -32020
- * 10. an unsupported protocol version: 400, -32022
- * 11. an unknown or removed method: 404, -32601
- *
- * Anything else is answered with the method's result or error. A response
- * is JSON unless the handler sends a notification before it returns: the
- * first one switches that response to an SSE stream (`X-Accel-Buffering: no`)
- * that carries the notifications and ends with the response. Closing the
- * stream (or the connection) aborts the handler's `signal`. An
- * `Mcp-Session-Id` header is ignored and never minted.
+ * The first stage that answers ends the climb; a request that passes every
+ * stage is handed to the dispatcher, which checks the protocol version
+ * (10: 400, -32022) and the method (11: 404, -32601), then runs it. A
+ * response is JSON unless the handler sends a notification before it
+ * returns: the first one switches that response to an SSE stream
+ * (`X-Accel-Buffering: no`) that carries the notifications and ends with the
+ * response. Closing the stream (or the connection) aborts the handler's
+ * `signal`. An `Mcp-Session-Id` header is ignored and never minted. HTTP
+ * statuses of outcomes come from `status.ts` alone.
  */
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { errorResponse } from "@x/jsonrpc";
 import type { JSONRPCNotification, RequestId } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
-import { internalErrorOutcome, type Outcome } from "../../dispatch.js";
+import { checkRequestHeaders } from "@x/mcp-v2607/wire";
+import { type Inbound, type InboundRequest, internalErrorOutcome, type Outcome } from "../../dispatch.js";
 import { SERVER_BUSY } from "../../errors.js";
+import type { JsonObject } from "../../objects.js";
 import { answerNow, type McpServer } from "../../server.js";
 import { publishRequestRejected, rejectionsObserved } from "../../telemetry.js";
 import { Call } from "../call.js";
-import { checkRequestHeaders } from "../headers.js";
 import { readMessage } from "../messages.js";
 import { ChunkQueue, SSE_KEEPALIVE, sseEvent } from "../sse.js";
 import { statusOf } from "./status.js";
+
+/**
+ * Where the ladder reads the body: the stages above it see only the request
+ * line and headers (a refusal there costs no read), those below see the body.
+ */
+const READ_BODY = "read the body";
+
+/** The check ladder, in order; each stage answers early or passes the request on. */
+const LADDER: readonly Stage[] = [
+  dnsRebinding, //   1. Origin or Host not allowed: 403, so a web page cannot reach a local server
+  preflight, //      2. OPTIONS with CORS on: 204, the answer a browser asks for before a cross-origin POST
+  postOnly, //       2. anything but POST: 405 with Allow: POST (no GET stream, no session to DELETE)
+  accept, //         3. Accept admits neither JSON nor SSE: 406, as no answer could be sent
+  load, //           3. too many requests in flight: 503 with Retry-After, before a body is read
+  declaredSize, //   4. Content-Length over the limit: 413, without reading the body
+  READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); unreadable: 400, -32700
+  message, //        5, 6, 8. not UTF-8 JSON, too deep, not one request, bad _meta: 400, before any handler
+  notification, //   7. a notification: 202 with an empty body, as it never has an answer
+  headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020 (proxies route on them)
+  assignsHook, //    the assigns hook throws: 500, -32603, before the request takes a slot
+];
+// Then `runCall`: the dispatcher checks 10. the protocol version (400, -32022)
+// and 11. the method (404, -32601), and runs it.
+
+/**
+ * One stage of the {@link LADDER}: an answer ends the climb, `undefined`
+ * passes the request on. What a stage learns for later ones it leaves on the
+ * exchange (no object per request for it).
+ */
+type Stage = ((core: Core, ex: Exchange) => HttpAnswer | undefined) | typeof READ_BODY;
+
+/** The first stage after the body read. */
+const AFTER_BODY = LADDER.indexOf(READ_BODY) + 1;
 
 /** CORS for browser clients (off unless configured). */
 export interface CorsOptions {
@@ -90,7 +111,7 @@ export interface HttpTransportOptions {
    * (the hook's error text is not sent); to refuse a request, throw from a
    * handler or override `McpServer.execute` instead.
    */
-  assigns?: (headers: (name: string) => string | undefined) => Record<string, unknown> | undefined;
+  assigns?: (headers: (name: string) => string | undefined) => JsonObject | undefined;
 }
 
 /** The response the transport core produces, independent of the HTTP library. */
@@ -119,10 +140,406 @@ export interface HttpCore {
   drain(deadlineMs: number): Promise<void>;
 }
 
+/** Which of JSON and SSE an `Accept` header admits. */
+interface Accepts {
+  readonly json: boolean;
+  readonly sse: boolean;
+}
+
+const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
+const ANY: Accepts = Object.freeze({ json: true, sse: true });
+
+/**
+ * One HTTP exchange as the ladder sees it (internal): what the adapter reads
+ * from its HTTP library, and what the stages found so far.
+ */
+export abstract class Exchange {
+  /** The request method. */
+  abstract readonly method: string;
+  /** Reads a request header by lower-case name; callable unbound. */
+  abstract readonly header: (name: string) => string | undefined;
+  /** Reads the whole body, or resolves `undefined` as soon as it grows past `limit` bytes. */
+  abstract body(limit: number): Promise<Uint8Array | undefined>;
+  /** From now on, the client going away aborts `call`. */
+  abstract watch(call: Call): void;
+  /** Stops what {@link Exchange.watch} started. */
+  abstract unwatch(): void;
+  /** The CORS headers every later answer carries (set by `dnsRebinding`). */
+  cors: Readonly<Record<string, string>> = NO_CORS;
+  /** What `Accept` admits (set by `accept`). */
+  accepts: Accepts = ANY;
+  /** The body, from the read until `message` decodes it. */
+  bytes: Uint8Array | undefined = undefined;
+  /** The message, as `message` read it; a request from `notification` on. */
+  inbound: Inbound | undefined = undefined;
+  /** What the assigns hook returned (set by `assignsHook`). */
+  assigns: JsonObject | undefined = undefined;
+}
+
+/** Adapts a public {@link HttpExchange} (with its `signal`) to the ladder. */
+class SignalExchange extends Exchange {
+  readonly method: string;
+  readonly header: (name: string) => string | undefined;
+  readonly #exchange: HttpExchange;
+  #onAbort: (() => void) | undefined = undefined;
+
+  constructor(exchange: HttpExchange) {
+    super();
+    this.#exchange = exchange;
+    this.method = exchange.method;
+    this.header = exchange.header;
+  }
+
+  body(limit: number): Promise<Uint8Array | undefined> {
+    return this.#exchange.body(limit);
+  }
+
+  watch(call: Call): void {
+    this.#onAbort = () => call.abort();
+    this.#exchange.signal.addEventListener("abort", this.#onAbort, { once: true });
+  }
+
+  unwatch(): void {
+    if (this.#onAbort) this.#exchange.signal.removeEventListener("abort", this.#onAbort);
+  }
+}
+
+/**
+ * The transport core: answers one HTTP exchange for `server`, whatever the
+ * HTTP library. Never throws and never rejects; every failure is an answer.
+ */
+export function createHttpCore(server: McpServer, options: HttpTransportOptions = {}): HttpCore {
+  return new Core(server, options);
+}
+
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+
+/**
+ * The core of one handler (internal): its settings, read once from the
+ * options, and the requests in flight. The `node:http` adapter calls
+ * {@link Core.serve} directly, with its own {@link Exchange}.
+ */
+export class Core implements HttpCore {
+  readonly server: McpServer;
+  readonly options: HttpTransportOptions;
+  readonly protect: boolean;
+  readonly allowedHosts: readonly string[];
+  readonly corsOrigins: readonly string[];
+  readonly maxBody: number;
+  readonly maxDepth: number;
+  readonly maxActive: number;
+  readonly keepAliveMs: number;
+  readonly inFlight = new Set<Call>();
+  readonly #idleWaiters = new Set<() => void>();
+  // Clients send the same Accept header again and again: remember the last one read.
+  lastAccept: string | undefined = undefined;
+  lastAccepts: Accepts = ANY;
+
+  constructor(server: McpServer, options: HttpTransportOptions) {
+    this.server = server;
+    this.options = options;
+    this.protect = options.dnsRebindingProtection !== false;
+    this.allowedHosts = (options.allowedHosts ?? LOOPBACK_HOSTS).map((h) => h.toLowerCase());
+    this.corsOrigins = options.cors?.origins ?? [];
+    this.maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.maxDepth = options.maxJsonDepth ?? 64;
+    this.maxActive = options.maxConcurrentRequests ?? 1024;
+    this.keepAliveMs = options.keepAliveMs ?? 15_000;
+  }
+
+  answer(exchange: HttpExchange): Promise<HttpAnswer> {
+    return this.serve(new SignalExchange(exchange));
+  }
+
+  /** Climbs the ladder for one exchange; rejects only on a fault of the core itself. */
+  serve(ex: Exchange): Promise<HttpAnswer> {
+    try {
+      const answer = climb(this, ex, 0);
+      return answer instanceof Promise ? answer : Promise.resolve(answer);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  get active(): number {
+    return this.inFlight.size;
+  }
+
+  drain(deadlineMs: number): Promise<void> {
+    if (this.inFlight.size === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(deadline);
+        this.#idleWaiters.delete(wake);
+        resolve();
+      };
+      const deadline = setTimeout(() => {
+        for (const c of this.inFlight) c.abort();
+        wake();
+      }, deadlineMs);
+      this.#idleWaiters.add(wake);
+    });
+  }
+
+  /** A call ended: it leaves the in-flight set, and `drain` wakes once none is left. */
+  finished(call: Call): void {
+    this.inFlight.delete(call);
+    if (this.inFlight.size === 0) for (const wake of [...this.#idleWaiters]) wake();
+  }
+
+  /** True for an origin CORS or `allowedOrigins` lets in (by default: a loopback one). */
+  originAllowed(origin: string): boolean {
+    return (
+      this.corsOrigins.includes(origin) ||
+      (this.options.allowedOrigins ? this.options.allowedOrigins.includes(origin) : isLoopbackOrigin(origin))
+    );
+  }
+
+  /** The CORS headers of the answers to `origin` ({@link NO_CORS} unless CORS admits it). */
+  corsHeaders(origin: string | undefined): Readonly<Record<string, string>> {
+    return origin !== undefined && this.corsOrigins.includes(origin)
+      ? { "access-control-allow-origin": origin, vary: "Origin", "access-control-expose-headers": "content-type, mcp-protocol-version" }
+      : NO_CORS;
+  }
+}
+
+/** Runs the ladder from stage `from`, then the call: an answer at once, or once the body is read and the handler answered. */
+function climb(core: Core, ex: Exchange, from: number): HttpAnswer | Promise<HttpAnswer> {
+  for (let i = from; i < LADDER.length; i++) {
+    const stage = LADDER[i]!;
+    if (stage === READ_BODY) return readBody(core, ex);
+    const answer = stage(core, ex);
+    if (answer !== undefined) return answer;
+  }
+  return runCall(core, ex);
+}
+
+// ---------------------------------------------------------------------------
+// The stages, in the order of the ladder
+
+function dnsRebinding(core: Core, ex: Exchange): HttpAnswer | undefined {
+  const origin = ex.header("origin");
+  if (core.protect) {
+    if (origin !== undefined && !core.originAllowed(origin))
+      return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Origin not allowed");
+    const host = ex.header("host");
+    if (host !== undefined && !core.allowedHosts.includes(hostName(host)))
+      return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Host not allowed");
+  }
+  ex.cors = core.corsHeaders(origin);
+  return undefined;
+}
+
+const MCP_HEADERS = "content-type, accept, authorization, mcp-protocol-version, mcp-method, mcp-name, mcp-param-*, last-event-id";
+
+function preflight(core: Core, ex: Exchange): HttpAnswer | undefined {
+  const cors = core.options.cors;
+  if (ex.method !== "OPTIONS" || !cors) return undefined;
+  return {
+    status: 204,
+    headers: {
+      ...ex.cors,
+      "access-control-allow-methods": "POST, OPTIONS",
+      "access-control-allow-headers": MCP_HEADERS,
+      "access-control-max-age": String(cors.maxAgeSeconds ?? 600),
+    },
+    body: "",
+  };
+}
+
+function postOnly(_core: Core, ex: Exchange): HttpAnswer | undefined {
+  if (ex.method === "POST") return undefined;
+  return errorAnswer(405, ErrorCode.InvalidRequest, "Method not allowed: use POST", undefined, { allow: "POST", ...ex.cors });
+}
+
+function accept(core: Core, ex: Exchange): HttpAnswer | undefined {
+  const header = ex.header("accept");
+  if (header !== core.lastAccept) {
+    core.lastAccepts = acceptable(header);
+    core.lastAccept = header;
+  }
+  const accepts = core.lastAccepts;
+  ex.accepts = accepts;
+  if (accepts.json || accepts.sse) return undefined;
+  return errorAnswer(406, ErrorCode.InvalidRequest, "Not acceptable: accept application/json or text/event-stream", undefined, ex.cors);
+}
+
+function load(core: Core, ex: Exchange): HttpAnswer | undefined {
+  if (core.inFlight.size < core.maxActive) return undefined;
+  return errorAnswer(503, SERVER_BUSY, `Server busy: ${core.maxActive} requests in flight`, undefined, { "retry-after": "1", ...ex.cors });
+}
+
+function declaredSize(core: Core, ex: Exchange): HttpAnswer | undefined {
+  const declared = ex.header("content-length");
+  if (declared === undefined || !(Number(declared) > core.maxBody)) return undefined;
+  return tooLarge(core, ex);
+}
+
+/** The {@link READ_BODY} step: reads the body (one promise), then climbs on from {@link AFTER_BODY}. */
+function readBody(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
+  let reading: Promise<Uint8Array | undefined>;
+  try {
+    reading = ex.body(core.maxBody);
+  } catch {
+    return unreadable(ex);
+  }
+  return reading.then(
+    (bytes) => {
+      if (bytes === undefined) return tooLarge(core, ex);
+      ex.bytes = bytes;
+      return climb(core, ex, AFTER_BODY);
+    },
+    () => unreadable(ex),
+  );
+}
+
+function message(core: Core, ex: Exchange): HttpAnswer | undefined {
+  const inbound = readMessage(core.server, ex.bytes!, core.maxDepth, "the body");
+  // The bytes are not needed past here; an SSE call may hold the exchange for long.
+  ex.bytes = undefined;
+  if (inbound.kind === "error") {
+    return { status: statusOf(inbound.outcome), headers: jsonHeaders(ex.cors), body: JSON.stringify(inbound.outcome.response) };
+  }
+  ex.inbound = inbound;
+  return undefined;
+}
+
+function notification(_core: Core, ex: Exchange): HttpAnswer | undefined {
+  return ex.inbound!.kind === "notification" ? { status: 202, headers: { ...ex.cors }, body: "" } : undefined;
+}
+
+function headerMirrors(_core: Core, ex: Exchange): HttpAnswer | undefined {
+  const inbound = ex.inbound as InboundRequest;
+  const mismatch = checkRequestHeaders(
+    ex.header,
+    inbound.method,
+    inbound.params,
+    inbound.envelope.protocolVersion,
+    () => inbound.headerParams,
+  );
+  if (mismatch === undefined) return undefined;
+  return errorAnswer(400, ErrorCode.HeaderMismatch, mismatch, inbound.id, ex.cors, inbound.method);
+}
+
+function assignsHook(core: Core, ex: Exchange): HttpAnswer | undefined {
+  const hook = core.options.assigns;
+  if (!hook) return undefined;
+  try {
+    ex.assigns = hook(ex.header);
+    return undefined;
+  } catch {
+    const inbound = ex.inbound as InboundRequest;
+    return errorAnswer(500, ErrorCode.InternalError, "Internal error: the assigns hook failed", inbound.id, ex.cors, inbound.method);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The call: the request takes a slot and the dispatcher answers it
+
+function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
+  const inbound = ex.inbound as InboundRequest;
+  const cors = ex.cors;
+  const accepts = ex.accepts;
+  const call = new Call();
+  if (ex.assigns) call.assigns = ex.assigns;
+  core.inFlight.add(call);
+  ex.watch(call);
+
+  // The answer is a value when the handler answered at once (most tools),
+  // a promise otherwise; an SSE answer as soon as a first notification is sent.
+  let resolveAnswer: ((a: HttpAnswer) => void) | undefined;
+  let streamAnswer: HttpAnswer | undefined;
+  let stream: ChunkQueue | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  call.notify = (note: JSONRPCNotification): boolean => {
+    if (call.done || !accepts.sse || call.aborted) return false;
+    if (!stream) {
+      stream = new ChunkQueue(core.options.maxBufferedBytes);
+      stream.onCancel = () => call.abort();
+      stream.onOverflow = () => call.abort();
+      if (core.keepAliveMs > 0) {
+        timer = setInterval(() => stream?.push(SSE_KEEPALIVE), core.keepAliveMs);
+        timer.unref?.();
+      }
+      streamAnswer = { status: 200, headers: { ...SSE_HEADERS, ...cors }, stream };
+      resolveAnswer?.(streamAnswer);
+    }
+    return stream.push(sseEvent(note));
+  };
+  /** Ends the call; the JSON answer, or undefined when the outcome went down the SSE stream. */
+  const finish = (outcome: Outcome): HttpAnswer | undefined => {
+    call.done = true;
+    if (timer) clearInterval(timer);
+    ex.unwatch();
+    core.finished(call);
+    if (stream) {
+      if (!call.aborted) stream.push(sseEvent(outcome.response));
+      stream.end();
+      return undefined;
+    }
+    return { status: statusOf(outcome), headers: jsonHeaders(cors), body: JSON.stringify(outcome.response) };
+  };
+  const outcome = answerNow(core.server, inbound, call);
+  if (!(outcome instanceof Promise)) return finish(outcome) ?? (streamAnswer as HttpAnswer);
+  if (streamAnswer) {
+    outcome.then(finish, () => finish(internalErrorOutcome(inbound.id)));
+    return streamAnswer;
+  }
+  return new Promise<HttpAnswer>((resolve) => {
+    resolveAnswer = resolve;
+    const settle = (o: Outcome) => {
+      const answer = finish(o);
+      if (answer) resolve(answer);
+    };
+    outcome.then(settle, () => settle(internalErrorOutcome(inbound.id)));
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Helpers
+
 const JSON_HEADERS = { "content-type": "application/json" };
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
-const MCP_HEADERS = "content-type, accept, authorization, mcp-protocol-version, mcp-method, mcp-name, mcp-param-*, last-event-id";
+
+function jsonHeaders(cors: Readonly<Record<string, string>>): Record<string, string> {
+  return cors === NO_CORS ? { "content-type": "application/json" } : { ...JSON_HEADERS, ...cors };
+}
+
+function tooLarge(core: Core, ex: Exchange): HttpAnswer {
+  return errorAnswer(413, ErrorCode.InvalidRequest, `Body larger than ${core.maxBody} bytes`, undefined, ex.cors);
+}
+
+function unreadable(ex: Exchange): HttpAnswer {
+  return errorAnswer(400, ErrorCode.ParseError, "Parse error: the request body could not be read", undefined, ex.cors);
+}
+
+function errorAnswer(
+  status: number,
+  code: number,
+  message: string,
+  id?: RequestId,
+  extra: Readonly<Record<string, string>> = {},
+  method?: string,
+): HttpAnswer {
+  const response = errorResponse(id, code, message);
+  // Refusals decided by the transport (403, 405, 413, parse errors, header mismatches...) are observable too.
+  if (rejectionsObserved()) publishRequestRejected({ requestId: id, method, code, message, status });
+  return { status, headers: { ...JSON_HEADERS, ...extra }, body: JSON.stringify(response) };
+}
+
+/** Which of JSON and SSE an `Accept` header admits (both when it is absent). */
+export function acceptable(accept: string | undefined): { json: boolean; sse: boolean } {
+  if (accept === undefined || accept.trim() === "") return { json: true, sse: true };
+  let json = false;
+  let sse = false;
+  for (const part of accept.split(",")) {
+    const range = part.split(";")[0]!.trim().toLowerCase();
+    if (range === "*/*") json = sse = true;
+    else if (range === "application/json" || range === "application/*") json = true;
+    else if (range === "text/event-stream" || range === "text/*") sse = true;
+  }
+  return { json, sse };
+}
 
 /** The Host header's host name, lower-case, without the port (`[::1]` keeps its brackets). */
 function hostName(host: string): string {
@@ -142,606 +559,4 @@ function isLoopbackOrigin(origin: string): boolean {
   } catch {
     return false;
   }
-}
-
-function errorAnswer(
-  status: number,
-  code: number,
-  message: string,
-  id?: unknown,
-  extra: Record<string, string> = {},
-  method?: string,
-): HttpAnswer {
-  const response: Record<string, unknown> = { jsonrpc: "2.0", error: { code, message } };
-  if (id !== undefined) response.id = id;
-  // Refusals decided by the transport (403, 405, 413, parse errors, header mismatches...) are observable too.
-  if (rejectionsObserved()) publishRequestRejected({ requestId: id as RequestId | undefined, method, code, message, status });
-  return { status, headers: { ...JSON_HEADERS, ...extra }, body: JSON.stringify(response) };
-}
-
-/** Which of JSON and SSE an `Accept` header admits (both when it is absent). */
-export function acceptable(accept: string | undefined): { json: boolean; sse: boolean } {
-  if (accept === undefined || accept.trim() === "") return { json: true, sse: true };
-  let json = false;
-  let sse = false;
-  for (const part of accept.split(",")) {
-    const range = part.split(";")[0]!.trim().toLowerCase();
-    if (range === "*/*") json = sse = true;
-    else if (range === "application/json" || range === "application/*") json = true;
-    else if (range === "text/event-stream" || range === "text/*") sse = true;
-  }
-  return { json, sse };
-}
-
-/**
- * What the core needs from one HTTP exchange (internal): the public
- * {@link HttpExchange} minus its `AbortSignal`, plus a way to be told when
- * the client goes away. The `node:http` adapter implements it without an
- * `AbortController` of its own.
- */
-interface CoreExchange {
-  readonly method: string;
-  /** Reads a request header by lower-case name; callable unbound. */
-  readonly header: (name: string) => string | undefined;
-  body(limit: number): Promise<Uint8Array | undefined>;
-  /** From now on, the client going away aborts `call`. */
-  watch(call: Call): void;
-  /** Stops what {@link CoreExchange.watch} started. */
-  unwatch(): void;
-}
-
-/** Adapts a public {@link HttpExchange} (with its `signal`) to the core. */
-function coreExchange(exchange: HttpExchange): CoreExchange {
-  let onAbort: (() => void) | undefined;
-  return {
-    method: exchange.method,
-    header: exchange.header,
-    body: (limit) => exchange.body(limit),
-    watch(call) {
-      onAbort = () => call.abort();
-      exchange.signal.addEventListener("abort", onAbort, { once: true });
-    },
-    unwatch() {
-      if (onAbort) exchange.signal.removeEventListener("abort", onAbort);
-    },
-  };
-}
-
-const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
-
-/** The core and its internal entry point, which the `node:http` adapter calls directly. */
-interface CoreParts {
-  core: HttpCore;
-  serve(exchange: CoreExchange): Promise<HttpAnswer>;
-}
-
-/**
- * The transport core: answers one HTTP exchange for `server`, whatever the
- * HTTP library. Never throws and never rejects; every failure is an answer.
- */
-export function createHttpCore(server: McpServer, options: HttpTransportOptions = {}): HttpCore {
-  return makeCore(server, options).core;
-}
-
-function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
-  const protect = options.dnsRebindingProtection !== false;
-  const allowedHosts = (options.allowedHosts ?? LOOPBACK_HOSTS).map((h) => h.toLowerCase());
-  const corsOrigins = options.cors?.origins ?? [];
-  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const maxDepth = options.maxJsonDepth ?? 64;
-  const maxActive = options.maxConcurrentRequests ?? 1024;
-  const keepAliveMs = options.keepAliveMs ?? 15_000;
-  const inFlight = new Set<Call>();
-  const idleWaiters = new Set<() => void>();
-  // Clients send the same Accept header again and again: remember the last one read.
-  let lastAccept: string | undefined;
-  let lastAccepts = acceptable(undefined);
-
-  const originAllowed = (origin: string) =>
-    corsOrigins.includes(origin) || (options.allowedOrigins ? options.allowedOrigins.includes(origin) : isLoopbackOrigin(origin));
-
-  const corsHeaders = (origin: string | undefined): Readonly<Record<string, string>> =>
-    origin !== undefined && corsOrigins.includes(origin)
-      ? { "access-control-allow-origin": origin, vary: "Origin", "access-control-expose-headers": "content-type, mcp-protocol-version" }
-      : NO_CORS;
-
-  const jsonHeaders = (cors: Readonly<Record<string, string>>): Record<string, string> =>
-    cors === NO_CORS ? { "content-type": "application/json" } : { ...JSON_HEADERS, ...cors };
-
-  const finished = (call: Call) => {
-    inFlight.delete(call);
-    if (inFlight.size === 0) for (const wake of [...idleWaiters]) wake();
-  };
-
-  function serve(exchange: CoreExchange): Promise<HttpAnswer> {
-    try {
-      return checkAndRead(exchange);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  function checkAndRead(exchange: CoreExchange): Promise<HttpAnswer> {
-    const origin = exchange.header("origin");
-    // 1. DNS-rebinding protection.
-    if (protect) {
-      if (origin !== undefined && !originAllowed(origin))
-        return Promise.resolve(errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Origin not allowed"));
-      const host = exchange.header("host");
-      if (host !== undefined && !allowedHosts.includes(hostName(host)))
-        return Promise.resolve(errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Host not allowed"));
-    }
-    const cors = corsHeaders(origin);
-    // 2. POST only (and CORS preflight).
-    if (exchange.method === "OPTIONS" && options.cors) {
-      return Promise.resolve({
-        status: 204,
-        headers: {
-          ...cors,
-          "access-control-allow-methods": "POST, OPTIONS",
-          "access-control-allow-headers": MCP_HEADERS,
-          "access-control-max-age": String(options.cors.maxAgeSeconds ?? 600),
-        },
-        body: "",
-      });
-    }
-    if (exchange.method !== "POST") {
-      return Promise.resolve(
-        errorAnswer(405, ErrorCode.InvalidRequest, "Method not allowed: use POST", undefined, { allow: "POST", ...cors }),
-      );
-    }
-    // 3. Accept and load.
-    const accept = exchange.header("accept");
-    if (accept !== lastAccept) {
-      lastAccepts = acceptable(accept);
-      lastAccept = accept;
-    }
-    const accepts = lastAccepts;
-    if (!accepts.json && !accepts.sse) {
-      return Promise.resolve(
-        errorAnswer(406, ErrorCode.InvalidRequest, "Not acceptable: accept application/json or text/event-stream", undefined, cors),
-      );
-    }
-    if (inFlight.size >= maxActive) {
-      return Promise.resolve(
-        errorAnswer(503, SERVER_BUSY, `Server busy: ${maxActive} requests in flight`, undefined, { "retry-after": "1", ...cors }),
-      );
-    }
-    // 4. Size limit.
-    const declared = exchange.header("content-length");
-    if (declared !== undefined && Number(declared) > maxBody) {
-      return Promise.resolve(errorAnswer(413, ErrorCode.InvalidRequest, `Body larger than ${maxBody} bytes`, undefined, cors));
-    }
-    let reading: Promise<Uint8Array | undefined>;
-    try {
-      reading = exchange.body(maxBody);
-    } catch {
-      return Promise.resolve(errorAnswer(400, ErrorCode.ParseError, "Parse error: the request body could not be read", undefined, cors));
-    }
-    return reading.then(
-      (bytes) => answerBody(exchange, cors, accepts, bytes),
-      () => errorAnswer(400, ErrorCode.ParseError, "Parse error: the request body could not be read", undefined, cors),
-    );
-  }
-
-  function answerBody(
-    exchange: CoreExchange,
-    cors: Readonly<Record<string, string>>,
-    accepts: { json: boolean; sse: boolean },
-    bytes: Uint8Array | undefined,
-  ): HttpAnswer | Promise<HttpAnswer> {
-    if (bytes === undefined) return errorAnswer(413, ErrorCode.InvalidRequest, `Body larger than ${maxBody} bytes`, undefined, cors);
-    // 5, 6 and 8: UTF-8 JSON within the depth limit, one JSON-RPC message, its _meta.
-    const inbound = readMessage(server, bytes, maxDepth, "body");
-    if (inbound.kind === "error") {
-      return { status: statusOf(inbound.outcome), headers: jsonHeaders(cors), body: JSON.stringify(inbound.outcome.response) };
-    }
-    // 7. Notifications are accepted and not answered.
-    if (inbound.kind === "notification") return { status: 202, headers: { ...cors }, body: "" };
-    // 9. Header mirrors.
-    const mismatch = checkRequestHeaders(
-      exchange.header,
-      inbound.method,
-      inbound.params,
-      inbound.envelope.protocolVersion,
-      () => inbound.headerParams,
-    );
-    if (mismatch !== undefined) return errorAnswer(400, ErrorCode.HeaderMismatch, mismatch, inbound.id, cors, inbound.method);
-
-    // 10, 11 and the method itself, streaming notifications when there are any.
-    // Per-request data first: a hook that throws is answered before the request takes a slot.
-    let assigns: Record<string, unknown> | undefined;
-    if (options.assigns) {
-      try {
-        assigns = options.assigns(exchange.header);
-      } catch {
-        return errorAnswer(500, ErrorCode.InternalError, "Internal error: the assigns hook failed", inbound.id, cors, inbound.method);
-      }
-    }
-    const call = new Call();
-    if (assigns) call.assigns = assigns;
-    inFlight.add(call);
-    exchange.watch(call);
-
-    // The answer is a value when the handler answered at once (most tools),
-    // a promise otherwise; an SSE answer as soon as a first notification is sent.
-    let resolveAnswer: ((a: HttpAnswer) => void) | undefined;
-    let streamAnswer: HttpAnswer | undefined;
-    let stream: ChunkQueue | undefined;
-    let timer: ReturnType<typeof setInterval> | undefined;
-    call.notify = (notification: JSONRPCNotification): boolean => {
-      if (call.done || !accepts.sse || call.aborted) return false;
-      if (!stream) {
-        stream = new ChunkQueue(options.maxBufferedBytes);
-        stream.onCancel = () => call.abort();
-        stream.onOverflow = () => call.abort();
-        if (keepAliveMs > 0) {
-          timer = setInterval(() => stream?.push(SSE_KEEPALIVE), keepAliveMs);
-          timer.unref?.();
-        }
-        streamAnswer = { status: 200, headers: { ...SSE_HEADERS, ...cors }, stream };
-        resolveAnswer?.(streamAnswer);
-      }
-      return stream.push(sseEvent(notification));
-    };
-    /** Ends the call; the JSON answer, or undefined when the outcome went down the SSE stream. */
-    const finish = (outcome: Outcome): HttpAnswer | undefined => {
-      call.done = true;
-      if (timer) clearInterval(timer);
-      exchange.unwatch();
-      finished(call);
-      if (stream) {
-        if (!call.aborted) stream.push(sseEvent(outcome.response));
-        stream.end();
-        return undefined;
-      }
-      return { status: statusOf(outcome), headers: jsonHeaders(cors), body: JSON.stringify(outcome.response) };
-    };
-    const outcome = answerNow(server, inbound, call);
-    if (!(outcome instanceof Promise)) return finish(outcome) ?? (streamAnswer as HttpAnswer);
-    if (streamAnswer) {
-      outcome.then(finish, () => finish(internalErrorOutcome(inbound.id)));
-      return streamAnswer;
-    }
-    return new Promise<HttpAnswer>((resolve) => {
-      resolveAnswer = resolve;
-      const settle = (o: Outcome) => {
-        const answer = finish(o);
-        if (answer) resolve(answer);
-      };
-      outcome.then(settle, () => settle(internalErrorOutcome(inbound.id)));
-    });
-  }
-
-  const core: HttpCore = {
-    answer: (exchange) => serve(coreExchange(exchange)),
-    get active() {
-      return inFlight.size;
-    },
-    drain(deadlineMs) {
-      if (inFlight.size === 0) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const wake = () => {
-          clearTimeout(deadline);
-          idleWaiters.delete(wake);
-          resolve();
-        };
-        const deadline = setTimeout(() => {
-          for (const c of inFlight) c.abort();
-          wake();
-        }, deadlineMs);
-        idleWaiters.add(wake);
-      });
-    },
-  };
-  return { core, serve };
-}
-
-/**
- * A fetch-style handler for Streamable HTTP: give it a web `Request`, get
- * the `Response`. Mount it on any router that speaks `Request`/`Response`
- * (Node 20 `fetch` types, Deno, Bun, Hono, ...). Never rejects. The
- * `Request`'s `signal`, or cancelling the SSE body, aborts the handler.
- *
- * @example
- * const handle = createFetchHandler(server);
- * const response = await handle(new Request("http://localhost/mcp", { method: "POST", body, headers }));
- */
-export function createFetchHandler(server: McpServer, options: HttpTransportOptions = {}): (request: Request) => Promise<Response> {
-  const core = createHttpCore(server, options);
-  return async (request) => {
-    const answer = await core.answer({
-      method: request.method,
-      header: (name) => request.headers.get(name) ?? (name === "host" ? hostOfUrl(request.url) : undefined),
-      body: async (limit) => {
-        if (!request.body) return new Uint8Array(0);
-        const chunks: Uint8Array[] = [];
-        let size = 0;
-        const reader = request.body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          size += value.byteLength;
-          if (size > limit) {
-            await reader.cancel().catch(() => {});
-            return undefined;
-          }
-          chunks.push(value);
-        }
-        return Buffer.concat(chunks);
-      },
-      signal: request.signal,
-    });
-    if ("stream" in answer) {
-      const iterator = answer.stream[Symbol.asyncIterator]();
-      const encoder = new TextEncoder();
-      const body = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          const next = await iterator.next();
-          if (next.done) controller.close();
-          else controller.enqueue(encoder.encode(next.value));
-        },
-        async cancel() {
-          await iterator.return?.();
-        },
-      });
-      return new Response(body, { status: answer.status, headers: answer.headers });
-    }
-    return new Response(answer.status === 202 || answer.status === 204 ? null : answer.body, {
-      status: answer.status,
-      headers: answer.headers,
-    });
-  };
-}
-
-function hostOfUrl(url: string): string | undefined {
-  try {
-    return new URL(url).host;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Options of {@link createNodeHandler}: the transport's, plus the endpoint path. */
-export interface NodeHandlerOptions extends HttpTransportOptions {
-  /** Only this path is the MCP endpoint; others get 404. Default: every path. */
-  path?: string;
-}
-
-/** A `node:http` request listener that also exposes its transport core and its responses in progress (for graceful shutdown). */
-export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
-  readonly core: HttpCore;
-  /** Resolves once no response is being written, or after `timeoutMs`. */
-  settled(timeoutMs: number): Promise<void>;
-};
-
-/** One `node:http` exchange as the core sees it: no web objects, no `AbortController` of its own. */
-class NodeExchange implements CoreExchange {
-  readonly method: string;
-  readonly header: (name: string) => string | undefined;
-  readonly #req: IncomingMessage;
-  /** The call the core is running for this exchange, aborted when the client goes away. */
-  #call: Call | undefined = undefined;
-  /** True once the response closed before it was finished (the client went away). */
-  gone = false;
-  /** Run once, when the client goes away during an SSE response. */
-  onGone: (() => void) | undefined = undefined;
-
-  constructor(req: IncomingMessage) {
-    this.#req = req;
-    this.method = req.method ?? "GET";
-    this.header = (name) => {
-      const value = req.headers[name];
-      return Array.isArray(value) ? value.join(", ") : value;
-    };
-  }
-
-  body(limit: number): Promise<Uint8Array | undefined> {
-    return readNodeBody(this.#req, limit);
-  }
-
-  watch(call: Call): void {
-    // As with an AbortSignal listener added late, a client already gone does not abort the call.
-    if (!this.gone) this.#call = call;
-  }
-
-  unwatch(): void {
-    this.#call = undefined;
-  }
-
-  /** The response closed before it was finished. */
-  closed(): void {
-    if (this.gone) return;
-    this.gone = true;
-    this.#call?.abort();
-    this.onGone?.();
-  }
-}
-
-async function writeStream(
-  answer: Extract<HttpAnswer, { stream: ChunkQueue }>,
-  res: ServerResponse,
-  exchange: NodeExchange,
-): Promise<void> {
-  res.writeHead(answer.status, answer.headers);
-  res.flushHeaders();
-  const iterator = answer.stream[Symbol.asyncIterator]();
-  if (!exchange.gone) exchange.onGone = () => iterator.return?.();
-  for (;;) {
-    const next = await iterator.next();
-    if (next.done || res.destroyed) break;
-    // Respect the socket's backpressure: wait for 'drain' (or the end of the response).
-    if (!res.write(next.value) && !res.destroyed) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          res.off("drain", done);
-          res.off("close", done);
-          resolve();
-        };
-        res.on("drain", done);
-        res.on("close", done);
-      });
-    }
-  }
-  if (!res.destroyed) res.end();
-}
-
-/**
- * A `node:http` request listener for Streamable HTTP, working on Node's own
- * request and response objects (no web `Request`/`Response` per call).
- * Closing the connection before the answer, or closing an SSE response,
- * aborts the handler's `signal`.
- *
- * @example
- * http.createServer(createNodeHandler(server, { path: "/mcp" })).listen(3000, "127.0.0.1");
- */
-export function createNodeHandler(server: McpServer, options: NodeHandlerOptions = {}): NodeHandler {
-  const { core, serve } = makeCore(server, options);
-  const path = options.path;
-  const open = new Set<ServerResponse>();
-  const waiters = new Set<() => void>();
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    open.add(res);
-    let exchange: NodeExchange | undefined;
-    res.on("close", () => {
-      open.delete(res);
-      if (open.size === 0) for (const wake of [...waiters]) wake();
-      if (exchange && !res.writableFinished) exchange.closed();
-    });
-    if (path !== undefined) {
-      const url = req.url ?? "/";
-      const q = url.indexOf("?");
-      if ((q === -1 ? url : url.slice(0, q)) !== path) {
-        res.writeHead(404, { "content-type": "text/plain" }).end("Not found");
-        return;
-      }
-    }
-    const current = new NodeExchange(req);
-    exchange = current;
-    serve(current)
-      .then((answer) => {
-        if (res.destroyed) return;
-        if ("stream" in answer) return writeStream(answer, res, current);
-        res.writeHead(answer.status, answer.headers);
-        res.end(answer.body);
-      })
-      .catch(() => {
-        if (!res.headersSent) res.writeHead(500).end();
-        else res.destroy();
-      });
-  };
-  const settled = (timeoutMs: number) =>
-    open.size === 0
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => {
-          const wake = () => {
-            clearTimeout(timer);
-            waiters.delete(wake);
-            resolve();
-          };
-          const timer = setTimeout(wake, timeoutMs);
-          waiters.add(wake);
-        });
-  return Object.assign(listener, { core, settled });
-}
-
-function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on("data", (chunk: Buffer) => {
-      if (over) return;
-      size += chunk.length;
-      if (size > limit) {
-        over = true;
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (!over) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    });
-    req.on("error", reject);
-  });
-}
-
-/** Options of {@link listen}. */
-export interface ListenOptions extends NodeHandlerOptions {
-  /** TCP port; `0` picks a free one. Default 3000. */
-  port?: number;
-  /** Address to bind. Default `127.0.0.1`. A non-loopback address requires `allowedHosts` and DNS-rebinding protection on. */
-  host?: string;
-}
-
-/** A running HTTP server and the URL of its MCP endpoint. */
-export interface RunningHttpServer {
-  /** The underlying `node:http` server. */
-  server: Server;
-  /** The MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
-  url: string;
-  /**
-   * Graceful shutdown: stops accepting connections, ends every
-   * `subscriptions/listen` stream with its final result, lets running
-   * requests finish for up to `deadlineMs` (default 5 000 ms), aborts the
-   * rest, and resolves once the server is closed.
-   */
-  close(deadlineMs?: number): Promise<void>;
-}
-
-const LOOPBACK_BINDS = ["127.0.0.1", "localhost", "::1", "[::1]"];
-
-/**
- * Starts a `node:http` server for `mcp` on `host:port`, endpoint `path`
- * (default `/mcp`). Resolves once listening.
- *
- * @throws Error when `host` is not a loopback address and either no
- *   `allowedHosts` is given or DNS-rebinding protection is turned off, or
- *   when the port cannot be bound.
- */
-export async function listen(mcp: McpServer, options: ListenOptions = {}): Promise<RunningHttpServer> {
-  const host = options.host ?? "127.0.0.1";
-  const loopback = LOOPBACK_BINDS.includes(host);
-  if (!loopback && options.dnsRebindingProtection === false) {
-    throw new Error(`listen: DNS-rebinding protection may only be turned off on a loopback address, not ${host}`);
-  }
-  if (!loopback && !options.allowedHosts) {
-    throw new Error(`listen: host ${host} is not loopback, so allowedHosts must list the host names clients use`);
-  }
-  const path = options.path ?? "/mcp";
-  const handler = createNodeHandler(mcp, { ...options, path });
-  // node:http is loaded here, not when the package is imported: stdio and
-  // fetch-style servers never need it.
-  const { createServer } = await import("node:http");
-  const http = createServer(handler);
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.port ?? 3000, host, () => {
-      http.off("error", reject);
-      resolve();
-    });
-  });
-  const address = http.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
-  const shownHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-  let closing: Promise<void> | undefined;
-  return {
-    server: http,
-    url: `http://${shownHost}:${port}${path}`,
-    close(deadlineMs = 5000) {
-      closing ??= (async () => {
-        const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-        http.closeIdleConnections();
-        mcp.close();
-        const started = Date.now();
-        await handler.core.drain(deadlineMs);
-        // Let the answers of finished requests reach their clients before cutting connections.
-        await handler.settled(Math.max(100, deadlineMs - (Date.now() - started)));
-        http.closeAllConnections();
-        await closed;
-      })();
-      return closing;
-    },
-  };
 }

@@ -1,0 +1,71 @@
+/**
+ * The fetch-style adapter of the Streamable HTTP core: a web `Request` in, a
+ * web `Response` out, for any runtime or router that speaks them.
+ */
+import type { McpServer } from "../../server.js";
+import { createHttpCore, type HttpTransportOptions } from "./core.js";
+
+/**
+ * A fetch-style handler for Streamable HTTP: give it a web `Request`, get
+ * the `Response`. Mount it on any router that speaks `Request`/`Response`
+ * (Node 20 `fetch` types, Deno, Bun, Hono, ...). Never rejects. The
+ * `Request`'s `signal`, or cancelling the SSE body, aborts the handler.
+ *
+ * @example
+ * const handle = createFetchHandler(server);
+ * const response = await handle(new Request("http://localhost/mcp", { method: "POST", body, headers }));
+ */
+export function createFetchHandler(server: McpServer, options: HttpTransportOptions = {}): (request: Request) => Promise<Response> {
+  const core = createHttpCore(server, options);
+  return async (request) => {
+    const answer = await core.answer({
+      method: request.method,
+      header: (name) => request.headers.get(name) ?? (name === "host" ? hostOfUrl(request.url) : undefined),
+      body: async (limit) => {
+        if (!request.body) return new Uint8Array(0);
+        const chunks: Uint8Array[] = [];
+        let size = 0;
+        const reader = request.body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          size += value.byteLength;
+          if (size > limit) {
+            await reader.cancel().catch(() => {});
+            return undefined;
+          }
+          chunks.push(value);
+        }
+        return Buffer.concat(chunks);
+      },
+      signal: request.signal,
+    });
+    if ("stream" in answer) {
+      const iterator = answer.stream[Symbol.asyncIterator]();
+      const encoder = new TextEncoder();
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const next = await iterator.next();
+          if (next.done) controller.close();
+          else controller.enqueue(encoder.encode(next.value));
+        },
+        async cancel() {
+          await iterator.return?.();
+        },
+      });
+      return new Response(body, { status: answer.status, headers: answer.headers });
+    }
+    return new Response(answer.status === 202 || answer.status === 204 ? null : answer.body, {
+      status: answer.status,
+      headers: answer.headers,
+    });
+  };
+}
+
+function hostOfUrl(url: string): string | undefined {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The `node:http` adapter of the Streamable HTTP core: Node's own request
+ * and response objects, no web `Request`/`Response` per call.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { McpServer } from "../../server.js";
+import type { Call } from "../call.js";
+import type { ChunkQueue } from "../sse.js";
+import { Core, Exchange, type HttpAnswer, type HttpCore, type HttpTransportOptions } from "./core.js";
+
+/** Options of {@link createNodeHandler}: the transport's, plus the endpoint path. */
+export interface NodeHandlerOptions extends HttpTransportOptions {
+  /** Only this path is the MCP endpoint; others get 404. Default: every path. */
+  path?: string;
+}
+
+/** A `node:http` request listener that also exposes its transport core and its responses in progress (for graceful shutdown). */
+export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
+  readonly core: HttpCore;
+  /** Resolves once no response is being written, or after `timeoutMs`. */
+  settled(timeoutMs: number): Promise<void>;
+};
+
+/** One `node:http` exchange as the core sees it: no web objects, no `AbortController` of its own. */
+class NodeExchange extends Exchange {
+  readonly method: string;
+  readonly header: (name: string) => string | undefined;
+  readonly #req: IncomingMessage;
+  /** The call the core is running for this exchange, aborted when the client goes away. */
+  #call: Call | undefined = undefined;
+  /** True once the response closed before it was finished (the client went away). */
+  gone = false;
+  /** Run once, when the client goes away during an SSE response. */
+  onGone: (() => void) | undefined = undefined;
+
+  constructor(req: IncomingMessage) {
+    super();
+    this.#req = req;
+    this.method = req.method ?? "GET";
+    this.header = (name) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value.join(", ") : value;
+    };
+  }
+
+  body(limit: number): Promise<Uint8Array | undefined> {
+    return readNodeBody(this.#req, limit);
+  }
+
+  watch(call: Call): void {
+    // As with an AbortSignal listener added late, a client already gone does not abort the call.
+    if (!this.gone) this.#call = call;
+  }
+
+  unwatch(): void {
+    this.#call = undefined;
+  }
+
+  /** The response closed before it was finished. */
+  closed(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.#call?.abort();
+    this.onGone?.();
+  }
+}
+
+async function writeStream(
+  answer: Extract<HttpAnswer, { stream: ChunkQueue }>,
+  res: ServerResponse,
+  exchange: NodeExchange,
+): Promise<void> {
+  res.writeHead(answer.status, answer.headers);
+  res.flushHeaders();
+  const iterator = answer.stream[Symbol.asyncIterator]();
+  if (!exchange.gone) exchange.onGone = () => iterator.return?.();
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done || res.destroyed) break;
+    // Respect the socket's backpressure: wait for 'drain' (or the end of the response).
+    if (!res.write(next.value) && !res.destroyed) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.on("drain", done);
+        res.on("close", done);
+      });
+    }
+  }
+  if (!res.destroyed) res.end();
+}
+
+/**
+ * A `node:http` request listener for Streamable HTTP, working on Node's own
+ * request and response objects (no web `Request`/`Response` per call).
+ * Closing the connection before the answer, or closing an SSE response,
+ * aborts the handler's `signal`.
+ *
+ * @example
+ * http.createServer(createNodeHandler(server, { path: "/mcp" })).listen(3000, "127.0.0.1");
+ */
+export function createNodeHandler(server: McpServer, options: NodeHandlerOptions = {}): NodeHandler {
+  const core = new Core(server, options);
+  const path = options.path;
+  const open = new Set<ServerResponse>();
+  const waiters = new Set<() => void>();
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    open.add(res);
+    let exchange: NodeExchange | undefined;
+    res.on("close", () => {
+      open.delete(res);
+      if (open.size === 0) for (const wake of [...waiters]) wake();
+      if (exchange && !res.writableFinished) exchange.closed();
+    });
+    if (path !== undefined) {
+      const url = req.url ?? "/";
+      const q = url.indexOf("?");
+      if ((q === -1 ? url : url.slice(0, q)) !== path) {
+        res.writeHead(404, { "content-type": "text/plain" }).end("Not found");
+        return;
+      }
+    }
+    const current = new NodeExchange(req);
+    exchange = current;
+    core
+      .serve(current)
+      .then((answer) => {
+        if (res.destroyed) return;
+        if ("stream" in answer) return writeStream(answer, res, current);
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
+      })
+      .catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      });
+  };
+  const settled = (timeoutMs: number) =>
+    open.size === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const wake = () => {
+            clearTimeout(timer);
+            waiters.delete(wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, timeoutMs);
+          waiters.add(wake);
+        });
+  return Object.assign(listener, { core, settled });
+}
+
+function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on("data", (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size > limit) {
+        over = true;
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (!over) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    });
+    req.on("error", reject);
+  });
+}
