@@ -1,9 +1,11 @@
 /**
- * ajv and ajv-formats, loaded synchronously on first use (both are
- * CommonJS), never when this package is imported. A bundler cannot see the
- * load: keep `ajv` and `ajv-formats` installed beside a bundled program.
+ * ajv and ajv-formats (and, for a draft-04 schema, ajv-draft-04), loaded
+ * synchronously on first use (all are CommonJS), never when this package is
+ * imported. A bundler cannot see the load: keep `ajv`, `ajv-formats` and
+ * `ajv-draft-04` installed beside a bundled program.
  */
-import type { Ajv } from "ajv";
+import type { Ajv, AnySchemaObject } from "ajv";
+import type { Ajv2019 } from "ajv/dist/2019.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { requireAtRunTime } from "./runtime.js";
 
@@ -18,8 +20,14 @@ export interface AjvModules {
   addFormats: AddFormats;
 }
 
+/** An ajv class: ajv's 2020-12, 2019-09 or draft-07 class (ajv-draft-04's has the draft-07 class's shape). */
+export type AjvClass = typeof Ajv | typeof Ajv2019 | typeof Ajv2020;
+
 let loaded: AjvModules | undefined;
 let draft07: typeof Ajv | undefined;
+let draft2019: typeof Ajv2019 | undefined;
+let draft04: typeof Ajv | undefined;
+let draft06Meta: AnySchemaObject | undefined;
 
 /**
  * Loads ajv's 2020-12 class and ajv-formats on the first call and returns
@@ -47,4 +55,36 @@ export function loadAjvDraft07(): typeof Ajv {
     draft07 = main.default ?? main;
   }
   return draft07;
+}
+
+/**
+ * Loads ajv's JSON Schema 2019-09 class on the first call.
+ * @throws MissingDependencyError when `ajv` is not installed.
+ */
+export function loadAjv2019(): typeof Ajv2019 {
+  draft2019 ??= (requireAtRunTime("ajv/dist/2019.js", "ajv") as { Ajv2019: typeof Ajv2019 }).Ajv2019;
+  return draft2019;
+}
+
+/**
+ * Loads ajv-draft-04's class (JSON Schema draft-04: `id`, boolean
+ * `exclusiveMaximum`/`exclusiveMinimum`) on the first call.
+ * @throws MissingDependencyError when `ajv-draft-04` is not installed.
+ */
+export function loadAjvDraft04(): typeof Ajv {
+  if (!draft04) {
+    const main = requireAtRunTime("ajv-draft-04", "ajv-draft-04") as typeof Ajv & { default?: typeof Ajv };
+    draft04 = main.default ?? main;
+  }
+  return draft04;
+}
+
+/**
+ * Loads the draft-06 meta-schema ajv ships, which a draft-07 instance adds
+ * to read draft-06 schemas.
+ * @throws MissingDependencyError when `ajv` is not installed.
+ */
+export function loadDraft06MetaSchema(): AnySchemaObject {
+  draft06Meta ??= requireAtRunTime("ajv/dist/refs/json-schema-draft-06.json", "ajv") as AnySchemaObject;
+  return draft06Meta;
 }

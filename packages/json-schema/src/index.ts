@@ -1,6 +1,6 @@
 /**
  * `@x/json-schema`: user JSON Schemas compiled with ajv, which is loaded on
- * the first compile, never on import.
+ * the first compile, never on import, in the dialect each declares.
  */
 export { type AddFormats, type AjvModules, loadAjv, loadAjvDraft07 } from "./ajv.js";
 export {
@@ -8,7 +8,6 @@ export {
   type CompileOptions,
   compileSchema,
   DEFAULT_SCHEMA_LIMITS,
-  type Dialect,
   formatProblems,
   SchemaCompileError,
   type SchemaLimits,
@@ -17,4 +16,5 @@ export {
   type UntrustedSchemas,
   untrustedSchemas,
 } from "./compile.js";
+export { type Dialect, newAjv, SUPPORTED_DIALECTS, schemaDialect } from "./dialect.js";
 export { MissingDependencyError, requireAtRunTime, runTimeRequire } from "./runtime.js";
