@@ -24,7 +24,7 @@ import {
 } from "@x/json-schema";
 import { ClientErrorCode, McpClientError } from "./errors.js";
 
-export { type CompiledSchema, MissingDependencyError, type SchemaLimits, type SchemaProblem } from "@x/json-schema";
+export { type CompiledSchema, MissingDependencyError, nonFiniteProblem, type SchemaLimits, type SchemaProblem } from "@x/json-schema";
 
 /**
  * Compiles an output schema, or returns the validator compiled before for

@@ -14,3 +14,5 @@
  * a bundled server.
  */
 export { type CompiledSchema, compileSchema, formatProblems, loadAjv, type SchemaProblem } from "@x/json-schema";
+/** The check for Infinity, -Infinity and NaN, which JSON cannot carry, in tool arguments and results. */
+export { nonFiniteProblem } from "@x/json-schema";
