@@ -4,7 +4,7 @@
  * imported. A bundler cannot see the load: keep `ajv`, `ajv-formats` and
  * `ajv-draft-04` installed beside a bundled program.
  */
-import type { Ajv, AnySchemaObject } from "ajv";
+import type { Ajv } from "ajv";
 import type { Ajv2019 } from "ajv/dist/2019.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { requireAtRunTime } from "./runtime.js";
@@ -24,10 +24,23 @@ export interface AjvModules {
 export type AjvClass = typeof Ajv | typeof Ajv2019 | typeof Ajv2020;
 
 let loaded: AjvModules | undefined;
-let draft07: typeof Ajv | undefined;
-let draft2019: typeof Ajv2019 | undefined;
-let draft04: typeof Ajv | undefined;
-let draft06Meta: AnySchemaObject | undefined;
+const modules = new Map<string, unknown>();
+
+/**
+ * Loads the CommonJS module `specifier` on the first call and returns its
+ * `pick` export, or the module itself when it has no such export (a JSON
+ * file: pass `""`); later calls return the same value.
+ * @throws MissingDependencyError naming `dependency` when it is not installed (nothing is remembered).
+ */
+export function loadOnce<T>(specifier: string, dependency: string, pick: string): T {
+  let found = modules.get(specifier);
+  if (found === undefined) {
+    const module = requireAtRunTime(specifier, dependency) as Record<string, unknown>;
+    found = module[pick] ?? module;
+    modules.set(specifier, found);
+  }
+  return found as T;
+}
 
 /**
  * Loads ajv's 2020-12 class and ajv-formats on the first call and returns
@@ -37,11 +50,7 @@ let draft06Meta: AnySchemaObject | undefined;
  *   remembered: a later call tries again).
  */
 export function loadAjv(): AjvModules {
-  if (!loaded) {
-    const ajv2020 = requireAtRunTime("ajv/dist/2020.js", "ajv") as { Ajv2020: typeof Ajv2020 };
-    const formats = requireAtRunTime("ajv-formats", "ajv-formats") as AddFormats & { default?: AddFormats };
-    loaded = { Ajv2020: ajv2020.Ajv2020, addFormats: formats.default ?? formats };
-  }
+  loaded ??= { Ajv2020: loadOnce("ajv/dist/2020.js", "ajv", "Ajv2020"), addFormats: loadOnce("ajv-formats", "ajv-formats", "default") };
   return loaded;
 }
 
@@ -50,41 +59,5 @@ export function loadAjv(): AjvModules {
  * @throws MissingDependencyError when `ajv` is not installed.
  */
 export function loadAjvDraft07(): typeof Ajv {
-  if (!draft07) {
-    const main = requireAtRunTime("ajv", "ajv") as typeof Ajv & { default?: typeof Ajv };
-    draft07 = main.default ?? main;
-  }
-  return draft07;
-}
-
-/**
- * Loads ajv's JSON Schema 2019-09 class on the first call.
- * @throws MissingDependencyError when `ajv` is not installed.
- */
-export function loadAjv2019(): typeof Ajv2019 {
-  draft2019 ??= (requireAtRunTime("ajv/dist/2019.js", "ajv") as { Ajv2019: typeof Ajv2019 }).Ajv2019;
-  return draft2019;
-}
-
-/**
- * Loads ajv-draft-04's class (JSON Schema draft-04: `id`, boolean
- * `exclusiveMaximum`/`exclusiveMinimum`) on the first call.
- * @throws MissingDependencyError when `ajv-draft-04` is not installed.
- */
-export function loadAjvDraft04(): typeof Ajv {
-  if (!draft04) {
-    const main = requireAtRunTime("ajv-draft-04", "ajv-draft-04") as typeof Ajv & { default?: typeof Ajv };
-    draft04 = main.default ?? main;
-  }
-  return draft04;
-}
-
-/**
- * Loads the draft-06 meta-schema ajv ships, which a draft-07 instance adds
- * to read draft-06 schemas.
- * @throws MissingDependencyError when `ajv` is not installed.
- */
-export function loadDraft06MetaSchema(): AnySchemaObject {
-  draft06Meta ??= requireAtRunTime("ajv/dist/refs/json-schema-draft-06.json", "ajv") as AnySchemaObject;
-  return draft06Meta;
+  return loadOnce("ajv", "ajv", "default");
 }

@@ -4,8 +4,8 @@
  * schemas alike. No `$schema` means 2020-12; an unknown one is refused,
  * never read as some other dialect.
  */
-import type { Ajv, Logger, Options } from "ajv";
-import { type AjvClass, loadAjv, loadAjv2019, loadAjvDraft04, loadAjvDraft07, loadDraft06MetaSchema } from "./ajv.js";
+import type { Ajv, AnySchemaObject, Logger, Options } from "ajv";
+import { type AjvClass, loadAjv, loadAjvDraft07, loadOnce } from "./ajv.js";
 import { SchemaCompileError } from "./errors.js";
 
 /** A JSON Schema dialect {@link schemaDialect} knows. */
@@ -58,8 +58,9 @@ const logger: Logger = {
 
 function classOf(dialect: Dialect): AjvClass {
   if (dialect === "2020-12") return loadAjv().Ajv2020;
-  if (dialect === "2019-09") return loadAjv2019();
-  if (dialect === "draft-04") return loadAjvDraft04();
+  if (dialect === "2019-09") return loadOnce("ajv/dist/2019.js", "ajv", "Ajv2019");
+  // ajv-draft-04's class: `id`, and a boolean exclusiveMaximum/exclusiveMinimum.
+  if (dialect === "draft-04") return loadOnce("ajv-draft-04", "ajv-draft-04", "default");
   return loadAjvDraft07();
 }
 
@@ -82,7 +83,7 @@ export function newAjv(dialect: Dialect): Ajv {
   if (dialect === "draft-06") options.defaultMeta = DRAFT_06_META;
   const ajv = new (classOf(dialect))(options) as Ajv;
   if (dialect === "draft-06") {
-    ajv.addMetaSchema(loadDraft06MetaSchema());
+    ajv.addMetaSchema(loadOnce<AnySchemaObject>("ajv/dist/refs/json-schema-draft-06.json", "ajv", ""));
     for (const keyword of ["if", "then", "else"]) ajv.removeKeyword(keyword);
   }
   addFormats(ajv);

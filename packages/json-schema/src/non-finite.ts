@@ -59,6 +59,8 @@ const MAX_DEPTH = 1_000;
 const CUT: unique symbol = Symbol("cut");
 let budget = 0;
 
+type Found = Array<string | number> | undefined | typeof CUT;
+
 /**
  * The keys to the first non-finite number under `node` (at `depth`),
  * innermost first; `undefined` when none. With `ancestors` (the objects
@@ -66,37 +68,31 @@ let budget = 0;
  * MAX_DEPTH is read; without, the walk returns CUT once it has met
  * UNTRACKED_NODES objects and arrays or gone UNTRACKED_DEPTH deep.
  */
-function walk(node: object, depth: number, ancestors: Set<object> | undefined): Array<string | number> | undefined | typeof CUT {
+function walk(node: object, depth: number, ancestors: Set<object> | undefined): Found {
   if (ancestors) {
     if (ancestors.has(node) || depth > MAX_DEPTH) return undefined;
     ancestors.add(node);
   } else if (--budget < 0 || depth > UNTRACKED_DEPTH) {
     return CUT;
   }
-  let found: Array<string | number> | undefined | typeof CUT;
+  let found: Found;
   if (Array.isArray(node)) {
-    for (let i = 0; i < node.length; i++) {
-      const child: unknown = node[i];
-      if (typeof child === "number") {
-        if (!Number.isFinite(child)) found = [i];
-      } else if (typeof child === "object" && child !== null) {
-        found = walk(child, depth + 1, ancestors);
-        if (found !== CUT) found?.push(i);
-      }
-      if (found) break;
-    }
+    for (let i = 0; i < node.length && !found; i++) found = visit(node[i], i, depth, ancestors);
   } else {
     for (const key in node) {
-      const child: unknown = (node as Record<string, unknown>)[key];
-      if (typeof child === "number") {
-        if (!Number.isFinite(child)) found = [key];
-      } else if (typeof child === "object" && child !== null) {
-        found = walk(child, depth + 1, ancestors);
-        if (found !== CUT) found?.push(key);
-      }
+      found = visit((node as Record<string, unknown>)[key], key, depth, ancestors);
       if (found) break;
     }
   }
   ancestors?.delete(node);
+  return found;
+}
+
+/** {@link walk}'s step into one child, `key` naming it. */
+function visit(child: unknown, key: string | number, depth: number, ancestors: Set<object> | undefined): Found {
+  if (typeof child === "number") return Number.isFinite(child) ? undefined : [key];
+  if (typeof child !== "object" || child === null) return undefined;
+  const found = walk(child, depth + 1, ancestors);
+  if (found && found !== CUT) found.push(key);
   return found;
 }
