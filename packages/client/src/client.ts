@@ -50,7 +50,14 @@ import { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./c
 import { ClientErrorCode, clip, isMcpClientError, McpClientError, transportError } from "./errors.js";
 import { type HeaderParam, paramHeaders, toolHeaderParams } from "./headers.js";
 import { answerInputRequests, type InputHandlers } from "./mrtr.js";
-import { type CompiledSchema, compileOutputSchema, formatProblems, MissingDependencyError, type SchemaLimits } from "./schema.js";
+import {
+  type CompiledSchema,
+  compileOutputSchema,
+  formatProblems,
+  MissingDependencyError,
+  nonFiniteProblem,
+  type SchemaLimits,
+} from "./schema.js";
 import { answerToElicitResult, elicitationToRequest, type WaitFor } from "./suspend.js";
 import type { Transport } from "./transports/transport.js";
 
@@ -794,7 +801,8 @@ export class Client {
    * @throws McpClientError: the server's error (-32602 unknown tool, ...);
    *   -32602 for a tool rejected for invalid `x-mcp-header` annotations or an
    *   argument that cannot be mirrored; -32092 when `structuredContent` does
-   *   not match (`data.problems`); -32093 when the `outputSchema` cannot be
+   *   not match (`data.problems`), a non-finite number in it (such as `1e400`,
+   *   which JSON reads as Infinity) included; -32093 when the `outputSchema` cannot be
    *   used; -32090/-32091 from the input rounds; transport errors.
    */
   async callTool(
@@ -908,7 +916,9 @@ export class Client {
         },
       );
     }
-    const problems = known.validator(result.structuredContent);
+    // JSON reads an overflowing literal (1e400) as Infinity, which a schema's number check passes.
+    const nonFinite = nonFiniteProblem(result.structuredContent);
+    const problems = nonFinite ? [nonFinite, ...known.validator(result.structuredContent)] : known.validator(result.structuredContent);
     if (problems.length > 0) {
       throw new McpClientError(
         ClientErrorCode.OutputSchemaMismatch,

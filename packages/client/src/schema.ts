@@ -19,11 +19,12 @@ import {
   SchemaCompileError,
   type SchemaLimits,
   type SchemaProblem,
+  SUPPORTED_DIALECTS,
   untrustedSchemas,
 } from "@x/json-schema";
 import { ClientErrorCode, McpClientError } from "./errors.js";
 
-export { type CompiledSchema, MissingDependencyError, type SchemaLimits, type SchemaProblem } from "@x/json-schema";
+export { type CompiledSchema, MissingDependencyError, nonFiniteProblem, type SchemaLimits, type SchemaProblem } from "@x/json-schema";
 
 /**
  * Compiles an output schema, or returns the validator compiled before for
@@ -31,9 +32,10 @@ export { type CompiledSchema, MissingDependencyError, type SchemaLimits, type Sc
  *
  * @throws MissingDependencyError when `ajv` or `ajv-formats` is not installed;
  *   McpClientError -32093 (`OutputSchemaUnusable`) when the schema is
- *   not an object, exceeds `limits`, names a dialect other than 2020-12 or
- *   draft-07, is not a valid schema, or has a `$ref` that does not resolve
- *   inside it (remote references are never fetched).
+ *   not an object, exceeds `limits`, declares a `$schema` other than
+ *   2020-12 (the default), 2019-09, draft-07, draft-06 or draft-04, is not
+ *   a valid schema, or has a `$ref` that does not resolve inside it (remote
+ *   references are never fetched).
  */
 export function compileOutputSchema(schema: unknown, limits: SchemaLimits = {}): CompiledSchema {
   try {
@@ -60,7 +62,7 @@ function unusable(error: SchemaCompileError): McpClientError {
     case "unknown-dialect":
       return new McpClientError(
         code,
-        `The outputSchema's dialect ${JSON.stringify(data.dialect)} is not supported (supported: 2020-12, draft-07)`,
+        `The outputSchema's dialect ${JSON.stringify(data.dialect)} is not supported (supported: ${SUPPORTED_DIALECTS.join(", ")})`,
         data,
       );
     case "unresolved-ref":

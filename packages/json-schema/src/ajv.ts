@@ -1,9 +1,11 @@
 /**
- * ajv and ajv-formats, loaded synchronously on first use (both are
- * CommonJS), never when this package is imported. A bundler cannot see the
- * load: keep `ajv` and `ajv-formats` installed beside a bundled program.
+ * ajv and ajv-formats (and, for a draft-04 schema, ajv-draft-04), loaded
+ * synchronously on first use (all are CommonJS), never when this package is
+ * imported. A bundler cannot see the load: keep `ajv`, `ajv-formats` and
+ * `ajv-draft-04` installed beside a bundled program.
  */
 import type { Ajv } from "ajv";
+import type { Ajv2019 } from "ajv/dist/2019.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { requireAtRunTime } from "./runtime.js";
 
@@ -18,8 +20,27 @@ export interface AjvModules {
   addFormats: AddFormats;
 }
 
+/** An ajv class: ajv's 2020-12, 2019-09 or draft-07 class (ajv-draft-04's has the draft-07 class's shape). */
+export type AjvClass = typeof Ajv | typeof Ajv2019 | typeof Ajv2020;
+
 let loaded: AjvModules | undefined;
-let draft07: typeof Ajv | undefined;
+const modules = new Map<string, unknown>();
+
+/**
+ * Loads the CommonJS module `specifier` on the first call and returns its
+ * `pick` export, or the module itself when it has no such export (a JSON
+ * file: pass `""`); later calls return the same value.
+ * @throws MissingDependencyError naming `dependency` when it is not installed (nothing is remembered).
+ */
+export function loadOnce<T>(specifier: string, dependency: string, pick: string): T {
+  let found = modules.get(specifier);
+  if (found === undefined) {
+    const module = requireAtRunTime(specifier, dependency) as Record<string, unknown>;
+    found = module[pick] ?? module;
+    modules.set(specifier, found);
+  }
+  return found as T;
+}
 
 /**
  * Loads ajv's 2020-12 class and ajv-formats on the first call and returns
@@ -29,11 +50,7 @@ let draft07: typeof Ajv | undefined;
  *   remembered: a later call tries again).
  */
 export function loadAjv(): AjvModules {
-  if (!loaded) {
-    const ajv2020 = requireAtRunTime("ajv/dist/2020.js", "ajv") as { Ajv2020: typeof Ajv2020 };
-    const formats = requireAtRunTime("ajv-formats", "ajv-formats") as AddFormats & { default?: AddFormats };
-    loaded = { Ajv2020: ajv2020.Ajv2020, addFormats: formats.default ?? formats };
-  }
+  loaded ??= { Ajv2020: loadOnce("ajv/dist/2020.js", "ajv", "Ajv2020"), addFormats: loadOnce("ajv-formats", "ajv-formats", "default") };
   return loaded;
 }
 
@@ -42,9 +59,5 @@ export function loadAjv(): AjvModules {
  * @throws MissingDependencyError when `ajv` is not installed.
  */
 export function loadAjvDraft07(): typeof Ajv {
-  if (!draft07) {
-    const main = requireAtRunTime("ajv", "ajv") as typeof Ajv & { default?: typeof Ajv };
-    draft07 = main.default ?? main;
-  }
-  return draft07;
+  return loadOnce("ajv", "ajv", "default");
 }

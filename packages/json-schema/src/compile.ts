@@ -1,18 +1,21 @@
 /**
  * Compilation of user JSON Schemas with formats asserted. A schema is
- * compiled once; a `$ref` must resolve inside the schema itself: no ajv
- * instance here has a `loadSchema`, so remote references are never fetched.
+ * compiled once, in the dialect its root `$schema` declares (2020-12 when
+ * it declares none; see `dialect.ts`, the one rule for both uses); a `$ref`
+ * must resolve inside the schema itself: no ajv instance here has a
+ * `loadSchema`, so remote references are never fetched.
  *
  * Two uses differ only by options: a server compiles its own tools' schemas
- * (trusted, every one read as 2020-12), a client compiles schemas a server
- * sent (untrusted: bounded in size and depth before ajv sees them, dialect
- * taken from `$schema`, validators kept by schema text). The untrusted
- * handling is a value built by `untrustedSchemas`, so a bundle that never
- * builds one leaves that code out.
+ * (trusted), a client compiles schemas a server sent (untrusted: bounded in
+ * size and depth before ajv sees them, validators kept by schema text). The
+ * untrusted handling is a value built by `untrustedSchemas`, so a bundle
+ * that never builds one leaves that code out.
  */
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
-import type { Ajv2020 } from "ajv/dist/2020.js";
-import { loadAjv, loadAjvDraft07 } from "./ajv.js";
+import { type Dialect, idKeyword, newAjv, schemaDialect } from "./dialect.js";
+import { SchemaCompileError } from "./errors.js";
+
+export { SchemaCompileError, type SchemaRefusal } from "./errors.js";
 
 /** One problem found by a schema check: a JSON Pointer into the value and what is wrong there. */
 export interface SchemaProblem {
@@ -33,18 +36,15 @@ export interface SchemaLimits {
   maxDepth?: number;
 }
 
-/** The dialects {@link compileSchema} reads. */
-export type Dialect = "2020-12" | "draft-07";
-
-/** How {@link compileSchema} treats a schema. With no options: a trusted schema, read as 2020-12. */
+/** How {@link compileSchema} treats a schema. With no options: a trusted schema. */
 export interface CompileOptions {
   /**
    * Set for a schema from elsewhere (built by {@link untrustedSchemas}): it
-   * is bounded, read in the dialect its `$schema` names, and refused with a
-   * SchemaCompileError. Absent, the schema is trusted: every schema is read
-   * as 2020-12 whatever its `$schema`, the root `$id` and `$schema` are
-   * dropped (one shared ajv instance collects no ids from many schemas), and
-   * a schema ajv cannot compile throws ajv's own error.
+   * is bounded, and every refusal is a SchemaCompileError. Absent, the
+   * schema is trusted: its root `$id` (`id` in draft-04) is dropped (one
+   * shared ajv instance per dialect collects no ids from many schemas), and
+   * a schema ajv cannot compile throws ajv's own error. Either way the
+   * schema is read in the dialect its `$schema` declares.
    */
   untrusted?: UntrustedSchemas;
 }
@@ -62,76 +62,53 @@ export interface UntrustedSchemas {
   compile(schema: unknown): CompiledSchema;
 }
 
-/** Why {@link compileSchema} refused an untrusted schema. */
-export type SchemaRefusal = "not-an-object" | "not-json" | "too-large" | "too-deep" | "unknown-dialect" | "unresolved-ref" | "invalid";
-
-/**
- * Thrown by {@link compileSchema} for an untrusted schema it cannot use.
- * `reason` says why and `data` carries the figures: `bytes` and `limit`
- * (too-large), `limit` (too-deep), `dialect` (unknown-dialect), `ref`
- * (unresolved-ref). For `invalid` and `unresolved-ref` the message is
- * ajv's and `cause` ajv's error.
- */
-export class SchemaCompileError extends Error {
-  /** What is wrong with the schema. */
-  readonly reason: SchemaRefusal;
-  /** The figures behind the reason (see the class comment). */
-  readonly data: Record<string, unknown>;
-
-  constructor(reason: SchemaRefusal, message: string, data: Record<string, unknown> = {}, cause?: unknown) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.name = "SchemaCompileError";
-    this.reason = reason;
-    this.data = data;
-  }
-}
-
-type AjvInstance = Ajv2020 | Ajv;
-
-/** The instance trusted schemas share; untrusted ones have their own (they never share ids). */
-let trusted: Ajv2020 | Ajv | undefined;
-
-function newInstance(Class: typeof Ajv2020 | typeof Ajv): AjvInstance {
-  // strict: false lets schemas carry extension keywords (x-mcp-header, ...).
-  const ajv = new Class({ strict: false, allErrors: true, validateFormats: true });
-  loadAjv().addFormats(ajv);
-  return ajv;
-}
+/** The instances trusted schemas share, one per dialect; untrusted ones have their own (they never share ids). */
+const trusted = new Map<Dialect, Ajv>();
 
 /**
  * Compiles a JSON Schema once (formats asserted, `$ref` resolved inside the
- * schema only), trusted or, with `options.untrusted`, untrusted.
+ * schema only), trusted or, with `options.untrusted`, untrusted, in the
+ * dialect its root `$schema` declares: none is 2020-12; 2020-12, 2019-09,
+ * draft-07, draft-06 and draft-04 are read by their own rules (draft-07 and
+ * older ignore a `$ref`'s sibling keywords; an array `items` is a tuple
+ * before 2020-12), spelt `http://` or `https://`, with or without the
+ * trailing `#` (see `schemaDialect`).
  *
  * @returns a function giving the problems of a value (`[]` when valid).
- * @throws MissingDependencyError when `ajv` or `ajv-formats` is not installed.
- *   A trusted schema that is not valid, uses an unknown format or has a `$ref`
- *   that does not resolve locally: ajv's error, its message saying why. An
- *   untrusted one refused for those reasons or by {@link untrustedSchemas}' rules: SchemaCompileError.
+ * @throws MissingDependencyError when `ajv` or `ajv-formats` (or, for
+ *   draft-04, `ajv-draft-04`) is not installed. SchemaCompileError
+ *   `unknown-dialect` for any other `$schema`. A trusted schema that is not
+ *   valid or has a `$ref` that does not resolve locally: ajv's error, its
+ *   message saying why. An untrusted one refused for those reasons or by
+ *   {@link untrustedSchemas}' rules: SchemaCompileError.
  */
 export function compileSchema(schema: unknown, options: CompileOptions = {}): CompiledSchema {
   if (options.untrusted) return options.untrusted.compile(schema);
-  const { $id: _id, $schema: _dialect, ...rest } = schema as Record<string, unknown>;
-  trusted ??= newInstance(loadAjv().Ajv2020);
-  const validate = trusted.compile(rest);
+  const dialect = schemaDialect(schema);
+  const { [idKeyword(dialect)]: _id, $schema: _dialect, ...rest } = schema as Record<string, unknown>;
+  let ajv = trusted.get(dialect);
+  if (!ajv) {
+    ajv = newAjv(dialect);
+    trusted.set(dialect, ajv);
+  }
+  const validate = ajv.compile(rest);
   return (value) => (validate(value) ? [] : toProblems(validate.errors));
 }
 
 /** The bounds {@link untrustedSchemas} applies when given none. */
 export const DEFAULT_SCHEMA_LIMITS: Readonly<Required<SchemaLimits>> = { maxBytes: 131072, maxDepth: 32 };
 
-const DIALECT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
-const DIALECT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const MAX_CACHED = 256;
 const cached = new Map<string, CompiledSchema>();
-const untrustedInstances = new Map<Dialect, AjvInstance>();
+const untrustedInstances = new Map<Dialect, Ajv>();
 
 /**
  * Builds the `untrusted` option of {@link compileSchema}, for schemas from
  * elsewhere (a server's tool `outputSchema`, read by a client). Such a
  * schema must be a JSON object within `limits` (each omitted bound takes
  * its {@link DEFAULT_SCHEMA_LIMITS} value), checked on its JSON text before
- * ajv sees it; it is read in the dialect its root `$schema` names, 2020-12
- * (also when absent) or draft-07, any other refused; its root `$id` is kept
+ * ajv sees it; it is read in the dialect its root `$schema` declares (as
+ * {@link compileSchema} says), any other refused; its root `$id` is kept
  * for the compile and forgotten afterwards (a schema whose `$id` is already
  * registered is compiled on an instance of its own). The validators of the
  * last 256 distinct schemas are kept by JSON text: the same text returns
@@ -165,15 +142,17 @@ function compileUntrusted(schema: unknown, limits: Required<SchemaLimits>): Comp
   if (known) return known;
 
   const copy = JSON.parse(text) as Record<string, unknown>;
-  const dialect = dialectOf(copy);
+  const dialect = schemaDialect(copy);
+  // The instance reads the dialect; ajv would look the $schema up by its exact spelling.
+  delete copy.$schema;
   // A missing ajv is the installation's problem, not the schema's: thrown as it is, before any compile.
-  const Class = dialect === "2020-12" ? loadAjv().Ajv2020 : loadAjvDraft07();
   let shared = untrustedInstances.get(dialect);
   if (!shared) {
-    shared = newInstance(Class);
+    shared = newAjv(dialect);
     untrustedInstances.set(dialect, shared);
   }
-  const id = typeof copy.$id === "string" ? copy.$id : undefined;
+  const declaredId = copy[idKeyword(dialect)];
+  const id = typeof declaredId === "string" ? declaredId : undefined;
   let validate: ValidateFunction;
   try {
     validate = compileIn(shared, copy, id);
@@ -181,7 +160,7 @@ function compileUntrusted(schema: unknown, limits: Required<SchemaLimits>): Comp
     if (!(error instanceof Error) || !/already exists/.test(error.message)) throw refusal(error);
     // Another schema registered the same $id: compile this one on its own.
     try {
-      validate = compileIn(newInstance(Class), copy, id);
+      validate = compileIn(newAjv(dialect), copy, id);
     } catch (again) {
       throw refusal(again);
     }
@@ -206,19 +185,7 @@ function depthOf(value: unknown, stopAt: number): number {
   return deepest;
 }
 
-/** The dialect a schema's root `$schema` names. */
-function dialectOf(schema: Record<string, unknown>): Dialect {
-  const declared = schema.$schema;
-  if (declared === undefined || (typeof declared === "string" && DIALECT_2020.test(declared))) return "2020-12";
-  if (typeof declared === "string" && DIALECT_07.test(declared)) return "draft-07";
-  throw new SchemaCompileError(
-    "unknown-dialect",
-    `The schema's dialect ${JSON.stringify(declared)} is not supported (supported: 2020-12, draft-07)`,
-    { dialect: declared },
-  );
-}
-
-function compileIn(ajv: AjvInstance, schema: object, id: string | undefined): ValidateFunction {
+function compileIn(ajv: Ajv, schema: object, id: string | undefined): ValidateFunction {
   try {
     return ajv.compile(schema);
   } finally {

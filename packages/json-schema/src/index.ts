@@ -1,6 +1,7 @@
 /**
  * `@x/json-schema`: user JSON Schemas compiled with ajv, which is loaded on
- * the first compile, never on import.
+ * the first compile, never on import, in the dialect each declares; and the
+ * check for numbers JSON cannot carry.
  */
 export { type AddFormats, type AjvModules, loadAjv, loadAjvDraft07 } from "./ajv.js";
 export {
@@ -8,7 +9,6 @@ export {
   type CompileOptions,
   compileSchema,
   DEFAULT_SCHEMA_LIMITS,
-  type Dialect,
   formatProblems,
   SchemaCompileError,
   type SchemaLimits,
@@ -17,4 +17,6 @@ export {
   type UntrustedSchemas,
   untrustedSchemas,
 } from "./compile.js";
+export { type Dialect, newAjv, SUPPORTED_DIALECTS, schemaDialect } from "./dialect.js";
+export { findNonFinite, NON_FINITE_MESSAGE, nonFiniteProblem } from "./non-finite.js";
 export { MissingDependencyError, requireAtRunTime, runTimeRequire } from "./runtime.js";

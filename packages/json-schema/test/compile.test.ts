@@ -14,19 +14,16 @@ function refusal(run: () => unknown): SchemaCompileError {
 }
 
 describe("trusted schemas (no options)", () => {
-  it("reads every schema as 2020-12, whatever its $schema, and drops the root $id", () => {
-    // prefixItems is 2020-12 only; a draft-07 $schema does not change how it is read.
-    const schema = {
-      $schema: "http://json-schema.org/draft-07/schema#",
-      $id: "https://example.com/t",
-      type: "array",
-      prefixItems: [{ type: "string" }],
-    };
+  it("drops the root $id ($id or, in draft-04, id), so the same id compiles twice", () => {
+    const schema = { $id: "https://example.com/t", type: "array", prefixItems: [{ type: "string" }] };
     const check = compileSchema(schema);
     expect(check(["a"])).toEqual([]);
     expect(check([1])).toEqual([{ path: "/0", message: "must be string" }]);
     // The same root $id again: nothing was registered, so it compiles.
     expect(compileSchema(schema)([])).toEqual([]);
+    const draft04 = { $schema: "http://json-schema.org/draft-04/schema#", id: "https://example.com/t4", type: "string" };
+    expect(compileSchema(draft04)(1)).toEqual([{ path: "", message: "must be string" }]);
+    expect(compileSchema(draft04)("a")).toEqual([]);
   });
 
   it("names missing and unknown properties, and asserts formats", () => {

@@ -24,6 +24,7 @@ import type {
 } from "@x/mcp-v2607";
 import { Method } from "@x/mcp-v2607/constants";
 import { isObject } from "../objects.js";
+import { MissingDependencyError } from "../runtime-deps.js";
 import { type CompiledSchema, compileSchema } from "../schema.js";
 
 type Validators = typeof import("./validators.js");
@@ -90,11 +91,21 @@ export interface Ask<T> {
 export const ASKING_METHODS: ReadonlySet<string> = new Set([Method.ToolsCall, Method.PromptsGet, Method.ResourcesRead]);
 
 const answerSchemas = new Map<string, CompiledSchema>();
+/**
+ * The compiled `requestedSchema` an answer is checked against.
+ * @throws TypeError prefixed `elicit: requestedSchema` when it does not compile
+ *   (an unknown `$schema` included); MissingDependencyError as it is.
+ */
 function answerSchema(requestedSchema: object): CompiledSchema {
   const text = JSON.stringify(requestedSchema);
   let compiled = answerSchemas.get(text);
   if (!compiled) {
-    compiled = compileSchema(requestedSchema);
+    try {
+      compiled = compileSchema(requestedSchema);
+    } catch (error) {
+      if (error instanceof MissingDependencyError) throw error;
+      throw new TypeError(`elicit: requestedSchema does not compile: ${error instanceof Error ? error.message : String(error)}`);
+    }
     if (answerSchemas.size >= 256) answerSchemas.delete(answerSchemas.keys().next().value!);
     answerSchemas.set(text, compiled);
   }
@@ -131,8 +142,9 @@ export function askBuilders(caps: ClientCapabilities) {
   return {
     /**
      * A form elicitation (spec: client/elicitation). `requestedSchema` must be
-     * a flat object schema of primitive properties.
-     * @throws TypeError when the message or schema is not acceptable.
+     * a flat object schema of primitive properties, read in the dialect its
+     * `$schema` declares (as a tool's schemas are).
+     * @throws TypeError when the message or schema is not acceptable (an unknown `$schema` included).
      */
     elicit(message: string, requestedSchema: ElicitRequestFormParams["requestedSchema"], options: AskOptions = {}): Ask<ElicitResult> {
       const params = { message, requestedSchema } as ElicitRequestFormParams;

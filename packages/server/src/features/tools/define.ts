@@ -36,9 +36,9 @@ export interface ToolConfig {
   title?: string;
   /** What the tool does, for the model. */
   description?: string;
-  /** JSON Schema (2020-12) of the arguments; default `{ type: "object" }`. */
+  /** JSON Schema of the arguments (2020-12 unless its `$schema` declares 2019-09, draft-07, -06 or -04); default `{ type: "object" }`. */
   inputSchema?: InputSchema;
-  /** JSON Schema (2020-12) of `structuredContent`; when given, every non-error result must carry conforming `structuredContent`. */
+  /** JSON Schema of `structuredContent` (dialects as `inputSchema`); when given, every non-error result must carry conforming `structuredContent`. */
   outputSchema?: OutputSchema;
   /** Behaviour hints for clients (`readOnlyHint`, `destructiveHint`, ...). */
   annotations?: ToolAnnotations;
@@ -70,7 +70,9 @@ export interface RegisteredTool {
  * Builds a {@link RegisteredTool}: checks the name and compiles both schemas.
  *
  * @throws TypeError when the name is empty or the input schema's root type is not `"object"`;
- *   Error naming the tool and schema when a schema does not compile.
+ *   Error naming the tool and schema when a schema does not compile, also
+ *   when its `$schema` names a dialect that is not supported (the message
+ *   names it); MissingDependencyError when ajv is not installed.
  */
 export function defineTool(name: string, config: ToolConfig, handler: ToolHandler<any>): RegisteredTool {
   if (typeof name !== "string" || name.length === 0) throw new TypeError("tool name must be a non-empty string");

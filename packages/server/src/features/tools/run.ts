@@ -9,7 +9,7 @@ import type { RequestContext, RunScope } from "../../context.js";
 import { isProtocolError } from "../../errors.js";
 import { roundEnded } from "../../mrtr/run.js";
 import type { JsonObject } from "../../objects.js";
-import { formatProblems } from "../../schema.js";
+import { formatProblems, nonFiniteProblem } from "../../schema.js";
 import {
   dispatchError,
   isDispatchError,
@@ -128,8 +128,10 @@ class RunLimit {
  * `outputSchema`, and publishes `x-mcp:tool:start`, `x-mcp:tool:error` and
  * `x-mcp:tool:stop` (see `telemetry.ts`).
  *
- * Bad arguments and content that fails the output schema become an `isError`
- * result saying what went wrong (bad arguments are classified `dispatch`).
+ * Bad arguments (a non-finite number anywhere in them included) and
+ * `structuredContent` that fails the output schema or holds a non-finite
+ * number (with or without an `outputSchema`) become an `isError` result
+ * saying what went wrong and where (bad arguments are classified `dispatch`).
  * A fault (a throw, a rejected promise, a thrown non-Error value, a return
  * that is no result, a run past the limit) becomes an `isError` result with
  * `{ errorType: "tool_fault", tool, exception, message }`, and the server
@@ -200,7 +202,10 @@ function runGuarded(
   options: RunToolOptions,
   event: ToolCallEvent | undefined,
 ): ToolRunResult | Promise<ToolRunResult> {
-  const inputProblems = tool.checkInput(args);
+  // A schema's number check passes Infinity and NaN, and an overflowing
+  // literal such as -1e400 parses to one: reported first, beside the schema's problems.
+  const nonFinite = nonFiniteProblem(args);
+  const inputProblems = nonFinite ? [nonFinite, ...tool.checkInput(args)] : tool.checkInput(args);
   if (inputProblems.length > 0) {
     return dispatchError(toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${formatProblems(inputProblems)}`));
   }
@@ -278,7 +283,12 @@ function faultOrRethrow(tool: RegisteredTool, fault: unknown, scope: RunScope, e
   return faultResult(tool.name, fault, event);
 }
 
-/** Normalises what a handler returned and checks `structuredContent` against the tool's `outputSchema`. */
+/**
+ * Normalises what a handler returned and checks its `structuredContent`:
+ * first for numbers JSON cannot carry (any result, with or without an
+ * `outputSchema`: serialised, Infinity and NaN would turn into a silent
+ * `null`), then against the tool's `outputSchema`.
+ */
 function checkResult(tool: RegisteredTool, returned: ToolHandlerResult, event: ToolCallEvent | undefined): ToolRunResult {
   const result = normaliseResult(returned);
   if (!result) {
@@ -292,6 +302,12 @@ function checkResult(tool: RegisteredTool, returned: ToolHandlerResult, event: T
   }
   if (result !== returned && isDispatchError(returned)) dispatchError(result);
   if (result.resultType === "input_required") return result;
+  if (result.structuredContent !== undefined) {
+    const nonFinite = nonFiniteProblem(result.structuredContent);
+    if (nonFinite) {
+      return toolErrorResult(`Tool ${tool.name} returned structuredContent that JSON cannot carry:\n${formatProblems([nonFinite])}`);
+    }
+  }
   if (tool.checkOutput && !result.isError) {
     if (result.structuredContent === undefined) {
       return toolErrorResult(`Tool ${tool.name} declares an outputSchema but returned no structuredContent`);
