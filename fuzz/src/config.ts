@@ -96,6 +96,12 @@ export const KNOWN_OPEN: readonly KnownOpen[] = [
   },
   { kind: "non-json-other-path", transports: ["http"], finding: "other paths get a text/plain 404" },
   {
+    kind: "error-for-valid",
+    transports: ["http", "stdio"],
+    categories: ["valid/progress-token-bigint"],
+    finding: "a progressToken beyond 2^53 (an integer, as the schema allows) is refused -32602",
+  },
+  {
     kind: "wrong-code-invalid-request",
     transports: ["stdio"],
     categories: ["huge/over-limit"],

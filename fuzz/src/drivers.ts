@@ -141,8 +141,8 @@ export class StdioDriver {
     readonly input: Writable,
     output: Readable,
     readonly timeoutMs: number,
-    /** How long to wait for the case's own answer once the sentinel was answered. */
-    readonly graceMs = 1000,
+    /** How long to wait for the case's own answer once the sentinel was answered (an async handler's). */
+    readonly graceMs = Math.min(2000, timeoutMs),
   ) {
     output.setEncoding("utf8");
     output.on("data", (chunk: string) => {

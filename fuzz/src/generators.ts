@@ -337,6 +337,22 @@ const routeBomCase: fc.Arbitrary<Case> = fc.tuple(text.filter(isWellFormed), val
   };
 });
 
+/** A progress token that is an integer beyond 2^53 (the schema's ProgressToken is a string or any integer): answered. */
+const bigProgressTokenCase: fc.Arbitrary<Case> = fc.tuple(validRequest, validId, bigIntegerText).map(([r, id, token]) => {
+  const meta = obj([
+    ...Object.entries(r.params._meta as { [key: string]: J }).filter(([k]) => k !== "progressToken"),
+    ["progressToken", token],
+  ]);
+  const params = { ...r.params, _meta: meta };
+  return {
+    category: "valid/progress-token-bigint",
+    transports: BOTH,
+    render: renderTree(message(r.method, params, "usual"), id),
+    http: httpSpec(clientHeaders(r.method, params, r.headerParams)),
+    expect: { ...RESULT, ...(r.probe ? { probe: r.probe } : {}) },
+  };
+});
+
 /** Valid requests with unknown members added at the top level and in params: still answered. */
 const extraFieldsCase: fc.Arbitrary<Case> = fc
   .tuple(validRequest, validId, fc.array(fc.tuple(key, jsonValue), { minLength: 1, maxLength: 3 }))
@@ -1258,6 +1274,7 @@ const pathCase: fc.Arbitrary<Case> = fc
 export const FAMILIES: readonly { name: string; weight: number; arbitrary: fc.Arbitrary<Case>; transports: readonly Transport[] }[] = [
   { name: "valid", weight: 300, arbitrary: validCase, transports: BOTH },
   { name: "route-bom", weight: 5, arbitrary: routeBomCase, transports: BOTH },
+  { name: "progress-token-bigint", weight: 5, arbitrary: bigProgressTokenCase, transports: BOTH },
   { name: "extra-fields", weight: 20, arbitrary: extraFieldsCase, transports: BOTH },
   { name: "truncated", weight: 40, arbitrary: truncatedCase, transports: BOTH },
   { name: "invalid-utf8", weight: 30, arbitrary: badUtf8Case, transports: BOTH },
