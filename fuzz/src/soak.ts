@@ -228,11 +228,12 @@ async function main(): Promise<number> {
 
   const rows = samples.map((s, k) => {
     const previous = samples[k - 1];
-    const rate = previous && s.at > previous.at ? ((s.requests - previous.requests) / (s.at - previous.at)).toFixed(0) : "-";
+    // The after-GC rows mark the run's ends, not an interval of traffic.
+    const rate = previous && !s.label && s.at > previous.at ? ((s.requests - previous.requests) / (s.at - previous.at)).toFixed(0) : "-";
     return [s.label || `${s.at.toFixed(1)} s`, String(s.requests), rate, ...memoryCells(s.memory)];
   });
   process.stdout.write(`\n${table(["sample", "requests", "req/s", "RSS MiB", "heapUsed MiB", "heapTotal MiB", "external MiB"], rows)}\n`);
-  process.stdout.write(`\n${countsTable([tally])}\n(slow-client exchanges: ${slowCount}, included in the counts above)\n`);
+  process.stdout.write(`\n${countsTable([tally])}\n(slow-client exchanges: ${slowCount}; their violations are in the counts above)\n`);
   const unknown = [...tally.counts].filter(([, c]) => c.total > c.known);
   const fatal = ["crash", "hang", "http-5xx"].some((k) => (tally.counts.get(k as ViolationKind)?.total ?? 0) > 0);
   if (unknown.length > 0) {
