@@ -19,7 +19,7 @@ describe.each(["http", "stdio"] as const)("fuzz over %s", (transport) => {
   it(`answers ${CASES} generated cases with no violation outside KNOWN_OPEN`, async () => {
     const server = await FixtureProcess.start(transport);
     try {
-      const tally = await fuzzRun(server, { transport, cases: CASES, seed: SEED, timeLimitMs: 8000, timeoutMs: 8000 });
+      const tally = await fuzzRun(server, { transport, cases: CASES, seed: SEED, timeLimitMs: 8000, timeoutMs: 8000, concurrency: 4 });
       tallies.push(tally);
       expect(server.alive).toBe(true);
       expect(tally.cases).toBeGreaterThan(50);
