@@ -10,7 +10,7 @@
  * not in KNOWN_OPEN), or when RSS grew by more than 10% between repeated runs.
  */
 import { LIMITS, type Transport } from "./config.js";
-import { countsTable, examplesText, familiesTable, knownOpenText, memoryTable, mib } from "./report.js";
+import { categoriesTable, countsTable, examplesText, familiesTable, knownOpenText, memoryTable, mib } from "./report.js";
 import { fuzzRun, type Tally, unknownCounts } from "./run.js";
 import { FixtureProcess } from "./server.js";
 
@@ -100,7 +100,7 @@ async function main(): Promise<number> {
 
   process.stdout.write(`\n${countsTable(tallies)}\n\n${memoryTable(tallies)}\n`);
   if (growth.length > 0) process.stdout.write(`\nRSS grew by more than ${LIMITS.rssGrowthRatio * 100}%: ${growth.join("; ")}\n`);
-  process.stdout.write(`\n${familiesTable(tallies)}\n\nKNOWN_OPEN:\n${knownOpenText()}\n`);
+  process.stdout.write(`\n${categoriesTable(tallies)}\n\n${familiesTable(tallies)}\n\nKNOWN_OPEN:\n${knownOpenText()}\n`);
   const unknown = tallies.flatMap((t) => unknownCounts(t).map(([k, n]) => `${t.transport} ${k} ${n}`));
   const anyViolation = tallies.some((t) => [...t.counts.values()].some((c) => c.total > 0));
   if (options.examples || unknown.length > 0) process.stdout.write(`\nExamples:\n${examplesText(tallies)}\n`);

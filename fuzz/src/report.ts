@@ -3,10 +3,10 @@ import { isKnownOpen, KNOWN_OPEN, type Transport, VIOLATION_KINDS } from "./conf
 import type { Tally } from "./run.js";
 import type { Memory } from "./server.js";
 
-/** Formats rows as a left-aligned first column and right-aligned others. */
-export function table(header: string[], rows: string[][]): string {
+/** Formats rows: the first `left` columns left-aligned, the others right-aligned. */
+export function table(header: string[], rows: string[][], left = 1): string {
   const widths = header.map((h, k) => Math.max(h.length, ...rows.map((r) => (r[k] ?? "").length)));
-  const line = (cells: string[]) => cells.map((c, k) => (k === 0 ? c.padEnd(widths[k]!) : c.padStart(widths[k]!))).join("  ");
+  const line = (cells: string[]) => cells.map((c, k) => (k < left ? c.padEnd(widths[k]!) : c.padStart(widths[k]!))).join("  ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
@@ -69,6 +69,34 @@ export function memoryTable(tallies: Tally[]): string {
     ];
   });
   return table(["run", "cases", "RSS before MiB", "RSS after MiB", "heap before MiB", "heap after MiB", "ended by"], rows);
+}
+
+/** Violations per kind and case category, per transport: the categories a fix has to cover (the `top` largest per kind). */
+export function categoriesTable(tallies: Tally[], top = 4): string {
+  const transports = [...new Set(tallies.map((t) => t.transport))];
+  const count = (key: string, tr: Transport) =>
+    tallies.filter((t) => t.transport === tr).reduce((a, t) => a + (t.byCategory.get(key) ?? 0), 0);
+  const rows: string[][] = [];
+  for (const kind of VIOLATION_KINDS) {
+    const keys = [...new Set(tallies.flatMap((t) => [...t.byCategory.keys()]))].filter((k) => k.startsWith(`${kind} `));
+    const total = (key: string) => transports.reduce((a, tr) => a + count(key, tr), 0);
+    keys.sort((a, b) => total(b) - total(a));
+    for (const key of keys.slice(0, top)) {
+      const category = key.slice(kind.length + 1);
+      rows.push([
+        kind,
+        category,
+        ...transports.map((tr) => {
+          const n = count(key, tr);
+          return n === 0 ? "0" : `${n}${isKnownOpen(kind, tr, category) ? " *" : " !"}`;
+        }),
+      ]);
+    }
+    const rest = keys.slice(top);
+    if (rest.length > 0)
+      rows.push([kind, `(${rest.length} other categories)`, ...transports.map((tr) => String(rest.reduce((a, k) => a + count(k, tr), 0)))]);
+  }
+  return table(["violation", "case category", ...transports], rows, 2);
 }
 
 /** Cases sent per family, per transport. */

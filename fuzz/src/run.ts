@@ -48,6 +48,8 @@ export interface Tally {
   /** Per kind: every violation, and those covered by KNOWN_OPEN. */
   counts: Map<ViolationKind, { total: number; known: number }>;
   examples: Map<ViolationKind, Example[]>;
+  /** Violations per kind and case category (`kind category` → count). */
+  byCategory: Map<string, number>;
   /** Cases sent per family (the category before its `/`). */
   families: Map<string, number>;
   memoryBefore?: Memory | undefined;
@@ -104,6 +106,7 @@ export async function fuzzRun(server: FixtureProcess, options: RunOptions): Prom
     stoppedBy: "count",
     counts: new Map(),
     examples: new Map(),
+    byCategory: new Map(),
     families: new Map(),
   };
   let violations = 0;
@@ -112,6 +115,7 @@ export async function fuzzRun(server: FixtureProcess, options: RunOptions): Prom
     entry.total++;
     if (isKnownOpen(kind, transport, category)) entry.known++;
     tally.counts.set(kind, entry);
+    tally.byCategory.set(`${kind} ${category}`, (tally.byCategory.get(`${kind} ${category}`) ?? 0) + 1);
     violations++;
     const list = tally.examples.get(kind) ?? [];
     if (list.length < LIMITS.examplesPerKind) list.push({ index, category, detail, sent });

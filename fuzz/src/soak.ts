@@ -148,6 +148,7 @@ async function main(): Promise<number> {
     stoppedBy: "time",
     counts: new Map(),
     examples: new Map(),
+    byCategory: new Map(),
     families: new Map(),
   };
   const record = (kind: ViolationKind, category: string, detail: string) => {
@@ -155,6 +156,7 @@ async function main(): Promise<number> {
     c.total++;
     if (isKnownOpen(kind, "http", category)) c.known++;
     tally.counts.set(kind, c);
+    tally.byCategory.set(`${kind} ${category}`, (tally.byCategory.get(`${kind} ${category}`) ?? 0) + 1);
     const list = tally.examples.get(kind) ?? [];
     if (list.length < LIMITS.examplesPerKind) list.push({ index: tally.cases, category, detail, sent: "" });
     tally.examples.set(kind, list);
