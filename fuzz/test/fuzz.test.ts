@@ -1,6 +1,6 @@
 // A short fuzz run against the real fixture process on both transports:
 // every invariant not in KNOWN_OPEN must hold. Bounded to a few seconds
-// (300 cases per transport, 8 s of sending each at most) for CI.
+// (300 cases per transport, at most 6 s of sending each) for CI.
 import { afterAll, describe, expect, it } from "vitest";
 import { countsTable, examplesText } from "../src/report.js";
 import { fuzzRun, type Tally, unknownCounts } from "../src/run.js";
@@ -19,7 +19,7 @@ describe.each(["http", "stdio"] as const)("fuzz over %s", (transport) => {
   it(`answers ${CASES} generated cases with no violation outside KNOWN_OPEN`, async () => {
     const server = await FixtureProcess.start(transport);
     try {
-      const tally = await fuzzRun(server, { transport, cases: CASES, seed: SEED, timeLimitMs: 8000, timeoutMs: 8000, concurrency: 4 });
+      const tally = await fuzzRun(server, { transport, cases: CASES, seed: SEED, timeLimitMs: 6000, timeoutMs: 8000, concurrency: 4 });
       tallies.push(tally);
       expect(server.alive).toBe(true);
       expect(tally.cases).toBeGreaterThan(50);
