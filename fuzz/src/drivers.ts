@@ -1,0 +1,262 @@
+/**
+ * The two transports' drivers: send one rendered case, collect what came
+ * back for it, within the per-request timeout.
+ */
+import { Agent, request } from "node:http";
+import type { Readable, Writable } from "node:stream";
+import type { Case, Expect, Rendered } from "./cases.js";
+import type { HttpObserved, StdioObserved } from "./check.js";
+import type { ViolationKind } from "./config.js";
+import { canonicalNumber, type L, parseLossless, Raw } from "./json.js";
+
+// ---------------------------------------------------------------- HTTP
+
+/** Most of an answer kept, in bytes (the largest echo is about 8 MiB). */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** An HTTP client for one server: keep-alive connections, at most `sockets` at once. */
+export class HttpDriver {
+  readonly agent: Agent;
+  constructor(
+    readonly port: number,
+    sockets: number,
+    readonly timeoutMs: number,
+  ) {
+    this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
+  }
+
+  /** Sends `c` as rendered; never rejects. */
+  send(c: Case, rendered: Rendered): Promise<HttpObserved> {
+    const spec = c.http;
+    const port = String(this.port);
+    const headers: [string, string][] = [];
+    const hasHost = spec.headers.some(([h]) => h.toLowerCase() === "host");
+    if (!hasHost && !spec.omitHost) headers.push(["host", `127.0.0.1:${port}`]);
+    for (const [name, value] of spec.headers) headers.push([name, value.replaceAll("{port}", port)]);
+    headers.push(["content-length", String(rendered.bytes.length)]);
+    return new Promise<HttpObserved>((resolve) => {
+      let settled = false;
+      const finish = (o: Omit<HttpObserved, "transport" | "method">) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve({ transport: "http", method: spec.method, ...o });
+      };
+      const req = request({
+        host: "127.0.0.1",
+        port: this.port,
+        method: spec.method,
+        path: spec.path,
+        agent: this.agent,
+        setHost: false,
+        headers: headers.flat(),
+      });
+      const timer = setTimeout(() => {
+        req.destroy(new Error("timeout"));
+        finish({ timedOut: true });
+      }, this.timeoutMs);
+      req.on("response", (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
+        });
+        res.on("end", () =>
+          finish({
+            timedOut: false,
+            status: res.statusCode,
+            contentType: res.headers["content-type"],
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+        res.on("error", (error) => finish({ timedOut: false, status: res.statusCode, error: String(error) }));
+      });
+      req.on("error", (error) => finish({ timedOut: false, error: String(error) }));
+      req.end(rendered.bytes);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+// ---------------------------------------------------------------- stdio
+
+/** The key of an id for matching answers to requests: its type and exact value. */
+export function idKey(id: L | undefined): string | undefined {
+  if (typeof id === "string") return `s:${id}`;
+  if (id instanceof Raw) return `n:${canonicalNumber(id.text)}`;
+  return undefined;
+}
+
+function idKeyOfText(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return idKey(parseLossless(text));
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(v: L | undefined): v is { [key: string]: L } {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Raw);
+}
+
+interface Pending {
+  idKey: string | undefined;
+  sentinelKey: string;
+  expectsResponse: boolean;
+  lines: string[];
+  sentinelSeen: boolean;
+  responses: number;
+  finish: (o: StdioObserved) => void;
+  graceTimer?: ReturnType<typeof setTimeout>;
+}
+
+/** A late answer: a response for a case already done, reported against that case. */
+export interface LateAnswer {
+  index: number;
+  category: string;
+  kind: ViolationKind;
+  line: string;
+}
+
+/**
+ * Drives a stdio server one case at a time: the case's line, then a
+ * sentinel request (server/discover) whose answer marks the end of what the
+ * server writes synchronously for the case. Lines in between belong to the
+ * case; an answer carrying a past case's id is a late (second) answer.
+ */
+export class StdioDriver {
+  #parts: string[] = [];
+  #pending: Pending | undefined;
+  #sentinels = 0;
+  /** Ids of the recent cases answered, for late duplicates: key → case. */
+  #past = new Map<string, { index: number; category: string }>();
+  readonly late: LateAnswer[] = [];
+
+  constructor(
+    readonly input: Writable,
+    output: Readable,
+    readonly timeoutMs: number,
+    /** How long to wait for the case's own answer once the sentinel was answered (an async handler's). */
+    readonly graceMs = Math.min(2000, timeoutMs),
+  ) {
+    output.setEncoding("utf8");
+    output.on("data", (chunk: string) => {
+      // Pieces of an unfinished line are joined once it ends: an answer of megabytes comes in many chunks.
+      let rest = chunk;
+      for (;;) {
+        const nl = rest.indexOf("\n");
+        if (nl === -1) break;
+        const line = this.#parts.length > 0 ? this.#parts.join("") + rest.slice(0, nl) : rest.slice(0, nl);
+        this.#parts = [];
+        rest = rest.slice(nl + 1);
+        this.#line(line);
+      }
+      if (rest !== "") this.#parts.push(rest);
+    });
+  }
+
+  #line(line: string): void {
+    let message: L | undefined;
+    try {
+      message = parseLossless(line);
+    } catch {
+      message = undefined;
+    }
+    const p = this.#pending;
+    const isResponse = isRecord(message) && !(typeof message.method === "string" && !("id" in message));
+    const key = isRecord(message) && "id" in message ? idKey(message.id) : undefined;
+    if (p && key !== undefined && key === p.sentinelKey) {
+      p.sentinelSeen = true;
+      this.#maybeFinish(p);
+      return;
+    }
+    if (p && key !== undefined && key === p.idKey) {
+      p.lines.push(line);
+      p.responses++;
+      this.#maybeFinish(p);
+      return;
+    }
+    if (key?.startsWith("s:sentinel-")) return; // a sentinel of a case that timed out
+    const past = key !== undefined ? this.#past.get(key) : undefined;
+    if (past && isResponse) {
+      this.late.push({ index: past.index, category: past.category, kind: "answered-twice", line: line.slice(0, 200) });
+      return;
+    }
+    if (!p) {
+      this.late.push({ index: -1, category: "(between cases)", kind: "answered-notification", line: line.slice(0, 200) });
+      return;
+    }
+    p.lines.push(line);
+    if (isResponse) p.responses++;
+    this.#maybeFinish(p);
+  }
+
+  #maybeFinish(p: Pending): void {
+    if (!p.sentinelSeen) return;
+    if (!p.expectsResponse || p.responses > 0) {
+      this.#done(p, { transport: "stdio", lines: p.lines, timedOut: false, unanswered: false });
+    } else {
+      p.graceTimer ??= setTimeout(
+        () => this.#done(p, { transport: "stdio", lines: p.lines, timedOut: false, unanswered: true }),
+        this.graceMs,
+      );
+    }
+  }
+
+  #done(p: Pending, o: StdioObserved): void {
+    if (this.#pending !== p) return;
+    if (p.graceTimer) clearTimeout(p.graceTimer);
+    this.#pending = undefined;
+    p.finish(o);
+  }
+
+  /** Sends `c` (line and sentinel); resolves with the lines it got. Never rejects. */
+  send(c: Case, rendered: Rendered, expect: Expect, index: number): Promise<StdioObserved> {
+    const sentinel = `sentinel-${++this.#sentinels}`;
+    const key = idKeyOfText(rendered.idText);
+    const line = Buffer.from(rendered.bytes);
+    // A newline inside the bytes would split the case into two lines.
+    for (let k = 0; k < line.length; k++) if (line[k] === 0x0a) line[k] = 0x20;
+    const sentinelLine = `${JSON.stringify({
+      jsonrpc: "2.0",
+      id: sentinel,
+      method: "server/discover",
+      params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+    })}\n`;
+    return new Promise<StdioObserved>((resolve) => {
+      const timer = setTimeout(() => {
+        if (this.#pending === pending)
+          this.#done(pending, {
+            transport: "stdio",
+            lines: pending.lines,
+            timedOut: !pending.sentinelSeen,
+            unanswered: pending.sentinelSeen,
+          });
+      }, this.timeoutMs);
+      const pending: Pending = {
+        idKey: key,
+        sentinelKey: `s:${sentinel}`,
+        expectsResponse: expect.answer === "response",
+        lines: [],
+        sentinelSeen: false,
+        responses: 0,
+        finish: (o) => {
+          clearTimeout(timer);
+          if (key !== undefined) {
+            this.#past.set(key, { index, category: c.category });
+            // Bounded: only recent cases can still answer late.
+            if (this.#past.size > 10_000) this.#past.delete(this.#past.keys().next().value as string);
+          }
+          resolve(o);
+        },
+      };
+      this.#pending = pending;
+      this.input.write(Buffer.concat([line, Buffer.from(`\n${sentinelLine}`)]));
+    });
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The server under test: a real @x/server process with a few tools.
+ *
+ *   node --expose-gc dist/fixture.js            Streamable HTTP on 127.0.0.1, a free port
+ *   node --expose-gc dist/fixture.js --stdio    stdio
+ *
+ * Over HTTP it prints {"url": ...} as one line on stdout once listening. With
+ * an IPC channel (the driver forks it so) it answers {type: "memory", gc}
+ * with its process.memoryUsage(), after a forced GC when asked: memory is
+ * read beside the protocol, so no fuzzed message can reach it.
+ */
+import { callToolResult } from "@x/builders";
+import { listen, McpServer, serveStdio } from "@x/server";
+import { ENDPOINT_PATH, PROMPT, RESOURCE_URI, ROUTE_INPUT_SCHEMA, TEMPLATE_PREFIX, TOOLS } from "./config.js";
+
+/** Builds the fixture server. */
+function createFixtureServer(): McpServer {
+  const server = new McpServer({ name: "x-fuzz-fixture", version: "0.0.0" }, { logging: true, toolTimeoutMs: 10_000 });
+
+  server.registerTool(
+    TOOLS.echo,
+    { description: "Returns its arguments", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
+    (args) =>
+      callToolResult([
+        ["text", JSON.stringify(args)],
+        ["_data", args],
+      ]),
+  );
+  server.registerTool<{ a: number; b: number }>(
+    TOOLS.add,
+    {
+      description: "Adds two numbers",
+      inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+      outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] },
+    },
+    ({ a, b }) => callToolResult([["data", { sum: a + b }]]),
+  );
+  server.registerTool(
+    TOOLS.route,
+    {
+      description: "Arguments mirrored in headers",
+      inputSchema: ROUTE_INPUT_SCHEMA,
+    },
+    (args) =>
+      callToolResult([
+        ["text", JSON.stringify(args)],
+        ["_data", args],
+      ]),
+  );
+  server.registerTool<{ topic?: string }>(
+    TOOLS.ask,
+    { description: "Asks the user a question", inputSchema: { type: "object", properties: { topic: { type: "string" } } } },
+    async ({ topic }, ctx) => {
+      const answer = await ctx.elicit(`Your name, for ${topic ?? "the fuzzer"}?`, {
+        type: "object",
+        properties: { name: { type: "string" } },
+        required: ["name"],
+      });
+      if (answer.action !== "accept") return callToolResult([["text", `no answer (${answer.action})`]]);
+      return callToolResult([["text", `hello ${String(answer.content?.name)}`]]);
+    },
+  );
+  server.registerTool<{ ms?: number; steps?: number }>(
+    TOOLS.slow,
+    {
+      description: "Sleeps, reporting progress",
+      inputSchema: {
+        type: "object",
+        properties: { ms: { type: "integer", minimum: 0, maximum: 2000 }, steps: { type: "integer", minimum: 0, maximum: 20 } },
+      },
+    },
+    async ({ ms = 10, steps = 2 }, ctx) => {
+      for (let i = 1; i <= steps; i++) {
+        await new Promise((resolve) => setTimeout(resolve, ms / Math.max(1, steps)));
+        if (ctx.signal.aborted) break;
+        ctx.progress(i, steps);
+        ctx.log("info", { step: i });
+      }
+      return `slept ${ms} ms`;
+    },
+  );
+  server.registerResource("fuzz", RESOURCE_URI, { mimeType: "text/plain" }, () => "fuzz resource");
+  server.registerResourceTemplate("item", `${TEMPLATE_PREFIX}{id}`, { mimeType: "application/json" }, (_uri, { id }) =>
+    JSON.stringify({ id }),
+  );
+  server.registerPrompt(
+    PROMPT,
+    { description: "Greets someone", arguments: [{ name: "name", required: true }] },
+    ({ name }) => `Say hello to ${name}`,
+  );
+  return server;
+}
+
+/** Answers the driver's memory questions on the IPC channel, when there is one. */
+function answerMemoryQuestions(): void {
+  if (!process.send) return;
+  process.on("message", (message: { type?: string; gc?: boolean; seq?: number }) => {
+    if (message?.type !== "memory") return;
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (message.gc && gc) {
+      gc();
+      gc();
+    }
+    process.send?.({ type: "memory", seq: message.seq, gced: Boolean(message.gc && gc), usage: process.memoryUsage() });
+  });
+  // The channel must not keep a stdio server alive once its input ended.
+  process.channel?.unref();
+}
+
+async function main(): Promise<void> {
+  const server = createFixtureServer();
+  answerMemoryQuestions();
+  if (process.argv.includes("--stdio")) {
+    await serveStdio(server);
+    process.exit(0);
+  }
+  const running = await listen(server, { port: 0, host: "127.0.0.1", path: ENDPOINT_PATH });
+  process.stdout.write(`${JSON.stringify({ url: running.url })}\n`);
+  const stop = () => {
+    running.close(500).then(() => process.exit(0));
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  process.on("disconnect", stop);
+}
+
+await main();

@@ -1,0 +1,199 @@
+/**
+ * One fuzz run against a running fixture: generate cases from a seed, send
+ * them (HTTP with a few in flight, stdio one at a time), check each answer,
+ * and tally the violations by kind. Bounded by a case count, a wall-clock
+ * limit, and a number of hangs.
+ */
+import fc from "fast-check";
+import type { Case } from "./cases.js";
+import { expectationOf } from "./cases.js";
+import { check, type Violation } from "./check.js";
+import { isKnownOpen, LIMITS, type Transport, type ViolationKind } from "./config.js";
+import { HttpDriver, StdioDriver } from "./drivers.js";
+import { caseArbitrary } from "./generators.js";
+import type { FixtureProcess, Memory } from "./server.js";
+
+/** What a run is asked to do. */
+export interface RunOptions {
+  transport: Transport;
+  /** Cases to send. */
+  cases: number;
+  seed: number;
+  /** Wall-clock bound, in milliseconds. */
+  timeLimitMs: number;
+  /** HTTP requests in flight at once. */
+  concurrency?: number;
+  /** Per-request timeout, in milliseconds. */
+  timeoutMs?: number;
+  /** Called every few seconds with the cases done so far. */
+  onProgress?: (done: number, violations: number) => void;
+}
+
+/** One kept example of a violation. */
+export interface Example {
+  index: number;
+  category: string;
+  detail: string;
+  sent: string;
+}
+
+/** The counts of one run. */
+export interface Tally {
+  transport: Transport;
+  seed: number;
+  cases: number;
+  seconds: number;
+  /** Why the run ended. */
+  stoppedBy: "count" | "time" | "crash" | "hangs";
+  /** Per kind: every violation, and those covered by KNOWN_OPEN. */
+  counts: Map<ViolationKind, { total: number; known: number }>;
+  examples: Map<ViolationKind, Example[]>;
+  /** Violations per kind and case category (`kind category` → count). */
+  byCategory: Map<string, number>;
+  /** Cases sent per family (the category before its `/`). */
+  families: Map<string, number>;
+  memoryBefore?: Memory | undefined;
+  memoryAfter?: Memory | undefined;
+  stderrTail?: string;
+}
+
+/** Mixes the run's seed and a batch number into one 32-bit seed. */
+function batchSeed(seed: number, batch: number): number {
+  let h = (seed ^ 0x9e3779b9) >>> 0;
+  h = Math.imul(h ^ batch, 0x85ebca6b) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+  return (h ^ (h >>> 16)) | 0;
+}
+
+const BATCH = 64;
+
+/** The cases of a run, in order; case `i` depends only on the seed, the transport and `i`. */
+export class CaseStream {
+  readonly #arbitrary: fc.Arbitrary<Case>;
+  #batch = -1;
+  #cases: Case[] = [];
+  constructor(
+    transport: Transport,
+    readonly seed: number,
+  ) {
+    this.#arbitrary = caseArbitrary(transport);
+  }
+
+  at(index: number): Case {
+    const batch = Math.floor(index / BATCH);
+    if (batch !== this.#batch) {
+      this.#cases = fc.sample(this.#arbitrary, { seed: batchSeed(this.seed, batch), numRuns: BATCH });
+      this.#batch = batch;
+    }
+    return this.#cases[index % BATCH]!;
+  }
+}
+
+function preview(bytes: Uint8Array): string {
+  const text = Buffer.from(bytes.subarray(0, 300)).toString("utf8");
+  return bytes.length > 300 ? `${text}... (${bytes.length} bytes)` : text;
+}
+
+/** Runs one bounded fuzz pass against `server`. */
+export async function fuzzRun(server: FixtureProcess, options: RunOptions): Promise<Tally> {
+  const { transport } = options;
+  const timeoutMs = options.timeoutMs ?? LIMITS.requestTimeoutMs;
+  const tally: Tally = {
+    transport,
+    seed: options.seed,
+    cases: 0,
+    seconds: 0,
+    stoppedBy: "count",
+    counts: new Map(),
+    examples: new Map(),
+    byCategory: new Map(),
+    families: new Map(),
+  };
+  let violations = 0;
+  const record = (kind: ViolationKind, category: string, index: number, detail: string, sent: string) => {
+    const entry = tally.counts.get(kind) ?? { total: 0, known: 0 };
+    entry.total++;
+    if (isKnownOpen(kind, transport, category)) entry.known++;
+    tally.counts.set(kind, entry);
+    tally.byCategory.set(`${kind} ${category}`, (tally.byCategory.get(`${kind} ${category}`) ?? 0) + 1);
+    violations++;
+    const list = tally.examples.get(kind) ?? [];
+    if (list.length < LIMITS.examplesPerKind) list.push({ index, category, detail, sent });
+    tally.examples.set(kind, list);
+  };
+
+  tally.memoryBefore = await server.memory(true).catch(() => undefined);
+  const stream = new CaseStream(transport, options.seed);
+  const started = Date.now();
+  const deadline = started + options.timeLimitMs;
+  let next = 0;
+  let hangs = 0;
+  let stop: Tally["stoppedBy"] | undefined;
+  let lastProgress = started;
+
+  const http = transport === "http" ? new HttpDriver(server.port, options.concurrency ?? LIMITS.httpConcurrency, timeoutMs) : undefined;
+  const stdio =
+    transport === "stdio" && server.child.stdin && server.child.stdout
+      ? new StdioDriver(server.child.stdin, server.child.stdout, timeoutMs)
+      : undefined;
+  server.child.stdin?.on("error", () => {
+    // EPIPE once the server is gone: the crash is counted below.
+  });
+
+  const one = async (index: number) => {
+    const c = stream.at(index);
+    const rendered = c.render(index);
+    const expect = expectationOf(c, transport);
+    const observed = http ? await http.send(c, rendered) : await stdio!.send(c, rendered, expect, index);
+    const found: Violation[] = check(expect, observed, rendered.idText, c.category);
+    const family = c.category.split("/")[0]!;
+    tally.families.set(family, (tally.families.get(family) ?? 0) + 1);
+    tally.cases++;
+    for (const v of found) {
+      record(v.kind, c.category, index, v.detail, preview(rendered.bytes));
+      if (v.kind === "hang") hangs++;
+    }
+    if (!server.alive) stop ??= "crash";
+    else if (hangs >= LIMITS.maxHangs) stop ??= "hangs";
+  };
+
+  const worker = async () => {
+    for (;;) {
+      if (stop) return;
+      if (next >= options.cases) {
+        stop ??= "count";
+        return;
+      }
+      if (Date.now() >= deadline) {
+        stop ??= "time";
+        return;
+      }
+      await one(next++);
+      if (options.onProgress && Date.now() - lastProgress >= 5000) {
+        lastProgress = Date.now();
+        options.onProgress(tally.cases, violations);
+      }
+    }
+  };
+  const workers = http ? (options.concurrency ?? LIMITS.httpConcurrency) : 1;
+  await Promise.all(Array.from({ length: workers }, worker));
+  // Late answers (stdio) arrive after their case was checked.
+  if (stdio) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const late of stdio?.late ?? []) record(late.kind, late.category, late.index, `late: ${late.line}`, "");
+  http?.close();
+
+  if (!server.alive) {
+    stop = "crash";
+    record("crash", "(process)", tally.cases, `the server exited (${server.exited}): ${server.stderrTail.slice(-300)}`, "");
+  }
+  tally.stoppedBy = stop ?? "count";
+  tally.seconds = (Date.now() - started) / 1000;
+  tally.memoryAfter = server.alive ? await server.memory(true).catch(() => undefined) : undefined;
+  tally.stderrTail = server.stderrTail;
+  return tally;
+}
+
+/** The violations of a tally not covered by KNOWN_OPEN. */
+export function unknownCounts(tally: Tally): [ViolationKind, number][] {
+  return [...tally.counts].map(([k, c]) => [k, c.total - c.known] as [ViolationKind, number]).filter(([, n]) => n > 0);
+}

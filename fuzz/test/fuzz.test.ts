@@ -1,0 +1,31 @@
+// A short fuzz run against the real fixture process on both transports:
+// every invariant not in KNOWN_OPEN must hold. Bounded to a few seconds
+// (300 cases per transport, at most 6 s of sending each) for CI.
+import { afterAll, describe, expect, it } from "vitest";
+import { countsTable, examplesText } from "../src/report.js";
+import { fuzzRun, type Tally, unknownCounts } from "../src/run.js";
+import { FixtureProcess } from "../src/server.js";
+
+const CASES = 300;
+const SEED = 20260728;
+const tallies: Tally[] = [];
+
+afterAll(() => {
+  // The known-open counts are printed, not asserted.
+  if (tallies.length > 0) console.log(`${countsTable(tallies)}\n${examplesText(tallies).slice(0, 4000)}`);
+});
+
+describe.each(["http", "stdio"] as const)("fuzz over %s", (transport) => {
+  it(`answers ${CASES} generated cases with no violation outside KNOWN_OPEN`, async () => {
+    const server = await FixtureProcess.start(transport);
+    try {
+      const tally = await fuzzRun(server, { transport, cases: CASES, seed: SEED, timeLimitMs: 6000, timeoutMs: 8000, concurrency: 4 });
+      tallies.push(tally);
+      expect(server.alive).toBe(true);
+      expect(tally.cases).toBeGreaterThan(50);
+      expect(unknownCounts(tally), examplesText([tally])).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+});
