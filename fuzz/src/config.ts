@@ -101,19 +101,6 @@ export const KNOWN_OPEN: readonly KnownOpen[] = [
     categories: ["valid/progress-token-bigint"],
     finding: "a progressToken beyond 2^53 (an integer, as the schema allows) is refused -32602",
   },
-  {
-    kind: "wrong-code-invalid-request",
-    transports: ["stdio"],
-    categories: ["huge/over-limit"],
-    finding:
-      "a line over maxLineBytes is served when its end comes in the chunk that passes the limit (only the unfinished tail is measured)",
-  },
-  {
-    kind: "error-for-valid",
-    transports: ["http"],
-    categories: ["valid/route-bom"],
-    finding: "decodeHeaderValue drops a leading U+FEFF, so an argument starting with it is refused -32020",
-  },
 ];
 
 /** One entry of {@link KNOWN_OPEN}: a kind on some transports, for every case or for cases of some categories only. */

@@ -74,7 +74,7 @@ export function decodeHeaderValue(value: string): string | undefined {
     const encoded = value.slice(SENTINEL_PREFIX.length, value.length - SENTINEL_SUFFIX.length);
     if (encoded.length % 4 !== 0 || !BASE64.test(encoded)) return undefined;
     try {
-      return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(encoded, "base64"));
+      return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(Buffer.from(encoded, "base64"));
     } catch {
       return undefined;
     }

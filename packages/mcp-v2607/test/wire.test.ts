@@ -49,6 +49,8 @@ describe("header values", () => {
     ["Hello, 世界", "=?base64?SGVsbG8sIOS4lueVjA==?="],
     [" padded ", "=?base64?IHBhZGRlZCA=?="],
     ["=?base64?literal?=", "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="],
+    // A leading U+FEFF is part of the value, not a byte-order mark to drop.
+    ["\uFEFFbom", "=?base64?77u/Ym9t?="],
   ])("%j is sent as %j and read back", (value, encoded) => {
     expect(encodeHeaderValue(value)).toBe(encoded);
     expect(decodeHeaderValue(encoded)).toBe(value);

@@ -107,3 +107,39 @@ describe("serveStdio failure modes", () => {
     expect(lines[0].error.message).toContain("nested deeper than 64");
   });
 });
+
+describe("serveStdio line limit", () => {
+  async function runLimited(chunks: Buffer[], maxLineBytes: number) {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const out: Buffer[] = [];
+    stdout.on("data", (c) => out.push(c));
+    const done = serveStdio(testServer(), { input: stdin, output: stdout, errors: new PassThrough(), maxLineBytes });
+    for (const chunk of chunks) stdin.write(chunk);
+    stdin.end();
+    await done;
+    return Buffer.concat(out)
+      .toString("utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l));
+  }
+
+  it("measures the whole line, whether it comes in one chunk or its end comes in the chunk that passes the limit", async () => {
+    const long = JSON.stringify(request("tools/call", { name: "echo", arguments: { text: "x".repeat(300) } }));
+    const short = request("tools/list");
+    const limit = long.length - 10;
+    const cases = [
+      [Buffer.from(`${long}\n`)],
+      [Buffer.from(long.slice(0, 100)), Buffer.from(`${long.slice(100)}\n`)],
+      [Buffer.from(long.slice(0, limit - 1)), Buffer.from(`${long.slice(limit - 1)}\n`)],
+    ];
+    for (const chunks of cases) {
+      const lines = await runLimited([...chunks, Buffer.from(`${JSON.stringify(short)}\n`)], limit);
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatchObject({ error: { code: -32600, message: `Invalid request: line longer than ${limit} bytes` } });
+      expect(lines[1].id).toBe(short.id);
+      expect(lines[1].result.tools.length).toBeGreaterThan(0);
+    }
+  });
+});

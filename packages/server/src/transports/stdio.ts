@@ -158,6 +158,11 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
         data = data.subarray(nl + 1);
         if (discarding) {
           discarding = false;
+        } else if (bufferedSize + head.length > maxLine) {
+          // The whole line counts, also when its end came in this chunk.
+          buffered = [];
+          bufferedSize = 0;
+          write(errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid request: line longer than ${maxLine} bytes`));
         } else {
           const line = buffered.length ? Buffer.concat([...buffered, head]) : head;
           buffered = [];
