@@ -301,6 +301,10 @@ describe("configuration is checked when configured, not when served", () => {
         () => "",
       ),
     ).not.toThrow();
+    // The server's own schema has no depth bound (a client bounds untrusted ones).
+    let deep: Record<string, unknown> = { type: "string", "x-mcp-header": "Deep" };
+    for (let i = 0; i < 70; i++) deep = { type: "object", properties: { [`p${i}`]: deep } };
+    expect(() => s.registerTool("deep", { inputSchema: deep as never }, () => "")).not.toThrow();
   });
 
   it("checks tool names against the spec's rule unless told not to", () => {
@@ -371,6 +375,14 @@ describe("more cache hint layers and binding rules", () => {
     const bad = (await s.handle({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "file:///bad", _meta: meta } }))
       .response as any;
     expect(bad.error.code).toBe(-32603);
+  });
+
+  it("a template's list() entries are checked: one without a string uri is an internal error", async () => {
+    const s = new McpServer({ name: "l", version: "1" });
+    s.registerResourceTemplate("t", "x://{a}", { list: () => [{ name: "no uri" }] as never }, () => "");
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const listed = (await s.handle({ jsonrpc: "2.0", id: 1, method: "resources/list", params: { _meta: meta } })).response as any;
+    expect(listed.error.code).toBe(-32603);
   });
 
   it("refuses to turn DNS-rebinding protection off on a non-loopback address", async () => {

@@ -10,7 +10,7 @@
  */
 import { type HeaderParam, toolHeaderParams } from "@x/mcp-v2607/wire";
 
-export { checkRequestHeaders, decodeHeaderValue, type HeaderParam } from "@x/mcp-v2607/wire";
+export { checkRequestHeaders, decodeHeaderValue, type HeaderParam, toolHeaderParams } from "@x/mcp-v2607/wire";
 
 /**
  * The `x-mcp-header` annotations of an input schema (spec: server/tools

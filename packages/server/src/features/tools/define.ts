@@ -7,7 +7,7 @@ import type { CallToolResult, ClientCapabilities, InputRequiredResult, Tool, Too
 import type { RequestContext } from "../../context.js";
 import { MissingDependencyError } from "../../runtime-deps.js";
 import { type CompiledSchema, compileSchema } from "../../schema.js";
-import { type HeaderParam, headerParams } from "../../transports/headers.js";
+import { type HeaderParam, toolHeaderParams } from "../../transports/headers.js";
 
 export type { HeaderParam };
 
@@ -73,8 +73,8 @@ export interface RegisteredTool {
 /**
  * Builds a {@link RegisteredTool}: checks the name and compiles both schemas.
  *
- * @throws TypeError when the name is empty or the input schema's root type is not `"object"`;
- *   Error naming the tool and schema when a schema does not compile.
+ * @throws TypeError when the name is empty, the input schema's root type is not `"object"`
+ *   or an `x-mcp-header` annotation breaks a rule; Error naming the tool and schema when a schema does not compile.
  */
 export function defineTool(name: string, config: ToolConfig, handler: ToolHandler<any>): RegisteredTool {
   if (typeof name !== "string" || name.length === 0) throw new TypeError("tool name must be a non-empty string");
@@ -83,7 +83,9 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
   if (inputSchema.type !== "object") {
     throw new TypeError(`tool ${name}: inputSchema must have type "object"`);
   }
-  checkHeaderAnnotations(name, inputSchema);
+  // The same x-mcp-header rules a client applies, unbounded in depth: the schema is the server's own.
+  const headers = toolHeaderParams({ inputSchema }, Number.POSITIVE_INFINITY);
+  if (!headers.ok) throw new TypeError(`tool ${name}: ${headers.reason}`);
   if (config.timeoutMs !== undefined) checkTimeout(`tool ${name}: timeoutMs`, config.timeoutMs);
   const definition: Tool = { name, inputSchema } as Tool;
   if (config.title !== undefined) definition.title = config.title;
@@ -98,7 +100,7 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
     checkInput: compileFor(name, "inputSchema", inputSchema),
     checkOutput: config.outputSchema ? compileFor(name, "outputSchema", config.outputSchema) : undefined,
     requiredClientCapabilities: config.requiredClientCapabilities,
-    headerParams: headerParams(inputSchema),
+    headerParams: headers.params,
     timeoutMs: config.timeoutMs,
   };
 }
@@ -115,67 +117,6 @@ export function checkTimeout(what: string, value: unknown): void {
   if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > 2_147_483_647) {
     throw new RangeError(`${what} must be an integer number of milliseconds from 0 (no limit) to 2147483647, got ${String(value)}`);
   }
-}
-
-/** RFC 9110 token characters: what an `x-mcp-header` name may hold. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const COMPOSITION = [
-  "items",
-  "prefixItems",
-  "additionalProperties",
-  "oneOf",
-  "anyOf",
-  "allOf",
-  "not",
-  "if",
-  "then",
-  "else",
-  "$defs",
-  "definitions",
-  "patternProperties",
-  "dependentSchemas",
-  "contains",
-];
-
-/**
- * Checks the `x-mcp-header` annotations of an input schema against the
- * spec's constraints (basic/transports/streamable-http, "Custom Headers from
- * Tool Parameters"): a non-empty token name, unique without regard to case,
- * on a property of type string, integer or boolean, reachable from the root
- * through `properties` keys only.
- * @throws TypeError naming the tool and the annotation that breaks a rule.
- */
-export function checkHeaderAnnotations(tool: string, schema: Record<string, unknown>): void {
-  const seen = new Set<string>();
-  const walk = (node: unknown, path: string, reachable: boolean) => {
-    if (typeof node !== "object" || node === null) return;
-    if (Array.isArray(node)) {
-      for (const item of node) walk(item, path, false);
-      return;
-    }
-    const n = node as Record<string, unknown>;
-    if ("x-mcp-header" in n) {
-      const header = n["x-mcp-header"];
-      const where = `tool ${tool}: x-mcp-header at ${path || "(root)"}`;
-      if (!reachable || path === "") throw new TypeError(`${where} must sit on a property reachable through properties only`);
-      if (typeof header !== "string" || header === "" || !TOKEN.test(header))
-        throw new TypeError(`${where} must be a non-empty HTTP token`);
-      const type = n.type;
-      if (type !== "string" && type !== "integer" && type !== "boolean")
-        throw new TypeError(`${where} must be on a string, integer or boolean property`);
-      const key = header.toLowerCase();
-      if (seen.has(key)) throw new TypeError(`${where}: ${header} is used twice (names are case-insensitive)`);
-      seen.add(key);
-    }
-    for (const [key, child] of Object.entries(n)) {
-      if (key === "properties" && typeof child === "object" && child !== null && !Array.isArray(child)) {
-        for (const [prop, sub] of Object.entries(child)) walk(sub, `${path}/${prop}`, reachable);
-      } else if (COMPOSITION.includes(key) || key === "$ref") {
-        walk(child, `${path}/${key}`, false);
-      }
-    }
-  };
-  walk(schema, "", true);
 }
 
 function compileFor(tool: string, which: string, schema: object): CompiledSchema {
