@@ -8,10 +8,11 @@
  * Hand-written, and free of the generated validators (only types are taken
  * from the generated code), so that `@x/mcp-v2607/wire` stays a cheap import.
  */
-import { ErrorCode, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, Method } from "./constants.js";
+// Through the ./constants entry, so that the built wire.js imports that file rather than carrying a copy.
+import { ErrorCode, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, Method } from "./constants-entry.js";
 import type { ClientCapabilities, Implementation, LoggingLevel, RequestMetaObject } from "./generated/types.js";
 
-export { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION } from "./constants.js";
+export { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION } from "./constants-entry.js";
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
