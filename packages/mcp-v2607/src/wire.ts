@@ -92,7 +92,7 @@ export function decodeHeaderValue(value: string): string | undefined {
  * → `uri` (spec 2026-07-28, basic/transports/streamable-http "Standard
  * Request Headers").
  */
-export const MCP_NAME_FIELDS: Readonly<Record<string, "name" | "uri">> = Object.freeze({
+export const MCP_NAME_FIELDS: Readonly<Record<string, "name" | "uri">> = /* @__PURE__ */ Object.freeze({
   [Method.ToolsCall]: "name",
   [Method.PromptsGet]: "name",
   [Method.ResourcesRead]: "uri",
