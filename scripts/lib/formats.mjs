@@ -1,12 +1,9 @@
-// The string formats the generated validators check, as small functions a
-// bundler can keep one by one. ajv-formats' `fullFormats` is one CommonJS
-// table of every format, which a bundle would carry whole for the two the
-// schemas use. Each check here is ajv-formats 3.0.1's own, regular
-// expressions copied verbatim; generate.mjs refuses a format not listed, and
-// checks each one against ajv-formats before writing validators.js.
-//
-// Names start with `format_` / `FORMAT_` so that they cannot clash with
-// ajv's generated `validateN`, `schemaN`, `formatsN` and `patternN`.
+// The checks of the string formats the generated validators use, so that a
+// bundle keeps only those: ajv-formats' `fullFormats` is one CommonJS table of
+// every format. Each is ajv-formats 3.0.1's own (regular expressions copied);
+// generate.mjs refuses a format not listed here and compares each with
+// ajv-formats before writing. `format_`/`FORMAT_` names cannot clash with
+// ajv's generated identifiers.
 
 const FORMAT_URI_NOT_FRAGMENT = /\/|:/;
 const FORMAT_URI =
