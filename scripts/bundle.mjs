@@ -11,12 +11,28 @@
 // earlier build. Dependencies (other packages, node:*) stay external.
 //
 //   node ../../scripts/bundle.mjs        (run in a package's directory, after tsc)
+//
+// Options, for a package without module state (a generated revision package):
+//   --standalone    each entry is one file and there are no chunks: an entry
+//                   imports another entry's file, and a module two entries
+//                   would both carry is an error (import it through an entry).
+//                   `@x/mcp-v2607/constants` then reads one file, not three.
+//   --keep FILE     dist/FILE (e.g. generated/validators.js) is written by
+//                   another build step: entries import it instead of carrying
+//                   it, and it is not bundled. Needs --standalone.
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
 
 const dir = process.cwd();
 const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+const args = process.argv.slice(2);
+const standalone = args.includes("--standalone");
+const keep = args.flatMap((arg, i) => (args[i - 1] === "--keep" ? [arg] : []));
+for (const [i, arg] of args.entries()) {
+  if (arg !== "--standalone" && arg !== "--keep" && args[i - 1] !== "--keep") throw new Error(`bundle: unknown argument ${arg}`);
+}
+if (keep.length > 0 && !standalone) throw new Error("bundle: --keep needs --standalone");
 
 /** dist/X.js → src/X.ts (or src/X.js), for each "import" target of "exports". */
 function entries() {
@@ -26,21 +42,20 @@ function entries() {
     if (typeof target === "string" && target.startsWith("./dist/") && target.endsWith(".js")) targets.push(target);
   }
   if (targets.length === 0) throw new Error(`${pkg.name}: no ./dist/*.js entry in package.json "exports"`);
-  return targets.map((target) => {
-    const stem = target.slice("./dist/".length, -".js".length);
-    const source = [`src/${stem}.ts`, `src/${stem}.js`].find((s) => existsSync(join(dir, s)));
-    if (!source) throw new Error(`${pkg.name}: no source for ${target} (looked for src/${stem}.ts and .js)`);
-    return { in: source, out: stem };
-  });
+  return targets
+    .filter((target) => !keep.includes(target.slice("./dist/".length)))
+    .map((target) => {
+      const stem = target.slice("./dist/".length, -".js".length);
+      const source = [`src/${stem}.ts`, `src/${stem}.js`].find((s) => existsSync(join(dir, s)));
+      if (!source) throw new Error(`${pkg.name}: no source for ${target} (looked for src/${stem}.ts and .js)`);
+      return { in: source, out: stem };
+    });
 }
 
-const result = await esbuild.build({
+const common = {
   absWorkingDir: dir,
-  entryPoints: entries(),
   outdir: "dist",
   bundle: true,
-  splitting: true,
-  chunkNames: "chunks/[name]-[hash]",
   format: "esm",
   platform: "node",
   target: "node20",
@@ -48,10 +63,53 @@ const result = await esbuild.build({
   sourcemap: true,
   metafile: true,
   logLevel: "warning",
-});
+};
+
+/**
+ * With --standalone: an import of another entry's source (or of a --keep
+ * file) stays an import of that entry's file in dist/, written relative to
+ * `outFile`, the output of the entry being built.
+ */
+function linkEntries(entry, all) {
+  const outFile = resolve(dir, "dist", `${entry.out}.js`);
+  const targets = new Map(keep.map((file) => [resolve(dir, "src", file), resolve(dir, "dist", file)]));
+  for (const other of all) if (other !== entry) targets.set(resolve(dir, other.in), resolve(dir, "dist", `${other.out}.js`));
+  return {
+    name: "link-entries",
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, (args) => {
+        const source = resolve(args.resolveDir, args.path);
+        const target = targets.get(source) ?? targets.get(source.replace(/\.js$/, ".ts"));
+        if (!target) return undefined;
+        const path = relative(dirname(outFile), target).replaceAll("\\", "/");
+        return { path: path.startsWith(".") ? path : `./${path}`, external: true };
+      });
+    },
+  };
+}
+
+const outputs = [];
+if (standalone) {
+  const all = entries();
+  const owner = new Map(); // source file -> the entry that carries it
+  for (const entry of all) {
+    const result = await esbuild.build({ ...common, entryPoints: [entry], plugins: [linkEntries(entry, all)] });
+    outputs.push(...Object.keys(result.metafile.outputs));
+    // A module two entries carry would be two copies with two states: import it through an entry instead.
+    for (const input of Object.keys(result.metafile.inputs)) {
+      if (owner.has(input)) throw new Error(`bundle: ${input} is in both ${owner.get(input)} and ${entry.in}; import it through one entry`);
+      owner.set(input, entry.in);
+    }
+  }
+} else {
+  const result = await esbuild.build({ ...common, entryPoints: entries(), splitting: true, chunkNames: "chunks/[name]-[hash]" });
+  outputs.push(...Object.keys(result.metafile.outputs));
+}
 
 // Remove JavaScript this build did not write (per-file output of older builds).
-const written = new Set(Object.keys(result.metafile.outputs).map((f) => resolve(dir, f)));
+const written = new Set(outputs.map((f) => resolve(dir, f)));
+const files = [...written].filter((f) => f.endsWith(".js")).map((f) => relative(dir, f));
+for (const file of keep) written.add(resolve(dir, "dist", file));
 function sweep(folder) {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
     const path = join(folder, entry.name);
@@ -60,5 +118,5 @@ function sweep(folder) {
   }
 }
 sweep(join(dir, "dist"));
-const files = [...written].filter((f) => f.endsWith(".js")).map((f) => relative(dir, f));
-process.stdout.write(`bundle: ${pkg.name} -> ${files.length} files (${files.join(", ")})\n`);
+const kept = keep.length > 0 ? `; kept as built: ${keep.map((f) => `dist/${f}`).join(", ")}` : "";
+process.stdout.write(`bundle: ${pkg.name} -> ${files.length} files (${files.join(", ")})${kept}\n`);

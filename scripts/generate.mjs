@@ -27,8 +27,10 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
+import { fullFormats } from "ajv-formats/dist/formats.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { compile } from "json-schema-to-typescript";
+import { FORMAT_CHECKS, FORMAT_SAMPLES } from "./lib/formats.mjs";
 import { MethodTableError, methodTable } from "./lib/methods.mjs";
 import { eachSchema, isObject, mapSchema } from "./lib/schema-walk.mjs";
 
@@ -341,7 +343,11 @@ function compileValidators(ctx, names) {
 /**
  * Makes ajv's standalone output an ES module with no CommonJS and no work at
  * import time:
- * - `const x = require("m").a.b;` lines (runtime helpers, formats) become
+ * - `const x = require("ajv-formats/dist/formats").fullFormats.f;` lines
+ *   become the check of format `f` from scripts/lib/formats.mjs, written
+ *   into the file, so that a bundle keeps only the formats its validators
+ *   check rather than ajv-formats' whole table;
+ * - other `const x = require("m").a.b;` lines (runtime helpers) become
  *   `import` declarations, and each use of `x` becomes the property lookup
  *   itself, done inside the validate function when it runs;
  * - top-level `new RegExp(...)` is marked pure;
@@ -350,6 +356,20 @@ function compileValidators(ctx, names) {
 export function postProcessValidators(code, ctx, names) {
   let body = code.replace(/^"use strict";/, "");
   body = body.replace(/\/\*# sourceURL="[^"]*" \*\/;?/g, "");
+
+  const formatLine =
+    /const ([A-Za-z_$][\w$]*) = require\("ajv-formats\/dist\/formats"\)\.fullFormats(?:\.([A-Za-z_$][\w$]*)|\["([^"]+)"\]);/g;
+  const formats = new Set();
+  const formatUses = [];
+  body = body.replace(formatLine, (_all, local, dotted, quoted) => {
+    const name = dotted ?? quoted;
+    formats.add(name);
+    formatUses.push([local, formatCheck(name).check.name]);
+    return "";
+  });
+  for (const [local, check] of formatUses) {
+    body = body.replace(new RegExp(`(?<![\\w$.])${local.replace(/\$/g, "\\$")}(?![\\w$])`, "g"), check);
+  }
 
   const imports = new Map(); // import line -> true
   const requireLine = /const ([A-Za-z_$][\w$]*) = require\("([^"]+)"\)((?:\.[A-Za-z_$][\w$]*|\["[^"]+"\])*);/g;
@@ -404,16 +424,39 @@ export function postProcessValidators(code, ctx, names) {
     .filter((line) => !/^export const [A-Za-z_$][\w$]* = validate\d+;$/.test(line))
     .join("\n");
 
+  const formatCode = [...formats].sort().flatMap((name) => {
+    const { regexps, check } = formatCheck(name);
+    return [...Object.entries(regexps).map(([id, re]) => `const ${id} = ${re};`), check.toString().replace(/\n\s*/g, " ")];
+  });
   return [
     header(ctx, "ajv standalone validators, one export per schema definition"),
     [...imports.keys()].sort().join("\n"),
     "",
     exportLines.join("\n"),
+    ...(formatCode.length > 0 ? [`// String formats: ajv-formats' checks, from scripts/lib/formats.mjs.\n${formatCode.join("\n")}`] : []),
     rest.trimEnd(),
     "",
   ]
     .filter((part, i) => i !== 1 || part !== "")
     .join("\n");
+}
+
+/**
+ * The check of string format `name` (scripts/lib/formats.mjs), after making
+ * sure it answers as ajv-formats does on every sample.
+ */
+function formatCheck(name) {
+  const entry = Object.hasOwn(FORMAT_CHECKS, name) ? FORMAT_CHECKS[name] : undefined;
+  if (!entry) fail(`the schema uses format "${name}", which scripts/lib/formats.mjs does not implement; add it there`);
+  const reference = fullFormats[name];
+  const expected =
+    typeof reference === "function" ? reference : reference instanceof RegExp ? (s) => reference.test(s) : reference.validate;
+  for (const sample of FORMAT_SAMPLES) {
+    if (entry.check(sample) !== expected(sample)) {
+      fail(`format "${name}" of scripts/lib/formats.mjs disagrees with ajv-formats on ${JSON.stringify(sample)}`);
+    }
+  }
+  return entry;
 }
 
 function buildValidatorTypes(ctx, names) {

@@ -37,7 +37,8 @@ export function isRequestId(value: unknown): value is RequestId {
  *
  * Protocol revisions add their own codes beside these (e.g. `ErrorCode` of `@x/mcp-v2607`).
  */
-export const JsonRpcErrorCode = Object.freeze({
+// Pure: a bundle that never reads the table leaves it out.
+export const JsonRpcErrorCode = /* @__PURE__ */ Object.freeze({
   ParseError: -32700,
   InvalidRequest: -32600,
   MethodNotFound: -32601,
@@ -227,7 +228,7 @@ export type DecodeJsonResult =
       reason: DecodeJsonReason;
     };
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
+const UTF8 = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Decodes one message: strict UTF-8 (a leading byte order mark is dropped),

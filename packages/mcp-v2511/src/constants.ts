@@ -14,13 +14,15 @@
  */
 export const PROTOCOL_VERSION = "2025-11-25";
 
+// The frozen tables are marked pure: a bundle keeps only those it reads.
+
 /**
  * The protocol versions whose messages this package's types and validators
  * describe: only {@link PROTOCOL_VERSION}. A program that speaks several
  * revisions uses the package generated for each of them (e.g. `@x/mcp-v2607`
  * beside this one).
  */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly ["2025-11-25"] = Object.freeze([PROTOCOL_VERSION] as const);
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly ["2025-11-25"] = /* @__PURE__ */ Object.freeze([PROTOCOL_VERSION] as const);
 
 /**
  * Every JSON-RPC method of revision 2025-11-25, requests and notifications,
@@ -38,7 +40,7 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly ["2025-11-25"] = Object.freez
  * @example
  * if (message.method === Method.Initialize) { ... }
  */
-export const Method = Object.freeze({
+export const Method = /* @__PURE__ */ Object.freeze({
   // Lifecycle and utilities (both directions for ping)
   Initialize: "initialize",
   Ping: "ping",
@@ -119,7 +121,7 @@ export const META_RELATED_TASK = "io.modelcontextprotocol/related-task";
  * codes are the spec's TypeScript schema constants (`PARSE_ERROR`, ...), and
  * -32002 appears only in the prose. Errors are recognised by code.
  */
-export const ErrorCode = Object.freeze({
+export const ErrorCode = /* @__PURE__ */ Object.freeze({
   ParseError: -32700,
   InvalidRequest: -32600,
   MethodNotFound: -32601,

@@ -20,6 +20,7 @@ export type * from "./generated/types.js";
 export type * from "./generated/methods.js";
 export type { Validator } from "./generated/validators.js";
 
+// Through the ./constants entry: the built index.js imports that file.
 export {
   ErrorCode,
   META_PROGRESS_TOKEN,
@@ -27,7 +28,7 @@ export {
   Method,
   PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from "./constants.js";
+} from "./constants-entry.js";
 export {
   type DefinitionName,
   type DefinitionType,

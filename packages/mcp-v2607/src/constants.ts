@@ -12,13 +12,15 @@
  */
 export const PROTOCOL_VERSION = "2026-07-28";
 
+// The frozen tables are marked pure: a bundle keeps only those it reads.
+
 /**
  * The protocol versions whose messages this package's types and validators
  * describe: only {@link PROTOCOL_VERSION}. A server that also answers older
  * revisions lists them in its own `DiscoverResult.supportedVersions`, using
  * the package generated for each of them.
  */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly ["2026-07-28"] = Object.freeze([PROTOCOL_VERSION] as const);
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly ["2026-07-28"] = /* @__PURE__ */ Object.freeze([PROTOCOL_VERSION] as const);
 
 /**
  * Every JSON-RPC method of revision 2026-07-28, requests and notifications,
@@ -31,7 +33,7 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly ["2026-07-28"] = Object.freez
  * @example
  * if (request.method === Method.ToolsCall) { ... }
  */
-export const Method = Object.freeze({
+export const Method = /* @__PURE__ */ Object.freeze({
   // Client → server requests
   ServerDiscover: "server/discover",
   ToolsList: "tools/list",
@@ -126,7 +128,7 @@ export const META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
  *
  * Errors are recognised by code, never by class.
  */
-export const ErrorCode = Object.freeze({
+export const ErrorCode = /* @__PURE__ */ Object.freeze({
   ParseError: -32700,
   InvalidRequest: -32600,
   MethodNotFound: -32601,
@@ -155,7 +157,7 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
  * what this revision means. The schema's version stays available from
  * `@x/mcp-v2607/types`.
  */
-export const ResultType = Object.freeze({
+export const ResultType = /* @__PURE__ */ Object.freeze({
   Complete: "complete",
   InputRequired: "input_required",
 } as const);

@@ -20,8 +20,11 @@ export type * from "./generated/types.js";
 export type * from "./generated/methods.js";
 export type { Validator } from "./generated/validators.js";
 
+// Constants and the wire rules through their own entries: the built index.js imports those files.
 export {
   ErrorCode,
+  isCompleteResult,
+  isInputRequiredResult,
   META_CLIENT_CAPABILITIES,
   META_CLIENT_INFO,
   META_LOG_LEVEL,
@@ -32,8 +35,7 @@ export {
   PROTOCOL_VERSION,
   ResultType,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from "./constants.js";
-export { isCompleteResult, isInputRequiredResult } from "./guards.js";
+} from "./constants-entry.js";
 export {
   checkRequestHeaders,
   decodeHeaderValue,

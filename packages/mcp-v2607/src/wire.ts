@@ -8,10 +8,11 @@
  * Hand-written, and free of the generated validators (only types are taken
  * from the generated code), so that `@x/mcp-v2607/wire` stays a cheap import.
  */
-import { ErrorCode, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, Method } from "./constants.js";
+// Through the ./constants entry, so that the built wire.js imports that file rather than carrying a copy.
+import { ErrorCode, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, Method } from "./constants-entry.js";
 import type { ClientCapabilities, Implementation, LoggingLevel, RequestMetaObject } from "./generated/types.js";
 
-export { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION } from "./constants.js";
+export { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION } from "./constants-entry.js";
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -91,7 +92,7 @@ export function decodeHeaderValue(value: string): string | undefined {
  * → `uri` (spec 2026-07-28, basic/transports/streamable-http "Standard
  * Request Headers").
  */
-export const MCP_NAME_FIELDS: Readonly<Record<string, "name" | "uri">> = Object.freeze({
+export const MCP_NAME_FIELDS: Readonly<Record<string, "name" | "uri">> = /* @__PURE__ */ Object.freeze({
   [Method.ToolsCall]: "name",
   [Method.PromptsGet]: "name",
   [Method.ResourcesRead]: "uri",

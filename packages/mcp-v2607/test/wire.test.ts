@@ -30,7 +30,7 @@ describe("the wire entry", () => {
     const source = readFileSync(join(packageDir, "src/wire.ts"), "utf8");
     const imports = [...source.matchAll(/^import\s+(type\s+)?[^;]*?from\s+"([^"]+)"/gms)].map((m) => [Boolean(m[1]), m[2]]);
     expect(imports).toEqual([
-      [false, "./constants.js"],
+      [false, "./constants-entry.js"],
       [true, "./generated/types.js"],
     ]);
   });

@@ -4,6 +4,7 @@
  * the next page, signed with the server's key ring; a cursor that was not
  * made by this server (or by one sharing its keys) is refused with -32602.
  */
+import type { CacheHints } from "@x/builders";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { McpError } from "./errors.js";
 import { b64url, fromB64url, type KeyRing } from "./keys.js";
@@ -61,4 +62,20 @@ export function page<T>(
   const out: { items: T[]; nextCursor?: string } = { items: items.slice(start, end) };
   if (end < items.length) out.nextCursor = makeCursor(keys, list, end);
   return out;
+}
+
+/**
+ * The result of one list page: `items` under `key`, the method's hints and
+ * the next cursor. Built here rather than by `@x/builders`' list builders:
+ * the server made the items and checked the hints, so their checks would
+ * only add weight to every bundle.
+ */
+export function listResult<K extends string, T>(
+  key: K,
+  slice: { items: T[]; nextCursor?: string },
+  hints: CacheHints,
+): { resultType: "complete"; ttlMs: number; cacheScope: CacheHints["cacheScope"]; nextCursor?: string } & { [P in K]: T[] } {
+  const result: Record<string, unknown> = { resultType: "complete", [key]: slice.items, ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };
+  if (slice.nextCursor !== undefined) result.nextCursor = slice.nextCursor;
+  return result as never;
 }

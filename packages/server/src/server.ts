@@ -86,12 +86,13 @@ export class McpServer {
   readonly #dispatcher: Dispatcher;
 
   /**
-   * @throws TypeError when `info.name` or `info.version` is missing, or an option has the wrong type;
+   * @throws TypeError when `info.name` or `info.version` is missing, `info.title` is not a string, or an option has the wrong type;
    *   RangeError when a cache hint, `pageSize`, `toolTimeoutMs` or a key is invalid.
    */
   constructor(info: ServerInfo, options: ServerOptions = {}) {
     if (typeof info?.name !== "string" || info.name === "") throw new TypeError("server name is required");
     if (typeof info.version !== "string" || info.version === "") throw new TypeError("server version is required");
+    if (info.title !== undefined && typeof info.title !== "string") throw new TypeError("server title must be a string");
     const implementation: Implementation = { name: info.name, version: info.version };
     if (info.title !== undefined) implementation.title = info.title;
     if (info.websiteUrl !== undefined) implementation.websiteUrl = info.websiteUrl;

@@ -4,7 +4,7 @@
  * as on a wire, so neither side shares objects with the other.
  */
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
-import { internalError } from "@x/builders";
+import { errorResponse, JsonRpcErrorCode } from "@x/jsonrpc";
 import { transportError } from "../errors.js";
 import { standardHeaders } from "../headers.js";
 import { isNotification, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
@@ -112,7 +112,12 @@ export class InMemoryTransport implements Transport {
       response = await Promise.race([Promise.resolve().then(() => this.handler(JSON.parse(out) as JSONRPCRequest, exchange)), aborted]);
     } catch (error) {
       if (options.signal.aborted) throw options.signal.reason;
-      response = internalError(message.id, error instanceof Error ? error.message : String(error));
+      // @x/jsonrpc's unchecked builder: the id is this client's own, and @x/builders would be one more module at import.
+      response = errorResponse(
+        message.id,
+        JsonRpcErrorCode.InternalError,
+        error instanceof Error ? error.message : String(error),
+      ) as JSONRPCResponse;
     }
     if (response === undefined) {
       throw transportError("stream_broken", `The in-memory handler gave no response to the ${message.method} request`);

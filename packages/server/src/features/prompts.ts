@@ -2,13 +2,16 @@
  * The prompts feature (spec 2026-07-28, server/prompts): the registry of
  * prompts, the `prompts` capability, `prompts/list` and `prompts/get`.
  */
-import { listPromptsResult } from "@x/builders";
 import type { ClientCapabilities, GetPromptResult, Icon, Prompt, PromptArgument, PromptMessage, ServerCapabilities } from "@x/mcp-v2607";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type { RequestContext } from "../context.js";
 import { McpError } from "../errors.js";
+<<<<<<< HEAD
 import type { JsonObject } from "../objects.js";
 import { page } from "../pagination.js";
+=======
+import { listResult, page } from "../pagination.js";
+>>>>>>> size
 import type { Completer } from "./completion.js";
 import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTable, type ServerHost } from "./feature.js";
 
@@ -114,7 +117,7 @@ export class PromptsFeature implements Feature {
       handle: (params) => {
         const all = [...this.#prompts.values()].map((p) => p.definition);
         const slice = page(this.#host.keys, Method.PromptsList, all, params.cursor, this.#host.pageSize);
-        return listPromptsResult(slice.items, slice.nextCursor, this.#host.hints(Method.PromptsList));
+        return listResult("prompts", slice, this.#host.hints(Method.PromptsList));
       },
     },
     [Method.PromptsGet]: {

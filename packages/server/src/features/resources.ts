@@ -6,7 +6,7 @@
  * library; a match must expand back to the very same URI, so a simple
  * `{id}` never swallows a `/`.
  */
-import { type CacheHintOptions, type CacheHints, cacheHints, listResourcesResult, listResourceTemplatesResult } from "@x/builders";
+import { type CacheHintOptions, type CacheHints, cacheHints } from "@x/builders";
 import type {
   Annotations,
   BlobResourceContents,
@@ -24,8 +24,13 @@ import type uriTemplatesType from "uri-templates";
 import { applyHints } from "../cache.js";
 import type { RequestContext } from "../context.js";
 import { McpError } from "../errors.js";
+<<<<<<< HEAD
 import type { JsonObject } from "../objects.js";
 import { page } from "../pagination.js";
+=======
+import { isObject } from "../objects.js";
+import { listResult, page } from "../pagination.js";
+>>>>>>> size
 import { MissingDependencyError, requireAtRunTime } from "../runtime-deps.js";
 import type { Completer } from "./completion.js";
 import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTable, type ServerHost } from "./feature.js";
@@ -205,6 +210,20 @@ export function toReadResult(value: ReadHandlerResult, uri: string, mimeType: st
   throw new Error("read handler returned a value that is not a ReadResourceResult, contents or a string");
 }
 
+/**
+ * A template's `list()` answer: user code, so each entry is checked.
+ * @throws TypeError when it is not an array of objects with string `name` and `uri`.
+ */
+function checkListed(template: string, listed: unknown): Resource[] {
+  if (!Array.isArray(listed)) throw new TypeError(`resource template ${template}: list() must return an array`);
+  for (const [i, r] of listed.entries()) {
+    if (!isObject(r) || typeof r.name !== "string" || typeof r.uri !== "string") {
+      throw new TypeError(`resource template ${template}: list()[${i}] must be a Resource (string name and uri)`);
+    }
+  }
+  return listed;
+}
+
 /** The resources and resource templates of one server. */
 export class ResourcesFeature implements Feature {
   readonly #host: ServerHost;
@@ -223,10 +242,10 @@ export class ResourcesFeature implements Feature {
       handle: async (params) => {
         const all: Resource[] = [...this.#resources.values()].map((r) => r.definition);
         for (const template of this.#templates.values()) {
-          if (template.config.list) all.push(...(await template.config.list()));
+          if (template.config.list) all.push(...checkListed(template.name, await template.config.list()));
         }
         const slice = page(this.#host.keys, Method.ResourcesList, all, params.cursor, this.#host.pageSize);
-        return listResourcesResult(slice.items, slice.nextCursor, this.#host.hints(Method.ResourcesList));
+        return listResult("resources", slice, this.#host.hints(Method.ResourcesList));
       },
     },
     [Method.ResourcesTemplatesList]: {
@@ -234,9 +253,7 @@ export class ResourcesFeature implements Feature {
       handle: (params) => {
         const all = [...this.#templates.values()].map((t) => t.definition);
         const slice = page(this.#host.keys, Method.ResourcesTemplatesList, all, params.cursor, this.#host.pageSize);
-        const result = listResourceTemplatesResult(slice.items, this.#host.hints(Method.ResourcesTemplatesList));
-        if (slice.nextCursor !== undefined) result.nextCursor = slice.nextCursor;
-        return result;
+        return listResult("resourceTemplates", slice, this.#host.hints(Method.ResourcesTemplatesList));
       },
     },
     [Method.ResourcesRead]: {

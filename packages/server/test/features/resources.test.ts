@@ -177,6 +177,14 @@ describe("resources/read", () => {
   });
 });
 
+describe("a template's list()", () => {
+  it("is checked: an entry without a string uri is an internal error", async () => {
+    const s = new McpServer({ name: "l", version: "1" });
+    s.registerResourceTemplate("t", "x://{a}", { list: () => [{ name: "no uri" }] as never }, () => "");
+    expect((await send(s, "resources/list")).error.code).toBe(-32603);
+  });
+});
+
 describe("registration", () => {
   it("refuses a taken URI or template name, an empty name or URI, a template that is no string, bad hints or completers", () => {
     const s = resourceServer();

@@ -69,9 +69,9 @@ export interface RegisteredTool {
 /**
  * Builds a {@link RegisteredTool}: checks the name and compiles both schemas.
  *
- * @throws TypeError when the name is empty or the input schema's root type is not `"object"`;
- *   Error naming the tool and schema when a schema does not compile, also
- *   when its `$schema` names a dialect that is not supported (the message
+ * @throws TypeError when the name is empty, the input schema's root type is not `"object"`
+ *   or an `x-mcp-header` annotation breaks a rule; Error naming the tool and schema when a schema does not compile,
+ *   also when its `$schema` names a dialect that is not supported (the message
  *   names it); MissingDependencyError when ajv is not installed.
  */
 export function defineTool(name: string, config: ToolConfig, handler: ToolHandler<any>): RegisteredTool {

@@ -2,12 +2,11 @@
  * The tools feature (spec 2026-07-28, server/tools): the registry of tools,
  * the `tools` capability, `tools/list` and `tools/call`.
  */
-import { listToolsResult } from "@x/builders";
 import type { ServerCapabilities, Tool } from "@x/mcp-v2607";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import { McpError } from "../../errors.js";
 import { isObject } from "../../objects.js";
-import { page } from "../../pagination.js";
+import { listResult, page } from "../../pagination.js";
 import { checkRequiredCapabilities, type Feature, type MethodTable, type ServerHost } from "../feature.js";
 import { defineTool, type RegisteredTool, type ToolConfig, type ToolHandler } from "./define.js";
 import { type RunToolOptions, runTool } from "./run.js";
@@ -48,7 +47,7 @@ export class ToolsFeature implements Feature {
       enabled: () => this.#tools.size > 0,
       handle: (params) => {
         const slice = page(this.#host.keys, Method.ToolsList, this.list(), params.cursor, this.#host.pageSize);
-        return listToolsResult(slice.items, { ...this.#host.hints(Method.ToolsList), nextCursor: slice.nextCursor });
+        return listResult("tools", slice, this.#host.hints(Method.ToolsList));
       },
     },
     [Method.ToolsCall]: {

@@ -81,6 +81,10 @@ describe("registration checks", () => {
         () => "",
       ),
     ).not.toThrow();
+    // The server's own schema has no depth bound (a client bounds untrusted ones).
+    let deep: Record<string, unknown> = { type: "string", "x-mcp-header": "Deep" };
+    for (let i = 0; i < 70; i++) deep = { type: "object", properties: { [`p${i}`]: deep } };
+    expect(() => s.registerTool("deep", { inputSchema: deep as never }, () => "")).not.toThrow();
   });
 
   it("resolves local $ref in an input schema", async () => {
