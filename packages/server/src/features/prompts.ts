@@ -6,12 +6,8 @@ import type { ClientCapabilities, GetPromptResult, Icon, Prompt, PromptArgument,
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type { RequestContext } from "../context.js";
 import { McpError } from "../errors.js";
-<<<<<<< HEAD
 import type { JsonObject } from "../objects.js";
-import { page } from "../pagination.js";
-=======
 import { listResult, page } from "../pagination.js";
->>>>>>> size
 import type { Completer } from "./completion.js";
 import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTable, type ServerHost } from "./feature.js";
 

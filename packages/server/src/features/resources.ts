@@ -24,13 +24,8 @@ import type uriTemplatesType from "uri-templates";
 import { applyHints } from "../cache.js";
 import type { RequestContext } from "../context.js";
 import { McpError } from "../errors.js";
-<<<<<<< HEAD
-import type { JsonObject } from "../objects.js";
-import { page } from "../pagination.js";
-=======
-import { isObject } from "../objects.js";
+import { isObject, type JsonObject } from "../objects.js";
 import { listResult, page } from "../pagination.js";
->>>>>>> size
 import { MissingDependencyError, requireAtRunTime } from "../runtime-deps.js";
 import type { Completer } from "./completion.js";
 import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTable, type ServerHost } from "./feature.js";
