@@ -1,0 +1,67 @@
+/**
+ * The `node:http` server settings that bound slow clients. `listen()`
+ * applies them; {@link configureNodeServer} applies them to a server of your own.
+ */
+import type { Server } from "node:http";
+
+/** Timeouts of a `node:http` server (see {@link configureNodeServer}). */
+export interface NodeServerOptions {
+  /**
+   * Most time to receive a request's headers, in milliseconds; past it the
+   * client gets 408 and the connection is closed. Default 10 000. At most
+   * `requestTimeoutMs` (a longer value is lowered to it).
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Most time to receive a whole request, headers and body, in milliseconds;
+   * past it the client gets 408 and the connection is closed. The answer is
+   * not limited: an SSE response may last longer. Default 30 000; 0 turns it off.
+   */
+  requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection waits for its next request, in milliseconds. Default 5 000. */
+  keepAliveTimeoutMs?: number;
+}
+
+/** The defaults of {@link NodeServerOptions}, in milliseconds. */
+export const NODE_SERVER_DEFAULTS = Object.freeze({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
+
+/** The `node:http` `ServerOptions` for these timeouts (what `createServer(options, handler)` takes). */
+export function nodeServerSettings(options: NodeServerOptions = {}): {
+  headersTimeout: number;
+  requestTimeout: number;
+  keepAliveTimeout: number;
+  connectionsCheckingInterval: number;
+} {
+  const requestTimeout = options.requestTimeoutMs ?? NODE_SERVER_DEFAULTS.requestTimeoutMs;
+  let headersTimeout = options.headersTimeoutMs ?? NODE_SERVER_DEFAULTS.headersTimeoutMs;
+  // Node refuses a headers timeout longer than a request timeout that is on.
+  if (requestTimeout > 0 && headersTimeout > requestTimeout) headersTimeout = requestTimeout;
+  const shortest = Math.min(headersTimeout || Infinity, requestTimeout || Infinity);
+  return {
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? NODE_SERVER_DEFAULTS.keepAliveTimeoutMs,
+    // Node checks the timeouts only this often (30 s unless told): a quarter of the shortest, at most 1 s.
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(shortest / 4))),
+  };
+}
+
+/**
+ * Bounds slow clients on a `node:http` server you created yourself, as
+ * `listen()` does: sets `headersTimeout`, `requestTimeout` and
+ * `keepAliveTimeout` (defaults 10 s, 30 s, 5 s). Returns `server`.
+ *
+ * Node checks the timeouts every `connectionsCheckingInterval` (default 30 s,
+ * fixed when the server is created): for timeouts shorter than that, create the
+ * server with `createServer(nodeServerSettings(options), handler)`.
+ *
+ * @example
+ * configureNodeServer(http.createServer(createNodeHandler(server, { path: "/mcp" }))).listen(3000, "127.0.0.1");
+ */
+export function configureNodeServer<S extends Server>(server: S, options: NodeServerOptions = {}): S {
+  const settings = nodeServerSettings(options);
+  server.headersTimeout = settings.headersTimeout;
+  server.requestTimeout = settings.requestTimeout;
+  server.keepAliveTimeout = settings.keepAliveTimeout;
+  return server;
+}
