@@ -42,7 +42,8 @@ const LADDER: readonly Stage[] = [
   accept, //         3. Accept admits neither JSON nor SSE: 406, as no answer could be sent
   load, //           3. too many requests in flight: 503 with Retry-After, before a body is read
   declaredSize, //   4. Content-Length over the limit: 413, without reading the body
-  READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); unreadable: 400, -32700
+  bodyBudget, //     4. Content-Length would take the bodies being read past maxBodyBytesInFlight: 503 with Retry-After
+  READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); past maxBodyBytesInFlight: 503; unreadable: 400, -32700
   message, //        5, 6, 8. not UTF-8 JSON, too deep, not one request, bad _meta: 400, before any handler
   notification, //   7. a notification: 202 with an empty body, as it never has an answer
   headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020 (proxies route on them)
@@ -92,6 +93,16 @@ export interface HttpTransportOptions {
   cors?: CorsOptions;
   /** Largest accepted body, in bytes. Default 4 MiB (4 194 304). */
   maxBodyBytes?: number;
+  /**
+   * Most bytes of request bodies held at once while they are read, across all
+   * requests, in bytes. A request whose `Content-Length` would pass it is
+   * refused before its body is read, one without `Content-Length` as soon as
+   * its bytes would: 503 with `Retry-After: 1` and -32000. A body's bytes
+   * count from its first byte (or its declared length) until it is read, fails
+   * or its connection closes. Default 16 × `maxBodyBytes` (64 MiB with the
+   * default `maxBodyBytes`).
+   */
+  maxBodyBytesInFlight?: number;
   /** Deepest accepted JSON nesting (objects and arrays). Default 64. */
   maxJsonDepth?: number;
   /** Most requests handled at once (open listen streams included); past it: 503. Default 1024. */
@@ -124,8 +135,12 @@ export interface HttpExchange {
   method: string;
   /** Reads a request header by lower-case name. */
   header(name: string): string | undefined;
-  /** Reads the whole body, or resolves `undefined` as soon as it grows past `limit` bytes. */
-  body(limit: number): Promise<Uint8Array | undefined>;
+  /**
+   * Reads the whole body, calling `admit` with the byte count read so far
+   * after each chunk, and resolves `undefined` as soon as `admit` returns
+   * false. Rejects when the body cannot be read (or the client goes away).
+   */
+  body(admit: (size: number) => boolean): Promise<Uint8Array | undefined>;
   /** Aborted by the adapter when the client goes away. */
   signal: AbortSignal;
 }
@@ -158,8 +173,12 @@ export abstract class Exchange {
   abstract readonly method: string;
   /** Reads a request header by lower-case name; callable unbound. */
   abstract readonly header: (name: string) => string | undefined;
-  /** Reads the whole body, or resolves `undefined` as soon as it grows past `limit` bytes. */
-  abstract body(limit: number): Promise<Uint8Array | undefined>;
+  /**
+   * Reads the whole body, calling `core.admit(this, size)` with the byte count
+   * read so far after each chunk; resolves `undefined` as soon as it refuses.
+   * Rejects when the body cannot be read or the client goes away.
+   */
+  abstract body(core: Core): Promise<Uint8Array | undefined>;
   /** From now on, the client going away aborts `call`. */
   abstract watch(call: Call): void;
   /** Stops what {@link Exchange.watch} started. */
@@ -170,6 +189,10 @@ export abstract class Exchange {
   accepts: Accepts = ANY;
   /** The body, from the read until `message` decodes it. */
   bytes: Uint8Array | undefined = undefined;
+  /** Bytes of this body counted in the core's in-flight total (set by `bodyBudget` and the read). */
+  reserved = 0;
+  /** True once the in-flight cap, not `maxBodyBytes`, refused the body. */
+  overBudget = false;
   /** The message, as `message` read it; a request from `notification` on. */
   inbound: Inbound | undefined = undefined;
   /** What the assigns hook returned (set by `assignsHook`). */
@@ -190,8 +213,8 @@ class SignalExchange extends Exchange {
     this.header = exchange.header;
   }
 
-  body(limit: number): Promise<Uint8Array | undefined> {
-    return this.#exchange.body(limit);
+  body(core: Core): Promise<Uint8Array | undefined> {
+    return this.#exchange.body((size) => core.admit(this, size));
   }
 
   watch(call: Call): void {
@@ -226,6 +249,9 @@ export class Core implements HttpCore {
   readonly allowedHosts: readonly string[];
   readonly corsOrigins: readonly string[];
   readonly maxBody: number;
+  readonly maxBodiesInFlight: number;
+  /** Bytes of the bodies being read now, as counted by {@link Core.admit}. */
+  bodyBytes = 0;
   readonly maxDepth: number;
   readonly maxActive: number;
   readonly keepAliveMs: number;
@@ -242,6 +268,7 @@ export class Core implements HttpCore {
     this.allowedHosts = (options.allowedHosts ?? LOOPBACK_HOSTS).map((h) => h.toLowerCase());
     this.corsOrigins = options.cors?.origins ?? [];
     this.maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.maxBodiesInFlight = options.maxBodyBytesInFlight ?? 16 * this.maxBody;
     this.maxDepth = options.maxJsonDepth ?? 64;
     this.maxActive = options.maxConcurrentRequests ?? 1024;
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
@@ -285,6 +312,29 @@ export class Core implements HttpCore {
   finished(call: Call): void {
     this.inFlight.delete(call);
     if (this.inFlight.size === 0) for (const wake of [...this.#idleWaiters]) wake();
+  }
+
+  /**
+   * Counts `size` bytes of `ex`'s body (read or declared) in the in-flight
+   * total. False when the body passes `maxBodyBytes`, or when the total would
+   * pass the cap (then `ex.overBudget` is set and nothing is counted).
+   */
+  admit(ex: Exchange, size: number): boolean {
+    if (size > this.maxBody) return false;
+    if (size <= ex.reserved) return true;
+    if (this.bodyBytes + size - ex.reserved > this.maxBodiesInFlight) {
+      ex.overBudget = true;
+      return false;
+    }
+    this.bodyBytes += size - ex.reserved;
+    ex.reserved = size;
+    return true;
+  }
+
+  /** Takes `ex`'s body out of the in-flight total (read, refused, failed or abandoned). */
+  release(ex: Exchange): void {
+    this.bodyBytes -= ex.reserved;
+    ex.reserved = 0;
   }
 
   /** True for an origin CORS or `allowedOrigins` lets in (by default: a loopback one). */
@@ -375,21 +425,33 @@ function declaredSize(core: Core, ex: Exchange): HttpAnswer | undefined {
   return tooLarge(core, ex);
 }
 
+function bodyBudget(core: Core, ex: Exchange): HttpAnswer | undefined {
+  const declared = Number(ex.header("content-length"));
+  // A declared length counts at once, so a stalled body holds its place from its headers on.
+  if (!(declared > 0) || core.admit(ex, declared)) return undefined;
+  return bodiesBusy(core, ex);
+}
+
 /** The {@link READ_BODY} step: reads the body (one promise), then climbs on from {@link AFTER_BODY}. */
 function readBody(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
   let reading: Promise<Uint8Array | undefined>;
   try {
-    reading = ex.body(core.maxBody);
+    reading = ex.body(core);
   } catch {
+    core.release(ex);
     return unreadable(ex);
   }
   return reading.then(
     (bytes) => {
-      if (bytes === undefined) return tooLarge(core, ex);
+      core.release(ex);
+      if (bytes === undefined) return ex.overBudget ? bodiesBusy(core, ex) : tooLarge(core, ex);
       ex.bytes = bytes;
       return climb(core, ex, AFTER_BODY);
     },
-    () => unreadable(ex),
+    () => {
+      core.release(ex);
+      return unreadable(ex);
+    },
   );
 }
 
@@ -507,6 +569,13 @@ function jsonHeaders(cors: Readonly<Record<string, string>>): Record<string, str
 
 function tooLarge(core: Core, ex: Exchange): HttpAnswer {
   return errorAnswer(413, ErrorCode.InvalidRequest, `Body larger than ${core.maxBody} bytes`, undefined, ex.cors);
+}
+
+function bodiesBusy(core: Core, ex: Exchange): HttpAnswer {
+  return errorAnswer(503, SERVER_BUSY, `Server busy: request bodies being read would pass ${core.maxBodiesInFlight} bytes`, undefined, {
+    "retry-after": "1",
+    ...ex.cors,
+  });
 }
 
 function unreadable(ex: Exchange): HttpAnswer {

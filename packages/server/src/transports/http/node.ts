@@ -43,8 +43,8 @@ class NodeExchange extends Exchange {
     };
   }
 
-  body(limit: number): Promise<Uint8Array | undefined> {
-    return readNodeBody(this.#req, limit);
+  body(core: Core): Promise<Uint8Array | undefined> {
+    return readNodeBody(this.#req, core, this);
   }
 
   watch(call: Call): void {
@@ -153,24 +153,40 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
   return Object.assign(listener, { core, settled });
 }
 
-function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+/**
+ * Reads `req`'s body, each chunk counted by `core.admit`; settles exactly
+ * once: the bytes, `undefined` when refused (the rest is discarded as it
+ * comes), or a rejection when the request errs or closes before its end.
+ */
+function readNodeBody(req: IncomingMessage, core: Core, ex: Exchange): Promise<Uint8Array | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let over = false;
+    let settled = false;
     req.on("data", (chunk: Buffer) => {
-      if (over) return;
+      if (settled) return;
       size += chunk.length;
-      if (size > limit) {
-        over = true;
+      if (!core.admit(ex, size)) {
+        settled = true;
+        chunks.length = 0;
         resolve(undefined);
         return;
       }
       chunks.push(chunk);
     });
     req.on("end", () => {
-      if (!over) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      if (settled) return;
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });
-    req.on("error", reject);
+    const fail = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      chunks.length = 0;
+      reject(error ?? new Error("the connection closed before the body ended"));
+    };
+    req.on("error", fail);
+    // A connection cut (a timeout, the client gone) may close the request without an error.
+    req.on("close", () => fail());
   });
 }
