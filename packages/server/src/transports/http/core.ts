@@ -36,7 +36,7 @@ const READ_BODY = "read the body";
 
 /** The check ladder, in order; each stage answers early or passes the request on. */
 const LADDER: readonly Stage[] = [
-  dnsRebinding, //   1. Origin or Host not allowed: 403, so a web page cannot reach a local server
+  dnsRebinding, //   1. not exactly one well-formed Host: 400; Origin or Host not allowed: 403, so a web page cannot reach a local server
   preflight, //      2. OPTIONS with CORS on: 204, the answer a browser asks for before a cross-origin POST
   postOnly, //       2. anything but POST: 405 with Allow: POST (no GET stream, no session to DELETE)
   accept, //         3. Accept admits neither JSON nor SSE: 406, as no answer could be sent
@@ -133,7 +133,7 @@ export type HttpAnswer =
 /** What an adapter hands the core for one HTTP request. */
 export interface HttpExchange {
   method: string;
-  /** Reads a request header by lower-case name. */
+  /** Reads a request header by lower-case name; several lines of one header come joined by ", ". */
   header(name: string): string | undefined;
   /**
    * Reads the whole body, calling `admit` with the byte count read so far
@@ -171,7 +171,7 @@ const ANY: Accepts = Object.freeze({ json: true, sse: true });
 export abstract class Exchange {
   /** The request method. */
   abstract readonly method: string;
-  /** Reads a request header by lower-case name; callable unbound. */
+  /** Reads a request header by lower-case name (several lines joined by ", "); callable unbound. */
   abstract readonly header: (name: string) => string | undefined;
   /**
    * Reads the whole body, calling `core.admit(this, size)` with the byte count
@@ -260,6 +260,8 @@ export class Core implements HttpCore {
   // Clients send the same Accept header again and again: remember the last one read.
   lastAccept: string | undefined = undefined;
   lastAccepts: Accepts = ANY;
+  // Likewise the last Host header that passed.
+  lastHost: string | undefined = undefined;
 
   constructor(server: McpServer, options: HttpTransportOptions) {
     this.server = server;
@@ -369,14 +371,29 @@ function climb(core: Core, ex: Exchange, from: number): HttpAnswer | Promise<Htt
 
 function dnsRebinding(core: Core, ex: Exchange): HttpAnswer | undefined {
   const origin = ex.header("origin");
-  if (core.protect) {
-    if (origin !== undefined && !core.originAllowed(origin))
-      return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Origin not allowed");
-    const host = ex.header("host");
-    if (host !== undefined && !core.allowedHosts.includes(hostName(host)))
-      return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Host not allowed");
+  if (core.protect && origin !== undefined && !core.originAllowed(origin))
+    return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Origin not allowed");
+  const host = ex.header("host");
+  if (host !== core.lastHost || host === undefined) {
+    const refusal = hostVerdict(core, host);
+    if (refusal !== undefined) return refusal;
+    core.lastHost = host;
   }
   ex.cors = core.corsHeaders(origin);
+  return undefined;
+}
+
+/**
+ * The Host check: exactly one Host header, well formed (else 400, as HTTP
+ * itself requires), and, with DNS-rebinding protection on, an allowed name (else 403).
+ */
+function hostVerdict(core: Core, host: string | undefined): HttpAnswer | undefined {
+  if (host === undefined) return errorAnswer(400, ErrorCode.InvalidRequest, "Bad Request: no Host header");
+  // Adapters join repeated header lines with ", ", and no valid Host holds a comma.
+  if (host.includes(",")) return errorAnswer(400, ErrorCode.InvalidRequest, "Bad Request: more than one Host header");
+  const name = hostName(host);
+  if (name === undefined) return errorAnswer(400, ErrorCode.InvalidRequest, "Bad Request: malformed Host header");
+  if (core.protect && !core.allowedHosts.includes(name)) return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Host not allowed");
   return undefined;
 }
 
@@ -610,15 +627,25 @@ export function acceptable(accept: string | undefined): { json: boolean; sse: bo
   return { json, sse };
 }
 
-/** The Host header's host name, lower-case, without the port (`[::1]` keeps its brackets). */
-function hostName(host: string): string {
-  const h = host.trim().toLowerCase();
-  if (h.startsWith("[")) {
-    const end = h.indexOf("]");
-    return end === -1 ? h : h.slice(0, end + 1);
-  }
-  const colon = h.indexOf(":");
-  return colon === -1 ? h : h.slice(0, colon);
+/**
+ * A Host value: a name of letters, digits, hyphens, dots (an IPv4 address is
+ * one) and underscores (proxy upstream and container names use them), or a
+ * bracketed IPv6 literal; then at most a `:port` of digits.
+ */
+const HOST = /^(?:[a-z0-9._-]+|\[[0-9a-f.]*:[0-9a-f:.]*\])(?::([0-9]{1,5}))?$/i;
+
+/**
+ * The Host header's host name, lower-case, without the port (`[::1]` keeps
+ * its brackets); `undefined` unless the whole value is a host and an optional
+ * port from 1 to 65535, so nothing can follow a name that passes the allow-list.
+ */
+export function hostName(host: string): string | undefined {
+  const match = HOST.exec(host);
+  if (match === null) return undefined;
+  const port = match[1];
+  if (port === undefined) return host.toLowerCase();
+  const n = Number(port);
+  return n >= 1 && n <= 65535 ? host.slice(0, host.length - port.length - 1).toLowerCase() : undefined;
 }
 
 function isLoopbackOrigin(origin: string): boolean {

@@ -55,7 +55,8 @@ export async function listen(mcp: McpServer, options: ListenOptions = {}): Promi
   // node:http is loaded here, not when the package is imported: stdio and
   // fetch-style servers never need it.
   const { createServer } = await import("node:http");
-  const http = configureNodeServer(createServer(nodeServerSettings(options), handler), options);
+  // Host is checked by the ladder, which answers a missing one with JSON rather than Node's bare 400.
+  const http = configureNodeServer(createServer({ ...nodeServerSettings(options), requireHostHeader: false }, handler), options);
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(options.port ?? 3000, host, () => {

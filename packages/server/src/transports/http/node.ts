@@ -38,6 +38,8 @@ class NodeExchange extends Exchange {
     this.#req = req;
     this.method = req.method ?? "GET";
     this.header = (name) => {
+      // Node keeps only the first of several Host lines; the ladder must see them all.
+      if (name === "host") return hostLines(req.rawHeaders);
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(", ") : value;
     };
@@ -151,6 +153,16 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
           waiters.add(wake);
         });
   return Object.assign(listener, { core, settled });
+}
+
+/** Every Host line of the request, joined by ", " (one line: itself; none: `undefined`). */
+function hostLines(raw: string[]): string | undefined {
+  let host: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === "host") host = host === undefined ? raw[i + 1] : `${host}, ${raw[i + 1]}`;
+  }
+  return host;
 }
 
 /**
