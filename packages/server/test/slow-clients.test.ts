@@ -104,12 +104,14 @@ describe("slow clients: timeouts and the cap on request bodies in flight", () =>
     // A small body still fits.
     expect((await rpc(running.url, "tools/list")).status).toBe(200);
 
-    // The stalled connection is answered 408 and closed after the request timeout.
+    // The stalled connection is answered 408 (JSON) and closed after the request timeout.
     const closedAt = await Promise.race([stalled.closed, sleep(3000).then(() => undefined)]);
     expect(closedAt).toBeDefined();
     expect(closedAt! - started).toBeGreaterThanOrEqual(350);
     const answer = stalled.received();
     expect(answer.startsWith("HTTP/1.1 408")).toBe(true);
+    expect(answer.toLowerCase()).toContain("content-type: application/json");
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
 
     // Its bytes are released: the big body now fits (the release follows the close within a few ticks).
     let status = 0;

@@ -1,6 +1,7 @@
+import { createServer } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFetchHandler, listen, type RunningHttpServer } from "../src/index.js";
+import { createFetchHandler, createNodeHandler, listen, type RunningHttpServer } from "../src/index.js";
 import { headersFor, request, testServer } from "./helpers.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -120,5 +121,48 @@ describe("strict Host", () => {
       new Request("http://mcp_backend:8080/mcp", { method: "POST", headers: headersFor(body), body: JSON.stringify(body) }),
     );
     expect(res.status).toBe(200);
+  });
+});
+
+describe("JSON answers on every path", () => {
+  it("listen(): another path gets 404 with a JSON-RPC error (-32600)", async () => {
+    for (const [method, path] of [
+      ["POST", "/other"],
+      ["GET", "/"],
+      ["POST", "/mcp/extra"],
+    ]) {
+      const res = await raw(`${method} ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      expect(res.status, path).toBe(404);
+      expect(expectJsonError(res, -32600)).not.toHaveProperty("id");
+    }
+  });
+
+  it("createNodeHandler with a path answers other paths the same way", async () => {
+    const http = createServer(createNodeHandler(testServer(), { path: "/mcp" }));
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    try {
+      const address = http.address();
+      const p = typeof address === "object" && address ? address.port : 0;
+      const res = await raw("GET /nope HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", 2000, p);
+      expect(res.status).toBe(404);
+      expectJsonError(res, -32600);
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+
+  it("listen(): what Node itself would answer (bad HTTP, headers too large, an unknown Expect) is JSON too", async () => {
+    const bad = await raw("POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Length: x\r\n\r\n");
+    expect(bad.status).toBe(400);
+    expectJsonError(bad, -32600);
+    const large = await raw(`POST /mcp HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+    expect(large.status).toBe(431);
+    expectJsonError(large, -32600);
+    const expectation = await raw(
+      "POST /mcp HTTP/1.1\r\nHost: localhost\r\nExpect: magic\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+    expect(expectation.status).toBe(417);
+    expectJsonError(expectation, -32600);
   });
 });

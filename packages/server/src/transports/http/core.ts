@@ -599,14 +599,15 @@ function unreadable(ex: Exchange): HttpAnswer {
   return errorAnswer(400, ErrorCode.ParseError, "Parse error: the request body could not be read", undefined, ex.cors);
 }
 
-function errorAnswer(
+/** A transport refusal: `status` with a JSON-RPC error body (no id) and `extra` headers. */
+export function errorAnswer(
   status: number,
   code: number,
   message: string,
   id?: RequestId,
   extra: Readonly<Record<string, string>> = {},
   method?: string,
-): HttpAnswer {
+): Extract<HttpAnswer, { body: string }> {
   const response = errorResponse(id, code, message);
   // Refusals decided by the transport (403, 405, 413, parse errors, header mismatches...) are observable too.
   if (rejectionsObserved()) publishRequestRejected({ requestId: id, method, code, message, status });

@@ -34,8 +34,10 @@ const LOOPBACK_BINDS = ["127.0.0.1", "localhost", "::1", "[::1]"];
 
 /**
  * Starts a `node:http` server for `mcp` on `host:port`, endpoint `path`
- * (default `/mcp`). Slow clients are bounded by the timeouts of
- * {@link NodeServerOptions}. Resolves once listening.
+ * (default `/mcp`; other paths get 404 with a JSON-RPC error). Slow clients
+ * are bounded by the timeouts of {@link NodeServerOptions} and by
+ * `maxBodyBytesInFlight`; errors Node answers itself are answered as JSON
+ * (see `configureNodeServer`). Resolves once listening.
  *
  * @throws Error when `host` is not a loopback address and either no
  *   `allowedHosts` is given or DNS-rebinding protection is turned off, or

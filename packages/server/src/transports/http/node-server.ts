@@ -1,8 +1,12 @@
 /**
- * The `node:http` server settings that bound slow clients. `listen()`
- * applies them; {@link configureNodeServer} applies them to a server of your own.
+ * The `node:http` server settings that bound slow clients, and JSON answers
+ * for the errors Node would otherwise answer itself. `listen()` applies
+ * them; {@link configureNodeServer} applies them to a server of your own.
  */
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { ErrorCode } from "@x/mcp-v2607/constants";
+import { errorAnswer } from "./core.js";
 
 /** Timeouts of a `node:http` server (see {@link configureNodeServer}). */
 export interface NodeServerOptions {
@@ -49,7 +53,10 @@ export function nodeServerSettings(options: NodeServerOptions = {}): {
 /**
  * Bounds slow clients on a `node:http` server you created yourself, as
  * `listen()` does: sets `headersTimeout`, `requestTimeout` and
- * `keepAliveTimeout` (defaults 10 s, 30 s, 5 s). Returns `server`.
+ * `keepAliveTimeout` (defaults 10 s, 30 s, 5 s), and answers with a JSON-RPC
+ * error body (-32600) what Node answers itself: a timeout (408), headers too
+ * large (431), chunk extensions too large (413), unparsable HTTP (400) and an
+ * unknown `Expect` (417). Returns `server`.
  *
  * Node checks the timeouts every `connectionsCheckingInterval` (default 30 s,
  * fixed when the server is created): for timeouts shorter than that, create the
@@ -63,5 +70,50 @@ export function configureNodeServer<S extends Server>(server: S, options: NodeSe
   server.headersTimeout = settings.headersTimeout;
   server.requestTimeout = settings.requestTimeout;
   server.keepAliveTimeout = settings.keepAliveTimeout;
+  server.on("clientError", answerClientError);
+  server.on("checkExpectation", answerExpectation);
   return server;
+}
+
+const REASONS: Record<number, string> = {
+  400: "Bad Request",
+  408: "Request Timeout",
+  413: "Content Too Large",
+  431: "Request Header Fields Too Large",
+};
+
+/** The status and message of an error Node's HTTP parser or timer raised. */
+function clientErrorAnswer(code: string | undefined): [number, string] {
+  switch (code) {
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return [408, "Request timeout: the request was not received in time"];
+    case "HPE_HEADER_OVERFLOW":
+      return [431, "Request header fields too large"];
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return [413, "Chunk extensions too large"];
+    default:
+      return [400, "Bad Request: the request is not valid HTTP"];
+  }
+}
+
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  // As Node does: nothing can be written once the response in progress sent its headers.
+  const current = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === "ECONNRESET" || !socket.writable || current?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] = clientErrorAnswer(error.code);
+  const { body } = errorAnswer(status, ErrorCode.InvalidRequest, message);
+  socket.end(
+    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
+  // A client that does not read must not keep the socket either.
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+function answerExpectation(_req: IncomingMessage, res: ServerResponse): void {
+  const answer = errorAnswer(417, ErrorCode.InvalidRequest, "Expectation failed: only Expect: 100-continue is supported");
+  res.writeHead(answer.status, { ...answer.headers, connection: "close" }).end(answer.body);
 }

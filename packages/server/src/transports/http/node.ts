@@ -6,11 +6,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpServer } from "../../server.js";
 import type { Call } from "../call.js";
 import type { ChunkQueue } from "../sse.js";
-import { Core, Exchange, type HttpAnswer, type HttpCore, type HttpTransportOptions } from "./core.js";
+import { ErrorCode } from "@x/mcp-v2607/constants";
+import { Core, Exchange, errorAnswer, type HttpAnswer, type HttpCore, type HttpTransportOptions } from "./core.js";
 
 /** Options of {@link createNodeHandler}: the transport's, plus the endpoint path. */
 export interface NodeHandlerOptions extends HttpTransportOptions {
-  /** Only this path is the MCP endpoint; others get 404. Default: every path. */
+  /** Only this path is the MCP endpoint; others get 404 with a JSON-RPC error (-32600). Default: every path. */
   path?: string;
 }
 
@@ -121,7 +122,8 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
       const url = req.url ?? "/";
       const q = url.indexOf("?");
       if ((q === -1 ? url : url.slice(0, q)) !== path) {
-        res.writeHead(404, { "content-type": "text/plain" }).end("Not found");
+        const answer = errorAnswer(404, ErrorCode.InvalidRequest, "Not found: this path is not the MCP endpoint");
+        res.writeHead(answer.status, answer.headers).end(answer.body);
         return;
       }
     }
@@ -136,8 +138,9 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
         res.end(answer.body);
       })
       .catch(() => {
-        if (!res.headersSent) res.writeHead(500).end();
-        else res.destroy();
+        if (res.headersSent) return res.destroy();
+        const answer = errorAnswer(500, ErrorCode.InternalError, "Internal error");
+        res.writeHead(answer.status, answer.headers).end(answer.body);
       });
   };
   const settled = (timeoutMs: number) =>
