@@ -52,6 +52,7 @@ export {
   configureNodeServer,
   NODE_SERVER_DEFAULTS,
   type NodeServerOptions,
+  type NodeServerSettings,
   nodeServerSettings,
 } from "./transports/http/node-server.js";
 export { type StdioOptions, serveStdio } from "./transports/stdio.js";

@@ -640,7 +640,7 @@ const HOST = /^(?:[a-z0-9._-]+|\[[0-9a-f.]*:[0-9a-f:.]*\])(?::([0-9]{1,5}))?$/i;
  * its brackets); `undefined` unless the whole value is a host and an optional
  * port from 1 to 65535, so nothing can follow a name that passes the allow-list.
  */
-export function hostName(host: string): string | undefined {
+function hostName(host: string): string | undefined {
   const match = HOST.exec(host);
   if (match === null) return undefined;
   const port = match[1];

@@ -29,13 +29,20 @@ export interface NodeServerOptions {
 /** The defaults of {@link NodeServerOptions}, in milliseconds. */
 export const NODE_SERVER_DEFAULTS = Object.freeze({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
 
-/** The `node:http` `ServerOptions` for these timeouts (what `createServer(options, handler)` takes). */
-export function nodeServerSettings(options: NodeServerOptions = {}): {
+/** The `node:http` `ServerOptions` that carry {@link NodeServerOptions}, all in milliseconds. */
+export interface NodeServerSettings {
+  /** Most time to receive the headers, in milliseconds. */
   headersTimeout: number;
+  /** Most time to receive the whole request, in milliseconds (0: none). */
   requestTimeout: number;
+  /** How long an idle keep-alive connection stays open, in milliseconds. */
   keepAliveTimeout: number;
+  /** How often Node checks the two timeouts above, in milliseconds: a quarter of the shortest, from 10 to 1 000. */
   connectionsCheckingInterval: number;
-} {
+}
+
+/** The `node:http` settings for these timeouts, for `createServer(nodeServerSettings(options), handler)`. */
+export function nodeServerSettings(options: NodeServerOptions = {}): NodeServerSettings {
   const requestTimeout = options.requestTimeoutMs ?? NODE_SERVER_DEFAULTS.requestTimeoutMs;
   let headersTimeout = options.headersTimeoutMs ?? NODE_SERVER_DEFAULTS.headersTimeoutMs;
   // Node refuses a headers timeout longer than a request timeout that is on.
@@ -45,7 +52,7 @@ export function nodeServerSettings(options: NodeServerOptions = {}): {
     headersTimeout,
     requestTimeout,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? NODE_SERVER_DEFAULTS.keepAliveTimeoutMs,
-    // Node checks the timeouts only this often (30 s unless told): a quarter of the shortest, at most 1 s.
+    // Node checks the timeouts only this often (30 s unless told), so a 10 s timeout would fire anywhere up to 40 s.
     connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(shortest / 4))),
   };
 }

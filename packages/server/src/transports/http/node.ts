@@ -3,10 +3,10 @@
  * and response objects, no web `Request`/`Response` per call.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { ErrorCode } from "@x/mcp-v2607/constants";
 import type { McpServer } from "../../server.js";
 import type { Call } from "../call.js";
 import type { ChunkQueue } from "../sse.js";
-import { ErrorCode } from "@x/mcp-v2607/constants";
 import { Core, Exchange, errorAnswer, type HttpAnswer, type HttpCore, type HttpTransportOptions } from "./core.js";
 
 /** Options of {@link createNodeHandler}: the transport's, plus the endpoint path. */
@@ -138,7 +138,10 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
         res.end(answer.body);
       })
       .catch(() => {
-        if (res.headersSent) return res.destroy();
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
         const answer = errorAnswer(500, ErrorCode.InternalError, "Internal error");
         res.writeHead(answer.status, answer.headers).end(answer.body);
       });
