@@ -48,4 +48,11 @@ export type { CorsOptions, HttpTransportOptions } from "./transports/http/core.j
 export { createFetchHandler } from "./transports/http/fetch.js";
 export { type ListenOptions, listen, type RunningHttpServer } from "./transports/http/listen.js";
 export { createNodeHandler, type NodeHandler, type NodeHandlerOptions } from "./transports/http/node.js";
+export {
+  configureNodeServer,
+  NODE_SERVER_DEFAULTS,
+  type NodeServerOptions,
+  type NodeServerSettings,
+  nodeServerSettings,
+} from "./transports/http/node-server.js";
 export { type StdioOptions, serveStdio } from "./transports/stdio.js";

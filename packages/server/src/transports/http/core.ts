@@ -36,13 +36,14 @@ const READ_BODY = "read the body";
 
 /** The check ladder, in order; each stage answers early or passes the request on. */
 const LADDER: readonly Stage[] = [
-  dnsRebinding, //   1. Origin or Host not allowed: 403, so a web page cannot reach a local server
+  dnsRebinding, //   1. not exactly one well-formed Host: 400; Origin or Host not allowed: 403, so a web page cannot reach a local server
   preflight, //      2. OPTIONS with CORS on: 204, the answer a browser asks for before a cross-origin POST
   postOnly, //       2. anything but POST: 405 with Allow: POST (no GET stream, no session to DELETE)
   accept, //         3. Accept admits neither JSON nor SSE: 406, as no answer could be sent
   load, //           3. too many requests in flight: 503 with Retry-After, before a body is read
   declaredSize, //   4. Content-Length over the limit: 413, without reading the body
-  READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); unreadable: 400, -32700
+  bodyBudget, //     4. Content-Length would take the bodies being read past maxBodyBytesInFlight: 503 with Retry-After
+  READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); past maxBodyBytesInFlight: 503; unreadable: 400, -32700
   message, //        5, 6, 8. not UTF-8 JSON, too deep, not one request, bad _meta: 400, before any handler
   notification, //   7. a notification: 202 with an empty body, as it never has an answer
   headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020 (proxies route on them)
@@ -92,6 +93,16 @@ export interface HttpTransportOptions {
   cors?: CorsOptions;
   /** Largest accepted body, in bytes. Default 4 MiB (4 194 304). */
   maxBodyBytes?: number;
+  /**
+   * Most bytes of request bodies held at once while they are read, across all
+   * requests, in bytes. A request whose `Content-Length` would pass it is
+   * refused before its body is read, one without `Content-Length` as soon as
+   * its bytes would: 503 with `Retry-After: 1` and -32000. A body's bytes
+   * count from its first byte (or its declared length) until it is read, fails
+   * or its connection closes. Default 16 × `maxBodyBytes` (64 MiB with the
+   * default `maxBodyBytes`).
+   */
+  maxBodyBytesInFlight?: number;
   /** Deepest accepted JSON nesting (objects and arrays). Default 64. */
   maxJsonDepth?: number;
   /** Most requests handled at once (open listen streams included); past it: 503. Default 1024. */
@@ -122,10 +133,14 @@ export type HttpAnswer =
 /** What an adapter hands the core for one HTTP request. */
 export interface HttpExchange {
   method: string;
-  /** Reads a request header by lower-case name. */
+  /** Reads a request header by lower-case name; several lines of one header come joined by ", ". */
   header(name: string): string | undefined;
-  /** Reads the whole body, or resolves `undefined` as soon as it grows past `limit` bytes. */
-  body(limit: number): Promise<Uint8Array | undefined>;
+  /**
+   * Reads the whole body, calling `admit` with the byte count read so far
+   * after each chunk, and resolves `undefined` as soon as `admit` returns
+   * false. Rejects when the body cannot be read (or the client goes away).
+   */
+  body(admit: (size: number) => boolean): Promise<Uint8Array | undefined>;
   /** Aborted by the adapter when the client goes away. */
   signal: AbortSignal;
 }
@@ -156,10 +171,14 @@ const ANY: Accepts = Object.freeze({ json: true, sse: true });
 export abstract class Exchange {
   /** The request method. */
   abstract readonly method: string;
-  /** Reads a request header by lower-case name; callable unbound. */
+  /** Reads a request header by lower-case name (several lines joined by ", "); callable unbound. */
   abstract readonly header: (name: string) => string | undefined;
-  /** Reads the whole body, or resolves `undefined` as soon as it grows past `limit` bytes. */
-  abstract body(limit: number): Promise<Uint8Array | undefined>;
+  /**
+   * Reads the whole body, calling `core.admit(this, size)` with the byte count
+   * read so far after each chunk; resolves `undefined` as soon as it refuses.
+   * Rejects when the body cannot be read or the client goes away.
+   */
+  abstract body(core: Core): Promise<Uint8Array | undefined>;
   /** From now on, the client going away aborts `call`. */
   abstract watch(call: Call): void;
   /** Stops what {@link Exchange.watch} started. */
@@ -170,6 +189,10 @@ export abstract class Exchange {
   accepts: Accepts = ANY;
   /** The body, from the read until `message` decodes it. */
   bytes: Uint8Array | undefined = undefined;
+  /** Bytes of this body counted in the core's in-flight total (set by `bodyBudget` and the read). */
+  reserved = 0;
+  /** True once the in-flight cap, not `maxBodyBytes`, refused the body. */
+  overBudget = false;
   /** The message, as `message` read it; a request from `notification` on. */
   inbound: Inbound | undefined = undefined;
   /** What the assigns hook returned (set by `assignsHook`). */
@@ -190,8 +213,8 @@ class SignalExchange extends Exchange {
     this.header = exchange.header;
   }
 
-  body(limit: number): Promise<Uint8Array | undefined> {
-    return this.#exchange.body(limit);
+  body(core: Core): Promise<Uint8Array | undefined> {
+    return this.#exchange.body((size) => core.admit(this, size));
   }
 
   watch(call: Call): void {
@@ -226,6 +249,9 @@ export class Core implements HttpCore {
   readonly allowedHosts: readonly string[];
   readonly corsOrigins: readonly string[];
   readonly maxBody: number;
+  readonly maxBodiesInFlight: number;
+  /** Bytes of the bodies being read now, as counted by {@link Core.admit}. */
+  bodyBytes = 0;
   readonly maxDepth: number;
   readonly maxActive: number;
   readonly keepAliveMs: number;
@@ -234,6 +260,8 @@ export class Core implements HttpCore {
   // Clients send the same Accept header again and again: remember the last one read.
   lastAccept: string | undefined = undefined;
   lastAccepts: Accepts = ANY;
+  // Likewise the last Host header that passed.
+  lastHost: string | undefined = undefined;
 
   constructor(server: McpServer, options: HttpTransportOptions) {
     this.server = server;
@@ -242,6 +270,7 @@ export class Core implements HttpCore {
     this.allowedHosts = (options.allowedHosts ?? LOOPBACK_HOSTS).map((h) => h.toLowerCase());
     this.corsOrigins = options.cors?.origins ?? [];
     this.maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.maxBodiesInFlight = options.maxBodyBytesInFlight ?? 16 * this.maxBody;
     this.maxDepth = options.maxJsonDepth ?? 64;
     this.maxActive = options.maxConcurrentRequests ?? 1024;
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
@@ -287,6 +316,29 @@ export class Core implements HttpCore {
     if (this.inFlight.size === 0) for (const wake of [...this.#idleWaiters]) wake();
   }
 
+  /**
+   * Counts `size` bytes of `ex`'s body (read or declared) in the in-flight
+   * total. False when the body passes `maxBodyBytes`, or when the total would
+   * pass the cap (then `ex.overBudget` is set and nothing is counted).
+   */
+  admit(ex: Exchange, size: number): boolean {
+    if (size > this.maxBody) return false;
+    if (size <= ex.reserved) return true;
+    if (this.bodyBytes + size - ex.reserved > this.maxBodiesInFlight) {
+      ex.overBudget = true;
+      return false;
+    }
+    this.bodyBytes += size - ex.reserved;
+    ex.reserved = size;
+    return true;
+  }
+
+  /** Takes `ex`'s body out of the in-flight total (read, refused, failed or abandoned). */
+  release(ex: Exchange): void {
+    this.bodyBytes -= ex.reserved;
+    ex.reserved = 0;
+  }
+
   /** True for an origin CORS or `allowedOrigins` lets in (by default: a loopback one). */
   originAllowed(origin: string): boolean {
     return (
@@ -319,14 +371,29 @@ function climb(core: Core, ex: Exchange, from: number): HttpAnswer | Promise<Htt
 
 function dnsRebinding(core: Core, ex: Exchange): HttpAnswer | undefined {
   const origin = ex.header("origin");
-  if (core.protect) {
-    if (origin !== undefined && !core.originAllowed(origin))
-      return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Origin not allowed");
-    const host = ex.header("host");
-    if (host !== undefined && !core.allowedHosts.includes(hostName(host)))
-      return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Host not allowed");
+  if (core.protect && origin !== undefined && !core.originAllowed(origin))
+    return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Origin not allowed");
+  const host = ex.header("host");
+  if (host !== core.lastHost || host === undefined) {
+    const refusal = hostVerdict(core, host);
+    if (refusal !== undefined) return refusal;
+    core.lastHost = host;
   }
   ex.cors = core.corsHeaders(origin);
+  return undefined;
+}
+
+/**
+ * The Host check: exactly one Host header, well formed (else 400, as HTTP
+ * itself requires), and, with DNS-rebinding protection on, an allowed name (else 403).
+ */
+function hostVerdict(core: Core, host: string | undefined): HttpAnswer | undefined {
+  if (host === undefined) return errorAnswer(400, ErrorCode.InvalidRequest, "Bad Request: no Host header");
+  // Adapters join repeated header lines with ", ", and no valid Host holds a comma.
+  if (host.includes(",")) return errorAnswer(400, ErrorCode.InvalidRequest, "Bad Request: more than one Host header");
+  const name = hostName(host);
+  if (name === undefined) return errorAnswer(400, ErrorCode.InvalidRequest, "Bad Request: malformed Host header");
+  if (core.protect && !core.allowedHosts.includes(name)) return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Host not allowed");
   return undefined;
 }
 
@@ -375,21 +442,33 @@ function declaredSize(core: Core, ex: Exchange): HttpAnswer | undefined {
   return tooLarge(core, ex);
 }
 
+function bodyBudget(core: Core, ex: Exchange): HttpAnswer | undefined {
+  const declared = Number(ex.header("content-length"));
+  // A declared length counts at once, so a stalled body holds its place from its headers on.
+  if (!(declared > 0) || core.admit(ex, declared)) return undefined;
+  return bodiesBusy(core, ex);
+}
+
 /** The {@link READ_BODY} step: reads the body (one promise), then climbs on from {@link AFTER_BODY}. */
 function readBody(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
   let reading: Promise<Uint8Array | undefined>;
   try {
-    reading = ex.body(core.maxBody);
+    reading = ex.body(core);
   } catch {
+    core.release(ex);
     return unreadable(ex);
   }
   return reading.then(
     (bytes) => {
-      if (bytes === undefined) return tooLarge(core, ex);
+      core.release(ex);
+      if (bytes === undefined) return ex.overBudget ? bodiesBusy(core, ex) : tooLarge(core, ex);
       ex.bytes = bytes;
       return climb(core, ex, AFTER_BODY);
     },
-    () => unreadable(ex),
+    () => {
+      core.release(ex);
+      return unreadable(ex);
+    },
   );
 }
 
@@ -509,18 +588,26 @@ function tooLarge(core: Core, ex: Exchange): HttpAnswer {
   return errorAnswer(413, ErrorCode.InvalidRequest, `Body larger than ${core.maxBody} bytes`, undefined, ex.cors);
 }
 
+function bodiesBusy(core: Core, ex: Exchange): HttpAnswer {
+  return errorAnswer(503, SERVER_BUSY, `Server busy: request bodies being read would pass ${core.maxBodiesInFlight} bytes`, undefined, {
+    "retry-after": "1",
+    ...ex.cors,
+  });
+}
+
 function unreadable(ex: Exchange): HttpAnswer {
   return errorAnswer(400, ErrorCode.ParseError, "Parse error: the request body could not be read", undefined, ex.cors);
 }
 
-function errorAnswer(
+/** A transport refusal: `status` with a JSON-RPC error body (no id) and `extra` headers. */
+export function errorAnswer(
   status: number,
   code: number,
   message: string,
   id?: RequestId,
   extra: Readonly<Record<string, string>> = {},
   method?: string,
-): HttpAnswer {
+): Extract<HttpAnswer, { body: string }> {
   const response = errorResponse(id, code, message);
   // Refusals decided by the transport (403, 405, 413, parse errors, header mismatches...) are observable too.
   if (rejectionsObserved()) publishRequestRejected({ requestId: id, method, code, message, status });
@@ -541,15 +628,25 @@ export function acceptable(accept: string | undefined): { json: boolean; sse: bo
   return { json, sse };
 }
 
-/** The Host header's host name, lower-case, without the port (`[::1]` keeps its brackets). */
-function hostName(host: string): string {
-  const h = host.trim().toLowerCase();
-  if (h.startsWith("[")) {
-    const end = h.indexOf("]");
-    return end === -1 ? h : h.slice(0, end + 1);
-  }
-  const colon = h.indexOf(":");
-  return colon === -1 ? h : h.slice(0, colon);
+/**
+ * A Host value: a name of letters, digits, hyphens, dots (an IPv4 address is
+ * one) and underscores (proxy upstream and container names use them), or a
+ * bracketed IPv6 literal; then at most a `:port` of digits.
+ */
+const HOST = /^(?:[a-z0-9._-]+|\[[0-9a-f.]*:[0-9a-f:.]*\])(?::([0-9]{1,5}))?$/i;
+
+/**
+ * The Host header's host name, lower-case, without the port (`[::1]` keeps
+ * its brackets); `undefined` unless the whole value is a host and an optional
+ * port from 1 to 65535, so nothing can follow a name that passes the allow-list.
+ */
+function hostName(host: string): string | undefined {
+  const match = HOST.exec(host);
+  if (match === null) return undefined;
+  const port = match[1];
+  if (port === undefined) return host.toLowerCase();
+  const n = Number(port);
+  return n >= 1 && n <= 65535 ? host.slice(0, host.length - port.length - 1).toLowerCase() : undefined;
 }
 
 function isLoopbackOrigin(origin: string): boolean {

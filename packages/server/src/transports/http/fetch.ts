@@ -21,23 +21,7 @@ export function createFetchHandler(server: McpServer, options: HttpTransportOpti
     const answer = await core.answer({
       method: request.method,
       header: (name) => request.headers.get(name) ?? (name === "host" ? hostOfUrl(request.url) : undefined),
-      body: async (limit) => {
-        if (!request.body) return new Uint8Array(0);
-        const chunks: Uint8Array[] = [];
-        let size = 0;
-        const reader = request.body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          size += value.byteLength;
-          if (size > limit) {
-            await reader.cancel().catch(() => {});
-            return undefined;
-          }
-          chunks.push(value);
-        }
-        return Buffer.concat(chunks);
-      },
+      body: (admit) => readBody(request, admit),
       signal: request.signal,
     });
     if ("stream" in answer) {
@@ -60,6 +44,39 @@ export function createFetchHandler(server: McpServer, options: HttpTransportOpti
       headers: answer.headers,
     });
   };
+}
+
+/**
+ * Reads `request`'s body, each chunk counted by `admit`: the bytes,
+ * `undefined` once `admit` refuses, or a rejection when the request's
+ * `signal` aborts first (a stalled body then lets go of its bytes).
+ */
+async function readBody(request: Request, admit: (size: number) => boolean): Promise<Uint8Array | undefined> {
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  const signal = request.signal;
+  const stop = () => {
+    reader.cancel().catch(() => {});
+  };
+  signal.addEventListener("abort", stop, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (signal.aborted) throw new Error("the request was aborted before its body ended");
+      if (done) break;
+      size += value.byteLength;
+      if (!admit(size)) {
+        stop();
+        return undefined;
+      }
+      chunks.push(value);
+    }
+  } finally {
+    signal.removeEventListener("abort", stop);
+  }
+  return Buffer.concat(chunks);
 }
 
 function hostOfUrl(url: string): string | undefined {

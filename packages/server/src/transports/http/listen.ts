@@ -5,9 +5,10 @@
 import type { Server } from "node:http";
 import type { McpServer } from "../../server.js";
 import { createNodeHandler, type NodeHandlerOptions } from "./node.js";
+import { configureNodeServer, type NodeServerOptions, nodeServerSettings } from "./node-server.js";
 
-/** Options of {@link listen}. */
-export interface ListenOptions extends NodeHandlerOptions {
+/** Options of {@link listen}: the handler's, the server's timeouts, and where to listen. */
+export interface ListenOptions extends NodeHandlerOptions, NodeServerOptions {
   /** TCP port; `0` picks a free one. Default 3000. */
   port?: number;
   /** Address to bind. Default `127.0.0.1`. A non-loopback address requires `allowedHosts` and DNS-rebinding protection on. */
@@ -33,7 +34,10 @@ const LOOPBACK_BINDS = ["127.0.0.1", "localhost", "::1", "[::1]"];
 
 /**
  * Starts a `node:http` server for `mcp` on `host:port`, endpoint `path`
- * (default `/mcp`). Resolves once listening.
+ * (default `/mcp`; other paths get 404 with a JSON-RPC error). Slow clients
+ * are bounded by the timeouts of {@link NodeServerOptions} and by
+ * `maxBodyBytesInFlight`; errors Node answers itself are answered as JSON
+ * (see `configureNodeServer`). Resolves once listening.
  *
  * @throws Error when `host` is not a loopback address and either no
  *   `allowedHosts` is given or DNS-rebinding protection is turned off, or
@@ -53,7 +57,8 @@ export async function listen(mcp: McpServer, options: ListenOptions = {}): Promi
   // node:http is loaded here, not when the package is imported: stdio and
   // fetch-style servers never need it.
   const { createServer } = await import("node:http");
-  const http = createServer(handler);
+  // Host is checked by the ladder, which answers a missing one with JSON rather than Node's bare 400.
+  const http = configureNodeServer(createServer({ ...nodeServerSettings(options), requireHostHeader: false }, handler), options);
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(options.port ?? 3000, host, () => {

@@ -3,14 +3,15 @@
  * and response objects, no web `Request`/`Response` per call.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { ErrorCode } from "@x/mcp-v2607/constants";
 import type { McpServer } from "../../server.js";
 import type { Call } from "../call.js";
 import type { ChunkQueue } from "../sse.js";
-import { Core, Exchange, type HttpAnswer, type HttpCore, type HttpTransportOptions } from "./core.js";
+import { Core, Exchange, errorAnswer, type HttpAnswer, type HttpCore, type HttpTransportOptions } from "./core.js";
 
 /** Options of {@link createNodeHandler}: the transport's, plus the endpoint path. */
 export interface NodeHandlerOptions extends HttpTransportOptions {
-  /** Only this path is the MCP endpoint; others get 404. Default: every path. */
+  /** Only this path is the MCP endpoint; others get 404 with a JSON-RPC error (-32600). Default: every path. */
   path?: string;
 }
 
@@ -38,13 +39,15 @@ class NodeExchange extends Exchange {
     this.#req = req;
     this.method = req.method ?? "GET";
     this.header = (name) => {
+      // Node keeps only the first of several Host lines; the ladder must see them all.
+      if (name === "host") return hostLines(req.rawHeaders);
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(", ") : value;
     };
   }
 
-  body(limit: number): Promise<Uint8Array | undefined> {
-    return readNodeBody(this.#req, limit);
+  body(core: Core): Promise<Uint8Array | undefined> {
+    return readNodeBody(this.#req, core, this);
   }
 
   watch(call: Call): void {
@@ -119,7 +122,8 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
       const url = req.url ?? "/";
       const q = url.indexOf("?");
       if ((q === -1 ? url : url.slice(0, q)) !== path) {
-        res.writeHead(404, { "content-type": "text/plain" }).end("Not found");
+        const answer = errorAnswer(404, ErrorCode.InvalidRequest, "Not found: this path is not the MCP endpoint");
+        res.writeHead(answer.status, answer.headers).end(answer.body);
         return;
       }
     }
@@ -134,8 +138,12 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
         res.end(answer.body);
       })
       .catch(() => {
-        if (!res.headersSent) res.writeHead(500).end();
-        else res.destroy();
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        const answer = errorAnswer(500, ErrorCode.InternalError, "Internal error");
+        res.writeHead(answer.status, answer.headers).end(answer.body);
       });
   };
   const settled = (timeoutMs: number) =>
@@ -153,24 +161,50 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
   return Object.assign(listener, { core, settled });
 }
 
-function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+/** Every Host line of the request, joined by ", " (one line: itself; none: `undefined`). */
+function hostLines(raw: string[]): string | undefined {
+  let host: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === "host") host = host === undefined ? raw[i + 1] : `${host}, ${raw[i + 1]}`;
+  }
+  return host;
+}
+
+/**
+ * Reads `req`'s body, each chunk counted by `core.admit`; settles exactly
+ * once: the bytes, `undefined` when refused (the rest is discarded as it
+ * comes), or a rejection when the request errs or closes before its end.
+ */
+function readNodeBody(req: IncomingMessage, core: Core, ex: Exchange): Promise<Uint8Array | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let over = false;
+    let settled = false;
     req.on("data", (chunk: Buffer) => {
-      if (over) return;
+      if (settled) return;
       size += chunk.length;
-      if (size > limit) {
-        over = true;
+      if (!core.admit(ex, size)) {
+        settled = true;
+        chunks.length = 0;
         resolve(undefined);
         return;
       }
       chunks.push(chunk);
     });
     req.on("end", () => {
-      if (!over) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      if (settled) return;
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });
-    req.on("error", reject);
+    const fail = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      chunks.length = 0;
+      reject(error ?? new Error("the connection closed before the body ended"));
+    };
+    req.on("error", fail);
+    // A connection cut (a timeout, the client gone) may close the request without an error.
+    req.on("close", () => fail());
   });
 }

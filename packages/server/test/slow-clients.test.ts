@@ -1,0 +1,219 @@
+import { once } from "node:events";
+import { createServer, type Server } from "node:http";
+import { connect, type Socket } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { configureNodeServer, createFetchHandler, createNodeHandler, listen, McpServer, type RunningHttpServer } from "../src/index.js";
+import { headersFor, request, rpc, testServer } from "./helpers.js";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A raw TCP client: what it received, and when the server closed the connection. */
+function rawClient(url: string) {
+  const { hostname, port } = new URL(url);
+  const socket: Socket = connect(Number(port), hostname);
+  const chunks: Buffer[] = [];
+  socket.on("data", (c: Buffer) => chunks.push(c));
+  socket.on("error", () => {});
+  const closed = new Promise<number>((resolve) => socket.on("close", () => resolve(Date.now())));
+  return { socket, closed, received: () => Buffer.concat(chunks).toString("utf8") };
+}
+
+/** The request line and headers of a POST to `url` with `extra` headers. */
+function head(url: string, extra: Record<string, string>): string {
+  const { host, pathname } = new URL(url);
+  const body = request("tools/list");
+  const lines = Object.entries({ host, ...headersFor(body), ...extra }).map(([k, v]) => `${k}: ${v}\r\n`);
+  return `POST ${pathname} HTTP/1.1\r\n${lines.join("")}\r\n`;
+}
+
+/** Waits (bounded) for the server to receive `count` more requests. */
+async function requestsSeen(server: Server, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await Promise.race([once(server, "request"), sleep(3000)]);
+}
+
+/** POSTs `size` bytes of (invalid) JSON; the answer's status, Retry-After and body. */
+async function postBytes(url: string, size: number, chunked = false) {
+  const text = `"${"x".repeat(size - 2)}"`;
+  const body = chunked
+    ? new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(text));
+          controller.close();
+        },
+      })
+    : text;
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body,
+    duplex: "half",
+  } as RequestInit);
+  const raw = await res.text();
+  return { status: res.status, retryAfter: res.headers.get("retry-after"), type: res.headers.get("content-type"), raw };
+}
+
+const open: RunningHttpServer[] = [];
+afterEach(async () => {
+  for (const r of open.splice(0)) await r.close(200);
+});
+
+describe("slow clients: timeouts and the cap on request bodies in flight", () => {
+  it("listen() sets headersTimeout, requestTimeout and keepAliveTimeout to its defaults, and the options change them", async () => {
+    const defaults = await listen(testServer(), { port: 0 });
+    open.push(defaults);
+    expect(defaults.server.headersTimeout).toBe(10_000);
+    expect(defaults.server.requestTimeout).toBe(30_000);
+    expect(defaults.server.keepAliveTimeout).toBe(5_000);
+    const tuned = await listen(testServer(), { port: 0, headersTimeoutMs: 200, requestTimeoutMs: 400, keepAliveTimeoutMs: 300 });
+    open.push(tuned);
+    expect(tuned.server.headersTimeout).toBe(200);
+    expect(tuned.server.requestTimeout).toBe(400);
+    expect(tuned.server.keepAliveTimeout).toBe(300);
+    // A headers timeout longer than the request timeout is capped by it (Node refuses the pair otherwise).
+    const capped = await listen(testServer(), { port: 0, requestTimeoutMs: 400 });
+    open.push(capped);
+    expect(capped.server.headersTimeout).toBe(400);
+  });
+
+  it("a stalled body holds its bytes: a second request past maxBodyBytesInFlight gets 503 until the stalled connection times out", async () => {
+    const running = await listen(testServer(), {
+      port: 0,
+      maxBodyBytes: 64 * 1024,
+      maxBodyBytesInFlight: 96 * 1024,
+      requestTimeoutMs: 400,
+      headersTimeoutMs: 300,
+    });
+    open.push(running);
+    const stalled = rawClient(running.url);
+    const started = Date.now();
+    const seen = requestsSeen(running.server, 1);
+    stalled.socket.write(head(running.url, { "content-length": String(60 * 1024) }));
+    stalled.socket.write("x".repeat(30 * 1024)); // then nothing more
+    await seen;
+
+    // Declared: refused before any byte of it is read.
+    const declared = await postBytes(running.url, 50 * 1024);
+    expect(declared.status).toBe(503);
+    expect(declared.retryAfter).toBe("1");
+    expect(declared.type).toBe("application/json");
+    expect(JSON.parse(declared.raw)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
+    // Chunked (no Content-Length): refused while reading.
+    const chunked = await postBytes(running.url, 50 * 1024, true);
+    expect(chunked.status).toBe(503);
+    expect(JSON.parse(chunked.raw).error.code).toBe(-32000);
+    // A small body still fits.
+    expect((await rpc(running.url, "tools/list")).status).toBe(200);
+
+    // The stalled connection is answered 408 (JSON) and closed after the request timeout.
+    const closedAt = await Promise.race([stalled.closed, sleep(3000).then(() => undefined)]);
+    expect(closedAt).toBeDefined();
+    expect(closedAt! - started).toBeGreaterThanOrEqual(350);
+    const answer = stalled.received();
+    expect(answer.startsWith("HTTP/1.1 408")).toBe(true);
+    expect(answer.toLowerCase()).toContain("content-type: application/json");
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
+
+    // Its bytes are released: the big body now fits (the release follows the close within a few ticks).
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 400; i++) {
+      status = (await postBytes(running.url, 50 * 1024)).status;
+      if (status !== 400) await sleep(25);
+    }
+    expect(status).toBe(400); // read in full, then refused as not a request
+  });
+
+  it("a client that trickles its headers is closed after headersTimeoutMs", async () => {
+    const running = await listen(testServer(), { port: 0, headersTimeoutMs: 300, requestTimeoutMs: 2000 });
+    open.push(running);
+    const trickle = rawClient(running.url);
+    const started = Date.now();
+    trickle.socket.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    const closedAt = await Promise.race([trickle.closed, sleep(3000).then(() => undefined)]);
+    expect(closedAt).toBeDefined();
+    expect(closedAt! - started).toBeGreaterThanOrEqual(250);
+    expect(trickle.received().startsWith("HTTP/1.1 408")).toBe(true);
+  });
+
+  it("bytes of a body are released when its client goes away mid-body", async () => {
+    const running = await listen(testServer(), { port: 0, maxBodyBytes: 64 * 1024, maxBodyBytesInFlight: 96 * 1024 });
+    open.push(running);
+    const gone = rawClient(running.url);
+    const seen = requestsSeen(running.server, 1);
+    gone.socket.write(head(running.url, { "content-length": String(60 * 1024) }));
+    gone.socket.write("x".repeat(10 * 1024));
+    await seen;
+    expect((await postBytes(running.url, 50 * 1024)).status).toBe(503);
+    gone.socket.destroy();
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 400; i++) {
+      status = (await postBytes(running.url, 50 * 1024)).status;
+      if (status !== 400) await sleep(25);
+    }
+    expect(status).toBe(400);
+  });
+
+  it("an SSE response outlives requestTimeoutMs: the timeout covers receiving the request, not the answer", async () => {
+    const s = new McpServer({ name: "slow-sse", version: "1" });
+    s.registerTool("ticks", {}, async (_args, ctx) => {
+      for (let i = 0; i < 8; i++) {
+        ctx.progress(i, 8);
+        await sleep(100);
+      }
+      return "ticked";
+    });
+    const running = await listen(s, { port: 0, requestTimeoutMs: 200, headersTimeoutMs: 200 });
+    open.push(running);
+    const res = await rpc(running.url, "tools/call", { name: "ticks" }, { meta: { progressToken: 1 } });
+    expect(res.headers.get("content-type")).toBe("text/event-stream");
+    expect(res.events).toHaveLength(9);
+    expect(res.json.result.content[0].text).toBe("ticked");
+  });
+
+  it("createNodeHandler enforces maxBodyBytesInFlight itself, and configureNodeServer applies the timeouts to the user's server", async () => {
+    const handler = createNodeHandler(testServer(), { path: "/mcp", maxBodyBytes: 64 * 1024, maxBodyBytesInFlight: 96 * 1024 });
+    const http = configureNodeServer(createServer({ connectionsCheckingInterval: 50 }, handler), { requestTimeoutMs: 300 });
+    expect(http.requestTimeout).toBe(300);
+    expect(http.headersTimeout).toBe(300);
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    try {
+      const address = http.address();
+      const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp`;
+      const stalled = rawClient(url);
+      const seen = requestsSeen(http, 1);
+      stalled.socket.write(head(url, { "content-length": String(60 * 1024) }));
+      stalled.socket.write("x".repeat(1024));
+      await seen;
+      const busy = await postBytes(url, 50 * 1024);
+      expect(busy.status).toBe(503);
+      expect(busy.retryAfter).toBe("1");
+      expect(JSON.parse(busy.raw).error.code).toBe(-32000);
+      const closedAt = await Promise.race([stalled.closed, sleep(3000).then(() => undefined)]);
+      expect(closedAt).toBeDefined();
+      expect(stalled.received().startsWith("HTTP/1.1 408")).toBe(true);
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+
+  it("createFetchHandler enforces maxBodyBytesInFlight, and releases a body's bytes when its request is aborted", async () => {
+    const handle = createFetchHandler(testServer(), { maxBodyBytes: 64 * 1024, maxBodyBytesInFlight: 96 * 1024 });
+    const controller = new AbortController();
+    const stalledBody = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new Uint8Array(60 * 1024).fill(0x20));
+      }, // never closed
+    });
+    const post = (body: BodyInit, signal?: AbortSignal) =>
+      handle(new Request("http://localhost/mcp", { method: "POST", body, signal, duplex: "half" } as RequestInit));
+    const stalled = post(stalledBody, controller.signal);
+    await sleep(20);
+    const busy = await post(`"${"x".repeat(50 * 1024)}"`);
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get("retry-after")).toBe("1");
+    expect((await busy.json()).error.code).toBe(-32000);
+    controller.abort();
+    await stalled;
+    expect((await post(`"${"x".repeat(50 * 1024)}"`)).status).toBe(400);
+  });
+});
