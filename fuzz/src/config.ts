@@ -82,18 +82,6 @@ export const KNOWN_OPEN: readonly KnownOpen[] = [
     finding: "an unsolicited response gets 400 with a -32600 error carrying its id (202, or an error without an id, expected)",
   },
   {
-    kind: "host-accepted",
-    transports: ["http"],
-    finding: "Host is cut at the first ':' or ']' ([::1].attacker.com passes); a second Host is ignored",
-  },
-  {
-    kind: "non-json-answer",
-    transports: ["http"],
-    categories: ["host/missing"],
-    finding: "node:http answers a request without Host with an empty 400",
-  },
-  { kind: "non-json-other-path", transports: ["http"], finding: "other paths get a text/plain 404" },
-  {
     kind: "error-for-valid",
     transports: ["http", "stdio"],
     categories: ["valid/progress-token-bigint"],
