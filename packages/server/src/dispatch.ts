@@ -7,6 +7,7 @@
  * the stage that decided an error. The outcome carries no HTTP status: the
  * HTTP transport alone maps outcomes to statuses (`transports/http/status.ts`).
  */
+import { isRequestId, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCErrorResponse, JSONRPCResultResponse, RequestId } from "@x/mcp-v2607";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import { createContext, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
@@ -99,10 +100,6 @@ export function rejected(outcome: Outcome, method: string | undefined, status: (
     });
   }
   return outcome;
-}
-
-function isRequestId(value: unknown): value is RequestId {
-  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
 
 /** The dispatcher of one server: its method table, its revisions and its settings. */
@@ -241,7 +238,7 @@ export class Dispatcher {
       if (onError) onError(error, { method, requestId });
       else {
         const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        process.stderr.write(`x-mcp: ${method} (id ${JSON.stringify(requestId)}) failed: ${text}\n`);
+        process.stderr.write(`x-mcp: ${method} (id ${stringifyJson(requestId)}) failed: ${text}\n`);
       }
     } catch {
       // A failing reporter must not change the answer.

@@ -4,7 +4,7 @@
  * a batch, then let the dispatcher classify it and check its envelope.
  * Streamable HTTP reads a body, stdio a line; both call {@link readMessage}.
  */
-import { jsonDepthExceeds } from "@x/jsonrpc";
+import { jsonDepthExceeds, MissingDependencyError, parseJson } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { errorOutcome, type Inbound, type Outcome, rejected } from "../dispatch.js";
 import type { McpServer } from "../server.js";
@@ -15,20 +15,35 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Reads one message: `unit` names what carried it in the parse error's text
- * ("body", "line"). Never throws: bytes that are not UTF-8 JSON give -32700,
- * nesting deeper than `maxDepth` or a batch -32600, all without an id.
+ * ("body", "line"). An integer beyond ±(2^53 − 1) is read as a `bigint`
+ * with every digit (`parseJson`). Never throws: bytes that are not UTF-8
+ * JSON give -32700, nesting deeper than `maxDepth` or a batch -32600, a
+ * message that needs lossless-json when it is not installed -32603 (the
+ * MissingDependencyError shown once on stderr), all without an id.
  */
 export function readMessage(server: McpServer, bytes: Uint8Array, maxDepth: number, unit: string): Inbound {
   let message: unknown;
   try {
     const text = decoder.decode(bytes);
     if (jsonDepthExceeds(bytes, maxDepth)) return refused(ErrorCode.InvalidRequest, `Invalid request: JSON nested deeper than ${maxDepth}`);
-    message = JSON.parse(text);
-  } catch {
+    message = parseJson(text);
+  } catch (error) {
+    if (error instanceof MissingDependencyError) return missing(error);
     return refused(ErrorCode.ParseError, `Parse error: the ${unit} is not UTF-8 JSON`);
   }
   if (Array.isArray(message)) return refused(ErrorCode.InvalidRequest, "Invalid request: batches are not supported");
   return server.inspect(message);
+}
+
+let warned = false;
+
+/** Answering without lossless-json would change the message's digits: refused, and the installation problem shown once. */
+function missing(error: MissingDependencyError): Inbound {
+  if (!warned) {
+    warned = true;
+    process.emitWarning(error);
+  }
+  return refused(ErrorCode.InternalError, "Internal error");
 }
 
 /** A message refused before it could be classified (published on `x-mcp:request:rejected`, as the dispatcher's refusals are). */

@@ -28,6 +28,7 @@
  * `Mcp-Session-Id` header is ignored and never minted.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, RequestId } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { internalErrorOutcome, type Outcome } from "../../dispatch.js";
@@ -156,7 +157,7 @@ function errorAnswer(
   if (id !== undefined) response.id = id;
   // Refusals decided by the transport (403, 405, 413, parse errors, header mismatches...) are observable too.
   if (rejectionsObserved()) publishRequestRejected({ requestId: id as RequestId | undefined, method, code, message, status });
-  return { status, headers: { ...JSON_HEADERS, ...extra }, body: JSON.stringify(response) };
+  return { status, headers: { ...JSON_HEADERS, ...extra }, body: stringifyJson(response) };
 }
 
 /** Which of JSON and SSE an `Accept` header admits (both when it is absent). */
@@ -334,7 +335,7 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
     // 5, 6 and 8: UTF-8 JSON within the depth limit, one JSON-RPC message, its _meta.
     const inbound = readMessage(server, bytes, maxDepth, "body");
     if (inbound.kind === "error") {
-      return { status: statusOf(inbound.outcome), headers: jsonHeaders(cors), body: JSON.stringify(inbound.outcome.response) };
+      return { status: statusOf(inbound.outcome), headers: jsonHeaders(cors), body: stringifyJson(inbound.outcome.response) };
     }
     // 7. Notifications are accepted and not answered.
     if (inbound.kind === "notification") return { status: 202, headers: { ...cors }, body: "" };
@@ -395,7 +396,7 @@ function makeCore(server: McpServer, options: HttpTransportOptions): CoreParts {
         stream.end();
         return undefined;
       }
-      return { status: statusOf(outcome), headers: jsonHeaders(cors), body: JSON.stringify(outcome.response) };
+      return { status: statusOf(outcome), headers: jsonHeaders(cors), body: stringifyJson(outcome.response) };
     };
     const outcome = answerNow(server, inbound, call);
     if (!(outcome instanceof Promise)) return finish(outcome) ?? (streamAnswer as HttpAnswer);
