@@ -277,8 +277,8 @@ export class StdioTransport implements Transport {
       message = parseJson(line);
     } catch (error) {
       // Without lossless-json the line's id cannot be read exactly: every waiting request fails with the error.
-      if (error instanceof MissingDependencyError) return this.rejectWaiting(error);
-      this.options.onInvalidLine?.(`not JSON: ${clip(line)}`);
+      if (error instanceof MissingDependencyError) this.rejectWaiting(error);
+      else this.options.onInvalidLine?.(`not JSON: ${clip(line)}`);
       return;
     }
     if (isResponse(message)) {
