@@ -16,12 +16,17 @@ function losslessJson(): typeof LosslessJson {
   return lossless;
 }
 
-// Only an integer literal beyond ±(2^53 − 1) reads differently from JSON.parse,
-// and it has at least 16 digits. Decimals and exponents read as the same double
-// either way (1e400 is Infinity in both), so they need no second parse. A run
-// of 16 digits inside a string is a false alarm that costs a parse, no more.
-const MAY_LOSE_DIGITS = /\d{16}/;
 const INTEGER_LITERAL = /^-?\d+$/;
+
+/**
+ * A run of 16 digits. Only an integer literal beyond ±(2^53 − 1) reads
+ * differently from JSON.parse, and it has at least 16 digits; decimals and
+ * exponents read as the same double either way (1e400 is Infinity in both).
+ * Written out rather than as \d{16}: V8 skips ahead through text only for the
+ * written-out form, which makes it 4 to 13 times faster (bench/micro/json.mjs).
+ * A run inside a string is a false alarm that costs a second parse, no more.
+ */
+const LONG_DIGIT_RUN = /\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d/;
 
 /** A number literal as `JSON.parse` reads it, except an integer literal outside the safe range, read as a `bigint`. */
 function readNumber(literal: string): number | bigint {
@@ -35,7 +40,7 @@ const PARSE_OPTIONS = { parseNumber: readNumber, onDuplicateKey: ({ newValue }: 
 /**
  * Parses JSON text like `JSON.parse`, except that an integer outside
  * ±(2^53 − 1) written as an integer literal (`9007199254740993`, not
- * `9007199254740993.0` or `9.007e15`) becomes a `bigint` with exactly its
+ * `9007199254740993.0` or `9.007199254740993e15`) becomes a `bigint` with exactly its
  * digits; a safe integer stays a `number`. Decimals and exponents keep IEEE
  * double semantics: rounded to the nearest double, `1e400` is `Infinity`,
  * `1e-400` is 0. Text with no run of 16 digits is parsed by `JSON.parse`
@@ -48,7 +53,7 @@ const PARSE_OPTIONS = { parseNumber: readNumber, onDuplicateKey: ({ newValue }: 
  */
 export function parseJson(text: string): unknown {
   const value: unknown = JSON.parse(text);
-  return MAY_LOSE_DIGITS.test(text) ? losslessJson().parse(text, null, PARSE_OPTIONS) : value;
+  return LONG_DIGIT_RUN.test(text) ? losslessJson().parse(text, null, PARSE_OPTIONS) : value;
 }
 
 /**

@@ -66,6 +66,15 @@ describe("parseJson", () => {
     expect(parseJson('{"x":1E+400,"y":12345678901234567}')).toStrictEqual({ x: Number.POSITIVE_INFINITY, y: 12345678901234567n });
   });
 
+  it("finds a 16-digit integer wherever it sits in the text", () => {
+    for (let pad = 0; pad < 40; pad++) {
+      const text = `{"k":"${"x".repeat(pad)}","n":9007199254740993,"m":[${"1".repeat(15)},-1${"0".repeat(16)}]}`;
+      expect(parseJson(text)).toStrictEqual({ k: "x".repeat(pad), n: 9007199254740993n, m: [111_111_111_111_111, -(10n ** 16n)] });
+    }
+    expect(parseJson("-9007199254740993")).toBe(-9007199254740993n);
+    expect(parseJson(`[${"1".repeat(15)}]`)).toStrictEqual([111_111_111_111_111]);
+  });
+
   it("leaves strings alone, digits or not", () => {
     expect(parseJson('{"s":"12345678901234567890","n":12345678901234567890}')).toStrictEqual({
       s: "12345678901234567890",
