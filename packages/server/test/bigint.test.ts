@@ -226,6 +226,15 @@ describe("big integers over stdio", () => {
   });
 });
 
+describe("the bigIntegers option", () => {
+  it('takes "bigint" or "string" only', () => {
+    expect(() => new McpServer({ name: "s", version: "1" }, { bigIntegers: "number" as never })).toThrow(
+      new TypeError('bigIntegers must be "bigint" or "string", got number'),
+    );
+    expect(() => new McpServer({ name: "s", version: "1" }, { bigIntegers: "string" })).not.toThrow();
+  });
+});
+
 describe("lossless-json is loaded on first need", () => {
   const dist = resolve("dist/index.js");
 
