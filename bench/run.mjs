@@ -349,7 +349,8 @@ async function bundleSizes() {
     out[key] = { minifiedBytes: code.length, gzipBytes: gzipSync(code).length, byPackage };
   }
   // What @x/server loads at run time with createRequire (a bundler cannot see
-  // it): ajv's 2020 build and ajv-formats, resolved from @x/server's folder.
+  // it): ajv's 2020 build and ajv-formats, resolved from @x/server's folder,
+  // and lossless-json (the first message with an integer beyond 2^53), from @x/jsonrpc's.
   const runtime = await esbuild.build({
     ...options,
     stdin: {
@@ -357,9 +358,13 @@ async function bundleSizes() {
       resolveDir: join(here, "..", "packages", "server"),
     },
   });
-  const runtimeCode = runtime.outputFiles[0].contents;
+  const lossless = await esbuild.build({
+    ...options,
+    stdin: { contents: 'export { parse, stringify } from "lossless-json";', resolveDir: join(here, "..", "packages", "jsonrpc") },
+  });
+  const runtimeCode = Buffer.concat([runtime.outputFiles[0].contents, lossless.outputFiles[0].contents]);
   out.xLoadedAtRunTime = {
-    modules: ["ajv/dist/2020.js", "ajv-formats"],
+    modules: ["ajv/dist/2020.js", "ajv-formats", "lossless-json"],
     minifiedBytes: runtimeCode.length,
     gzipBytes: gzipSync(runtimeCode).length,
   };
@@ -511,7 +516,7 @@ function printTable(rows, officialFrom, goalList, meta, bundles) {
   out.push("req/s: higher is better; ms, KB and MiB: lower is better.");
   const runtime = bundles.xLoadedAtRunTime;
   out.push(
-    `@x bundle: minimal/x.mjs (imports @x/server, which leaves action tools to @x/server/actions); not in it: ${runtime.modules.join(" + ")}, loaded at run time from node_modules when a schema is first compiled (${(runtime.gzipBytes / 1024).toFixed(1)} KB gzip).`,
+    `@x bundle: minimal/x.mjs (imports @x/server, which leaves action tools to @x/server/actions); not in it: ${runtime.modules.join(" + ")}, loaded at run time from node_modules when a schema is first compiled or a message first holds an integer beyond 2^53 (${(runtime.gzipBytes / 1024).toFixed(1)} KB gzip).`,
   );
   out.push("");
   out.push("goals:");

@@ -174,9 +174,15 @@ function header(ctx, what) {
  * of the `JSONValue` definition: any value JSON can carry. An object member
  * may also be `undefined` (JSON.stringify leaves such a key out), which is
  * what lets an optional property, and so every generated interface, count as
- * a JSON value.
+ * a JSON value. A `bigint` is an integer beyond 2^53, as `parseJson` of
+ * `@x/jsonrpc` reads it and `stringifyJson` writes it.
  */
-const JSON_VALUE_TYPE = "string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue | undefined }";
+const JSON_VALUE_TYPE = "string | number | bigint | boolean | null | JSONValue[] | { [key: string]: JSONValue | undefined }";
+/**
+ * Definitions whose type is written here rather than derived: a request id
+ * beyond 2^53 is read as a `bigint` (so that its answer carries the same digits).
+ */
+const DEFINITION_TYPES = { RequestId: "string | number | bigint" };
 /** The type of the members an open object may carry beyond its declared properties. */
 const EXTRA_MEMBER_TYPE = "JSONValue | undefined";
 
@@ -246,6 +252,7 @@ function jsonValueDoc(ctx) {
     "Any value JSON can carry: a string, a number, a boolean, `null`, an array",
     "or an object of JSON values. Used for every property the schema leaves",
     "unconstrained (`{}`), such as `structuredContent` or an error's `data`.",
+    "An integer beyond ±(2^53 − 1) is a `bigint`, with every digit.",
   ];
   const def = ctx.schema.$defs.JSONValue;
   if (def) {
@@ -280,6 +287,9 @@ async function buildTypes(ctx, names) {
     let input;
     if (name === "JSONValue") {
       input = { tsType: JSON_VALUE_TYPE, description: jsonValueDoc(ctx) };
+    } else if (Object.hasOwn(DEFINITION_TYPES, name)) {
+      const description = [ctx.schema.$defs[name].description, "An integer beyond ±(2^53 − 1) is a `bigint`, with every digit."];
+      input = { tsType: DEFINITION_TYPES[name], description: description.filter(Boolean).join("\n\n") };
     } else {
       input = toTypeInput(structuredClone(ctx.schema.$defs[name]));
       if (!input.description) {

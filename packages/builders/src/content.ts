@@ -2,6 +2,7 @@
  * Content blocks and tool results (spec 2026-07-28, server/tools: "Tool
  * Result", and the `ContentBlock` family in the schema).
  */
+import { stringifyJson } from "@x/jsonrpc";
 import type { AudioContent, CallToolResult, ContentBlock, EmbeddedResource, ImageContent, ResourceLink, TextContent } from "@x/mcp-v2607";
 import { describeValue, isPlainObject } from "./util.js";
 
@@ -31,7 +32,7 @@ export type ContentShorthand =
 /**
  * One entry of {@link callToolResult}:
  * - a {@link ContentShorthand} tuple, or a ready `ContentBlock` (an object with `type`): appended to `content`;
- * - `["data", object]`: sets `structuredContent` and appends its JSON text as a text block;
+ * - `["data", object]`: sets `structuredContent` and appends its JSON text as a text block (a `bigint` as its digits);
  * - `["_data", object]`: sets `structuredContent` with no text mirror;
  * - a plain object without `type` (a "bare map"): same as `["data", object]`;
  * - `["error", true | false | null | string]`: `true` sets `isError` (sticky), a string
@@ -139,7 +140,7 @@ export function callToolResult(entries: readonly CallToolResultEntry[]): CallToo
       throw new TypeError(`${tag}: structuredContent is already set; only one data, _data or bare map entry is allowed`);
     }
     structuredContent = value;
-    if (mirror) content.push({ type: "text", text: JSON.stringify(value) });
+    if (mirror) content.push({ type: "text", text: stringifyJson(value) });
   };
 
   entries.forEach((entry, index) => {

@@ -3,6 +3,7 @@
  * array holding one block (spec 2026-07-28, server/tools "Tool Result").
  * They are pure: no side effects, the same input gives an equal output.
  */
+import { stringifyJson } from "@x/jsonrpc";
 import type { AudioContent, ImageContent, TextContent } from "@x/mcp-v2607";
 import { describeValue } from "./util.js";
 
@@ -17,14 +18,15 @@ export function text(text: string): [TextContent] {
 }
 
 /**
- * `[{ type: "text", text: JSON.stringify(data) }]`: a value as JSON text.
- * @throws TypeError when `data` cannot be written as JSON (undefined, a function, a cycle, a BigInt).
+ * `[{ type: "text", text: JSON.stringify(data) }]`: a value as JSON text, a
+ * `bigint` written as its digits (`stringifyJson` of `@x/jsonrpc`).
+ * @throws TypeError when `data` cannot be written as JSON (undefined, a function, a cycle).
  * @example json({ rows: 3 }); // [{ type: "text", text: "{\"rows\":3}" }]
  */
 export function json(data: unknown): [TextContent] {
   let encoded: string | undefined;
   try {
-    encoded = JSON.stringify(data);
+    encoded = stringifyJson(data);
   } catch (error) {
     throw new TypeError(`data cannot be written as JSON: ${(error as Error).message}`);
   }

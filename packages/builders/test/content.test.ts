@@ -49,6 +49,14 @@ describe("contentBlock", () => {
 });
 
 describe("callToolResult", () => {
+  it("mirrors structured content holding a bigint with every digit", () => {
+    expect(callToolResult([["data", { n: 9007199254740993n }]])).toEqual({
+      resultType: "complete",
+      structuredContent: { n: 9007199254740993n },
+      content: [{ type: "text", text: '{"n":9007199254740993}' }],
+    });
+  });
+
   it("[A1] shorthands become content blocks in the order given", () => {
     const result = callToolResult([
       ["text", "one"],

@@ -23,6 +23,10 @@ describe("one-line content builders", () => {
     expect(input).toEqual({ a: [1] });
   });
 
+  it("writes a bigint with every digit", () => {
+    expect(json({ id: 2n ** 64n, n: 1 })).toEqual([{ type: "text", text: '{"id":18446744073709551616,"n":1}' }]);
+  });
+
   it("refuses what it cannot build with a TypeError", () => {
     expect(() => text(3 as never)).toThrow(TypeError);
     expect(() => json(undefined)).toThrow(/cannot be written as JSON/);

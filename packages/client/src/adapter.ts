@@ -3,6 +3,7 @@
  * `execute(args, ctx?)` → {@link ToolResult}, for hosts that run tools from
  * many sources the same way (A65–A67, A73).
  */
+import { stringifyJson } from "@x/jsonrpc";
 import type { CallToolResult, ContentBlock, InputRequiredResult, InputResponses } from "@x/mcp-v2607";
 import { isInputRequiredResult, Method } from "@x/mcp-v2607/constants";
 import type { Client, ListAllOptions } from "./client.js";
@@ -47,7 +48,7 @@ function outputOf(result: CallToolResult): string {
     }
   });
   const text = parts.join("\n");
-  if (text === "" && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
+  if (text === "" && result.structuredContent !== undefined) return stringifyJson(result.structuredContent);
   return text;
 }
 

@@ -4,6 +4,7 @@
  * milliseconds) and `cacheScope` (`"public"`: shareable by anyone;
  * `"private"`: only within the same authorization context).
  */
+import { stringifyJson } from "@x/jsonrpc";
 import { Method } from "@x/mcp-v2607/constants";
 
 /** The methods whose results carry cache hints and may be cached (spec: caching "Cacheable Results"). */
@@ -41,7 +42,7 @@ function stableJson(value: unknown): string {
       .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
       .join(",")}}`;
   }
-  return JSON.stringify(value) ?? "null";
+  return stringifyJson(value) ?? "null";
 }
 
 /**

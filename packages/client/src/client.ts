@@ -6,6 +6,7 @@
  * cache hints are honoured (server/utilities/caching), and lists are
  * followed page by page (server/utilities/pagination).
  */
+import { stringifyJson } from "@x/jsonrpc";
 import type {
   CallToolRequestParams,
   CallToolResult,
@@ -239,7 +240,7 @@ function kindOf(result: Result, method: string): "complete" | "input_required" {
   if (!Object.hasOwn(result, "resultType")) return "complete";
   const kind = result.resultType;
   if (kind === "complete" || kind === "input_required") return kind;
-  throw invalidResult(`The result of ${method} has an unknown resultType ${clip(JSON.stringify(kind) ?? String(kind))}`, {
+  throw invalidResult(`The result of ${method} has an unknown resultType ${clip(stringifyJson(kind) ?? String(kind))}`, {
     resultType: kind,
   });
 }
@@ -716,7 +717,7 @@ export class Client {
     // Remember the definitions, from the server or from a (possibly shared) cache.
     for (const tool of result.tools) {
       const before = this.known.get(tool.name);
-      if (before && JSON.stringify(before.tool) === JSON.stringify(tool)) continue;
+      if (before && stringifyJson(before.tool) === stringifyJson(tool)) continue;
       const check = toolHeaderParams(tool);
       this.known.set(tool.name, { tool, headers: check.ok ? check.params : [] });
     }
@@ -730,7 +731,7 @@ export class Client {
     // Typed by the schema, but unchecked: entries are checked one by one here.
     for (const entry of result.tools as unknown[]) {
       if (!isObject(entry) || typeof entry.name !== "string") {
-        this.warn(`Dropped a tools/list entry that is not a tool: ${clip(JSON.stringify(entry) ?? String(entry), 120)}`);
+        this.warn(`Dropped a tools/list entry that is not a tool: ${clip(stringifyJson(entry) ?? String(entry), 120)}`);
         continue;
       }
       // A tool has more members than `name`, but only `name` and the `x-mcp-header` annotations matter here; toolHeaderParams checks those.

@@ -11,6 +11,7 @@
  * untrusted handling is a value built by `untrustedSchemas`, so a bundle
  * that never builds one leaves that code out.
  */
+import { replaceBigInts, stringifyJson } from "@x/jsonrpc";
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { type Dialect, idKeyword, newAjv, schemaDialect } from "./dialect.js";
 import { SchemaCompileError } from "./errors.js";
@@ -25,7 +26,14 @@ export interface SchemaProblem {
   message: string;
 }
 
-/** A compiled schema: returns `[]` when the value is valid, else its problems. */
+/**
+ * A compiled schema: returns `[]` when the value is valid, else its problems.
+ * A `bigint` (an integer beyond 2^53, as `parseJson` of `@x/jsonrpc` reads
+ * it) is checked as the nearest double, since ajv knows only numbers: it
+ * passes `type: "integer"` and `"number"`, and a bound (`maximum`,
+ * `multipleOf`...) compares that double, so one within a unit or so of a
+ * bound beyond 2^53 may pass it.
+ */
 export type CompiledSchema = (value: unknown) => SchemaProblem[];
 
 /** Bounds applied to an untrusted schema before it is compiled. */
@@ -92,7 +100,17 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
     trusted.set(dialect, ajv);
   }
   const validate = ajv.compile(rest);
-  return (value) => (validate(value) ? [] : toProblems(validate.errors));
+  return (value) => (validate(value) || validAsNumbers(validate, value) ? [] : toProblems(validate.errors));
+}
+
+/**
+ * A value that failed is checked again with each bigint as the nearest double
+ * (ajv fails a bigint on `type: "integer"`); the walk is paid on failure only.
+ * The errors left on `validate` are those of this second check.
+ */
+function validAsNumbers(validate: ValidateFunction, value: unknown): boolean {
+  const numbers = replaceBigInts(value, Number);
+  return numbers !== value && validate(numbers);
 }
 
 /** The bounds {@link untrustedSchemas} applies when given none. */
@@ -127,7 +145,7 @@ function compileUntrusted(schema: unknown, limits: Required<SchemaLimits>): Comp
     throw new SchemaCompileError("not-an-object", "The schema is not a JSON object");
   let text: string;
   try {
-    text = JSON.stringify(schema);
+    text = stringifyJson(schema);
   } catch (error) {
     throw new SchemaCompileError("not-json", "The schema cannot be serialized as JSON", {}, error);
   }
@@ -141,6 +159,7 @@ function compileUntrusted(schema: unknown, limits: Required<SchemaLimits>): Comp
   const known = cached.get(text);
   if (known) return known;
 
+  // JSON.parse, not parseJson: ajv takes a schema's integers beyond 2^53 as doubles.
   const copy = JSON.parse(text) as Record<string, unknown>;
   const dialect = schemaDialect(copy);
   // The instance reads the dialect; ajv would look the $schema up by its exact spelling.
@@ -165,7 +184,8 @@ function compileUntrusted(schema: unknown, limits: Required<SchemaLimits>): Comp
       throw refusal(again);
     }
   }
-  const check: CompiledSchema = (value) => (validate(value) ? [] : withAllowedValues(validate.errors, toProblems(validate.errors)));
+  const check: CompiledSchema = (value) =>
+    validate(value) || validAsNumbers(validate, value) ? [] : withAllowedValues(validate.errors, toProblems(validate.errors));
   cached.set(text, check);
   if (cached.size > MAX_CACHED) cached.delete(cached.keys().next().value as string);
   return check;

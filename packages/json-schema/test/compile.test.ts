@@ -134,3 +134,30 @@ describe("formatProblems", () => {
     expect(formatProblems([])).toBe("");
   });
 });
+
+describe("bigints (integers beyond 2^53, as parseJson reads them)", () => {
+  const big = 9007199254740993n;
+
+  it("pass type integer and number, fail type string, and meet bounds as the nearest double (trusted and untrusted)", () => {
+    for (const compile of [(s: object) => compileSchema(s), (s: object) => compileSchema(s, { untrusted: untrustedSchemas() })]) {
+      const check = compile({
+        type: "object",
+        properties: { i: { type: "integer" }, n: { type: "number", minimum: 0 }, s: { type: "string" }, small: { maximum: 100 } },
+      });
+      expect(check({ i: big, n: 2n ** 64n, list: [big] })).toEqual([]);
+      expect(check({ s: big })).toEqual([{ path: "/s", message: "must be string" }]);
+      expect(check({ small: big, n: -big })).toEqual([
+        { path: "/n", message: "must be >= 0" },
+        { path: "/small", message: "must be <= 100" },
+      ]);
+    }
+  });
+
+  it("in an untrusted schema itself, are read as doubles, and the schema is kept by its exact text", () => {
+    const limits = untrustedSchemas();
+    const a = compileSchema({ type: "integer", maximum: 18446744073709551615n }, { untrusted: limits });
+    expect(a(big)).toEqual([]);
+    expect(a(2n ** 65n)).toEqual([{ path: "", message: "must be <= 18446744073709552000" }]);
+    expect(compileSchema({ type: "integer", maximum: 18446744073709551614n }, { untrusted: limits })).not.toBe(a);
+  });
+});

@@ -2,12 +2,24 @@
  * `@x/jsonrpc`: the JSON-RPC 2.0 rules every MCP revision shares (JSON-RPC 2.0
  * specification; MCP spec 2026-07-28, basic/index "Messages"), written once so
  * that a server and a client read and write messages the same way: message
- * classification, error and result responses, and bounded UTF-8 JSON decoding.
- * Nothing here knows a protocol revision; no dependencies.
+ * classification, error and result responses, bounded UTF-8 JSON decoding,
+ * and JSON that keeps integers beyond 2^53 exact (`parseJson`,
+ * `stringifyJson`). Nothing here knows a protocol revision; the one
+ * dependency, lossless-json, is loaded on first need only.
  */
+import { MissingDependencyError } from "./runtime.js";
+import { parseJson } from "./json.js";
 
-/** A JSON-RPC request id: a string or an integer (MCP forbids `null`; spec 2026-07-28, basic/index "Requests"). */
-export type RequestId = string | number;
+export { parseJson, replaceBigInts, stringifyJson } from "./json.js";
+export { MissingDependencyError, runTimeRequire } from "./runtime.js";
+
+/**
+ * A JSON-RPC request id: a string or an integer (MCP forbids `null`; spec
+ * 2026-07-28, basic/index "Requests"). An integer beyond ±(2^53 − 1) is a
+ * `bigint` (as {@link parseJson} reads it), so that its answer carries the
+ * same digits.
+ */
+export type RequestId = string | number | bigint;
 
 /**
  * True for a plain non-array object (what a JSON object decodes to); false for
@@ -19,12 +31,16 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * True for a valid request id: a string, or a number that is an integer
- * (`1`, `-3`, `1e3`; not `1.5`, `NaN` or `Infinity`). False for `null` and
- * everything else (spec 2026-07-28, basic/index "Requests").
+ * True for a valid request id that can be answered under exactly the same
+ * id: a string, a `bigint`, or a number that is a safe integer (`1`, `-3`,
+ * `1e3`). False for `1.5`, `NaN`, `Infinity` and for a number beyond
+ * ±(2^53 − 1) such as `1e20`: {@link parseJson} reads an integer literal that
+ * large as a `bigint`, so such a number was written as a decimal or an
+ * exponent and may already be rounded. False for `null` and everything else
+ * (spec 2026-07-28, basic/index "Requests").
  */
 export function isRequestId(value: unknown): value is RequestId {
-  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+  return typeof value === "string" || typeof value === "bigint" || Number.isSafeInteger(value);
 }
 
 /**
@@ -144,7 +160,7 @@ export const NOT_A_MESSAGE = "Invalid request: expected a JSON-RPC 2.0 request o
  *   `"Invalid request: params must be an object"` when `params` is present
  *   and not an object (id kept when valid), `"Invalid request: id must be a
  *   string or an integer"` when `id` is present and invalid (`null`
- *   included; no id), else `"Invalid request: expected a JSON-RPC 2.0 request
+ *   and ids {@link isRequestId} refuses included; no id), else `"Invalid request: expected a JSON-RPC 2.0 request
  *   or notification"` (id kept when valid). A batch (an array) is invalid too;
  *   transports that word batches differently check for arrays first.
  *
@@ -232,7 +248,7 @@ const UTF8 = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Decodes one message: strict UTF-8 (a leading byte order mark is dropped),
- * then the depth bound, then `JSON.parse`.
+ * then the depth bound, then {@link parseJson} (integers beyond 2^53 as `bigint`).
  *
  * @param maxDepth the deepest `{`/`[` nesting accepted (see {@link DEFAULT_MAX_JSON_DEPTH}).
  * @param subject how the error message names what was read, e.g. `"the body"`
@@ -240,7 +256,9 @@ const UTF8 = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
  * @returns `{ ok: true, value }`, or `{ ok: false, code, message, reason }`:
  *   -32700 `"Parse error: {subject} is not UTF-8 JSON"` for invalid UTF-8,
  *   blank text or bad JSON; -32600 `"Invalid request: JSON nested deeper than
- *   {maxDepth}"` for too deep a nesting. Never throws.
+ *   {maxDepth}"` for too deep a nesting.
+ * @throws MissingDependencyError when the text needs lossless-json and it is
+ *   not installed (an installation problem, not the message's).
  */
 export function decodeJson(bytes: Uint8Array, maxDepth: number, subject = "the message"): DecodeJsonResult {
   let text: string;
@@ -259,8 +277,9 @@ export function decodeJson(bytes: Uint8Array, maxDepth: number, subject = "the m
     };
   }
   try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
+    return { ok: true, value: parseJson(text) };
+  } catch (error) {
+    if (error instanceof MissingDependencyError) throw error;
     return parseError(subject, "syntax");
   }
 }

@@ -10,7 +10,9 @@ import {
   isRequestId,
   JsonRpcErrorCode,
   jsonDepthExceeds,
+  replaceBigInts,
   resultResponse,
+  stringifyJson,
 } from "../src/index.js";
 
 const NOT_A_MESSAGE = "Invalid request: expected a JSON-RPC 2.0 request or notification";
@@ -36,15 +38,19 @@ describe("isObject", () => {
 });
 
 describe("isRequestId", () => {
-  it("accepts strings and integers only", () => {
-    for (const id of ["", "a", 0, -1, 42, 1e3, Number.MAX_SAFE_INTEGER]) expect(isRequestId(id)).toBe(true);
-    for (const id of [null, undefined, 1.5, Number.NaN, Number.POSITIVE_INFINITY, true, {}, [], 1n]) expect(isRequestId(id)).toBe(false);
+  it("accepts strings, safe integers and bigints only", () => {
+    for (const id of ["", "a", 0, -1, 42, 1e3, Number.MAX_SAFE_INTEGER, 1n, 2n ** 64n, -(2n ** 64n)]) expect(isRequestId(id)).toBe(true);
+    for (const id of [null, undefined, 1.5, Number.NaN, Number.POSITIVE_INFINITY, true, {}, []]) expect(isRequestId(id)).toBe(false);
   });
 
-  it("agrees with Number.isInteger on every number", () => {
+  it("refuses a number beyond ±(2^53 − 1): it may be rounded, so it could not be echoed exactly", () => {
+    for (const id of [2 ** 53, -(2 ** 53), 1e20, Number.MAX_VALUE]) expect(isRequestId(id)).toBe(false);
+  });
+
+  it("agrees with Number.isSafeInteger on every number", () => {
     fc.assert(
       fc.property(fc.double(), (n) => {
-        expect(isRequestId(n)).toBe(Number.isInteger(n));
+        expect(isRequestId(n)).toBe(Number.isSafeInteger(n));
       }),
     );
     fc.assert(
@@ -246,11 +252,19 @@ describe("decodeJson", () => {
     expect(decodeJson(bytes("[".repeat(1_000_000)), DEFAULT_MAX_JSON_DEPTH)).toMatchObject({ ok: false, reason: "depth" });
   });
 
-  it("round-trips any JSON value within the depth bound", () => {
+  it("round-trips any JSON value within the depth bound: the same text, and JSON.parse's value once bigints are numbers", () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 5 }), (value) => {
-        expect(decodeJson(bytes(JSON.stringify(value)), 64)).toStrictEqual({ ok: true, value: JSON.parse(JSON.stringify(value)) });
+        const text = JSON.stringify(value);
+        const decoded = decodeJson(bytes(text), 64);
+        if (!decoded.ok) throw new Error(`refused ${text}`);
+        expect(stringifyJson(decoded.value)).toBe(text);
+        expect(replaceBigInts(decoded.value, Number)).toStrictEqual(JSON.parse(text));
       }),
     );
+  });
+
+  it("reads an integer beyond 2^53 as a bigint with exactly its digits", () => {
+    expect(decodeJson(bytes('{"id":9007199254740993}'), 64)).toStrictEqual({ ok: true, value: { id: 9007199254740993n } });
   });
 });

@@ -63,7 +63,7 @@ describe("generated files", () => {
 
   it("types.ts types unconstrained values as JSONValue, and open objects with JSON members", () => {
     const types = read("types.ts");
-    expect(types).toMatch(/^export type JSONValue = string \| number \| boolean \| null \| JSONValue\[\] \| /m);
+    expect(types).toMatch(/^export type JSONValue =\s+string \| number \| bigint \| boolean \| null \| JSONValue\[\] \| /m);
     expect(types).toContain("The schema has no `JSONValue` definition; this type is added by the generator.");
     // Error.data is `{}` in the schema.
     expect(types).toMatch(/^export interface Error \{\n(?: {2}.*\n)*? {2}data\?: JSONValue;$/m);

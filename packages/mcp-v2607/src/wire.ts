@@ -242,15 +242,15 @@ function argumentAt(root: unknown, path: readonly string[]): unknown {
  * The text an argument is mirrored as in `Mcp-Param-{Name}` (spec 2026-07-28,
  * basic/transports/streamable-http "Client Behavior"), before
  * {@link encodeHeaderValue}: a string as is, a boolean as `true`/`false`, an
- * integer within ±(2^53 − 1) in decimal.
+ * integer within ±(2^53 − 1) or a `bigint` in decimal.
  *
  * @returns the text, or `undefined` for any other value (an object, an array,
- *   a fraction, an unsafe integer...), which cannot be mirrored.
+ *   a fraction, a number beyond ±(2^53 − 1), which may be rounded...), which cannot be mirrored.
  */
 export function paramHeaderText(value: unknown): string | undefined {
   if (typeof value === "string") return value;
   if (typeof value === "boolean") return value ? "true" : "false";
-  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
+  if ((typeof value === "number" && Number.isSafeInteger(value)) || typeof value === "bigint") return String(value);
   return undefined;
 }
 
@@ -268,7 +268,7 @@ export type ParamHeaders = { ok: true; headers: Record<string, string> } | { ok:
  * {@link encodeHeaderValue}. A missing or `null` argument gives no header.
  *
  * @returns `{ ok: true, headers }`, or `{ ok: false, param, value }` for the
- *   first argument that is not a string, a boolean or a safe integer. Never throws.
+ *   first argument that is not a string, a boolean, a safe integer or a bigint. Never throws.
  */
 export function mcpParamHeaders(params: readonly HeaderParam[], args: unknown): ParamHeaders {
   const headers: Record<string, string> = {};
@@ -336,6 +336,8 @@ function sameParamValue(header: string, body: unknown): boolean {
   // Integers compare numerically (the spec's SHOULD), but only from plain
   // decimal text: `0x1`, `1e0` or `+1` would let a proxy read another value.
   if (typeof body === "number") return DECIMAL_INTEGER.test(header) && Number(header) === body;
+  // Beyond 2^53 the body is a bigint: compared digit for digit, not as rounded doubles.
+  if (typeof body === "bigint") return DECIMAL_INTEGER.test(header) && BigInt(header.replace(/\.0+$/, "")) === body;
   return false;
 }
 

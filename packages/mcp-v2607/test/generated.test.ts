@@ -60,7 +60,8 @@ describe("generated files", () => {
 
   it("types.ts types unconstrained values as JSONValue, not as objects", () => {
     const types = read("types.ts");
-    expect(types).toMatch(/^export type JSONValue = string \| number \| boolean \| null \| JSONValue\[\] \| /m);
+    expect(types).toMatch(/^export type JSONValue =\s+string \| number \| bigint \| boolean \| null \| JSONValue\[\] \| /m);
+    expect(types).toMatch(/^export type RequestId = string \| number \| bigint;$/m);
     expect(types).toMatch(/^ {2}structuredContent\?: JSONValue;$/m);
     expect(types).not.toContain("[k: string]: unknown");
   });

@@ -132,8 +132,13 @@ const PARAMS: HeaderParam[] = [
 ];
 
 describe("request headers (sending)", () => {
-  it("mirrors strings, booleans and safe integers only", () => {
-    expect([paramHeaderText("x"), paramHeaderText(true), paramHeaderText(-3)]).toEqual(["x", "true", "-3"]);
+  it("mirrors strings, booleans, safe integers and bigints only", () => {
+    expect([paramHeaderText("x"), paramHeaderText(true), paramHeaderText(-3), paramHeaderText(-(2n ** 64n))]).toEqual([
+      "x",
+      "true",
+      "-3",
+      "-18446744073709551616",
+    ]);
     for (const bad of [1.5, 2 ** 53, {}, [], Number.NaN]) expect(paramHeaderText(bad)).toBeUndefined();
   });
 
@@ -194,11 +199,11 @@ describe("checkRequestHeaders (receiving)", () => {
 
   it("accepts what requestHeaders sends, for any mirrored arguments", () => {
     const args = fc.record(
-      { region: fc.string(), o: fc.record({ n: fc.maxSafeInteger() }), dry: fc.option(fc.boolean()) },
+      { region: fc.string(), o: fc.record({ n: fc.oneof(fc.maxSafeInteger(), fc.bigInt()) }), dry: fc.option(fc.boolean()) },
       { requiredKeys: [] },
     );
     fc.assert(
-      fc.property(args, fc.string(), (a, name) => {
+      fc.property(args, fc.oneof(fc.constant("t"), fc.string()), (a, name) => {
         const params = { name, arguments: a, _meta: META };
         const sent = requestHeaders({ method: "tools/call", params }, name === "t" ? PARAMS : []);
         if (!sent.ok) throw new Error("not mirrored");
@@ -227,6 +232,13 @@ describe("checkRequestHeaders (receiving)", () => {
     expect(check(full, "tools/call", params)).toBeUndefined();
     expect(check({ ...full, "mcp-param-n": "0x2a" }, "tools/call", params)).toBe(
       "Header mismatch: Mcp-Param-N header value '0x2a' does not match the argument o.n",
+    );
+    // Beyond 2^53 the body holds a bigint: the header must carry the same digits, not a neighbour's.
+    const big = { name: "t", arguments: { region: "eu", o: { n: 9007199254740993n } } };
+    expect(check({ ...full, "mcp-param-n": "9007199254740993" }, "tools/call", big)).toBeUndefined();
+    expect(check({ ...full, "mcp-param-n": "9007199254740993.00" }, "tools/call", big)).toBeUndefined();
+    expect(check({ ...full, "mcp-param-n": "9007199254740992" }, "tools/call", big)).toBe(
+      "Header mismatch: Mcp-Param-N header value '9007199254740992' does not match the argument o.n",
     );
     expect(check({ ...full, "mcp-param-dry": "true" }, "tools/call", params)).toBe(
       "Header mismatch: Mcp-Param-Dry header is present but the argument dry is absent",

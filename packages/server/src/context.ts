@@ -83,7 +83,7 @@ export interface TransportInfo {
  * `signal`, `assigns` or the methods.
  */
 export interface RequestContext {
-  /** The JSON-RPC id of the request. */
+  /** The JSON-RPC id of the request, as sent: a string, a number, or a `bigint` for an integer beyond ±(2^53 − 1). */
   readonly requestId: RequestId;
   /** The request's method, e.g. `"tools/call"`. */
   readonly method: string;

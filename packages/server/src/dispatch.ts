@@ -7,7 +7,7 @@
  * the stage that decided an error. The outcome carries no HTTP status: the
  * HTTP transport alone maps outcomes to statuses (`transports/http/status.ts`).
  */
-import { classify, errorResponse, NOT_A_MESSAGE, resultResponse } from "@x/jsonrpc";
+import { classify, errorResponse, isRequestId, NOT_A_MESSAGE, resultResponse, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCErrorResponse, JSONRPCResultResponse, RequestId } from "@x/mcp-v2607";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type { HeaderParam, RequestEnvelope } from "@x/mcp-v2607/wire";
@@ -219,7 +219,7 @@ export class Dispatcher {
       if (onError) onError(error, { method, requestId });
       else {
         const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        process.stderr.write(`x-mcp: ${method} (id ${JSON.stringify(requestId)}) failed: ${text}\n`);
+        process.stderr.write(`x-mcp: ${method} (id ${stringifyJson(requestId)}) failed: ${text}\n`);
       }
     } catch {
       // A failing reporter must not change the answer.

@@ -72,4 +72,14 @@ export interface ServerOptions {
    * `timeoutMs` wins). 0 turns the limit off. Default 60 000.
    */
   toolTimeoutMs?: number;
+  /**
+   * How a tool handler receives an integer beyond ±(2^53 − 1) in its
+   * arguments, which JSON numbers cannot carry exactly: `"bigint"` (default)
+   * as a `bigint` with every digit, `"string"` as its decimal digits
+   * (`"9007199254740993"`). Either way the arguments are checked against
+   * `inputSchema` first, the integer as sent (it passes `type: "integer"`),
+   * and a safe integer stays a `number`. Elsewhere (request ids, `_meta`,
+   * elicitation answers) such an integer is always a `bigint`.
+   */
+  bigIntegers?: "bigint" | "string";
 }

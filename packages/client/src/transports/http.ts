@@ -5,6 +5,7 @@
  * followed by the response.
  */
 import { createHash } from "node:crypto";
+import { MissingDependencyError, parseJson, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
 import { createParser } from "eventsource-parser";
 import { clip, type McpClientError, transportError } from "../errors.js";
@@ -48,12 +49,17 @@ export interface StreamableHttpOptions {
  * closes the stream. Aborting the signal closes the stream, which the spec
  * makes the cancellation of the request.
  *
+ * Messages are read with `parseJson` and written with `stringifyJson` of
+ * `@x/jsonrpc`: an integer beyond ±(2^53 − 1) is a `bigint` with every digit.
+ *
  * Failures reject with `McpClientError` -32000 and `data.reason`:
  * `"connection_failed"` (fetch itself failed), `"http_error"` (a status with
  * no JSON-RPC body, `data.status`), `"stream_broken"` (the SSE stream ended or
  * broke before the response), `"message_too_large"`, `"invalid_message"`
  * (a body or event that is not JSON-RPC). An HTTP error status whose body is a
  * JSON-RPC error (e.g. 400 with -32022) resolves with that error response.
+ * A message that needs lossless-json when it is not installed rejects with
+ * its MissingDependencyError.
  */
 export class StreamableHttpTransport implements Transport {
   readonly kind = "http";
@@ -97,7 +103,7 @@ export class StreamableHttpTransport implements Transport {
   /** Sends one request as a POST and reads its JSON or SSE response. */
   async send(message: JSONRPCRequest, options: SendOptions): Promise<JSONRPCResponse> {
     if (this.closed) throw transportError("closed", "The HTTP transport is closed");
-    const body = JSON.stringify(message);
+    const body = stringifyJson(message);
     const size = utf8Length(body);
     if (size > this.maxBytes) {
       throw transportError(
@@ -155,8 +161,9 @@ export class StreamableHttpTransport implements Transport {
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
-    } catch {
+      parsed = parseJson(text);
+    } catch (error) {
+      if (error instanceof MissingDependencyError) throw error;
       if (!response.ok) throw transportError("http_error", `HTTP ${status} from ${this.url.href}: ${clip(text.trim())}`, { status });
       throw transportError(
         "invalid_message",
@@ -228,7 +235,7 @@ export class StreamableHttpTransport implements Transport {
   ): Promise<JSONRPCResponse> {
     if (!response.body) throw transportError("stream_broken", `The SSE response to the ${message.method} request has no body`);
     let answer: JSONRPCResponse | undefined;
-    let failure: McpClientError | undefined;
+    let failure: McpClientError | MissingDependencyError | undefined;
     const parser = createParser({
       maxBufferSize: this.maxBytes,
       onEvent: (event) => {
@@ -245,9 +252,12 @@ export class StreamableHttpTransport implements Transport {
         }
         let parsed: unknown;
         try {
-          parsed = JSON.parse(event.data);
-        } catch {
-          failure = transportError("invalid_message", `An SSE event of the ${message.method} request is not JSON: ${clip(event.data)}`);
+          parsed = parseJson(event.data);
+        } catch (error) {
+          failure =
+            error instanceof MissingDependencyError
+              ? error
+              : transportError("invalid_message", `An SSE event of the ${message.method} request is not JSON: ${clip(event.data)}`);
           return;
         }
         if (isResponse(parsed)) {

@@ -3,8 +3,8 @@
  * plain function that returns the response. Messages cross it as JSON text,
  * as on a wire, so neither side shares objects with the other.
  */
+import { errorResponse, JsonRpcErrorCode, parseJson, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
-import { errorResponse, JsonRpcErrorCode } from "@x/jsonrpc";
 import { transportError } from "../errors.js";
 import { standardHeaders } from "../headers.js";
 import { isNotification, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
@@ -81,10 +81,10 @@ export class InMemoryTransport implements Transport {
     return typeof this.auth === "function" ? this.auth() : this.auth;
   }
 
-  /** Passes the request to the handler as a copy made through JSON, and its response back the same way. */
+  /** Passes the request to the handler as a copy made through JSON (`stringifyJson`, `parseJson`: bigints kept), and its response back the same way. */
   async send(message: JSONRPCRequest, options: SendOptions): Promise<JSONRPCResponse> {
     if (this.closed) throw transportError("closed", "The in-memory transport is closed");
-    const out = JSON.stringify(message);
+    const out = stringifyJson(message);
     const outBytes = utf8Length(out);
     if (outBytes > this.maxBytes) {
       throw transportError(
@@ -99,7 +99,7 @@ export class InMemoryTransport implements Transport {
       signal: options.signal,
       notify: (notification) => {
         if (options.signal.aborted) return;
-        const copy: unknown = JSON.parse(JSON.stringify(notification));
+        const copy: unknown = parseJson(stringifyJson(notification));
         if (isNotification(copy)) options.onNotification(copy);
       },
     };
@@ -109,7 +109,7 @@ export class InMemoryTransport implements Transport {
     aborted.catch(() => {});
     let response: JSONRPCResponse | undefined;
     try {
-      response = await Promise.race([Promise.resolve().then(() => this.handler(JSON.parse(out) as JSONRPCRequest, exchange)), aborted]);
+      response = await Promise.race([Promise.resolve().then(() => this.handler(parseJson(out) as JSONRPCRequest, exchange)), aborted]);
     } catch (error) {
       if (options.signal.aborted) throw options.signal.reason;
       // @x/jsonrpc's unchecked builder: the id is this client's own, and @x/builders would be one more module at import.
@@ -122,7 +122,7 @@ export class InMemoryTransport implements Transport {
     if (response === undefined) {
       throw transportError("stream_broken", `The in-memory handler gave no response to the ${message.method} request`);
     }
-    const text = JSON.stringify(response);
+    const text = stringifyJson(response);
     const inBytes = utf8Length(text);
     if (inBytes > this.maxBytes) {
       throw transportError(
@@ -131,12 +131,12 @@ export class InMemoryTransport implements Transport {
         { bytes: inBytes, limit: this.maxBytes },
       );
     }
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = parseJson(text);
     const answer = isResponse(parsed) ? responseFor(parsed, message.id) : undefined;
     if (!answer)
       throw transportError(
         "invalid_message",
-        `The in-memory handler's answer to request ${JSON.stringify(message.id)} is not a JSON-RPC response to it`,
+        `The in-memory handler's answer to request ${stringifyJson(message.id)} is not a JSON-RPC response to it`,
       );
     return answer;
   }

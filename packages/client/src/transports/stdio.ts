@@ -4,6 +4,7 @@
  * JSON-RPC messages over its stdin and stdout.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { MissingDependencyError, parseJson, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 import { META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
 import { clip, type McpClientError, transportError } from "../errors.js";
@@ -59,7 +60,10 @@ const STDERR_TAIL = 4096;
  * waited; `data.exitCode`, `data.signal`, `data.stderr` hold the last stderr
  * text), `"message_too_large"` (a request, or a stdout line, over
  * `maxMessageBytes`: every waiting request fails, since the line's id cannot
- * be read, and the rest of that line is skipped), `"closed"`.
+ * be read, and the rest of that line is skipped), `"closed"`. Lines are read
+ * with `parseJson` of `@x/jsonrpc` (an integer beyond ±(2^53 − 1) is a
+ * `bigint`); one that needs lossless-json when it is not installed fails
+ * every waiting request with its MissingDependencyError.
  */
 export class StdioTransport implements Transport {
   readonly kind = "stdio";
@@ -146,7 +150,7 @@ export class StdioTransport implements Transport {
   async send(message: JSONRPCRequest, options: SendOptions): Promise<JSONRPCResponse> {
     if (!this.child) await this.start();
     if (this.exited) throw this.exited;
-    const line = `${JSON.stringify(message)}\n`;
+    const line = `${stringifyJson(message)}\n`;
     const size = utf8Length(line) - 1;
     if (size > this.maxBytes) {
       throw transportError(
@@ -209,7 +213,7 @@ export class StdioTransport implements Transport {
   private write(message: unknown): void {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed || !stdin.writable) return;
-    stdin.write(`${JSON.stringify(message)}\n`);
+    stdin.write(`${stringifyJson(message)}\n`);
   }
 
   private fail(error: McpClientError): void {
@@ -257,6 +261,10 @@ export class StdioTransport implements Transport {
       `The server wrote a message of ${bytes}+ bytes, over the limit of ${this.maxBytes} bytes; it was dropped, and the requests waiting for it fail`,
       { bytes, limit: this.maxBytes },
     );
+    this.rejectWaiting(error);
+  }
+
+  private rejectWaiting(error: unknown): void {
     const waiting = [...this.pending.values()];
     this.pending.clear();
     for (const p of waiting) p.reject(error);
@@ -266,9 +274,11 @@ export class StdioTransport implements Transport {
     if (line.trim() === "") return;
     let message: unknown;
     try {
-      message = JSON.parse(line);
-    } catch {
-      this.options.onInvalidLine?.(`not JSON: ${clip(line)}`);
+      message = parseJson(line);
+    } catch (error) {
+      // Without lossless-json the line's id cannot be read exactly: every waiting request fails with the error.
+      if (error instanceof MissingDependencyError) this.rejectWaiting(error);
+      else this.options.onInvalidLine?.(`not JSON: ${clip(line)}`);
       return;
     }
     if (isResponse(message)) {

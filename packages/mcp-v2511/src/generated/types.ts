@@ -1862,8 +1862,10 @@ export interface Request {
 
 /**
  * A uniquely identifying ID for a request in JSON-RPC.
+ *
+ * An integer beyond ±(2^53 − 1) is a `bigint`, with every digit.
  */
-export type RequestId = string | number;
+export type RequestId = string | number | bigint;
 
 /**
  * Common params for any request.
@@ -3059,7 +3061,9 @@ export interface UntitledSingleSelectEnumSchema {
  * Any value JSON can carry: a string, a number, a boolean, `null`, an array
  * or an object of JSON values. Used for every property the schema leaves
  * unconstrained (`{}`), such as `structuredContent` or an error's `data`.
+ * An integer beyond ±(2^53 − 1) is a `bigint`, with every digit.
  *
  * The schema has no `JSONValue` definition; this type is added by the generator.
  */
-export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue | undefined };
+export type JSONValue =
+  string | number | bigint | boolean | null | JSONValue[] | { [key: string]: JSONValue | undefined };

@@ -1162,11 +1162,13 @@ export interface JSONRPCResultResponse {
  * Any value JSON can carry: a string, a number, a boolean, `null`, an array
  * or an object of JSON values. Used for every property the schema leaves
  * unconstrained (`{}`), such as `structuredContent` or an error's `data`.
+ * An integer beyond ±(2^53 − 1) is a `bigint`, with every digit.
  *
  * The schema also defines `JSONValue` itself; the validator of that name
  * checks the definition as written, which can be narrower than this type: {"anyOf":[{"$ref":"#/$defs/JSONObject"},{"items":{"$ref":"#/$defs/JSONValue"},"type":"array"},{"type":["string","integer","boolean"]}]}
  */
-export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue | undefined };
+export type JSONValue =
+  string | number | bigint | boolean | null | JSONValue[] | { [key: string]: JSONValue | undefined };
 
 /**
  * Use {@link TitledSingleSelectEnumSchema} instead.
@@ -2040,8 +2042,10 @@ export interface Request {
 
 /**
  * A uniquely identifying ID for a request in JSON-RPC.
+ *
+ * An integer beyond ±(2^53 − 1) is a `bigint`, with every digit.
  */
-export type RequestId = string | number;
+export type RequestId = string | number | bigint;
 
 /**
  * Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply.

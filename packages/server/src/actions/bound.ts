@@ -10,6 +10,8 @@
  * never quoted at all (see the value gate); names are quoted, bounded.
  */
 
+import { stringifyJson } from "@x/jsonrpc";
+
 /** Longest quoted text, in UTF-16 code units, before it is cut. */
 export const ECHO_LIMIT = 100;
 
@@ -36,7 +38,7 @@ export function boundValue(value: unknown, limit: number = ECHO_LIMIT): string {
   if (typeof value === "string") return boundText(value, limit);
   let text: string | undefined;
   try {
-    text = JSON.stringify(value);
+    text = stringifyJson(value);
   } catch {
     text = undefined;
   }

@@ -33,6 +33,7 @@
  * name or description may hold no newline.
  */
 import { inspect } from "node:util";
+import { stringifyJson } from "@x/jsonrpc";
 import type { CallToolResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
 import type { RequestContext } from "../context.js";
 import type { InputSchema, OutputSchema } from "../features/tools/define.js";
@@ -491,7 +492,7 @@ export class ActionTool<A extends string = string> {
       if (context !== undefined) extra.context = context;
       const data = returned.data === undefined ? null : returned.data;
       const body = Object.keys(extra).length === 0 ? data : isPlainObject(data) ? { ...data, ...extra } : { data, ...extra };
-      const result: CallToolResult = { resultType: "complete", content: [{ type: "text", text: JSON.stringify(body) }] };
+      const result: CallToolResult = { resultType: "complete", content: [{ type: "text", text: stringifyJson(body) }] };
       if (this.outputSchema !== undefined && isPlainObject(body)) result.structuredContent = body as CallToolResult["structuredContent"];
       return result;
     }

@@ -13,6 +13,7 @@
  * `state.ts` seals what a round gathered, and `run.ts` runs a handler as a round.
  */
 import { createMessageRequest, elicitRequest, elicitUrlRequest } from "@x/builders";
+import { replaceBigInts } from "@x/jsonrpc";
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -159,9 +160,11 @@ export function askBuilders(caps: ClientCapabilities) {
           matches ??= answerSchema(requestedSchema);
         },
         accept: (answer) => {
-          if (!V!.ElicitResult(answer)) return undefined;
-          if (answer.action === "accept" && matches!(answer.content ?? {}).length > 0) return undefined;
-          return answer;
+          // The generated validators know no bigint (an answer's integer beyond 2^53): checked as the nearest double.
+          if (!V!.ElicitResult(replaceBigInts(answer, Number))) return undefined;
+          const result = answer as ElicitResult;
+          if (result.action === "accept" && matches!(result.content ?? {}).length > 0) return undefined;
+          return result;
         },
       };
     },

@@ -5,6 +5,7 @@
  * parameters, so a client can carry them but not change or replay them
  * elsewhere. Signed, not encrypted: it holds only what the client sent.
  */
+import { MissingDependencyError, parseJson, stringifyJson } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { McpError } from "../errors.js";
 import { b64url, fromB64url, type KeyRing, nodeCrypto } from "../keys.js";
@@ -42,7 +43,7 @@ function canonical(value: unknown): string {
       .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
       .join(",")}}`;
   }
-  return JSON.stringify(value) ?? "null";
+  return stringifyJson(value) ?? "null";
 }
 
 /** Digest of the request's parameters, without `_meta`, `inputResponses` and `requestState`. */
@@ -56,7 +57,7 @@ export function paramsDigest(params: JsonObject): string {
 /** Seals the answers of a round into a `requestState` string. */
 export function sealState(keys: KeyRing, answers: JsonObject, binding: StateBinding, ttlMs: number, now = Date.now()): string {
   const payload = { v: 1, a: answers, e: now + ttlMs, p: binding.principal ?? null, m: binding.method, d: paramsDigest(binding.params) };
-  const body = b64url(Buffer.from(JSON.stringify(payload)));
+  const body = b64url(Buffer.from(stringifyJson(payload)));
   return `${body}.${b64url(keys.sign(PURPOSE, body))}`;
 }
 
@@ -74,8 +75,9 @@ export function openState(keys: KeyRing, state: unknown, binding: StateBinding, 
   if (!body || !tag || !/^[A-Za-z0-9_-]+$/.test(body) || !keys.verify(PURPOSE, body, tag)) throw refuse("failed verification");
   let payload: { v?: unknown; a?: unknown; e?: unknown; p?: unknown; m?: unknown; d?: unknown };
   try {
-    payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
-  } catch {
+    payload = parseJson(Buffer.from(body, "base64url").toString("utf8")) as typeof payload;
+  } catch (error) {
+    if (error instanceof MissingDependencyError) throw error;
     throw refuse("failed verification");
   }
   if (payload.v !== 1 || !isObject(payload.a) || typeof payload.e !== "number") throw refuse("failed verification");

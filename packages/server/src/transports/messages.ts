@@ -4,7 +4,7 @@
  * a batch, then let the dispatcher classify it and check its envelope.
  * Streamable HTTP reads a body, stdio a line; both call {@link readMessage}.
  */
-import { decodeJson } from "@x/jsonrpc";
+import { decodeJson, MissingDependencyError } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { errorOutcome, type Inbound, type Outcome, rejected } from "../dispatch.js";
 import type { McpServer } from "../server.js";
@@ -13,14 +13,34 @@ import { statusOf } from "./http/status.js";
 
 /**
  * Reads one message: `subject` names what carried it in the parse error's
- * text ("the body", "the line"). Never throws: bytes that are not UTF-8 JSON
- * give -32700, nesting deeper than `maxDepth` or a batch -32600, all without an id.
+ * text ("the body", "the line"). An integer beyond ±(2^53 − 1) is read as a
+ * `bigint` with every digit (`parseJson`). Never throws: bytes that are not
+ * UTF-8 JSON give -32700, nesting deeper than `maxDepth` or a batch -32600,
+ * a message that needs lossless-json when it is not installed -32603 (the
+ * MissingDependencyError shown once as a process warning), all without an id.
  */
 export function readMessage(server: McpServer, bytes: Uint8Array, maxDepth: number, subject: string): Inbound {
-  const decoded = decodeJson(bytes, maxDepth, subject);
+  let decoded: ReturnType<typeof decodeJson>;
+  try {
+    decoded = decodeJson(bytes, maxDepth, subject);
+  } catch (error) {
+    if (error instanceof MissingDependencyError) return missing(error);
+    throw error;
+  }
   if (!decoded.ok) return refused(decoded.code, decoded.message);
   if (Array.isArray(decoded.value)) return refused(ErrorCode.InvalidRequest, "Invalid request: batches are not supported");
   return server.inspect(decoded.value);
+}
+
+let warned = false;
+
+/** Answering without lossless-json would change the message's digits: refused, and the installation problem shown once. */
+function missing(error: MissingDependencyError): Inbound {
+  if (!warned) {
+    warned = true;
+    process.emitWarning(error);
+  }
+  return refused(ErrorCode.InternalError, "Internal error");
 }
 
 /** A message refused before it could be classified (published on `x-mcp:request:rejected`, as the dispatcher's refusals are). */

@@ -2,10 +2,11 @@
  * A small push queue of SSE chunks: the transport core pushes events, the
  * HTTP adapter pulls them (Node `res.write` or a web `ReadableStream`).
  */
+import { stringifyJson } from "@x/jsonrpc";
 
 /** Formats one JSON-RPC message as an SSE event: a single `data:` line (compact JSON has no newline). */
 export function sseEvent(message: unknown): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+  return `event: message\ndata: ${stringifyJson(message)}\n\n`;
 }
 
 /** An SSE comment line, ignored by clients; keeps idle connections open. */

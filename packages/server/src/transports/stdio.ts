@@ -4,7 +4,7 @@
  * protocol messages on stdout; diagnostics go to stderr.
  */
 import type { Readable, Writable } from "node:stream";
-import { errorResponse } from "@x/jsonrpc";
+import { errorResponse, stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import { type InboundRequest, internalErrorOutcome, type Outcome } from "../dispatch.js";
 import { answerNow, type McpServer } from "../server.js";
@@ -70,7 +70,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   };
   const write = (message: unknown): void => {
     if (outputClosed) return;
-    pendingOut += `${JSON.stringify(message)}\n`;
+    pendingOut += `${stringifyJson(message)}\n`;
     if (!flushScheduled) {
       flushScheduled = true;
       setImmediate(flush);

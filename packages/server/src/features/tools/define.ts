@@ -25,8 +25,12 @@ export type ToolHandlerResult = CallToolResult | InputRequiredResult | string;
 
 /**
  * A tool handler: receives the call's arguments (already checked against
- * `inputSchema`) and the request context. It may throw: the fault becomes
- * an `isError` result and the server goes on serving.
+ * `inputSchema`) and the request context. An integer beyond ±(2^53 − 1)
+ * arrives as a `bigint` with every digit (a decimal string with the server
+ * option `bigIntegers: "string"`); a safe integer is a `number`, a decimal a
+ * double. A `bigint` it returns (in `structuredContent`, say) is written as
+ * its digits. It may throw: the fault becomes an `isError` result and the
+ * server goes on serving.
  */
 export type ToolHandler<Args = JsonObject> = (args: Args, ctx: RequestContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
 

@@ -20,6 +20,8 @@ export interface ToolsOptions {
   strictToolNames?: boolean;
   /** The server's run limit of a call, in milliseconds. */
   toolTimeoutMs?: number;
+  /** How handlers receive integers beyond 2^53 (see `ServerOptions.bigIntegers`). */
+  bigIntegers?: "bigint" | "string";
 }
 
 /** A registered tool's hook, run when it is removed (plug-ins keep their own bookkeeping in step). */
@@ -39,7 +41,10 @@ export class ToolsFeature implements Feature {
   constructor(host: ServerHost, options: ToolsOptions) {
     this.#host = host;
     this.#strict = options.strictToolNames !== false;
-    this.#run = { timeoutMs: options.toolTimeoutMs };
+    const big = options.bigIntegers;
+    if (big !== undefined && big !== "bigint" && big !== "string")
+      throw new TypeError(`bigIntegers must be "bigint" or "string", got ${String(big)}`);
+    this.#run = { timeoutMs: options.toolTimeoutMs, bigIntegers: big };
   }
 
   readonly methods: MethodTable = {

@@ -3,6 +3,7 @@
  * the handler run inside a fault boundary under its run limit, the result
  * normalised and checked against `outputSchema`, telemetry published.
  */
+import { replaceBigInts } from "@x/jsonrpc";
 import type { CallToolResult, InputRequiredResult } from "@x/mcp-v2607";
 import { boundText, boundValue, MESSAGE_LIMIT } from "../../actions/bound.js";
 import type { RequestContext, RunScope } from "../../context.js";
@@ -32,6 +33,8 @@ export function toolErrorResult(text: string, structured?: CallToolResult["struc
 export interface RunToolOptions {
   /** The server's run limit in milliseconds (0: none), used when the tool has no own `timeoutMs`. Default {@link DEFAULT_TOOL_TIMEOUT_MS}. */
   timeoutMs?: number;
+  /** `"string"`: integers beyond 2^53 reach the handler as decimal strings, after the input check. Default `"bigint"`. */
+  bigIntegers?: "bigint" | "string" | undefined;
 }
 
 /** The name a fault is reported under: the error's name (its class name when that says more), or `"throw"` for a thrown non-Error value. */
@@ -209,6 +212,7 @@ function runGuarded(
   if (inputProblems.length > 0) {
     return dispatchError(toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${formatProblems(inputProblems)}`));
   }
+  if (options.bigIntegers === "string") args = replaceBigInts(args, String) as Record<string, unknown>;
   // The handler gets the request's context, whose `signal` reads this run's
   // from now on (through the scope): one tools/call, one run, and no derived
   // context to build.

@@ -14,7 +14,7 @@
  * `signal`. An `Mcp-Session-Id` header is ignored and never minted. HTTP
  * statuses of outcomes come from `status.ts` alone.
  */
-import { errorResponse } from "@x/jsonrpc";
+import { errorResponse, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, RequestId } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { checkRequestHeaders } from "@x/mcp-v2607/wire";
@@ -477,7 +477,7 @@ function message(core: Core, ex: Exchange): HttpAnswer | undefined {
   // The bytes are not needed past here; an SSE call may hold the exchange for long.
   ex.bytes = undefined;
   if (inbound.kind === "error") {
-    return { status: statusOf(inbound.outcome), headers: jsonHeaders(ex.cors), body: JSON.stringify(inbound.outcome.response) };
+    return { status: statusOf(inbound.outcome), headers: jsonHeaders(ex.cors), body: stringifyJson(inbound.outcome.response) };
   }
   ex.inbound = inbound;
   return undefined;
@@ -556,7 +556,7 @@ function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
       stream.end();
       return undefined;
     }
-    return { status: statusOf(outcome), headers: jsonHeaders(cors), body: JSON.stringify(outcome.response) };
+    return { status: statusOf(outcome), headers: jsonHeaders(cors), body: stringifyJson(outcome.response) };
   };
   const outcome = answerNow(core.server, inbound, call);
   if (!(outcome instanceof Promise)) return finish(outcome) ?? (streamAnswer as HttpAnswer);
@@ -610,8 +610,8 @@ export function errorAnswer(
 ): Extract<HttpAnswer, { body: string }> {
   const response = errorResponse(id, code, message);
   // Refusals decided by the transport (403, 405, 413, parse errors, header mismatches...) are observable too.
-  if (rejectionsObserved()) publishRequestRejected({ requestId: id, method, code, message, status });
-  return { status, headers: { ...JSON_HEADERS, ...extra }, body: JSON.stringify(response) };
+  if (rejectionsObserved()) publishRequestRejected({ requestId: id as RequestId | undefined, method, code, message, status });
+  return { status, headers: { ...JSON_HEADERS, ...extra }, body: stringifyJson(response) };
 }
 
 /** Which of JSON and SSE an `Accept` header admits (both when it is absent). */
