@@ -105,13 +105,17 @@ describe("oracle", () => {
     const args = { a: new Raw("9007199254740993"), b: new Raw("1e400"), c: new Raw("1e-400"), d: 1.5 };
     const expectation = { answer: "response", id: "same", outcome: "result", probe: { kind: "echo", args } } as const;
     const body =
-      '{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","structuredContent":{"a":9007199254740992,"b":null,"c":0,"d":1.25}}}';
+      '{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","structuredContent":{"a":9007199254740992,"b":null,"c":1,"d":1.25}}}';
     expect(check(expectation, answer(body), "1", "valid/echo").map((v) => v.kind)).toEqual([
       "number-bigint-changed",
       "number-nonfinite",
       "number-precision-lost",
       "number-changed",
     ]);
+    // Decimals are doubles by contract: 1e-400 echoed as its nearest double (0) is no violation.
+    const nearest = '{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","structuredContent":{"c":0}}}';
+    const decimal = { answer: "response", id: "same", outcome: "result", probe: { kind: "echo", args: { c: new Raw("1e-400") } } } as const;
+    expect(check(decimal, answer(nearest), "1", "valid/echo")).toEqual([]);
   });
 
   it("counts an answer to a notification, a wrong code, and a text/plain 404", () => {

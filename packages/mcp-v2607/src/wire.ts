@@ -459,7 +459,7 @@ export function readEnvelope(params: Record<string, unknown>): EnvelopeCheck {
   const clientCapabilities = meta[META_CLIENT_CAPABILITIES];
   if (!isObject(clientCapabilities)) return invalidEnvelope(`Missing or invalid _meta["${META_CLIENT_CAPABILITIES}"]`);
   const progressToken = meta.progressToken;
-  if (progressToken !== undefined && typeof progressToken !== "string" && !Number.isSafeInteger(progressToken)) {
+  if (progressToken !== undefined && typeof progressToken !== "string" && typeof progressToken !== "bigint" && !Number.isSafeInteger(progressToken)) {
     return invalidEnvelope("Invalid _meta.progressToken: must be a string or an integer");
   }
   const clientInfo = meta[META_CLIENT_INFO];
@@ -491,7 +491,7 @@ export interface RequestMetaFields {
   /** The lowest level of `notifications/message` wanted; none are sent when absent (spec: server/utilities/logging). */
   logLevel?: LoggingLevel;
   /** The token `notifications/progress` for this request will carry (spec: basic/utilities/progress). */
-  progressToken?: string | number;
+  progressToken?: string | number | bigint;
   /** Further `_meta` entries; the protocol's own keys above replace any of the same name. */
   extra?: Record<string, unknown>;
 }

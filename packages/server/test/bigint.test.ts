@@ -41,6 +41,10 @@ function bigServer(options: ServerOptions = {}) {
     content: [],
     structuredContent: { big: 2n ** 64n, negative: -(10n ** 30n), small: 7 } as never,
   }));
+  server.registerTool("progress_n", {}, async (_args, ctx) => {
+    ctx.progress(1, 2);
+    return "progressed";
+  });
   server.registerTool("log_n", {}, async (args, ctx) => {
     ctx.log("info", { n: args.n });
     return "logged";
@@ -140,6 +144,14 @@ describe("big integers over Streamable HTTP", () => {
     expect(res.type).toMatch(/^text\/event-stream/);
     expect(res.text).toContain(`"data":{"n":${HUGE}}`);
     expect(res.text).toMatch(new RegExp(`"id":${BIG}[,}]`));
+  });
+
+  it("a progressToken beyond 2^53 is accepted (the schema allows any integer) and progress carries it exactly", async () => {
+    const res = await post(callText("7", "progress_n", "{}", { progressToken: "__TOKEN__" }).replace('"__TOKEN__"', HUGE), "progress_n");
+    expect(res.status).toBe(200);
+    expect(res.type).toMatch(/^text\/event-stream/);
+    expect(res.text).toContain(`"progressToken":${HUGE},"progress":1`);
+    expect(res.text).toContain("progressed");
   });
 
   it("big integers in elicitation answers survive the sealed requestState of a Multi Round-Trip Request", async () => {
