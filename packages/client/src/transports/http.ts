@@ -181,6 +181,20 @@ export class StreamableHttpTransport implements Transport {
     );
   }
 
+  /** One read of a response body; a broken stream is a `stream_broken` transport error (`what` says which), an abort its reason. */
+  private async readStep(
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    controller: AbortController,
+    what: string,
+  ): Promise<ReadableStreamReadResult<Uint8Array>> {
+    try {
+      return await reader.read();
+    } catch (error) {
+      if (controller.signal.aborted) throw this.abortReason(controller, error);
+      throw transportError("stream_broken", `${what}: ${describe(error)}`, {}, error);
+    }
+  }
+
   private async readBody(response: Response, message: JSONRPCRequest, controller: AbortController): Promise<string> {
     const declared = Number(response.headers.get("content-length") ?? Number.NaN);
     if (declared > this.maxBytes) {
@@ -193,18 +207,7 @@ export class StreamableHttpTransport implements Transport {
     let total = 0;
     try {
       for (;;) {
-        let step: ReadableStreamReadResult<Uint8Array>;
-        try {
-          step = await reader.read();
-        } catch (error) {
-          if (controller.signal.aborted) throw this.abortReason(controller, error);
-          throw transportError(
-            "stream_broken",
-            `The response body of the ${message.method} request broke off: ${describe(error)}`,
-            {},
-            error,
-          );
-        }
+        const step = await this.readStep(reader, controller, `The response body of the ${message.method} request broke off`);
         if (step.done) break;
         total += step.value.byteLength;
         if (total > this.maxBytes) {
@@ -286,18 +289,11 @@ export class StreamableHttpTransport implements Transport {
     let ended = false;
     try {
       while (!answer && !failure) {
-        let step: ReadableStreamReadResult<Uint8Array>;
-        try {
-          step = await reader.read();
-        } catch (error) {
-          if (controller.signal.aborted) throw this.abortReason(controller, error);
-          throw transportError(
-            "stream_broken",
-            `The SSE stream of the ${message.method} request broke off before its response: ${describe(error)}`,
-            {},
-            error,
-          );
-        }
+        const step = await this.readStep(
+          reader,
+          controller,
+          `The SSE stream of the ${message.method} request broke off before its response`,
+        );
         if (step.done) {
           ended = true;
           try {
