@@ -83,7 +83,7 @@ describe("Streamable HTTP: the order of checks", () => {
   });
 
   it("5. an array or a non-request gets 400 and -32600", async () => {
-    for (const body of [[request("tools/list")], { jsonrpc: "2.0", id: 1, result: {} }, 42]) {
+    for (const body of [[request("tools/list")], { jsonrpc: "2.0", id: 1.5, result: {} }, { jsonrpc: "2.0", result: {} }, 42]) {
       const res = await post(body, { "content-type": "application/json" });
       expect(res.status).toBe(400);
       expect(res.json.error.code).toBe(-32600);
@@ -94,6 +94,20 @@ describe("Streamable HTTP: the order of checks", () => {
     const res = await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { "content-type": "application/json" });
     expect(res.status).toBe(202);
     expect(res.body).toBe("");
+  });
+
+  it("6. a JSON-RPC response gets 202 and an empty body: the server asked for none, so it answers none", async () => {
+    const responses = [
+      { jsonrpc: "2.0", id: 7, result: {} },
+      { jsonrpc: "2.0", id: "r", error: { code: -32603, message: "failed" } },
+      { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } },
+      { jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } },
+    ];
+    for (const body of responses) {
+      const res = await post(body, { "content-type": "application/json", accept: "application/json, text/event-stream" });
+      expect(res.status).toBe(202);
+      expect(res.body).toBe("");
+    }
   });
 
   it("7. missing _meta gets 400 and -32602, before any header check", async () => {

@@ -1,3 +1,4 @@
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { McpServer, serveStdio } from "../src/index.js";
@@ -45,6 +46,36 @@ describe("serveStdio", () => {
       `not json\n[1]\n{"jsonrpc":"2.0","method":"notifications/x"}\n{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}\n`,
     );
     expect(lines.map((l) => l.error.code)).toEqual([-32700, -32600, -32602]);
+  });
+
+  it("never answers a JSON-RPC response (it sends no requests), and reports each on x-mcp:message:ignored", async () => {
+    const ignored: unknown[] = [];
+    const listener = (m: unknown) => ignored.push(m);
+    subscribe("x-mcp:message:ignored", listener);
+    const call = request("tools/list");
+    try {
+      const lines = await run(
+        testServer(),
+        [
+          '{"jsonrpc":"2.0","id":7,"result":{}}',
+          '{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"failed"}}',
+          '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}',
+          '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request"}}',
+          JSON.stringify(call),
+          "",
+        ].join("\n"),
+      );
+      expect(lines.map((l) => l.id)).toEqual([call.id]);
+      expect(lines[0].result).toBeDefined();
+    } finally {
+      unsubscribe("x-mcp:message:ignored", listener);
+    }
+    expect(ignored).toEqual([
+      { reason: "unsolicited-response", requestId: 7, code: undefined },
+      { reason: "unsolicited-response", requestId: 7, code: -32603 },
+      { reason: "unsolicited-response", requestId: undefined, code: -32700 },
+      { reason: "unsolicited-response", requestId: undefined, code: -32600 },
+    ]);
   });
 
   it("notifications/cancelled aborts the request and nothing is sent for it", async () => {
