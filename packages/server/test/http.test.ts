@@ -110,6 +110,24 @@ describe("Streamable HTTP: the order of checks", () => {
     }
   });
 
+  it("7. a malformed _meta member gets 400 and -32602 naming it", async () => {
+    const cases: [string, unknown, string][] = [
+      ["io.modelcontextprotocol/clientCapabilities", { sampling: 5 }, ".sampling must be an object"],
+      ["io.modelcontextprotocol/clientCapabilities", { roots: [] }, ".roots must be an object"],
+      ["io.modelcontextprotocol/logLevel", "DEBUG", " must be one of"],
+      ["io.modelcontextprotocol/logLevel", null, " must be a string"],
+      ["io.modelcontextprotocol/clientInfo", { name: "c", version: 1 }, ".version must be a string"],
+    ];
+    for (const [key, value, problem] of cases) {
+      const body = request("tools/list");
+      (body.params._meta as Record<string, unknown>)[key] = value;
+      const res = await post(body);
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ id: body.id, error: { code: -32602 } });
+      expect(res.json.error.message).toContain(`Invalid params: _meta["${key}"]${problem}`);
+    }
+  });
+
   it("7. missing _meta gets 400 and -32602, before any header check", async () => {
     const res = await post({ jsonrpc: "2.0", id: 5, method: "tools/list", params: {} }, { "content-type": "application/json" });
     expect(res.status).toBe(400);

@@ -48,6 +48,21 @@ describe("serveStdio", () => {
     expect(lines.map((l) => l.error.code)).toEqual([-32700, -32600, -32602]);
   });
 
+  it("answers a malformed _meta member with -32602 naming it", async () => {
+    const caps = request("tools/list");
+    (caps.params._meta as Record<string, unknown>)["io.modelcontextprotocol/clientCapabilities"] = { elicitation: "yes" };
+    const level = request("tools/list");
+    (level.params._meta as Record<string, unknown>)["io.modelcontextprotocol/logLevel"] = "";
+    const lines = await run(testServer(), `${JSON.stringify(caps)}\n${JSON.stringify(level)}\n`);
+    const byId = new Map(lines.map((l) => [l.id, l.error]));
+    expect(byId.get(caps.id)).toEqual({
+      code: -32602,
+      message: 'Invalid params: _meta["io.modelcontextprotocol/clientCapabilities"].elicitation must be an object',
+    });
+    expect(byId.get(level.id).code).toBe(-32602);
+    expect(byId.get(level.id).message).toMatch(/^Invalid params: _meta\["io\.modelcontextprotocol\/logLevel"\] must be one of "alert"/);
+  });
+
   it("never answers a JSON-RPC response (it sends no requests), and reports each on x-mcp:message:ignored", async () => {
     const ignored: unknown[] = [];
     const listener = (m: unknown) => ignored.push(m);
