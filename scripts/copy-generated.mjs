@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 // Build step of a generated package (run from the package folder, after tsc):
 // copies the files tsc does not emit, the ajv standalone validators and
-// their declarations, from src/generated/ to dist/generated/.
+// their declarations (validators.js and those of each validator group,
+// validators-<group>.js), from src/generated/ to dist/generated/.
 //
 //   node ../../scripts/copy-generated.mjs
 
-import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
-const FILES = ["validators.js", "validators.d.ts"];
 const from = join(process.cwd(), "src/generated");
 const to = join(process.cwd(), "dist/generated");
+const groups = existsSync(from) ? readdirSync(from).filter((f) => /^validators-[a-z0-9-]+\.(js|d\.ts)$/.test(f)) : [];
+const FILES = ["validators.js", "validators.d.ts", ...groups.sort()];
 
 mkdirSync(to, { recursive: true });
 for (const file of FILES) {

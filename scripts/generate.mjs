@@ -6,7 +6,8 @@
 //
 // Input:  schema/<revision>/schema.json (run `pnpm sync-schema` first); its
 //         sha256 must match schema/revisions.json.
-// Output: packages/<package>/src/generated/ (or DIR), five files:
+// Output: packages/<package>/src/generated/ (or DIR), five files, plus two
+// per validator group of the revision:
 //   types.ts         one exported type per `$defs` entry, from
 //                    json-schema-to-typescript, plus `JSONValue`;
 //   methods.ts       the method table: each request method with its params
@@ -15,7 +16,12 @@
 //   validate.ts      validate(), the by-name check over the validators;
 //   validators.js    ajv standalone validators, one export per definition,
 //                    ES module, no work at import time;
-//   validators.d.ts  their declarations, as type guards of the types above.
+//   validators.d.ts  their declarations, as type guards of the types above;
+//   validators-<group>.js, .d.ts
+//                    the validators of one group (schema/revisions.json
+//                    "validatorGroups": name -> definitions), compiled on
+//                    their own: a small module for code that must load fast
+//                    (Node loads a whole module, whatever a bundler keeps).
 //
 // Everything revision-specific comes from schema/revisions.json; the same
 // code runs on every revision. The output depends only on the input and on
@@ -332,7 +338,7 @@ function stripAnnotations(schema, rewriteRefs = true) {
  * reference a call to that function: a bundler then keeps only the functions
  * reachable from the validators a program imports.
  */
-function compileValidators(ctx, names) {
+function compileValidators(ctx, names, exported = names) {
   const ajv = new Ajv({
     code: { source: true, esm: true, lines: false, optimize: true },
     strict: true,
@@ -346,8 +352,26 @@ function compileValidators(ctx, names) {
   for (const name of names) {
     ajv.addSchema({ $id: defId(name), ...stripAnnotations(ctx.schema.$defs[name]) });
   }
-  const refs = Object.fromEntries(names.map((name) => [name, defId(name)]));
+  const refs = Object.fromEntries(exported.map((name) => [name, defId(name)]));
   return standaloneCode(ajv, refs);
+}
+
+/**
+ * The validator groups of the revision (`validatorGroups` of its pin: a
+ * lower-case name to definition names), checked.
+ */
+function validatorGroups(ctx, names) {
+  const groups = ctx.pin.validatorGroups ?? {};
+  if (!isObject(groups)) fail(`schema/revisions.json: validatorGroups of ${ctx.revision} must be an object`);
+  for (const [group, members] of Object.entries(groups)) {
+    if (!/^[a-z][a-z0-9-]*$/.test(group))
+      fail(`validator group name ${JSON.stringify(group)} is not lower-case letters, digits and dashes`);
+    if (!Array.isArray(members) || members.length === 0) fail(`validator group ${group} must list definition names`);
+    for (const member of members) {
+      if (!names.includes(member)) fail(`validator group ${group} names ${JSON.stringify(member)}, which is no definition`);
+    }
+  }
+  return Object.entries(groups);
 }
 
 /**
@@ -363,7 +387,7 @@ function compileValidators(ctx, names) {
  * - top-level `new RegExp(...)` is marked pure;
  * - one top-level statement per line, for readable diffs.
  */
-export function postProcessValidators(code, ctx, names) {
+export function postProcessValidators(code, ctx, names, group = undefined) {
   let body = code.replace(/^"use strict";/, "");
   body = body.replace(/\/\*# sourceURL="[^"]*" \*\/;?/g, "");
 
@@ -382,6 +406,7 @@ export function postProcessValidators(code, ctx, names) {
   }
 
   const imports = new Map(); // import line -> true
+  const loaders = new Map(); // loader function name -> its code
   const requireLine = /const ([A-Za-z_$][\w$]*) = require\("([^"]+)"\)((?:\.[A-Za-z_$][\w$]*|\["[^"]+"\])*);/g;
   const replacements = [];
   body = body.replace(requireLine, (_all, local, specifier, accessors) => {
@@ -389,7 +414,12 @@ export function postProcessValidators(code, ctx, names) {
     const slug = specifier.replace(/^.*\//, "").replace(/[^A-Za-z0-9_$]/g, "_");
     const first = /^\.([A-Za-z_$][\w$]*)/.exec(accessors);
     let expression;
-    if (first && first[1] !== "default") {
+    if (group !== undefined) {
+      imports.set('import { createRequire } from "node:module";', true);
+      const loader = `${slug}_module`;
+      loaders.set(loader, LAZY_REQUIRE(loader, moduleId));
+      expression = `${loader}()${accessors}`;
+    } else if (first && first[1] !== "default") {
       // A named export: portable across Node's CommonJS interop and bundlers.
       const binding = `${slug}_${first[1]}`;
       imports.set(`import { ${first[1]} as ${binding} } from "${moduleId}";`, true);
@@ -424,7 +454,7 @@ export function postProcessValidators(code, ctx, names) {
   const missing = names.filter((n) => !exported.includes(n));
   if (missing.length > 0 || exported.length !== names.length) {
     fail(
-      `validators.js should export one validator per definition; missing: ${missing.join(", ") || "none"}, exported ${exported.length} of ${names.length}`,
+      `${group === undefined ? "validators.js" : `validators-${group}.js`} should export one validator per definition; missing: ${missing.join(", ") || "none"}, exported ${exported.length} of ${names.length}`,
     );
   }
   // Exports first, in definition order, then the functions and constants.
@@ -438,12 +468,17 @@ export function postProcessValidators(code, ctx, names) {
     const { regexps, check } = formatCheck(name);
     return [...Object.entries(regexps).map(([id, re]) => `const ${id} = ${re};`), check.toString().replace(/\n\s*/g, " ")];
   });
+  const what =
+    group === undefined
+      ? "ajv standalone validators, one export per schema definition"
+      : `ajv standalone validators of the ${group} group (${names.join(", ")}), one export per definition`;
   return [
-    header(ctx, "ajv standalone validators, one export per schema definition"),
+    header(ctx, what),
     [...imports.keys()].sort().join("\n"),
     "",
     exportLines.join("\n"),
     ...(formatCode.length > 0 ? [`// String formats: ajv-formats' checks, from scripts/lib/formats.mjs.\n${formatCode.join("\n")}`] : []),
+    ...loaders.values(),
     rest.trimEnd(),
     "",
   ]
@@ -469,7 +504,25 @@ function formatCheck(name) {
   return entry;
 }
 
-function buildValidatorTypes(ctx, names) {
+/**
+ * The loader of a CommonJS module a group's validators use (ajv-formats, an
+ * ajv runtime helper), required on its first use: an ES import of a CommonJS
+ * module is paid when the importing module loads, and for ajv-formats it
+ * costs Node more than a whole group. A bundler does not follow
+ * `createRequire`, so a bundle needs the package installed beside it.
+ */
+const LAZY_REQUIRE = (name, moduleId) =>
+  [
+    `let ${name}_exports;`,
+    `/** \`${moduleId}\`, required on the first check that needs it: an ES import of this CommonJS module would cost more at start-up than this whole file. */`,
+    `function ${name}() {`,
+    `  if (${name}_exports === undefined) ${name}_exports = createRequire(import.meta.url)(${JSON.stringify(moduleId)});`,
+    `  return ${name}_exports;`,
+    "}",
+  ].join("\n");
+
+/** The declarations of validators.js, or with `group` of validators-<group>.js (which takes `Validator` from validators.d.ts). */
+function buildValidatorTypes(ctx, names, group = undefined) {
   const taken = new Set(names);
   const pick = (base) => {
     let name = base;
@@ -480,6 +533,21 @@ function buildValidatorTypes(ctx, names) {
   const ns = pick("Types");
   const errorObject = pick("AjvErrorObject");
   const validator = pick("Validator");
+  if (group !== undefined) {
+    const lines = [
+      header(ctx, `declarations of the ajv standalone validators of the ${group} group`),
+      `import type * as ${ns} from "./types.js";`,
+      `import type { ${validator === "Validator" ? validator : `Validator as ${validator}`} } from "./validators.js";`,
+      "",
+    ];
+    for (const name of names) {
+      lines.push(
+        `/** Validates a value against the schema's \`#/$defs/${name}\`, narrowing it to {@link ${ns}.${name}}; the same check as \`${name}\` of validators.js. */`,
+        `export declare const ${name}: ${validator}<${ns}.${name}>;`,
+      );
+    }
+    return `${lines.join("\n")}\n`;
+  }
   const lines = [
     header(ctx, "declarations of the ajv standalone validators"),
     `import type { ErrorObject as ${errorObject} } from "ajv";`,
@@ -627,13 +695,18 @@ function buildValidate(ctx, names) {
   return `${header(ctx, "validate(), the by-name check over the validators")}\n${body}`;
 }
 
-/** Generates the five files of `revision`; returns {files: {name: text}, packageName, defaultOut}. */
+/** Generates the files of `revision` (five, plus two per validator group); returns {files: {name: text}, packageName, defaultOut}. */
 export async function generate(revision) {
   const ctx = loadRevision(revision);
   const names = checkSchema(ctx.schema);
   const types = await buildTypes(ctx, names);
   const validators = postProcessValidators(compileValidators(ctx, names), ctx, names);
   const validatorTypes = buildValidatorTypes(ctx, names);
+  const groupFiles = {};
+  for (const [group, members] of validatorGroups(ctx, names)) {
+    groupFiles[`validators-${group}.js`] = postProcessValidators(compileValidators(ctx, names, members), ctx, members, group);
+    groupFiles[`validators-${group}.d.ts`] = buildValidatorTypes(ctx, members, group);
+  }
   return {
     files: {
       "types.ts": types,
@@ -641,6 +714,7 @@ export async function generate(revision) {
       "validators.js": validators,
       "validators.d.ts": validatorTypes,
       "validate.ts": buildValidate(ctx, names),
+      ...groupFiles,
     },
     packageDir: join(root, "packages", ctx.pin.package),
     defaultOut: join(root, "packages", ctx.pin.package, "src/generated"),

@@ -47,6 +47,7 @@ import {
   Method,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@x/mcp-v2607/constants";
+import { readEnvelope, requestMeta } from "@x/mcp-v2607/wire";
 import { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./cache.js";
 import { ClientErrorCode, clip, isMcpClientError, McpClientError, transportError } from "./errors.js";
 import { type HeaderParam, paramHeaders, toolHeaderParams } from "./headers.js";
@@ -281,7 +282,9 @@ export class Client {
 
   /**
    * @param clientInfo `{ name, version }` (and optionally `title`, ...), sent as `io.modelcontextprotocol/clientInfo`.
-   * @throws TypeError when `clientInfo` lacks a string `name` or `version`, or a numeric option is out of range.
+   * @throws TypeError when `clientInfo` lacks a string `name` or `version`, or a numeric option is out of range;
+   *   also when `clientInfo`, `capabilities` or `logLevel` break the schema, which every server would refuse
+   *   (-32602): the message names the member, as the server's would.
    */
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
     if (!isObject(clientInfo) || typeof clientInfo.name !== "string" || typeof clientInfo.version !== "string") {
@@ -312,6 +315,13 @@ export class Client {
     if (handlers.sampling && !capabilities.sampling) capabilities.sampling = {};
     if (handlers.roots && !capabilities.roots) capabilities.roots = {};
     this.capabilities = capabilities;
+    // The server's own rule for the request _meta, applied once here rather
+    // than learnt from a -32602 on every request (a check that could not run,
+    // -32603, is left to the server).
+    const envelope = readEnvelope({
+      _meta: requestMeta({ protocolVersion: this.version, clientCapabilities: capabilities, clientInfo, logLevel: options.logLevel }),
+    });
+    if (!envelope.ok && envelope.code === ErrorCode.InvalidParams) throw new TypeError(envelope.message);
 
     if (options.cache === false) this.cache = undefined;
     else if (options.cache instanceof ResponseCache) this.cache = options.cache;

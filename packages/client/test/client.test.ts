@@ -196,6 +196,16 @@ describe("results and errors", () => {
     expect(() => new Client({ name: "x" } as never)).toThrow(TypeError);
     expect(() => new Client({ name: "x", version: "1" }, { timeout: -1 })).toThrow(TypeError);
   });
+
+  it("refuses, at once, capabilities, client info or a log level that every server would refuse (the shared _meta rule)", () => {
+    const info = { name: "x", version: "1" };
+    expect(() => new Client(info, { capabilities: { sampling: 5 } as never })).toThrow(
+      new TypeError('Invalid params: _meta["io.modelcontextprotocol/clientCapabilities"].sampling must be an object'),
+    );
+    expect(() => new Client(info, { logLevel: "DEBUG" as never })).toThrow(/_meta\["io\.modelcontextprotocol\/logLevel"\] must be one of/);
+    expect(() => new Client({ ...info, websiteUrl: "not a uri" })).toThrow(/clientInfo"\]\.websiteUrl must match format "uri"/);
+    expect(() => new Client(info, { capabilities: { roots: {}, experimental: { x: {} } }, logLevel: "debug" })).not.toThrow();
+  });
 });
 
 describe("cancellation and timeouts", () => {

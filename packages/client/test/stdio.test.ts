@@ -53,6 +53,10 @@ function handle(m) {
       return;
     }
     case "junk": process.stdout.write("this is not json\n"); return ok(m.id, { content: [] });
+    case "stray":
+      send({ jsonrpc: "2.0", id: "never-sent", result: { resultType: "complete", content: [{ type: "text", text: "stray" }] } });
+      send({ jsonrpc: "2.0", id: 424242, error: { code: -32603, message: "stray error" } });
+      return ok(m.id, { content: [{ type: "text", text: "mine" }] });
     case "die": process.stderr.write("fatal: the database is gone\n"); setTimeout(() => process.exit(3), 10); return;
     case "huge": process.stdout.write("x".repeat(3000) + "\n"); return;
     case "slow": return;
@@ -115,6 +119,16 @@ describe("stdio transport", () => {
     const { client } = await start({ onInvalidLine: (d) => invalid.push(d) });
     expect((await client.callTool("junk")).content).toEqual([]);
     expect(invalid).toEqual([expect.stringMatching(/not JSON: this is not json/)]);
+  });
+
+  it("ignores a response to no request in flight, and reports it", async () => {
+    const invalid: string[] = [];
+    const { client } = await start({ onInvalidLine: (d) => invalid.push(d) });
+    expect((await client.callTool("stray")).content).toEqual([{ type: "text", text: "mine" }]);
+    expect(invalid).toEqual([
+      expect.stringMatching(/^a response to no request in flight \(id "never-sent"\)/),
+      expect.stringMatching(/^a response to no request in flight \(id 424242\)/),
+    ]);
   });
 
   it("keeps x-mcp-header annotations out of the way: no headers on stdio", async () => {

@@ -124,9 +124,13 @@ export interface ClassifiedNotification {
 
 /**
  * A response to the request `id`: exactly one of `result` or `error`, as sent
- * (neither is checked further).
+ * (neither is checked further). An error response may have no `id`: its
+ * sender could not read the request's (JSON-RPC 2.0 sends `null`, MCP leaves
+ * it out).
  */
-export type ClassifiedResponse = { kind: "response"; id: RequestId; result: unknown } | { kind: "response"; id: RequestId; error: unknown };
+export type ClassifiedResponse =
+  | { kind: "response"; id: RequestId; result: unknown }
+  | { kind: "response"; id?: RequestId; error: unknown };
 
 /**
  * Not a valid JSON-RPC 2.0 message: `message` is the text of the -32600
@@ -155,7 +159,8 @@ export const NOT_A_MESSAGE = "Invalid request: expected a JSON-RPC 2.0 request o
  * - `jsonrpc: "2.0"` and a string `method`: a `"request"` when it has an `id`,
  *   a `"notification"` when it has none;
  * - `jsonrpc: "2.0"`, a valid id, no `method`, and exactly one of `result` or
- *   `error`: a `"response"`;
+ *   `error`: a `"response"`; also an `error` with a `null` or no id (no id
+ *   in the classified response);
  * - anything else is `"invalid"`, with the message of the -32600 error:
  *   `"Invalid request: params must be an object"` when `params` is present
  *   and not an object (id kept when valid), `"Invalid request: id must be a
@@ -170,12 +175,15 @@ export function classify(message: unknown): Classified {
   if (!isObject(message) || message.jsonrpc !== "2.0") return invalid(isObject(message) ? message.id : undefined, NOT_A_MESSAGE);
   const method = message.method;
   if (typeof method !== "string") {
-    if (!("method" in message) && isRequestId(message.id)) {
+    if (!("method" in message)) {
       const hasResult = "result" in message;
       if (hasResult !== "error" in message) {
-        return hasResult
-          ? { kind: "response", id: message.id, result: message.result }
-          : { kind: "response", id: message.id, error: message.error };
+        if (isRequestId(message.id)) {
+          return hasResult
+            ? { kind: "response", id: message.id, result: message.result }
+            : { kind: "response", id: message.id, error: message.error };
+        }
+        if (!hasResult && (message.id === null || message.id === undefined)) return { kind: "response", error: message.error };
       }
     }
     return invalid(message.id, NOT_A_MESSAGE);

@@ -123,11 +123,18 @@ describe("classify", () => {
     ["both result and error", { jsonrpc: "2.0", id: 6, result: 1, error: {} }, { kind: "invalid", id: 6, message: NOT_A_MESSAGE }],
     ["neither result nor error", { jsonrpc: "2.0", id: 6 }, { kind: "invalid", id: 6, message: NOT_A_MESSAGE }],
     [
-      "a response with a null id",
+      "an error response with a null id (its request could not be read)",
       { jsonrpc: "2.0", id: null, error: { code: 1, message: "m" } },
-      { kind: "invalid", message: NOT_A_MESSAGE },
+      { kind: "response", error: { code: 1, message: "m" } },
     ],
-    ["a response without id", { jsonrpc: "2.0", result: {} }, { kind: "invalid", message: NOT_A_MESSAGE }],
+    [
+      "an error response without id",
+      { jsonrpc: "2.0", error: { code: 1, message: "m" } },
+      { kind: "response", error: { code: 1, message: "m" } },
+    ],
+    ["a result response with a null id", { jsonrpc: "2.0", id: null, result: {} }, { kind: "invalid", message: NOT_A_MESSAGE }],
+    ["a result response without id", { jsonrpc: "2.0", result: {} }, { kind: "invalid", message: NOT_A_MESSAGE }],
+    ["an error response with an invalid id", { jsonrpc: "2.0", id: 1.5, error: {} }, { kind: "invalid", message: NOT_A_MESSAGE }],
     ["a response with a method", { jsonrpc: "2.0", id: 1, method: 1, result: {} }, { kind: "invalid", id: 1, message: NOT_A_MESSAGE }],
     ["array params, id kept", { jsonrpc: "2.0", id: 7, method: "m", params: [1] }, { kind: "invalid", id: 7, message: BAD_PARAMS }],
     ["null params", { jsonrpc: "2.0", id: 7, method: "m", params: null }, { kind: "invalid", id: 7, message: BAD_PARAMS }],
@@ -153,7 +160,8 @@ describe("classify", () => {
       fc.property(fc.jsonValue(), (value) => {
         const classified = classify(value);
         if (classified.kind === "invalid" && "id" in classified) expect(isRequestId(classified.id)).toBe(true);
-        if (classified.kind === "request" || classified.kind === "response") expect(isRequestId(classified.id)).toBe(true);
+        if (classified.kind === "request") expect(isRequestId(classified.id)).toBe(true);
+        if (classified.kind === "response" && "id" in classified) expect(isRequestId(classified.id)).toBe(true);
       }),
     );
   });

@@ -5,8 +5,8 @@
  * Entry points:
  * - `@x/mcp-v2607`: everything below (named exports only);
  * - `@x/mcp-v2607/wire`: the wire rules a server and a client share (header
- *   codec, `Mcp-Name`, `x-mcp-header`, the request `_meta` envelope), without
- *   the validators;
+ *   codec, `Mcp-Name`, `x-mcp-header`, the request `_meta` envelope), with
+ *   only the few validators the envelope needs (a small generated group);
  * - `@x/mcp-v2607/validators`: one validator per schema definition, for
  *   programs that want a bundler to keep only the ones they use;
  * - `@x/mcp-v2607/types`: the generated types alone (and the method table

@@ -5,12 +5,21 @@
  * their Base64 sentinel encoding, the `x-mcp-header` annotations of a tool's
  * `inputSchema`, and the per-request `_meta` envelope.
  *
- * Hand-written, and free of the generated validators (only types are taken
- * from the generated code), so that `@x/mcp-v2607/wire` stays a cheap import.
+ * Hand-written. Of the generated validators it takes only the small
+ * `envelope` group (`generated/validators-envelope.js`: the checks of the
+ * `_meta` members), not the whole set, so that `@x/mcp-v2607/wire` stays a
+ * cheap import.
  */
+import type { ErrorObject } from "ajv";
 // Through the ./constants entry, so that the built wire.js imports that file rather than carrying a copy.
 import { ErrorCode, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, Method } from "./constants-entry.js";
 import type { ClientCapabilities, Implementation, LoggingLevel, RequestMetaObject } from "./generated/types.js";
+import type { Validator } from "./generated/validators.js";
+import {
+  ClientCapabilities as checkClientCapabilities,
+  Implementation as checkImplementation,
+  LoggingLevel as checkLoggingLevel,
+} from "./generated/validators-envelope.js";
 
 export { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION } from "./constants-entry.js";
 
@@ -427,23 +436,86 @@ export interface RequestEnvelope {
   clientInfo: Implementation | undefined;
 }
 
-/** What {@link readEnvelope} gives: the envelope, or the -32602 (InvalidParams) error to answer with. */
+/**
+ * What {@link readEnvelope} gives: the envelope, or the error to answer with:
+ * -32602 (InvalidParams) for a missing or malformed member (see {@link readEnvelope}).
+ */
 export type EnvelopeCheck = { ok: true; envelope: RequestEnvelope } | { ok: false; code: typeof ErrorCode.InvalidParams; message: string };
 
 function invalidEnvelope(message: string): EnvelopeCheck {
   return { ok: false, code: ErrorCode.InvalidParams, message };
 }
 
+/** `a string`, `an object`, `a string or an integer`: the JSON types of an ajv `type` error, with articles. */
+function typeWords(types: unknown): string {
+  const names = (Array.isArray(types) ? types : String(types).split(",")).map(String);
+  return names.map((t) => `${/^[aeiou]/.test(t) ? "an" : "a"} ${t}`).join(" or ");
+}
+
+/** `.sampling`, `.icons[0].src`, `["my key"]`: an ajv `instancePath` (a JSON Pointer) written as JavaScript access. */
+function accessPath(pointer: string): string {
+  if (pointer === "") return "";
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((raw) => {
+      const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+      if (/^\d+$/.test(key)) return `[${key}]`;
+      return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+    })
+    .join("");
+}
+
+/**
+ * One problem of a failed validator, worded for an error message: the
+ * deepest one reported (an `anyOf` reports each branch, then itself; the
+ * deepest is nearest to what is wrong), e.g. `.sampling must be an object`.
+ */
+function describeProblem(errors: readonly ErrorObject[] | null | undefined): string {
+  let chosen: ErrorObject | undefined;
+  let depth = -1;
+  for (const error of errors ?? []) {
+    const d = error.instancePath.split("/").length;
+    if (d >= depth) {
+      chosen = error;
+      depth = d;
+    }
+  }
+  if (chosen === undefined) return " does not match the schema";
+  const params = chosen.params as Record<string, unknown>;
+  let problem: string;
+  if (chosen.keyword === "type") problem = `must be ${typeWords(params.type)}`;
+  else if (chosen.keyword === "enum")
+    problem = `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+  else problem = chosen.message ?? `fails ${chosen.keyword}`;
+  return `${accessPath(chosen.instancePath)} ${problem}`;
+}
+
+/**
+ * Checks one `_meta` member against its generated validator: `undefined`
+ * when it passes, else the refusal naming the member and what is wrong.
+ */
+function checkMember(key: string, value: unknown, check: Validator<unknown>): EnvelopeCheck | undefined {
+  if (check(value)) return undefined;
+  return invalidEnvelope(`Invalid params: _meta["${key}"]${describeProblem(check.errors)}`);
+}
+
 /**
  * Reads and checks the `_meta` of one request's `params` (spec 2026-07-28,
  * basic/index "`_meta`", per-request protocol fields; schema:
  * `RequestMetaObject`): an object with a non-empty string protocol version
- * and a client capabilities object; `progressToken`, when present, a string
- * or a safe integer; client info, when present, with string `name` and
- * `version`. Only these are checked; the rest of `_meta` is passed on.
+ * and client capabilities; `progressToken`, when present, a string or a safe
+ * integer. The client capabilities, and the client info and log level when
+ * present, are checked against the schema's `ClientCapabilities`,
+ * `Implementation` and `LoggingLevel` by the generated validators (the
+ * `envelope` group, the same checks as `validate()`'s), so a member of the
+ * wrong type anywhere inside them is refused. The rest of `_meta` is passed on.
  *
  * @returns `{ ok: true, envelope }`, or `{ ok: false, code: -32602, message }`
- *   naming the first field that is missing or malformed. Never throws.
+ *   naming the first field that is missing or malformed, e.g. `Invalid params:
+ *   _meta["io.modelcontextprotocol/clientCapabilities"].sampling must be an
+ *   object`. Never throws (the validators need no module at run time: their
+ *   `uri` format check is generated inline).
  */
 export function readEnvelope(params: Record<string, unknown>): EnvelopeCheck {
   const meta = params._meta;
@@ -457,17 +529,27 @@ export function readEnvelope(params: Record<string, unknown>): EnvelopeCheck {
     return invalidEnvelope(`Missing or invalid _meta["${META_PROTOCOL_VERSION}"]`);
   }
   const clientCapabilities = meta[META_CLIENT_CAPABILITIES];
-  if (!isObject(clientCapabilities)) return invalidEnvelope(`Missing or invalid _meta["${META_CLIENT_CAPABILITIES}"]`);
+  if (clientCapabilities === undefined) return invalidEnvelope(`Missing or invalid _meta["${META_CLIENT_CAPABILITIES}"]`);
+  const badCapabilities = checkMember(META_CLIENT_CAPABILITIES, clientCapabilities, checkClientCapabilities);
+  if (badCapabilities) return badCapabilities;
   const progressToken = meta.progressToken;
-  if (progressToken !== undefined && typeof progressToken !== "string" && typeof progressToken !== "bigint" && !Number.isSafeInteger(progressToken)) {
+  if (
+    progressToken !== undefined &&
+    typeof progressToken !== "string" &&
+    typeof progressToken !== "bigint" &&
+    !Number.isSafeInteger(progressToken)
+  ) {
     return invalidEnvelope("Invalid _meta.progressToken: must be a string or an integer");
   }
   const clientInfo = meta[META_CLIENT_INFO];
-  if (
-    clientInfo !== undefined &&
-    !(isObject(clientInfo) && typeof clientInfo.name === "string" && typeof clientInfo.version === "string")
-  ) {
-    return invalidEnvelope(`Invalid _meta["${META_CLIENT_INFO}"]: name and version must be strings`);
+  if (clientInfo !== undefined) {
+    const badInfo = checkMember(META_CLIENT_INFO, clientInfo, checkImplementation);
+    if (badInfo) return badInfo;
+  }
+  const logLevel = meta[META_LOG_LEVEL];
+  if (logLevel !== undefined) {
+    const badLevel = checkMember(META_LOG_LEVEL, logLevel, checkLoggingLevel);
+    if (badLevel) return badLevel;
   }
   return {
     ok: true,
@@ -500,8 +582,8 @@ export interface RequestMetaFields {
  * Builds the `_meta` of one request (spec 2026-07-28, basic/index "`_meta`"):
  * a new object with `extra`'s entries, then the protocol version, client
  * capabilities and client info, and the log level and progress token when
- * given. What it builds passes {@link readEnvelope}. Never throws; values are
- * not checked.
+ * given. What it builds from valid fields passes {@link readEnvelope}, which
+ * a client may use to check it. Never throws; values are not checked.
  */
 export function requestMeta(fields: RequestMetaFields): Record<string, unknown> {
   const meta: Record<string, unknown> = { ...fields.extra };

@@ -7,7 +7,9 @@ export const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 export const repoRoot = resolve(packageDir, "../..");
 export const generatedDir = join(packageDir, "src/generated");
 
-type Pins = { revisions: Record<string, { package: string; sha256: string; examples?: string }> };
+type Pins = {
+  revisions: Record<string, { package: string; sha256: string; examples?: string; validatorGroups?: Record<string, string[]> }>;
+};
 const pins = JSON.parse(readFileSync(join(repoRoot, "schema/revisions.json"), "utf8")) as Pins;
 const packageName = packageDir.split(/[\\/]/).pop()!;
 const found = Object.entries(pins.revisions).find(([, pin]) => pin.package === packageName);

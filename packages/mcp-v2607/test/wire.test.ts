@@ -18,7 +18,8 @@ import {
   standardHeaders,
   toolHeaderParams,
 } from "../src/wire.js";
-import { packageDir } from "./helpers.js";
+import { validate } from "../src/generated/validate.js";
+import { loadExamples, packageDir } from "./helpers.js";
 
 const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -26,12 +27,15 @@ const META = {
 };
 
 describe("the wire entry", () => {
-  it("imports no generated validator (only types), so that it stays cheap", () => {
+  it("imports of the generated validators only the envelope group (and types), so that it stays cheap", () => {
     const source = readFileSync(join(packageDir, "src/wire.ts"), "utf8");
     const imports = [...source.matchAll(/^import\s+(type\s+)?[^;]*?from\s+"([^"]+)"/gms)].map((m) => [Boolean(m[1]), m[2]]);
     expect(imports).toEqual([
+      [true, "ajv"],
       [false, "./constants-entry.js"],
       [true, "./generated/types.js"],
+      [true, "./generated/validators.js"],
+      [false, "./generated/validators-envelope.js"],
     ]);
   });
 
@@ -268,13 +272,17 @@ describe("the request _meta envelope", () => {
       'Missing or invalid _meta["io.modelcontextprotocol/protocolVersion"]',
     ],
     [
-      { _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": null } },
+      { _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": undefined } },
       'Missing or invalid _meta["io.modelcontextprotocol/clientCapabilities"]',
+    ],
+    [
+      { _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": null } },
+      'Invalid params: _meta["io.modelcontextprotocol/clientCapabilities"] must be an object',
     ],
     [{ _meta: { ...META, progressToken: 1.5 } }, "Invalid _meta.progressToken: must be a string or an integer"],
     [
       { _meta: { ...META, "io.modelcontextprotocol/clientInfo": { name: "c" } } },
-      'Invalid _meta["io.modelcontextprotocol/clientInfo"]: name and version must be strings',
+      "Invalid params: _meta[\"io.modelcontextprotocol/clientInfo\"] must have required property 'version'",
     ],
   ])("refuses %j with -32602", (params, message) => {
     expect(readEnvelope(params)).toEqual({ ok: false, code: -32602, message });
@@ -304,5 +312,81 @@ describe("the request _meta envelope", () => {
       "io.modelcontextprotocol/clientCapabilities",
       "io.modelcontextprotocol/clientInfo",
     ]);
+  });
+});
+
+describe("the request _meta envelope: every member checked against the schema's validators", () => {
+  const CAPS = "io.modelcontextprotocol/clientCapabilities";
+  const INFO = "io.modelcontextprotocol/clientInfo";
+  const LEVEL = "io.modelcontextprotocol/logLevel";
+  const refusal = (message: string) => ({ ok: false, code: -32602, message: `Invalid params: ${message}` });
+
+  it.each([
+    [{ sampling: 5 }, `_meta["${CAPS}"].sampling must be an object`],
+    [{ roots: [] }, `_meta["${CAPS}"].roots must be an object`],
+    [{ elicitation: "yes" }, `_meta["${CAPS}"].elicitation must be an object`],
+    [{ elicitation: { form: true } }, `_meta["${CAPS}"].elicitation.form must be an object`],
+    [{ sampling: { tools: [] } }, `_meta["${CAPS}"].sampling.tools must be an object`],
+    [{ experimental: { "my feature": 1 } }, `_meta["${CAPS}"].experimental["my feature"] must be an object`],
+    [{ extensions: [] }, `_meta["${CAPS}"].extensions must be an object`],
+  ])("refuses clientCapabilities %j, naming the member", (capabilities, message) => {
+    expect(readEnvelope({ _meta: { ...META, [CAPS]: capabilities } })).toEqual(refusal(message));
+  });
+
+  it.each([
+    ["", 'must be one of "alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"'],
+    ["DEBUG", 'must be one of "alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"'],
+    [5, "must be a string"],
+    [null, "must be a string"],
+    [["info"], "must be a string"],
+  ])("refuses logLevel %j, naming the member", (level, problem) => {
+    expect(readEnvelope({ _meta: { ...META, [LEVEL]: level } })).toEqual(refusal(`_meta["${LEVEL}"] ${problem}`));
+  });
+
+  it.each([
+    [{ name: "c" }, "must have required property 'version'"],
+    [{ name: 5, version: "1" }, ".name must be a string"],
+    [{ name: "c", version: "1", websiteUrl: "not a url" }, '.websiteUrl must match format "uri"'],
+    [{ name: "c", version: "1", icons: [{ src: 5 }] }, ".icons[0].src must be a string"],
+    ["c", "must be an object"],
+  ])("refuses clientInfo %j, naming the member", (info, problem) => {
+    const at = problem.startsWith(".") ? problem : ` ${problem}`;
+    expect(readEnvelope({ _meta: { ...META, [INFO]: info } })).toEqual(refusal(`_meta["${INFO}"]${at}`));
+  });
+
+  it("accepts every log level, the schema's ClientCapabilities examples and a full clientInfo", () => {
+    for (const level of ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]) {
+      expect(readEnvelope({ _meta: { ...META, [LEVEL]: level } }).ok).toBe(true);
+    }
+    const examples = loadExamples().filter((e) => e.type === "ClientCapabilities");
+    expect(examples.length).toBeGreaterThan(3);
+    for (const { value } of examples) expect(readEnvelope({ _meta: { ...META, [CAPS]: value } }).ok).toBe(true);
+    const info = {
+      name: "c",
+      title: "C",
+      version: "1",
+      websiteUrl: "https://c.example",
+      icons: [{ src: "https://c.example/i.png", theme: "dark" }],
+    };
+    expect(readEnvelope({ _meta: { ...META, [INFO]: info } })).toMatchObject({ ok: true, envelope: { clientInfo: info } });
+  });
+
+  it("agrees with the generated validators on any value of each member", () => {
+    const members: [string, (v: unknown) => boolean][] = [
+      [CAPS, (v) => validate("ClientCapabilities", v).ok],
+      [INFO, (v) => validate("Implementation", v).ok],
+      [LEVEL, (v) => validate("LoggingLevel", v).ok],
+    ];
+    const value = fc.oneof(
+      fc.jsonValue({ maxDepth: 4 }),
+      fc.record({ sampling: fc.jsonValue({ maxDepth: 2 }), roots: fc.jsonValue({ maxDepth: 2 }) }, { requiredKeys: [] }),
+      fc.record({ name: fc.jsonValue({ maxDepth: 1 }), version: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] }),
+      fc.constantFrom("debug", "emergency", "INFO"),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...members), value, ([key, valid], v) => {
+        expect(readEnvelope({ _meta: { ...META, [key]: v } }).ok).toBe(valid(v));
+      }),
+    );
   });
 });

@@ -7,7 +7,7 @@
  * the stage that decided an error. The outcome carries no HTTP status: the
  * HTTP transport alone maps outcomes to statuses (`transports/http/status.ts`).
  */
-import { classify, errorResponse, isRequestId, NOT_A_MESSAGE, resultResponse, stringifyJson } from "@x/jsonrpc";
+import { type ClassifiedResponse, classify, errorResponse, resultResponse, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCErrorResponse, JSONRPCResultResponse, RequestId } from "@x/mcp-v2607";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type { HeaderParam, RequestEnvelope } from "@x/mcp-v2607/wire";
@@ -56,8 +56,16 @@ export interface InboundRequest {
   headerParams: readonly HeaderParam[] | undefined;
 }
 
-/** A message as `inspect` classified it. */
-export type Inbound = { kind: "notification"; method: string; params: JsonObject } | InboundRequest | { kind: "error"; outcome: Outcome };
+/**
+ * A message as `inspect` classified it. A `"response"` (a JSON-RPC result or
+ * error response, `id` absent when it had none) is never answered: this
+ * revision's server sends no requests, so it answers nothing.
+ */
+export type Inbound =
+  | { kind: "notification"; method: string; params: JsonObject }
+  | InboundRequest
+  | ClassifiedResponse
+  | { kind: "error"; outcome: Outcome };
 
 /** What the dispatcher needs from the server that owns it. */
 export interface DispatchSettings extends RoundSettings {
@@ -116,9 +124,9 @@ export class Dispatcher {
   }
 
   /**
-   * Classifies one decoded JSON message as a request or notification and
-   * reads its `_meta`. Never throws: a bad message is `{ kind: "error" }`
-   * with a -32600 or -32602 response of stage `"message"`.
+   * Classifies one decoded JSON message as a request, notification or
+   * response and reads a request's `_meta`. Never throws: a bad message is
+   * `{ kind: "error" }` with a -32600 or -32602 response of stage `"message"`.
    */
   inspect(message: unknown): Inbound {
     const classified = classify(message);
@@ -130,9 +138,9 @@ export class Dispatcher {
       const headerParams = method === Method.ToolsCall && typeof name === "string" ? this.#tools.get(name)?.headerParams : undefined;
       return { kind: "request", id, method, params, envelope: check.envelope, headerParams };
     }
-    if (classified.kind === "notification") return classified;
-    // A server of this revision sends no requests, so a response answers nothing.
-    if (classified.kind === "response") return refused(classified.id, ErrorCode.InvalidRequest, NOT_A_MESSAGE);
+    // A response is passed on to be dropped: an error answer would carry its
+    // id, which the client could take for the answer to a request of its own.
+    if (classified.kind === "notification" || classified.kind === "response") return classified;
     return refused(classified.id, ErrorCode.InvalidRequest, classified.message);
   }
 

@@ -31,6 +31,7 @@ import { ToolsFeature } from "./features/tools/index.js";
 import { KeyRing } from "./keys.js";
 import { isObject, type JsonObject } from "./objects.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
+import { publishMessageIgnored } from "./telemetry.js";
 import { statusOf } from "./transports/http/status.js";
 
 function keysFrom(option: ServerOptions["requestStateKeys"]): Uint8Array[] {
@@ -252,12 +253,21 @@ export class McpServer {
    * Checks one decoded JSON message as a JSON-RPC request or notification
    * and reads its `_meta` (the HTTP order's stages 6 and 8).
    * Never throws: a bad message gives `{ kind: "error", outcome }` with a
-   * -32600 or -32602 response decided at stage `"message"` (HTTP 400).
+   * -32600 or -32602 response decided at stage `"message"` (HTTP 400). A
+   * JSON-RPC response gives `{ kind: "response" }`, to be dropped unanswered
+   * (published on `x-mcp:message:ignored`).
    */
   inspect(message: unknown): Inbound {
     const inbound = this.#dispatcher.inspect(message);
     if (inbound.kind === "error") {
       rejected(inbound.outcome, isObject(message) && typeof message.method === "string" ? message.method : undefined, statusOf);
+    } else if (inbound.kind === "response") {
+      const error = "error" in inbound && isObject(inbound.error) ? inbound.error : undefined;
+      publishMessageIgnored({
+        reason: "unsolicited-response",
+        requestId: inbound.id,
+        code: Number.isInteger(error?.code) ? (error!.code as number) : undefined,
+      });
     }
     return inbound;
   }
@@ -281,12 +291,13 @@ export class McpServer {
   /**
    * Answers one decoded JSON message with no transport checks beyond the
    * envelope (what stdio and in-memory transports use).
-   * Never throws; resolves to `{ response: undefined }` for a notification.
+   * Never throws; resolves to `{ response: undefined }` for a notification
+   * or a JSON-RPC response (which is not answered).
    */
   async handle(message: unknown, transport: TransportInfo = {}): Promise<Outcome> {
     const inbound = this.inspect(message);
     if (inbound.kind === "error") return inbound.outcome;
-    if (inbound.kind === "notification") return { response: undefined, stage: "message" };
+    if (inbound.kind !== "request") return { response: undefined, stage: "message" };
     return this.execute(inbound, transport);
   }
 

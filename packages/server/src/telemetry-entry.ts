@@ -1,6 +1,6 @@
 /**
  * `@x/server/telemetry`: the server's `node:diagnostics_channel` channels
- * (tool calls, `help`, refused requests) and the W3C trace context a request
+ * (tool calls, `help`, refused requests, ignored messages) and the W3C trace context a request
  * carries, for logging, metrics and tracing without a dependency.
  */
 export {
@@ -8,6 +8,7 @@ export {
   dispatchError,
   type ErrorKind,
   type HelpEvent,
+  type MessageIgnoredEvent,
   type RequestRejectedEvent,
   readTraceContext,
   type ToolCallEvent,

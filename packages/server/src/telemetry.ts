@@ -17,6 +17,7 @@
  * | `x-mcp:tool:stop` | the call is over, whatever its outcome (once per start) | the same {@link ToolCallEvent}, with `durationMs`, `outcome`, `isError` and `errorKind` set |
  * | `x-mcp:help` | the reserved `help` tool answered, errors included | {@link HelpEvent} |
  * | `x-mcp:request:rejected` | the server answered a request with a JSON-RPC error | {@link RequestRejectedEvent} |
+ * | `x-mcp:message:ignored` | the server read a message it does not answer and cannot use: a JSON-RPC response (it sends no requests) | {@link MessageIgnoredEvent} |
  *
  * One object travels through start, error and stop (the way Node's own
  * `TracingChannel` passes one context object), so a subscriber may stash a
@@ -46,6 +47,8 @@ export const CHANNELS = Object.freeze({
   help: "x-mcp:help",
   /** A request was answered with a JSON-RPC error: {@link RequestRejectedEvent}. */
   requestRejected: "x-mcp:request:rejected",
+  /** A message was dropped unanswered (a JSON-RPC response): {@link MessageIgnoredEvent}. */
+  messageIgnored: "x-mcp:message:ignored",
 } as const);
 
 /**
@@ -181,11 +184,30 @@ export interface RequestRejectedEvent {
   readonly status: number;
 }
 
+/**
+ * The message published on `x-mcp:message:ignored`. Not on
+ * `x-mcp:request:rejected`: nothing was answered, so there is no error code or
+ * status to report.
+ */
+export interface MessageIgnoredEvent {
+  /**
+   * Why: `"unsolicited-response"`, a JSON-RPC response (result or error),
+   * which answers nothing since the server sends no requests. Answering it
+   * would hand its id back to the client as if answering a request of its own.
+   */
+  readonly reason: "unsolicited-response";
+  /** The response's id; `undefined` for an error response with a `null` or no id. */
+  readonly requestId: RequestId | undefined;
+  /** The error code of an error response, when an integer; `undefined` otherwise. */
+  readonly code: number | undefined;
+}
+
 const toolStart = channel(CHANNELS.toolStart);
 const toolStop = channel(CHANNELS.toolStop);
 const toolError = channel(CHANNELS.toolError);
 const help = channel(CHANNELS.help);
 const requestRejected = channel(CHANNELS.requestRejected);
+const messageIgnored = channel(CHANNELS.messageIgnored);
 
 /** True when some tool channel (`x-mcp:tool:start`, `:stop` or `:error`) has a subscriber. */
 export function toolEventsObserved(): boolean {
@@ -256,6 +278,11 @@ export function rejectionsObserved(): boolean {
 /** Publishes a {@link RequestRejectedEvent} on `x-mcp:request:rejected` (a transport may publish its own rejections here too). */
 export function publishRequestRejected(event: RequestRejectedEvent): void {
   if (requestRejected.hasSubscribers) requestRejected.publish(event);
+}
+
+/** Publishes a {@link MessageIgnoredEvent} on `x-mcp:message:ignored`. */
+export function publishMessageIgnored(event: MessageIgnoredEvent): void {
+  if (messageIgnored.hasSubscribers) messageIgnored.publish(event);
 }
 
 const dispatchErrors = new WeakSet<object>();

@@ -83,7 +83,7 @@ describe("Streamable HTTP: the order of checks", () => {
   });
 
   it("5. an array or a non-request gets 400 and -32600", async () => {
-    for (const body of [[request("tools/list")], { jsonrpc: "2.0", id: 1, result: {} }, 42]) {
+    for (const body of [[request("tools/list")], { jsonrpc: "2.0", id: 1.5, result: {} }, { jsonrpc: "2.0", result: {} }, 42]) {
       const res = await post(body, { "content-type": "application/json" });
       expect(res.status).toBe(400);
       expect(res.json.error.code).toBe(-32600);
@@ -94,6 +94,38 @@ describe("Streamable HTTP: the order of checks", () => {
     const res = await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { "content-type": "application/json" });
     expect(res.status).toBe(202);
     expect(res.body).toBe("");
+  });
+
+  it("6. a JSON-RPC response gets 202 and an empty body: the server asked for none, so it answers none", async () => {
+    const responses = [
+      { jsonrpc: "2.0", id: 7, result: {} },
+      { jsonrpc: "2.0", id: "r", error: { code: -32603, message: "failed" } },
+      { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } },
+      { jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } },
+    ];
+    for (const body of responses) {
+      const res = await post(body, { "content-type": "application/json", accept: "application/json, text/event-stream" });
+      expect(res.status).toBe(202);
+      expect(res.body).toBe("");
+    }
+  });
+
+  it("7. a malformed _meta member gets 400 and -32602 naming it", async () => {
+    const cases: [string, unknown, string][] = [
+      ["io.modelcontextprotocol/clientCapabilities", { sampling: 5 }, ".sampling must be an object"],
+      ["io.modelcontextprotocol/clientCapabilities", { roots: [] }, ".roots must be an object"],
+      ["io.modelcontextprotocol/logLevel", "DEBUG", " must be one of"],
+      ["io.modelcontextprotocol/logLevel", null, " must be a string"],
+      ["io.modelcontextprotocol/clientInfo", { name: "c", version: 1 }, ".version must be a string"],
+    ];
+    for (const [key, value, problem] of cases) {
+      const body = request("tools/list");
+      (body.params._meta as Record<string, unknown>)[key] = value;
+      const res = await post(body);
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ id: body.id, error: { code: -32602 } });
+      expect(res.json.error.message).toContain(`Invalid params: _meta["${key}"]${problem}`);
+    }
   });
 
   it("7. missing _meta gets 400 and -32602, before any header check", async () => {

@@ -1,3 +1,4 @@
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { McpServer, serveStdio } from "../src/index.js";
@@ -45,6 +46,51 @@ describe("serveStdio", () => {
       `not json\n[1]\n{"jsonrpc":"2.0","method":"notifications/x"}\n{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}\n`,
     );
     expect(lines.map((l) => l.error.code)).toEqual([-32700, -32600, -32602]);
+  });
+
+  it("answers a malformed _meta member with -32602 naming it", async () => {
+    const caps = request("tools/list");
+    (caps.params._meta as Record<string, unknown>)["io.modelcontextprotocol/clientCapabilities"] = { elicitation: "yes" };
+    const level = request("tools/list");
+    (level.params._meta as Record<string, unknown>)["io.modelcontextprotocol/logLevel"] = "";
+    const lines = await run(testServer(), `${JSON.stringify(caps)}\n${JSON.stringify(level)}\n`);
+    const byId = new Map(lines.map((l) => [l.id, l.error]));
+    expect(byId.get(caps.id)).toEqual({
+      code: -32602,
+      message: 'Invalid params: _meta["io.modelcontextprotocol/clientCapabilities"].elicitation must be an object',
+    });
+    expect(byId.get(level.id).code).toBe(-32602);
+    expect(byId.get(level.id).message).toMatch(/^Invalid params: _meta\["io\.modelcontextprotocol\/logLevel"\] must be one of "alert"/);
+  });
+
+  it("never answers a JSON-RPC response (it sends no requests), and reports each on x-mcp:message:ignored", async () => {
+    const ignored: unknown[] = [];
+    const listener = (m: unknown) => ignored.push(m);
+    subscribe("x-mcp:message:ignored", listener);
+    const call = request("tools/list");
+    try {
+      const lines = await run(
+        testServer(),
+        [
+          '{"jsonrpc":"2.0","id":7,"result":{}}',
+          '{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"failed"}}',
+          '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}',
+          '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request"}}',
+          JSON.stringify(call),
+          "",
+        ].join("\n"),
+      );
+      expect(lines.map((l) => l.id)).toEqual([call.id]);
+      expect(lines[0].result).toBeDefined();
+    } finally {
+      unsubscribe("x-mcp:message:ignored", listener);
+    }
+    expect(ignored).toEqual([
+      { reason: "unsolicited-response", requestId: 7, code: undefined },
+      { reason: "unsolicited-response", requestId: 7, code: -32603 },
+      { reason: "unsolicited-response", requestId: undefined, code: -32700 },
+      { reason: "unsolicited-response", requestId: undefined, code: -32600 },
+    ]);
   });
 
   it("notifications/cancelled aborts the request and nothing is sent for it", async () => {

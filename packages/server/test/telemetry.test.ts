@@ -4,6 +4,7 @@ import {
   CHANNELS,
   dispatchError,
   type HelpEvent,
+  type MessageIgnoredEvent,
   readTraceContext,
   type RequestRejectedEvent,
   type ToolCallEvent,
@@ -51,6 +52,7 @@ describe("telemetry on node:diagnostics_channel", () => {
       toolError: "x-mcp:tool:error",
       help: "x-mcp:help",
       requestRejected: "x-mcp:request:rejected",
+      messageIgnored: "x-mcp:message:ignored",
     });
   });
 
@@ -137,6 +139,25 @@ describe("telemetry on node:diagnostics_channel", () => {
       ["r4", "tools/list", -32600, 400],
     ]);
     expect(rejected[0]!.message).toContain("nope");
+  });
+
+  it("x-mcp:message:ignored reports a JSON-RPC response, which is not answered and not reported as rejected", async () => {
+    const ignored = collect<MessageIgnoredEvent>(CHANNELS.messageIgnored);
+    const rejected = collect<RequestRejectedEvent>(CHANNELS.requestRejected);
+    const outcomes = [
+      await srv.server!.handle({ jsonrpc: "2.0", id: 7, result: {} }),
+      await srv.server!.handle({ jsonrpc: "2.0", id: "e", error: { code: -32000, message: "x" } }),
+      await srv.server!.handle({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }),
+      await srv.server!.handle({ jsonrpc: "2.0", error: "not an error object" }),
+    ];
+    expect(outcomes.map((o) => o.response)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(ignored).toEqual([
+      { reason: "unsolicited-response", requestId: 7, code: undefined },
+      { reason: "unsolicited-response", requestId: "e", code: -32000 },
+      { reason: "unsolicited-response", requestId: undefined, code: -32700 },
+      { reason: "unsolicited-response", requestId: undefined, code: undefined },
+    ]);
+    expect(rejected).toEqual([]);
   });
 
   it("reads W3C trace context from _meta and ignores a malformed traceparent", () => {

@@ -32,7 +32,11 @@ export interface StdioOptions {
   maxMessageBytes?: number;
   /** Milliseconds `close()` waits after closing stdin before SIGTERM, and again before SIGKILL. Default 2000. */
   closeTimeout?: number;
-  /** Called with a description of each stdout line that is not a JSON-RPC message (default: ignored). */
+  /**
+   * Called with a description of each stdout line that is dropped (default:
+   * ignored): one that is not a JSON-RPC message, or a response to no request
+   * in flight (one cancelled or timed out, or never sent).
+   */
   onInvalidLine?: (description: string) => void;
 }
 
@@ -292,6 +296,9 @@ export class StdioTransport implements Transport {
         const [[only, p]] = [...this.pending.entries()] as [[RequestId, Pending]];
         this.pending.delete(only);
         p.resolve({ ...message, id: only } as JSONRPCResponse);
+      } else {
+        // Dropped: it answers no request waiting here (one cancelled, timed out or never sent).
+        this.options.onInvalidLine?.(`a response to no request in flight (id ${clip(JSON.stringify(id ?? null))}): ${clip(line)}`);
       }
       return;
     }

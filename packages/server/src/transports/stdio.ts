@@ -37,7 +37,8 @@ export interface StdioOptions {
  *
  * @returns a promise that resolves when the input has ended and every
  *   request that was read has been answered. It never rejects for bad input:
- *   a line that is not JSON gets a -32700 response, a non-request -32600.
+ *   a line that is not JSON gets a -32700 response, a non-request -32600; a
+ *   JSON-RPC response gets none.
  */
 export function serveStdio(server: McpServer, options: StdioOptions = {}): Promise<void> {
   const input = options.input ?? process.stdin;
@@ -121,6 +122,8 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       write(inbound.outcome.response);
       return;
     }
+    // A JSON-RPC response answers nothing this server asked: it gets no answer.
+    if (inbound.kind === "response") return;
     if (inbound.kind === "notification") {
       if (inbound.method === Method.NotificationsCancelled) {
         const id = inbound.params.requestId;

@@ -45,7 +45,7 @@ const LADDER: readonly Stage[] = [
   bodyBudget, //     4. Content-Length would take the bodies being read past maxBodyBytesInFlight: 503 with Retry-After
   READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); past maxBodyBytesInFlight: 503; unreadable: 400, -32700
   message, //        5, 6, 8. not UTF-8 JSON, too deep, not one request, bad _meta: 400, before any handler
-  notification, //   7. a notification: 202 with an empty body, as it never has an answer
+  notification, //   7. a notification or a JSON-RPC response: 202 with an empty body, as neither has an answer
   headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020 (proxies route on them)
   assignsHook, //    the assigns hook throws: 500, -32603, before the request takes a slot
 ];
@@ -484,7 +484,7 @@ function message(core: Core, ex: Exchange): HttpAnswer | undefined {
 }
 
 function notification(_core: Core, ex: Exchange): HttpAnswer | undefined {
-  return ex.inbound!.kind === "notification" ? { status: 202, headers: { ...ex.cors }, body: "" } : undefined;
+  return ex.inbound!.kind !== "request" ? { status: 202, headers: { ...ex.cors }, body: "" } : undefined;
 }
 
 function headerMirrors(_core: Core, ex: Exchange): HttpAnswer | undefined {
