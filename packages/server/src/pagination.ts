@@ -8,6 +8,7 @@ import type { CacheHints } from "@x/builders";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { McpError } from "./errors.js";
 import { b64url, fromB64url, type KeyRing } from "./keys.js";
+import type { JsonObject } from "./objects.js";
 
 const PURPOSE = "x-mcp:cursor";
 
@@ -75,7 +76,7 @@ export function listResult<K extends string, T>(
   slice: { items: T[]; nextCursor?: string },
   hints: CacheHints,
 ): { resultType: "complete"; ttlMs: number; cacheScope: CacheHints["cacheScope"]; nextCursor?: string } & { [P in K]: T[] } {
-  const result: Record<string, unknown> = { resultType: "complete", [key]: slice.items, ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };
+  const result: JsonObject = { resultType: "complete", [key]: slice.items, ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };
   if (slice.nextCursor !== undefined) result.nextCursor = slice.nextCursor;
   return result as never;
 }

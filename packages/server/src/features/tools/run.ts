@@ -212,7 +212,7 @@ function runGuarded(
   if (inputProblems.length > 0) {
     return dispatchError(toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${formatProblems(inputProblems)}`));
   }
-  if (options.bigIntegers === "string") args = replaceBigInts(args, String) as Record<string, unknown>;
+  if (options.bigIntegers === "string") args = replaceBigInts(args, String) as JsonObject;
   // The handler gets the request's context, whose `signal` reads this run's
   // from now on (through the scope): one tools/call, one run, and no derived
   // context to build.
