@@ -4,13 +4,13 @@ import { describe, expect, it } from "vitest";
 import { McpServer, serveStdio } from "../src/index.js";
 import { request, testServer } from "./helpers.js";
 
-function run(server: McpServer, input: string | Buffer[]) {
+function run(server: McpServer, input: string | Buffer[], options: { maxLineBytes?: number } = {}) {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: Buffer[] = [];
   stdout.on("data", (c) => out.push(c));
-  const done = serveStdio(server, { input: stdin, output: stdout, errors: stderr });
+  const done = serveStdio(server, { input: stdin, output: stdout, errors: stderr, ...options });
   for (const chunk of typeof input === "string" ? [input] : input) stdin.write(chunk);
   stdin.end();
   return done.then(() =>
@@ -155,22 +155,6 @@ describe("serveStdio failure modes", () => {
 });
 
 describe("serveStdio line limit", () => {
-  async function runLimited(chunks: Buffer[], maxLineBytes: number) {
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    const out: Buffer[] = [];
-    stdout.on("data", (c) => out.push(c));
-    const done = serveStdio(testServer(), { input: stdin, output: stdout, errors: new PassThrough(), maxLineBytes });
-    for (const chunk of chunks) stdin.write(chunk);
-    stdin.end();
-    await done;
-    return Buffer.concat(out)
-      .toString("utf8")
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => JSON.parse(l));
-  }
-
   it("measures the whole line, whether it comes in one chunk or its end comes in the chunk that passes the limit", async () => {
     const long = JSON.stringify(request("tools/call", { name: "echo", arguments: { text: "x".repeat(300) } }));
     const short = request("tools/list");
@@ -181,7 +165,7 @@ describe("serveStdio line limit", () => {
       [Buffer.from(long.slice(0, limit - 1)), Buffer.from(`${long.slice(limit - 1)}\n`)],
     ];
     for (const chunks of cases) {
-      const lines = await runLimited([...chunks, Buffer.from(`${JSON.stringify(short)}\n`)], limit);
+      const lines = await run(testServer(), [...chunks, Buffer.from(`${JSON.stringify(short)}\n`)], { maxLineBytes: limit });
       expect(lines).toHaveLength(2);
       expect(lines[0]).toMatchObject({ error: { code: -32600, message: `Invalid request: line longer than ${limit} bytes` } });
       expect(lines[1].id).toBe(short.id);
