@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { refusal } from "./refusal.js";
 import { compileSchema, DEFAULT_SCHEMA_LIMITS, formatProblems, SchemaCompileError, untrustedSchemas } from "../src/index.js";
 
 const sum = { type: "object", properties: { sum: { type: "number" } }, required: ["sum"], additionalProperties: false };
-
-function refusal(run: () => unknown): SchemaCompileError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof SchemaCompileError) return error;
-    throw error;
-  }
-  throw new Error("expected a SchemaCompileError");
-}
 
 describe("trusted schemas (no options)", () => {
   it("drops the root $id ($id or, in draft-04, id), so the same id compiles twice", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type CompileOptions, compileSchema, SchemaCompileError, untrustedSchemas } from "../src/index.js";
+import { refusal } from "./refusal.js";
+import { type CompileOptions, compileSchema, untrustedSchemas } from "../src/index.js";
 
 // Both paths read the dialect by the same rule.
 const paths: Array<[string, () => CompileOptions]> = [
@@ -13,16 +14,6 @@ const spellings = (path: string) => [
   `https://json-schema.org/${path}/schema#`,
   `https://json-schema.org/${path}/schema`,
 ];
-
-function refusal(run: () => unknown): SchemaCompileError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof SchemaCompileError) return error;
-    throw error;
-  }
-  throw new Error("expected a SchemaCompileError");
-}
 
 describe.each(paths)("the declared $schema (%s)", (_name, options) => {
   const compile = (schema: unknown) => compileSchema(schema, options());
