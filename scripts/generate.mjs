@@ -6,8 +6,8 @@
 //
 // Input:  schema/<revision>/schema.json (run `pnpm sync-schema` first); its
 //         sha256 must match schema/revisions.json.
-// Output: packages/<package>/src/generated/ (or DIR), five files, plus two
-// per validator group of the revision:
+// Output: packages/<package>/src/generated/ (or DIR), seven files, plus two
+// per schema group of the revision:
 //   types.ts         one exported type per `$defs` entry, from
 //                    json-schema-to-typescript, plus `JSONValue`;
 //   methods.ts       the method table: each request method with its params
@@ -17,11 +17,16 @@
 //   validators.js    ajv standalone validators, one export per definition,
 //                    ES module, no work at import time;
 //   validators.d.ts  their declarations, as type guards of the types above;
-//   validators-<group>.js, .d.ts
-//                    the validators of one group (schema/revisions.json
-//                    "validatorGroups": name -> definitions), compiled on
-//                    their own: a small module for code that must load fast
-//                    (Node loads a whole module, whatever a bundler keeps).
+//   schemas.js, .d.ts
+//                    one self-contained JSON Schema per definition (its
+//                    `$ref` and the `$defs` it reaches, annotations dropped),
+//                    for code that compiles at run time what it checks:
+//                    a schema is a fraction of the size of its compiled code;
+//   schemas-<group>.js, .d.ts
+//                    the schemas of one group (schema/revisions.json
+//                    "schemaGroups": name -> definitions): a small module for
+//                    code that must load fast (Node loads a whole module,
+//                    whatever a bundler keeps).
 //
 // Everything revision-specific comes from schema/revisions.json; the same
 // code runs on every revision. The output depends only on the input and on
@@ -338,7 +343,7 @@ function stripAnnotations(schema, rewriteRefs = true) {
  * reference a call to that function: a bundler then keeps only the functions
  * reachable from the validators a program imports.
  */
-function compileValidators(ctx, names, exported = names) {
+function compileValidators(ctx, names) {
   const ajv = new Ajv({
     code: { source: true, esm: true, lines: false, optimize: true },
     strict: true,
@@ -352,26 +357,103 @@ function compileValidators(ctx, names, exported = names) {
   for (const name of names) {
     ajv.addSchema({ $id: defId(name), ...stripAnnotations(ctx.schema.$defs[name]) });
   }
-  const refs = Object.fromEntries(exported.map((name) => [name, defId(name)]));
+  const refs = Object.fromEntries(names.map((name) => [name, defId(name)]));
   return standaloneCode(ajv, refs);
 }
 
 /**
- * The validator groups of the revision (`validatorGroups` of its pin: a
- * lower-case name to definition names), checked.
+ * The schema groups of the revision (`schemaGroups` of its pin: a lower-case
+ * name to definition names), checked.
  */
-function validatorGroups(ctx, names) {
-  const groups = ctx.pin.validatorGroups ?? {};
-  if (!isObject(groups)) fail(`schema/revisions.json: validatorGroups of ${ctx.revision} must be an object`);
+function schemaGroups(ctx, names) {
+  const groups = ctx.pin.schemaGroups ?? {};
+  if (!isObject(groups)) fail(`schema/revisions.json: schemaGroups of ${ctx.revision} must be an object`);
   for (const [group, members] of Object.entries(groups)) {
-    if (!/^[a-z][a-z0-9-]*$/.test(group))
-      fail(`validator group name ${JSON.stringify(group)} is not lower-case letters, digits and dashes`);
-    if (!Array.isArray(members) || members.length === 0) fail(`validator group ${group} must list definition names`);
+    if (!/^[a-z][a-z0-9-]*$/.test(group)) fail(`schema group name ${JSON.stringify(group)} is not lower-case letters, digits and dashes`);
+    if (!Array.isArray(members) || members.length === 0) fail(`schema group ${group} must list definition names`);
     for (const member of members) {
-      if (!names.includes(member)) fail(`validator group ${group} names ${JSON.stringify(member)}, which is no definition`);
+      if (!names.includes(member)) fail(`schema group ${group} names ${JSON.stringify(member)}, which is no definition`);
     }
   }
   return Object.entries(groups);
+}
+
+// ---------------------------------------------------------------------------
+// schemas.js and schemas.d.ts
+
+/** The definitions `name` reaches through `$ref`, itself first, then in the order they are met. */
+function reachable(ctx, name) {
+  const seen = [name];
+  for (let i = 0; i < seen.length; i++) {
+    eachSchema(ctx.schema.$defs[seen[i]], (s) => {
+      if (typeof s.$ref !== "string") return;
+      const target = DEF_REF.exec(s.$ref)?.[1];
+      if (target === undefined) fail(`#/$defs/${seen[i]} has a $ref ${JSON.stringify(s.$ref)} outside #/$defs`);
+      if (!seen.includes(target)) seen.push(target);
+    });
+  }
+  return seen;
+}
+
+/**
+ * `schemas.js` (or, with `group`, `schemas-<group>.js`): for each exported
+ * definition a self-contained JSON Schema document in the schema's own
+ * dialect, `{ $schema, $ref: "#/$defs/<Name>", $defs }`, whose `$defs` hold
+ * the definitions it reaches, annotations dropped. Each definition is one
+ * top-level constant shared by the documents that reach it, so a bundler
+ * keeps only what the imported documents use.
+ */
+function buildSchemas(ctx, names, exported = names, group = undefined) {
+  const needed = new Set(exported.flatMap((name) => reachable(ctx, name)));
+  const local = (name) => `def_${name}`;
+  const lines = [
+    header(
+      ctx,
+      group === undefined
+        ? "one JSON Schema document per definition"
+        : `the JSON Schema documents of the ${group} group (${exported.join(", ")})`,
+    ),
+    `const $schema = ${JSON.stringify(ctx.schema.$schema)};`,
+  ];
+  for (const name of names) {
+    if (needed.has(name)) lines.push(`const ${local(name)} = ${JSON.stringify(stripAnnotations(ctx.schema.$defs[name], false))};`);
+  }
+  for (const name of exported) {
+    const defs = reachable(ctx, name).map((d) => (IDENTIFIER.test(d) ? `${d}: ${local(d)}` : `${JSON.stringify(d)}: ${local(d)}`));
+    lines.push(`export const ${name} = { $schema, $ref: "#/$defs/${name}", $defs: { ${defs.join(", ")} } };`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The declarations of schemas.js (or of schemas-<group>.js, which takes `SchemaDocument` from schemas.d.ts). */
+function buildSchemaTypes(ctx, exported, group = undefined) {
+  const lines = [
+    header(
+      ctx,
+      group === undefined ? "declarations of the JSON Schema documents" : `declarations of the JSON Schema documents of the ${group} group`,
+    ),
+  ];
+  if (group === undefined) {
+    lines.push(
+      "/**",
+      " * A self-contained JSON Schema document of one definition: the schema's",
+      " * dialect, a `$ref` to the definition, and every definition it reaches",
+      " * under `$defs`. Shared with every importer: read it, do not change it.",
+      " */",
+      "export interface SchemaDocument {",
+      "  readonly $schema: string;",
+      "  readonly $ref: string;",
+      "  readonly $defs: { readonly [name: string]: object };",
+      "}",
+      "",
+    );
+  } else {
+    lines.push('import type { SchemaDocument } from "./schemas.js";', "");
+  }
+  for (const name of exported) {
+    lines.push(`/** The schema's \`#/$defs/${name}\` as a document of its own. */`, `export declare const ${name}: SchemaDocument;`);
+  }
+  return `${lines.join("\n")}\n`;
 }
 
 /**
@@ -387,7 +469,7 @@ function validatorGroups(ctx, names) {
  * - top-level `new RegExp(...)` is marked pure;
  * - one top-level statement per line, for readable diffs.
  */
-export function postProcessValidators(code, ctx, names, group = undefined) {
+export function postProcessValidators(code, ctx, names) {
   let body = code.replace(/^"use strict";/, "");
   body = body.replace(/\/\*# sourceURL="[^"]*" \*\/;?/g, "");
 
@@ -406,7 +488,6 @@ export function postProcessValidators(code, ctx, names, group = undefined) {
   }
 
   const imports = new Map(); // import line -> true
-  const loaders = new Map(); // loader function name -> its code
   const requireLine = /const ([A-Za-z_$][\w$]*) = require\("([^"]+)"\)((?:\.[A-Za-z_$][\w$]*|\["[^"]+"\])*);/g;
   const replacements = [];
   body = body.replace(requireLine, (_all, local, specifier, accessors) => {
@@ -414,12 +495,7 @@ export function postProcessValidators(code, ctx, names, group = undefined) {
     const slug = specifier.replace(/^.*\//, "").replace(/[^A-Za-z0-9_$]/g, "_");
     const first = /^\.([A-Za-z_$][\w$]*)/.exec(accessors);
     let expression;
-    if (group !== undefined) {
-      imports.set('import { createRequire } from "node:module";', true);
-      const loader = `${slug}_module`;
-      loaders.set(loader, LAZY_REQUIRE(loader, moduleId));
-      expression = `${loader}()${accessors}`;
-    } else if (first && first[1] !== "default") {
+    if (first && first[1] !== "default") {
       // A named export: portable across Node's CommonJS interop and bundlers.
       const binding = `${slug}_${first[1]}`;
       imports.set(`import { ${first[1]} as ${binding} } from "${moduleId}";`, true);
@@ -454,7 +530,7 @@ export function postProcessValidators(code, ctx, names, group = undefined) {
   const missing = names.filter((n) => !exported.includes(n));
   if (missing.length > 0 || exported.length !== names.length) {
     fail(
-      `${group === undefined ? "validators.js" : `validators-${group}.js`} should export one validator per definition; missing: ${missing.join(", ") || "none"}, exported ${exported.length} of ${names.length}`,
+      `validators.js should export one validator per definition; missing: ${missing.join(", ") || "none"}, exported ${exported.length} of ${names.length}`,
     );
   }
   // Exports first, in definition order, then the functions and constants.
@@ -468,17 +544,12 @@ export function postProcessValidators(code, ctx, names, group = undefined) {
     const { regexps, check } = formatCheck(name);
     return [...Object.entries(regexps).map(([id, re]) => `const ${id} = ${re};`), check.toString().replace(/\n\s*/g, " ")];
   });
-  const what =
-    group === undefined
-      ? "ajv standalone validators, one export per schema definition"
-      : `ajv standalone validators of the ${group} group (${names.join(", ")}), one export per definition`;
   return [
-    header(ctx, what),
+    header(ctx, "ajv standalone validators, one export per schema definition"),
     [...imports.keys()].sort().join("\n"),
     "",
     exportLines.join("\n"),
     ...(formatCode.length > 0 ? [`// String formats: ajv-formats' checks, from scripts/lib/formats.mjs.\n${formatCode.join("\n")}`] : []),
-    ...loaders.values(),
     rest.trimEnd(),
     "",
   ]
@@ -504,25 +575,8 @@ function formatCheck(name) {
   return entry;
 }
 
-/**
- * The loader of a CommonJS module a group's validators use (ajv-formats, an
- * ajv runtime helper), required on its first use: an ES import of a CommonJS
- * module is paid when the importing module loads, and for ajv-formats it
- * costs Node more than a whole group. A bundler does not follow
- * `createRequire`, so a bundle needs the package installed beside it.
- */
-const LAZY_REQUIRE = (name, moduleId) =>
-  [
-    `let ${name}_exports;`,
-    `/** \`${moduleId}\`, required on the first check that needs it: an ES import of this CommonJS module would cost more at start-up than this whole file. */`,
-    `function ${name}() {`,
-    `  if (${name}_exports === undefined) ${name}_exports = createRequire(import.meta.url)(${JSON.stringify(moduleId)});`,
-    `  return ${name}_exports;`,
-    "}",
-  ].join("\n");
-
-/** The declarations of validators.js, or with `group` of validators-<group>.js (which takes `Validator` from validators.d.ts). */
-function buildValidatorTypes(ctx, names, group = undefined) {
+/** The declarations of validators.js. */
+function buildValidatorTypes(ctx, names) {
   const taken = new Set(names);
   const pick = (base) => {
     let name = base;
@@ -533,21 +587,6 @@ function buildValidatorTypes(ctx, names, group = undefined) {
   const ns = pick("Types");
   const errorObject = pick("AjvErrorObject");
   const validator = pick("Validator");
-  if (group !== undefined) {
-    const lines = [
-      header(ctx, `declarations of the ajv standalone validators of the ${group} group`),
-      `import type * as ${ns} from "./types.js";`,
-      `import type { ${validator === "Validator" ? validator : `Validator as ${validator}`} } from "./validators.js";`,
-      "",
-    ];
-    for (const name of names) {
-      lines.push(
-        `/** Validates a value against the schema's \`#/$defs/${name}\`, narrowing it to {@link ${ns}.${name}}; the same check as \`${name}\` of validators.js. */`,
-        `export declare const ${name}: ${validator}<${ns}.${name}>;`,
-      );
-    }
-    return `${lines.join("\n")}\n`;
-  }
   const lines = [
     header(ctx, "declarations of the ajv standalone validators"),
     `import type { ErrorObject as ${errorObject} } from "ajv";`,
@@ -695,7 +734,7 @@ function buildValidate(ctx, names) {
   return `${header(ctx, "validate(), the by-name check over the validators")}\n${body}`;
 }
 
-/** Generates the files of `revision` (five, plus two per validator group); returns {files: {name: text}, packageName, defaultOut}. */
+/** Generates the files of `revision` (seven, plus two per schema group); returns {files: {name: text}, packageName, defaultOut}. */
 export async function generate(revision) {
   const ctx = loadRevision(revision);
   const names = checkSchema(ctx.schema);
@@ -703,9 +742,9 @@ export async function generate(revision) {
   const validators = postProcessValidators(compileValidators(ctx, names), ctx, names);
   const validatorTypes = buildValidatorTypes(ctx, names);
   const groupFiles = {};
-  for (const [group, members] of validatorGroups(ctx, names)) {
-    groupFiles[`validators-${group}.js`] = postProcessValidators(compileValidators(ctx, names, members), ctx, members, group);
-    groupFiles[`validators-${group}.d.ts`] = buildValidatorTypes(ctx, members, group);
+  for (const [group, members] of schemaGroups(ctx, names)) {
+    groupFiles[`schemas-${group}.js`] = buildSchemas(ctx, names, members, group);
+    groupFiles[`schemas-${group}.d.ts`] = buildSchemaTypes(ctx, members, group);
   }
   return {
     files: {
@@ -714,6 +753,8 @@ export async function generate(revision) {
       "validators.js": validators,
       "validators.d.ts": validatorTypes,
       "validate.ts": buildValidate(ctx, names),
+      "schemas.js": buildSchemas(ctx, names),
+      "schemas.d.ts": buildSchemaTypes(ctx, names),
       ...groupFiles,
     },
     packageDir: join(root, "packages", ctx.pin.package),

@@ -94,13 +94,28 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
   if (options.untrusted) return options.untrusted.compile(schema);
   const dialect = schemaDialect(schema);
   const { [idKeyword(dialect)]: _id, $schema: _dialect, ...rest } = schema as Record<string, unknown>;
+  const validate = trustedAjv(dialect).compile(rest);
+  return (value) => (validate(value) || validAsNumbers(validate, value) ? [] : toProblems(validate.errors));
+}
+
+/**
+ * The one ajv instance of `dialect` that {@link compileSchema} compiles
+ * trusted schemas on, made on first use. For callers that need ajv's own
+ * error objects (keyword, params) rather than {@link SchemaProblem}s: a
+ * schema compiled here shares the instance's compiled meta-schema and
+ * formats, which cost more than a small schema's compile. Give it schemas
+ * without `$id` and `$schema` (drop them, as compileSchema does), or ids
+ * would collect on the shared instance.
+ * @throws MissingDependencyError when `ajv` or `ajv-formats` (draft-04:
+ *   `ajv-draft-04`) is not installed.
+ */
+export function trustedAjv(dialect: Dialect): Ajv {
   let ajv = trusted.get(dialect);
   if (!ajv) {
     ajv = newAjv(dialect);
     trusted.set(dialect, ajv);
   }
-  const validate = ajv.compile(rest);
-  return (value) => (validate(value) || validAsNumbers(validate, value) ? [] : toProblems(validate.errors));
+  return ajv;
 }
 
 /**

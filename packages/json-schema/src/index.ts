@@ -14,6 +14,7 @@ export {
   type SchemaLimits,
   type SchemaProblem,
   type SchemaRefusal,
+  trustedAjv,
   type UntrustedSchemas,
   untrustedSchemas,
 } from "./compile.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { refusal } from "./refusal.js";
-import { compileSchema, DEFAULT_SCHEMA_LIMITS, formatProblems, SchemaCompileError, untrustedSchemas } from "../src/index.js";
+import { compileSchema, DEFAULT_SCHEMA_LIMITS, formatProblems, SchemaCompileError, trustedAjv, untrustedSchemas } from "../src/index.js";
 
 const sum = { type: "object", properties: { sum: { type: "number" } }, required: ["sum"], additionalProperties: false };
 
@@ -150,5 +150,21 @@ describe("bigints (integers beyond 2^53, as parseJson reads them)", () => {
     expect(a(big)).toEqual([]);
     expect(a(2n ** 65n)).toEqual([{ path: "", message: "must be <= 18446744073709552000" }]);
     expect(compileSchema({ type: "integer", maximum: 18446744073709551614n }, { untrusted: limits })).not.toBe(a);
+  });
+});
+
+describe("trustedAjv", () => {
+  it("is one instance per dialect, the one compileSchema uses, with formats asserted and ajv's error objects", () => {
+    expect(trustedAjv("2020-12")).toBe(trustedAjv("2020-12"));
+    expect(trustedAjv("draft-07")).not.toBe(trustedAjv("2020-12"));
+    const check = trustedAjv("2020-12").compile({ type: "object", properties: { url: { type: "string", format: "uri" } } });
+    expect(check({ url: "https://a.example" })).toBe(true);
+    expect(check({ url: "not a uri" })).toBe(false);
+    expect(check.errors?.[0]).toMatchObject({ instancePath: "/url", keyword: "format", params: { format: "uri" } });
+    // compileSchema compiles on the same instance: a format added to it is asserted there too.
+    trustedAjv("2020-12").addFormat("x-even-length", /^(?:..)*$/);
+    const even = compileSchema({ type: "string", format: "x-even-length" });
+    expect(even("ab")).toEqual([]);
+    expect(even("abc")).toHaveLength(1);
   });
 });

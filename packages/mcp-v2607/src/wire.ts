@@ -5,21 +5,21 @@
  * their Base64 sentinel encoding, the `x-mcp-header` annotations of a tool's
  * `inputSchema`, and the per-request `_meta` envelope.
  *
- * Hand-written. Of the generated validators it takes only the small
- * `envelope` group (`generated/validators-envelope.js`: the checks of the
- * `_meta` members), not the whole set, so that `@x/mcp-v2607/wire` stays a
- * cheap import.
+ * Hand-written. The `_meta` members are checked against the generated
+ * `envelope` schema group (`generated/schemas-envelope.js`), compiled by ajv
+ * on the first request: a few schema documents rather than their compiled
+ * code, so that `@x/mcp-v2607/wire` stays a cheap import and a small bundle.
  */
-import type { ErrorObject } from "ajv";
+import { nonFiniteProblem, schemaDialect, trustedAjv } from "@x/json-schema";
+import type { ErrorObject, ValidateFunction } from "ajv";
 // Through the ./constants entry, so that the built wire.js imports that file rather than carrying a copy.
 import { ErrorCode, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, Method } from "./constants-entry.js";
 import type { ClientCapabilities, Implementation, LoggingLevel, RequestMetaObject } from "./generated/types.js";
-import type { Validator } from "./generated/validators.js";
 import {
-  ClientCapabilities as checkClientCapabilities,
-  Implementation as checkImplementation,
-  LoggingLevel as checkLoggingLevel,
-} from "./generated/validators-envelope.js";
+  ClientCapabilities as capabilitiesSchema,
+  Implementation as implementationSchema,
+  LoggingLevel as logLevelSchema,
+} from "./generated/schemas-envelope.js";
 
 export { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION } from "./constants-entry.js";
 
@@ -476,7 +476,9 @@ function describeProblem(errors: readonly ErrorObject[] | null | undefined): str
   let depth = -1;
   for (const error of errors ?? []) {
     const d = error.instancePath.split("/").length;
-    if (d >= depth) {
+    // At one depth the last error wins (an anyOf after its branches), but a
+    // wrong type says more than the keywords checked after it (an enum).
+    if (d > depth || (d === depth && !(chosen?.keyword === "type" && error.instancePath === chosen.instancePath))) {
       chosen = error;
       depth = d;
     }
@@ -491,12 +493,39 @@ function describeProblem(errors: readonly ErrorObject[] | null | undefined): str
   return `${accessPath(chosen.instancePath)} ${problem}`;
 }
 
+/** The schema documents of the checked `_meta` members (the generated `envelope` group). */
+const ENVELOPE_SCHEMAS = { ClientCapabilities: capabilitiesSchema, Implementation: implementationSchema, LoggingLevel: logLevelSchema };
+type EnvelopeMember = keyof typeof ENVELOPE_SCHEMAS;
+let envelopeChecks: Map<EnvelopeMember, ValidateFunction> | undefined;
+
 /**
- * Checks one `_meta` member against its generated validator: `undefined`
+ * The check of one envelope member, compiled (with the others) on first use,
+ * on the ajv instance tool schemas are compiled on, so that its meta-schema
+ * is compiled once per program.
+ */
+function envelopeCheck(member: EnvelopeMember): ValidateFunction {
+  if (envelopeChecks === undefined) {
+    const ajv = trustedAjv(schemaDialect(capabilitiesSchema));
+    const checks = new Map<EnvelopeMember, ValidateFunction>();
+    for (const [name, { $schema: _dialect, ...document }] of Object.entries(ENVELOPE_SCHEMAS)) {
+      checks.set(name as EnvelopeMember, ajv.compile(document));
+    }
+    envelopeChecks = checks;
+  }
+  return envelopeChecks.get(member) as ValidateFunction;
+}
+
+/**
+ * Checks one `_meta` member against its schema definition: `undefined`
  * when it passes, else the refusal naming the member and what is wrong.
  */
-function checkMember(key: string, value: unknown, check: Validator<unknown>): EnvelopeCheck | undefined {
-  if (check(value)) return undefined;
+function checkMember(key: string, value: unknown, member: EnvelopeMember): EnvelopeCheck | undefined {
+  const check = envelopeCheck(member);
+  if (check(value)) {
+    // ajv's number types pass Infinity and NaN, which JSON cannot carry (a too-large literal parses to Infinity).
+    const nonFinite = nonFiniteProblem(value);
+    return nonFinite && invalidEnvelope(`Invalid params: _meta["${key}"]${accessPath(nonFinite.path)} ${nonFinite.message}`);
+  }
   return invalidEnvelope(`Invalid params: _meta["${key}"]${describeProblem(check.errors)}`);
 }
 
@@ -507,15 +536,18 @@ function checkMember(key: string, value: unknown, check: Validator<unknown>): En
  * and client capabilities; `progressToken`, when present, a string or a safe
  * integer. The client capabilities, and the client info and log level when
  * present, are checked against the schema's `ClientCapabilities`,
- * `Implementation` and `LoggingLevel` by the generated validators (the
- * `envelope` group, the same checks as `validate()`'s), so a member of the
- * wrong type anywhere inside them is refused. The rest of `_meta` is passed on.
+ * `Implementation` and `LoggingLevel` (the `envelope` schema group, compiled
+ * by ajv on the first call; the same definitions `validate()` checks), so a
+ * member of the wrong type anywhere inside them is refused. The rest of
+ * `_meta` is passed on.
  *
  * @returns `{ ok: true, envelope }`, or `{ ok: false, code: -32602, message }`
  *   naming the first field that is missing or malformed, e.g. `Invalid params:
  *   _meta["io.modelcontextprotocol/clientCapabilities"].sampling must be an
- *   object`. Never throws (the validators need no module at run time: their
- *   `uri` format check is generated inline).
+ *   object`.
+ * @throws MissingDependencyError (of `@x/jsonrpc`) on the first call when
+ *   `ajv` or `ajv-formats`, dependencies of `@x/json-schema`, are not
+ *   installed (a bundle must find them beside it); nothing else.
  */
 export function readEnvelope(params: Record<string, unknown>): EnvelopeCheck {
   const meta = params._meta;
@@ -530,7 +562,7 @@ export function readEnvelope(params: Record<string, unknown>): EnvelopeCheck {
   }
   const clientCapabilities = meta[META_CLIENT_CAPABILITIES];
   if (clientCapabilities === undefined) return invalidEnvelope(`Missing or invalid _meta["${META_CLIENT_CAPABILITIES}"]`);
-  const badCapabilities = checkMember(META_CLIENT_CAPABILITIES, clientCapabilities, checkClientCapabilities);
+  const badCapabilities = checkMember(META_CLIENT_CAPABILITIES, clientCapabilities, "ClientCapabilities");
   if (badCapabilities) return badCapabilities;
   const progressToken = meta.progressToken;
   if (
@@ -543,12 +575,12 @@ export function readEnvelope(params: Record<string, unknown>): EnvelopeCheck {
   }
   const clientInfo = meta[META_CLIENT_INFO];
   if (clientInfo !== undefined) {
-    const badInfo = checkMember(META_CLIENT_INFO, clientInfo, checkImplementation);
+    const badInfo = checkMember(META_CLIENT_INFO, clientInfo, "Implementation");
     if (badInfo) return badInfo;
   }
   const logLevel = meta[META_LOG_LEVEL];
   if (logLevel !== undefined) {
-    const badLevel = checkMember(META_LOG_LEVEL, logLevel, checkLoggingLevel);
+    const badLevel = checkMember(META_LOG_LEVEL, logLevel, "LoggingLevel");
     if (badLevel) return badLevel;
   }
   return {

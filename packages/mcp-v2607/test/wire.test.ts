@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
+import { NON_FINITE_MESSAGE } from "@x/json-schema";
 import { describe, expect, it } from "vitest";
 import * as root from "../src/index.js";
 import {
@@ -27,15 +28,15 @@ const META = {
 };
 
 describe("the wire entry", () => {
-  it("imports of the generated validators only the envelope group (and types), so that it stays cheap", () => {
+  it("imports of the generated code only the envelope schema group (and types), so that it stays cheap", () => {
     const source = readFileSync(join(packageDir, "src/wire.ts"), "utf8");
     const imports = [...source.matchAll(/^import\s+(type\s+)?[^;]*?from\s+"([^"]+)"/gms)].map((m) => [Boolean(m[1]), m[2]]);
     expect(imports).toEqual([
+      [false, "@x/json-schema"],
       [true, "ajv"],
       [false, "./constants-entry.js"],
       [true, "./generated/types.js"],
-      [true, "./generated/validators.js"],
-      [false, "./generated/validators-envelope.js"],
+      [false, "./generated/schemas-envelope.js"],
     ]);
   });
 
@@ -329,6 +330,8 @@ describe("the request _meta envelope: every member checked against the schema's 
     [{ sampling: { tools: [] } }, `_meta["${CAPS}"].sampling.tools must be an object`],
     [{ experimental: { "my feature": 1 } }, `_meta["${CAPS}"].experimental["my feature"] must be an object`],
     [{ extensions: [] }, `_meta["${CAPS}"].extensions must be an object`],
+    // 1e400 in the JSON text parses to Infinity, which the schema's integer type would pass.
+    [{ experimental: { f: { n: Number.POSITIVE_INFINITY } } }, `_meta["${CAPS}"].experimental.f.n ${NON_FINITE_MESSAGE}`],
   ])("refuses clientCapabilities %j, naming the member", (capabilities, message) => {
     expect(readEnvelope({ _meta: { ...META, [CAPS]: capabilities } })).toEqual(refusal(message));
   });

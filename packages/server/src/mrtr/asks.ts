@@ -31,9 +31,9 @@ import { type CompiledSchema, compileSchema } from "../schema.js";
 type Validators = typeof import("./validators.js");
 
 /**
- * The generated validators, loaded on the first ask rather than when the
- * package is imported: the module holds every definition's validator and
- * costs about 20 ms to load, which a server that never asks should not pay.
+ * The answer checks, loaded on the first ask rather than when the package
+ * is imported: loading them compiles three schema documents with ajv, which
+ * a server that never asks should not pay for.
  */
 let V: Validators | undefined;
 
