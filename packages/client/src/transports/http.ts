@@ -28,6 +28,9 @@ export const MAX_RESUME_DELAY_MS = 30_000;
 /** Default number of resumption attempts of one broken SSE stream (the `initialize` era). */
 export const DEFAULT_MAX_RESUME_ATTEMPTS = 3;
 
+/** Longest wait of `openEventStream` for the GET stream's headers, in milliseconds. */
+const EVENT_STREAM_OPEN_WAIT_MS = 2000;
+
 /** Where an SSE stream left off: the last event id seen and the server's last `retry` (ms). */
 interface StreamCursor {
   lastEventId?: string;
@@ -202,18 +205,24 @@ export class StreamableHttpTransport implements Transport {
    * no request. A `405` (or any answer that is not an SSE stream) means the
    * server offers none: resolves without one. When the stream ends it is
    * opened again, with `Last-Event-ID` when an event carried an id, at most
-   * `maxResumeAttempts` times in a row without an event in between.
+   * `maxResumeAttempts` times in a row without an event in between. Waits at
+   * most 2000 ms for the stream's headers; it then goes on opening in the background.
    */
   async openEventStream(): Promise<void> {
     if (!this.session || this.eventStream || this.closed) return;
     const controller = new AbortController();
     this.eventStream = controller;
-    const response = await this.getStream(undefined, controller).catch(() => undefined);
-    if (!response) {
-      if (this.eventStream === controller) this.eventStream = undefined;
-      return;
-    }
-    void this.runEventStream(response, controller);
+    const opened = this.getStream(undefined, controller).then(
+      (response) => {
+        if (response) void this.runEventStream(response, controller);
+        else if (this.eventStream === controller) this.eventStream = undefined;
+      },
+      () => {
+        if (this.eventStream === controller) this.eventStream = undefined;
+      },
+    );
+    // A server may hold the stream's headers back until its first event: waiting is bounded.
+    await Promise.race([opened, delay(EVENT_STREAM_OPEN_WAIT_MS, controller.signal).catch(() => {})]);
   }
 
   /** Ends the session: closes the GET stream and sends `DELETE` with the session id (a `405` or a failure is accepted). */
