@@ -4,6 +4,8 @@
  * reading the `initialize` result, and answering the requests a server sends
  * on its session (`ping`, `elicitation/create`, `sampling/createMessage`,
  * `roots/list`) through the same handlers the Multi Round-Trip loop uses.
+ * What the server sends is checked with `@x/mcp-v2511`'s validators; what a
+ * handler returns with the ones the Multi Round-Trip loop uses.
  *
  * The era rules both sides share (the versions, the session headers) live in
  * `@x/mcp-v2511/wire`; what a server sends is checked with that package's
@@ -13,7 +15,7 @@ import { isObject } from "@x/jsonrpc";
 import { INITIALIZE_ERA_VERSIONS, isInitializeEraVersion } from "@x/mcp-v2511/wire";
 import type { JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 import { ClientErrorCode, McpClientError } from "./errors.js";
-import type { InputContext, InputHandlers } from "./mrtr.js";
+import { checkAnswer, type InputContext, type InputHandlers } from "./mrtr.js";
 
 /**
  * Which protocol a {@link Client} speaks: `"auto"` probes with
@@ -119,8 +121,8 @@ function errorResponse(id: RequestId, code: number, message: string, data?: unkn
  * Answers one server-to-client request of an `initialize`-era session:
  * `ping` with an empty result (spec 2025-11-25: utilities/ping); the three
  * input requests through `handlers` (spec: client/elicitation,
- * client/sampling, client/roots), their params and the handler's result
- * checked with the 2025-11-25 validators.
+ * client/sampling, client/roots), their params checked with the 2025-11-25
+ * validators and the handler's result as the Multi Round-Trip loop checks it.
  *
  * @returns the response to send back, or `undefined` when `signal` aborted
  *   (the server cancelled the request, which then gets no answer: spec
@@ -167,7 +169,7 @@ export async function answerServerRequest(
     );
   }
   if (signal.aborted) return undefined;
-  const checked = validate(kind.result, result);
+  const checked = await checkAnswer(kind.result, result);
   if (!checked.ok) {
     return errorResponse(id, RpcError.InternalError, `The ${kind.handler} handler returned an invalid ${kind.result}`, {
       problems: checked.problems,
