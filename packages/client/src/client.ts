@@ -55,6 +55,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@x/mcp-v2607/constants";
 import { readEnvelope, requestMeta } from "@x/mcp-v2607/wire";
+import { INITIALIZE_ERA_VERSIONS } from "@x/mcp-v2511/wire";
 import { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./cache.js";
 import { ClientErrorCode, clip, isMcpClientError, McpClientError, transportError } from "./errors.js";
 import { type HeaderParam, paramHeaders, toolHeaderParams } from "./headers.js";
@@ -78,8 +79,8 @@ import {
 import { answerToElicitResult, elicitationToRequest, type WaitFor } from "./suspend.js";
 import type { Transport } from "./transports/transport.js";
 
-/** The version this client proposes in `initialize` (the newest of the `initialize` era). */
-const INITIALIZE_VERSION = "2025-11-25";
+/** The version this client proposes in `initialize`: the newest of the `initialize` era. */
+const INITIALIZE_VERSION: (typeof INITIALIZE_ERA_VERSIONS)[0] = INITIALIZE_ERA_VERSIONS[0];
 
 /** Default bound on Multi Round-Trip rounds per request. */
 export const DEFAULT_MAX_INPUT_ROUNDS = 10;

@@ -14,6 +14,7 @@
 import { isObject } from "@x/jsonrpc";
 import { INITIALIZE_ERA_VERSIONS, isInitializeEraVersion } from "@x/mcp-v2511/wire";
 import type { JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
+import { ErrorCode } from "@x/mcp-v2607/constants";
 import { ClientErrorCode, McpClientError } from "./errors.js";
 import { checkAnswer, type InputContext, type InputHandlers } from "./mrtr.js";
 
@@ -47,7 +48,11 @@ export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
  * -32020 `HeaderMismatch`, -32021 `MissingRequiredClientCapability`,
  * -32022 `UnsupportedProtocolVersion`.
  */
-export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([-32020, -32021, -32022]);
+export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingRequiredClientCapability,
+  ErrorCode.UnsupportedProtocolVersion,
+]);
 
 type Validate = typeof import("@x/mcp-v2511").validate;
 let validateModule: Promise<Validate> | undefined;
