@@ -86,6 +86,12 @@ const INITIALIZE_VERSION: (typeof INITIALIZE_ERA_VERSIONS)[0] = INITIALIZE_ERA_V
 export const DEFAULT_MAX_INPUT_ROUNDS = 10;
 /** Default timeout of one round trip, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/**
+ * Most server-to-client requests (the `initialize` era) answered at once;
+ * past it, a request is answered -32603 at once, so that a server cannot
+ * make the client hold unbounded state.
+ */
+export const MAX_SERVER_REQUESTS = 64;
 /** Default page cap of the `listAll*` helpers. */
 export const DEFAULT_MAX_PAGES = 100;
 
@@ -554,6 +560,13 @@ export class Client {
   }
 
   private async onServerRequest(request: JSONRPCRequest): Promise<JSONRPCResponse | undefined> {
+    if (this.answering.size >= MAX_SERVER_REQUESTS || this.answering.has(request.id)) {
+      const message =
+        this.answering.size >= MAX_SERVER_REQUESTS
+          ? `This client answers at most ${MAX_SERVER_REQUESTS} server requests at a time`
+          : `A request with id ${JSON.stringify(request.id)} is already being answered`;
+      return { jsonrpc: "2.0", id: request.id, error: { code: ErrorCode.InternalError, message } } as unknown as JSONRPCResponse;
+    }
     const controller = new AbortController();
     this.answering.set(request.id, controller);
     try {

@@ -28,6 +28,9 @@ export const MAX_RESUME_DELAY_MS = 30_000;
 /** Default number of resumption attempts of one broken SSE stream (the `initialize` era). */
 export const DEFAULT_MAX_RESUME_ATTEMPTS = 3;
 
+/** Longest wait for the server to accept a notification or a response the client POSTs, in milliseconds. */
+const POST_TIMEOUT_MS = 30_000;
+
 /** Longest wait of `openEventStream` for the GET stream's headers, in milliseconds. */
 const EVENT_STREAM_OPEN_WAIT_MS = 2000;
 
@@ -193,7 +196,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /**
-   * POSTs a notification. Resolves on a 2xx answer (202 Accepted).
+   * POSTs a notification. Resolves on a 2xx answer (202 Accepted), waiting at most 30 s for it.
    * @throws McpClientError -32000: `"connection_failed"`, `"http_error"` (another status), `"session_ended"` (404 on a session), `"closed"`.
    */
   async notify(notification: JSONRPCNotification): Promise<void> {
@@ -306,11 +309,21 @@ export class StreamableHttpTransport implements Transport {
     const body = this.encode(message);
     const headers = await this.headersFor(message);
     const sentSession = this.sid;
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(transportError("connection_failed", `POST ${this.url.href} got no answer in ${POST_TIMEOUT_MS} ms`)),
+      POST_TIMEOUT_MS,
+    );
+    this.inflight.add(controller);
     let response: Response;
     try {
-      response = await this.fetch(this.url, { method: "POST", headers, body });
+      response = await this.fetch(this.url, { method: "POST", headers, body, signal: controller.signal });
     } catch (error) {
+      if (controller.signal.aborted) throw this.abortReason(controller, error);
       throw transportError("connection_failed", `POST ${this.url.href} failed: ${describe(error)}`, { url: this.url.href }, error);
+    } finally {
+      clearTimeout(timer);
+      this.inflight.delete(controller);
     }
     await response.body?.cancel().catch(() => {});
     this.checkSession(response, sentSession, "a notification");
