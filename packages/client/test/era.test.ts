@@ -4,7 +4,7 @@
 // a server-to-client request without a handler, a dropped SSE stream.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { Client, ClientErrorCode, type ClientOptions, StreamableHttpTransport } from "../src/index.js";
+import { Client, ClientErrorCode, type ClientOptions, InMemoryTransport, StreamableHttpTransport } from "../src/index.js";
 import { httpServer } from "./helpers.js";
 
 type Message = {
@@ -158,6 +158,86 @@ describe("the initialize handshake", () => {
     // No notifications/initialized followed the refused answer.
     expect(server.seen.map((s) => s.method)).toEqual(["initialize"]);
     await expect(client.listTools()).rejects.toMatchObject({ code: ClientErrorCode.TransportFailed, data: { reason: "closed" } });
+  });
+});
+
+describe("the probe of protocol: auto", () => {
+  /** A server that answers every POST with `status` and `body`, recording the methods. */
+  async function answering(status: number, body: unknown) {
+    const methods: string[] = [];
+    const server = await httpServer((_req, res, text) => {
+      methods.push(text ? ((JSON.parse(text) as Message).method ?? "-") : "-");
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+    });
+    servers.push(server);
+    return { url: server.url, methods };
+  }
+
+  it("takes a 2026 error (-32021) as a modern server: no initialize", async () => {
+    const server = await answering(400, { jsonrpc: "2.0", id: 1, error: { code: -32021, message: "missing capability" } });
+    const { client } = await connect(server.url);
+    expect(client.era).toBe("modern");
+    expect(server.methods).toEqual(["server/discover"]);
+  });
+
+  it("fails on -32022 without a version in common, and never falls back to initialize", async () => {
+    const server = await answering(400, {
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32022, message: "unsupported", data: { supported: ["2099-01-01"] } },
+    });
+    const client = new Client({ name: "era-test", version: "1.0.0" });
+    await expect(client.connect(new StreamableHttpTransport(server.url))).rejects.toMatchObject({ code: -32022 });
+    expect(server.methods).toEqual(["server/discover"]);
+    expect(client.era).toBeUndefined();
+  });
+
+  it("fails on a 5xx instead of guessing the era", async () => {
+    const server = await answering(503, {});
+    const client = new Client({ name: "era-test", version: "1.0.0" });
+    await expect(client.connect(new StreamableHttpTransport(server.url))).rejects.toMatchObject({
+      code: ClientErrorCode.TransportFailed,
+      data: { reason: "http_error", status: 503 },
+    });
+    expect(server.methods).toEqual(["server/discover"]);
+  });
+
+  it("takes an empty result as the earlier era (a server that answers any method with {})", async () => {
+    const methods: string[] = [];
+    const server = await httpServer((req, res, text) => {
+      if (req.method !== "POST") return void res.writeHead(405).end();
+      const m = JSON.parse(text) as Message;
+      methods.push(m.method ?? "-");
+      if (m.id === undefined) return void res.writeHead(202).end();
+      const result =
+        m.method === "initialize" ? { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } } : {};
+      json(res, { jsonrpc: "2.0", id: m.id, result });
+    });
+    servers.push(server);
+    const { client } = await connect(server.url);
+    expect(client.era).toBe("legacy");
+    expect(methods.slice(0, 3)).toEqual(["server/discover", "initialize", "notifications/initialized"]);
+  });
+
+  it("does not probe an in-memory transport, and refuses to pin it to the earlier era", async () => {
+    const seen: string[] = [];
+    const transport = new InMemoryTransport(async (m) => {
+      seen.push(m.method);
+      return { jsonrpc: "2.0", id: m.id, result: {} } as never;
+    });
+    const modern = new Client({ name: "era-test", version: "1.0.0" });
+    await modern.connect(transport);
+    expect(modern.era).toBe("modern");
+    expect(seen).toEqual([]);
+    const pinned = new Client({ name: "era-test", version: "1.0.0" }, { protocol: "2025-11-25" });
+    await expect(pinned.connect(new InMemoryTransport(async () => ({}) as never))).rejects.toMatchObject({
+      code: ClientErrorCode.VersionUnsupported,
+    });
+  });
+
+  it("refuses an unknown protocol choice", () => {
+    expect(() => new Client({ name: "era-test", version: "1.0.0" }, { protocol: "2024-11-05" as never })).toThrow(TypeError);
   });
 });
 
