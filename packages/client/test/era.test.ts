@@ -379,6 +379,53 @@ describe("server-to-client requests on a request's SSE stream", () => {
   });
 });
 
+describe("the session's GET stream", () => {
+  it("answers a server request sent on it, delivers its notifications, and reopens it with Last-Event-ID", async () => {
+    const gets: (string | undefined)[] = [];
+    let answered: (m: Message) => void = () => {};
+    const answer = new Promise<Message>((resolve) => (answered = resolve));
+    const server = await httpServer((req, res, text) => {
+      const m = text ? (JSON.parse(text) as Message) : undefined;
+      if (req.method === "GET") {
+        gets.push(req.headers["last-event-id"] as string | undefined);
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        if (gets.length === 1) {
+          res.end(`id: g1\nretry: 10\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: "r1", method: "roots/list" })}\n\n`);
+        } else {
+          res.write(`id: g2\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })}\n\n`);
+        }
+        return;
+      }
+      if (m?.method === "initialize") {
+        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s" });
+        res.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: m.id,
+            result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "g", version: "1" } },
+          }),
+        );
+        return;
+      }
+      if (m && m.method === undefined) answered(m);
+      res.writeHead(202).end();
+    });
+    servers.push(server);
+    let changed: () => void = () => {};
+    const listChanged = new Promise<void>((resolve) => (changed = resolve));
+    await connect(server.url, {
+      protocol: "2025-11-25",
+      handlers: { roots: () => ({ roots: [{ uri: "file:///r" }] }) },
+      onNotification: (n) => {
+        if (n.method === "notifications/tools/list_changed") changed();
+      },
+    });
+    expect(await answer).toEqual({ jsonrpc: "2.0", id: "r1", result: { roots: [{ uri: "file:///r" }] } });
+    await listChanged;
+    expect(gets).toEqual([undefined, "g1"]);
+  });
+});
+
 describe("resuming a broken SSE stream", () => {
   it("resumes with Last-Event-ID after the server's retry, and gets the response on the GET stream", async () => {
     let callId: Message["id"];
