@@ -109,7 +109,11 @@ export interface ClientOptions {
    * to `initialize`.
    */
   protocol?: ProtocolChoice;
-  /** Milliseconds the `server/discover` probe of `protocol: "auto"` waits. Default 3000. */
+  /**
+   * Milliseconds the `server/discover` probe of `protocol: "auto"` waits
+   * (`DEFAULT_PROBE_TIMEOUT_MS`, 3000). Over stdio, silence this long means a
+   * server of the earlier era; 0 waits without limit.
+   */
   probeTimeout?: number;
   /**
    * Receives every notification of an `initialize`-era session (progress,
