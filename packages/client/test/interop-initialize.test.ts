@@ -159,10 +159,15 @@ interface Served {
   methods: string[];
 }
 
-/** A node:http → fetch bridge; `dual` routes 2026 requests to the SDK's createMcpHandler and the rest to the sessions. */
-async function serve(dual: boolean): Promise<Served> {
+/**
+ * A node:http → fetch bridge. `"legacy"`: the sessions only; `"dual"`: 2026
+ * requests to the SDK's createMcpHandler, the rest to the sessions;
+ * `"stateless"`: createMcpHandler alone, with its default stateless legacy leg.
+ */
+async function serve(mode: "legacy" | "dual" | "stateless"): Promise<Served> {
   const legacy = legacyHandler();
-  const modern = createMcpHandler(officialServer, { legacy: "reject" });
+  const modern = createMcpHandler(officialServer, { legacy: mode === "stateless" ? "stateless" : "reject" });
+  const dual = mode !== "legacy";
   const methods: string[] = [];
   const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -213,15 +218,18 @@ async function stop(served: Served): Promise<void> {
 
 let legacyOnly: Served;
 let dual: Served;
+let stateless: Served;
 
 beforeAll(async () => {
-  legacyOnly = await serve(false);
-  dual = await serve(true);
+  legacyOnly = await serve("legacy");
+  dual = await serve("dual");
+  stateless = await serve("stateless");
 });
 
 afterAll(async () => {
   await stop(legacyOnly);
   await stop(dual);
+  await stop(stateless);
 });
 
 async function connect(served: Served, options: ClientOptions = {}) {
@@ -383,6 +391,16 @@ describe("@x/client against an official server of both eras on one endpoint", ()
     expect(await client.callTool("add", { a: 2, b: 40 })).toMatchObject({ content: [{ text: "42" }] });
     expect(await client.callTool("deploy", { env: "dev" })).toMatchObject({ content: [{ text: "not deployed (decline)" }] });
     expect(asked).toEqual(["Deploy to dev?"]);
+    await client.close();
+  });
+});
+
+describe("@x/client pinned to 2025-11-25 against createMcpHandler's stateless legacy leg", () => {
+  it("initializes and calls tools, one fresh server instance per request", async () => {
+    const { client } = await connect(stateless, { protocol: "2025-11-25" });
+    expect(client.era).toBe("legacy");
+    expect((await client.listAllTools()).map((t) => t.name)).toContain("add");
+    expect(await client.callTool("add", { a: 20, b: 22 })).toMatchObject({ content: [{ text: "42" }] });
     await client.close();
   });
 });
