@@ -90,8 +90,16 @@ export interface StreamableHttpOptions {
  * `"connection_failed"` (fetch itself failed), `"http_error"` (a status with
  * no JSON-RPC body, `data.status`), `"stream_broken"` (the SSE stream ended or
  * broke before the response), `"message_too_large"`, `"invalid_message"`
- * (a body or event that is not JSON-RPC). An HTTP error status whose body is a
- * JSON-RPC error (e.g. 400 with -32022) resolves with that error response.
+ * (a body or event that is not JSON-RPC, or an invalid `Mcp-Session-Id`),
+ * `"session_ended"` (a 404 to a request that named a session). An HTTP error
+ * status whose body is a JSON-RPC error (e.g. 400 with -32022) resolves with
+ * that error response.
+ *
+ * In the `initialize` era a stream that broke before its response (after an
+ * event with an id) is resumed with a GET carrying `Last-Event-ID`, after
+ * the server's `retry` (default {@link DEFAULT_RESUME_DELAY_MS}, at most
+ * {@link MAX_RESUME_DELAY_MS}), at most `maxResumeAttempts` times; the
+ * response may come on the resumed stream.
  * A message that needs lossless-json when it is not installed rejects with
  * its MissingDependencyError.
  */
