@@ -95,7 +95,9 @@ export interface Transport {
   /**
    * Opens the stream for server messages that answer no request (HTTP:
    * the GET SSE stream; a `405` means the server offers none). Resolves once
-   * it is open or refused; it then runs until `endSession` or `close`.
+   * it is open or refused (the HTTP transport waits at most 2000 ms, then
+   * goes on opening it in the background); it then runs until `endSession`
+   * or `close`.
    */
   openEventStream?(): Promise<void>;
   /**
