@@ -1,19 +1,23 @@
 #!/usr/bin/env node
-// Runs the official MCP conformance suite (client side, revision 2026-07-28)
-// against @x/client, through the entry conformance/dist/client/main.js:
+// Runs the official MCP conformance suite (client side) against @x/client,
+// for each requirement set in turn (2026-07-28, then 2025-11-25, the
+// initialize era), through the entry conformance/dist/client/main.js:
 //   1. asks the suite's CLI (Node 22 binary of the `node` npm package; the CLI
-//      needs Node >= 22) which client scenarios `--requirements 2026-07-28`
+//      needs Node >= 22) which client scenarios `--requirements <revision>`
 //      scores;
-//   2. runs them one at a time with --scenario (the suite's own --requirements
-//      mode starts them all at once, too much for a small machine), each with
-//      the client baseline expected-failures.client.yml;
+//   2. runs them one at a time with --scenario and --spec-version <revision>
+//      (the suite's own --requirements mode starts them all at once, too much
+//      for a small machine), each with that revision's client baseline:
+//      expected-failures.client.yml (2026-07-28) or
+//      expected-failures.client.2025-11-25.yml;
 //   3. prints one line per scenario and exits 1 when any scenario has a failure
 //      the baseline does not list, or the baseline lists one that now passes;
 //   4. then runs the client scenarios the suite reports but never scores
 //      (UNSCORED), for information only.
-// The client itself runs on this Node (20+). Build first (`pnpm build`).
+// The client itself runs on this Node (20+), in its default protocol "auto"
+// (probe, then fall back to initialize). Build first (`pnpm build`).
 //
-//   node conformance/scripts/run-client.mjs [scenario ...]
+//   node conformance/scripts/run-client.mjs [--requirements <revision>] [scenario ...]
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -25,9 +29,12 @@ const require = createRequire(join(here, "package.json"));
 const node22 = join(dirname(require.resolve("node/package.json")), "bin", "node");
 const cli = join(dirname(require.resolve("@modelcontextprotocol/conformance/package.json")), "dist", "index.js");
 const entry = join(here, "dist", "client", "main.js");
-const baseline = join(here, "expected-failures.client.yml");
 const results = join(here, "results");
-const UNSCORED = ["json-schema-2020-12-preservation"];
+/** Each requirement set: its baseline, and the scenarios it reports but never scores. */
+const REVISIONS = [
+  { revision: "2026-07-28", baseline: join(here, "expected-failures.client.yml"), unscored: ["json-schema-2020-12-preservation"] },
+  { revision: "2025-11-25", baseline: join(here, "expected-failures.client.2025-11-25.yml"), unscored: [] },
+];
 
 if (!existsSync(entry)) {
   console.error(`conformance:client: ${entry} is missing; run the build first (pnpm build)`);
@@ -35,8 +42,8 @@ if (!existsSync(entry)) {
 }
 mkdirSync(results, { recursive: true });
 
-function requiredScenarios() {
-  const listed = spawnSync(node22, [cli, "list", "--client", "--requirements", "2026-07-28"], { encoding: "utf8" });
+function requiredScenarios(revision) {
+  const listed = spawnSync(node22, [cli, "list", "--client", "--requirements", revision], { encoding: "utf8" });
   if (listed.status !== 0) {
     console.error(`conformance:client: could not list the scenarios:\n${listed.stderr}`);
     process.exit(1);
@@ -59,9 +66,9 @@ if (command.split(" ").length !== 2) {
   process.exit(1);
 }
 
-function runScenario(scenario, scored = true) {
+function runScenario({ revision, baseline }, scenario, scored = true) {
   return new Promise((resolve) => {
-    const args = [cli, "client", "--command", command, "--scenario", scenario, "--spec-version", "2026-07-28", "-o", results];
+    const args = [cli, "client", "--command", command, "--scenario", scenario, "--spec-version", revision, "-o", results];
     if (scored) args.push("--expected-failures", baseline);
     const child = spawn(node22, args, { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
@@ -75,30 +82,43 @@ function runScenario(scenario, scored = true) {
   });
 }
 
-const wanted = process.argv.slice(2);
-const scenarios = wanted.length > 0 ? wanted : requiredScenarios();
-console.log(`conformance:client: ${scenarios.length} scenarios, one at a time, against ${entry}`);
-let failed = 0;
-for (const scenario of scenarios) {
-  const { code, output } = await runScenario(scenario);
-  const tally = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(output);
-  const counts = tally ? `${tally[1]}/${tally[2]} checks passed${Number(tally[4]) > 0 ? `, ${tally[4]} warnings` : ""}` : "no tally";
-  const expected = /Expected failures/i.test(output) || /~ /.test(output);
-  if (code === 0) {
-    console.log(
-      `  ok    ${scenario} (${counts}${expected && tally && tally[1] !== tally[2] ? ", failures expected by the baseline" : ""})`,
-    );
-  } else {
-    failed++;
-    console.log(`  FAIL  ${scenario} (${counts})`);
-    process.stdout.write(output.replace(/^/gm, "        "));
-  }
+const argv = process.argv.slice(2);
+const only = argv[0] === "--requirements" ? argv[1] : undefined;
+const wanted = only === undefined ? argv : argv.slice(2);
+const sets = REVISIONS.filter((set) => only === undefined || set.revision === only);
+if (sets.length === 0) {
+  console.error(`conformance:client: unknown requirement set ${only}; known: ${REVISIONS.map((set) => set.revision).join(", ")}`);
+  process.exit(2);
 }
-console.log(`conformance:client: ${scenarios.length - failed} of ${scenarios.length} scenarios as expected`);
-if (wanted.length === 0) {
-  for (const scenario of UNSCORED) {
-    const { code } = await runScenario(scenario, false);
-    console.log(`  info  ${scenario} (not scored): ${code === 0 ? "passed" : "did not pass"}`);
+let failed = 0;
+for (const set of sets) {
+  const scenarios = wanted.length > 0 ? wanted : requiredScenarios(set.revision);
+  console.log(`conformance:client --requirements ${set.revision}: ${scenarios.length} scenarios, one at a time, against ${entry}`);
+  let failedHere = 0;
+  for (const scenario of scenarios) {
+    const { code, output } = await runScenario(set, scenario);
+    const tally = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(output);
+    const counts = tally ? `${tally[1]}/${tally[2]} checks passed${Number(tally[4]) > 0 ? `, ${tally[4]} warnings` : ""}` : "no tally";
+    const expected = /Expected failures/i.test(output) || /~ /.test(output);
+    if (code === 0) {
+      console.log(
+        `  ok    ${scenario} (${counts}${expected && tally && tally[1] !== tally[2] ? ", failures expected by the baseline" : ""})`,
+      );
+    } else {
+      failedHere++;
+      console.log(`  FAIL  ${scenario} (${counts})`);
+      process.stdout.write(output.replace(/^/gm, "        "));
+    }
+  }
+  console.log(
+    `conformance:client --requirements ${set.revision}: ${scenarios.length - failedHere} of ${scenarios.length} scenarios as expected`,
+  );
+  failed += failedHere;
+  if (wanted.length === 0) {
+    for (const scenario of set.unscored) {
+      const { code } = await runScenario(set, scenario, false);
+      console.log(`  info  ${scenario} (not scored): ${code === 0 ? "passed" : "did not pass"}`);
+    }
   }
 }
 process.exit(failed > 0 ? 1 : 0);

@@ -6,7 +6,10 @@
  * JSON context in MCP_CONFORMANCE_CONTEXT (e.g. the tool calls to make). This
  * program drives `@x/client` against that URL over Streamable HTTP, doing
  * what each scenario expects of a client, and exits 0 when its own steps
- * succeeded (the suite judges the wire itself).
+ * succeeded (the suite judges the wire itself). The client runs in its
+ * default `protocol: "auto"`: the scenarios of `--requirements 2025-11-25`
+ * are reached through the `server/discover` probe and its fall-back to
+ * `initialize`, as a client meeting a server of that era would.
  *
  *   node conformance/dist/client/main.js http://localhost:PORT/mcp
  */

@@ -115,13 +115,21 @@ export class ResponseCache {
 
   /**
    * Stores a complete result if its hints allow (see the class rules).
+   * `hints` default to the result's own `ttlMs` and `cacheScope`; the client
+   * passes its own for a result of the `initialize` era, which has none.
    * @returns true when stored.
    */
-  set(method: string, params: Record<string, unknown>, authContext: string | undefined, result: Record<string, unknown>): boolean {
+  set(
+    method: string,
+    params: Record<string, unknown>,
+    authContext: string | undefined,
+    result: Record<string, unknown>,
+    hints: { ttlMs?: unknown; cacheScope?: unknown } = result,
+  ): boolean {
     if (!ResponseCache.cacheable(method, params)) return false;
-    const ttl = result.ttlMs;
+    const ttl = hints.ttlMs;
     if (typeof ttl !== "number" || !Number.isFinite(ttl) || ttl <= 0) return false;
-    const scope = result.cacheScope === "public" ? "public" : ResponseCache.privateScope(authContext);
+    const scope = hints.cacheScope === "public" ? "public" : ResponseCache.privateScope(authContext);
     const key = ResponseCache.key(scope, method, params);
     // A result that moved from one scope to the other must not leave the old entry behind.
     this.entries.delete(ResponseCache.key(scope === "public" ? ResponseCache.privateScope(authContext) : "public", method, params));

@@ -5,6 +5,12 @@
  * Round-Trip Requests are resolved through handlers (basic/patterns/mrtr),
  * cache hints are honoured (server/utilities/caching), and lists are
  * followed page by page (server/utilities/pagination).
+ *
+ * The same client speaks the `initialize` era (2024-11-05 to 2025-11-25,
+ * spec 2025-11-25: basic/lifecycle) with the same API: `protocol: "auto"`
+ * probes with `server/discover` and falls back to the handshake
+ * (2026-07-28: basic/versioning "Backward Compatibility"); the session's
+ * server-to-client requests are answered by the same handlers (`era.ts`).
  */
 import { stringifyJson } from "@x/jsonrpc";
 import type {
@@ -20,6 +26,7 @@ import type {
   InputResponses,
   JSONRPCNotification,
   JSONRPCRequest,
+  JSONRPCResponse,
   ListPromptsResult,
   ListResourcesResult,
   ListResourceTemplatesResult,
@@ -48,6 +55,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@x/mcp-v2607/constants";
 import { readEnvelope, requestMeta } from "@x/mcp-v2607/wire";
+import { INITIALIZE_ERA_VERSIONS } from "@x/mcp-v2511/wire";
 import { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./cache.js";
 import { ClientErrorCode, clip, isMcpClientError, McpClientError, transportError } from "./errors.js";
 import { type HeaderParam, paramHeaders, toolHeaderParams } from "./headers.js";
@@ -60,18 +68,68 @@ import {
   nonFiniteProblem,
   type SchemaLimits,
 } from "./schema.js";
+import {
+  answerServerRequest,
+  DEFAULT_PROBE_TIMEOUT_MS,
+  type Era,
+  MODERN_ERROR_CODES,
+  type ProtocolChoice,
+  readInitializeResult,
+} from "./era.js";
 import { answerToElicitResult, elicitationToRequest, type WaitFor } from "./suspend.js";
 import type { Transport } from "./transports/transport.js";
+
+/** The version this client proposes in `initialize`: the newest of the `initialize` era. */
+const INITIALIZE_VERSION: (typeof INITIALIZE_ERA_VERSIONS)[0] = INITIALIZE_ERA_VERSIONS[0];
 
 /** Default bound on Multi Round-Trip rounds per request. */
 export const DEFAULT_MAX_INPUT_ROUNDS = 10;
 /** Default timeout of one round trip, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/**
+ * Most server-to-client requests (the `initialize` era) answered at once;
+ * past it, a request is answered -32603 at once, so that a server cannot
+ * make the client hold unbounded state.
+ */
+export const MAX_SERVER_REQUESTS = 64;
 /** Default page cap of the `listAll*` helpers. */
 export const DEFAULT_MAX_PAGES = 100;
 
 /** Options of a {@link Client}. */
 export interface ClientOptions {
+  /**
+   * Which protocol to speak (see {@link ProtocolChoice}). `"auto"` (default):
+   * `connect` probes with `server/discover` (bounded by `probeTimeout`) and
+   * falls back to `initialize` when the server is of the earlier era: over
+   * HTTP on a 4xx or JSON-RPC error that is not one of the 2026 errors
+   * (-32020, -32021, -32022) or on a result that is not a `DiscoverResult`;
+   * over stdio also on silence, on the same process. A transport that cannot
+   * carry a session (`InMemoryTransport`) is not probed and speaks 2026-07-28.
+   * `"2026-07-28"` sends nothing on `connect`; `"2025-11-25"` goes straight
+   * to `initialize`.
+   */
+  protocol?: ProtocolChoice;
+  /**
+   * Milliseconds the `server/discover` probe of `protocol: "auto"` waits
+   * (`DEFAULT_PROBE_TIMEOUT_MS`, 3000). Over stdio, silence this long means a
+   * server of the earlier era; 0 waits without limit.
+   */
+  probeTimeout?: number;
+  /**
+   * Receives every notification of an `initialize`-era session (progress,
+   * `notifications/message` log entries, list changes, resource updates),
+   * whether it came on a request's stream or on the session's own (HTTP
+   * GET). Per-request notifications also reach that request's
+   * `onNotification`/`onProgress`.
+   */
+  onNotification?: (notification: JSONRPCNotification) => void;
+  /**
+   * Freshness, in milliseconds, given to cacheable results of the
+   * `initialize` era, whose results carry no `ttlMs`. Default 0: such
+   * results are never cached. Entries are private to the authorization
+   * context, and list-changed and resource-updated notifications drop them.
+   */
+  legacyCacheTtlMs?: number;
   /**
    * Capabilities declared on every request. Capabilities for the handlers
    * given (`elicitation`, `sampling`, `roots`) are added when absent.
@@ -279,6 +337,14 @@ export class Client {
   private readonly rejected = new Map<string, string>();
   private readonly options: ClientOptions;
   private readonly warn: (message: string) => void;
+  private readonly choice: ProtocolChoice;
+  private eraNow: Era | undefined;
+  private server: { capabilities: Record<string, unknown>; info: Record<string, unknown>; instructions?: string } | undefined;
+  private renewing: Promise<void> | undefined;
+  /** Server-to-client requests being answered, by id, so that `notifications/cancelled` can stop them. */
+  private readonly answering = new Map<RequestId, AbortController>();
+  private readonly sessionListeners = new Set<(notification: JSONRPCNotification) => void>();
+  private readonly subscribedUris = new Set<string>();
 
   /**
    * @param clientInfo `{ name, version }` (and optionally `title`, ...), sent as `io.modelcontextprotocol/clientInfo`.
@@ -290,13 +356,17 @@ export class Client {
     if (!isObject(clientInfo) || typeof clientInfo.name !== "string" || typeof clientInfo.version !== "string") {
       throw new TypeError("Client needs clientInfo with a string name and version");
     }
-    for (const key of ["maxInputRounds", "timeout", "maxPages"] as const) {
+    for (const key of ["maxInputRounds", "timeout", "maxPages", "probeTimeout", "legacyCacheTtlMs"] as const) {
       const value = options[key];
       if (value !== undefined && (!Number.isSafeInteger(value) || value < 0))
         throw new TypeError(`${key} must be a non-negative integer, got ${value}`);
     }
     this.clientInfo = { ...clientInfo };
     this.options = options;
+    const choice = options.protocol ?? "auto";
+    if (choice !== "auto" && choice !== "2026-07-28" && choice !== INITIALIZE_VERSION)
+      throw new TypeError(`protocol must be "auto", "2026-07-28" or "2025-11-25", got ${String(choice)}`);
+    this.choice = choice;
     this.versions = options.protocolVersions?.length ? [...options.protocolVersions] : [...SUPPORTED_PROTOCOL_VERSIONS];
     this.version = this.versions[0]!;
     this.warn = options.onWarning ?? ((message) => console.warn(`[@x/client] ${message}`));
@@ -328,9 +398,37 @@ export class Client {
     else this.cache = new ResponseCache(options.cache ?? {});
   }
 
-  /** The protocol version sent on requests now (it changes after a -32022 retry or a `discover`). */
+  /**
+   * The protocol version spoken now: in the 2026 era the one sent on
+   * requests (it changes after a -32022 retry or a `discover`); in the
+   * `initialize` era the one the server answered in `initialize`.
+   */
   get protocolVersion(): string {
     return this.version;
+  }
+
+  /**
+   * The era spoken with the server: `"modern"` (2026-07-28) or `"legacy"`
+   * (the `initialize` handshake, 2024-11-05 to 2025-11-25); `undefined`
+   * before `connect`.
+   */
+  get era(): Era | undefined {
+    return this.eraNow;
+  }
+
+  /** The server's capabilities from `initialize` (the `initialize` era), else `undefined`. */
+  get serverCapabilities(): Record<string, unknown> | undefined {
+    return this.server?.capabilities;
+  }
+
+  /** The server's `serverInfo` from `initialize` (the `initialize` era), else `undefined`. */
+  get serverInfo(): Record<string, unknown> | undefined {
+    return this.server?.info;
+  }
+
+  /** The server's `instructions` from `initialize`, if it gave any. */
+  get instructions(): string | undefined {
+    return this.server?.instructions;
   }
 
   /** True when an input handler for `kind` is installed (`waitFor` installs the elicitation one). */
@@ -339,21 +437,167 @@ export class Client {
   }
 
   /**
-   * Attaches the transport and starts it (a stdio transport spawns its
-   * process here). Nothing is sent: the protocol has no handshake.
-   * @throws Error when a transport is already attached.
+   * Attaches the transport, starts it (a stdio transport spawns its process
+   * here) and settles the era (see {@link ClientOptions.protocol}): with
+   * `"2026-07-28"` nothing is sent; with `"auto"` a `server/discover` probe
+   * decides; in the `initialize` era the handshake runs (`initialize`,
+   * `notifications/initialized`, the GET stream).
+   * @throws Error when a transport is already attached; McpClientError -32096
+   *   when the server answers `initialize` with a version outside
+   *   `INITIALIZE_ERA_VERSIONS` or the transport cannot carry that era (the
+   *   transport is then closed); the probe's or handshake's errors.
    */
   async connect(transport: Transport): Promise<void> {
     if (this.transport) throw new Error("This client is already connected to a transport");
     this.transport = transport;
     await transport.start?.();
+    try {
+      if (this.choice === "2026-07-28" || (this.choice === "auto" && !transport.beginSession)) this.eraNow = "modern";
+      else if (this.choice === INITIALIZE_VERSION) await this.initialize();
+      else if (await this.probe()) this.eraNow = "modern";
+      else await this.initialize();
+    } catch (error) {
+      this.transport = undefined;
+      this.eraNow = undefined;
+      await transport.close().catch(() => {});
+      throw error;
+    }
   }
 
-  /** Closes the transport; waiting requests fail with reason `"closed"`. */
+  /** Closes the transport, ending an `initialize`-era session first (HTTP `DELETE`); waiting requests fail with reason `"closed"`. */
   async close(): Promise<void> {
     const transport = this.transport;
     this.transport = undefined;
+    if (this.eraNow === "legacy") await transport?.endSession?.().catch(() => {});
+    for (const controller of this.answering.values()) controller.abort(transportError("closed", "The client was closed"));
+    this.answering.clear();
+    this.eraNow = undefined;
     await transport?.close();
+  }
+
+  /**
+   * The `server/discover` probe (spec 2026-07-28: versioning "Backward
+   * Compatibility"): true for a modern server (a `DiscoverResult`, or one of
+   * the 2026 errors), false for one of the earlier era.
+   */
+  private async probe(): Promise<boolean> {
+    const transport = this.requireTransport();
+    const timeout = this.options.probeTimeout ?? DEFAULT_PROBE_TIMEOUT_MS;
+    try {
+      const result = await this.discover({ timeout, cache: "refresh" });
+      // A legacy server may answer any method with an empty result; only a DiscoverResult names a modern one.
+      return Array.isArray(result.supportedVersions) && result.supportedVersions.length > 0 && isObject(result.capabilities);
+    } catch (error) {
+      if (!isMcpClientError(error)) throw error;
+      const e = error as McpClientError;
+      if (e.source === "server") {
+        if (!MODERN_ERROR_CODES.has(e.code)) return false;
+        if (e.code === ErrorCode.UnsupportedProtocolVersion) throw error;
+        return true;
+      }
+      const status = (e.data as { status?: unknown } | undefined)?.status;
+      if (e.code === ClientErrorCode.TransportFailed && typeof status === "number" && status >= 400 && status < 500) return false;
+      if (e.code === ClientErrorCode.InvalidResult) return false;
+      if (e.code === ClientErrorCode.RequestTimeout && transport.kind === "stdio") return false;
+      throw error;
+    }
+  }
+
+  /**
+   * The `initialize` handshake (spec 2025-11-25: basic/lifecycle): proposes
+   * 2025-11-25, accepts any version of the era the server answers, enters
+   * the session on the transport, sends `notifications/initialized`, opens
+   * the GET stream, and restores the log level and resource subscriptions.
+   */
+  private async initialize(): Promise<void> {
+    const transport = this.requireTransport();
+    if (!transport.beginSession) {
+      throw new McpClientError(
+        ClientErrorCode.VersionUnsupported,
+        `The ${transport.kind} transport cannot carry the initialize era (it has no session support)`,
+      );
+    }
+    this.eraNow = "legacy";
+    this.version = INITIALIZE_VERSION;
+    const timeout = this.options.timeout ?? DEFAULT_TIMEOUT_MS;
+    const result = await this.sendOnce(
+      "initialize",
+      { protocolVersion: INITIALIZE_VERSION, capabilities: this.capabilities, clientInfo: this.clientInfo },
+      { timeout },
+      {},
+    );
+    const outcome = await readInitializeResult(result);
+    this.version = outcome.protocolVersion;
+    this.server = { capabilities: outcome.capabilities, info: outcome.serverInfo };
+    if (outcome.instructions !== undefined) this.server.instructions = outcome.instructions;
+    transport.beginSession({
+      protocolVersion: outcome.protocolVersion,
+      onRequest: (request) => this.onServerRequest(request),
+      onNotification: (notification) => this.onSessionNotification(notification),
+    });
+    await transport.notify?.({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await transport.openEventStream?.();
+    const level = this.options.logLevel;
+    if (level !== undefined && outcome.capabilities.logging !== undefined) {
+      await this.sendOnce("logging/setLevel", { level }, { timeout }, {}).catch((error) =>
+        this.warn(`logging/setLevel failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }
+    for (const uri of this.subscribedUris) {
+      await this.sendOnce("resources/subscribe", { uri }, { timeout }, {}).catch((error) =>
+        this.warn(`Could not renew the subscription to ${uri}: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }
+  }
+
+  /** A new session after the server ended the last one (HTTP 404), shared by every request that saw it end. */
+  private renewSession(): Promise<void> {
+    this.renewing ??= (async () => {
+      try {
+        await this.transport?.endSession?.();
+        await this.initialize();
+      } finally {
+        this.renewing = undefined;
+      }
+    })();
+    return this.renewing;
+  }
+
+  private async onServerRequest(request: JSONRPCRequest): Promise<JSONRPCResponse | undefined> {
+    if (this.answering.size >= MAX_SERVER_REQUESTS || this.answering.has(request.id)) {
+      const message =
+        this.answering.size >= MAX_SERVER_REQUESTS
+          ? `This client answers at most ${MAX_SERVER_REQUESTS} server requests at a time`
+          : `A request with id ${JSON.stringify(request.id)} is already being answered`;
+      return { jsonrpc: "2.0", id: request.id, error: { code: ErrorCode.InternalError, message } } as unknown as JSONRPCResponse;
+    }
+    const controller = new AbortController();
+    this.answering.set(request.id, controller);
+    try {
+      return await answerServerRequest(request, this.handlers, controller.signal);
+    } finally {
+      if (this.answering.get(request.id) === controller) this.answering.delete(request.id);
+    }
+  }
+
+  private onSessionNotification(notification: JSONRPCNotification): void {
+    if (notification.method === Method.NotificationsCancelled) {
+      const id = (notification.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (id !== undefined) this.answering.get(id)?.abort(new Error("The server cancelled the request"));
+    }
+    this.invalidateFor(notification);
+    for (const listener of [this.options.onNotification, ...this.sessionListeners]) {
+      try {
+        listener?.(notification);
+      } catch (error) {
+        this.warn(`A notification listener threw: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  /** Whether `Mcp-Param-*` headers are mirrored: an HTTP transport in the 2026 era (the earlier era has no such headers). */
+  private mirrors(transport: Transport | undefined = this.transport): boolean {
+    return (transport?.mirrorsHeaders ?? false) && this.eraNow !== "legacy";
   }
 
   /** Drops every cached result (see `ResponseCache`). */
@@ -425,6 +669,18 @@ export class Client {
     headers: Record<string, string>,
     onRequestId?: (id: RequestId) => void,
   ): Promise<Result> {
+    if (this.renewing) await this.renewing;
+    if (this.eraNow === "legacy") {
+      try {
+        return await this.sendOnce(method, params, options, headers, onRequestId);
+      } catch (error) {
+        const reason = (error as McpClientError).data as { reason?: unknown } | undefined;
+        if (!isMcpClientError(error, ClientErrorCode.TransportFailed) || reason?.reason !== "session_ended") throw error;
+        // The server ended the session (404): a new one, and this request once more (spec 2025-11-25: "Session Management").
+        await this.renewSession();
+        return this.sendOnce(method, params, options, headers, onRequestId);
+      }
+    }
     try {
       return await this.sendOnce(method, params, options, headers, onRequestId);
     } catch (error) {
@@ -456,6 +712,17 @@ export class Client {
     return meta;
   }
 
+  /** The params of an `initialize`-era request: no envelope, a `_meta` only for a progress token or the caller's entries. */
+  private legacyParams(
+    params: Record<string, unknown>,
+    options: RequestOptions,
+    progressToken: string | undefined,
+  ): Record<string, unknown> {
+    const meta: Record<string, unknown> = { ...options.meta };
+    if (progressToken !== undefined) meta.progressToken = progressToken;
+    return Object.keys(meta).length > 0 ? { ...params, _meta: meta } : { ...params };
+  }
+
   private async sendOnce(
     method: string,
     params: Record<string, unknown>,
@@ -470,7 +737,9 @@ export class Client {
       jsonrpc: "2.0",
       id,
       method,
-      params: { ...params, _meta: this.meta(options, progressToken) } as JSONRPCRequest["params"],
+      params: (this.eraNow === "legacy"
+        ? this.legacyParams(params, options, progressToken)
+        : { ...params, _meta: this.meta(options, progressToken) }) as JSONRPCRequest["params"],
     };
     onRequestId?.(id);
 
@@ -622,6 +891,11 @@ export class Client {
   ): Promise<void> {
     if (!this.cache || mode === "bypass") return;
     if ((await this.authContext()) !== auth) return;
+    if (this.eraNow === "legacy") {
+      // The earlier era has no cache hints: stored only for the freshness the user chose.
+      this.cache.set(method, params, auth, result, { ttlMs: this.options.legacyCacheTtlMs ?? 0, cacheScope: "private" });
+      return;
+    }
     this.cache.set(method, params, auth, result);
   }
 
@@ -736,7 +1010,7 @@ export class Client {
 
   private prepareTools(result: ListToolsResult): ListToolsResult {
     if (!Array.isArray(result.tools)) throw invalidResult("The tools/list result has no tools array");
-    const mirrors = this.transport?.mirrorsHeaders ?? false;
+    const mirrors = this.mirrors();
     const kept: Tool[] = [];
     // Typed by the schema, but unchecked: entries are checked one by one here.
     for (const entry of result.tools as unknown[]) {
@@ -837,11 +1111,11 @@ export class Client {
     let retriedHeaders = false;
     const send = async (params: RequestArguments<"tools/call">): Promise<ResponseResultOf<"tools/call">> => {
       const transport = this.requireTransport();
-      const headers = transport.mirrorsHeaders && known ? paramHeaders(known.headers, args) : {};
+      const headers = this.mirrors(transport) && known ? paramHeaders(known.headers, args) : {};
       try {
         return await this.send(Method.ToolsCall, params, options, headers);
       } catch (error) {
-        if (retriedHeaders || !isMcpClientError(error, ErrorCode.HeaderMismatch) || !transport.mirrorsHeaders) throw error;
+        if (retriedHeaders || !isMcpClientError(error, ErrorCode.HeaderMismatch) || !this.mirrors(transport)) throw error;
         retriedHeaders = true;
         await this.listAllTools({ signal: options.signal, timeout: options.timeout, cache: "refresh" });
         const reason = this.rejected.get(name);
@@ -1037,6 +1311,121 @@ export class Client {
   // ---------------------------------------------------------- subscriptions
 
   /**
+   * `resources/subscribe` (the `initialize` era; spec 2025-11-25:
+   * server/resources "Subscriptions"): the server then sends
+   * `notifications/resources/updated` for `uri`, delivered to
+   * `ClientOptions.onNotification` and to `listen` streams. The subscription
+   * is renewed when the session is. In the 2026 era, use
+   * `listen({ resourceSubscriptions: [uri] })`.
+   * @throws McpClientError -32096 in the 2026 era; the server's error (e.g. -32601 without the `subscribe` capability).
+   */
+  async subscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
+    this.requireLegacy("resources/subscribe");
+    if (typeof uri !== "string") throw new TypeError("subscribeResource: uri must be a string");
+    await this.sendAny("resources/subscribe", { uri }, options, {});
+    this.subscribedUris.add(uri);
+  }
+
+  /** `resources/unsubscribe` (the `initialize` era). @throws as {@link subscribeResource}. */
+  async unsubscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
+    this.requireLegacy("resources/unsubscribe");
+    this.subscribedUris.delete(uri);
+    await this.sendAny("resources/unsubscribe", { uri }, options, {});
+  }
+
+  private requireLegacy(method: string): void {
+    if (this.eraNow !== "legacy") {
+      throw new McpClientError(
+        ClientErrorCode.VersionUnsupported,
+        `${method} belongs to the initialize era; in 2026-07-28 use listen({ resourceSubscriptions })`,
+        { method },
+      );
+    }
+  }
+
+  /**
+   * `listen` in the `initialize` era: the session's notifications that
+   * `filter` asks for, with `resources/subscribe` for each URI of
+   * `resourceSubscriptions` (and `resources/unsubscribe` on close). The
+   * acknowledged filter keeps what the server's capabilities offer.
+   */
+  private listenLegacy(filter: SubscriptionFilter, options: Omit<RequestOptions, "timeout" | "onProgress">): Subscription {
+    const queue: JSONRPCNotification[] = [];
+    let wake: (() => void) | undefined;
+    let finished = false;
+    const notify = () => {
+      wake?.();
+      wake = undefined;
+    };
+    const uris = new Set(Array.isArray(filter.resourceSubscriptions) ? filter.resourceSubscriptions : []);
+    const wanted = (n: JSONRPCNotification): boolean => {
+      switch (n.method) {
+        case Method.NotificationsToolsListChanged:
+          return filter.toolsListChanged === true;
+        case Method.NotificationsPromptsListChanged:
+          return filter.promptsListChanged === true;
+        case Method.NotificationsResourcesListChanged:
+          return filter.resourcesListChanged === true;
+        case Method.NotificationsResourcesUpdated:
+          return uris.has((n.params as { uri?: string } | undefined)?.uri ?? "");
+        default:
+          return false;
+      }
+    };
+    const listener = (n: JSONRPCNotification) => {
+      if (finished || !wanted(n)) return;
+      options.onNotification?.(n);
+      queue.push(n);
+      if (queue.length > 1000) {
+        queue.shift();
+        this.warn("A subscription dropped its oldest unread notification (more than 1000 waiting)");
+      }
+      notify();
+    };
+    this.sessionListeners.add(listener);
+    const caps = this.server?.capabilities ?? {};
+    const offers = (feature: string, flag: string) => isObject(caps[feature]) && (caps[feature] as Record<string, unknown>)[flag] === true;
+    const acknowledged = (async (): Promise<SubscriptionFilter> => {
+      for (const uri of uris) await this.subscribeResource(uri, { signal: options.signal });
+      const agreed: SubscriptionFilter = {};
+      if (filter.toolsListChanged && offers("tools", "listChanged")) agreed.toolsListChanged = true;
+      if (filter.promptsListChanged && offers("prompts", "listChanged")) agreed.promptsListChanged = true;
+      if (filter.resourcesListChanged && offers("resources", "listChanged")) agreed.resourcesListChanged = true;
+      if (uris.size > 0) agreed.resourceSubscriptions = [...uris];
+      return agreed;
+    })();
+    let endNow: (value: { graceful: boolean }) => void = () => {};
+    const ended = new Promise<{ graceful: boolean }>((resolve) => (endNow = resolve));
+    const close = async () => {
+      if (finished) return;
+      finished = true;
+      this.sessionListeners.delete(listener);
+      notify();
+      await acknowledged.catch(() => {});
+      for (const uri of uris) if (this.eraNow === "legacy") await this.unsubscribeResource(uri).catch(() => {});
+      endNow({ graceful: false });
+    };
+    acknowledged.catch(() => close());
+    options.signal?.addEventListener("abort", () => void close(), { once: true });
+    return {
+      acknowledged,
+      ended,
+      close,
+      [Symbol.asyncIterator]: () => ({
+        next: async (): Promise<IteratorResult<JSONRPCNotification>> => {
+          while (queue.length === 0 && !finished) await new Promise<void>((resolve) => (wake = resolve));
+          if (queue.length > 0) return { value: queue.shift()!, done: false };
+          return { value: undefined, done: true };
+        },
+        return: async (): Promise<IteratorResult<JSONRPCNotification>> => {
+          await close();
+          return { value: undefined, done: true };
+        },
+      }),
+    };
+  }
+
+  /**
    * Opens a `subscriptions/listen` stream for the notifications in `filter`
    * and returns it as an async iterator (spec: basic/patterns/subscriptions).
    * The acknowledgement is not yielded (see `acknowledged`); every other
@@ -1044,9 +1433,11 @@ export class Client {
    * notifications also invalidate the cache. The stream has no timeout;
    * `close()`, breaking out of a `for await`, or `options.signal` ends it.
    * At most 1000 notifications wait unread; older ones are dropped with a
-   * warning.
+   * warning. In the `initialize` era the same API is served by the session's
+   * notifications and `resources/subscribe` (see `listenLegacy`).
    */
   listen(filter: SubscriptionFilter, options: Omit<RequestOptions, "timeout" | "onProgress"> = {}): Subscription {
+    if (this.eraNow === "legacy") return this.listenLegacy(filter, options);
     const queue: JSONRPCNotification[] = [];
     let wake: (() => void) | undefined;
     let finished = false;

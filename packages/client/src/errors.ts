@@ -22,7 +22,9 @@
  *   response), `"connection_failed"` (the HTTP request could not be made),
  *   `"http_error"` (an HTTP status without a JSON-RPC body),
  *   `"invalid_message"` (the server sent something that is not JSON-RPC),
- *   `"closed"` (the transport was closed by this client).
+ *   `"session_ended"` (HTTP, the `initialize` era: the server answered `404`
+ *   to a request carrying a session id; the client starts a new session and
+ *   retries once), `"closed"` (the transport was closed by this client).
  * - `RequestTimeout` -32001: no response within the request's `timeout`.
  * - `RequestCancelled` -32800: the caller's `AbortSignal` fired.
  * - `InputRoundsExceeded` -32090: the server still asked for input after the
@@ -40,6 +42,10 @@
  *   a list that is not an array).
  * - `ListTooLong` -32095: a list helper reached its page cap, or the server
  *   repeated a cursor.
+ * - `VersionUnsupported` -32096: the server answered `initialize` with a
+ *   protocol version this client does not speak (`data.protocolVersion`,
+ *   `data.supported`), or the client was pinned to an era the server does
+ *   not serve.
  * - `InvalidArguments` -32602 is not client-specific: it is the spec's
  *   `InvalidParams`, also used by the client for arguments it refuses to send
  *   (a non-primitive value for an `x-mcp-header` parameter, a tool that was
@@ -55,6 +61,7 @@ export const ClientErrorCode = Object.freeze({
   OutputSchemaUnusable: -32093,
   InvalidResult: -32094,
   ListTooLong: -32095,
+  VersionUnsupported: -32096,
   InvalidArguments: -32602,
 } as const);
 
@@ -69,6 +76,7 @@ export type TransportFailure =
   | "connection_failed"
   | "http_error"
   | "invalid_message"
+  | "session_ended"
   | "closed";
 
 /**

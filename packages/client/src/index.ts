@@ -1,5 +1,9 @@
 /**
- * `@x/client`: an MCP client for protocol revision 2026-07-28.
+ * `@x/client`: an MCP client for protocol revision 2026-07-28 and the
+ * `initialize` era (2024-11-05 to 2025-11-25) with one API: `protocol:
+ * "auto"` (the default) probes with `server/discover` and falls back to the
+ * `initialize` handshake; `client.era` and `client.protocolVersion` say what
+ * was negotiated.
  *
  * - {@link Client}: per-request `_meta`, Multi Round-Trip Requests resolved
  *   through handlers, cache hints honoured, lists followed page by page,
@@ -61,6 +65,7 @@ export {
   Client,
   type ClientOptions,
   DEFAULT_MAX_INPUT_ROUNDS,
+  MAX_SERVER_REQUESTS,
   DEFAULT_MAX_PAGES,
   DEFAULT_TIMEOUT_MS,
   type InputOptions,
@@ -71,9 +76,16 @@ export {
   type RequestTail,
   type Subscription,
 } from "./client.js";
+export {
+  answerServerRequest,
+  DEFAULT_PROBE_TIMEOUT_MS,
+  type Era,
+  MODERN_ERROR_CODES,
+  type ProtocolChoice,
+} from "./era.js";
 export { ClientErrorCode, errorCode, isMcpClientError, McpClientError, type TransportFailure } from "./errors.js";
 export { encodeHeaderValue, type HeaderParam, paramHeaders, standardHeaders, type ToolHeaderCheck, toolHeaderParams } from "./headers.js";
-export { answerInputRequests, type InputContext, type InputHandlers } from "./mrtr.js";
+export { answerInputRequests, checkAnswer, type InputContext, type InputHandlers } from "./mrtr.js";
 export {
   type CompiledSchema,
   compileOutputSchema,
@@ -100,7 +112,13 @@ export {
   type ToolResult,
   type WaitFor,
 } from "./suspend.js";
-export { type StreamableHttpOptions, StreamableHttpTransport } from "./transports/http.js";
+export {
+  DEFAULT_MAX_RESUME_ATTEMPTS,
+  DEFAULT_RESUME_DELAY_MS,
+  MAX_RESUME_DELAY_MS,
+  type StreamableHttpOptions,
+  StreamableHttpTransport,
+} from "./transports/http.js";
 export { type InMemoryExchange, type InMemoryHandler, type InMemoryOptions, InMemoryTransport } from "./transports/memory.js";
 export { type StdioOptions, StdioTransport } from "./transports/stdio.js";
-export { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type Transport } from "./transports/transport.js";
+export { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionHooks, type Transport } from "./transports/transport.js";

@@ -58,6 +58,29 @@ export interface InputHandlers {
   roots?: (params: Record<string, unknown>, context: InputContext) => Promise<ListRootsResult> | ListRootsResult;
 }
 
+/**
+ * Checks a handler's answer against the schema, as both eras do before it is
+ * sent. An `ElicitResult`'s `content` may hold any finite number: the
+ * schema's TypeScript source allows `number` there, while its JSON form
+ * narrows it to integers, which would refuse a form's fractional answer
+ * (e.g. a default of 95.5). On success the value is returned as given.
+ */
+export async function checkAnswer(
+  result: "ElicitResult" | "CreateMessageResult" | "ListRootsResult",
+  value: unknown,
+): Promise<{ ok: true; value: unknown } | { ok: false; problems: { path: string; message: string }[] }> {
+  const validate = await loadValidate();
+  let checked: unknown = value;
+  if (result === "ElicitResult" && isObject(value) && isObject(value.content)) {
+    const content: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value.content))
+      content[key] = typeof v === "number" && Number.isFinite(v) && !Number.isInteger(v) ? Math.trunc(v) : v;
+    checked = { ...value, content };
+  }
+  const outcome = validate(result, checked);
+  return outcome.ok ? { ok: true, value } : { ok: false, problems: outcome.problems };
+}
+
 const KINDS = {
   [Method.ElicitationCreate]: { handler: "elicitation", result: "ElicitResult" },
   [Method.SamplingCreateMessage]: { handler: "sampling", result: "CreateMessageResult" },
@@ -114,8 +137,7 @@ export async function answerInputRequests(
       const reason = error instanceof Error ? error.message : String(error);
       throw unhandled(`The ${kind.handler} handler failed on input request ${JSON.stringify(key)}: ${reason}`, { key, method }, error);
     }
-    const validate = await loadValidate();
-    const checked = validate(kind.result, result);
+    const checked = await checkAnswer(kind.result, result);
     if (!checked.ok) {
       const where = checked.problems.map((p) => `${p.path || "(root)"}: ${p.message}`).join("; ");
       throw unhandled(`The ${kind.handler} handler returned an invalid ${kind.result} for input request ${JSON.stringify(key)}: ${where}`, {
@@ -124,7 +146,8 @@ export async function answerInputRequests(
         problems: checked.problems,
       });
     }
-    responses[key] = checked.value;
+    // Checked against the schema just above (with the number leniency of checkAnswer).
+    responses[key] = checked.value as InputResponses[string];
   }
   return responses;
 }

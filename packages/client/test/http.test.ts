@@ -17,7 +17,10 @@ async function setup(handle: Handler, transportOptions: ConstructorParameters<ty
     seen.push({ headers: req.headers, body, method: req.method ?? "" });
     return handle(req, res, body);
   });
-  const client = new Client({ name: "http-test", version: "1.0.0" }, { onWarning: () => {}, lookupTools: false, ...clientOptions });
+  const client = new Client(
+    { name: "http-test", version: "1.0.0" },
+    { protocol: "2026-07-28", onWarning: () => {}, lookupTools: false, ...clientOptions },
+  );
   await client.connect(new StreamableHttpTransport(server.url, transportOptions));
   cleanups.push(async () => {
     await client.close();
@@ -111,7 +114,7 @@ describe("Streamable HTTP: requests", () => {
     const dead = await httpServer(() => {});
     const url = dead.url;
     await dead.close();
-    const client = new Client({ name: "t", version: "1" });
+    const client = new Client({ name: "t", version: "1" }, { protocol: "2026-07-28" });
     await client.connect(new StreamableHttpTransport(url));
     await expect(client.request("tools/list")).rejects.toMatchObject({
       code: ClientErrorCode.TransportFailed,

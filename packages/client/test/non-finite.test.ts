@@ -27,7 +27,7 @@ async function serverAnswering(outputSchema: unknown, structured: string) {
       );
     }
   });
-  const client = new Client({ name: "non-finite", version: "1.0.0" }, { onWarning: () => {} });
+  const client = new Client({ name: "non-finite", version: "1.0.0" }, { protocol: "2026-07-28", onWarning: () => {} });
   await client.connect(new StreamableHttpTransport(server.url));
   cleanups.push(async () => {
     await client.close();

@@ -81,7 +81,7 @@ afterEach(async () => {
 async function start(extra: Partial<StdioOptions> = {}, args: string[] = []) {
   const stderr: string[] = [];
   const transport = new StdioTransport({ command: process.execPath, args: [script, ...args], stderr: (t) => stderr.push(t), ...extra });
-  const client = new Client({ name: "stdio-test", version: "1.0.0" }, { lookupTools: false });
+  const client = new Client({ name: "stdio-test", version: "1.0.0" }, { protocol: "2026-07-28", lookupTools: false });
   await client.connect(transport);
   open.push(client);
   return { client, transport, stderr };
@@ -193,7 +193,7 @@ describe("stdio transport", () => {
   });
 
   it("reports a command that cannot start as process_exited", async () => {
-    const client = new Client({ name: "t", version: "1" });
+    const client = new Client({ name: "t", version: "1" }, { protocol: "2026-07-28" });
     await client.connect(new StdioTransport({ command: join(dir, "no-such-program"), stderr: "ignore" }));
     await expect(client.request("tools/list")).rejects.toMatchObject({
       data: { reason: "process_exited" },

@@ -8,11 +8,16 @@
  * request waiting.
  */
 import { isObject } from "@x/jsonrpc";
-import type { JSONRPCNotification, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
+import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 
 /** True for a JSON-RPC response: an object with a `result` or an `error` and no `method`. */
 export function isResponse(value: unknown): value is JSONRPCResponse & { id?: RequestId | null } {
   return isObject(value) && !("method" in value) && ("result" in value || "error" in value);
+}
+
+/** True for a JSON-RPC request: a `method` string and a string or integer `id` (a server-to-client request in the `initialize` era). */
+export function isRequest(value: unknown): value is JSONRPCRequest {
+  return isObject(value) && typeof value.method === "string" && (typeof value.id === "string" || Number.isInteger(value.id));
 }
 
 /** True for a JSON-RPC notification: a `method` string and no `id`. */

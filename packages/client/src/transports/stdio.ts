@@ -8,8 +8,8 @@ import { MissingDependencyError, parseJson, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 import { META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
 import { clip, type McpClientError, transportError } from "../errors.js";
-import { isNotification, isResponse, utf8Length } from "./jsonrpc.js";
-import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type Transport } from "./transport.js";
+import { isNotification, isRequest, isResponse, utf8Length } from "./jsonrpc.js";
+import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionHooks, type Transport } from "./transport.js";
 
 /** Options of {@link StdioTransport}. */
 export interface StdioOptions {
@@ -59,6 +59,10 @@ const STDERR_TAIL = 4096;
  * Cancelling a request writes `notifications/cancelled` with its id. The
  * server's stderr is passed through by default.
  *
+ * In the `initialize` era (after {@link StdioTransport.beginSession}) the
+ * same process carries the session: server-to-client requests are answered
+ * on stdin, and every notification also reaches the session.
+ *
  * Failures reject with `McpClientError` -32000 and `data.reason`:
  * `"process_exited"` (the process could not start, or exited while requests
  * waited; `data.exitCode`, `data.signal`, `data.stderr` hold the last stderr
@@ -83,6 +87,7 @@ export class StdioTransport implements Transport {
   private exited: McpClientError | undefined;
   private exitPromise: Promise<void> | undefined;
   private closing = false;
+  private session: SessionHooks | undefined;
 
   /** @throws TypeError when `command` is empty or `maxMessageBytes` is not a positive integer. */
   constructor(options: StdioOptions) {
@@ -188,6 +193,23 @@ export class StdioTransport implements Transport {
       });
       this.write(message);
     });
+  }
+
+  /** Enters the `initialize` era on this process (see {@link Transport.beginSession}). */
+  beginSession(hooks: SessionHooks): void {
+    this.session = hooks;
+  }
+
+  /** Writes a notification line. @throws McpClientError -32000 `"process_exited"` when the process is gone. */
+  async notify(notification: JSONRPCNotification): Promise<void> {
+    if (!this.child) await this.start();
+    if (this.exited) throw this.exited;
+    this.write(notification);
+  }
+
+  /** Leaves the era (stdio has no session to end: the process is the session). */
+  async endSession(): Promise<void> {
+    this.session = undefined;
   }
 
   /**
@@ -302,7 +324,28 @@ export class StdioTransport implements Transport {
       }
       return;
     }
+    if (isRequest(message)) {
+      const session = this.session;
+      if (!session) {
+        this.options.onInvalidLine?.(`a server-to-client request outside the initialize era: ${clip(line)}`);
+        return;
+      }
+      void session.onRequest(message).then(
+        (response) => {
+          if (response) this.write(response);
+        },
+        () => {},
+      );
+      return;
+    }
     if (isNotification(message)) {
+      if (this.session) {
+        try {
+          this.session.onNotification(message);
+        } catch {
+          // A listener's fault is not the transport's.
+        }
+      }
       const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
       const subscription = meta?.[META_SUBSCRIPTION_ID];
       let targets: Pending[];
