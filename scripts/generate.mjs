@@ -5,7 +5,8 @@
 //   node scripts/generate.mjs <revision> [--out DIR]
 //
 // Input:  schema/<revision>/schema.json (run `pnpm sync-schema` first); its
-//         sha256 must match schema/revisions.json.
+//         sha256 must match schema/revisions.json, whose `errata` (if any)
+//         are applied before anything is generated.
 // Output: packages/<package>/src/generated/ (or DIR), seven files, plus two
 // per schema group of the revision:
 //   types.ts         one exported type per `$defs` entry, from
@@ -95,7 +96,36 @@ export function loadRevision(revision) {
       `${input}: sha256 mismatch\n  expected ${pin.sha256} (schema/revisions.json)\n  actual   ${sha256}\nRun \`pnpm sync-schema ${revision}\`.`,
     );
   }
-  return { revision, pin, input, sha256, schema: JSON.parse(bytes.toString("utf8")) };
+  const schema = JSON.parse(bytes.toString("utf8"));
+  for (const erratum of pin.errata ?? []) applyErratum(schema, erratum, revision);
+  return { revision, pin, input, sha256, schema };
+}
+
+/**
+ * Applies one erratum of the pin (`errata` in schema/revisions.json:
+ * `{ pointer, from, to, why }`): where the published JSON Schema says less
+ * than the spec's TypeScript source it is generated from, the value at the
+ * JSON Pointer `pointer` is replaced. `from` must be what is there, so a
+ * schema that changed upstream fails loudly instead of being patched blindly.
+ */
+function applyErratum(schema, erratum, revision) {
+  const { pointer, from, to, why } = erratum ?? {};
+  if (typeof pointer !== "string" || !pointer.startsWith("/") || to === undefined || typeof why !== "string") {
+    fail(`schema/revisions.json: an erratum of ${revision} needs pointer, from, to and why`);
+  }
+  const keys = pointer
+    .slice(1)
+    .split("/")
+    .map((k) => k.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const last = keys.pop();
+  let parent = schema;
+  for (const key of keys) parent = isObject(parent) || Array.isArray(parent) ? parent[key] : undefined;
+  if (parent === undefined || JSON.stringify(parent[last]) !== JSON.stringify(from)) {
+    fail(
+      `erratum ${pointer} of ${revision}: expected ${JSON.stringify(from)}, found ${JSON.stringify(parent?.[last])}; check the erratum against the new schema`,
+    );
+  }
+  parent[last] = structuredClone(to);
 }
 
 // ---------------------------------------------------------------------------

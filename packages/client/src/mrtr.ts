@@ -60,24 +60,17 @@ export interface InputHandlers {
 
 /**
  * Checks a handler's answer against the schema, as both eras do before it is
- * sent. An `ElicitResult`'s `content` may hold any finite number: the
- * schema's TypeScript source allows `number` there, while its JSON form
- * narrows it to integers, which would refuse a form's fractional answer
- * (e.g. a default of 95.5). On success the value is returned as given.
+ * sent. An `ElicitResult`'s `content` may hold any finite number (95.5
+ * included): the generator corrects the published schema's narrowing to
+ * integers (an erratum in schema/revisions.json), so the server reads the
+ * same rule. On success the value is returned as given.
  */
 export async function checkAnswer(
   result: "ElicitResult" | "CreateMessageResult" | "ListRootsResult",
   value: unknown,
 ): Promise<{ ok: true; value: unknown } | { ok: false; problems: { path: string; message: string }[] }> {
   const validate = await loadValidate();
-  let checked: unknown = value;
-  if (result === "ElicitResult" && isObject(value) && isObject(value.content)) {
-    const content: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value.content))
-      content[key] = typeof v === "number" && Number.isFinite(v) && !Number.isInteger(v) ? Math.trunc(v) : v;
-    checked = { ...value, content };
-  }
-  const outcome = validate(result, checked);
+  const outcome = validate(result, value);
   return outcome.ok ? { ok: true, value } : { ok: false, problems: outcome.problems };
 }
 
@@ -146,7 +139,7 @@ export async function answerInputRequests(
         problems: checked.problems,
       });
     }
-    // Checked against the schema just above (with the number leniency of checkAnswer).
+    // Checked against the schema just above.
     responses[key] = checked.value as InputResponses[string];
   }
   return responses;

@@ -182,6 +182,18 @@ describe("format checks of validators.js", () => {
   });
 });
 
+describe("errata (schema/revisions.json)", () => {
+  it("an elicitation answer may hold a fraction, in the validators and the schema documents alike", async () => {
+    const answer = { action: "accept", content: { n: 95.5, ok: true, name: "x" } };
+    expect(pin.errata?.length).toBe(1);
+    expect(fullValidators.ElicitResult(answer)).toBe(true);
+    const docs = (await import(join(generatedDir, "schemas.js"))) as Record<string, { $schema: string }>;
+    const { $schema: _dialect, ...doc } = docs.ElicitResult!;
+    expect(newAjv(schemaDialect(schema)).compile(doc)(answer)).toBe(true);
+    expect(fullValidators.ElicitResult({ action: "accept", content: { n: null } })).toBe(false);
+  });
+});
+
 describe("schema documents (schemas.js and schemas-<group>.js)", () => {
   const groups = Object.entries(pin.schemaGroups ?? {});
   type Documents = Record<string, { $schema: string; $ref: string; $defs: Record<string, unknown> }>;

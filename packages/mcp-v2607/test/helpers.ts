@@ -8,7 +8,10 @@ export const repoRoot = resolve(packageDir, "../..");
 export const generatedDir = join(packageDir, "src/generated");
 
 type Pins = {
-  revisions: Record<string, { package: string; sha256: string; examples?: string; schemaGroups?: Record<string, string[]> }>;
+  revisions: Record<
+    string,
+    { package: string; sha256: string; examples?: string; schemaGroups?: Record<string, string[]>; errata?: unknown[] }
+  >;
 };
 const pins = JSON.parse(readFileSync(join(repoRoot, "schema/revisions.json"), "utf8")) as Pins;
 const packageName = packageDir.split(/[\\/]/).pop()!;

@@ -108,4 +108,9 @@ describe("a non-finite number in an elicitation answer", () => {
     const accepted = await callRaw("ask_number", "{}", ',"inputResponses":{"elicit-1":{"action":"accept","content":{"n":1e300}}}');
     expect(JSON.parse(accepted.content[0].text)).toEqual({ action: "accept", content: { n: 1e300 } });
   });
+
+  it("leaves fractions alone: 95.5 is a valid answer (the generator's ElicitResult erratum)", async () => {
+    const accepted = await callRaw("ask_number", "{}", ',"inputResponses":{"elicit-1":{"action":"accept","content":{"n":95.5}}}');
+    expect(JSON.parse(accepted.content[0].text)).toEqual({ action: "accept", content: { n: 95.5 } });
+  });
 });
