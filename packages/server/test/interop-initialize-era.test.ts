@@ -47,7 +47,10 @@ const clients: Client[] = [];
 
 async function connect(withElicitation = false): Promise<{ client: Client; log: Posted[] }> {
   const log: Posted[] = [];
-  const client = new Client({ name: "official-sdk-client", version: "2.4.0" }, withElicitation ? { capabilities: { elicitation: {} } } : {});
+  const client = new Client(
+    { name: "official-sdk-client", version: "2.4.0" },
+    withElicitation ? { capabilities: { elicitation: {} } } : {},
+  );
   clients.push(client);
   await client.connect(new StreamableHTTPClientTransport(new URL(running.url), { fetch: recordingFetch(log) }));
   return { client, log };

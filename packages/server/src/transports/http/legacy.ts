@@ -118,6 +118,11 @@ export class LegacyHttp {
     return this.#live.size;
   }
 
+  /** The open session with `id` (for tests and diagnostics), or `undefined`. */
+  session(id: string): LegacySession | undefined {
+    return this.#live.get(id)?.session;
+  }
+
   /** GET (the session's stream, or a resumed one) and DELETE (ends the session); `undefined` for POST. */
   verb(ex: Exchange): HttpAnswer | undefined {
     const id = ex.header(Header.sessionId);
