@@ -15,6 +15,7 @@ import type { InitializeResult, ServerCapabilities as LegacyCapabilities } from 
 import { ErrorCode, Method } from "@x/mcp-v2511/constants";
 import { INITIALIZE_ERA_VERSIONS, negotiateProtocolVersion } from "@x/mcp-v2511/wire";
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from "@x/mcp-v2607";
+import { META_PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { McpError } from "../errors.js";
 import { isObject, type JsonObject } from "../objects.js";
 import type { LegacySession } from "./session.js";
@@ -161,5 +162,5 @@ export function checkClientAnswer(method: string, answer: unknown): unknown {
 
 /** True when `value` carries the 2026-07-28 envelope (`_meta` with a protocol version): a request of the later era. */
 export function hasLaterEnvelope(params: unknown): boolean {
-  return isObject(params) && isObject(params._meta) && typeof params._meta["io.modelcontextprotocol/protocolVersion"] === "string";
+  return isObject(params) && isObject(params._meta) && typeof params._meta[META_PROTOCOL_VERSION] === "string";
 }

@@ -11,7 +11,6 @@
  * and DELETE), `sessionHeader` (the session and `MCP-Protocol-Version`
  * checks, before the body is read), and the call itself.
  */
-import { randomUUID } from "node:crypto";
 import { stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2511/constants";
 import { Header, isInitializeEraVersion, isValidSessionId, VERSION_WITHOUT_HEADER } from "@x/mcp-v2511/wire";
@@ -217,7 +216,8 @@ export class LegacyHttp {
     if (this.#live.size >= this.#max || this.#store.size >= this.#max) {
       return errorAnswer(503, -32000, `Server busy: ${this.#max} sessions open`, id, { "retry-after": "1", ...ex.cors });
     }
-    const sessionId = randomUUID();
+    // Web Crypto, not node:crypto: the fetch adapter also runs on hosts without Node modules.
+    const sessionId = globalThis.crypto.randomUUID();
     let live: HttpSession | undefined;
     const session = new LegacySession(
       sessionId,
