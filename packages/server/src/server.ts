@@ -313,7 +313,9 @@ export class McpServer {
   /**
    * Checks one decoded JSON message as a JSON-RPC request or notification
    * and reads its `_meta` (the HTTP order's stages 6 and 8). With `session`
-   * (an `initialize`-era session, internal), the envelope is the session's.
+   * (an `initialize`-era session, internal), the envelope is the session's,
+   * and a JSON-RPC response is the transport's to settle (a response no
+   * request of the session awaits is then published as unsolicited there).
    * Never throws: a bad message gives `{ kind: "error", outcome }` with a
    * -32600 or -32602 response decided at stage `"message"` (HTTP 400). A
    * JSON-RPC response gives `{ kind: "response" }`, to be dropped unanswered
@@ -323,7 +325,7 @@ export class McpServer {
     const inbound = session ? this.#dispatcher.inspectLegacy(message, session) : this.#dispatcher.inspect(message);
     if (inbound.kind === "error") {
       rejected(inbound.outcome, isObject(message) && typeof message.method === "string" ? message.method : undefined, statusOf);
-    } else if (inbound.kind === "response") {
+    } else if (inbound.kind === "response" && !session) {
       const error = "error" in inbound && isObject(inbound.error) ? inbound.error : undefined;
       publishMessageIgnored({
         reason: "unsolicited-response",

@@ -240,8 +240,13 @@ describe("initialize era over Streamable HTTP", () => {
     expect(await call("resources/subscribe", { uri: "test://doc" })).toEqual({});
     expect(await call("resources/unsubscribe", { uri: "test://doc" })).toEqual({});
     // The 2026-07-28-only methods do not exist on the session.
-    const discover = await answerOf(await post(srv.url, rq("server/discover"), headers));
-    expect(discover.error.code).toBe(-32601);
+    const res = await post(srv.url, rq("server/discover"), headers);
+    // HTTP 200: a 404 would read as "session ended" to a client of the era.
+    expect(res.status).toBe(200);
+    expect((await answerOf(res)).error.code).toBe(-32601);
+    const unknownTool = await post(srv.url, rq("tools/call", { name: "nope", arguments: {} }), { ...headers, accept: "application/json" });
+    expect(unknownTool.status).toBe(200);
+    expect((await unknownTool.json()).error.code).toBe(-32602);
   });
 
   it("logging/setLevel decides which ctx.log messages the session hears", async () => {

@@ -313,7 +313,9 @@ export class LegacyHttp {
         return undefined;
       }
       return {
-        status: statusOf(outcome),
+        // 200 for every JSON-RPC answer on a session: the era's clients read 404 as "session ended" and 400 as a
+        // transport refusal, so a method error must not borrow them (an `execute` override may still ask for a status).
+        status: outcome.status ?? 200,
         headers: { "content-type": "application/json", ...cors, ...sessionHeader },
         body: stringifyJson(outcome.response),
       };
