@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import * as V2511 from "@x/mcp-v2511/validators";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeHandler, McpServer, MemoryEventStore, type NodeHandler, type NodeHandlerOptions } from "../../src/index.js";
+import { partsOf } from "../../src/server.js";
 import type { Core } from "../../src/transports/http/core.js";
 import { headersFor, meta } from "../helpers.js";
 
@@ -480,8 +481,12 @@ describe("bounded sessions", () => {
     const srv = await start(mcp);
     const a = await open(srv.url);
     expect(srv.legacy.size).toBe(1);
+    expect(partsOf(mcp).legacy.watchers.size).toBe(1);
     mcp.close();
     expect(srv.legacy.size).toBe(0);
+    // Nothing of the transport stays registered on the server once it has no session.
+    expect(partsOf(mcp).legacy.watchers.size).toBe(0);
+    expect(partsOf(mcp).legacy.closers.size).toBe(0);
     expect((await post(srv.url, rq("ping"), a.headers)).status).toBe(404);
     await srv.stop();
   });

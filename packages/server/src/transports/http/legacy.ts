@@ -101,11 +101,11 @@ export class LegacyHttp {
     this.#max = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
     this.#retryMs = options.sseRetryMs ?? DEFAULT_SSE_RETRY_MS;
-    if (this.served) {
-      this.#parts.watchers.add((change) => this.#changed(change));
-      this.#parts.closers.add(() => this.closeAll());
-    }
   }
+
+  // The server knows this core only while it has sessions: a handler with none leaves nothing registered.
+  readonly #watch = (change: LegacyChange) => this.#changed(change);
+  readonly #close = () => this.closeAll();
 
   /** True when the server serves the era (its `protocolVersions` list one of its versions). */
   get served(): boolean {
@@ -228,7 +228,11 @@ export class LegacyHttp {
     live = new HttpSession(session);
     this.#store.set(session);
     this.#live.set(sessionId, live);
-    this.#startSweep();
+    if (this.#live.size === 1) {
+      this.#parts.watchers.add(this.#watch);
+      this.#parts.closers.add(this.#close);
+      this.#startSweep();
+    }
     const body = stringifyJson({ jsonrpc: "2.0", id, result: this.#parts.initializeResult(info.protocolVersion) });
     if (!ex.accepts.json) {
       const queue = new ChunkQueue();
@@ -351,7 +355,11 @@ export class LegacyHttp {
     this.#events?.forget(id);
     this.#store.delete(id);
     this.#live.delete(id);
-    if (this.#live.size === 0) this.#stopSweep();
+    if (this.#live.size === 0) {
+      this.#stopSweep();
+      this.#parts.watchers.delete(this.#watch);
+      this.#parts.closers.delete(this.#close);
+    }
   }
 
   /** Ends every session (the server is closing). */
