@@ -6,7 +6,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as V2511 from "@x/mcp-v2511/validators";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createNodeHandler, McpServer, MemoryEventStore, type NodeHandler, type NodeHandlerOptions } from "../../src/index.js";
+import {
+  createFetchHandler,
+  createNodeHandler,
+  McpServer,
+  MemoryEventStore,
+  type NodeHandler,
+  type NodeHandlerOptions,
+} from "../../src/index.js";
 import { partsOf } from "../../src/server.js";
 import type { Core } from "../../src/transports/http/core.js";
 import { headersFor, meta } from "../helpers.js";
@@ -511,5 +518,31 @@ describe("a deployment serving only 2026-07-28", () => {
   it("refuses a protocolVersions list it cannot serve", () => {
     expect(() => new McpServer({ name: "x", version: "1" }, { protocolVersions: ["2025-11-25"] })).toThrow(RangeError);
     expect(() => new McpServer({ name: "x", version: "1" }, { protocolVersions: ["2026-07-28", "1999-01-01"] })).toThrow(RangeError);
+  });
+});
+
+describe("the fetch adapter", () => {
+  it("serves the initialize era too: initialize, a call on the session, DELETE", async () => {
+    const mcp = eraServer();
+    const handle = createFetchHandler(mcp);
+    const url = "http://localhost/mcp";
+    const send = (body: unknown, headers: Record<string, string> = {}) =>
+      handle(
+        new Request(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: JSON_AND_SSE, ...headers },
+          body: JSON.stringify(body),
+        }),
+      );
+    const init = await send(initializeBody());
+    const id = init.headers.get("mcp-session-id")!;
+    expect((await init.json()).result.protocolVersion).toBe("2025-11-25");
+    const headers = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
+    expect((await send({ jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
+    const called = await answerOf(await send(rq("tools/call", { name: "echo", arguments: { text: "f" } }), headers));
+    expect(called.result).toEqual({ content: [{ type: "text", text: "f" }] });
+    expect((await handle(new Request(url, { method: "DELETE", headers }))).status).toBe(200);
+    expect((await send(rq("ping"), headers)).status).toBe(404);
+    mcp.close();
   });
 });
