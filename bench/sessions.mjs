@@ -91,7 +91,9 @@ async function drive() {
   console.log(`| initialize-era sessions | heap used (MiB, after GC) | RSS (MiB) |`);
   console.log(`|---|---:|---:|`);
   console.log(`| before | ${mib(before.heapUsed)} | ${mib(before.rss)} |`);
-  console.log(`| ${n} opened and abandoned, each after one tools/call (the 1 s idle timeout already ends the earliest) | ${mib(open.heapUsed)} | ${mib(open.rss)} |`);
+  console.log(
+    `| ${n} opened and abandoned, each after one tools/call (the 1 s idle timeout already ends the earliest) | ${mib(open.heapUsed)} | ${mib(open.rss)} |`,
+  );
   console.log(`| after the idle timeout ended them | ${mib(after.heapUsed)} | ${mib(after.rss)} |`);
   console.log(
     `heap retained after: ${mib(after.heapUsed - before.heapUsed)} MiB (${((after.heapUsed - before.heapUsed) / n) | 0} bytes per session)`,
