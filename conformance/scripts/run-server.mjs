@@ -1,14 +1,18 @@
 #!/usr/bin/env node
-// Runs the official MCP conformance suite (server side, revision 2026-07-28)
-// against the fixture server:
+// Runs the official MCP conformance suite (server side) against the fixture
+// server, for both protocol eras the one endpoint serves:
 //   1. starts conformance/dist/main.js with this Node (the machine's, 20+) on a free port;
 //   2. runs the suite's CLI with the Node 22 binary of the `node` npm package
 //      (the CLI needs Node >= 22; only this package depends on it), with
-//      --requirements 2026-07-28 and the expected-failures baseline;
-//   3. runs each pending scenario (not scored by --requirements) one by one
-//      with --scenario, reporting them without failing the run (they belong
-//      to a later issue);
-//   4. stops the fixture by its PID and exits with the suite's exit code.
+//      --requirements 2026-07-28 and its expected-failures baseline;
+//   3. runs each pending 2026-07-28 scenario (not scored by --requirements)
+//      one by one with --scenario, reporting them without failing the run
+//      (they belong to a later issue);
+//   4. runs --requirements 2025-11-25 (the initialize era) with its own
+//      baseline (expected-failures.2025-11-25.yml), then the scenarios that
+//      requirement set runs but does not score (server-session-lifecycle,
+//      json-schema-2020-12, server-sse-polling) one by one: each must pass;
+//   5. stops the fixture by its PID and exits non-zero when any scored run failed.
 // Build first (`pnpm build`); `pnpm test` does.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
@@ -22,6 +26,8 @@ const node22 = join(dirname(require.resolve("node/package.json")), "bin", "node"
 const cli = join(dirname(require.resolve("@modelcontextprotocol/conformance/package.json")), "dist", "index.js");
 const fixture = join(here, "dist", "main.js");
 const baseline = join(here, "expected-failures.yml");
+const baseline2511 = join(here, "expected-failures.2025-11-25.yml");
+const REQUIRED_2511 = ["server-session-lifecycle", "json-schema-2020-12", "server-sse-polling"];
 const results = join(here, "results");
 const PENDING = ["json-schema-2020-12", "http-header-validation", "http-custom-header-server-validation"];
 
@@ -65,6 +71,16 @@ try {
     console.log(`\nconformance: pending scenario ${scenario} (reported, not scored)`);
     const pendingCode = await runCli(["--scenario", scenario, "--spec-version", "2026-07-28", "-o", results]);
     console.log(`conformance: pending scenario ${scenario} ${pendingCode === 0 ? "passed" : "did not pass"}`);
+  }
+  console.log("\nconformance: --requirements 2025-11-25 (initialize era)");
+  const code2511 = await runCli(["--requirements", "2025-11-25", "--expected-failures", baseline2511, "-o", results]);
+  console.log(`conformance: 2025-11-25 requirements exit code ${code2511}`);
+  if (code === 0) code = code2511;
+  for (const scenario of REQUIRED_2511) {
+    console.log(`\nconformance: 2025-11-25 scenario ${scenario} (run on its own, must pass)`);
+    const one = await runCli(["--scenario", scenario, "--spec-version", "2025-11-25", "-o", results]);
+    console.log(`conformance: 2025-11-25 scenario ${scenario} ${one === 0 ? "passed" : "failed"}`);
+    if (code === 0) code = one;
   }
 } finally {
   process.kill(server.pid, "SIGTERM");

@@ -159,7 +159,113 @@ export function createFixtureServer(): McpServer {
   registerResources(server);
   registerPrompts(server);
   registerMultiRoundTrip(server);
+  registerClientRequests(server);
   return server;
+}
+
+/**
+ * The tools of the initialize-era scenarios that ask the client: the same
+ * `ctx.elicit` / `ctx.createMessage` a 2026-07-28 handler uses, which on an
+ * initialize-era session are real server-to-client requests.
+ */
+function registerClientRequests(server: McpServer): void {
+  server.registerTool(
+    "test_sampling",
+    {
+      description: "Asks the client's model to answer a prompt.",
+      inputSchema: { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] },
+    },
+    async (args, ctx) => {
+      const answer = await ctx.createMessage({
+        messages: [{ role: "user", content: { type: "text", text: String(args.prompt) } }],
+        maxTokens: 100,
+      });
+      if (answer.action === "not_supported") throw new McpError(-32021, "This tool needs the client's sampling capability");
+      const content = (answer as { content: { type: string; text?: string } }).content;
+      return callToolResult([["text", `LLM response: ${content.type === "text" ? content.text : JSON.stringify(content)}`]]);
+    },
+  );
+  server.registerTool(
+    "test_elicitation",
+    {
+      description: "Asks the user for a username and an email address.",
+      inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+    },
+    async (args, ctx) => {
+      const answer = await ctx.elicit(String(args.message), {
+        type: "object",
+        properties: {
+          username: { type: "string", description: "User's response" },
+          email: { type: "string", description: "User's email address" },
+        },
+        required: ["username", "email"],
+      });
+      if (answer.action === "not_supported") throw new McpError(-32021, "This tool needs the client's elicitation capability");
+      return callToolResult([["text", `User response: ${JSON.stringify(answer)}`]]);
+    },
+  );
+  server.registerTool(
+    "test_elicitation_sep1034_defaults",
+    { description: "Asks with a schema that gives every primitive type a default.", inputSchema: noArgs },
+    async (_args, ctx) => {
+      const answer = await ctx.elicit("Please review your details", {
+        type: "object",
+        properties: {
+          name: { type: "string", default: "John Doe" },
+          age: { type: "integer", default: 30 },
+          score: { type: "number", default: 95.5 },
+          status: { type: "string", enum: ["active", "inactive", "pending"], default: "active" },
+          verified: { type: "boolean", default: true },
+        },
+      });
+      return callToolResult([["text", elicitationText(answer)]]);
+    },
+  );
+  server.registerTool(
+    "test_elicitation_sep1330_enums",
+    { description: "Asks with every kind of enum schema.", inputSchema: noArgs },
+    async (_args, ctx) => {
+      const answer = await ctx.elicit("Please choose", {
+        type: "object",
+        properties: {
+          untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
+          titledSingle: {
+            type: "string",
+            oneOf: [
+              { const: "value1", title: "First Option" },
+              { const: "value2", title: "Second Option" },
+              { const: "value3", title: "Third Option" },
+            ],
+          },
+          legacyEnum: { type: "string", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
+          untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
+          titledMulti: {
+            type: "array",
+            items: {
+              anyOf: [
+                { const: "value1", title: "First Choice" },
+                { const: "value2", title: "Second Choice" },
+                { const: "value3", title: "Third Choice" },
+              ],
+            },
+          },
+        },
+      } as never);
+      return callToolResult([["text", elicitationText(answer)]]);
+    },
+  );
+  server.registerTool(
+    "test_reconnection",
+    { description: "Answers after a pause, on a resumable SSE stream.", inputSchema: noArgs },
+    async () => {
+      await sleep(100);
+      return callToolResult([["text", "Reconnection test complete."]]);
+    },
+  );
+}
+
+function elicitationText(answer: { action: string; content?: unknown }): string {
+  return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
 }
 
 const nameSchema = { type: "object" as const, properties: { name: { type: "string" as const } }, required: ["name"] };

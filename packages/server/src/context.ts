@@ -185,6 +185,8 @@ export const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "
  */
 export interface RunScope {
   round?: Round;
+  /** True while an `initialize`-era handler runs: its asks go to the client directly. */
+  direct?: boolean;
   preset?: Readonly<JsonObject>;
   limit?: { signalOver(outer: AbortSignal | undefined): AbortSignal };
 }
@@ -203,6 +205,27 @@ export interface ContextInit {
   tools?: () => readonly Tool[];
   /** The run's scope (see {@link RunScope}); a fresh one when absent. */
   scope?: RunScope;
+  /**
+   * On an `initialize`-era session: the client, asked directly. Asks then
+   * become real server-to-client requests awaited in place, and `ctx.log`
+   * follows the session's `logging/setLevel`.
+   */
+  peer?: Peer;
+}
+
+/**
+ * The client of an `initialize`-era session as a handler's context sees it
+ * (internal; spec 2025-11-25: client/elicitation, client/sampling, client/roots).
+ */
+export interface Peer {
+  /** The level the client set with `logging/setLevel`, if any. */
+  readonly logLevel: LoggingLevel | undefined;
+  /**
+   * Sends a server-to-client request and resolves with the client's result,
+   * checked against the era's schema.
+   * @throws Error when the client answers with an error, never answers, or the session ends.
+   */
+  ask(method: string, params: JsonObject, signal: AbortSignal): Promise<unknown>;
 }
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -333,7 +356,8 @@ class Context implements RequestContext {
 
   #log(level: LoggingLevel, data: unknown, logger?: string): boolean {
     const notify = this.#init.transport.notify;
-    const logLevel = this.meta[META_LOG_LEVEL] as LoggingLevel | undefined;
+    const peer = this.#init.peer;
+    const logLevel = peer ? peer.logLevel : (this.meta[META_LOG_LEVEL] as LoggingLevel | undefined);
     const minLevel = logLevel === undefined ? -1 : LOG_LEVELS.indexOf(logLevel);
     if (!this.#init.loggingEnabled || minLevel < 0 || !notify) return false;
     const rank = LOG_LEVELS.indexOf(level);
@@ -369,6 +393,8 @@ class Context implements RequestContext {
     if (!ASKING_METHODS.has(this.method)) {
       throw new Error(`ctx.${name}: asks are only allowed in tools/call, prompts/get and resources/read handlers, not ${this.method}`);
     }
+    const peer = this.#init.peer;
+    if (peer) return this.#askPeer(peer, asks, name);
     const round = this.#scope.round;
     const outside = () =>
       new Error(
@@ -384,6 +410,37 @@ class Context implements RequestContext {
     if (round.finished) throw outside();
     for (const one of asks) one.check();
     return round.resolve(asks);
+  }
+
+  /**
+   * The `initialize` era: each ask is a server-to-client request, sent in
+   * order and awaited; an ask the client's capabilities rule out answers
+   * "not supported" without a request. An answer that is not of the ask's
+   * result type (or does not satisfy `requestedSchema`) is an error the
+   * handler sees: there is no retry to ask it again.
+   */
+  async #askPeer(peer: Peer, asks: readonly Ask<unknown>[], name: string): Promise<unknown[]> {
+    const scope = this.#scope;
+    if (scope.direct !== true) {
+      throw new Error(
+        `ctx.${name} was called outside the handler's run (a detached promise, a timer, a worker, or a direct call): only the run itself can ask`,
+      );
+    }
+    await loadAskValidators();
+    for (const one of asks) one.check();
+    const results: unknown[] = [];
+    for (const one of asks) {
+      if (one.missing !== undefined) {
+        results.push({ action: "not_supported", capability: one.missing } satisfies NotSupported);
+        continue;
+      }
+      const request = one.request as { method: string; params: JsonObject };
+      const answer = await peer.ask(request.method, request.params, this.signal);
+      const accepted = one.accept(answer);
+      if (accepted === undefined) throw new Error(`ctx.${name}: the client's answer to ${request.method} does not fit what was asked`);
+      results.push(accepted);
+    }
+    return results;
   }
 
   async #single<T>(one: Ask<T>, name: string): Promise<T | NotSupported> {

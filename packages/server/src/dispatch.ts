@@ -17,8 +17,10 @@ import type { MethodEntry } from "./features/feature.js";
 import type { ToolsFeature } from "./features/tools/index.js";
 import { ASKING_METHODS } from "./mrtr/asks.js";
 import { type RoundSettings, runRound } from "./mrtr/run.js";
-import type { JsonObject } from "./objects.js";
-import { type Revision, revision2607 } from "./revision.js";
+import { isObject, type JsonObject } from "./objects.js";
+import { answerSessionMethod, checkClientAnswer, hasLaterEnvelope, LATER_ONLY_METHODS } from "./legacy/era.js";
+import type { LegacySession } from "./legacy/session.js";
+import { type Revision, revision2511, revision2607 } from "./revision.js";
 import { publishRequestRejected, rejectionsObserved } from "./telemetry.js";
 
 /** A JSON-RPC response produced by the dispatcher. */
@@ -54,6 +56,11 @@ export interface InboundRequest {
    * which Streamable HTTP mirrors in `Mcp-Param-*` headers; else `undefined`.
    */
   headerParams: readonly HeaderParam[] | undefined;
+  /**
+   * The `initialize`-era session the request arrived on (spec 2025-11-25);
+   * `undefined` for a 2026-07-28 request. Its envelope is then the session's.
+   */
+  session?: LegacySession;
 }
 
 /**
@@ -64,6 +71,7 @@ export interface InboundRequest {
 export type Inbound =
   | { kind: "notification"; method: string; params: JsonObject }
   | InboundRequest
+  | { kind: "initialize"; id: RequestId; params: JsonObject }
   | ClassifiedResponse
   | { kind: "error"; outcome: Outcome };
 
@@ -132,6 +140,8 @@ export class Dispatcher {
     const classified = classify(message);
     if (classified.kind === "request") {
       const { id, method, params } = classified;
+      // The opening of the earlier era: the transport decides whether it serves it.
+      if (method === "initialize" && !hasLaterEnvelope(params)) return { kind: "initialize", id, params };
       const check = revision2607.readEnvelope(params);
       if (!check.ok) return refused(id, check.code, check.message);
       const name = params.name;
@@ -145,6 +155,47 @@ export class Dispatcher {
   }
 
   /**
+   * Classifies one decoded message of an `initialize`-era session (spec
+   * 2025-11-25): its envelope is the session's (the version negotiated, the
+   * capabilities and client info of `initialize`), `_meta` is read only for
+   * its `progressToken`. A request carrying the 2026-07-28 envelope is
+   * refused with -32600: one session speaks one era. Never throws.
+   */
+  inspectLegacy(message: unknown, session: LegacySession): Inbound {
+    const classified = classify(message);
+    if (classified.kind === "request") {
+      const { id, method, params } = classified;
+      if (method === "initialize") return refused(id, ErrorCode.InvalidRequest, "Invalid request: this session is already initialized");
+      if (hasLaterEnvelope(params)) {
+        return refused(
+          id,
+          ErrorCode.InvalidRequest,
+          "Invalid request: a 2026-07-28 request (with the _meta envelope) on an initialize-era session",
+        );
+      }
+      const meta = params._meta;
+      const progressToken = isObject(meta) ? meta.progressToken : undefined;
+      if (
+        progressToken !== undefined &&
+        typeof progressToken !== "string" &&
+        typeof progressToken !== "bigint" &&
+        !Number.isSafeInteger(progressToken)
+      ) {
+        return refused(id, ErrorCode.InvalidParams, "Invalid _meta.progressToken: must be a string or an integer");
+      }
+      const envelope: RequestEnvelope = {
+        meta: (isObject(meta) ? meta : {}) as RequestEnvelope["meta"],
+        protocolVersion: session.protocolVersion,
+        clientCapabilities: session.clientCapabilities,
+        clientInfo: session.clientInfo,
+      };
+      return { kind: "request", id, method, params, envelope, headerParams: undefined, session };
+    }
+    if (classified.kind === "notification" || classified.kind === "response") return classified;
+    return refused(classified.id, ErrorCode.InvalidRequest, classified.message);
+  }
+
+  /**
    * Answers an inspected request: checks the protocol version (-32022),
    * finds the method (-32601), runs it and stamps its result. Never throws:
    * a handler's fault becomes -32603 (its message is not sent), a protocol
@@ -153,6 +204,7 @@ export class Dispatcher {
    */
   answer(request: InboundRequest, transport: TransportInfo): Outcome | Promise<Outcome> {
     const { id, method, params, envelope } = request;
+    if (request.session) return this.#answerLegacy(request, request.session, transport);
     const revision = this.#revisions.get(envelope.protocolVersion);
     if (!revision) {
       return errorOutcome(
@@ -199,6 +251,69 @@ export class Dispatcher {
     return this.#answered(running, id, method, revision);
   }
 
+  /**
+   * An `initialize`-era request: the session's own methods first (`ping`,
+   * `logging/setLevel`, subscriptions), then the shared table without the
+   * 2026-07-28-only methods. Asks go to the client directly (no round), and
+   * results are stamped for the era.
+   */
+  #answerLegacy(request: InboundRequest, session: LegacySession, transport: TransportInfo): Outcome | Promise<Outcome> {
+    const { id, method, params, envelope } = request;
+    try {
+      const own = answerSessionMethod(session, method, params, {
+        logging: this.#settings.loggingEnabled,
+        resources: this.#table.get("resources/read")?.enabled() === true,
+      });
+      if (own !== undefined) return { response: resultResponse(id, own) as JSONRPCResultResponse, stage: "handler" };
+    } catch (error) {
+      return this.failed(error, id, method);
+    }
+    const entry = LATER_ONLY_METHODS.has(method) ? undefined : this.#table.get(method);
+    if (!entry?.enabled()) return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, "message");
+    const scope: RunScope = { direct: true };
+    const ctx = createContext({
+      requestId: id,
+      method,
+      meta: envelope.meta,
+      protocolVersion: envelope.protocolVersion,
+      clientCapabilities: envelope.clientCapabilities,
+      clientInfo: envelope.clientInfo,
+      transport,
+      loggingEnabled: this.#settings.loggingEnabled,
+      tools: this.#toolList,
+      scope,
+      peer: {
+        get logLevel() {
+          return session.logLevel;
+        },
+        ask: (askMethod, askParams, signal) =>
+          session.request(askMethod, askParams, id, signal).then((answer) => checkClientAnswer(askMethod, answer)),
+      },
+    });
+    const handle = entry.handle as (params: JsonObject, ctx: RequestContext, t: TransportInfo, s: RunScope) => unknown;
+    let running: unknown;
+    try {
+      running = handle(params, ctx, transport, scope);
+    } catch (error) {
+      scope.direct = false;
+      return this.failed(error, id, method);
+    }
+    if (running instanceof Promise) {
+      return running.then(
+        (result) => {
+          scope.direct = false;
+          return this.#answered(result, id, method, revision2511);
+        },
+        (error) => {
+          scope.direct = false;
+          return this.failed(error, id, method);
+        },
+      );
+    }
+    scope.direct = false;
+    return this.#answered(running, id, method, revision2511);
+  }
+
   /** The response carrying a handler's result, stamped for its revision (a result that cannot be stamped is a fault). */
   #answered(result: unknown, id: RequestId, method: string, revision: Revision): Outcome {
     try {
@@ -233,6 +348,23 @@ export class Dispatcher {
       // A failing reporter must not change the answer.
     }
   }
+}
+
+/**
+ * The answer of a server that does not serve the `initialize` era to an
+ * `initialize` request: -32022 naming the versions it supports (spec
+ * 2026-07-28, basic/versioning: a modern-only server names them in any error
+ * it returns to `initialize`). Over HTTP: 400.
+ */
+export function initializeRefused(id: RequestId, params: JsonObject, supported: readonly string[]): Outcome {
+  const requested = typeof params.protocolVersion === "string" ? params.protocolVersion : undefined;
+  return errorOutcome(
+    id,
+    ErrorCode.UnsupportedProtocolVersion,
+    `Unsupported protocol version: this server does not serve the initialize handshake; it supports ${supported.join(", ")} (per-request _meta)`,
+    { supported: [...supported], requested },
+    "message",
+  );
 }
 
 function refused(id: RequestId | undefined, code: number, message: string): Inbound {

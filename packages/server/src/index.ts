@@ -46,6 +46,21 @@ export { MissingDependencyError } from "./runtime-deps.js";
 export { McpServer } from "./server.js";
 export type { CorsOptions, HttpTransportOptions } from "./transports/http/core.js";
 export { createFetchHandler } from "./transports/http/fetch.js";
+export {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
+  DEFAULT_SSE_RETRY_MS,
+  type LegacyHttpOptions,
+} from "./transports/http/legacy.js";
+export {
+  DEFAULT_MAX_EVENTS_PER_SESSION,
+  type EventStore,
+  MemoryEventStore,
+  MemorySessionStore,
+  type SessionStore,
+  type StoredEvent,
+} from "./transports/http/sessions.js";
+export { ClientRequestError, DEFAULT_CLIENT_REQUEST_TIMEOUT_MS, LegacySession, MAX_PENDING_CLIENT_REQUESTS } from "./legacy/session.js";
 export { type ListenOptions, listen, type RunningHttpServer } from "./transports/http/listen.js";
 export { createNodeHandler, type NodeHandler, type NodeHandlerOptions } from "./transports/http/node.js";
 export {

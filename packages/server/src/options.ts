@@ -82,4 +82,22 @@ export interface ServerOptions {
    * elicitation answers) such an integer is always a `bigint`.
    */
   bigIntegers?: "bigint" | "string";
+  /**
+   * The protocol versions served, any of `"2026-07-28"` (required) and the
+   * `initialize` era's `"2025-11-25"`, `"2025-06-18"`, `"2025-03-26"`,
+   * `"2024-11-05"`. Default: all five. With only `["2026-07-28"]` the
+   * deployment refuses the earlier era as a 2026-only server does (spec
+   * 2026-07-28, basic/versioning and basic/transports "Backward
+   * Compatibility"): `initialize` is answered -32022 naming the supported
+   * versions (HTTP 400), GET and DELETE get 405, `Mcp-Session-Id` is ignored.
+   * @throws RangeError (from the constructor) for any other value.
+   */
+  protocolVersions?: readonly string[];
+  /**
+   * How long a server-to-client request of an `initialize`-era session
+   * (`ctx.elicit`, `ctx.createMessage`, `ctx.listRoots`) waits for the
+   * client's answer, in milliseconds, before the handler's ask fails
+   * (`notifications/cancelled` is sent). 0: no limit. Default 60 000.
+   */
+  clientRequestTimeoutMs?: number;
 }

@@ -2,8 +2,9 @@
  * The revision seam: everything in the dispatcher that depends on the
  * protocol revision lives behind one {@link Revision} object per revision —
  * how the request envelope is checked, how results are stamped, and which
- * methods exist. Revision 2026-07-28 is the only one served today; an
- * `initialize`-era revision (2025-11-25) plugs in beside it later.
+ * methods exist. Two are served: 2026-07-28 (per-request `_meta`) and the
+ * `initialize` era (2025-11-25 and the versions that share its handshake),
+ * whose requests a transport marks with their session (see `legacy/`).
  */
 import type { Implementation } from "@x/mcp-v2607";
 import { META_SERVER_INFO, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
@@ -41,6 +42,38 @@ export const revision2607: Revision = {
       // A literal key (the value of META_SERVER_INFO): V8 builds this object
       // from a template, where a computed key takes its slow path.
       stamped._meta = { "io.modelcontextprotocol/serverInfo": serverInfo };
+    }
+    return stamped;
+  },
+};
+
+/**
+ * Fields of results that 2026-07-28 added and the `initialize` era's schema
+ * lacks (spec 2025-11-25: schema): they are taken off every result of that era.
+ */
+const LATER_RESULT_FIELDS = ["resultType", "ttlMs", "cacheScope"] as const;
+
+/**
+ * The `initialize` era (2025-11-25 back to 2024-11-05): the envelope comes from
+ * the session, not the request, and results carry nothing of 2026-07-28
+ * (no `resultType`, no cache hints, no server info in `_meta`: the server
+ * introduced itself in `InitializeResult`).
+ */
+export const revision2511: Revision = {
+  version: "2025-11-25",
+  readEnvelope() {
+    // Never called: the legacy inspection builds the envelope from the session.
+    return { ok: false, code: -32602, message: "Invalid params: initialize-era requests carry no envelope" };
+  },
+  stamp(result) {
+    const stamped = copyOwn(result);
+    for (const field of LATER_RESULT_FIELDS) delete stamped[field];
+    const meta = stamped._meta;
+    if (isObject(meta) && META_SERVER_INFO in meta) {
+      const copy = copyOwn(meta);
+      delete copy[META_SERVER_INFO];
+      if (Object.keys(copy).length === 0) delete stamped._meta;
+      else stamped._meta = copy;
     }
     return stamped;
   },

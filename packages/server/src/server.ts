@@ -9,7 +9,10 @@
  * function of (message, per-request transport info) to a response, and no
  * server, protocol or transport object is created per request.
  */
+import type { InitializeResult } from "@x/mcp-v2511";
+import { INITIALIZE_ERA_VERSIONS } from "@x/mcp-v2511/wire";
 import type { Implementation, ServerCapabilities } from "@x/mcp-v2607";
+import { PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { HELP_TOOL } from "./actions/gates.js";
 import { resolveCacheOptions } from "./cache.js";
 import type { TransportInfo } from "./context.js";
@@ -25,10 +28,13 @@ import {
   type ResourceTemplateConfig,
   type TemplateReadHandler,
 } from "./features/resources.js";
-import { ListenFeature, Subscriptions } from "./features/subscriptions.js";
+import { type ListKind, ListenFeature, Subscriptions } from "./features/subscriptions.js";
 import { checkTimeout, type ToolConfig, type ToolHandler } from "./features/tools/define.js";
 import { ToolsFeature } from "./features/tools/index.js";
 import { KeyRing } from "./keys.js";
+import { initializeResult, legacyVersions } from "./legacy/era.js";
+import type { LegacySession } from "./legacy/session.js";
+import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } from "./legacy/session.js";
 import { isObject, type JsonObject } from "./objects.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
 import { publishMessageIgnored } from "./telemetry.js";
@@ -44,6 +50,25 @@ function keysFrom(option: ServerOptions["requestStateKeys"]): Uint8Array[] {
 export interface ServerParts {
   readonly dispatcher: Dispatcher;
   readonly tools: ToolsFeature;
+  /** What the `initialize`-era transports need (internal). */
+  readonly legacy: LegacyParts;
+}
+
+/** A change an `initialize`-era session may have to hear of: a list changed, or a resource was updated. */
+export type LegacyChange = { kind: "list"; list: ListKind } | { kind: "resource"; uri: string };
+
+/** The server's side of the `initialize` era, shared by its transports (internal). */
+export interface LegacyParts {
+  /** The era's versions served (`protocolVersions`), newest first; empty when the deployment refuses the era. */
+  readonly versions: readonly string[];
+  /** How long a server-to-client request waits for its answer, in ms. */
+  readonly requestTimeoutMs: number;
+  /** Builds the `InitializeResult` for the negotiated `protocolVersion`. */
+  initializeResult(protocolVersion: string): InitializeResult;
+  /** Transports watching changes for their sessions. */
+  readonly watchers: Set<(change: LegacyChange) => void>;
+  /** Transports to tell when the server closes (they end their sessions). */
+  readonly closers: Set<() => void>;
 }
 
 /** The internals of `server` (internal: this package's transports and plug-ins use it). */
@@ -85,6 +110,7 @@ export class McpServer {
   readonly #listen: ListenFeature;
   readonly #features: readonly Feature[];
   readonly #dispatcher: Dispatcher;
+  readonly #legacy: LegacyParts;
 
   /**
    * @throws TypeError when `info.name` or `info.version` is missing, `info.title` is not a string, or an option has the wrong type;
@@ -109,7 +135,10 @@ export class McpServer {
       keys: this.keys,
       pageSize,
       hints: (method) => cache.get(method)!,
-      listChanged: (kind) => this.#subscriptions.listChanged(kind),
+      listChanged: (kind) => {
+        this.#subscriptions.listChanged(kind);
+        this.#tell({ kind: "list", list: kind });
+      },
       capabilities: () => this.capabilities(),
     };
     this.#tools = new ToolsFeature(host, options);
@@ -130,6 +159,26 @@ export class McpServer {
     for (const feature of this.#features) {
       for (const [method, entry] of Object.entries(feature.methods)) table.set(method, entry as MethodEntry);
     }
+    const versions = options.protocolVersions ?? [PROTOCOL_VERSION, ...INITIALIZE_ERA_VERSIONS];
+    if (
+      !Array.isArray(versions) ||
+      versions.some((v) => v !== PROTOCOL_VERSION && !(INITIALIZE_ERA_VERSIONS as readonly string[]).includes(v))
+    ) {
+      throw new RangeError(`protocolVersions may list only ${[PROTOCOL_VERSION, ...INITIALIZE_ERA_VERSIONS].join(", ")}`);
+    }
+    if (!versions.includes(PROTOCOL_VERSION)) throw new RangeError(`protocolVersions must include ${PROTOCOL_VERSION}`);
+    const requestTimeoutMs = options.clientRequestTimeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS;
+    if (!Number.isSafeInteger(requestTimeoutMs) || requestTimeoutMs < 0) {
+      throw new RangeError(`clientRequestTimeoutMs must be an integer >= 0, got ${options.clientRequestTimeoutMs}`);
+    }
+    const instructions = options.instructions;
+    this.#legacy = {
+      versions: legacyVersions(versions),
+      requestTimeoutMs,
+      initializeResult: (protocolVersion) => initializeResult(protocolVersion, this.capabilities(), implementation, instructions),
+      watchers: new Set(),
+      closers: new Set(),
+    };
     this.#dispatcher = new Dispatcher(
       table,
       {
@@ -219,6 +268,17 @@ export class McpServer {
    */
   notifyResourceUpdated(uri: string): void {
     this.#subscriptions.resourceUpdated(uri);
+    this.#tell({ kind: "resource", uri });
+  }
+
+  #tell(change: LegacyChange): void {
+    for (const watch of this.#legacy?.watchers ?? []) {
+      try {
+        watch(change);
+      } catch {
+        // One transport's failure must not keep the change from the others.
+      }
+    }
   }
 
   /** Number of open `subscriptions/listen` streams. */
@@ -234,6 +294,7 @@ export class McpServer {
   close(): void {
     this.#listen.closed = true;
     this.#subscriptions.closeAll();
+    for (const close of [...this.#legacy.closers]) close();
   }
 
   /** The capabilities the registrations imply (spec: server/discover). */
@@ -251,17 +312,20 @@ export class McpServer {
 
   /**
    * Checks one decoded JSON message as a JSON-RPC request or notification
-   * and reads its `_meta` (the HTTP order's stages 6 and 8).
+   * and reads its `_meta` (the HTTP order's stages 6 and 8). With `session`
+   * (an `initialize`-era session, internal), the envelope is the session's,
+   * and a JSON-RPC response is the transport's to settle (a response no
+   * request of the session awaits is then published as unsolicited there).
    * Never throws: a bad message gives `{ kind: "error", outcome }` with a
    * -32600 or -32602 response decided at stage `"message"` (HTTP 400). A
    * JSON-RPC response gives `{ kind: "response" }`, to be dropped unanswered
    * (published on `x-mcp:message:ignored`).
    */
-  inspect(message: unknown): Inbound {
-    const inbound = this.#dispatcher.inspect(message);
+  inspect(message: unknown, session?: LegacySession): Inbound {
+    const inbound = session ? this.#dispatcher.inspectLegacy(message, session) : this.#dispatcher.inspect(message);
     if (inbound.kind === "error") {
       rejected(inbound.outcome, isObject(message) && typeof message.method === "string" ? message.method : undefined, statusOf);
-    } else if (inbound.kind === "response") {
+    } else if (inbound.kind === "response" && !session) {
       const error = "error" in inbound && isObject(inbound.error) ? inbound.error : undefined;
       publishMessageIgnored({
         reason: "unsolicited-response",
@@ -313,7 +377,7 @@ export class McpServer {
 
   static {
     const ownExecute = McpServer.prototype.execute;
-    partsOf = (server) => ({ dispatcher: server.#dispatcher, tools: server.#tools });
+    partsOf = (server) => ({ dispatcher: server.#dispatcher, tools: server.#tools, legacy: server.#legacy });
     // A subclass that overrides execute() (an access gate, logging...) is
     // answered through its override.
     answerNow = (server, request, transport) => {

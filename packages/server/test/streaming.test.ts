@@ -125,10 +125,18 @@ describe("transport rules", () => {
     expect(refused.status).toBe(406);
   });
 
-  it("ignores Mcp-Session-Id and never mints one", async () => {
-    const res = await rpc(running.url, "tools/list", {}, { headers: { "mcp-session-id": "abc" } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get("mcp-session-id")).toBeNull();
+  it("serving only 2026-07-28, ignores Mcp-Session-Id and never mints one; serving both eras, an unknown session is 404", async () => {
+    const only = await listen(new McpServer({ name: "only", version: "1" }, { protocolVersions: ["2026-07-28"] }), { port: 0 });
+    try {
+      const res = await rpc(only.url, "server/discover", {}, { headers: { "mcp-session-id": "abc" } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("mcp-session-id")).toBeNull();
+    } finally {
+      await only.close();
+    }
+    const dual = await rpc(running.url, "tools/list", {}, { headers: { "mcp-session-id": "abc" } });
+    expect(dual.status).toBe(404);
+    expect(dual.headers.get("mcp-session-id")).toBeNull();
   });
 
   it("answers a CORS preflight for allowed origins and labels responses", async () => {

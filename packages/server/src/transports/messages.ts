@@ -7,6 +7,7 @@
 import { decodeJson, MissingDependencyError } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { errorOutcome, type Inbound, type Outcome, rejected } from "../dispatch.js";
+import type { LegacySession } from "../legacy/session.js";
 import type { McpServer } from "../server.js";
 import { rejectionsObserved } from "../telemetry.js";
 import { statusOf } from "./http/status.js";
@@ -19,7 +20,7 @@ import { statusOf } from "./http/status.js";
  * a message that needs lossless-json when it is not installed -32603 (the
  * MissingDependencyError shown once as a process warning), all without an id.
  */
-export function readMessage(server: McpServer, bytes: Uint8Array, maxDepth: number, subject: string): Inbound {
+export function readMessage(server: McpServer, bytes: Uint8Array, maxDepth: number, subject: string, session?: LegacySession): Inbound {
   let decoded: ReturnType<typeof decodeJson>;
   try {
     decoded = decodeJson(bytes, maxDepth, subject);
@@ -29,7 +30,7 @@ export function readMessage(server: McpServer, bytes: Uint8Array, maxDepth: numb
   }
   if (!decoded.ok) return refused(decoded.code, decoded.message);
   if (Array.isArray(decoded.value)) return refused(ErrorCode.InvalidRequest, "Invalid request: batches are not supported");
-  return server.inspect(decoded.value);
+  return server.inspect(decoded.value, session);
 }
 
 let warned = false;

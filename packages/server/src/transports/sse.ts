@@ -61,6 +61,21 @@ export class ChunkQueue implements AsyncIterable<string> {
     return true;
   }
 
+  /**
+   * The consumer went away (the connection closed): ends the stream, drops
+   * what is unread and calls `onCancel` now, without waiting for a reader
+   * parked on an empty queue to wake. Idempotent; nothing after `end()`.
+   */
+  abandon(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#chunks = [];
+    this.#head = 0;
+    this.#bytes = 0;
+    this.#wake?.();
+    this.onCancel?.();
+  }
+
   /** Ends the stream after the chunks already pushed. */
   end(): void {
     this.#ended = true;

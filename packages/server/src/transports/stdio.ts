@@ -6,8 +6,12 @@
 import type { Readable, Writable } from "node:stream";
 import { errorResponse, stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
-import { type InboundRequest, internalErrorOutcome, type Outcome } from "../dispatch.js";
-import { answerNow, type McpServer } from "../server.js";
+import { errorOutcome, type InboundRequest, initializeRefused, internalErrorOutcome, type Outcome } from "../dispatch.js";
+import { isProtocolError } from "../errors.js";
+import { legacyValidators, readInitialize } from "../legacy/era.js";
+import { LegacySession } from "../legacy/session.js";
+import type { JsonObject } from "../objects.js";
+import { answerNow, type McpServer, partsOf } from "../server.js";
 import { Call } from "./call.js";
 import { readMessage } from "./messages.js";
 
@@ -31,7 +35,14 @@ export interface StdioOptions {
  * event loop in which it is ready, after the notifications its handler sent
  * (progress, log, listen). Lines ready in the same turn leave in one write.
  * `notifications/cancelled` aborts the named request's `signal`, and nothing
- * more is written for it. When the input ends, open `subscriptions/listen`
+ * more is written for it.
+ *
+ * One connection speaks one era, pinned by its opening exchange: an
+ * `initialize` pins the `initialize` era (spec 2025-11-25: the connection is
+ * the session; server-to-client requests go out on stdout and their answers
+ * are read from stdin), any 2026-07-28 request but `server/discover` pins
+ * 2026-07-28 (a probe does not pin). A message of the other era afterwards is
+ * refused with -32600. When the input ends, open `subscriptions/listen`
  * requests are ended (the server is closed) and the promise resolves once
  * every request has been answered.
  *
@@ -56,6 +67,24 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   let buffered: Buffer[] = [];
   let bufferedSize = 0;
   let discarding = false;
+  const legacy = partsOf(server).legacy;
+  /** The connection's era once pinned; its session in the initialize era. */
+  let era: "2026" | "legacy" | undefined;
+  let session: LegacySession | undefined;
+  let initializing = false;
+  const closeSession = () => session?.close();
+  legacy.closers.add(closeSession);
+  const watch = (change: Parameters<typeof legacy.watchers extends Set<infer F> ? F : never>[0]) => {
+    if (!session?.initialized) return;
+    if (change.kind === "list") session.notify(`notifications/${change.list}/list_changed`, {});
+    else if (session.subscriptions.has(change.uri)) session.notify(Method.NotificationsResourcesUpdated, { uri: change.uri });
+  };
+  legacy.watchers.add(watch);
+  const release = () => {
+    legacy.watchers.delete(watch);
+    legacy.closers.delete(closeSession);
+    session?.close();
+  };
 
   // Lines written in one turn of the event loop leave in one write, in order
   // (a pipe write is a system call; answering a burst of pipelined requests
@@ -114,21 +143,78 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     if (--running === 0) onIdle?.();
   };
 
+  const initialize = (id: InboundRequest["id"], params: JsonObject): void => {
+    if (legacy.versions.length === 0) {
+      write(initializeRefused(id, params, server.supportedVersions).response);
+      return;
+    }
+    if (era === "2026" || initializing) {
+      write(
+        errorResponse(
+          id,
+          ErrorCode.InvalidRequest,
+          "Invalid request: this connection already speaks 2026-07-28; initialize is not accepted",
+        ),
+      );
+      return;
+    }
+    initializing = true;
+    running++;
+    readInitialize(params, legacy.versions).then(
+      (info) => {
+        session = new LegacySession(
+          "",
+          info,
+          (message) => {
+            write(message);
+            return !outputClosed;
+          },
+          legacy.requestTimeoutMs,
+        );
+        era = "legacy";
+        write({ jsonrpc: "2.0", id, result: legacy.initializeResult(info.protocolVersion) });
+        if (--running === 0) onIdle?.();
+      },
+      (error: unknown) => {
+        initializing = false;
+        const outcome = isProtocolError(error)
+          ? errorOutcome(id, error.code, error.message, error.data, "message")
+          : internalErrorOutcome(id);
+        write(outcome.response);
+        if (--running === 0) onIdle?.();
+      },
+    );
+  };
+
   const handleLine = (line: Buffer) => {
     // A blank line (only white space) carries no message.
     if (isBlank(line)) return;
-    const inbound = readMessage(server, line, maxDepth, "the line");
+    const inbound = readMessage(server, line, maxDepth, "the line", session);
     if (inbound.kind === "error") {
       write(inbound.outcome.response);
       return;
     }
-    // A JSON-RPC response answers nothing this server asked: it gets no answer.
-    if (inbound.kind === "response") return;
+    if (inbound.kind === "initialize") {
+      initialize(inbound.id, inbound.params);
+      return;
+    }
+    // A JSON-RPC response answers nothing this server asked, unless the session asked it.
+    if (inbound.kind === "response") {
+      session?.settle(inbound as unknown as JsonObject);
+      return;
+    }
     if (inbound.kind === "notification") {
-      if (inbound.method === Method.NotificationsCancelled) {
+      if (session && inbound.method === "notifications/initialized") session.initialized = true;
+      else if (inbound.method === Method.NotificationsCancelled) {
+        if (session && !legacyValidators().CancelledNotificationParams(inbound.params)) return;
         const id = inbound.params.requestId;
         inFlight.get(id)?.abort();
       }
+      return;
+    }
+    if (era === undefined && !initializing && inbound.method !== Method.ServerDiscover) era = "2026";
+    else if (era === undefined && initializing) {
+      write(errorResponse(inbound.id, ErrorCode.InvalidRequest, "Invalid request: initialize has not been answered yet"));
       return;
     }
     const call = new Call();
@@ -144,6 +230,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       outputClosed = true;
       errors.write(`mcp stdio: output closed (${error.code ?? error.message}); stopping\n`);
       for (const call of inFlight.values()) call.abort();
+      release();
       server.close();
       input.pause();
       stop?.();
@@ -188,6 +275,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     input.on("end", () => {
       if (buffered.length && !discarding) handleLine(Buffer.concat(buffered));
       buffered = [];
+      release();
       server.close();
       const finish = () => {
         flush();
@@ -197,6 +285,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       else onIdle = finish;
     });
     input.on("error", (error) => {
+      release();
       errors.write(`mcp stdio: input error: ${String(error)}\n`);
       flush();
       resolve();

@@ -11,8 +11,13 @@
  * returns: the first one switches that response to an SSE stream
  * (`X-Accel-Buffering: no`) that carries the notifications and ends with the
  * response. Closing the stream (or the connection) aborts the handler's
- * `signal`. An `Mcp-Session-Id` header is ignored and never minted. HTTP
- * statuses of outcomes come from `status.ts` alone.
+ * `signal`. HTTP statuses of outcomes come from `status.ts` alone.
+ *
+ * The `initialize` era (spec 2025-11-25) shares the endpoint: a request with
+ * `Mcp-Session-Id`, or an `initialize`, is of that era and is served by
+ * `legacy.ts` (sessions, the GET stream, DELETE, resumability); every other
+ * request is of 2026-07-28. When the server does not serve that era
+ * (`protocolVersions`), GET and DELETE get 405 and `Mcp-Session-Id` is ignored.
  */
 import { errorResponse, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, RequestId } from "@x/mcp-v2607";
@@ -26,6 +31,7 @@ import { publishRequestRejected, rejectionsObserved } from "../../telemetry.js";
 import { Call } from "../call.js";
 import { readMessage } from "../messages.js";
 import { ChunkQueue, SSE_KEEPALIVE, sseEvent } from "../sse.js";
+import { type HttpSession, LegacyHttp, type LegacyHttpOptions } from "./legacy.js";
 import { statusOf } from "./status.js";
 
 /**
@@ -38,18 +44,19 @@ const READ_BODY = "read the body";
 const LADDER: readonly Stage[] = [
   dnsRebinding, //   1. not exactly one well-formed Host: 400; Origin or Host not allowed: 403, so a web page cannot reach a local server
   preflight, //      2. OPTIONS with CORS on: 204, the answer a browser asks for before a cross-origin POST
-  postOnly, //       2. anything but POST: 405 with Allow: POST (no GET stream, no session to DELETE)
+  postOnly, //       2. GET/DELETE with Mcp-Session-Id (initialize era): the session's stream / its end; anything else but POST: 405
   accept, //         3. Accept admits neither JSON nor SSE: 406, as no answer could be sent
+  sessionHeader, //  3. initialize era: Mcp-Session-Id unknown or ended: 404; malformed or MCP-Protocol-Version unsupported: 400
   load, //           3. too many requests in flight: 503 with Retry-After, before a body is read
   declaredSize, //   4. Content-Length over the limit: 413, without reading the body
   bodyBudget, //     4. Content-Length would take the bodies being read past maxBodyBytesInFlight: 503 with Retry-After
   READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); past maxBodyBytesInFlight: 503; unreadable: 400, -32700
-  message, //        5, 6, 8. not UTF-8 JSON, too deep, not one request, bad _meta: 400, before any handler
-  notification, //   7. a notification or a JSON-RPC response: 202 with an empty body, as neither has an answer
+  message, //        5, 6, 8. not UTF-8 JSON, too deep, not one request, bad _meta: 400, before any handler; an initialize-era request without its session: 400
+  notification, //   7. a notification or a JSON-RPC response: 202 with an empty body, as neither has an answer (on a session: acted on first)
   headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020 (proxies route on them)
   assignsHook, //    the assigns hook throws: 500, -32603, before the request takes a slot
 ];
-// Then `runCall`: the dispatcher checks 10. the protocol version (400, -32022)
+// Then `runCall` (`initialize` mints a session; a request on a session goes to legacy.ts): the dispatcher checks 10. the protocol version (400, -32022)
 // and 11. the method (404, -32601), and runs it.
 
 /**
@@ -71,7 +78,7 @@ export interface CorsOptions {
 }
 
 /** Options of the Streamable HTTP transport. */
-export interface HttpTransportOptions {
+export interface HttpTransportOptions extends LegacyHttpOptions {
   /**
    * Host names (without port) accepted in the `Host` header. Default: the
    * loopback names `localhost`, `127.0.0.1` and `[::1]`, the right rule for a
@@ -197,6 +204,10 @@ export abstract class Exchange {
   inbound: Inbound | undefined = undefined;
   /** What the assigns hook returned (set by `assignsHook`). */
   assigns: JsonObject | undefined = undefined;
+  /** The initialize-era session the request names (set by `sessionHeader`). */
+  legacy: HttpSession | undefined = undefined;
+  /** True when a request without a session names an initialize-era version in MCP-Protocol-Version. */
+  legacyHint = false;
 }
 
 /** Adapts a public {@link HttpExchange} (with its `signal`) to the ladder. */
@@ -262,6 +273,8 @@ export class Core implements HttpCore {
   lastAccepts: Accepts = ANY;
   // Likewise the last Host header that passed.
   lastHost: string | undefined = undefined;
+  /** The initialize era of this core: its sessions and streams. */
+  readonly legacy: LegacyHttp;
 
   constructor(server: McpServer, options: HttpTransportOptions) {
     this.server = server;
@@ -274,6 +287,7 @@ export class Core implements HttpCore {
     this.maxDepth = options.maxJsonDepth ?? 64;
     this.maxActive = options.maxConcurrentRequests ?? 1024;
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.legacy = new LegacyHttp(this, server, options);
   }
 
   answer(exchange: HttpExchange): Promise<HttpAnswer> {
@@ -350,7 +364,11 @@ export class Core implements HttpCore {
   /** The CORS headers of the answers to `origin` ({@link NO_CORS} unless CORS admits it). */
   corsHeaders(origin: string | undefined): Readonly<Record<string, string>> {
     return origin !== undefined && this.corsOrigins.includes(origin)
-      ? { "access-control-allow-origin": origin, vary: "Origin", "access-control-expose-headers": "content-type, mcp-protocol-version" }
+      ? {
+          "access-control-allow-origin": origin,
+          vary: "Origin",
+          "access-control-expose-headers": "content-type, mcp-protocol-version, mcp-session-id",
+        }
       : NO_CORS;
   }
 }
@@ -397,7 +415,8 @@ function hostVerdict(core: Core, host: string | undefined): HttpAnswer | undefin
   return undefined;
 }
 
-const MCP_HEADERS = "content-type, accept, authorization, mcp-protocol-version, mcp-method, mcp-name, mcp-param-*, last-event-id";
+const MCP_HEADERS =
+  "content-type, accept, authorization, mcp-protocol-version, mcp-method, mcp-name, mcp-param-*, last-event-id, mcp-session-id";
 
 function preflight(core: Core, ex: Exchange): HttpAnswer | undefined {
   const cors = core.options.cors;
@@ -406,7 +425,7 @@ function preflight(core: Core, ex: Exchange): HttpAnswer | undefined {
     status: 204,
     headers: {
       ...ex.cors,
-      "access-control-allow-methods": "POST, OPTIONS",
+      "access-control-allow-methods": core.legacy.served ? "POST, GET, DELETE, OPTIONS" : "POST, OPTIONS",
       "access-control-allow-headers": MCP_HEADERS,
       "access-control-max-age": String(cors.maxAgeSeconds ?? 600),
     },
@@ -414,8 +433,10 @@ function preflight(core: Core, ex: Exchange): HttpAnswer | undefined {
   };
 }
 
-function postOnly(_core: Core, ex: Exchange): HttpAnswer | undefined {
+function postOnly(core: Core, ex: Exchange): HttpAnswer | undefined {
   if (ex.method === "POST") return undefined;
+  const verb = core.legacy.verb(ex);
+  if (verb !== undefined) return verb;
   return errorAnswer(405, ErrorCode.InvalidRequest, "Method not allowed: use POST", undefined, { allow: "POST", ...ex.cors });
 }
 
@@ -429,6 +450,10 @@ function accept(core: Core, ex: Exchange): HttpAnswer | undefined {
   ex.accepts = accepts;
   if (accepts.json || accepts.sse) return undefined;
   return errorAnswer(406, ErrorCode.InvalidRequest, "Not acceptable: accept application/json or text/event-stream", undefined, ex.cors);
+}
+
+function sessionHeader(core: Core, ex: Exchange): HttpAnswer | undefined {
+  return core.legacy.sessionHeader(ex);
 }
 
 function load(core: Core, ex: Exchange): HttpAnswer | undefined {
@@ -473,9 +498,12 @@ function readBody(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
 }
 
 function message(core: Core, ex: Exchange): HttpAnswer | undefined {
-  const inbound = readMessage(core.server, ex.bytes!, core.maxDepth, "the body");
+  const inbound = readMessage(core.server, ex.bytes!, core.maxDepth, "the body", ex.legacy?.session);
   // The bytes are not needed past here; an SSE call may hold the exchange for long.
   ex.bytes = undefined;
+  if (ex.legacyHint && ex.legacy === undefined && inbound.kind !== "request" && inbound.kind !== "initialize") {
+    return core.legacy.missingSession(ex);
+  }
   if (inbound.kind === "error") {
     return { status: statusOf(inbound.outcome), headers: jsonHeaders(ex.cors), body: stringifyJson(inbound.outcome.response) };
   }
@@ -483,11 +511,16 @@ function message(core: Core, ex: Exchange): HttpAnswer | undefined {
   return undefined;
 }
 
-function notification(_core: Core, ex: Exchange): HttpAnswer | undefined {
-  return ex.inbound!.kind !== "request" ? { status: 202, headers: { ...ex.cors }, body: "" } : undefined;
+function notification(core: Core, ex: Exchange): HttpAnswer | undefined {
+  const kind = ex.inbound!.kind;
+  if (kind === "request" || kind === "initialize") return undefined;
+  if (ex.legacy) return core.legacy.received(ex);
+  return { status: 202, headers: { ...ex.cors }, body: "" };
 }
 
 function headerMirrors(_core: Core, ex: Exchange): HttpAnswer | undefined {
+  // The header mirrors are a 2026-07-28 rule; the initialize era has only MCP-Protocol-Version, checked with the session.
+  if (ex.legacy || ex.inbound!.kind === "initialize") return undefined;
   const inbound = ex.inbound as InboundRequest;
   const mismatch = checkRequestHeaders(
     ex.header,
@@ -516,7 +549,10 @@ function assignsHook(core: Core, ex: Exchange): HttpAnswer | undefined {
 // The call: the request takes a slot and the dispatcher answers it
 
 function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
-  const inbound = ex.inbound as InboundRequest;
+  const first = ex.inbound!;
+  if (first.kind === "initialize") return core.legacy.initialize(ex, first.id, first.params);
+  const inbound = first as InboundRequest;
+  if (ex.legacy) return core.legacy.call(ex, inbound);
   const cors = ex.cors;
   const accepts = ex.accepts;
   const call = new Call();

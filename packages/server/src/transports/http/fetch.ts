@@ -34,6 +34,7 @@ export function createFetchHandler(server: McpServer, options: HttpTransportOpti
           else controller.enqueue(encoder.encode(next.value));
         },
         async cancel() {
+          answer.stream.abandon();
           await iterator.return?.();
         },
       });

@@ -76,7 +76,12 @@ async function writeStream(
   res.writeHead(answer.status, answer.headers);
   res.flushHeaders();
   const iterator = answer.stream[Symbol.asyncIterator]();
-  if (!exchange.gone) exchange.onGone = () => iterator.return?.();
+  // abandon() first: a generator parked on an empty queue would only see return() at its next chunk.
+  if (!exchange.gone)
+    exchange.onGone = () => {
+      answer.stream.abandon();
+      iterator.return?.();
+    };
   for (;;) {
     const next = await iterator.next();
     if (next.done || res.destroyed) break;

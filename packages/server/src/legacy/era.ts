@@ -1,0 +1,166 @@
+/**
+ * The methods of the `initialize` era that live outside the shared method
+ * table (spec 2025-11-25: basic/lifecycle, basic/utilities/ping,
+ * server/utilities/logging, server/resources "Subscriptions"): `initialize`
+ * itself, `ping`, `logging/setLevel`, `resources/subscribe` and
+ * `resources/unsubscribe`, and the client's notifications. Everything else
+ * (tools, prompts, resources, completion) is answered by the same
+ * registered handlers as in 2026-07-28, through the dispatcher.
+ *
+ * Untrusted input (the params of these methods, the client's answers to
+ * server-to-client requests) is checked with `@x/mcp-v2511`'s generated
+ * validators, loaded on the first `initialize`.
+ */
+import type { InitializeResult, ServerCapabilities as LegacyCapabilities } from "@x/mcp-v2511";
+import { ErrorCode, Method } from "@x/mcp-v2511/constants";
+import { INITIALIZE_ERA_VERSIONS, negotiateProtocolVersion } from "@x/mcp-v2511/wire";
+import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from "@x/mcp-v2607";
+import { META_PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
+import { McpError } from "../errors.js";
+import { isObject, type JsonObject } from "../objects.js";
+import type { LegacySession } from "./session.js";
+
+type Validators = typeof import("./validators.js");
+let V: Validators | undefined;
+
+/** Loads the era's validators (once); the first `initialize` waits for it. */
+export async function loadLegacyValidators(): Promise<Validators> {
+  V ??= await import("./validators.js");
+  return V;
+}
+
+/** The validators, once loaded (every session began with an `initialize`, which loaded them). */
+export function legacyValidators(): Validators {
+  if (!V) throw new Error("initialize-era validators used before the first initialize");
+  return V;
+}
+
+/** What `initialize` told the server. */
+export interface InitializeRequestInfo {
+  /** The version the server answers (negotiated). */
+  protocolVersion: string;
+  clientCapabilities: ClientCapabilities;
+  clientInfo: Implementation;
+}
+
+/**
+ * Reads `initialize` params and negotiates the version among `served`
+ * (the era's versions the server serves, newest first).
+ * @throws McpError(-32602) when the params are not `InitializeRequestParams`.
+ */
+export async function readInitialize(params: JsonObject, served: readonly string[]): Promise<InitializeRequestInfo> {
+  const v = await loadLegacyValidators();
+  if (!v.InitializeRequestParams(params)) {
+    throw new McpError(ErrorCode.InvalidParams, "Invalid params: initialize needs protocolVersion, capabilities and clientInfo", {
+      problems: (v.InitializeRequestParams.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "params"} ${e.message}`),
+    });
+  }
+  return {
+    protocolVersion: negotiateProtocolVersion(params.protocolVersion, served),
+    clientCapabilities: params.capabilities as ClientCapabilities,
+    clientInfo: params.clientInfo as Implementation,
+  };
+}
+
+/**
+ * The era's capabilities from what is registered: the members 2025-11-25
+ * knows, as the 2026-07-28 features built them.
+ */
+export function legacyCapabilities(caps: ServerCapabilities): LegacyCapabilities {
+  const out: LegacyCapabilities = {};
+  if (caps.tools) out.tools = { listChanged: true };
+  if (caps.prompts) out.prompts = { listChanged: true };
+  if (caps.resources) out.resources = { listChanged: true, subscribe: true };
+  if (caps.completions) out.completions = {};
+  if (caps.logging) out.logging = {};
+  return out;
+}
+
+/** The `InitializeResult`: the negotiated version, the capabilities, who the server is, its instructions. */
+export function initializeResult(
+  protocolVersion: string,
+  caps: ServerCapabilities,
+  serverInfo: Implementation,
+  instructions: string | undefined,
+): InitializeResult {
+  const result: InitializeResult = {
+    protocolVersion,
+    capabilities: legacyCapabilities(caps),
+    serverInfo: serverInfo as InitializeResult["serverInfo"],
+  };
+  if (instructions !== undefined) result.instructions = instructions;
+  return result;
+}
+
+/** The era's versions among `versions` (a server's `protocolVersions`), newest first. */
+export function legacyVersions(versions: readonly string[]): string[] {
+  return INITIALIZE_ERA_VERSIONS.filter((v) => versions.includes(v));
+}
+
+/**
+ * Answers the session's own methods (`ping`, `logging/setLevel`,
+ * `resources/subscribe`, `resources/unsubscribe`); `undefined` for a method
+ * the dispatcher's table answers.
+ * @throws McpError(-32602) for invalid params, (-32601) for logging when the server does not log.
+ */
+export function answerSessionMethod(
+  session: LegacySession,
+  method: string,
+  params: JsonObject,
+  has: { logging: boolean; resources: boolean },
+): JsonObject | undefined {
+  switch (method) {
+    case Method.Ping:
+      return {};
+    case Method.LoggingSetLevel: {
+      if (!has.logging) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, { method });
+      if (!legacyValidators().SetLevelRequestParams(params)) {
+        throw new McpError(ErrorCode.InvalidParams, "Invalid params: level must be a logging level (debug ... emergency)");
+      }
+      session.logLevel = params.level as LoggingLevel;
+      return {};
+    }
+    case Method.ResourcesSubscribe:
+    case Method.ResourcesUnsubscribe: {
+      if (!has.resources) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, { method });
+      const v = legacyValidators();
+      if (!(method === Method.ResourcesSubscribe ? v.SubscribeRequestParams(params) : v.UnsubscribeRequestParams(params))) {
+        throw new McpError(ErrorCode.InvalidParams, "Invalid params: uri (a string) is required");
+      }
+      const uri = params.uri as string;
+      if (method === Method.ResourcesSubscribe) {
+        if (!session.subscriptions.has(uri) && session.subscriptions.size >= MAX_SUBSCRIPTIONS) {
+          throw new McpError(-32000, `Too many resource subscriptions on this session (limit ${MAX_SUBSCRIPTIONS})`);
+        }
+        session.subscriptions.add(uri);
+      } else session.subscriptions.delete(uri);
+      return {};
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Most resources one session may subscribe to. */
+export const MAX_SUBSCRIPTIONS = 1000;
+
+/** The 2026-07-28 methods an earlier-era session does not have. */
+export const LATER_ONLY_METHODS: ReadonlySet<string> = new Set(["server/discover", "subscriptions/listen"]);
+
+/**
+ * Checks a client's answer to a server-to-client request with the era's
+ * validator for `method`'s result.
+ * @throws McpError(-32602)-coded Error naming the method when the answer is not of its result type.
+ */
+export function checkClientAnswer(method: string, answer: unknown): unknown {
+  const v = legacyValidators();
+  const check =
+    method === "elicitation/create" ? v.ElicitResult : method === "sampling/createMessage" ? v.CreateMessageResult : v.ListRootsResult;
+  if (!check(answer)) throw new McpError(ErrorCode.InvalidParams, `the client's answer to ${method} is not a valid result`);
+  return answer;
+}
+
+/** True when `value` carries the 2026-07-28 envelope (`_meta` with a protocol version): a request of the later era. */
+export function hasLaterEnvelope(params: unknown): boolean {
+  return isObject(params) && isObject(params._meta) && typeof params._meta[META_PROTOCOL_VERSION] === "string";
+}

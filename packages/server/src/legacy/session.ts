@@ -1,0 +1,196 @@
+/**
+ * One session of the `initialize` era (spec 2025-11-25: basic/lifecycle,
+ * basic/transports "Session Management"), whatever carries it: what the
+ * client declared in `initialize`, the log level it set, the resources it
+ * subscribed to, and the server-to-client requests awaiting its answer.
+ *
+ * A transport makes one {@link LegacySession} per Streamable HTTP session (or
+ * per stdio connection) and gives it a way to send a message
+ * ({@link SessionLink}); the session never writes bytes itself.
+ */
+import type { RequestId } from "@x/mcp-v2511";
+import { ErrorCode, Method } from "@x/mcp-v2511/constants";
+import type { ClientCapabilities, Implementation, LoggingLevel } from "@x/mcp-v2607";
+import { McpError } from "../errors.js";
+import { isObject, type JsonObject } from "../objects.js";
+import { publishMessageIgnored } from "../telemetry.js";
+
+/** Default time a server-to-client request waits for the client's answer: 60 000 ms. */
+export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
+
+/** Most server-to-client requests one session may have waiting at once; past it an ask fails at once. */
+export const MAX_PENDING_CLIENT_REQUESTS = 64;
+
+/**
+ * How a session's messages leave: `related` is the id of the client request
+ * the message belongs to (its response stream, when it has one), `undefined`
+ * for a message of the session as a whole (the GET stream over HTTP). Returns
+ * false when the message could not be delivered nor stored for a later replay.
+ */
+export type SessionLink = (message: JsonObject, related: RequestId | undefined) => boolean;
+
+interface Pending {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+}
+
+/** A server-to-client request that failed: the client answered with an error, never answered, or went away. */
+export class ClientRequestError extends Error {
+  /** The JSON-RPC error code of the client's answer, or -32001 (timeout) / -32000 (session ended, not deliverable). */
+  readonly code: number;
+  constructor(code: number, message: string) {
+    super(message);
+    this.name = "ClientRequestError";
+    this.code = code;
+  }
+}
+
+/** The JSON-RPC code a server-to-client request that timed out fails with (as the official SDKs use). */
+export const REQUEST_TIMEOUT = -32001;
+
+/** One session of the `initialize` era. */
+export class LegacySession {
+  /** The session id (`Mcp-Session-Id`); the empty string on stdio, which has none. */
+  readonly id: string;
+  /** The negotiated protocol version (one of INITIALIZE_ERA_VERSIONS). */
+  readonly protocolVersion: string;
+  /** What the client declared in `initialize`. */
+  readonly clientCapabilities: ClientCapabilities;
+  /** The client's `clientInfo` from `initialize`. */
+  readonly clientInfo: Implementation | undefined;
+  /** True once `notifications/initialized` arrived. */
+  initialized = false;
+  /** The level set by `logging/setLevel`; `undefined`: the client did not ask for log messages. */
+  logLevel: LoggingLevel | undefined = undefined;
+  /** URIs the client subscribed to with `resources/subscribe`. */
+  readonly subscriptions = new Set<string>();
+  /** True once the session ended (DELETE, idle timeout, server closed, stdio input ended). */
+  closed = false;
+  /** When the session last saw a message from its client, in ms since the epoch. */
+  lastSeen = Date.now();
+  /** How long a server-to-client request waits for its answer, in ms. */
+  readonly requestTimeoutMs: number;
+  #link: SessionLink;
+  readonly #pending = new Map<string, Pending>();
+  #nextId = 0;
+
+  constructor(
+    id: string,
+    init: { protocolVersion: string; clientCapabilities: ClientCapabilities; clientInfo: Implementation | undefined },
+    link: SessionLink,
+    requestTimeoutMs = DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
+  ) {
+    this.id = id;
+    this.protocolVersion = init.protocolVersion;
+    this.clientCapabilities = init.clientCapabilities;
+    this.clientInfo = init.clientInfo;
+    this.#link = link;
+    this.requestTimeoutMs = requestTimeoutMs;
+  }
+
+  /** Server-to-client requests awaiting an answer. */
+  get pending(): number {
+    return this.#pending.size;
+  }
+
+  /** Sends a notification; false when it could not be delivered. */
+  notify(method: string, params: JsonObject, related?: RequestId): boolean {
+    if (this.closed) return false;
+    return this.#link({ jsonrpc: "2.0", method, params }, related);
+  }
+
+  /**
+   * Sends a server-to-client request (`elicitation/create`,
+   * `sampling/createMessage`, `roots/list`) and resolves with the client's
+   * result. Aborting `signal` sends `notifications/cancelled` and rejects.
+   * @throws ClientRequestError (rejects) when the client answers with an error
+   *   (its code), does not answer within {@link LegacySession.requestTimeoutMs}
+   *   (-32001), the session ends, or the request cannot be delivered (-32000).
+   */
+  request(method: string, params: JsonObject, related: RequestId | undefined, signal?: AbortSignal): Promise<unknown> {
+    if (this.closed) return Promise.reject(new ClientRequestError(-32000, `${method}: the session has ended`));
+    if (signal?.aborted) return Promise.reject(new ClientRequestError(-32000, `${method}: the request was cancelled`));
+    if (this.#pending.size >= MAX_PENDING_CLIENT_REQUESTS) {
+      return Promise.reject(
+        new ClientRequestError(-32000, `${method}: ${MAX_PENDING_CLIENT_REQUESTS} requests to the client are already waiting`),
+      );
+    }
+    // A string id of our own: it never collides with the client's ids, which live in the other direction.
+    const id = `x-mcp-${++this.#nextId}`;
+    return new Promise<unknown>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = () => {
+        this.#pending.delete(id);
+        if (timer) clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const onAbort = () => {
+        done();
+        this.notify(Method.NotificationsCancelled, { requestId: id, reason: "the server's request was cancelled" }, related);
+        reject(new ClientRequestError(-32000, `${method}: the request was cancelled`));
+      };
+      this.#pending.set(id, {
+        resolve: (result) => {
+          done();
+          resolve(result);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (this.requestTimeoutMs > 0) {
+        timer = setTimeout(() => {
+          done();
+          this.notify(Method.NotificationsCancelled, { requestId: id, reason: "timed out" }, related);
+          reject(new ClientRequestError(REQUEST_TIMEOUT, `${method}: the client did not answer within ${this.requestTimeoutMs} ms`));
+        }, this.requestTimeoutMs);
+        timer.unref?.();
+      }
+      if (!this.#link({ jsonrpc: "2.0", id, method, params }, related)) {
+        done();
+        reject(new ClientRequestError(-32000, `${method}: the request could not be sent to the client (no open stream)`));
+      }
+    });
+  }
+
+  /**
+   * Settles the server-to-client request a JSON-RPC response answers. Returns
+   * false when the response answers no request waiting here (then it is dropped).
+   */
+  settle(response: JsonObject): boolean {
+    const id = response.id;
+    const pending = typeof id === "string" ? this.#pending.get(id) : undefined;
+    if (!pending) {
+      const error = isObject(response.error) ? response.error : undefined;
+      publishMessageIgnored({
+        reason: "unsolicited-response",
+        requestId: id as RequestId | undefined,
+        code: Number.isInteger(error?.code) ? (error!.code as number) : undefined,
+      });
+      return false;
+    }
+    if (isObject(response.error)) {
+      const code = Number.isInteger(response.error.code) ? (response.error.code as number) : ErrorCode.InternalError;
+      const message = typeof response.error.message === "string" ? response.error.message : "error";
+      pending.reject(new ClientRequestError(code, `the client answered with error ${code}: ${message}`));
+    } else pending.resolve(response.result);
+    return true;
+  }
+
+  /** Ends the session: every waiting request fails, nothing more is sent. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const pending of [...this.#pending.values()]) pending.reject(new ClientRequestError(-32000, "the session has ended"));
+    this.#pending.clear();
+    this.subscriptions.clear();
+    this.#link = () => false;
+  }
+}
+
+/** Refuses a method the era does not have, or one sent before the session is initialized. */
+export function notInitialized(method: string): McpError {
+  return new McpError(ErrorCode.InvalidRequest, `Invalid request: ${method} before notifications/initialized`);
+}

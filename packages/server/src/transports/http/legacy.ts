@@ -1,0 +1,485 @@
+/**
+ * The `initialize` era on Streamable HTTP (spec 2025-11-25:
+ * basic/transports): sessions minted on `initialize` (`Mcp-Session-Id`),
+ * required afterwards, ended by DELETE or an idle timeout; the GET stream
+ * for messages of the session as a whole; POST responses as JSON or SSE;
+ * server-to-client requests on the stream of the request they serve (or the
+ * GET stream), their answers POSTed back; SSE event ids, `retry`, and replay
+ * after `Last-Event-ID` from an {@link EventStore}.
+ *
+ * The core (`core.ts`) calls in at three rungs of its ladder: `verbs` (GET
+ * and DELETE), `sessionHeader` (the session and `MCP-Protocol-Version`
+ * checks, before the body is read), and the call itself.
+ */
+import { stringifyJson } from "@x/jsonrpc";
+import { ErrorCode, Method } from "@x/mcp-v2511/constants";
+import { Header, isInitializeEraVersion, isValidSessionId, VERSION_WITHOUT_HEADER } from "@x/mcp-v2511/wire";
+import type { RequestId } from "@x/mcp-v2607";
+import { errorOutcome, type InboundRequest, initializeRefused, internalErrorOutcome, type Outcome } from "../../dispatch.js";
+import { isProtocolError } from "../../errors.js";
+import { legacyValidators, readInitialize } from "../../legacy/era.js";
+import { LegacySession } from "../../legacy/session.js";
+import { ASKING_METHODS } from "../../mrtr/asks.js";
+import type { JsonObject } from "../../objects.js";
+import { answerNow, type LegacyChange, type LegacyParts, type McpServer, partsOf } from "../../server.js";
+import { Call } from "../call.js";
+import { ChunkQueue, SSE_KEEPALIVE } from "../sse.js";
+import type { Core, Exchange, HttpAnswer } from "./core.js";
+import { errorAnswer } from "./core.js";
+import { type EventStore, MemoryEventStore, MemorySessionStore, type SessionStore } from "./sessions.js";
+import { statusOf } from "./status.js";
+
+/** Default most sessions open at once: 1000. Past it `initialize` gets 503 with `Retry-After`. */
+export const DEFAULT_MAX_SESSIONS = 1000;
+/** Default idle time after which a session ends: 30 minutes. Its id then gets 404 and the client initializes again. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+/** Default `retry` sent on SSE streams: how long a client waits before reconnecting, 1000 ms. */
+export const DEFAULT_SSE_RETRY_MS = 1000;
+
+/** Options of the `initialize` era on Streamable HTTP (part of `HttpTransportOptions`). */
+export interface LegacyHttpOptions {
+  /** Most sessions open at once; past it `initialize` is answered 503 with `Retry-After: 1`. Default {@link DEFAULT_MAX_SESSIONS}. */
+  maxSessions?: number;
+  /**
+   * How long a session may go without a request and without an open stream,
+   * in ms, before it ends (later requests with its id get 404). Default
+   * {@link DEFAULT_SESSION_IDLE_MS}; 0 turns the timeout off.
+   */
+  sessionIdleTimeoutMs?: number;
+  /** Where sessions are kept. Default: a {@link MemorySessionStore}. */
+  sessionStore?: SessionStore;
+  /**
+   * Where SSE events are kept for `Last-Event-ID` replay; `false` turns
+   * resumability off (no event ids). Default: a {@link MemoryEventStore} of
+   * 1000 events per session.
+   */
+  eventStore?: EventStore | false;
+  /** The `retry` (ms) sent on each SSE stream of a session. Default {@link DEFAULT_SSE_RETRY_MS}. */
+  sseRetryMs?: number;
+}
+
+/** The live parts of one session in this process: its streams and its requests in flight. */
+class HttpSession {
+  readonly session: LegacySession;
+  /** Live SSE connections by stream id (`get` for the GET stream, `p<n>` for a POST response). */
+  readonly attached = new Map<string, ChunkQueue>();
+  /** Requests in flight, by id (a Map tells 1 from "1"). */
+  readonly calls = new Map<unknown, LegacyCall>();
+  readonly timers = new Map<ChunkQueue, ReturnType<typeof setInterval>>();
+  streams = 0;
+  constructor(session: LegacySession) {
+    this.session = session;
+  }
+}
+
+interface LegacyCall {
+  readonly streamId: string;
+  readonly call: Call;
+  done: boolean;
+  send(message: JsonObject): boolean;
+}
+
+const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
+
+/** The `initialize` era of one transport core. */
+export class LegacyHttp {
+  readonly #core: Core;
+  readonly #parts: LegacyParts;
+  readonly #store: SessionStore;
+  readonly #events: EventStore | undefined;
+  readonly #live = new Map<string, HttpSession>();
+  readonly #max: number;
+  readonly #idleMs: number;
+  readonly #retryMs: number;
+  #sweep: ReturnType<typeof setInterval> | undefined;
+
+  constructor(core: Core, server: McpServer, options: LegacyHttpOptions) {
+    this.#core = core;
+    this.#parts = partsOf(server).legacy;
+    this.#store = options.sessionStore ?? new MemorySessionStore();
+    this.#events = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
+    this.#max = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
+    this.#retryMs = options.sseRetryMs ?? DEFAULT_SSE_RETRY_MS;
+  }
+
+  // The server knows this core only while it has sessions: a handler with none leaves nothing registered.
+  readonly #watch = (change: LegacyChange) => this.#changed(change);
+  readonly #close = () => this.closeAll();
+
+  /** True when the server serves the era (its `protocolVersions` list one of its versions). */
+  get served(): boolean {
+    return this.#parts.versions.length > 0;
+  }
+
+  /** Sessions open in this process. */
+  get size(): number {
+    return this.#live.size;
+  }
+
+  /** The open session with `id` (for tests and diagnostics), or `undefined`. */
+  session(id: string): LegacySession | undefined {
+    return this.#live.get(id)?.session;
+  }
+
+  /** GET (the session's stream, or a resumed one) and DELETE (ends the session); `undefined` for POST. */
+  verb(ex: Exchange): HttpAnswer | undefined {
+    const id = ex.header(Header.sessionId);
+    if (!this.served || id === undefined || (ex.method !== "GET" && ex.method !== "DELETE")) return undefined;
+    const found = this.#find(ex, id);
+    if (!(found instanceof HttpSession)) return found;
+    if (ex.method === "DELETE") {
+      this.end(found);
+      return { status: 200, headers: { ...ex.cors }, body: "" };
+    }
+    const accept = ex.header("accept") ?? "";
+    if (!/text\/event-stream|text\/\*|\*\/\*/i.test(accept)) {
+      return errorAnswer(
+        406,
+        ErrorCode.InvalidRequest,
+        "Not acceptable: the GET stream needs Accept: text/event-stream",
+        undefined,
+        ex.cors,
+      );
+    }
+    return this.#openGet(ex, found);
+  }
+
+  /**
+   * The POST rung after `Accept`: with `Mcp-Session-Id`, the session must be
+   * known (404) and `MCP-Protocol-Version`, when sent, a version of the era
+   * (400). Without it, remembers whether the version header names the era
+   * (then a request other than `initialize` lacks its session: 400).
+   */
+  sessionHeader(ex: Exchange): HttpAnswer | undefined {
+    if (!this.served) return undefined;
+    const id = ex.header(Header.sessionId);
+    const version = ex.header(Header.protocolVersion);
+    if (id === undefined) {
+      ex.legacyHint = version !== undefined && isInitializeEraVersion(version);
+      return undefined;
+    }
+    const found = this.#find(ex, id);
+    if (!(found instanceof HttpSession)) return found;
+    ex.legacy = found;
+    found.session.lastSeen = Date.now();
+    return undefined;
+  }
+
+  #find(ex: Exchange, id: string): HttpSession | HttpAnswer {
+    if (!isValidSessionId(id))
+      return errorAnswer(400, ErrorCode.InvalidRequest, "Bad Request: malformed Mcp-Session-Id", undefined, ex.cors);
+    const live = this.#live.get(id);
+    if (!live || live.session.closed || this.#store.get(id) === undefined) {
+      return errorAnswer(404, -32001, "Session not found: it ended or never existed; send initialize again", undefined, ex.cors);
+    }
+    const version = ex.header(Header.protocolVersion) ?? VERSION_WITHOUT_HEADER;
+    if (!this.#parts.versions.includes(version)) {
+      return errorAnswer(
+        400,
+        ErrorCode.InvalidRequest,
+        `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${this.#parts.versions.join(", ")})`,
+        undefined,
+        ex.cors,
+      );
+    }
+    return live;
+  }
+
+  /** The answer when a request other than `initialize` came without a session while the version header names the era. */
+  missingSession(ex: Exchange): HttpAnswer {
+    return errorAnswer(
+      400,
+      ErrorCode.InvalidRequest,
+      "Bad Request: Mcp-Session-Id header is required (send initialize first)",
+      undefined,
+      ex.cors,
+    );
+  }
+
+  /** `initialize`: negotiates, mints the session, answers with its id. */
+  async initialize(ex: Exchange, id: RequestId, params: JsonObject): Promise<HttpAnswer> {
+    const headers = (extra: Record<string, string> = {}) => ({ "content-type": "application/json", ...ex.cors, ...extra });
+    if (!this.served) {
+      const outcome = initializeRefused(id, params, this.#core.server.supportedVersions);
+      return { status: statusOf(outcome), headers: headers(), body: stringifyJson(outcome.response) };
+    }
+    let info: Awaited<ReturnType<typeof readInitialize>>;
+    try {
+      info = await readInitialize(params, this.#parts.versions);
+    } catch (error) {
+      const outcome = isProtocolError(error)
+        ? errorOutcome(id, error.code, error.message, error.data, "message")
+        : internalErrorOutcome(id);
+      return { status: statusOf(outcome), headers: headers(), body: stringifyJson(outcome.response) };
+    }
+    if (this.#live.size >= this.#max || this.#store.size >= this.#max) {
+      return errorAnswer(503, -32000, `Server busy: ${this.#max} sessions open`, id, { "retry-after": "1", ...ex.cors });
+    }
+    // Web Crypto, not node:crypto: the fetch adapter also runs on hosts without Node modules.
+    const sessionId = globalThis.crypto.randomUUID();
+    let live: HttpSession | undefined;
+    const session = new LegacySession(
+      sessionId,
+      info,
+      (message, related) => (live ? this.#route(live, message, related) : false),
+      this.#parts.requestTimeoutMs,
+    );
+    live = new HttpSession(session);
+    this.#store.set(session);
+    this.#live.set(sessionId, live);
+    if (this.#live.size === 1) {
+      this.#parts.watchers.add(this.#watch);
+      this.#parts.closers.add(this.#close);
+      this.#startSweep();
+    }
+    const body = stringifyJson({ jsonrpc: "2.0", id, result: this.#parts.initializeResult(info.protocolVersion) });
+    if (!ex.accepts.json) {
+      const queue = new ChunkQueue();
+      queue.push(`event: message\ndata: ${body}\n\n`);
+      queue.end();
+      return { status: 200, headers: { ...SSE_HEADERS, ...ex.cors, [Header.sessionId]: sessionId }, stream: queue };
+    }
+    return { status: 200, headers: headers({ [Header.sessionId]: sessionId }), body };
+  }
+
+  /** A notification or response POSTed on a session: 202, after acting on it. */
+  received(ex: Exchange): HttpAnswer {
+    const live = ex.legacy!;
+    const inbound = ex.inbound!;
+    if (inbound.kind === "response") {
+      live.session.settle(inbound as unknown as JsonObject);
+    } else if (inbound.kind === "notification") {
+      const { method, params } = inbound;
+      if (method === Method.NotificationsInitialized) live.session.initialized = true;
+      else if (
+        method === Method.NotificationsCancelled &&
+        live.session.initialized &&
+        legacyValidators().CancelledNotificationParams(params)
+      ) {
+        live.calls.get(params.requestId)?.call.abort();
+      }
+      // Any other notification (and one before initialized) is dropped: it has no answer.
+    }
+    return { status: 202, headers: { ...ex.cors }, body: "" };
+  }
+
+  /**
+   * A request on a session: answered as JSON, or as an SSE stream when the
+   * handler sends something first, or from the start for a method that may
+   * ask the client (`tools/call`, `prompts/get`, `resources/read`) when the
+   * client accepts SSE. The stream opens with a priming event (an id, empty
+   * data, `retry`). The connection going away does not cancel the request
+   * (spec 2025-11-25: only `notifications/cancelled` does): its events are
+   * stored for a `Last-Event-ID` resume.
+   */
+  call(ex: Exchange, inbound: InboundRequest): HttpAnswer | Promise<HttpAnswer> {
+    const core = this.#core;
+    const live = ex.legacy!;
+    const accepts = ex.accepts;
+    const cors = ex.cors;
+    const sessionHeader = { [Header.sessionId]: live.session.id };
+    const call = new Call();
+    if (ex.assigns) call.assigns = ex.assigns;
+    core.inFlight.add(call);
+    const streamId = `p${++live.streams}`;
+    let streamAnswer: HttpAnswer | undefined;
+    let resolveAnswer: ((a: HttpAnswer) => void) | undefined;
+    const start = () => {
+      const queue = this.#attach(live, streamId);
+      this.#emit(live, streamId, undefined);
+      streamAnswer = { status: 200, headers: { ...SSE_HEADERS, ...cors, ...sessionHeader }, stream: queue };
+      resolveAnswer?.(streamAnswer);
+    };
+    const entry: LegacyCall = {
+      streamId,
+      call,
+      done: false,
+      send: (message) => {
+        if (entry.done) return false;
+        if (!accepts.sse) return this.#emit(live, "get", message);
+        if (!streamAnswer) start();
+        return this.#emit(live, streamId, message);
+      },
+    };
+    live.calls.set(inbound.id, entry);
+    call.notify = (note) => entry.send(note as unknown as JsonObject);
+    if (accepts.sse && ASKING_METHODS.has(inbound.method)) start();
+    const finish = (outcome: Outcome): HttpAnswer | undefined => {
+      entry.done = true;
+      call.done = true;
+      core.finished(call);
+      if (live.calls.get(inbound.id) === entry) live.calls.delete(inbound.id);
+      live.session.lastSeen = Date.now();
+      if (streamAnswer) {
+        if (!call.aborted && outcome.response) this.#emit(live, streamId, outcome.response as unknown as JsonObject);
+        this.#detach(live, streamId, true);
+        return undefined;
+      }
+      return {
+        // 200 for every JSON-RPC answer on a session: the era's clients read 404 as "session ended" and 400 as a
+        // transport refusal, so a method error must not borrow them (an `execute` override may still ask for a status).
+        status: outcome.status ?? 200,
+        headers: { "content-type": "application/json", ...cors, ...sessionHeader },
+        body: stringifyJson(outcome.response),
+      };
+    };
+    let outcome: Outcome | Promise<Outcome>;
+    try {
+      outcome = answerNow(core.server, inbound, call);
+    } catch {
+      outcome = internalErrorOutcome(inbound.id);
+    }
+    if (!(outcome instanceof Promise)) return finish(outcome) ?? (streamAnswer as unknown as HttpAnswer);
+    if (streamAnswer) {
+      outcome.then(finish, () => finish(internalErrorOutcome(inbound.id)));
+      return streamAnswer;
+    }
+    return new Promise<HttpAnswer>((resolve) => {
+      resolveAnswer = resolve;
+      const settle = (o: Outcome) => {
+        const answer = finish(o);
+        if (answer) resolve(answer);
+      };
+      outcome.then(settle, () => settle(internalErrorOutcome(inbound.id)));
+    });
+  }
+
+  /** Ends a session: its streams close, its requests are aborted, its requests to the client fail, its events are forgotten. */
+  end(live: HttpSession): void {
+    const id = live.session.id;
+    live.session.close();
+    for (const entry of live.calls.values()) entry.call.abort();
+    live.calls.clear();
+    for (const streamId of [...live.attached.keys()]) this.#detach(live, streamId, true);
+    this.#events?.forget(id);
+    this.#store.delete(id);
+    this.#live.delete(id);
+    if (this.#live.size === 0) {
+      this.#stopSweep();
+      this.#parts.watchers.delete(this.#watch);
+      this.#parts.closers.delete(this.#close);
+    }
+  }
+
+  /** Ends every session (the server is closing). */
+  closeAll(): void {
+    for (const live of [...this.#live.values()]) this.end(live);
+  }
+
+  // -------------------------------------------------------------------------
+
+  /** Where a message of the session goes: the stream of the request it belongs to, else the GET stream. */
+  #route(live: HttpSession, message: JsonObject, related: RequestId | undefined): boolean {
+    if (related !== undefined) {
+      const entry = live.calls.get(related);
+      if (entry && !entry.done) return entry.send(message);
+    }
+    return this.#emit(live, "get", message);
+  }
+
+  /**
+   * Sends one event on a stream: stored (when there is an event store) and
+   * pushed to the stream's live connection, if any. `message` undefined: the
+   * priming event (an id, empty data, the `retry` time). False when the event
+   * was neither stored nor delivered.
+   */
+  #emit(live: HttpSession, streamId: string, message: JsonObject | undefined): boolean {
+    const id = this.#events?.append(live.session.id, streamId, message);
+    const queue = live.attached.get(streamId);
+    const pushed = queue ? queue.push(format(id, message, this.#retryMs)) : false;
+    return pushed || id !== undefined;
+  }
+
+  /** A new live connection for `streamId` (replacing an older one), with its keep-alive. */
+  #attach(live: HttpSession, streamId: string): ChunkQueue {
+    this.#detach(live, streamId, true);
+    const queue = new ChunkQueue(this.#core.options.maxBufferedBytes);
+    const gone = () => {
+      if (live.attached.get(streamId) === queue) this.#detach(live, streamId, false);
+      live.session.lastSeen = Date.now();
+    };
+    queue.onCancel = gone;
+    queue.onOverflow = gone;
+    live.attached.set(streamId, queue);
+    if (this.#core.keepAliveMs > 0) {
+      const timer = setInterval(() => queue.push(SSE_KEEPALIVE), this.#core.keepAliveMs);
+      timer.unref?.();
+      live.timers.set(queue, timer);
+    }
+    return queue;
+  }
+
+  #detach(live: HttpSession, streamId: string, endIt: boolean): void {
+    const queue = live.attached.get(streamId);
+    if (!queue) return;
+    live.attached.delete(streamId);
+    const timer = live.timers.get(queue);
+    if (timer) clearInterval(timer);
+    live.timers.delete(queue);
+    if (endIt) queue.end();
+  }
+
+  /**
+   * GET: with `Last-Event-ID`, the events after it on its stream, then that
+   * stream live while its request runs (a finished one's stream then ends);
+   * without, the session's GET stream (one at a time: 409 while one is open).
+   */
+  #openGet(ex: Exchange, live: HttpSession): HttpAnswer {
+    const headers = { ...SSE_HEADERS, ...ex.cors, [Header.sessionId]: live.session.id };
+    const last = ex.header(Header.lastEventId);
+    const replay = last !== undefined && this.#events ? this.#events.replay(live.session.id, last) : undefined;
+    if (replay) {
+      const running = replay.streamId === "get" || [...live.calls.values()].some((c) => c.streamId === replay.streamId && !c.done);
+      const queue = running ? this.#attach(live, replay.streamId) : new ChunkQueue(this.#core.options.maxBufferedBytes);
+      queue.push(`retry: ${this.#retryMs}\n\n`);
+      for (const event of replay.events) if (event.message) queue.push(format(event.id, event.message, undefined));
+      if (!running) queue.end();
+      return { status: 200, headers, stream: queue };
+    }
+    if (live.attached.has("get")) {
+      return errorAnswer(409, ErrorCode.InvalidRequest, "Conflict: this session's GET stream is already open", undefined, ex.cors);
+    }
+    const queue = this.#attach(live, "get");
+    this.#emit(live, "get", undefined);
+    return { status: 200, headers, stream: queue };
+  }
+
+  /** A change the server announced: to every initialized session that should hear it, on its GET stream. */
+  #changed(change: LegacyChange): void {
+    for (const live of this.#live.values()) {
+      const session = live.session;
+      if (!session.initialized) continue;
+      if (change.kind === "list") session.notify(`notifications/${change.list}/list_changed`, {});
+      else if (session.subscriptions.has(change.uri)) session.notify(Method.NotificationsResourcesUpdated, { uri: change.uri });
+    }
+  }
+
+  #startSweep(): void {
+    if (this.#sweep || this.#idleMs <= 0) return;
+    this.#sweep = setInterval(() => this.sweep(Date.now()), Math.max(10, Math.min(this.#idleMs / 2, 60_000)));
+    this.#sweep.unref?.();
+  }
+
+  #stopSweep(): void {
+    if (this.#sweep) clearInterval(this.#sweep);
+    this.#sweep = undefined;
+  }
+
+  /** Ends the sessions idle since before `now - sessionIdleTimeoutMs` (no request in flight, no open stream). */
+  sweep(now: number): void {
+    if (this.#idleMs <= 0) return;
+    for (const live of [...this.#live.values()]) {
+      if (live.calls.size === 0 && live.attached.size === 0 && now - live.session.lastSeen >= this.#idleMs) this.end(live);
+    }
+  }
+}
+
+/** One SSE event: its id (when stored), the message (or the priming event's empty data with `retry`). */
+function format(id: string | undefined, message: JsonObject | undefined, retryMs: number | undefined): string {
+  const head = id === undefined ? "" : `id: ${id}\n`;
+  if (message === undefined) return `${head}retry: ${retryMs}\ndata: \n\n`;
+  return `${head}event: message\ndata: ${stringifyJson(message)}\n\n`;
+}
+
+export type { HttpSession };

@@ -1,0 +1,548 @@
+// The initialize era over Streamable HTTP (spec 2025-11-25, basic/transports),
+// with raw fetch against a node:http server on 127.0.0.1: the handshake, every
+// feature through the same handlers, sessions and their bad cases,
+// server-to-client requests, and resumability.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import * as V2511 from "@x/mcp-v2511/validators";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createFetchHandler,
+  createNodeHandler,
+  McpServer,
+  MemoryEventStore,
+  type NodeHandler,
+  type NodeHandlerOptions,
+} from "../../src/index.js";
+import { partsOf } from "../../src/server.js";
+import type { Core } from "../../src/transports/http/core.js";
+import { headersFor, meta } from "../helpers.js";
+
+type Message = Record<string, any>;
+
+/** A node:http server for `mcp` on a free loopback port; `stop` closes it. */
+async function start(mcp: McpServer, options: NodeHandlerOptions = {}) {
+  const handler: NodeHandler = createNodeHandler(mcp, { keepAliveMs: 0, ...options });
+  const http: Server = createServer(handler);
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/`;
+  const legacy = (handler.core as Core).legacy;
+  const stop = async () => {
+    mcp.close();
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  };
+  return { url, legacy, stop };
+}
+
+let nextId = 1;
+const JSON_AND_SSE = "application/json, text/event-stream";
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: JSON_AND_SSE, ...headers },
+    body: JSON.stringify(body),
+    signal,
+  });
+}
+
+function initializeBody(protocolVersion = "2025-11-25", capabilities: Message = {}) {
+  return {
+    jsonrpc: "2.0",
+    id: nextId++,
+    method: "initialize",
+    params: { protocolVersion, capabilities, clientInfo: { name: "raw", version: "1" } },
+  };
+}
+
+/** Initializes a session (and sends notifications/initialized); returns its id and the headers of later requests. */
+async function open(url: string, capabilities: Message = {}, version = "2025-11-25") {
+  const res = await post(url, initializeBody(version, capabilities));
+  expect(res.status).toBe(200);
+  const id = res.headers.get("mcp-session-id")!;
+  const result = (await res.json()).result;
+  const headers = { "mcp-session-id": id, "mcp-protocol-version": result.protocolVersion };
+  expect((await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
+  return { id, headers, result };
+}
+
+/** Reads SSE events off a response body one at a time. */
+function sse(res: Response) {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  return {
+    async next(): Promise<{ id?: string; retry?: string; data: string } | undefined> {
+      for (let i = 0; i < 10_000; i++) {
+        const end = buffer.indexOf("\n\n");
+        if (end >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event: { id?: string; retry?: string; data: string } = { data: "" };
+          let lines = 0;
+          for (const line of block.split("\n")) {
+            if (line.startsWith("id: ")) event.id = line.slice(4);
+            else if (line.startsWith("retry: ")) event.retry = line.slice(7);
+            else if (line.startsWith("data: ")) event.data = line.slice(6);
+            else continue;
+            lines++;
+          }
+          if (lines > 0) return event;
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) return undefined;
+        buffer += value;
+      }
+      return undefined;
+    },
+    /** The next event with a JSON message, parsed. */
+    async message(): Promise<Message | undefined> {
+      for (let i = 0; i < 1000; i++) {
+        const event = await this.next();
+        if (!event) return undefined;
+        if (event.data.trim() !== "") return { ...JSON.parse(event.data), __eventId: event.id };
+      }
+      return undefined;
+    },
+    cancel: () => reader.cancel(),
+  };
+}
+
+/** The JSON-RPC response of a POST, whether JSON or SSE. */
+async function answerOf(res: Response): Promise<Message> {
+  if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+    const events = sse(res);
+    for (let i = 0; i < 1000; i++) {
+      const m = await events.message();
+      if (!m || "result" in m || "error" in m) return m!;
+    }
+  }
+  return res.json();
+}
+
+const rq = (method: string, params: Message = {}) => ({ jsonrpc: "2.0", id: nextId++, method, params });
+
+let released: (() => void) | undefined;
+let sawAbort = 0;
+function eraServer(options: ConstructorParameters<typeof McpServer>[1] = {}) {
+  const server = new McpServer({ name: "era", version: "1.0.0" }, { logging: true, instructions: "hi", ...options });
+  server.registerTool("echo", { inputSchema: { type: "object", properties: { text: { type: "string" } } } }, (args) => String(args.text));
+  server.registerTool("logs", {}, (_args, ctx) => {
+    ctx.log("debug", "quiet");
+    ctx.log("error", "loud");
+    return "logged";
+  });
+  server.registerTool("ask", {}, async (_args, ctx) => {
+    try {
+      const answer = await ctx.elicit("Name?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] });
+      return answer.action === "accept" ? `Hello ${String(answer.content?.name)}` : `no (${answer.action})`;
+    } catch (error) {
+      return {
+        resultType: "complete" as const,
+        content: [{ type: "text" as const, text: `ask failed: ${(error as Error).message}` }],
+        isError: true,
+      };
+    }
+  });
+  server.registerTool("sample", {}, async (_args, ctx) => {
+    const answer = await ctx.createMessage({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 });
+    return JSON.stringify(answer);
+  });
+  server.registerTool("roots", {}, async (_args, ctx) => JSON.stringify(await ctx.listRoots()));
+  server.registerTool("steps", {}, async (_args, ctx) => {
+    ctx.progress(1, 2);
+    await new Promise<void>((resolve) => {
+      released = resolve;
+    });
+    ctx.progress(2, 2);
+    return "stepped";
+  });
+  server.registerTool("wait", {}, (_args, ctx) => {
+    return new Promise<string>((resolve) => {
+      ctx.signal.addEventListener("abort", () => {
+        sawAbort++;
+        resolve("aborted");
+      });
+    });
+  });
+  server.registerPrompt(
+    "greet",
+    { arguments: [{ name: "who", required: true }], complete: { who: (v) => ["ada", "alan"].filter((n) => n.startsWith(v)) } },
+    ({ who }) => `Hi ${who}`,
+  );
+  server.registerResource("doc", "test://doc", { mimeType: "text/plain" }, () => "the doc");
+  server.registerResourceTemplate("item", "test://item/{id}", { mimeType: "text/plain" }, (uri, { id }) => ({ uri, text: `item ${id}` }));
+  return server;
+}
+
+describe("initialize era over Streamable HTTP", () => {
+  let mcp: McpServer;
+  let srv: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    mcp = eraServer({ clientRequestTimeoutMs: 200 });
+    srv = await start(mcp);
+  });
+  afterAll(async () => {
+    await srv.stop();
+  });
+
+  it("initialize negotiates each version of the era and mints a visible-ASCII session id", async () => {
+    for (const version of ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]) {
+      const res = await post(srv.url, initializeBody(version));
+      const body = await res.json();
+      expect(body.result.protocolVersion).toBe(version);
+      expect(res.headers.get("mcp-session-id")).toMatch(/^[\x21-\x7e]{16,}$/);
+    }
+    const other = await (await post(srv.url, initializeBody("2099-01-01"))).json();
+    expect(other.result.protocolVersion).toBe("2025-11-25");
+    const { result } = await open(srv.url);
+    expect(V2511.InitializeResult(result)).toBe(true);
+    expect(result).toEqual({
+      protocolVersion: "2025-11-25",
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { listChanged: true, subscribe: true },
+        completions: {},
+        logging: {},
+      },
+      serverInfo: { name: "era", version: "1.0.0" },
+      instructions: "hi",
+    });
+  });
+
+  it("refuses initialize params that are not InitializeRequestParams with -32602", async () => {
+    const res = await post(srv.url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25" } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe(-32602);
+    expect(res.headers.get("mcp-session-id")).toBeNull();
+  });
+
+  it("serves every feature through the same handlers, with results of the era's schema", async () => {
+    const { headers } = await open(srv.url);
+    const call = async (method: string, params: Message = {}) => (await answerOf(await post(srv.url, rq(method, params), headers))).result;
+    const tools = await call("tools/list");
+    expect(V2511.ListToolsResult(tools)).toBe(true);
+    expect(tools.resultType).toBeUndefined();
+    const echoed = await call("tools/call", { name: "echo", arguments: { text: "x" } });
+    expect(V2511.CallToolResult(echoed)).toBe(true);
+    expect(echoed).toEqual({ content: [{ type: "text", text: "x" }] });
+    const prompts = await call("prompts/list");
+    expect(V2511.ListPromptsResult(prompts) && prompts.prompts[0]!.name).toBe("greet");
+    const prompt = await call("prompts/get", { name: "greet", arguments: { who: "ada" } });
+    expect(V2511.GetPromptResult(prompt) && (prompt.messages[0]!.content as { text: string }).text).toBe("Hi ada");
+    const resources = await call("resources/list");
+    expect(V2511.ListResourcesResult(resources)).toBe(true);
+    expect(resources.ttlMs).toBeUndefined();
+    const read = await call("resources/read", { uri: "test://item/7" });
+    expect(V2511.ReadResourceResult(read) && (read.contents[0] as { text: string }).text).toBe("item 7");
+    const templates = await call("resources/templates/list");
+    expect(V2511.ListResourceTemplatesResult(templates)).toBe(true);
+    const completion = await call("completion/complete", {
+      ref: { type: "ref/prompt", name: "greet" },
+      argument: { name: "who", value: "a" },
+    });
+    expect(V2511.CompleteResult(completion) && completion.completion.values).toEqual(["ada", "alan"]);
+    expect(await call("ping")).toEqual({});
+    expect(await call("resources/subscribe", { uri: "test://doc" })).toEqual({});
+    expect(await call("resources/unsubscribe", { uri: "test://doc" })).toEqual({});
+    // The 2026-07-28-only methods do not exist on the session.
+    const res = await post(srv.url, rq("server/discover"), headers);
+    // HTTP 200: a 404 would read as "session ended" to a client of the era.
+    expect(res.status).toBe(200);
+    expect((await answerOf(res)).error.code).toBe(-32601);
+    const unknownTool = await post(srv.url, rq("tools/call", { name: "nope", arguments: {} }), { ...headers, accept: "application/json" });
+    expect(unknownTool.status).toBe(200);
+    expect((await unknownTool.json()).error.code).toBe(-32602);
+  });
+
+  it("logging/setLevel decides which ctx.log messages the session hears", async () => {
+    const { headers } = await open(srv.url);
+    const silent = await answerOf(await post(srv.url, rq("tools/call", { name: "logs", arguments: {} }), headers));
+    expect(silent.result.content[0].text).toBe("logged");
+    expect((await answerOf(await post(srv.url, rq("logging/setLevel", { level: "warning" }), headers))).result).toEqual({});
+    const res = await post(srv.url, rq("tools/call", { name: "logs", arguments: {} }), headers);
+    const events = sse(res);
+    const first = await events.message();
+    expect(first).toMatchObject({ method: "notifications/message", params: { level: "error", data: "loud" } });
+    expect((await events.message())?.result.content[0].text).toBe("logged");
+    const bad = await answerOf(await post(srv.url, rq("logging/setLevel", { level: "LOUD" }), headers));
+    expect(bad.error.code).toBe(-32602);
+  });
+
+  it("requires the session: missing 400, unknown 404, malformed 400, ended by DELETE 404", async () => {
+    const { headers, id } = await open(srv.url);
+    const missing = await post(srv.url, rq("tools/list"), { "mcp-protocol-version": "2025-11-25" });
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).error.message).toMatch(/Mcp-Session-Id/);
+    const unknown = await post(srv.url, rq("tools/list"), { ...headers, "mcp-session-id": "no-such-session" });
+    expect(unknown.status).toBe(404);
+    const malformed = await post(srv.url, rq("tools/list"), { ...headers, "mcp-session-id": "a b" });
+    expect(malformed.status).toBe(400);
+    const deleted = await fetch(srv.url, { method: "DELETE", headers });
+    expect(deleted.status).toBe(200);
+    expect(srv.legacy.session(id)).toBeUndefined();
+    expect((await post(srv.url, rq("tools/list"), headers)).status).toBe(404);
+    expect((await fetch(srv.url, { method: "DELETE", headers })).status).toBe(404);
+  });
+
+  it("checks MCP-Protocol-Version on a session: an unsupported one is 400, none means 2025-03-26", async () => {
+    const { headers } = await open(srv.url);
+    const bad = await post(srv.url, rq("ping"), { ...headers, "mcp-protocol-version": "1999-01-01" });
+    expect(bad.status).toBe(400);
+    const none = await post(srv.url, rq("ping"), { "mcp-session-id": headers["mcp-session-id"] });
+    expect(none.status).toBe(200);
+  });
+
+  it("refuses a request of the other era on a session, and initialize twice; serves 2026-07-28 beside", async () => {
+    const { headers } = await open(srv.url);
+    const later = await post(srv.url, { ...rq("tools/list"), params: { _meta: meta() } }, headers);
+    expect(later.status).toBe(400);
+    expect((await later.json()).error.code).toBe(-32600);
+    const twice = await post(srv.url, initializeBody(), headers);
+    expect(twice.status).toBe(400);
+    expect((await twice.json()).error.message).toMatch(/already initialized/);
+    // A 2026-07-28 request (no session header) on the same endpoint is served as before.
+    const body = { ...rq("tools/list"), params: { _meta: meta() } };
+    const modern = await post(srv.url, body, headersFor(body));
+    expect(modern.status).toBe(200);
+    expect((await modern.json()).result.resultType).toBe("complete");
+  });
+
+  it("drops a notification sent before initialized, and needs a session for notifications too", async () => {
+    const res = await post(srv.url, initializeBody());
+    const headers = { "mcp-session-id": res.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+    const early = await post(srv.url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }, headers);
+    expect(early.status).toBe(202);
+    expect(srv.legacy.session(headers["mcp-session-id"])?.initialized).toBe(false);
+    const orphan = await post(srv.url, { jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-protocol-version": "2025-11-25" });
+    expect(orphan.status).toBe(400);
+  });
+
+  it("ctx.elicit, ctx.createMessage and ctx.listRoots are server-to-client requests on the request's stream", async () => {
+    const { headers } = await open(srv.url, { elicitation: {}, sampling: {}, roots: {} });
+    const cases: [string, string, Message, string][] = [
+      ["ask", "elicitation/create", { action: "accept", content: { name: "Ada" } }, "Hello Ada"],
+      ["sample", "sampling/createMessage", { role: "assistant", content: { type: "text", text: "yo" }, model: "m" }, '"model":"m"'],
+      ["roots", "roots/list", { roots: [{ uri: "file:///r" }] }, "file:///r"],
+    ];
+    for (const [tool, method, answer, expected] of cases) {
+      const res = await post(srv.url, rq("tools/call", { name: tool, arguments: {} }), headers);
+      expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      const events = sse(res);
+      const priming = await events.next();
+      expect(priming?.id).toBeDefined();
+      expect(priming?.retry).toBe("1000");
+      const asked = (await events.message())!;
+      expect(asked.method).toBe(method);
+      expect((await post(srv.url, { jsonrpc: "2.0", id: asked.id, result: answer }, headers)).status).toBe(202);
+      const done = (await events.message())!;
+      expect(done.result.content[0].text).toContain(expected);
+    }
+  });
+
+  it("without the client's capability an ask answers not_supported and sends nothing", async () => {
+    const { headers } = await open(srv.url);
+    const done = await answerOf(await post(srv.url, rq("tools/call", { name: "roots", arguments: {} }), headers));
+    expect(JSON.parse(done.result.content[0].text)).toMatchObject({ action: "not_supported", capability: "roots" });
+  });
+
+  it("a server-to-client request the client never answers times out: the handler sees the error, the slot is freed", async () => {
+    const { headers, id } = await open(srv.url, { elicitation: {} });
+    const events = sse(await post(srv.url, rq("tools/call", { name: "ask", arguments: {} }), headers));
+    const asked = (await events.message())!;
+    expect(asked.method).toBe("elicitation/create");
+    expect(srv.legacy.session(id)?.pending).toBe(1);
+    const cancelled = (await events.message())!;
+    expect(cancelled).toMatchObject({ method: "notifications/cancelled", params: { requestId: asked.id } });
+    const done = (await events.message())!;
+    expect(done.result.isError).toBe(true);
+    expect(done.result.content[0].text).toMatch(/did not answer within 200 ms/);
+    expect(srv.legacy.session(id)?.pending).toBe(0);
+    // A late answer is dropped.
+    expect((await post(srv.url, { jsonrpc: "2.0", id: asked.id, result: { action: "cancel" } }, headers)).status).toBe(202);
+  });
+
+  it("an answer that is not of the era's result type fails the ask", async () => {
+    const { headers } = await open(srv.url, { elicitation: {} });
+    const events = sse(await post(srv.url, rq("tools/call", { name: "ask", arguments: {} }), headers));
+    const asked = (await events.message())!;
+    await post(srv.url, { jsonrpc: "2.0", id: asked.id, result: { action: "maybe" } }, headers);
+    const done = (await events.message())!;
+    expect(done.result.content[0].text).toMatch(/not a valid result/);
+  });
+
+  it("notifications/cancelled from the client aborts the handler's signal", async () => {
+    const { headers } = await open(srv.url);
+    const before = sawAbort;
+    const body = rq("tools/call", { name: "wait", arguments: {} });
+    const pending = post(srv.url, body, { ...headers, accept: "application/json" });
+    for (let i = 0; i < 100 && srv.legacy.session(headers["mcp-session-id"]) && sawAbort === before; i++) {
+      await post(srv.url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: body.id } }, headers);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(sawAbort).toBe(before + 1);
+    expect((await pending).status).toBe(200);
+  });
+
+  it("announces list changes and resource updates on the GET stream", async () => {
+    const { headers } = await open(srv.url);
+    await answerOf(await post(srv.url, rq("resources/subscribe", { uri: "test://doc" }), headers));
+    const get = await fetch(srv.url, { headers: { ...headers, accept: "text/event-stream" } });
+    expect(get.status).toBe(200);
+    const events = sse(get);
+    expect((await events.next())?.data.trim()).toBe("");
+    mcp.notifyResourceUpdated("test://doc");
+    mcp.notifyResourceUpdated("test://other");
+    mcp.registerPrompt("extra", {}, () => "x");
+    expect(await events.message()).toMatchObject({ method: "notifications/resources/updated", params: { uri: "test://doc" } });
+    expect(await events.message()).toMatchObject({ method: "notifications/prompts/list_changed" });
+    // One GET stream per session at a time.
+    expect((await fetch(srv.url, { headers: { ...headers, accept: "text/event-stream" } })).status).toBe(409);
+    await events.cancel();
+    mcp.removePrompt("extra");
+  });
+
+  it("a client that drops the GET stream mid-request resumes it with Last-Event-ID and answers the ask", async () => {
+    const { headers } = await open(srv.url, { elicitation: {} });
+    let get = await fetch(srv.url, { headers: { ...headers, accept: "text/event-stream" } });
+    let events = sse(get);
+    const priming = (await events.next())!;
+    // A JSON-only POST: the ask goes out on the GET stream.
+    const call = post(srv.url, rq("tools/call", { name: "ask", arguments: {} }), { ...headers, accept: "application/json" });
+    const asked = (await events.message())!;
+    expect(asked.method).toBe("elicitation/create");
+    await events.cancel();
+    get = await fetch(srv.url, { headers: { ...headers, accept: "text/event-stream", "last-event-id": priming.id! } });
+    events = sse(get);
+    const again = (await events.message())!;
+    expect(again.id).toBe(asked.id);
+    await post(srv.url, { jsonrpc: "2.0", id: again.id, result: { action: "accept", content: { name: "Bo" } } }, headers);
+    const res = await call;
+    expect((await res.json()).result.content[0].text).toBe("Hello Bo");
+    await events.cancel();
+  });
+
+  it("replays a cut POST stream after Last-Event-ID on GET, then carries it to its end", async () => {
+    const { headers } = await open(srv.url);
+    const controller = new AbortController();
+    const res = await post(
+      srv.url,
+      { ...rq("tools/call", { name: "steps", arguments: {} }), params: { name: "steps", arguments: {}, _meta: { progressToken: "t" } } },
+      headers,
+      controller.signal,
+    );
+    const events = sse(res);
+    await events.next();
+    const first = (await events.message())!;
+    expect(first).toMatchObject({ method: "notifications/progress", params: { progress: 1 } });
+    controller.abort();
+    await events.cancel().catch(() => {});
+    released?.();
+    const resumed = sse(await fetch(srv.url, { headers: { ...headers, accept: "text/event-stream", "last-event-id": first.__eventId } }));
+    const got: Message[] = [];
+    for (let i = 0; i < 10; i++) {
+      const m = await resumed.message();
+      if (!m) break;
+      got.push(m);
+    }
+    expect(got.map((m) => m.method ?? "response")).toEqual(["notifications/progress", "response"]);
+    expect(got[1]!.result.content[0].text).toBe("stepped");
+  });
+});
+
+describe("bounded sessions", () => {
+  it("refuses initialize past maxSessions with 503, ends idle sessions, and keeps nothing of an ended session", async () => {
+    const events = new MemoryEventStore(10);
+    const srv = await start(eraServer(), { maxSessions: 2, sessionIdleTimeoutMs: 60_000, eventStore: events });
+    try {
+      const a = await open(srv.url);
+      await open(srv.url);
+      const third = await post(srv.url, initializeBody());
+      expect(third.status).toBe(503);
+      expect(third.headers.get("retry-after")).toBe("1");
+      const get = await fetch(srv.url, { headers: { ...a.headers, accept: "text/event-stream" } });
+      const stream = sse(get);
+      await stream.next();
+      expect(events.sessions).toBe(1);
+      // Not idle while its GET stream is open; idle once it closes.
+      srv.legacy.sweep(Date.now() + 120_000);
+      expect(srv.legacy.size).toBe(1);
+      await stream.cancel();
+      for (let i = 0; i < 100 && srv.legacy.session(a.id)?.closed === false && srv.legacy.size > 0; i++) {
+        srv.legacy.sweep(Date.now() + 120_000);
+        if (srv.legacy.size > 0) await new Promise((r) => setTimeout(r, 5));
+      }
+      expect(srv.legacy.size).toBe(0);
+      expect(events.sessions).toBe(0);
+      expect((await post(srv.url, rq("ping"), a.headers)).status).toBe(404);
+      expect((await post(srv.url, initializeBody())).status).toBe(200);
+    } finally {
+      await srv.stop();
+    }
+  });
+
+  it("closing the server ends every session", async () => {
+    const mcp = eraServer();
+    const srv = await start(mcp);
+    const a = await open(srv.url);
+    expect(srv.legacy.size).toBe(1);
+    expect(partsOf(mcp).legacy.watchers.size).toBe(1);
+    mcp.close();
+    expect(srv.legacy.size).toBe(0);
+    // Nothing of the transport stays registered on the server once it has no session.
+    expect(partsOf(mcp).legacy.watchers.size).toBe(0);
+    expect(partsOf(mcp).legacy.closers.size).toBe(0);
+    expect((await post(srv.url, rq("ping"), a.headers)).status).toBe(404);
+    await srv.stop();
+  });
+});
+
+describe("a deployment serving only 2026-07-28", () => {
+  it("answers initialize with -32022 naming its versions, GET and DELETE with 405", async () => {
+    const srv = await start(eraServer({ protocolVersions: ["2026-07-28"] }));
+    try {
+      const res = await post(srv.url, initializeBody());
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body.error).toMatchObject({ code: -32022, data: { supported: ["2026-07-28"], requested: "2025-11-25" } });
+      expect(res.headers.get("mcp-session-id")).toBeNull();
+      expect((await fetch(srv.url, { headers: { accept: "text/event-stream", "mcp-session-id": "abc" } })).status).toBe(405);
+      expect((await fetch(srv.url, { method: "DELETE", headers: { "mcp-session-id": "abc" } })).status).toBe(405);
+    } finally {
+      await srv.stop();
+    }
+  });
+
+  it("refuses a protocolVersions list it cannot serve", () => {
+    expect(() => new McpServer({ name: "x", version: "1" }, { protocolVersions: ["2025-11-25"] })).toThrow(RangeError);
+    expect(() => new McpServer({ name: "x", version: "1" }, { protocolVersions: ["2026-07-28", "1999-01-01"] })).toThrow(RangeError);
+  });
+});
+
+describe("the fetch adapter", () => {
+  it("serves the initialize era too: initialize, a call on the session, DELETE", async () => {
+    const mcp = eraServer();
+    const handle = createFetchHandler(mcp);
+    const url = "http://localhost/mcp";
+    const send = (body: unknown, headers: Record<string, string> = {}) =>
+      handle(
+        new Request(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: JSON_AND_SSE, ...headers },
+          body: JSON.stringify(body),
+        }),
+      );
+    const init = await send(initializeBody());
+    const id = init.headers.get("mcp-session-id")!;
+    expect((await init.json()).result.protocolVersion).toBe("2025-11-25");
+    const headers = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
+    expect((await send({ jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
+    const called = await answerOf(await send(rq("tools/call", { name: "echo", arguments: { text: "f" } }), headers));
+    expect(called.result).toEqual({ content: [{ type: "text", text: "f" }] });
+    expect((await handle(new Request(url, { method: "DELETE", headers }))).status).toBe(200);
+    expect((await send(rq("ping"), headers)).status).toBe(404);
+    mcp.close();
+  });
+});
