@@ -125,9 +125,11 @@ const started = new Set();
  */
 function startHttpServer(server, answersFile, { ipc = false, extraArgs = [] } = {}) {
   const argv = [...server.args, ...extraArgs].map((a) => (a === "ANSWERS" ? answersFile : a)).filter((a) => a !== "--http");
-  const flags = profile
-    ? ["--cpu-prof", `--cpu-prof-dir=${join(here, "results", "profiles")}`, `--cpu-prof-name=${server.key}-http.cpuprofile`]
-    : [];
+  // The sessions rows' servers (ipc) are not profiled: their profiles would overwrite the load rows'.
+  const flags =
+    profile && !ipc
+      ? ["--cpu-prof", `--cpu-prof-dir=${join(here, "results", "profiles")}`, `--cpu-prof-name=${server.key}-http.cpuprofile`]
+      : [];
   if (ipc) flags.push("--expose-gc");
   const child = spawn(process.execPath, [...flags, join(here, "servers", argv[0]), ...argv.slice(1)], {
     cwd: here,
