@@ -2,8 +2,9 @@
 // `pnpm bench [--quick] [--no-build] [--cpu-prof]`: the same workloads against
 // @x/server, the official @modelcontextprotocol/server and a bare responder,
 // in one invocation, in both protocol eras (2026-07-28, and 2025-11-25 on an
-// initialized session), and the memory of abandoned earlier-era sessions. Prints one table and writes the raw results as JSON
-// under bench/results/. See bench/README.md for how to read it.
+// initialized session), and the memory of abandoned earlier-era sessions.
+// Prints one table and writes the raw results as JSON under bench/results/.
+// See bench/README.md for how to read it.
 import { fork, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
@@ -29,7 +30,7 @@ const quick = args.includes("--quick");
 const profile = args.includes("--cpu-prof");
 
 /**
- * Run lengths. The full run stays under about seven minutes on two cores.
+ * Run lengths. The full run stays under about six minutes on two cores.
  * `sessions`: how many earlier-era sessions the abandoned-sessions rows open
  * (over `connections` connections) and the idle timeout (ms) their servers
  * run with; it must exceed the time the opening takes.
@@ -53,7 +54,7 @@ const CONFIG = quick
       stdioMs: 2000,
       stdioWindow: 64,
       coldRuns: 10,
-      sessions: { count: 10_000, idleMs: 60_000, connections: 8 },
+      sessions: { count: 10_000, idleMs: 30_000, connections: 8 },
     };
 
 /**
