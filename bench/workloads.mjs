@@ -1,5 +1,7 @@
 // The requests every server answers: the same JSON-RPC body and the same
-// Streamable HTTP headers (protocol revision 2026-07-28, per-request _meta).
+// Streamable HTTP headers (protocol revision 2026-07-28, per-request _meta),
+// and the earlier era's requests on an initialized session (2025-11-25: no
+// _meta envelope, the session id and the negotiated version in headers).
 
 export const PROTOCOL_VERSION = "2026-07-28";
 const META = {
@@ -44,8 +46,42 @@ export const WORKLOADS = [
   },
 ];
 
-/** The HTTP headers of a workload's request. */
-export function headersOf(workload) {
+/** The version the earlier-era rows negotiate with `initialize`. */
+export const LEGACY_VERSION = "2025-11-25";
+
+/** The `initialize` request that opens an earlier-era session (id 1). */
+export const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } },
+};
+/** The notification that completes the handshake. */
+export const INITIALIZED = { jsonrpc: "2.0", method: "notifications/initialized" };
+/** The headers of `initialize` (no session yet, no version negotiated yet). */
+export const INITIALIZE_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+
+/**
+ * Earlier-era workloads, sent on a session: the plain JSON-RPC request (no
+ * `_meta`); `refuse` is a substring a correct answer must not hold (a
+ * 2026-07-28 result field).
+ */
+export const LEGACY_WORKLOADS = [
+  {
+    name: "tools/call echo, 2025-11-25 session",
+    key: "legacy echo",
+    era: LEGACY_VERSION,
+    message: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "hello" } } },
+    expect: '"text":"hello"',
+    refuse: '"resultType"',
+  },
+];
+
+/** The HTTP headers of a workload's request; an earlier-era one carries `sessionId` as `Mcp-Session-Id`. */
+export function headersOf(workload, sessionId) {
+  if (workload.era === LEGACY_VERSION) {
+    return { ...INITIALIZE_HEADERS, "mcp-protocol-version": LEGACY_VERSION, "mcp-session-id": sessionId };
+  }
   const headers = {
     "content-type": "application/json",
     accept: "application/json, text/event-stream",

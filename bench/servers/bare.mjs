@@ -7,17 +7,25 @@
 //   node bare.mjs ANSWERS.json --stdio   one answer line per request line
 //
 // ANSWERS.json maps "method name" (e.g. "tools/call echo", "tools/list ") to
-// [the text before the id, the text after it].
+// [the text before the id, the text after it, its content type]; a request
+// without the 2026-07-28 `_meta` (the earlier era, sent on a session) is
+// looked up as "2025-11-25 method name" (its session id is not looked at).
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 
 const answers = JSON.parse(readFileSync(process.argv[2], "utf8"));
 
+const JSON_TYPE = "application/json";
+
+/** The answer to one request: [body, content type]. */
 function answer(text) {
   const message = JSON.parse(text);
-  const parts = answers[`${message.method} ${message.params?.name ?? ""}`];
-  if (!parts) return `{"jsonrpc":"2.0","id":${JSON.stringify(message.id ?? null)},"error":{"code":-32601,"message":"Method not found"}}`;
-  return parts[0] + JSON.stringify(message.id) + parts[1];
+  const key = `${message.method} ${message.params?.name ?? ""}`;
+  const parts = answers[message.params?._meta ? key : `2025-11-25 ${key}`];
+  if (!parts) {
+    return [`{"jsonrpc":"2.0","id":${JSON.stringify(message.id ?? null)},"error":{"code":-32601,"message":"Method not found"}}`, JSON_TYPE];
+  }
+  return [parts[0] + JSON.stringify(message.id) + parts[1], parts[2] ?? JSON_TYPE];
 }
 
 if (process.argv.includes("--stdio")) {
@@ -27,7 +35,7 @@ if (process.argv.includes("--stdio")) {
     const lines = (rest + chunk).split("\n");
     rest = lines.pop();
     let out = "";
-    for (const line of lines) if (line !== "") out += `${answer(line)}\n`;
+    for (const line of lines) if (line !== "") out += `${answer(line)[0]}\n`;
     if (out !== "") process.stdout.write(out);
   });
 } else {
@@ -35,8 +43,8 @@ if (process.argv.includes("--stdio")) {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", () => {
-      const body = answer(Buffer.concat(chunks).toString("utf8"));
-      res.writeHead(200, { "content-type": "application/json" });
+      const [body, type] = answer(Buffer.concat(chunks).toString("utf8"));
+      res.writeHead(200, { "content-type": type });
       res.end(body);
     });
   });

@@ -6,10 +6,25 @@
 //   node official.mjs                 a new McpServer per request (the documented factory)
 //   node official.mjs --once          one McpServer built at start, returned by the factory
 //   node official.mjs --stdio         serveStdio(factory)
+//   node official.mjs --sessions      the earlier era (2025-11-25) with sessions:
+//                                     one McpServer and NodeStreamableHTTPServerTransport
+//                                     per session, kept in a Map by Mcp-Session-Id
+//
+// The SDK itself ends a session only on DELETE (or when the transport is
+// closed); `--idle-ms=N` adds what a deployment has to write itself: a
+// sweep that closes sessions without a request for N ms. With an IPC
+// channel every mode answers memory questions (memory.mjs).
+import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
-import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from "@modelcontextprotocol/node";
-import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import {
+  localhostHostValidation,
+  localhostOriginValidation,
+  NodeStreamableHTTPServerTransport,
+  toNodeHandler,
+} from "@modelcontextprotocol/node";
+import { createMcpHandler, isInitializeRequest, McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
+import { answerMemoryQuestions, numberFlag } from "./memory.mjs";
 import { add, echo, SERVER_INFO } from "./tools.mjs";
 
 function build() {
@@ -27,6 +42,75 @@ function build() {
   return server;
 }
 
+/** A JSON-RPC error answer written by this wiring (not by the SDK). */
+function refuse(res, status, message) {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message } }));
+}
+
+function readJson(req) {
+  return new Promise((resolve) => {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      } catch {
+        resolve(undefined);
+      }
+    });
+  });
+}
+
+/** The sessionful earlier-era wiring: the SDK's transport per session, routed by Mcp-Session-Id. */
+function sessionsHandler() {
+  /** Session id -> { server, transport, lastSeen (ms) }. */
+  const sessions = new Map();
+  const idleMs = numberFlag("idle-ms");
+  if (idleMs > 0) {
+    const sweep = setInterval(
+      () => {
+        const now = Date.now();
+        for (const [id, s] of sessions) {
+          if (now - s.lastSeen < idleMs) continue;
+          sessions.delete(id);
+          void s.server.close();
+        }
+      },
+      Math.max(10, Math.min(idleMs / 2, 60_000)),
+    );
+    sweep.unref();
+  }
+  return async (req, res) => {
+    const id = req.headers["mcp-session-id"];
+    if (typeof id === "string") {
+      const session = sessions.get(id);
+      if (!session) return refuse(res, 404, "Session not found");
+      session.lastSeen = Date.now();
+      await session.transport.handleRequest(req, res);
+      session.lastSeen = Date.now();
+      return;
+    }
+    if (req.method !== "POST") return refuse(res, 400, "Bad Request: Mcp-Session-Id required");
+    const body = await readJson(req);
+    if (!isInitializeRequest(body)) return refuse(res, 400, "Bad Request: Mcp-Session-Id required");
+    const server = build();
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (sid) => {
+        sessions.set(sid, { server, transport, lastSeen: Date.now() });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+}
+
+answerMemoryQuestions();
+
 if (process.argv.includes("--stdio")) {
   const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
   serveStdio(build);
@@ -36,8 +120,7 @@ if (process.argv.includes("--stdio")) {
     const shared = build();
     factory = () => shared;
   }
-  const handler = createMcpHandler(factory);
-  const nodeHandler = toNodeHandler(handler);
+  const nodeHandler = process.argv.includes("--sessions") ? sessionsHandler() : toNodeHandler(createMcpHandler(factory));
   const validateHost = localhostHostValidation();
   const validateOrigin = localhostOriginValidation();
   const http = createServer((req, res) => {
