@@ -4,7 +4,7 @@
 //   1. sync the pinned spec schemas (checking their sha256)
 //   2. regenerate the generated packages and fail on any difference
 //   3. build, typecheck, lint and unit-test every workspace package (turbo)
-//   4. run the benchmark for a few seconds (bench --quick), to prove it works
+//   4. run the benchmark briefly (bench --quick, about 40 s), to prove it works
 //   5. run the official conformance suite: the fixture server, then our client
 // Pass --no-conformance to skip step 5.
 import { spawnSync } from "node:child_process";
