@@ -128,10 +128,11 @@ function textOf(content: Array<{ type: string; text?: string }>): string {
  * @returns whether the elicitation step ran (it needs the server to offer {@link ELICITING_TOOL}).
  */
 export async function runDemo(client: Client, io: DemoIO, options: { restaurant?: string } = {}): Promise<{ elicited: boolean }> {
-  const discovered = await client.discover();
-  const info = discovered._meta?.["io.modelcontextprotocol/serverInfo"] as { name?: string; version?: string } | undefined;
+  // Known from connect in either era (the discover probe, or initialize); discover() only when connect sent neither.
+  if (client.serverInfo === undefined) await client.discover();
+  const info = client.serverInfo as { name?: string; version?: string } | undefined;
   io.print(`Connected to ${info?.name ?? "a server"} ${info?.version ?? ""} (protocol ${client.protocolVersion})`);
-  if (discovered.instructions) io.print(`Instructions: ${discovered.instructions}`);
+  if (client.instructions) io.print(`Instructions: ${client.instructions}`);
 
   const tools = await client.listAllTools();
   io.print(`\nTools (${tools.length}):`);

@@ -60,9 +60,9 @@ describe("the demo client against the example server (a real process over HTTP)"
     }
   });
 
-  async function demoWith(answers: string[]) {
+  async function demoWith(answers: string[], protocol: "auto" | "2025-11-25" = "auto") {
     const io = scripted(answers);
-    const client = new Client({ name: "demo-test", version: "1" }, { waitFor: terminalWaitFor(io) });
+    const client = new Client({ name: "demo-test", version: "1" }, { waitFor: terminalWaitFor(io), protocol });
     await client.connect(new StreamableHttpTransport(url));
     try {
       const outcome = await runDemo(client, io, { restaurant: "Noma" });
@@ -87,6 +87,15 @@ describe("the demo client against the example server (a real process over HTTP)"
     const { text } = await demoWith(["many", "2", ""]);
     expect(text).toContain("enter a whole number");
     expect(text).toContain("book_table → No booking made.");
+  });
+
+  it("does the same in the initialize era: the questions come as elicitation/create on the session", async () => {
+    const { outcome, text } = await demoWith(["4", "1"], "2025-11-25");
+    expect(outcome).toEqual({ elicited: true });
+    expect(text).toContain("Connected to x-example 0.1.0 (protocol 2025-11-25)");
+    expect(text).toContain('add(2, 40) → structuredContent {"sum":42}');
+    expect(text).toContain("? The server asks: How many people for Noma?");
+    expect(text).toContain("book_table → Booked Noma for 4 at 18:00.");
   });
 });
 

@@ -416,17 +416,17 @@ export class Client {
     return this.eraNow;
   }
 
-  /** The server's capabilities from `initialize` (the `initialize` era), else `undefined`. */
+  /** The server's capabilities: from `initialize` in the `initialize` era, else from the last `server/discover` (the probe of `"auto"` included); `undefined` before either. */
   get serverCapabilities(): Record<string, unknown> | undefined {
     return this.server?.capabilities;
   }
 
-  /** The server's `serverInfo` from `initialize` (the `initialize` era), else `undefined`. */
+  /** The server's `serverInfo` (`Implementation`), from `initialize` or the last `server/discover` (its `_meta` serverInfo; `{}` when it gave none); `undefined` before either. */
   get serverInfo(): Record<string, unknown> | undefined {
     return this.server?.info;
   }
 
-  /** The server's `instructions` from `initialize`, if it gave any. */
+  /** The server's `instructions` from `initialize` or the last `server/discover`, if it gave any. */
   get instructions(): string | undefined {
     return this.server?.instructions;
   }
@@ -486,7 +486,9 @@ export class Client {
     try {
       const result = await this.discover({ timeout, cache: "refresh" });
       // A legacy server may answer any method with an empty result; only a DiscoverResult names a modern one.
-      return Array.isArray(result.supportedVersions) && result.supportedVersions.length > 0 && isObject(result.capabilities);
+      const modern = Array.isArray(result.supportedVersions) && result.supportedVersions.length > 0 && isObject(result.capabilities);
+      if (modern) this.rememberServer(result);
+      return modern;
     } catch (error) {
       if (!isMcpClientError(error)) throw error;
       const e = error as McpClientError;
@@ -501,6 +503,14 @@ export class Client {
       if (e.code === ClientErrorCode.RequestTimeout && transport.kind === "stdio") return false;
       throw error;
     }
+  }
+
+  /** Keeps what a `DiscoverResult` says of the server, for {@link serverInfo}, {@link serverCapabilities} and {@link instructions}. */
+  private rememberServer(result: DiscoverResult): void {
+    if (!isObject(result.capabilities)) return;
+    const info = result._meta?.["io.modelcontextprotocol/serverInfo"];
+    this.server = { capabilities: result.capabilities as Record<string, unknown>, info: isObject(info) ? info : {} };
+    if (typeof result.instructions === "string") this.server.instructions = result.instructions;
   }
 
   /**
@@ -977,7 +987,14 @@ export class Client {
    * switches to the first of its own versions that is.
    */
   async discover(options: CacheableOptions = {}): Promise<DiscoverResult> {
+    if (this.eraNow === "legacy") {
+      throw new McpClientError(
+        ClientErrorCode.VersionUnsupported,
+        "server/discover is a 2026-07-28 method; in the initialize era read client.serverInfo, serverCapabilities and instructions",
+      );
+    }
     const result = await this.cached(Method.ServerDiscover, {}, options, (r) => r);
+    this.rememberServer(result);
     const supported = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];
     if (supported.length > 0 && !supported.includes(this.version)) {
       const mutual = this.versions.find((v) => supported.includes(v));

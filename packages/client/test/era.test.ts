@@ -140,6 +140,12 @@ describe("the initialize handshake", () => {
     expect(client.protocolVersion).toBe("2025-03-26");
     await client.listTools();
     expect(server.seen.at(-1)).toMatchObject({ method: "tools/list", version: "2025-03-26" });
+    // What initialize said of the server, and no server/discover sent to a server of the era.
+    expect(client.serverInfo).toEqual({ name: "old", version: "1" });
+    expect(client.serverCapabilities).toEqual({});
+    const sent = server.seen.length;
+    await expect(client.discover()).rejects.toMatchObject({ code: -32096 });
+    expect(server.seen.length).toBe(sent);
   });
 
   it("refuses a version outside the era with -32096 and disconnects", async () => {
