@@ -58,8 +58,9 @@ export class LegacySession {
   readonly clientCapabilities: ClientCapabilities;
   /** The client's `clientInfo` from `initialize`. */
   readonly clientInfo: Implementation | undefined;
-  /** True once `notifications/initialized` arrived. */
-  initialized = false;
+  #initialized = false;
+  /** Requests of the server held until `notifications/initialized` arrives (the spec asks the server to wait for it). */
+  readonly #held: (() => void)[] = [];
   /** The level set by `logging/setLevel`; `undefined`: the client did not ask for log messages. */
   logLevel: LoggingLevel | undefined = undefined;
   /** URIs the client subscribed to with `resources/subscribe`. */
@@ -88,6 +89,22 @@ export class LegacySession {
     this.requestTimeoutMs = requestTimeoutMs;
   }
 
+  /** True once `notifications/initialized` arrived. */
+  get initialized(): boolean {
+    return this.#initialized;
+  }
+
+  /**
+   * Records `notifications/initialized` and sends the requests held until it
+   * (spec 2025-11-25: basic/lifecycle, "Initialization": the server should
+   * send nothing but pings and logging before it). Idempotent.
+   */
+  markInitialized(): void {
+    if (this.#initialized) return;
+    this.#initialized = true;
+    for (const send of this.#held.splice(0)) send();
+  }
+
   /** Server-to-client requests awaiting an answer. */
   get pending(): number {
     return this.#pending.size;
@@ -102,7 +119,8 @@ export class LegacySession {
   /**
    * Sends a server-to-client request (`elicitation/create`,
    * `sampling/createMessage`, `roots/list`) and resolves with the client's
-   * result. Aborting `signal` sends `notifications/cancelled` and rejects.
+   * result; before `notifications/initialized` the request is held, and sent
+   * when it arrives. Aborting `signal` sends `notifications/cancelled` and rejects.
    * @throws ClientRequestError (rejects) when the client answers with an error
    *   (its code), does not answer within {@link LegacySession.requestTimeoutMs}
    *   (-32001), the session ends, or the request cannot be delivered (-32000).
@@ -119,6 +137,7 @@ export class LegacySession {
     const id = `x-mcp-${++this.#nextId}`;
     return new Promise<unknown>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
+      let sent = false;
       const done = () => {
         this.#pending.delete(id);
         if (timer) clearTimeout(timer);
@@ -126,7 +145,7 @@ export class LegacySession {
       };
       const onAbort = () => {
         done();
-        this.notify(Method.NotificationsCancelled, { requestId: id, reason: "the server's request was cancelled" }, related);
+        if (sent) this.notify(Method.NotificationsCancelled, { requestId: id, reason: "the server's request was cancelled" }, related);
         reject(new ClientRequestError(-32000, `${method}: the request was cancelled`));
       };
       this.#pending.set(id, {
@@ -143,15 +162,22 @@ export class LegacySession {
       if (this.requestTimeoutMs > 0) {
         timer = setTimeout(() => {
           done();
-          this.notify(Method.NotificationsCancelled, { requestId: id, reason: "timed out" }, related);
+          if (sent) this.notify(Method.NotificationsCancelled, { requestId: id, reason: "timed out" }, related);
           reject(new ClientRequestError(REQUEST_TIMEOUT, `${method}: the client did not answer within ${this.requestTimeoutMs} ms`));
         }, this.requestTimeoutMs);
         timer.unref?.();
       }
-      if (!this.#link({ jsonrpc: "2.0", id, method, params }, related)) {
-        done();
-        reject(new ClientRequestError(-32000, `${method}: the request could not be sent to the client (no open stream)`));
-      }
+      const send = () => {
+        if (!this.#pending.has(id)) return; // timed out or cancelled while held
+        sent = true;
+        if (!this.#link({ jsonrpc: "2.0", id, method, params }, related)) {
+          done();
+          reject(new ClientRequestError(-32000, `${method}: the request could not be sent to the client (no open stream)`));
+        }
+      };
+      // Held (within the same timeout) until the client said it is initialized.
+      if (this.#initialized) send();
+      else this.#held.push(send);
     });
   }
 
@@ -185,6 +211,7 @@ export class LegacySession {
     this.closed = true;
     for (const pending of [...this.#pending.values()]) pending.reject(new ClientRequestError(-32000, "the session has ended"));
     this.#pending.clear();
+    this.#held.length = 0;
     this.subscriptions.clear();
     this.#link = () => false;
   }

@@ -204,7 +204,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       return;
     }
     if (inbound.kind === "notification") {
-      if (session && inbound.method === "notifications/initialized") session.initialized = true;
+      if (session && inbound.method === "notifications/initialized") session.markInitialized();
       else if (inbound.method === Method.NotificationsCancelled) {
         if (session && !legacyValidators().CancelledNotificationParams(inbound.params)) return;
         const id = inbound.params.requestId;

@@ -342,6 +342,31 @@ describe("initialize era over Streamable HTTP", () => {
     }
   });
 
+  it("holds a server-to-client request until notifications/initialized, then sends it", async () => {
+    // A server of its own: the shared one times its requests out after 200 ms.
+    const own = await start(eraServer({ clientRequestTimeoutMs: 10_000 }));
+    try {
+      const res0 = await post(own.url, initializeBody("2025-11-25", { elicitation: {} }));
+      const headers = { "mcp-session-id": res0.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+      await res0.json();
+      const res = await post(own.url, rq("tools/call", { name: "ask", arguments: {} }), headers);
+      const events = sse(res);
+      await events.next(); // priming
+      // Nothing is sent while the client has not said it is initialized.
+      const first = events.message();
+      const early = await Promise.race([first, new Promise((resolve) => setTimeout(() => resolve("nothing yet"), 150))]);
+      expect(early).toBe("nothing yet");
+      expect((await post(own.url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
+      const asked = (await first)!;
+      expect(asked.method).toBe("elicitation/create");
+      const answer = { jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { name: "Bo" } } };
+      expect((await post(own.url, answer, headers)).status).toBe(202);
+      expect((await events.message())!.result.content[0].text).toBe("Hello Bo");
+    } finally {
+      await own.stop();
+    }
+  });
+
   it("without the client's capability an ask answers not_supported and sends nothing", async () => {
     const { headers } = await open(srv.url);
     const done = await answerOf(await post(srv.url, rq("tools/call", { name: "roots", arguments: {} }), headers));

@@ -251,7 +251,7 @@ export class LegacyHttp {
       live.session.settle(inbound as unknown as JsonObject);
     } else if (inbound.kind === "notification") {
       const { method, params } = inbound;
-      if (method === Method.NotificationsInitialized) live.session.initialized = true;
+      if (method === Method.NotificationsInitialized) live.session.markInitialized();
       else if (
         method === Method.NotificationsCancelled &&
         live.session.initialized &&
