@@ -122,7 +122,7 @@ function askText(answer: AskAnswer, name: string): string | undefined {
 }
 
 /** The answer the client sends to `elicitation/create` with id `askId` (raw JSON text), for each kind. */
-function askAnswers(answer: AskAnswer, askId: L, name: string): string[] {
+export function askAnswers(answer: AskAnswer, askId: L, name: string): string[] {
   const id = typeof askId === "string" ? JSON.stringify(askId) : askId instanceof Raw ? askId.text : "null";
   const accept = `{"jsonrpc":"2.0","id":${id},"result":{"action":"accept","content":{"name":${JSON.stringify(name)}}}}`;
   switch (answer) {
