@@ -159,20 +159,30 @@ export class StdioDriver {
     readonly options: StdioDriverOptions = {},
   ) {
     output.setEncoding("utf8");
-    output.on("data", (chunk: string) => {
-      // Pieces of an unfinished line are joined once it ends: an answer of megabytes comes in many chunks.
-      let rest = chunk;
-      for (;;) {
-        const nl = rest.indexOf("\n");
-        if (nl === -1) break;
-        const line = this.#parts.length > 0 ? this.#parts.join("") + rest.slice(0, nl) : rest.slice(0, nl);
-        this.#parts = [];
-        rest = rest.slice(nl + 1);
-        this.#line(line);
-      }
-      if (rest !== "") this.#parts.push(rest);
-    });
+    this.#output = output;
+    output.on("data", this.#onData);
   }
+
+  readonly #output: Readable;
+
+  /** Stops reading the server's output: a later run's driver on the same process is then the only reader. */
+  close(): void {
+    this.#output.off("data", this.#onData);
+  }
+
+  readonly #onData = (chunk: string): void => {
+    // Pieces of an unfinished line are joined once it ends: an answer of megabytes comes in many chunks.
+    let rest = chunk;
+    for (;;) {
+      const nl = rest.indexOf("\n");
+      if (nl === -1) break;
+      const line = this.#parts.length > 0 ? this.#parts.join("") + rest.slice(0, nl) : rest.slice(0, nl);
+      this.#parts = [];
+      rest = rest.slice(nl + 1);
+      this.#line(line);
+    }
+    if (rest !== "") this.#parts.push(rest);
+  };
 
   #line(line: string): void {
     let message: L | undefined;

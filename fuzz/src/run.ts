@@ -158,7 +158,7 @@ export async function fuzzRun(server: FixtureProcess, options: RunOptions): Prom
           })
         : new StdioDriver(server.child.stdin, server.child.stdout, timeoutMs)
       : undefined;
-  if (stdio && earlier) sessionStdio = new SessionStdioDriver(server.child.stdin!, stdio);
+  if (stdio && earlier) sessionStdio = new SessionStdioDriver(server.child.stdin!, stdio, OPENED.has(server));
   const steps = (found: StepResult[], index: number) => {
     for (const step of found) {
       for (const v of step.violations) {
@@ -226,6 +226,7 @@ export async function fuzzRun(server: FixtureProcess, options: RunOptions): Prom
   // Late answers (stdio) arrive after their case was checked.
   if (stdio) await new Promise((resolve) => setTimeout(resolve, 50));
   for (const late of stdio?.late ?? []) record(late.kind, late.category, late.index, `late: ${late.line}`, "");
+  stdio?.close();
   http?.close();
 
   if (!server.alive) {

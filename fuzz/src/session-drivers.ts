@@ -618,12 +618,16 @@ export function stdioOpening(seed: number): Opening {
  */
 export class SessionStdioDriver {
   #current: { answer: AskAnswer; name: string; violations: Violation[]; out: StepResult[]; category: string; asked: boolean } | undefined;
-  #initialized = false;
+  #initialized: boolean;
 
   constructor(
     readonly input: Writable,
     readonly driver: StdioDriver,
-  ) {}
+    /** True when the connection had its opening in an earlier run (a repeated run goes on on it). */
+    opened = false,
+  ) {
+    this.#initialized = opened;
+  }
 
   /** What the driver calls for each request the server sends. */
   readonly onServerRequest = (message: { [key: string]: L }): void => {

@@ -51,6 +51,18 @@ describe.each(["http", "stdio"] as const)("initialize-era fuzz over %s", (transp
       // Scenarios of several families were played, not only openings.
       expect(tally.families.size).toBeGreaterThan(5);
       expect(unknownCounts(tally), examplesText([tally])).toEqual([]);
+      // A repeated run on the same process (stdio: the same pinned connection, no second opening) holds too.
+      const again = await fuzzRun(server, {
+        transport,
+        era: "2025-11-25",
+        cases: 40,
+        seed: SEED,
+        timeLimitMs: 4000,
+        timeoutMs: 8000,
+        concurrency: 4,
+      });
+      expect(again.cases).toBeGreaterThan(5);
+      expect(unknownCounts(again), examplesText([again])).toEqual([]);
     } finally {
       await server.stop();
     }
