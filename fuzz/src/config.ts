@@ -46,6 +46,17 @@ export const VIOLATION_KINDS = [
   "number-changed", // a number a double holds exactly, not echoed with the same value
   "echo-changed", // anything else echoed differently (strings, keys, structure)
   "output-schema-broken", // structuredContent on the wire that breaks the tool's outputSchema
+  // the initialize era (2025-11-25)
+  "version-negotiation", // InitializeResult.protocolVersion is not the one asked for when served, nor the server's newest otherwise
+  "session-id-missing", // an HTTP initialize answered without a valid Mcp-Session-Id
+  "later-era-field", // an earlier-era result carrying a 2026-07-28-only member (resultType, ttlMs, ...)
+  "session-accepted", // a request with a missing, unknown, ended or malformed session id served as if the session were open
+  "mixed-era-accepted", // a 2026-07-28 request (the _meta envelope) served on an earlier-era session
+  "reinitialize-accepted", // a second initialize on a session answered with a result
+  "asked-before-initialized", // elicitation/create sent before notifications/initialized (the spec's SHOULD NOT)
+  "asked-without-capability", // elicitation/create sent to a client that did not declare elicitation
+  "ask-not-sent", // the ask tool on an initialized session with the capability answered without eliciting
+  "ask-answer-lost", // the ask tool's result does not reflect the client's answer to elicitation/create
   // memory
   "rss-growth", // RSS after a repeated run more than 10% above the previous run's
 ] as const;
@@ -58,7 +69,17 @@ export type ViolationKind = (typeof VIOLATION_KINDS)[number];
  * transport. The unit test counts and prints them but does not fail on
  * them. Remove an entry when its fix lands: the test then guards it.
  */
-export const KNOWN_OPEN: readonly KnownOpen[] = [];
+export const KNOWN_OPEN: readonly KnownOpen[] = [
+  {
+    // Open in @x/server (packages/server), not in the fuzzer: LegacySession.request does not wait for, nor refuse before,
+    // notifications/initialized. Listed so the unit test guards every other invariant meanwhile; remove it with the fix.
+    kind: "asked-before-initialized",
+    transports: ["http"],
+    categories: ["2511/ask/before-initialized"],
+    finding:
+      "a tools/call of ask on an initialize-era session that has not sent notifications/initialized gets elicitation/create at once; spec 2025-11-25 basic/lifecycle: the server SHOULD NOT send requests other than pings and logging before it receives initialized",
+  },
+];
 
 /** One entry of {@link KNOWN_OPEN}: a kind on some transports, for every case or for cases of some categories only. */
 export interface KnownOpen {

@@ -123,6 +123,19 @@ export interface LateAnswer {
   line: string;
 }
 
+/** Options of {@link StdioDriver}. */
+export interface StdioDriverOptions {
+  /** The sentinel request with id `id` (default: `server/discover` with the 2026-07-28 envelope; an initialize-era connection uses `ping`). */
+  sentinel?: (id: string) => Record<string, unknown>;
+  /** Called with each request the server sends (a line with `method` and `id`); such lines then belong to no case. */
+  onServerRequest?: (message: { [key: string]: L }, line: string) => void;
+}
+
+/** Writes one line to the server outside any case (an answer to a server's request). */
+export function writeLine(input: Writable, message: unknown): void {
+  input.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
+}
+
 /**
  * Drives a stdio server one case at a time: the case's line, then a
  * sentinel request (server/discover) whose answer marks the end of what the
@@ -143,22 +156,33 @@ export class StdioDriver {
     readonly timeoutMs: number,
     /** How long to wait for the case's own answer once the sentinel was answered (an async handler's). */
     readonly graceMs = Math.min(2000, timeoutMs),
+    readonly options: StdioDriverOptions = {},
   ) {
     output.setEncoding("utf8");
-    output.on("data", (chunk: string) => {
-      // Pieces of an unfinished line are joined once it ends: an answer of megabytes comes in many chunks.
-      let rest = chunk;
-      for (;;) {
-        const nl = rest.indexOf("\n");
-        if (nl === -1) break;
-        const line = this.#parts.length > 0 ? this.#parts.join("") + rest.slice(0, nl) : rest.slice(0, nl);
-        this.#parts = [];
-        rest = rest.slice(nl + 1);
-        this.#line(line);
-      }
-      if (rest !== "") this.#parts.push(rest);
-    });
+    this.#output = output;
+    output.on("data", this.#onData);
   }
+
+  readonly #output: Readable;
+
+  /** Stops reading the server's output: a later run's driver on the same process is then the only reader. */
+  close(): void {
+    this.#output.off("data", this.#onData);
+  }
+
+  readonly #onData = (chunk: string): void => {
+    // Pieces of an unfinished line are joined once it ends: an answer of megabytes comes in many chunks.
+    let rest = chunk;
+    for (;;) {
+      const nl = rest.indexOf("\n");
+      if (nl === -1) break;
+      const line = this.#parts.length > 0 ? this.#parts.join("") + rest.slice(0, nl) : rest.slice(0, nl);
+      this.#parts = [];
+      rest = rest.slice(nl + 1);
+      this.#line(line);
+    }
+    if (rest !== "") this.#parts.push(rest);
+  };
 
   #line(line: string): void {
     let message: L | undefined;
@@ -168,6 +192,11 @@ export class StdioDriver {
       message = undefined;
     }
     const p = this.#pending;
+    if (this.options.onServerRequest && isRecord(message) && typeof message.method === "string" && "id" in message) {
+      // A request of the server's own (elicitation/create): the client's to answer, no answer to the case.
+      this.options.onServerRequest(message, line);
+      return;
+    }
     const isResponse = isRecord(message) && !(typeof message.method === "string" && !("id" in message));
     const key = isRecord(message) && "id" in message ? idKey(message.id) : undefined;
     if (p && key !== undefined && key === p.sentinelKey) {
@@ -222,12 +251,18 @@ export class StdioDriver {
     const line = Buffer.from(rendered.bytes);
     // A newline inside the bytes would split the case into two lines.
     for (let k = 0; k < line.length; k++) if (line[k] === 0x0a) line[k] = 0x20;
-    const sentinelLine = `${JSON.stringify({
-      jsonrpc: "2.0",
-      id: sentinel,
-      method: "server/discover",
-      params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
-    })}\n`;
+    const sentinelLine = `${JSON.stringify(
+      this.options.sentinel
+        ? this.options.sentinel(sentinel)
+        : {
+            jsonrpc: "2.0",
+            id: sentinel,
+            method: "server/discover",
+            params: {
+              _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+            },
+          },
+    )}\n`;
     return new Promise<StdioObserved>((resolve) => {
       const timer = setTimeout(() => {
         if (this.#pending === pending)

@@ -15,7 +15,10 @@ import { ENDPOINT_PATH, PROMPT, RESOURCE_URI, ROUTE_INPUT_SCHEMA, TEMPLATE_PREFI
 
 /** Builds the fixture server. */
 function createFixtureServer(): McpServer {
-  const server = new McpServer({ name: "x-fuzz-fixture", version: "0.0.0" }, { logging: true, toolTimeoutMs: 10_000 });
+  const server = new McpServer(
+    { name: "x-fuzz-fixture", version: "0.0.0" },
+    { logging: true, toolTimeoutMs: 10_000, clientRequestTimeoutMs: 1500 },
+  );
 
   server.registerTool(
     TOOLS.echo,

@@ -10,6 +10,11 @@ export function table(header: string[], rows: string[][], left = 1): string {
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
+/** The column of a run in the tables: its transport, and the era when it is the earlier one (`http 2025-11-25`). */
+export function columnOf(t: Tally): string {
+  return t.era === "2025-11-25" ? `${t.transport} 2025-11-25` : t.transport;
+}
+
 export const mib = (bytes: number | undefined): string => (bytes === undefined ? "-" : (bytes / 1024 / 1024).toFixed(1));
 
 /**
@@ -18,14 +23,14 @@ export const mib = (bytes: number | undefined): string => (bytes === undefined ?
  * when only part of it is.
  */
 export function countsTable(tallies: Tally[]): string {
-  const transports = [...new Set(tallies.map((t) => t.transport))];
+  const transports = [...new Set(tallies.map(columnOf))];
   const header = ["invariant (violations)", ...transports];
   const rows: string[][] = [];
   for (const kind of VIOLATION_KINDS) {
     const cells = transports.map((transport) => {
       let total = 0;
       let known = 0;
-      for (const t of tallies.filter((x) => x.transport === transport)) {
+      for (const t of tallies.filter((x) => columnOf(x) === transport)) {
         total += t.counts.get(kind)?.total ?? 0;
         known += t.counts.get(kind)?.known ?? 0;
       }
@@ -35,8 +40,8 @@ export function countsTable(tallies: Tally[]): string {
     });
     rows.push([kind, ...cells]);
   }
-  const sum = (transport: Transport, f: (t: Tally) => number) =>
-    tallies.filter((t) => t.transport === transport).reduce((a, t) => a + f(t), 0);
+  const sum = (transport: string, f: (t: Tally) => number) =>
+    tallies.filter((t) => columnOf(t) === transport).reduce((a, t) => a + f(t), 0);
   rows.push(["cases", ...transports.map((tr) => String(sum(tr, (t) => t.cases)))]);
   rows.push(["seconds", ...transports.map((tr) => sum(tr, (t) => t.seconds).toFixed(1))]);
   rows.push([
@@ -57,9 +62,9 @@ export function countsTable(tallies: Tally[]): string {
 /** RSS and heap of the server before and after each run, after a forced GC. */
 export function memoryTable(tallies: Tally[]): string {
   const rows = tallies.map((t, k) => {
-    const runNo = tallies.slice(0, k + 1).filter((x) => x.transport === t.transport).length;
+    const runNo = tallies.slice(0, k + 1).filter((x) => columnOf(x) === columnOf(t)).length;
     return [
-      `${t.transport} run ${runNo}`,
+      `${columnOf(t)} run ${runNo}`,
       String(t.cases),
       mib(t.memoryBefore?.rss),
       mib(t.memoryAfter?.rss),
@@ -73,9 +78,9 @@ export function memoryTable(tallies: Tally[]): string {
 
 /** Violations per kind and case category, per transport: the categories a fix has to cover (the `top` largest per kind). */
 export function categoriesTable(tallies: Tally[], top = 4): string {
-  const transports = [...new Set(tallies.map((t) => t.transport))];
-  const count = (key: string, tr: Transport) =>
-    tallies.filter((t) => t.transport === tr).reduce((a, t) => a + (t.byCategory.get(key) ?? 0), 0);
+  const transports = [...new Set(tallies.map(columnOf))];
+  const count = (key: string, tr: string) =>
+    tallies.filter((t) => columnOf(t) === tr).reduce((a, t) => a + (t.byCategory.get(key) ?? 0), 0);
   const rows: string[][] = [];
   for (const kind of VIOLATION_KINDS) {
     const keys = [...new Set(tallies.flatMap((t) => [...t.byCategory.keys()]))].filter((k) => k.startsWith(`${kind} `));
@@ -88,7 +93,7 @@ export function categoriesTable(tallies: Tally[], top = 4): string {
         category,
         ...transports.map((tr) => {
           const n = count(key, tr);
-          return n === 0 ? "0" : `${n}${isKnownOpen(kind, tr, category) ? " *" : " !"}`;
+          return n === 0 ? "0" : `${n}${isKnownOpen(kind, tr.split(" ")[0] as Transport, category) ? " *" : " !"}`;
         }),
       ]);
     }
@@ -101,11 +106,11 @@ export function categoriesTable(tallies: Tally[], top = 4): string {
 
 /** Cases sent per family, per transport. */
 export function familiesTable(tallies: Tally[]): string {
-  const transports = [...new Set(tallies.map((t) => t.transport))];
+  const transports = [...new Set(tallies.map(columnOf))];
   const families = [...new Set(tallies.flatMap((t) => [...t.families.keys()]))].sort();
   const rows = families.map((f) => [
     f,
-    ...transports.map((tr) => String(tallies.filter((t) => t.transport === tr).reduce((a, t) => a + (t.families.get(f) ?? 0), 0))),
+    ...transports.map((tr) => String(tallies.filter((t) => columnOf(t) === tr).reduce((a, t) => a + (t.families.get(f) ?? 0), 0))),
   ]);
   return table(["case family", ...transports], rows);
 }
@@ -117,7 +122,7 @@ export function examplesText(tallies: Tally[]): string {
     for (const [kind, examples] of t.examples) {
       for (const e of examples) {
         const mark = isKnownOpen(kind, t.transport, e.category) ? "known" : "NEW";
-        out.push(`[${t.transport}] ${kind} (${mark}) case ${e.index} ${e.category}: ${e.detail}`);
+        out.push(`[${columnOf(t)}] ${kind} (${mark}) case ${e.index} ${e.category}: ${e.detail}`);
         if (e.sent) out.push(`    sent: ${e.sent.slice(0, 240).replace(/[\r\n]/g, " ")}`);
       }
     }

@@ -11,11 +11,15 @@ import { check, type Violation } from "./check.js";
 import { isKnownOpen, LIMITS, type Transport, type ViolationKind } from "./config.js";
 import { HttpDriver, StdioDriver } from "./drivers.js";
 import { caseArbitrary } from "./generators.js";
+import { type Era, type Scenario, scenarioArbitrary } from "./initialize-era.js";
+import { SessionHttpDriver, SessionStdioDriver, type StepResult, stdioOpening } from "./session-drivers.js";
 import type { FixtureProcess, Memory } from "./server.js";
 
 /** What a run is asked to do. */
 export interface RunOptions {
   transport: Transport;
+  /** The protocol era driven: 2026-07-28 cases (default), or initialize-era scenarios. */
+  era?: Era;
   /** Cases to send. */
   cases: number;
   seed: number;
@@ -40,6 +44,7 @@ export interface Example {
 /** The counts of one run. */
 export interface Tally {
   transport: Transport;
+  era: Era;
   seed: number;
   cases: number;
   seconds: number;
@@ -57,6 +62,9 @@ export interface Tally {
   stderrTail?: string;
 }
 
+/** Stdio fixtures whose connection has had its initialize-era opening. */
+const OPENED = new WeakSet<FixtureProcess>();
+
 /** Mixes the run's seed and a batch number into one 32-bit seed. */
 function batchSeed(seed: number, batch: number): number {
   let h = (seed ^ 0x9e3779b9) >>> 0;
@@ -67,19 +75,20 @@ function batchSeed(seed: number, batch: number): number {
 
 const BATCH = 64;
 
-/** The cases of a run, in order; case `i` depends only on the seed, the transport and `i`. */
-export class CaseStream {
-  readonly #arbitrary: fc.Arbitrary<Case>;
+/** The cases (or scenarios) of a run, in order; case `i` depends only on the seed, the transport and `i`. */
+export class CaseStream<T = Case> {
+  readonly #arbitrary: fc.Arbitrary<T>;
   #batch = -1;
-  #cases: Case[] = [];
+  #cases: T[] = [];
   constructor(
     transport: Transport,
     readonly seed: number,
+    arbitrary?: fc.Arbitrary<T>,
   ) {
-    this.#arbitrary = caseArbitrary(transport);
+    this.#arbitrary = arbitrary ?? (caseArbitrary(transport) as unknown as fc.Arbitrary<T>);
   }
 
-  at(index: number): Case {
+  at(index: number): T {
     const batch = Math.floor(index / BATCH);
     if (batch !== this.#batch) {
       this.#cases = fc.sample(this.#arbitrary, { seed: batchSeed(this.seed, batch), numRuns: BATCH });
@@ -98,8 +107,10 @@ function preview(bytes: Uint8Array): string {
 export async function fuzzRun(server: FixtureProcess, options: RunOptions): Promise<Tally> {
   const { transport } = options;
   const timeoutMs = options.timeoutMs ?? LIMITS.requestTimeoutMs;
+  const era = options.era ?? "2026-07-28";
   const tally: Tally = {
     transport,
+    era,
     seed: options.seed,
     cases: 0,
     seconds: 0,
@@ -124,6 +135,7 @@ export async function fuzzRun(server: FixtureProcess, options: RunOptions): Prom
 
   tally.memoryBefore = await server.memory(true).catch(() => undefined);
   const stream = new CaseStream(transport, options.seed);
+  const scenarios = new CaseStream<Scenario>(transport, options.seed, scenarioArbitrary(transport));
   const started = Date.now();
   const deadline = started + options.timeLimitMs;
   let next = 0;
@@ -131,16 +143,50 @@ export async function fuzzRun(server: FixtureProcess, options: RunOptions): Prom
   let stop: Tally["stoppedBy"] | undefined;
   let lastProgress = started;
 
-  const http = transport === "http" ? new HttpDriver(server.port, options.concurrency ?? LIMITS.httpConcurrency, timeoutMs) : undefined;
+  const earlier = era === "2025-11-25";
+  const http =
+    transport === "http" && !earlier ? new HttpDriver(server.port, options.concurrency ?? LIMITS.httpConcurrency, timeoutMs) : undefined;
+  const sessionHttp = transport === "http" && earlier ? new SessionHttpDriver(server.url, timeoutMs) : undefined;
+  let sessionStdio: SessionStdioDriver | undefined;
   const stdio =
     transport === "stdio" && server.child.stdin && server.child.stdout
-      ? new StdioDriver(server.child.stdin, server.child.stdout, timeoutMs)
+      ? earlier
+        ? new StdioDriver(server.child.stdin, server.child.stdout, timeoutMs, timeoutMs, {
+            // A ping: the connection speaks the initialize era, where server/discover is no method.
+            sentinel: (id) => ({ jsonrpc: "2.0", id, method: "ping" }),
+            onServerRequest: (message) => sessionStdio?.onServerRequest(message),
+          })
+        : new StdioDriver(server.child.stdin, server.child.stdout, timeoutMs)
       : undefined;
+  if (stdio && earlier) sessionStdio = new SessionStdioDriver(server.child.stdin!, stdio, OPENED.has(server));
+  const steps = (found: StepResult[], index: number) => {
+    for (const step of found) {
+      for (const v of step.violations) {
+        record(v.kind, step.category, index, v.detail, step.sent);
+        if (v.kind === "hang") hangs++;
+      }
+    }
+  };
+  if (sessionStdio && !OPENED.has(server)) {
+    // One connection, one opening: a repeated run goes on on the same pinned connection.
+    OPENED.add(server);
+    steps(await sessionStdio.open(stdioOpening(options.seed)), -1);
+  }
   server.child.stdin?.on("error", () => {
     // EPIPE once the server is gone: the crash is counted below.
   });
 
   const one = async (index: number) => {
+    if (earlier) {
+      const s = scenarios.at(index);
+      steps(sessionHttp ? await sessionHttp.play(s, index) : await sessionStdio!.play(s, index), index);
+      const family = s.category.split("/").slice(0, 2).join("/");
+      tally.families.set(family, (tally.families.get(family) ?? 0) + 1);
+      tally.cases++;
+      if (!server.alive) stop ??= "crash";
+      else if (hangs >= LIMITS.maxHangs) stop ??= "hangs";
+      return;
+    }
     const c = stream.at(index);
     const rendered = c.render(index);
     const expect = expectationOf(c, transport);
@@ -175,11 +221,12 @@ export async function fuzzRun(server: FixtureProcess, options: RunOptions): Prom
       }
     }
   };
-  const workers = http ? (options.concurrency ?? LIMITS.httpConcurrency) : 1;
+  const workers = http || sessionHttp ? (options.concurrency ?? LIMITS.httpConcurrency) : 1;
   await Promise.all(Array.from({ length: workers }, worker));
   // Late answers (stdio) arrive after their case was checked.
   if (stdio) await new Promise((resolve) => setTimeout(resolve, 50));
   for (const late of stdio?.late ?? []) record(late.kind, late.category, late.index, `late: ${late.line}`, "");
+  stdio?.close();
   http?.close();
 
   if (!server.alive) {

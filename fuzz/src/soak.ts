@@ -142,6 +142,7 @@ async function main(): Promise<number> {
   );
   const tally: Tally = {
     transport: "http",
+    era: "2026-07-28",
     seed: options.seed,
     cases: 0,
     seconds: 0,

@@ -1,12 +1,14 @@
-// A short fuzz run against the real fixture process on both transports:
-// every invariant not in KNOWN_OPEN must hold. Bounded to a few seconds
-// (300 cases per transport, at most 6 s of sending each) for CI.
+// A short fuzz run against the real fixture process on both transports and
+// both eras: every invariant not in KNOWN_OPEN must hold. Bounded to a few
+// seconds (300 cases per transport, at most 6 s of sending each; 120
+// initialize-era scenarios, at most 8 s each) for CI.
 import { afterAll, describe, expect, it } from "vitest";
 import { countsTable, examplesText } from "../src/report.js";
 import { fuzzRun, type Tally, unknownCounts } from "../src/run.js";
 import { FixtureProcess } from "../src/server.js";
 
 const CASES = 300;
+const SCENARIOS = 120;
 const SEED = 20260728;
 const tallies: Tally[] = [];
 
@@ -24,6 +26,43 @@ describe.each(["http", "stdio"] as const)("fuzz over %s", (transport) => {
       expect(server.alive).toBe(true);
       expect(tally.cases).toBeGreaterThan(50);
       expect(unknownCounts(tally), examplesText([tally])).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe.each(["http", "stdio"] as const)("initialize-era fuzz over %s", (transport) => {
+  it(`plays ${SCENARIOS} generated scenarios with no violation outside KNOWN_OPEN`, async () => {
+    const server = await FixtureProcess.start(transport);
+    try {
+      const tally = await fuzzRun(server, {
+        transport,
+        era: "2025-11-25",
+        cases: SCENARIOS,
+        seed: SEED,
+        timeLimitMs: 8000,
+        timeoutMs: 8000,
+        concurrency: 4,
+      });
+      tallies.push(tally);
+      expect(server.alive).toBe(true);
+      expect(tally.cases).toBeGreaterThan(20);
+      // Scenarios of several families were played, not only openings.
+      expect(tally.families.size).toBeGreaterThan(5);
+      expect(unknownCounts(tally), examplesText([tally])).toEqual([]);
+      // A repeated run on the same process (stdio: the same pinned connection, no second opening) holds too.
+      const again = await fuzzRun(server, {
+        transport,
+        era: "2025-11-25",
+        cases: 40,
+        seed: SEED,
+        timeLimitMs: 4000,
+        timeoutMs: 8000,
+        concurrency: 4,
+      });
+      expect(again.cases).toBeGreaterThan(5);
+      expect(unknownCounts(again), examplesText([again])).toEqual([]);
     } finally {
       await server.stop();
     }

@@ -1,6 +1,8 @@
 // The generators and the oracle, without a server: valid requests are valid
 // by the revision's schema, the mutations are not, and the oracle counts
 // what it should.
+import { validate as validate2511 } from "@x/mcp-v2511";
+import { isValidSessionId } from "@x/mcp-v2511/wire";
 import { validate } from "@x/mcp-v2607";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -8,7 +10,19 @@ import { type Case, renderId } from "../src/cases.js";
 import { check } from "../src/check.js";
 import { KNOWN_OPEN, VIOLATION_KINDS } from "../src/config.js";
 import { BAD_META_MEMBERS, caseArbitrary, FAMILIES, validRequest } from "../src/generators.js";
+import {
+  BAD_INITIALIZE_PARAMS,
+  checkInitializeAnswer,
+  initializeParams,
+  laterEraFields,
+  MALFORMED_SESSION_IDS,
+  SCENARIO_FAMILIES,
+  type Scenario,
+  scenarioArbitrary,
+  UNKNOWN_SESSION_ID,
+} from "../src/initialize-era.js";
 import { canonicalNumber, ID_SLOT, parseLossless, plain, Raw, stringify } from "../src/json.js";
+import { askAnswers, ERA_KINDS, sessionHeader, versionHeader } from "../src/session-drivers.js";
 
 const DEFINITION: Record<string, Parameters<typeof validate>[0]> = {
   "tools/call": "CallToolRequest",
@@ -130,5 +144,114 @@ describe("oracle", () => {
     const path = { answer: "response", id: "same-or-none", outcome: "any", status: [404] } as const;
     const text = { transport: "http", method: "POST", timedOut: false, status: 404, contentType: "text/plain", body: "Not found" } as const;
     expect(check(path, text, "1", "path/other").map((v) => v.kind)).toEqual(["non-json-other-path"]);
+  });
+});
+
+describe("initialize era", () => {
+  const REQUEST: Record<string, Parameters<typeof validate2511>[0]> = {
+    "tools/list": "ListToolsRequest",
+    "tools/call": "CallToolRequest",
+    ping: "PingRequest",
+    "logging/setLevel": "SetLevelRequest",
+    "resources/subscribe": "SubscribeRequest",
+    "resources/unsubscribe": "UnsubscribeRequest",
+    "resources/read": "ReadResourceRequest",
+    "resources/list": "ListResourcesRequest",
+    "resources/templates/list": "ListResourceTemplatesRequest",
+    "prompts/list": "ListPromptsRequest",
+    "prompts/get": "GetPromptRequest",
+  };
+  const scenarios = (transport: "http" | "stdio", numRuns = 400): Scenario[] =>
+    fc.sample(scenarioArbitrary(transport), { seed: 3, numRuns });
+
+  it("opens with initialize params the era's schema accepts, and refuses the bad ones", () => {
+    for (const s of scenarios("http")) {
+      if (s.open.params) {
+        expect(validate2511("InitializeRequestParams", plain(s.open.params)).ok, s.category).toBe(false);
+        continue;
+      }
+      const message = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: plain(initializeParams(s.open.protocolVersion, s.open.elicitation)),
+      };
+      const checked = validate2511("InitializeRequest", message);
+      expect(checked.ok ? [] : checked.problems, s.category).toEqual([]);
+    }
+    for (const [label, params] of BAD_INITIALIZE_PARAMS)
+      expect(validate2511("InitializeRequestParams", plain(params)).ok, label).toBe(false);
+  });
+
+  it("sends valid requests on a session the era's schema accepts, and bounded scenarios", () => {
+    let checkedCount = 0;
+    for (const s of [...scenarios("http"), ...scenarios("stdio")]) {
+      expect(s.steps.length).toBeGreaterThan(0);
+      expect(s.steps.length).toBeLessThanOrEqual(5);
+      if (!s.category.startsWith("2511/valid")) continue;
+      for (const step of s.steps) {
+        if (step.kind !== "post" || !("tree" in step.body)) continue;
+        const message = plain(step.body.tree) as { method: string };
+        const definition = REQUEST[message.method];
+        expect(definition, message.method).toBeDefined();
+        const checked = validate2511(definition!, { ...message, id: 1 });
+        expect(checked.ok ? [] : checked.problems, `${s.category}: ${stringify(step.body.tree).slice(0, 200)}`).toEqual([]);
+        checkedCount++;
+      }
+    }
+    expect(checkedCount).toBeGreaterThan(100);
+  });
+
+  it("generates stdio scenarios with only the steps a pinned connection has, deterministically", () => {
+    const stdio = scenarios("stdio");
+    for (const s of stdio) {
+      expect(s.transports).toContain("stdio");
+      expect(s.initialized, s.category).toBe(true);
+      for (const step of s.steps) expect(["post", "ask"], s.category).toContain(step.kind);
+    }
+    expect(scenarios("stdio", 50).map((s) => s.category)).toEqual(stdio.slice(0, 50).map((s) => s.category));
+    const families = new Set(scenarios("http").map((s) => s.category.split("/")[1]));
+    for (const f of SCENARIO_FAMILIES) {
+      const own = fc.sample(f.arbitrary, { seed: 5, numRuns: 30 }).map((s) => s.category.split("/")[1]);
+      expect(
+        own.some((name) => families.has(name)),
+        f.name,
+      ).toBe(true);
+    }
+  });
+
+  it("answers elicitation/create with results the era's schema accepts, or refuses on purpose", () => {
+    const result = (text: string) => (JSON.parse(text) as { result?: unknown }).result;
+    expect(validate2511("ElicitResult", result(askAnswers("accept", "x-mcp-1", "n")[0]!)).ok).toBe(true);
+    expect(validate2511("ElicitResult", result(askAnswers("decline", "x-mcp-1", "n")[0]!)).ok).toBe(true);
+    expect(validate2511("ElicitResult", result(askAnswers("malformed", "x-mcp-1", "n")[0]!)).ok).toBe(false);
+    expect(askAnswers("twice", "x-mcp-1", "n")).toHaveLength(2);
+    expect(askAnswers("none", "x-mcp-1", "n")).toEqual([]);
+    const [wrong, right] = askAnswers("wrong-id", "x-mcp-1", "n");
+    expect(JSON.parse(wrong!).id).not.toBe("x-mcp-1");
+    expect(JSON.parse(right!).id).toBe("x-mcp-1");
+  });
+
+  it("sends session ids that are malformed by the era's rule, and unknown ones that are well formed", () => {
+    for (const id of MALFORMED_SESSION_IDS) expect(isValidSessionId(id), JSON.stringify(id)).toBe(false);
+    expect(isValidSessionId(UNKNOWN_SESSION_ID)).toBe(true);
+    expect(versionHeader("later", "2025-11-25")).toBe("2026-07-28");
+    expect(sessionHeader("none", "abc")).toBeUndefined();
+  });
+
+  it("checks version negotiation, the session header and 2026-only result members", () => {
+    const ok = parseLossless('{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}');
+    expect(checkInitializeAnswer("2099-01-01", ok, "abc")).toEqual([]);
+    expect(checkInitializeAnswer("2025-06-18", ok, "abc").map((v) => v.kind)).toEqual(["version-negotiation"]);
+    expect(checkInitializeAnswer("2025-11-25", ok, undefined).map((v) => v.kind)).toEqual(["session-id-missing"]);
+    expect(checkInitializeAnswer("2025-11-25", ok, "has space").map((v) => v.kind)).toEqual(["session-id-missing"]);
+    expect(checkInitializeAnswer("2025-11-25", ok, null)).toEqual([]);
+    expect(laterEraFields(parseLossless('{"tools":[]}'))).toEqual([]);
+    const later = laterEraFields(parseLossless('{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{},"x":1}}'));
+    expect(later.map((v) => v.detail)).toEqual([
+      "an earlier-era result carries resultType",
+      "an earlier-era result carries _meta.io.modelcontextprotocol/serverInfo",
+    ]);
+    for (const kind of ERA_KINDS) expect(VIOLATION_KINDS).toContain(kind);
   });
 });
