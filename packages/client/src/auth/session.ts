@@ -505,7 +505,7 @@ function clientAuth(info: OAuthClientInformation, as: oauth.AuthorizationServer,
   }
   switch (method) {
     case "client_secret_basic":
-      return oauth.ClientSecretBasic(info.client_secret ?? "");
+      return secretBasic(info.client_secret ?? "");
     case "client_secret_post":
       return oauth.ClientSecretPost(info.client_secret ?? "");
     case "private_key_jwt":
@@ -516,6 +516,18 @@ function clientAuth(info: OAuthClientInformation, as: oauth.AuthorizationServer,
     default:
       return oauth.None();
   }
+}
+
+/**
+ * `client_secret_basic` (RFC 6749 §2.3.1): id and secret form-urlencoded,
+ * joined by a colon, in Base64. The WHATWG form encoding leaves `-._*` and
+ * alphanumerics as they are, which servers that skip the decoding step also read.
+ */
+function secretBasic(secret: string): oauth.ClientAuth {
+  const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+  return (_as, client, _body, headers) => {
+    headers.set("authorization", `Basic ${Buffer.from(`${encode(client.client_id)}:${encode(secret)}`).toString("base64")}`);
+  };
 }
 
 function toStored(response: oauth.TokenEndpointResponse, previous: StoredTokens | undefined): StoredTokens {
