@@ -11,6 +11,8 @@ import { authError, clip } from "../errors.js";
 export interface Challenge {
   scheme: string;
   params: Record<string, string>;
+  /** The token68 form (`Basic abc==`), when the challenge has one instead of parameters. */
+  token68?: string;
 }
 
 /** Longest `WWW-Authenticate` header read, in characters; the rest is ignored. */
@@ -51,6 +53,15 @@ export function parseChallenges(header: string | null): Challenge[] {
       while (i < text.length && /\s/.test(text[i] as string)) i++;
       if (!name || text[i] !== "=") {
         i = save;
+        break;
+      }
+      let run = 0;
+      while (text[i + run] === "=") run++;
+      const after = text.slice(i + run).trimStart();
+      if (run > 1 || (Object.keys(challenge.params).length === 0 && (after === "" || after.startsWith(",")))) {
+        // token68 (RFC 9110 §11.2): base64-ish text ending in "=" padding.
+        challenge.token68 = name + "=".repeat(run);
+        i += run;
         break;
       }
       i++;
