@@ -184,6 +184,26 @@ describe("the authorization code flow against oidc-provider", () => {
   });
 });
 
+describe("the initialize era (2025-11-25) with authorization", () => {
+  it("the token goes on every request of the session: initialize, POSTs, the GET stream and DELETE", async () => {
+    const store = new InMemoryTokenStore();
+    const client = new Client({ name: "auth-legacy", version: "1" }, { onWarning: () => {}, protocol: "2025-11-25" });
+    const start = rs.requests.length;
+    await client.connect(new StreamableHttpTransport(rs.url, { auth: provider({ tokenStore: store }) }));
+    expect(client.protocolVersion).toBe("2025-11-25");
+    await client.listTools();
+    await client.close();
+    const token = store.load(rs.url)?.tokens?.access_token;
+    const requests = rs.requests.slice(start);
+    // The first request is answered 401 (no token yet); every later one carries the token.
+    expect(requests[0]?.authorization).toBeUndefined();
+    const after = requests.slice(1);
+    expect(after.length).toBeGreaterThan(2);
+    expect(after.every((r) => r.authorization === `Bearer ${token}`)).toBe(true);
+    expect(after.map((r) => r.method)).toEqual(expect.arrayContaining(["POST", "GET", "DELETE"]));
+  });
+});
+
 describe("client credentials against oidc-provider", () => {
   it("a machine client gets a token for the resource with client_secret_basic and calls a tool", async () => {
     const auth = await clientCredentials({ clientId: MACHINE_CLIENT.id, clientSecret: MACHINE_CLIENT.secret, scope: "mcp:read mcp:write" });

@@ -170,6 +170,8 @@ export interface ResourceServer {
   url: string;
   /** Every Authorization header the MCP endpoint received (undefined for none). */
   seen: Array<string | undefined>;
+  /** Every request to the MCP endpoint: its HTTP method and Authorization header. */
+  requests: Array<{ method: string; authorization: string | undefined }>;
   /** When true, every request gets 401 whatever its token. */
   refuseAll: boolean;
   /** Tokens answered with 401 invalid_token as if expired. */
@@ -186,7 +188,7 @@ export async function startResourceServer(issuer: () => string, options: { metad
   const mcp = new McpServer({ name: "protected", version: "1" });
   mcp.registerTool("whoami", {}, () => ({ resultType: "complete", content: [{ type: "text", text: "user-1" }] }));
   const handle = createFetchHandler(mcp);
-  const state: ResourceServer = { url: "", seen: [], refuseAll: false, rejected: new Set(), close: async () => {} };
+  const state: ResourceServer = { url: "", seen: [], requests: [], refuseAll: false, rejected: new Set(), close: async () => {} };
   const server = await serve((req, res) => {
     void (async () => {
       const chunks: Buffer[] = [];
@@ -206,6 +208,7 @@ export async function startResourceServer(issuer: () => string, options: { metad
       }
       const authorization = req.headers.authorization;
       state.seen.push(authorization);
+      state.requests.push({ method: req.method ?? "", authorization });
       const method = (() => {
         try {
           return (JSON.parse(body) as { method?: string }).method;
