@@ -87,7 +87,8 @@ async function idJag(issuer: string, resource: string): Promise<string> {
   });
   const response = await fetch(context.idp_token_endpoint ?? "", { method: "POST", body, signal: AbortSignal.timeout(10_000) });
   const answer = (await response.json()) as { access_token?: string; error?: string };
-  if (!response.ok || typeof answer.access_token !== "string") throw new Error(`token exchange at the IdP failed: ${answer.error ?? response.status}`);
+  if (!response.ok || typeof answer.access_token !== "string")
+    throw new Error(`token exchange at the IdP failed: ${answer.error ?? response.status}`);
   return answer.access_token;
 }
 
@@ -98,7 +99,9 @@ async function authFor(name: string): Promise<OAuthClientProvider | undefined> {
     return clientCredentials({
       clientId: context.client_id ?? "",
       ...(context.client_secret !== undefined ? { clientSecret: context.client_secret } : {}),
-      ...(context.private_key_pem !== undefined ? { privateKey: context.private_key_pem, algorithm: context.signing_algorithm ?? "ES256" } : {}),
+      ...(context.private_key_pem !== undefined
+        ? { privateKey: context.private_key_pem, algorithm: context.signing_algorithm ?? "ES256" }
+        : {}),
     });
   }
   if (name === "auth/wif-jwt-bearer") return jwtBearer({ clientId: context.client_id ?? "", assertion: () => context.valid_jwt ?? "" });
@@ -117,7 +120,12 @@ async function authFor(name: string): Promise<OAuthClientProvider | undefined> {
     clientMetadataUrl: CLIENT_METADATA_URL,
     dpop: true,
     ...(preregistered
-      ? { clientInformation: { client_id: context.client_id as string, ...(context.client_secret !== undefined ? { client_secret: context.client_secret } : {}) } }
+      ? {
+          clientInformation: {
+            client_id: context.client_id as string,
+            ...(context.client_secret !== undefined ? { client_secret: context.client_secret } : {}),
+          },
+        }
       : {}),
   };
 }

@@ -170,9 +170,15 @@ export function transportError(
 
 /** Builds an `AuthorizationFailed` (-32097) error whose `data.reason` is the failed `step`. */
 export function authError(step: AuthStep, message: string, extra?: Record<string, unknown>, cause?: unknown): McpClientError {
-  return new McpClientError(ClientErrorCode.AuthorizationFailed, `Authorization failed (${step}): ${message}`, { reason: step, ...extra }, "client", {
-    cause,
-  });
+  return new McpClientError(
+    ClientErrorCode.AuthorizationFailed,
+    `Authorization failed (${step}): ${message}`,
+    { reason: step, ...extra },
+    "client",
+    {
+      cause,
+    },
+  );
 }
 
 /** Shortens text for an error message: at most `max` characters, with an ellipsis. */

@@ -171,7 +171,11 @@ export function resourceMatches(resource: string, endpoint: URL): boolean {
  * @throws McpClientError -32097 `"resource_metadata"` when none answers with a document naming an
  *   authorization server, `"resource_mismatch"` when its `resource` is not this endpoint.
  */
-export async function discoverResourceMetadata(endpoint: URL, metadataUrl: string | undefined, ctx: DiscoveryContext): Promise<ResourceMetadata> {
+export async function discoverResourceMetadata(
+  endpoint: URL,
+  metadataUrl: string | undefined,
+  ctx: DiscoveryContext,
+): Promise<ResourceMetadata> {
   const candidates: URL[] = [];
   if (metadataUrl) {
     try {

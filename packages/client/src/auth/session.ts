@@ -47,8 +47,10 @@ function unionScopes(...lists: Array<string | string[] | undefined>): string[] {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof oauth.ResponseBodyError) return `${error.error}${error.error_description ? `: ${error.error_description}` : ""} (HTTP ${error.status})`;
-  if (error instanceof oauth.AuthorizationResponseError) return `${error.error}${error.error_description ? `: ${error.error_description}` : ""}`;
+  if (error instanceof oauth.ResponseBodyError)
+    return `${error.error}${error.error_description ? `: ${error.error_description}` : ""} (HTTP ${error.status})`;
+  if (error instanceof oauth.AuthorizationResponseError)
+    return `${error.error}${error.error_description ? `: ${error.error_description}` : ""}`;
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -163,12 +165,19 @@ export class OAuthSession {
     }
     if (this.#dpop && tokens.token_type.toLowerCase() === "dpop") {
       try {
-        return await oauth.protectedResourceRequest(tokens.access_token, init.method ?? "GET", url, headers, (init.body ?? null) as string | null, {
-          DPoP: this.#dpop,
-          signal: init.signal ?? undefined,
-          [oauth.customFetch]: (target, options) => this.#fetch(target, options as RequestInit),
-          [oauth.allowInsecureRequests]: true,
-        });
+        return await oauth.protectedResourceRequest(
+          tokens.access_token,
+          init.method ?? "GET",
+          url,
+          headers,
+          (init.body ?? null) as string | null,
+          {
+            DPoP: this.#dpop,
+            signal: init.signal ?? undefined,
+            [oauth.customFetch]: (target, options) => this.#fetch(target, options as RequestInit),
+            [oauth.allowInsecureRequests]: true,
+          },
+        );
       } catch (error) {
         if (error instanceof oauth.WWWAuthenticateChallengeError) return error.response;
         throw error;
@@ -261,7 +270,7 @@ export class OAuthSession {
     this.#dpop = oauth.DPoP({}, this.#dpopKeys);
   }
 
-  // biome-ignore lint/suspicious/noExplicitAny: one option bag serves requests whose customFetch types differ only in the body type
+  // One option bag serves requests whose customFetch types differ only in the body type, hence `any`.
   #options<T extends object>(extra: T): any {
     return {
       ...extra,
@@ -289,7 +298,11 @@ export class OAuthSession {
     }
   }
 
-  async #machineGrant(as: oauth.AuthorizationServer, prm: ResourceMetadata, scope: string | undefined): Promise<oauth.TokenEndpointResponse> {
+  async #machineGrant(
+    as: oauth.AuthorizationServer,
+    prm: ResourceMetadata,
+    scope: string | undefined,
+  ): Promise<oauth.TokenEndpointResponse> {
     const grant = this.#provider.grant as NonNullable<OAuthClientProvider["grant"]>;
     const client: oauth.Client = { client_id: grant.client.client_id };
     const auth = clientAuth(grant.client, as, grant.privateKey);
@@ -312,7 +325,14 @@ export class OAuthSession {
     return this.#tokenRequest(
       "token",
       () =>
-        oauth.genericTokenEndpointRequest(as, client, auth, "urn:ietf:params:oauth:grant-type:jwt-bearer", { ...parameters, assertion }, this.#options({})),
+        oauth.genericTokenEndpointRequest(
+          as,
+          client,
+          auth,
+          "urn:ietf:params:oauth:grant-type:jwt-bearer",
+          { ...parameters, assertion },
+          this.#options({}),
+        ),
       (response) => oauth.processGenericTokenEndpointResponse(as, client, response),
     );
   }
@@ -337,7 +357,12 @@ export class OAuthSession {
       const response = await oauth.dynamicClientRegistrationRequest(as, metadata as Partial<oauth.Client>, this.#options({}));
       registered = await readRegistration(response);
     } catch (error) {
-      throw authError("registration", `dynamic client registration at ${String(as.registration_endpoint)} failed: ${describe(error)}`, statusOf(error), error);
+      throw authError(
+        "registration",
+        `dynamic client registration at ${String(as.registration_endpoint)} failed: ${describe(error)}`,
+        statusOf(error),
+        error,
+      );
     }
     const client: OAuthClientInformation = { client_id: registered.client_id };
     if (typeof registered.client_secret === "string") client.client_secret = registered.client_secret;
@@ -348,7 +373,10 @@ export class OAuthSession {
     return client;
   }
 
-  #registrationMetadata(as: oauth.AuthorizationServer, redirectUri: string): Record<string, unknown> & { token_endpoint_auth_method?: string } {
+  #registrationMetadata(
+    as: oauth.AuthorizationServer,
+    redirectUri: string,
+  ): Record<string, unknown> & { token_endpoint_auth_method?: string } {
     const given = this.#provider.clientMetadata ?? {};
     const supported = as.token_endpoint_auth_methods_supported;
     const method = !supported
@@ -425,7 +453,15 @@ export class OAuthSession {
     return this.#tokenRequest(
       "token",
       () =>
-        oauth.authorizationCodeGrantRequest(as, client, auth, callback, redirectUri, verifier, this.#options({ additionalParameters: { resource: prm.resource } })),
+        oauth.authorizationCodeGrantRequest(
+          as,
+          client,
+          auth,
+          callback,
+          redirectUri,
+          verifier,
+          this.#options({ additionalParameters: { resource: prm.resource } }),
+        ),
       (response) => oauth.processAuthorizationCodeResponse(as, client, response),
     );
   }
@@ -469,7 +505,14 @@ export class OAuthSession {
       const auth = clientAuth(info, as, this.#provider.grant?.privateKey);
       const response = await this.#tokenRequest(
         "token",
-        () => oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, this.#options({ additionalParameters: { resource: prm.resource } })),
+        () =>
+          oauth.refreshTokenGrantRequest(
+            as,
+            client,
+            auth,
+            refreshToken,
+            this.#options({ additionalParameters: { resource: prm.resource } }),
+          ),
         (r) => oauth.processRefreshTokenResponse(as, client, r),
       );
       state.tokens = toStored(response, state.tokens);
@@ -488,7 +531,9 @@ export class OAuthSession {
     const info = typeof given === "function" ? given(issuer) : given;
     if (info) return info;
     const cimd = this.#provider.clientMetadataUrl;
-    return cimd && this.#discovered?.as.client_id_metadata_document_supported === true ? { client_id: cimd, token_endpoint_auth_method: "none" } : undefined;
+    return cimd && this.#discovered?.as.client_id_metadata_document_supported === true
+      ? { client_id: cimd, token_endpoint_auth_method: "none" }
+      : undefined;
   }
 }
 
@@ -545,7 +590,9 @@ function toStored(response: oauth.TokenEndpointResponse, previous: StoredTokens 
  * demands `client_secret_expires_at` with every secret, a member servers
  * often leave out.
  */
-async function readRegistration(response: Response): Promise<{ client_id: string; client_secret?: unknown; token_endpoint_auth_method?: unknown }> {
+async function readRegistration(
+  response: Response,
+): Promise<{ client_id: string; client_secret?: unknown; token_endpoint_auth_method?: unknown }> {
   const text = await response.text();
   let body: unknown;
   try {
@@ -555,7 +602,9 @@ async function readRegistration(response: Response): Promise<{ client_id: string
   }
   if (!response.ok) {
     const error = (body as { error?: unknown; error_description?: unknown } | undefined) ?? {};
-    throw new Error(`HTTP ${response.status}${typeof error.error === "string" ? ` ${error.error}` : ""}${typeof error.error_description === "string" ? `: ${clip(error.error_description, 200)}` : ""}`);
+    throw new Error(
+      `HTTP ${response.status}${typeof error.error === "string" ? ` ${error.error}` : ""}${typeof error.error_description === "string" ? `: ${clip(error.error_description, 200)}` : ""}`,
+    );
   }
   if (typeof body !== "object" || body === null || typeof (body as { client_id?: unknown }).client_id !== "string") {
     throw new Error("the registration response has no client_id");

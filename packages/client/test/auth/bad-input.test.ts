@@ -12,7 +12,14 @@ import {
   parseChallenges,
   StreamableHttpTransport,
 } from "../../src/index.js";
-import { type AuthorizationServer, followAuthorization, type ResourceServer, serve, startAuthorizationServer, startResourceServer } from "./servers.js";
+import {
+  type AuthorizationServer,
+  followAuthorization,
+  type ResourceServer,
+  serve,
+  startAuthorizationServer,
+  startResourceServer,
+} from "./servers.js";
 
 const REDIRECT = "http://127.0.0.1:9/callback";
 
@@ -191,7 +198,10 @@ describe("servers that must be refused", () => {
   });
 
   it("protected resource metadata for another resource: step resource_mismatch", async () => {
-    const server = await always401(() => ({ resource: "https://evil.example.com/mcp", authorization_servers: ["https://evil.example.com"] }));
+    const server = await always401(() => ({
+      resource: "https://evil.example.com/mcp",
+      authorization_servers: ["https://evil.example.com"],
+    }));
     const error = await failure(server.url, provider());
     expect(error.data.reason).toBe("resource_mismatch");
   });
@@ -224,10 +234,13 @@ describe("servers that must be refused", () => {
       throw new Error("the metadata must not be fetched");
     });
     const client = new Client({ name: "plain", version: "1" }, { onWarning: () => {} });
-    const error = (await client.connect(new StreamableHttpTransport(server.url)).then(
-      () => client.listTools(),
-      (e) => Promise.reject(e),
-    ).catch((e) => e)) as { code: number; data: { reason: string; status: number } };
+    const error = (await client
+      .connect(new StreamableHttpTransport(server.url))
+      .then(
+        () => client.listTools(),
+        (e) => Promise.reject(e),
+      )
+      .catch((e) => e)) as { code: number; data: { reason: string; status: number } };
     expect(error.code).toBe(ClientErrorCode.TransportFailed);
     expect(error.data.status).toBe(401);
     await client.close();

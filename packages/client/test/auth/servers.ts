@@ -8,7 +8,9 @@ import { createFetchHandler, McpServer } from "@x/server";
 import Provider from "oidc-provider";
 
 /** A listening node server with a close that drops open connections. */
-export async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ origin: string; close: () => Promise<void> }> {
+export async function serve(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ origin: string; close: () => Promise<void> }> {
   const sockets = new Set<Socket>();
   const server: Server = createServer(handler);
   server.on("connection", (socket) => {
@@ -91,11 +93,17 @@ export async function startAuthorizationServer(resource: () => string): Promise<
         enabled: true,
         defaultResource: () => resource(),
         useGrantedResource: () => true,
-        getResourceServerInfo: () => ({ scope: "mcp:read mcp:write", audience: resource(), accessTokenFormat: "opaque", accessTokenTTL: ttl }),
+        getResourceServerInfo: () => ({
+          scope: "mcp:read mcp:write",
+          audience: resource(),
+          accessTokenFormat: "opaque",
+          accessTokenTTL: ttl,
+        }),
       },
     },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
-    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed("refresh_token"),
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+      client.grantTypeAllowed("refresh_token"),
     ttl: { AccessToken: () => ttl, ClientCredentials: () => ttl },
     pkce: { required: () => true },
     cookies: { keys: ["a-test-cookie-key"] },
@@ -124,9 +132,12 @@ async function finishInteraction(provider: Provider, req: IncomingMessage, res: 
     const result: Record<string, unknown> = {};
     if (details.prompt.name === "login") result.login = { accountId: "user-1" };
     const grant = details.grantId
-      ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId: "user-1", clientId: String(details.params.client_id) }))
+      ? ((await provider.Grant.find(details.grantId)) ??
+        new provider.Grant({ accountId: "user-1", clientId: String(details.params.client_id) }))
       : new provider.Grant({ accountId: "user-1", clientId: String(details.params.client_id) });
-    const scopes = String(details.params.scope ?? "").split(" ").filter(Boolean);
+    const scopes = String(details.params.scope ?? "")
+      .split(" ")
+      .filter(Boolean);
     const oidc = scopes.filter((s) => s === "openid" || s === "offline_access");
     if (oidc.length > 0) grant.addOIDCScope(oidc.join(" "));
     const resourceScopes = scopes.filter((s) => s.startsWith("mcp:"));
@@ -198,7 +209,11 @@ export async function startResourceServer(issuer: () => string, options: { metad
       const metadataUrl = `${url.origin}/.well-known/oauth-protected-resource/mcp`;
       if (url.pathname === "/.well-known/oauth-protected-resource/mcp") {
         res.writeHead(200, { "content-type": "application/json" }).end(
-          JSON.stringify({ resource: state.url, authorization_servers: [(options.metadataIssuer ?? issuer)()], scopes_supported: ["mcp:read", "mcp:write"] }),
+          JSON.stringify({
+            resource: state.url,
+            authorization_servers: [(options.metadataIssuer ?? issuer)()],
+            scopes_supported: ["mcp:read", "mcp:write"],
+          }),
         );
         return;
       }
@@ -224,14 +239,21 @@ export async function startResourceServer(issuer: () => string, options: { metad
         res.writeHead(401, { "www-authenticate": challenge(token ? ', error="invalid_token"' : "") }).end();
         return;
       }
-      if (!String(info.scope ?? "").split(" ").includes(needed)) {
+      if (
+        !String(info.scope ?? "")
+          .split(" ")
+          .includes(needed)
+      ) {
         res.writeHead(403, { "www-authenticate": challenge(', error="insufficient_scope"') }).end();
         return;
       }
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
       const response = await handle(new Request(url, { method: req.method ?? "GET", headers, ...(body ? { body } : {}) }));
-      res.writeHead(response.status, Object.fromEntries(response.headers));
+      response.headers.forEach((value, name) => {
+        res.setHeader(name, value);
+      });
+      res.writeHead(response.status);
       res.end(Buffer.from(await response.arrayBuffer()));
     })().catch((error) => {
       res.writeHead(500).end(String(error));
