@@ -46,7 +46,20 @@ function unionScopes(...lists: Array<string | string[] | undefined>): string[] {
   return out;
 }
 
+/** The OAuth error a token endpoint put in its `WWW-Authenticate` challenge (a 401 for a bad client authentication). */
+function challengeError(error: oauth.WWWAuthenticateChallengeError): { error?: string; description?: string } {
+  const parameters = error.cause[0]?.parameters as Record<string, string> | undefined;
+  return {
+    ...(parameters?.error ? { error: parameters.error } : {}),
+    ...(parameters?.error_description ? { description: parameters.error_description } : {}),
+  };
+}
+
 function describe(error: unknown): string {
+  if (error instanceof oauth.WWWAuthenticateChallengeError) {
+    const { error: code, description } = challengeError(error);
+    return `${code ?? "a challenge"}${description ? `: ${description}` : ""} (HTTP ${error.status})`;
+  }
   if (error instanceof oauth.ResponseBodyError)
     return `${error.error}${error.error_description ? `: ${error.error_description}` : ""} (HTTP ${error.status})`;
   if (error instanceof oauth.AuthorizationResponseError)
@@ -614,6 +627,10 @@ async function readRegistration(
 
 function statusOf(error: unknown): Record<string, unknown> | undefined {
   if (error instanceof oauth.ResponseBodyError) return { status: error.status, error: error.error };
+  if (error instanceof oauth.WWWAuthenticateChallengeError) {
+    const code = challengeError(error).error;
+    return { status: error.status, ...(code ? { error: code } : {}) };
+  }
   const response = (error as { cause?: unknown })?.cause;
   return response instanceof Response ? { status: response.status } : undefined;
 }

@@ -19,6 +19,7 @@ import {
   type AuthorizationServer,
   followAuthorization,
   MACHINE_CLIENT,
+  MACHINE_JWT_CLIENT,
   type ResourceServer,
   revoke,
   startAuthorizationServer,
@@ -29,10 +30,13 @@ const REDIRECT = "http://127.0.0.1:9/callback";
 
 let as: AuthorizationServer;
 let rs: ResourceServer;
+let machineKey: CryptoKeyPair;
 
 beforeAll(async () => {
   let rsUrl = "";
-  as = await startAuthorizationServer(() => rsUrl);
+  machineKey = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const machineJwk = { ...(await crypto.subtle.exportKey("jwk", machineKey.publicKey)), alg: "ES256", use: "sig" };
+  as = await startAuthorizationServer(() => rsUrl, { machineJwk });
   rs = await startResourceServer(() => as.issuer);
   rsUrl = rs.url;
 });
@@ -207,12 +211,38 @@ describe("the initialize era (2025-11-25) with authorization", () => {
 describe("client credentials against oidc-provider", () => {
   it("a machine client gets a token for the resource with client_secret_basic and calls a tool", async () => {
     const auth = await clientCredentials({ clientId: MACHINE_CLIENT.id, clientSecret: MACHINE_CLIENT.secret, scope: "mcp:read mcp:write" });
-    const client = await connect(auth);
     const before = as.grants.length;
+    const client = await connect(auth);
     const result = await client.callTool("whoami", {});
     expect(result.content).toEqual([{ type: "text", text: "user-1" }]);
-    expect(as.grants.slice(before).every((g) => g === "client_credentials")).toBe(true);
+    // One token for the read scope, one more for the step-up to mcp:write.
+    expect(as.grants.slice(before)).toEqual(["client_credentials", "client_credentials"]);
     expect(rs.seen.at(-1)).toMatch(/^Bearer .+/);
+    await client.close();
+  });
+
+  it("private_key_jwt: a PKCS#8 PEM key signs the client assertion oidc-provider verifies", async () => {
+    const pkcs8 = Buffer.from(await crypto.subtle.exportKey("pkcs8", machineKey.privateKey)).toString("base64");
+    const pem = `-----BEGIN PRIVATE KEY-----\n${pkcs8.replace(/(.{64})/g, "$1\n")}\n-----END PRIVATE KEY-----\n`;
+    const auth = await clientCredentials({ clientId: MACHINE_JWT_CLIENT, privateKey: pem, algorithm: "ES256" });
+    const before = as.grants.length;
+    const client = await connect(auth);
+    expect((await client.listTools()).tools).toHaveLength(1);
+    expect(as.grants.slice(before)).toEqual(["client_credentials"]);
+    await client.close();
+  });
+
+  it("a wrong client secret: step token with invalid_client, no retry loop", async () => {
+    const auth = await clientCredentials({ clientId: MACHINE_CLIENT.id, clientSecret: "wrong" });
+    const client = new Client({ name: "auth-test", version: "1" }, { onWarning: () => {} });
+    const before = as.grants.length;
+    const error = await client
+      .connect(new StreamableHttpTransport(rs.url, { auth }))
+      .then(() => client.listTools())
+      .catch((e) => e);
+    expect(error).toMatchObject({ code: -32097, data: { reason: "token", error: "invalid_client", status: 401 } });
+    expect(error.message).toMatch(/invalid_client/);
+    expect(as.grants.length - before).toBeLessThanOrEqual(1);
     await client.close();
   });
 });

@@ -42,6 +42,7 @@ export interface AuthorizationServer {
 
 export const RESOURCE_SERVER_CLIENT = { id: "resource-server", secret: "resource-server-secret" };
 export const MACHINE_CLIENT = { id: "machine", secret: "machine-secret" };
+export const MACHINE_JWT_CLIENT = "machine-jwt";
 
 /**
  * oidc-provider with resource indicators (opaque access tokens for `resource`),
@@ -50,7 +51,10 @@ export const MACHINE_CLIENT = { id: "machine", secret: "machine-secret" };
  * completed by a route of this server, which logs in `user-1` and grants what
  * was asked.
  */
-export async function startAuthorizationServer(resource: () => string): Promise<AuthorizationServer> {
+export async function startAuthorizationServer(
+  resource: () => string,
+  options: { machineJwk?: Record<string, unknown> } = {},
+): Promise<AuthorizationServer> {
   let ttl = 3600;
   const grants: string[] = [];
   const authorizations: URLSearchParams[] = [];
@@ -81,6 +85,19 @@ export async function startAuthorizationServer(resource: () => string): Promise<
         redirect_uris: [],
         response_types: [],
       },
+      ...(options.machineJwk
+        ? [
+            {
+              client_id: MACHINE_JWT_CLIENT,
+              token_endpoint_auth_method: "private_key_jwt",
+              token_endpoint_auth_signing_alg: "ES256",
+              jwks: { keys: [options.machineJwk] },
+              grant_types: ["client_credentials"],
+              redirect_uris: [],
+              response_types: [],
+            },
+          ]
+        : []),
     ],
     scopes: ["openid", "offline_access"],
     features: {
