@@ -92,7 +92,25 @@ export class OAuthSession {
   #running: Promise<void> | undefined;
   #refreshing: Promise<boolean> | undefined;
 
+  /**
+   * @throws TypeError when `clientMetadataUrl` is not an https URL with a path
+   *   (spec 2026-07-28, client-registration: Client ID Metadata Documents), or `redirectUrl` is not a URL.
+   */
   constructor(endpoint: URL, provider: OAuthClientProvider, fetchImpl: typeof fetch) {
+    if (provider.clientMetadataUrl !== undefined) {
+      let cimd: URL | undefined;
+      try {
+        cimd = new URL(provider.clientMetadataUrl);
+      } catch {
+        cimd = undefined;
+      }
+      if (!cimd || cimd.protocol !== "https:" || cimd.pathname === "/") {
+        throw new TypeError(`clientMetadataUrl must be an https URL with a path, got ${clip(String(provider.clientMetadataUrl), 120)}`);
+      }
+    }
+    if (provider.redirectUrl !== undefined && !URL.canParse(String(provider.redirectUrl))) {
+      throw new TypeError(`redirectUrl is not a URL: ${clip(String(provider.redirectUrl), 120)}`);
+    }
     this.#endpoint = endpoint;
     this.#provider = provider;
     this.#fetch = fetchImpl;

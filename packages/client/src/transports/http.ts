@@ -79,7 +79,9 @@ export interface StreamableHttpOptions {
    * `401` or `403 insufficient_scope` runs discovery, registration and a
    * grant and sends the request again. A failure rejects with
    * `McpClientError` -32097 (`AuthorizationFailed`) whose `data.reason`
-   * names the step. Default: none (a `401` is an `"http_error"`).
+   * names the step. The token's `Authorization` header replaces one given in
+   * `headers`. Default: none (a `401` is an `"http_error"`).
+   * @throws TypeError (from the constructor) for a `clientMetadataUrl` that is not https with a path, or a `redirectUrl` that is not a URL.
    */
   auth?: OAuthClientProvider;
 }

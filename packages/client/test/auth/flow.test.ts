@@ -130,6 +130,28 @@ describe("the authorization code flow against oidc-provider", () => {
     await client.close();
   });
 
+  it("expiry without a refresh token: a 401 to the expired token sends the user through a new authorization", async () => {
+    const store = new InMemoryTokenStore();
+    const auth = provider({ tokenStore: store, clientMetadata: { client_name: "x-no-refresh", grant_types: ["authorization_code"] } });
+    const client = await connect(auth);
+    await client.listTools();
+    const saved = store.load(rs.url);
+    expect(saved?.tokens?.refresh_token).toBeUndefined();
+    expect(auth.urls[0]?.searchParams.get("scope")).toBe("mcp:read");
+    rs.rejected.add(saved?.tokens?.access_token as string);
+    await client.listTools();
+    expect(auth.urls).toHaveLength(2);
+    expect(store.load(rs.url)?.tokens?.access_token).not.toBe(saved?.tokens?.access_token);
+    await client.close();
+  });
+
+  it("a clientMetadataUrl that is not https with a path is refused when the transport is made", () => {
+    expect(() => new StreamableHttpTransport(rs.url, { auth: provider({ clientMetadataUrl: "http://example.com/client.json" }) })).toThrow(
+      TypeError,
+    );
+    expect(() => new StreamableHttpTransport(rs.url, { auth: provider({ clientMetadataUrl: "https://example.com" }) })).toThrow(TypeError);
+  });
+
   it("revocation: after the grant is revoked at the authorization server, the refresh is refused and the user is asked to authorize again", async () => {
     const store = new InMemoryTokenStore();
     const auth = provider({ tokenStore: store });
