@@ -98,14 +98,10 @@ export class OAuthSession {
    */
   constructor(endpoint: URL, provider: OAuthClientProvider, fetchImpl: typeof fetch) {
     if (provider.clientMetadataUrl !== undefined) {
-      let cimd: URL | undefined;
-      try {
-        cimd = new URL(provider.clientMetadataUrl);
-      } catch {
-        cimd = undefined;
-      }
-      if (!cimd || cimd.protocol !== "https:" || cimd.pathname === "/") {
-        throw new TypeError(`clientMetadataUrl must be an https URL with a path, got ${clip(String(provider.clientMetadataUrl), 120)}`);
+      const text = String(provider.clientMetadataUrl);
+      const cimd = URL.canParse(text) ? new URL(text) : undefined;
+      if (cimd === undefined || cimd.protocol !== "https:" || cimd.pathname === "/") {
+        throw new TypeError(`clientMetadataUrl must be an https URL with a path, got ${clip(text, 120)}`);
       }
     }
     if (provider.redirectUrl !== undefined && !URL.canParse(String(provider.redirectUrl))) {
@@ -133,9 +129,14 @@ export class OAuthSession {
    * to expire, and on `401` / `403 insufficient_scope` authorizes and sends
    * the request again (bounded by {@link MAX_AUTHORIZATIONS_PER_REQUEST} and
    * {@link MAX_STEP_UPS_PER_REQUEST}). The body must be a string or absent.
+   * `hooks.pauseTimeout` stops the request's timeout while an authorization runs.
    * @throws McpClientError -32097 (`AuthorizationFailed`) naming the failed step.
    */
-  readonly fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+  readonly fetch = async (
+    input: string | URL | Request,
+    init: RequestInit = {},
+    hooks: { pauseTimeout?: () => () => void } = {},
+  ): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : input);
     if ((init.method ?? "GET").toUpperCase() === "DELETE") {
       // Ending a session never starts an authorization; the token it has is sent.
@@ -173,7 +174,7 @@ export class OAuthSession {
           );
         }
         authorizations++;
-        await this.#authorizeOnce(challenge, false, tokens);
+        await this.#paused(hooks, () => this.#authorizeOnce(challenge, false, tokens));
         continue;
       }
       if (stepUps >= MAX_STEP_UPS_PER_REQUEST) {
@@ -184,9 +185,18 @@ export class OAuthSession {
         );
       }
       stepUps++;
-      await this.#authorizeOnce(challenge, true, tokens);
+      await this.#paused(hooks, () => this.#authorizeOnce(challenge, true, tokens));
     }
   };
+
+  async #paused(hooks: { pauseTimeout?: () => () => void }, run: () => Promise<void>): Promise<void> {
+    const resume = hooks.pauseTimeout?.();
+    try {
+      await run();
+    } finally {
+      resume?.();
+    }
+  }
 
   async #send(url: URL, init: RequestInit, tokens: StoredTokens | undefined): Promise<Response> {
     const headers = new Headers(init.headers);

@@ -204,7 +204,8 @@ export class StreamableHttpTransport implements Transport {
     try {
       let response: Response;
       try {
-        response = await this.fetch(this.url, { method: "POST", headers, body, signal: controller.signal });
+        const init = { method: "POST", headers, body, signal: controller.signal };
+        response = await (this.oauth ? this.oauth.fetch(this.url, init, options) : this.fetch(this.url, init));
       } catch (error) {
         if (controller.signal.aborted) throw this.abortReason(controller, error);
         if (isMcpClientError(error)) throw error;

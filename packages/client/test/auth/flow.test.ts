@@ -145,6 +145,22 @@ describe("the authorization code flow against oidc-provider", () => {
     await client.close();
   });
 
+  it("the time the user spends authorizing does not count against the probe's or the request's timeout", async () => {
+    const auth = provider({
+      authorize: async (url) => {
+        // Longer than both timeouts below: the client must not give up while the user signs in.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return followAuthorization(url, REDIRECT);
+      },
+    });
+    const client = new Client({ name: "auth-test", version: "1" }, { onWarning: () => {}, probeTimeout: 100, timeout: 100 });
+    await client.connect(new StreamableHttpTransport(rs.url, { auth }));
+    expect(client.protocolVersion).toBe("2026-07-28");
+    const result = await client.callTool("whoami", {});
+    expect(result.content).toEqual([{ type: "text", text: "user-1" }]);
+    await client.close();
+  });
+
   it("a clientMetadataUrl that is not https with a path is refused when the transport is made", () => {
     expect(() => new StreamableHttpTransport(rs.url, { auth: provider({ clientMetadataUrl: "http://example.com/client.json" }) })).toThrow(
       TypeError,
