@@ -284,3 +284,46 @@ describe("client credentials against oidc-provider", () => {
     await client.close();
   });
 });
+
+describe("an authorization server that moved", () => {
+  it("the metadata names a new issuer: the old client and tokens are dropped, the client registers at the new one and authorizes there", async () => {
+    let rsUrl = "";
+    const first = await startAuthorizationServer(() => rsUrl);
+    const second = await startAuthorizationServer(() => rsUrl);
+    let current = first;
+    const moving = await startResourceServer(() => current.issuer);
+    rsUrl = moving.url;
+    try {
+      const store = new InMemoryTokenStore();
+      const urls: URL[] = [];
+      const auth: OAuthClientProvider = {
+        redirectUrl: REDIRECT,
+        clientMetadata: { client_name: "x-moving" },
+        tokenStore: store,
+        authorize: async (url) => {
+          urls.push(url);
+          return followAuthorization(url, REDIRECT);
+        },
+      };
+      const client = new Client({ name: "auth-test", version: "1" }, { onWarning: () => {} });
+      await client.connect(new StreamableHttpTransport(moving.url, { auth }));
+      await client.listTools();
+      const before = store.load(moving.url);
+      expect(before?.issuer).toBe(first.issuer);
+      current = second;
+      await client.listTools();
+      const after = store.load(moving.url);
+      expect(after?.issuer).toBe(second.issuer);
+      expect(urls.map((u) => u.origin)).toEqual([first.issuer, second.issuer]);
+      // The new server got its own registration; the old client id was not presented to it.
+      expect(urls[1]?.searchParams.get("client_id")).toBe(after?.client?.client_id);
+      expect(after?.client?.client_id).not.toBe(before?.client?.client_id);
+      expect(second.authorizations.some((q) => q.get("client_id") === before?.client?.client_id)).toBe(false);
+      await client.close();
+    } finally {
+      await moving.close();
+      await first.close();
+      await second.close();
+    }
+  });
+});

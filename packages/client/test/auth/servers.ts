@@ -210,9 +210,11 @@ export interface ResourceServer {
 /**
  * A resource server: protected resource metadata at the path-inserted
  * well-known URL, and `/mcp` answered by a real @x/server after the token is
- * introspected at `issuer`. `tools/call` needs `mcp:write`, the rest `mcp:read`.
+ * introspected at `issuer` (read on every request, so a test can move the
+ * resource to another authorization server). `tools/call` needs `mcp:write`,
+ * the rest `mcp:read`.
  */
-export async function startResourceServer(issuer: () => string, options: { metadataIssuer?: () => string } = {}): Promise<ResourceServer> {
+export async function startResourceServer(issuer: () => string): Promise<ResourceServer> {
   const mcp = new McpServer({ name: "protected", version: "1" });
   mcp.registerTool("whoami", {}, () => ({ resultType: "complete", content: [{ type: "text", text: "user-1" }] }));
   const handle = createFetchHandler(mcp);
@@ -228,7 +230,7 @@ export async function startResourceServer(issuer: () => string, options: { metad
         res.writeHead(200, { "content-type": "application/json" }).end(
           JSON.stringify({
             resource: state.url,
-            authorization_servers: [(options.metadataIssuer ?? issuer)()],
+            authorization_servers: [issuer()],
             scopes_supported: ["mcp:read", "mcp:write"],
           }),
         );
