@@ -11,6 +11,14 @@
  * are reached through the `server/discover` probe and its fall-back to
  * `initialize`, as a client meeting a server of that era would.
  *
+ * The auth/* scenarios run with the transport's `auth` option: the
+ * authorization code flow with an `authorize` hook that follows the suite's
+ * redirect instead of a browser (and the suite's Client ID Metadata Document
+ * URL, DPoP where offered, pre-registered credentials from the context), or
+ * the machine grants the context asks for (client credentials with a secret
+ * or a private key, the JWT bearer grant for workload identity and, after a
+ * token exchange at the IdP, enterprise-managed authorization).
+ *
  *   node conformance/dist/client/main.js http://localhost:PORT/mcp
  */
 import {
