@@ -13,7 +13,11 @@
 //   3. prints one line per scenario and exits 1 when any scenario has a failure
 //      the baseline does not list, or the baseline lists one that now passes;
 //   4. then runs the client scenarios the suite reports but never scores
-//      (UNSCORED), for information only.
+//      (UNSCORED), for information only;
+//   5. then, once, the extension auth scenarios (EXTENSIONS: client
+//      credentials, enterprise-managed authorization, DPoP, workload
+//      identity), which no --requirements set lists: each with --force, and
+//      each must pass (no baseline).
 // The client itself runs on this Node (20+), in its default protocol "auto"
 // (probe, then fall back to initialize). Build first (`pnpm build`).
 //
@@ -34,6 +38,16 @@ const results = join(here, "results");
 const REVISIONS = [
   { revision: "2026-07-28", baseline: join(here, "expected-failures.client.yml"), unscored: ["json-schema-2020-12-preservation"] },
   { revision: "2025-11-25", baseline: join(here, "expected-failures.client.2025-11-25.yml"), unscored: [] },
+];
+
+/** Extension auth scenarios: not on the spec timeline, so run with --force; each must pass. */
+const EXTENSIONS = [
+  "auth/client-credentials-jwt",
+  "auth/client-credentials-basic",
+  "auth/enterprise-managed-authorization",
+  "auth/dpop",
+  "auth/dpop-nonce",
+  "auth/wif-jwt-bearer",
 ];
 
 if (!existsSync(entry)) {
@@ -70,6 +84,7 @@ function runScenario({ revision, baseline }, scenario, scored = true) {
   return new Promise((resolve) => {
     const args = [cli, "client", "--command", command, "--scenario", scenario, "--spec-version", revision, "-o", results];
     if (scored) args.push("--expected-failures", baseline);
+    if (EXTENSIONS.includes(scenario)) args.push("--force");
     const child = spawn(node22, args, { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk) => {
@@ -120,5 +135,23 @@ for (const set of sets) {
       console.log(`  info  ${scenario} (not scored): ${code === 0 ? "passed" : "did not pass"}`);
     }
   }
+}
+if (wanted.length === 0) {
+  const set = sets[0];
+  let failedHere = 0;
+  console.log(`conformance:client extensions: ${EXTENSIONS.length} scenarios, each run with --force and required to pass`);
+  for (const scenario of EXTENSIONS) {
+    const { code, output } = await runScenario(set, scenario, false);
+    const tally = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(output);
+    const counts = tally ? `${tally[1]}/${tally[2]} checks passed` : "no tally";
+    if (code === 0) console.log(`  ok    ${scenario} (${counts})`);
+    else {
+      failedHere++;
+      console.log(`  FAIL  ${scenario} (${counts})`);
+      process.stdout.write(output.replace(/^/gm, "        "));
+    }
+  }
+  console.log(`conformance:client extensions: ${EXTENSIONS.length - failedHere} of ${EXTENSIONS.length} passed`);
+  failed += failedHere;
 }
 process.exit(failed > 0 ? 1 : 0);

@@ -11,13 +11,24 @@
  * are reached through the `server/discover` probe and its fall-back to
  * `initialize`, as a client meeting a server of that era would.
  *
+ * The auth/* scenarios run with the transport's `auth` option: the
+ * authorization code flow with an `authorize` hook that follows the suite's
+ * redirect instead of a browser (and the suite's Client ID Metadata Document
+ * URL, DPoP where offered, pre-registered credentials from the context), or
+ * the machine grants the context asks for (client credentials with a secret
+ * or a private key, the JWT bearer grant for workload identity and, after a
+ * token exchange at the IdP, enterprise-managed authorization).
+ *
  *   node conformance/dist/client/main.js http://localhost:PORT/mcp
  */
 import {
   type ClientCapabilities,
   Client,
   type CreateMessageResult,
+  clientCredentials,
   type ElicitResult,
+  jwtBearer,
+  type OAuthClientProvider,
   StreamableHttpTransport,
   type Tool,
 } from "@x/client";
@@ -31,14 +42,100 @@ const url = process.argv[process.argv.length - 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const context = parseContext(process.env.MCP_CONFORMANCE_CONTEXT);
 
-function parseContext(text: string | undefined): { toolCalls?: ToolCall[] } {
+/** What a scenario hands the client in MCP_CONFORMANCE_CONTEXT: tool calls, or credentials for the auth scenarios. */
+interface Context {
+  toolCalls?: ToolCall[];
+  client_id?: string;
+  client_secret?: string;
+  issuer?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
+  valid_jwt?: string;
+  idp_id_token?: string;
+  idp_token_endpoint?: string;
+  idp_client_id?: string;
+}
+
+function parseContext(text: string | undefined): Context {
   if (!text) return {};
   try {
     const value = JSON.parse(text) as unknown;
-    return typeof value === "object" && value !== null ? (value as { toolCalls?: ToolCall[] }) : {};
+    return typeof value === "object" && value !== null ? (value as Context) : {};
   } catch {
     return {};
   }
+}
+
+/** The Client ID Metadata Document URL the suite expects from a client that supports them. */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+/**
+ * The authorization hook without a browser: the suite's authorization
+ * endpoint answers at once with a redirect, whose Location is the redirect
+ * the authorization server sends the user back with.
+ */
+async function followRedirect(authorizationUrl: URL): Promise<string> {
+  const response = await fetch(authorizationUrl, { redirect: "manual", signal: AbortSignal.timeout(10_000) });
+  await response.body?.cancel().catch(() => {});
+  const location = response.headers.get("location");
+  if (!location) throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+  return new URL(location, authorizationUrl).href;
+}
+
+/** Enterprise-managed authorization: the IdP's ID token exchanged for an ID-JAG (RFC 8693) at the IdP. */
+async function idJag(issuer: string, resource: string): Promise<string> {
+  const body = new URLSearchParams({
+    grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
+    subject_token: context.idp_id_token ?? "",
+    subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
+    requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+    audience: issuer,
+    resource,
+    client_id: context.idp_client_id ?? "",
+  });
+  const response = await fetch(context.idp_token_endpoint ?? "", { method: "POST", body, signal: AbortSignal.timeout(10_000) });
+  const answer = (await response.json()) as { access_token?: string; error?: string };
+  if (!response.ok || typeof answer.access_token !== "string")
+    throw new Error(`token exchange at the IdP failed: ${answer.error ?? response.status}`);
+  return answer.access_token;
+}
+
+/** The auth option for this scenario: a machine grant when the scenario gives one, else the authorization code flow. */
+async function authFor(name: string): Promise<OAuthClientProvider | undefined> {
+  if (!name.startsWith("auth/")) return undefined;
+  if (name === "auth/client-credentials-basic" || name === "auth/client-credentials-jwt") {
+    return clientCredentials({
+      clientId: context.client_id ?? "",
+      ...(context.client_secret !== undefined ? { clientSecret: context.client_secret } : {}),
+      ...(context.private_key_pem !== undefined
+        ? { privateKey: context.private_key_pem, algorithm: context.signing_algorithm ?? "ES256" }
+        : {}),
+    });
+  }
+  if (name === "auth/wif-jwt-bearer") return jwtBearer({ clientId: context.client_id ?? "", assertion: () => context.valid_jwt ?? "" });
+  if (name === "auth/enterprise-managed-authorization") {
+    return jwtBearer({
+      clientId: context.client_id ?? "",
+      ...(context.client_secret !== undefined ? { clientSecret: context.client_secret } : {}),
+      assertion: ({ issuer, resource }) => idJag(issuer, resource),
+    });
+  }
+  const preregistered = context.client_id !== undefined;
+  return {
+    redirectUrl: "http://localhost:3000/callback",
+    clientMetadata: { client_name: "x-conformance-client" },
+    authorize: followRedirect,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    dpop: true,
+    ...(preregistered
+      ? {
+          clientInformation: {
+            client_id: context.client_id as string,
+            ...(context.client_secret !== undefined ? { client_secret: context.client_secret } : {}),
+          },
+        }
+      : {}),
+  };
 }
 
 function log(message: string): void {
@@ -100,7 +197,8 @@ function newClient(extra: { onElicit?: () => Promise<void> } = {}): Client {
 }
 
 async function connect(client: Client): Promise<Client> {
-  await client.connect(new StreamableHttpTransport(url!));
+  const auth = await authFor(scenario);
+  await client.connect(new StreamableHttpTransport(url!, auth ? { auth } : {}));
   return client;
 }
 

@@ -760,15 +760,22 @@ export class Client {
     userSignal?.addEventListener("abort", onAbort, { once: true });
     const timeout = options.timeout ?? this.options.timeout ?? DEFAULT_TIMEOUT_MS;
     let timedOut = false;
-    const timer =
-      timeout > 0
-        ? setTimeout(() => {
-            timedOut = true;
-            controller.abort(
-              new McpClientError(ClientErrorCode.RequestTimeout, `The ${method} request timed out after ${timeout} ms`, { timeout }),
-            );
-          }, timeout)
-        : undefined;
+    const expire = () => {
+      timedOut = true;
+      controller.abort(
+        new McpClientError(ClientErrorCode.RequestTimeout, `The ${method} request timed out after ${timeout} ms`, { timeout }),
+      );
+    };
+    let timer = timeout > 0 ? setTimeout(expire, timeout) : undefined;
+    // An authorization the user completes in a browser is not the server's time.
+    const pauseTimeout = () => {
+      if (timer === undefined) return () => {};
+      clearTimeout(timer);
+      timer = undefined;
+      return () => {
+        if (!timedOut && !controller.signal.aborted && timer === undefined) timer = setTimeout(expire, timeout);
+      };
+    };
 
     let response: Awaited<ReturnType<Transport["send"]>>;
     try {
@@ -776,6 +783,7 @@ export class Client {
         signal: controller.signal,
         headers,
         onNotification: (notification) => this.onNotification(notification, options, progressToken),
+        pauseTimeout,
       });
     } catch (error) {
       if (timedOut)

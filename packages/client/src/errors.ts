@@ -46,6 +46,10 @@
  *   protocol version this client does not speak (`data.protocolVersion`,
  *   `data.supported`), or the client was pinned to an era the server does
  *   not serve.
+ * - `AuthorizationFailed` -32097: the HTTP transport's OAuth authorization
+ *   (spec 2026-07-28, basic/authorization) could not get a usable access
+ *   token. `data.reason` names the step that failed (see {@link AuthStep}),
+ *   `data.status` the HTTP status when one caused it.
  * - `InvalidArguments` -32602 is not client-specific: it is the spec's
  *   `InvalidParams`, also used by the client for arguments it refuses to send
  *   (a non-primitive value for an `x-mcp-header` parameter, a tool that was
@@ -62,6 +66,7 @@ export const ClientErrorCode = Object.freeze({
   InvalidResult: -32094,
   ListTooLong: -32095,
   VersionUnsupported: -32096,
+  AuthorizationFailed: -32097,
   InvalidArguments: -32602,
 } as const);
 
@@ -78,6 +83,36 @@ export type TransportFailure =
   | "invalid_message"
   | "session_ended"
   | "closed";
+
+/**
+ * The step of the OAuth authorization that failed: `data.reason` of an
+ * `AuthorizationFailed` (-32097) error.
+ *
+ * - `"resource_metadata"`: no protected resource metadata (RFC 9728) could be read.
+ * - `"resource_mismatch"`: the metadata's `resource` does not name this MCP endpoint.
+ * - `"authorization_server_metadata"`: no valid authorization server metadata
+ *   (RFC 8414 / OpenID discovery), an issuer that does not match, or no PKCE S256.
+ * - `"registration"`: no client identity (nothing pre-registered, no Client ID
+ *   Metadata Document, no or a failed dynamic registration).
+ * - `"authorization"`: the app has no way to run the authorization (no `authorize`
+ *   hook or `redirectUrl`), or the hook failed.
+ * - `"authorization_response"`: the redirect was refused: wrong `state`, wrong or
+ *   missing `iss` (RFC 9207), or an `error` from the authorization server.
+ * - `"token"`: the token endpoint refused or answered badly.
+ * - `"unauthorized"`: the server kept answering `401` after new tokens.
+ * - `"insufficient_scope"`: the server kept answering `403 insufficient_scope`
+ *   after the step-up limit.
+ */
+export type AuthStep =
+  | "resource_metadata"
+  | "resource_mismatch"
+  | "authorization_server_metadata"
+  | "registration"
+  | "authorization"
+  | "authorization_response"
+  | "token"
+  | "unauthorized"
+  | "insufficient_scope";
 
 /**
  * An error of `@x/client`: `code` is the JSON-RPC error code (the server's, or
@@ -131,6 +166,19 @@ export function transportError(
   cause?: unknown,
 ): McpClientError {
   return new McpClientError(ClientErrorCode.TransportFailed, message, { reason, ...extra }, "client", { cause });
+}
+
+/** Builds an `AuthorizationFailed` (-32097) error whose `data.reason` is the failed `step`. */
+export function authError(step: AuthStep, message: string, extra?: Record<string, unknown>, cause?: unknown): McpClientError {
+  return new McpClientError(
+    ClientErrorCode.AuthorizationFailed,
+    `Authorization failed (${step}): ${message}`,
+    { reason: step, ...extra },
+    "client",
+    {
+      cause,
+    },
+  );
 }
 
 /** Shortens text for an error message: at most `max` characters, with an ellipsis. */

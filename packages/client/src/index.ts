@@ -56,6 +56,35 @@ export type {
   SubscriptionFilter,
   Tool,
 } from "@x/mcp-v2607";
+export {
+  AUTH_REQUEST_TIMEOUT_MS,
+  type AuthorizeContext,
+  type Challenge,
+  type ClientCredentialsOptions,
+  clientCredentials,
+  DEFAULT_REDIRECT_WAIT_MS,
+  FileTokenStore,
+  importPrivateKey,
+  InMemoryTokenStore,
+  type JwtBearerOptions,
+  jwtBearer,
+  type LoopbackOptions,
+  LoopbackRedirectReceiver,
+  MAX_AUTHORIZATIONS_PER_REQUEST,
+  MAX_METADATA_BYTES,
+  MAX_STEP_UPS_PER_REQUEST,
+  MAX_TOKEN_FILE_BYTES,
+  type MachineGrant,
+  type OAuthClientInformation,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  parseChallenges,
+  REFRESH_MARGIN_SECONDS,
+  type ResourceMetadata,
+  type StoredAuthorization,
+  type StoredTokens,
+  type TokenStore,
+} from "./auth/index.js";
 export { mcpTools, type McpToolsOptions, toToolResult } from "./adapter.js";
 export { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./cache.js";
 export {
@@ -83,7 +112,7 @@ export {
   MODERN_ERROR_CODES,
   type ProtocolChoice,
 } from "./era.js";
-export { ClientErrorCode, errorCode, isMcpClientError, McpClientError, type TransportFailure } from "./errors.js";
+export { type AuthStep, ClientErrorCode, errorCode, isMcpClientError, McpClientError, type TransportFailure } from "./errors.js";
 export { encodeHeaderValue, type HeaderParam, paramHeaders, standardHeaders, type ToolHeaderCheck, toolHeaderParams } from "./headers.js";
 export { answerInputRequests, checkAnswer, type InputContext, type InputHandlers } from "./mrtr.js";
 export {

@@ -16,7 +16,9 @@ import { MissingDependencyError, parseJson, stringifyJson } from "@x/jsonrpc";
 import { Header, isValidSessionId } from "@x/mcp-v2511/wire";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
 import { createParser } from "eventsource-parser";
-import { clip, type McpClientError, transportError } from "../errors.js";
+import { OAuthSession } from "../auth/session.js";
+import type { OAuthClientProvider } from "../auth/provider.js";
+import { clip, isMcpClientError, type McpClientError, transportError } from "../errors.js";
 import { standardHeaders } from "../headers.js";
 import { isNotification, isRequest, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionHooks, type Transport } from "./transport.js";
@@ -69,6 +71,19 @@ export interface StreamableHttpOptions {
    * `retry` (default 1000 ms, at most 30000 ms). Default 3; 0 never resumes.
    */
   maxResumeAttempts?: number;
+  /**
+   * OAuth authorization (spec 2026-07-28, basic/authorization; 2025-11-25
+   * alike): the app's hooks and token store, or a ready provider
+   * (`clientCredentials()`, `jwtBearer()`). The access token then goes on
+   * every request (POST, the `initialize` era's GET stream and DELETE); a
+   * `401` or `403 insufficient_scope` runs discovery, registration and a
+   * grant and sends the request again. A failure rejects with
+   * `McpClientError` -32097 (`AuthorizationFailed`) whose `data.reason`
+   * names the step. The token's `Authorization` header replaces one given in
+   * `headers`. Default: none (a `401` is an `"http_error"`).
+   * @throws TypeError (from the constructor) for a `clientMetadataUrl` that is not https with a path, or a `redirectUrl` that is not a URL.
+   */
+  auth?: OAuthClientProvider;
 }
 
 /**
@@ -112,6 +127,7 @@ export class StreamableHttpTransport implements Transport {
   private readonly maxBytes: number;
   private readonly fixedAuthContext: string | undefined;
   private readonly maxResume: number;
+  private readonly oauth: OAuthSession | undefined;
   private closed = false;
   private readonly inflight = new Set<AbortController>();
   private sid: string | undefined;
@@ -133,7 +149,9 @@ export class StreamableHttpTransport implements Transport {
     const resume = options.maxResumeAttempts ?? DEFAULT_MAX_RESUME_ATTEMPTS;
     if (!Number.isSafeInteger(resume) || resume < 0) throw new TypeError(`maxResumeAttempts must be a non-negative integer, got ${resume}`);
     this.maxResume = resume;
-    this.fetch = options.fetch ?? globalThis.fetch;
+    const base = options.fetch ?? globalThis.fetch;
+    this.oauth = options.auth ? new OAuthSession(this.url, options.auth, base) : undefined;
+    this.fetch = this.oauth ? this.oauth.fetch : base;
     this.headers = options.headers;
     this.maxBytes = max;
     this.fixedAuthContext = options.authContext;
@@ -146,6 +164,10 @@ export class StreamableHttpTransport implements Transport {
    */
   async authContext(): Promise<string | undefined> {
     if (this.fixedAuthContext !== undefined) return this.fixedAuthContext;
+    if (this.oauth) {
+      const token = await this.oauth.accessToken();
+      if (token !== undefined) return digest(`Bearer ${token}`);
+    }
     const headers = new Headers(typeof this.headers === "function" ? await this.headers() : this.headers);
     return digest(headers.get("authorization"));
   }
@@ -182,9 +204,11 @@ export class StreamableHttpTransport implements Transport {
     try {
       let response: Response;
       try {
-        response = await this.fetch(this.url, { method: "POST", headers, body, signal: controller.signal });
+        const init = { method: "POST", headers, body, signal: controller.signal };
+        response = await (this.oauth ? this.oauth.fetch(this.url, init, options) : this.fetch(this.url, init));
       } catch (error) {
         if (controller.signal.aborted) throw this.abortReason(controller, error);
+        if (isMcpClientError(error)) throw error;
         throw transportError("connection_failed", `POST ${this.url.href} failed: ${describe(error)}`, { url: this.url.href }, error);
       }
       this.checkSession(response, sentSession, message.method);
@@ -328,6 +352,7 @@ export class StreamableHttpTransport implements Transport {
       response = await this.fetch(this.url, { method: "POST", headers, body, signal: controller.signal });
     } catch (error) {
       if (controller.signal.aborted) throw this.abortReason(controller, error);
+      if (isMcpClientError(error)) throw error;
       throw transportError("connection_failed", `POST ${this.url.href} failed: ${describe(error)}`, { url: this.url.href }, error);
     } finally {
       clearTimeout(timer);
@@ -364,6 +389,7 @@ export class StreamableHttpTransport implements Transport {
       response = await this.fetch(this.url, { method: "GET", headers, signal: controller.signal });
     } catch (error) {
       if (controller.signal.aborted) throw this.abortReason(controller, error);
+      if (isMcpClientError(error)) throw error;
       throw transportError("connection_failed", `GET ${this.url.href} failed: ${describe(error)}`, { url: this.url.href }, error);
     }
     this.checkSession(response, sentSession, "GET");

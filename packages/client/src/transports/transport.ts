@@ -49,6 +49,13 @@ export interface SendOptions {
   headers: Readonly<Record<string, string>>;
   /** Called with each notification that arrives for this request before its response. */
   onNotification(notification: JSONRPCNotification): void;
+  /**
+   * Called when the transport has to wait for something that is not the
+   * server, such as an OAuth authorization the user completes in a browser:
+   * the request's timeout stops until the returned function is called, then
+   * starts again in full.
+   */
+  pauseTimeout?(): () => void;
 }
 
 /**

@@ -1,0 +1,209 @@
+/**
+ * What an app gives the HTTP transport to authorize (spec 2026-07-28,
+ * basic/authorization): its hooks and where tokens are kept.
+ */
+import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+
+/**
+ * A client identity known before any registration: pre-registered
+ * credentials (spec 2026-07-28, basic/authorization/client-registration
+ * "Pre-registration"). `token_endpoint_auth_method` defaults to what the
+ * authorization server advertises (`client_secret_basic`, `client_secret_post`,
+ * or `none` for a client without a secret).
+ */
+export interface OAuthClientInformation {
+  client_id: string;
+  client_secret?: string;
+  token_endpoint_auth_method?: string;
+}
+
+/**
+ * The client metadata sent in dynamic client registration (RFC 7591). The
+ * transport fills `redirect_uris` from `redirectUrl`, `grant_types`
+ * (`authorization_code`, `refresh_token`), `response_types` and
+ * `application_type` (`"native"` for a loopback or custom-scheme redirect,
+ * else `"web"`) unless given here.
+ */
+export interface OAuthClientMetadata {
+  client_name?: string;
+  application_type?: "native" | "web";
+  grant_types?: string[];
+  redirect_uris?: string[];
+  scope?: string;
+  [member: string]: unknown;
+}
+
+/** Tokens as kept in a {@link TokenStore}: `expires_at` in seconds since the epoch. */
+export interface StoredTokens {
+  access_token: string;
+  token_type: string;
+  refresh_token?: string;
+  expires_at?: number;
+  scope?: string;
+}
+
+/**
+ * What the transport keeps per MCP endpoint: the authorization server the
+ * state is bound to (`issuer`), the client registered there (dynamic
+ * registration only; pre-registered clients are not stored), the tokens, and
+ * the scopes last asked for (the base of a step-up). Everything is dropped
+ * when the server names another authorization server.
+ */
+export interface StoredAuthorization {
+  issuer: string;
+  client?: OAuthClientInformation;
+  tokens?: StoredTokens;
+  scopes?: string[];
+}
+
+/**
+ * Where tokens and registrations live, keyed by the MCP endpoint URL. Calls
+ * may reject; the transport then fails the request with that error.
+ */
+export interface TokenStore {
+  load(key: string): StoredAuthorization | undefined | Promise<StoredAuthorization | undefined>;
+  save(key: string, value: StoredAuthorization): void | Promise<void>;
+  clear(key: string): void | Promise<void>;
+}
+
+/** The default {@link TokenStore}: a `Map` in this process, gone when it exits. */
+export class InMemoryTokenStore implements TokenStore {
+  readonly #entries = new Map<string, StoredAuthorization>();
+  load(key: string): StoredAuthorization | undefined {
+    const value = this.#entries.get(key);
+    return value === undefined ? undefined : structuredClone(value);
+  }
+  save(key: string, value: StoredAuthorization): void {
+    this.#entries.set(key, structuredClone(value));
+  }
+  clear(key: string): void {
+    this.#entries.delete(key);
+  }
+}
+
+/** Largest token file {@link FileTokenStore} reads, in bytes; a larger one is treated as empty. */
+export const MAX_TOKEN_FILE_BYTES = 1024 * 1024;
+
+/**
+ * A {@link TokenStore} in one JSON file, for CLIs: readable and writable by
+ * the owner only (mode 0600, set on every write), written to a temporary
+ * file and renamed so a crash never leaves half a file. A missing, unreadable,
+ * malformed or oversized (over {@link MAX_TOKEN_FILE_BYTES}) file reads as
+ * empty. Not safe for several processes writing at once.
+ */
+export class FileTokenStore implements TokenStore {
+  /** @param path the file, e.g. `~/.config/my-cli/mcp-tokens.json`; its folder is created (mode 0700). */
+  constructor(readonly path: string) {}
+
+  async load(key: string): Promise<StoredAuthorization | undefined> {
+    return (await this.#read())[key];
+  }
+
+  async save(key: string, value: StoredAuthorization): Promise<void> {
+    const all = await this.#read();
+    all[key] = value;
+    await this.#write(all);
+  }
+
+  async clear(key: string): Promise<void> {
+    const all = await this.#read();
+    if (!(key in all)) return;
+    delete all[key];
+    await this.#write(all);
+  }
+
+  async #read(): Promise<Record<string, StoredAuthorization>> {
+    let text: string;
+    try {
+      text = await readFile(this.path, "utf8");
+    } catch {
+      return {};
+    }
+    if (Buffer.byteLength(text) > MAX_TOKEN_FILE_BYTES) return {};
+    try {
+      const value = JSON.parse(text) as unknown;
+      return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, StoredAuthorization>) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  async #write(all: Record<string, StoredAuthorization>): Promise<void> {
+    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    await writeFile(temporary, JSON.stringify(all), { mode: 0o600 });
+    await chmod(temporary, 0o600);
+    await rename(temporary, this.path);
+  }
+}
+
+/** What the `authorize` hook is told besides the URL. */
+export interface AuthorizeContext {
+  /** The `state` the redirect must carry back (already in the URL). */
+  state: string;
+  /** The issuer of the authorization server the user is sent to. */
+  issuer: string;
+}
+
+/**
+ * A grant that needs no user: `client_credentials` (see `clientCredentials()`)
+ * or the JWT bearer grant (RFC 7523, see `jwtBearer()`). Built by those
+ * helpers; its members are not a stable API.
+ */
+export interface MachineGrant {
+  readonly kind: "client_credentials" | "jwt_bearer";
+  readonly client: OAuthClientInformation;
+  /** PKCS#8 private key for `private_key_jwt` client authentication. */
+  readonly privateKey?: CryptoKey;
+  /** JWT bearer: returns the assertion for the given authorization server and resource. */
+  readonly assertion?: (context: { issuer: string; tokenEndpoint: string; resource: string; scope?: string }) => Promise<string>;
+  /** Scope to ask for when the server names none. */
+  readonly scope?: string;
+}
+
+/**
+ * The app's side of the authorization (an `OAuthClientProvider`): given to
+ * `new StreamableHttpTransport(url, { auth })`.
+ *
+ * For the authorization code flow give `redirectUrl` and `authorize`; for a
+ * machine client use `clientCredentials()` or `jwtBearer()` instead, which
+ * fill `grant`. The client identity is, in this order (spec 2026-07-28,
+ * basic/authorization/client-registration): `clientInformation`
+ * (pre-registration), `clientMetadataUrl` when the authorization server
+ * advertises `client_id_metadata_document_supported`, then dynamic client
+ * registration with `clientMetadata`.
+ */
+export interface OAuthClientProvider {
+  /** Where the authorization server sends the browser back, e.g. a {@link LoopbackRedirectReceiver}'s URL. */
+  redirectUrl?: string | URL;
+  /** Metadata for dynamic client registration (RFC 7591). */
+  clientMetadata?: OAuthClientMetadata;
+  /**
+   * Sends the user to `authorizationUrl` (opens a browser, prints it, ...)
+   * and resolves with the redirect the authorization server answered with:
+   * the full redirect URL, or its query parameters (`code`, `state`, `iss`).
+   * The transport checks `state` and `iss` itself. A rejection fails the
+   * request with step `"authorization"`.
+   */
+  authorize?(authorizationUrl: URL, context: AuthorizeContext): Promise<string | URL | URLSearchParams>;
+  /** Where tokens are kept. Default: an {@link InMemoryTokenStore}. */
+  tokenStore?: TokenStore;
+  /** Pre-registered client credentials, or a function choosing them by authorization server issuer. */
+  clientInformation?: OAuthClientInformation | ((issuer: string) => OAuthClientInformation | undefined);
+  /** An HTTPS URL of this client's Client ID Metadata Document, used as `client_id` where the server supports it. */
+  clientMetadataUrl?: string;
+  /** A grant without a user (see `clientCredentials()`, `jwtBearer()`). */
+  grant?: MachineGrant;
+  /**
+   * Use DPoP (RFC 9449) when the authorization server advertises
+   * `dpop_signing_alg_values_supported`: `true` makes an ES256 key pair for
+   * this transport, or give your own. Default `false` (Bearer tokens).
+   */
+  dpop?: boolean | CryptoKeyPair;
+  /**
+   * Allow plain-http authorization servers and metadata. Default: only for
+   * loopback hosts (`localhost`, `127.0.0.1`, `[::1]`); every other host must be https.
+   */
+  allowInsecureRequests?: boolean;
+}

@@ -1,0 +1,664 @@
+/**
+ * The OAuth client of one HTTP transport (spec 2026-07-28,
+ * basic/authorization; 2025-11-25, basic/authorization, which both eras
+ * follow): it puts the access token on every request, and on `401` or
+ * `403 insufficient_scope` runs discovery, registration and a grant, then
+ * sends the request again. OAuth mechanics are oauth4webapi's; the order of
+ * discovery, the challenges, scope selection and the hooks are ours.
+ */
+import * as oauth from "oauth4webapi";
+import { authError, clip, isMcpClientError } from "../errors.js";
+import {
+  type Challenge,
+  type DiscoveryContext,
+  discoverAuthorizationServer,
+  discoverResourceMetadata,
+  parseChallenges,
+  pickChallenge,
+  type ResourceMetadata,
+  AUTH_REQUEST_TIMEOUT_MS,
+} from "./discovery.js";
+import {
+  InMemoryTokenStore,
+  type OAuthClientInformation,
+  type OAuthClientProvider,
+  type StoredAuthorization,
+  type StoredTokens,
+  type TokenStore,
+} from "./provider.js";
+
+/** How many times one request is authorized anew after a `401` before it fails with step `"unauthorized"`. */
+export const MAX_AUTHORIZATIONS_PER_REQUEST = 2;
+/** How many step-ups one request makes after `403 insufficient_scope` before it fails with step `"insufficient_scope"`. */
+export const MAX_STEP_UPS_PER_REQUEST = 2;
+/** A token expiring within this many seconds is refreshed before it is sent. */
+export const REFRESH_MARGIN_SECONDS = 60;
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** The union of scope strings (space-separated), in first-seen order; `undefined` when empty. */
+function unionScopes(...lists: Array<string | string[] | undefined>): string[] {
+  const out: string[] = [];
+  for (const list of lists) {
+    const items = typeof list === "string" ? list.split(" ") : (list ?? []);
+    for (const item of items) if (item !== "" && !out.includes(item)) out.push(item);
+  }
+  return out;
+}
+
+/** The OAuth error a token endpoint put in its `WWW-Authenticate` challenge (a 401 for a bad client authentication). */
+function challengeError(error: oauth.WWWAuthenticateChallengeError): { error?: string; description?: string } {
+  const parameters = error.cause[0]?.parameters as Record<string, string> | undefined;
+  return {
+    ...(parameters?.error ? { error: parameters.error } : {}),
+    ...(parameters?.error_description ? { description: parameters.error_description } : {}),
+  };
+}
+
+function describe(error: unknown): string {
+  if (error instanceof oauth.WWWAuthenticateChallengeError) {
+    const { error: code, description } = challengeError(error);
+    return `${code ?? "a challenge"}${description ? `: ${description}` : ""} (HTTP ${error.status})`;
+  }
+  if (error instanceof oauth.ResponseBodyError)
+    return `${error.error}${error.error_description ? `: ${error.error_description}` : ""} (HTTP ${error.status})`;
+  if (error instanceof oauth.AuthorizationResponseError)
+    return `${error.error}${error.error_description ? `: ${error.error_description}` : ""}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+interface Discovered {
+  prm: ResourceMetadata;
+  as: oauth.AuthorizationServer;
+}
+
+/**
+ * Runs the authorization for one transport. Created by
+ * `StreamableHttpTransport` from its `auth` option; `fetch` is what the
+ * transport calls instead of the global `fetch`.
+ */
+export class OAuthSession {
+  readonly #endpoint: URL;
+  readonly #provider: OAuthClientProvider;
+  readonly #fetch: typeof fetch;
+  readonly #store: TokenStore;
+  readonly #key: string;
+  readonly #ctx: DiscoveryContext;
+  #state: StoredAuthorization | undefined;
+  #loaded = false;
+  #discovered: Discovered | undefined;
+  #dpop: oauth.DPoPHandle | undefined;
+  #dpopKeys: CryptoKeyPair | undefined;
+  #running: Promise<void> | undefined;
+  #refreshing: Promise<boolean> | undefined;
+
+  /**
+   * @throws TypeError when `clientMetadataUrl` is not an https URL with a path
+   *   (spec 2026-07-28, client-registration: Client ID Metadata Documents), or `redirectUrl` is not a URL.
+   */
+  constructor(endpoint: URL, provider: OAuthClientProvider, fetchImpl: typeof fetch) {
+    if (provider.clientMetadataUrl !== undefined) {
+      const text = String(provider.clientMetadataUrl);
+      const cimd = URL.canParse(text) ? new URL(text) : undefined;
+      if (cimd === undefined || cimd.protocol !== "https:" || cimd.pathname === "/") {
+        throw new TypeError(`clientMetadataUrl must be an https URL with a path, got ${clip(text, 120)}`);
+      }
+    }
+    if (provider.redirectUrl !== undefined && !URL.canParse(String(provider.redirectUrl))) {
+      throw new TypeError(`redirectUrl is not a URL: ${clip(String(provider.redirectUrl), 120)}`);
+    }
+    this.#endpoint = endpoint;
+    this.#provider = provider;
+    this.#fetch = fetchImpl;
+    this.#store = provider.tokenStore ?? new InMemoryTokenStore();
+    this.#key = endpoint.href;
+    const allow = provider.allowInsecureRequests;
+    this.#ctx = {
+      fetch: fetchImpl,
+      insecure: (url) => url.protocol === "https:" || allow === true || (allow === undefined && LOOPBACK.has(url.hostname)),
+    };
+  }
+
+  /** The access token the next request carries, or `undefined` before authorization. */
+  async accessToken(): Promise<string | undefined> {
+    return (await this.#load())?.tokens?.access_token;
+  }
+
+  /**
+   * A `fetch` that authorizes: adds the token, refreshes it when it is about
+   * to expire, and on `401` / `403 insufficient_scope` authorizes and sends
+   * the request again (bounded by {@link MAX_AUTHORIZATIONS_PER_REQUEST} and
+   * {@link MAX_STEP_UPS_PER_REQUEST}). The body must be a string or absent.
+   * `hooks.pauseTimeout` stops the request's timeout while an authorization runs.
+   * @throws McpClientError -32097 (`AuthorizationFailed`) naming the failed step.
+   */
+  readonly fetch = async (
+    input: string | URL | Request,
+    init: RequestInit = {},
+    hooks: { pauseTimeout?: () => () => void } = {},
+  ): Promise<Response> => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    if ((init.method ?? "GET").toUpperCase() === "DELETE") {
+      // Ending a session never starts an authorization; the token it has is sent.
+      await this.#refreshIfExpiring();
+      return this.#send(url, init, (await this.#load())?.tokens);
+    }
+    let authorizations = 0;
+    let stepUps = 0;
+    let refreshed = false;
+    let nonceRetried = false;
+    for (;;) {
+      await this.#refreshIfExpiring();
+      const tokens = (await this.#load())?.tokens;
+      const response = await this.#send(url, init, tokens);
+      if (response.status !== 401 && response.status !== 403) return response;
+      const challenges = parseChallenges(response.headers.get("www-authenticate"));
+      const challenge = pickChallenge(challenges);
+      if (response.status === 403 && challenge?.params.error !== "insufficient_scope") return response;
+      await response.body?.cancel().catch(() => {});
+      if (challenge?.params.error === "use_dpop_nonce" && this.#dpop && !nonceRetried) {
+        // The DPoP handle took the nonce from the response; the same token is sent again with it (RFC 9449 §9).
+        nonceRetried = true;
+        continue;
+      }
+      if (response.status === 401) {
+        if (tokens?.refresh_token && !refreshed) {
+          refreshed = true;
+          if (await this.#refresh()) continue;
+        }
+        if (authorizations >= MAX_AUTHORIZATIONS_PER_REQUEST) {
+          throw authError(
+            "unauthorized",
+            `${url.href} answered 401 again after ${authorizations} authorization${authorizations === 1 ? "" : "s"}`,
+            { status: 401 },
+          );
+        }
+        authorizations++;
+        await this.#paused(hooks, () => this.#authorizeOnce(challenge, false, tokens));
+        continue;
+      }
+      if (stepUps >= MAX_STEP_UPS_PER_REQUEST) {
+        throw authError(
+          "insufficient_scope",
+          `${url.href} still answers 403 insufficient_scope (${clip(challenge?.params.scope ?? "no scope named", 120)}) after ${stepUps} step-up${stepUps === 1 ? "" : "s"}`,
+          { status: 403, scope: challenge?.params.scope },
+        );
+      }
+      stepUps++;
+      await this.#paused(hooks, () => this.#authorizeOnce(challenge, true, tokens));
+    }
+  };
+
+  async #paused(hooks: { pauseTimeout?: () => () => void }, run: () => Promise<void>): Promise<void> {
+    const resume = hooks.pauseTimeout?.();
+    try {
+      await run();
+    } finally {
+      resume?.();
+    }
+  }
+
+  async #send(url: URL, init: RequestInit, tokens: StoredTokens | undefined): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (!tokens) {
+      headers.delete("authorization");
+      return this.#fetch(url, { ...init, headers });
+    }
+    if (this.#dpop && tokens.token_type.toLowerCase() === "dpop") {
+      try {
+        return await oauth.protectedResourceRequest(
+          tokens.access_token,
+          init.method ?? "GET",
+          url,
+          headers,
+          (init.body ?? null) as string | null,
+          {
+            DPoP: this.#dpop,
+            signal: init.signal ?? undefined,
+            [oauth.customFetch]: (target, options) => this.#fetch(target, options as RequestInit),
+            [oauth.allowInsecureRequests]: true,
+          },
+        );
+      } catch (error) {
+        if (error instanceof oauth.WWWAuthenticateChallengeError) return error.response;
+        throw error;
+      }
+    }
+    headers.set("authorization", `Bearer ${tokens.access_token}`);
+    return this.#fetch(url, { ...init, headers });
+  }
+
+  async #load(): Promise<StoredAuthorization | undefined> {
+    if (!this.#loaded) {
+      this.#state = (await this.#store.load(this.#key)) ?? undefined;
+      this.#loaded = true;
+    }
+    return this.#state;
+  }
+
+  async #save(state: StoredAuthorization | undefined): Promise<void> {
+    this.#state = state;
+    if (state === undefined) await this.#store.clear(this.#key);
+    else await this.#store.save(this.#key, state);
+  }
+
+  /** One authorization at a time: a request that meets a `401` while another runs waits for it, then retries. */
+  async #authorizeOnce(challenge: Challenge | undefined, stepUp: boolean, sentTokens: StoredTokens | undefined): Promise<void> {
+    while (this.#running) {
+      await this.#running.catch(() => {});
+      if (this.#state?.tokens?.access_token !== sentTokens?.access_token) return;
+    }
+    const run = this.#authorize(challenge, stepUp);
+    this.#running = run;
+    try {
+      await run;
+    } finally {
+      if (this.#running === run) this.#running = undefined;
+    }
+  }
+
+  /** Discovers (again, since the server may have moved), then runs the grant and stores the tokens. */
+  async #authorize(challenge: Challenge | undefined, stepUp: boolean): Promise<void> {
+    const prm = await discoverResourceMetadata(this.#endpoint, challenge?.params.resource_metadata, this.#ctx);
+    const issuer = (prm.authorization_servers as string[])[0] as string;
+    let state = await this.#load();
+    if (state && state.issuer !== issuer) {
+      // Credentials are bound to the authorization server that issued them (spec: Authorization Server Binding).
+      state = undefined;
+      await this.#save(undefined);
+    }
+    const as = this.#discovered?.as.issuer === issuer ? this.#discovered.as : await discoverAuthorizationServer(issuer, this.#ctx);
+    this.#discovered = { prm, as };
+    state ??= { issuer: as.issuer };
+    state.issuer = issuer;
+
+    const challenged = challenge?.params.scope;
+    const base = challenged !== undefined && challenged !== "" ? challenged : prm.scopes_supported;
+    let scopes = stepUp ? unionScopes(state.scopes, challenged) : unionScopes(base);
+    const grant = this.#provider.grant;
+    if (!grant && as.scopes_supported?.includes("offline_access") && this.#wantsRefresh() && scopes.length > 0) {
+      scopes = unionScopes(scopes, ["offline_access"]);
+    }
+    if (grant && scopes.length === 0 && grant.scope) scopes = unionScopes(grant.scope);
+    const scope = scopes.length > 0 ? scopes.join(" ") : undefined;
+    state.scopes = scopes;
+    await this.#setUpDpop(as);
+
+    let response: oauth.TokenEndpointResponse;
+    if (grant) response = await this.#machineGrant(as, prm, scope);
+    else response = await this.#authorizationCode(as, prm, scope, state);
+    state.tokens = toStored(response, state.tokens);
+    await this.#save(state);
+  }
+
+  #wantsRefresh(): boolean {
+    const grants = this.#provider.clientMetadata?.grant_types;
+    return grants === undefined || grants.includes("refresh_token");
+  }
+
+  async #setUpDpop(as: oauth.AuthorizationServer): Promise<void> {
+    const wanted = this.#provider.dpop;
+    if (!wanted || !Array.isArray(as.dpop_signing_alg_values_supported) || as.dpop_signing_alg_values_supported.length === 0) {
+      this.#dpop = undefined;
+      return;
+    }
+    if (!this.#dpopKeys) {
+      if (wanted === true) {
+        const alg = as.dpop_signing_alg_values_supported.includes("ES256") ? "ES256" : (as.dpop_signing_alg_values_supported[0] as string);
+        this.#dpopKeys = await oauth.generateKeyPair(alg);
+      } else this.#dpopKeys = wanted;
+    }
+    this.#dpop = oauth.DPoP({}, this.#dpopKeys);
+  }
+
+  // One option bag serves requests whose customFetch types differ only in the body type, hence `any`.
+  #options<T extends object>(extra: T): any {
+    return {
+      ...extra,
+      DPoP: this.#dpop,
+      signal: AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS),
+      [oauth.customFetch]: (target: string, options: unknown) => this.#fetch(target, options as RequestInit),
+      [oauth.allowInsecureRequests]: this.#ctx.insecure(new URL(this.#discovered?.as.issuer ?? this.#endpoint.href)),
+    };
+  }
+
+  /** A token request, sent once more when the authorization server asks for a DPoP nonce (RFC 9449 §8). */
+  async #tokenRequest(
+    step: "token",
+    send: () => Promise<Response>,
+    read: (response: Response) => Promise<oauth.TokenEndpointResponse>,
+  ): Promise<oauth.TokenEndpointResponse> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await read(await send());
+      } catch (error) {
+        if (attempt === 0 && this.#dpop && oauth.isDPoPNonceError(error)) continue;
+        if (isMcpClientError(error)) throw error;
+        throw authError(step, `the token endpoint refused: ${describe(error)}`, statusOf(error), error);
+      }
+    }
+  }
+
+  async #machineGrant(
+    as: oauth.AuthorizationServer,
+    prm: ResourceMetadata,
+    scope: string | undefined,
+  ): Promise<oauth.TokenEndpointResponse> {
+    const grant = this.#provider.grant as NonNullable<OAuthClientProvider["grant"]>;
+    const client: oauth.Client = { client_id: grant.client.client_id };
+    const auth = clientAuth(grant.client, as, grant.privateKey);
+    const parameters: Record<string, string> = { resource: prm.resource };
+    if (scope) parameters.scope = scope;
+    if (grant.kind === "client_credentials") {
+      return this.#tokenRequest(
+        "token",
+        () => oauth.clientCredentialsGrantRequest(as, client, auth, parameters, this.#options({})),
+        (response) => oauth.processClientCredentialsResponse(as, client, response),
+      );
+    }
+    if (!grant.assertion) throw authError("token", "the JWT bearer grant has no assertion hook");
+    let assertion: string;
+    try {
+      assertion = await grant.assertion({ issuer: as.issuer, tokenEndpoint: String(as.token_endpoint), resource: prm.resource, scope });
+    } catch (error) {
+      throw authError("token", `the JWT bearer assertion could not be made: ${describe(error)}`, undefined, error);
+    }
+    return this.#tokenRequest(
+      "token",
+      () =>
+        oauth.genericTokenEndpointRequest(
+          as,
+          client,
+          auth,
+          "urn:ietf:params:oauth:grant-type:jwt-bearer",
+          { ...parameters, assertion },
+          this.#options({}),
+        ),
+      (response) => oauth.processGenericTokenEndpointResponse(as, client, response),
+    );
+  }
+
+  /** The client identity: pre-registered, then a Client ID Metadata Document, then dynamic registration. */
+  async #clientFor(as: oauth.AuthorizationServer, state: StoredAuthorization, redirectUri: string): Promise<OAuthClientInformation> {
+    const given = this.#provider.clientInformation;
+    const preregistered = typeof given === "function" ? given(as.issuer) : given;
+    if (preregistered) return preregistered;
+    const cimd = this.#provider.clientMetadataUrl;
+    if (cimd && as.client_id_metadata_document_supported === true) return { client_id: cimd, token_endpoint_auth_method: "none" };
+    if (state.client) return state.client;
+    if (!as.registration_endpoint) {
+      throw authError(
+        "registration",
+        `${as.issuer} offers no dynamic client registration and no pre-registered client or usable client metadata document was given`,
+      );
+    }
+    const metadata = this.#registrationMetadata(as, redirectUri);
+    let registered: { client_id: string; client_secret?: unknown; token_endpoint_auth_method?: unknown };
+    try {
+      const response = await oauth.dynamicClientRegistrationRequest(as, metadata as Partial<oauth.Client>, this.#options({}));
+      registered = await readRegistration(response);
+    } catch (error) {
+      throw authError(
+        "registration",
+        `dynamic client registration at ${String(as.registration_endpoint)} failed: ${describe(error)}`,
+        statusOf(error),
+        error,
+      );
+    }
+    const client: OAuthClientInformation = { client_id: registered.client_id };
+    if (typeof registered.client_secret === "string") client.client_secret = registered.client_secret;
+    const method = registered.token_endpoint_auth_method ?? metadata.token_endpoint_auth_method;
+    if (typeof method === "string") client.token_endpoint_auth_method = method;
+    state.client = client;
+    await this.#save(state);
+    return client;
+  }
+
+  #registrationMetadata(
+    as: oauth.AuthorizationServer,
+    redirectUri: string,
+  ): Record<string, unknown> & { token_endpoint_auth_method?: string } {
+    const given = this.#provider.clientMetadata ?? {};
+    const supported = as.token_endpoint_auth_methods_supported;
+    const method = !supported
+      ? "client_secret_basic"
+      : (["none", "client_secret_basic", "client_secret_post"].find((m) => supported.includes(m)) ?? supported[0]);
+    const redirect = new URL(redirectUri);
+    const native = redirect.protocol !== "https:" && redirect.protocol !== "http:" ? true : LOOPBACK.has(redirect.hostname);
+    return {
+      redirect_uris: [redirectUri],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      application_type: native ? "native" : "web",
+      ...(method ? { token_endpoint_auth_method: method } : {}),
+      ...given,
+    };
+  }
+
+  async #authorizationCode(
+    as: oauth.AuthorizationServer,
+    prm: ResourceMetadata,
+    scope: string | undefined,
+    state: StoredAuthorization,
+  ): Promise<oauth.TokenEndpointResponse> {
+    const redirect = this.#provider.redirectUrl;
+    const authorize = this.#provider.authorize;
+    if (redirect === undefined || !authorize) {
+      throw authError("authorization", "the server requires authorization but the auth option has no redirectUrl and authorize hook");
+    }
+    if (!as.authorization_endpoint) throw authError("authorization_server_metadata", `${as.issuer} has no authorization_endpoint`);
+    if (!as.code_challenge_methods_supported?.includes("S256")) {
+      // PKCE S256 is required; a server that does not advertise it is refused (spec: Authorization Code Protection).
+      throw authError("authorization_server_metadata", `${as.issuer} does not advertise PKCE S256 (code_challenge_methods_supported)`);
+    }
+    const redirectUri = String(redirect);
+    const info = await this.#clientFor(as, state, redirectUri);
+    const client: oauth.Client = { client_id: info.client_id };
+    const verifier = oauth.generateRandomCodeVerifier();
+    const expectedState = oauth.generateRandomState();
+    const url = new URL(as.authorization_endpoint);
+    url.searchParams.set("response_type", "code");
+    url.searchParams.set("client_id", info.client_id);
+    url.searchParams.set("redirect_uri", redirectUri);
+    url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier));
+    url.searchParams.set("code_challenge_method", "S256");
+    url.searchParams.set("state", expectedState);
+    if (scope) url.searchParams.set("scope", scope);
+    url.searchParams.set("resource", prm.resource);
+    if (this.#dpop) url.searchParams.set("dpop_jkt", await this.#dpop.calculateThumbprint());
+
+    let answer: string | URL | URLSearchParams;
+    try {
+      answer = await authorize.call(this.#provider, url, { state: expectedState, issuer: as.issuer });
+    } catch (error) {
+      if (isMcpClientError(error)) throw error;
+      throw authError("authorization", `the authorize hook failed: ${describe(error)}`, undefined, error);
+    }
+    let params: URLSearchParams;
+    try {
+      params = answer instanceof URLSearchParams ? answer : new URL(answer).searchParams;
+    } catch (error) {
+      throw authError("authorization_response", `the redirect ${clip(String(answer), 120)} is not a URL`, undefined, error);
+    }
+    let callback: URLSearchParams;
+    try {
+      // Checks state, and iss against the recorded issuer (RFC 9207 §2.4) before the code goes anywhere.
+      callback = oauth.validateAuthResponse(as, client, params, expectedState);
+    } catch (error) {
+      if (error instanceof oauth.AuthorizationResponseError) {
+        throw authError("authorization_response", `the authorization server answered ${describe(error)}`, { error: error.error }, error);
+      }
+      throw authError("authorization_response", `the redirect was refused: ${describe(error)}`, undefined, error);
+    }
+    const auth = clientAuth(info, as);
+    return this.#tokenRequest(
+      "token",
+      () =>
+        oauth.authorizationCodeGrantRequest(
+          as,
+          client,
+          auth,
+          callback,
+          redirectUri,
+          verifier,
+          this.#options({ additionalParameters: { resource: prm.resource } }),
+        ),
+      (response) => oauth.processAuthorizationCodeResponse(as, client, response),
+    );
+  }
+
+  async #refreshIfExpiring(): Promise<void> {
+    const tokens = (await this.#load())?.tokens;
+    if (!tokens?.refresh_token || tokens.expires_at === undefined) return;
+    if (tokens.expires_at - Date.now() / 1000 > REFRESH_MARGIN_SECONDS) return;
+    await this.#refresh();
+  }
+
+  /** Uses the refresh token; on failure the tokens are dropped and false returned (a new authorization follows). */
+  async #refresh(): Promise<boolean> {
+    if (this.#refreshing) return this.#refreshing;
+    const run = this.#doRefresh();
+    this.#refreshing = run;
+    try {
+      return await run;
+    } finally {
+      this.#refreshing = undefined;
+    }
+  }
+
+  async #doRefresh(): Promise<boolean> {
+    const state = await this.#load();
+    const refreshToken = state?.tokens?.refresh_token;
+    if (!state || !refreshToken) return false;
+    try {
+      let discovered = this.#discovered;
+      if (!discovered || discovered.as.issuer !== state.issuer) {
+        const prm = await discoverResourceMetadata(this.#endpoint, undefined, this.#ctx);
+        if (prm.authorization_servers?.[0] !== state.issuer) throw new Error("the authorization server changed");
+        discovered = { prm, as: await discoverAuthorizationServer(state.issuer, this.#ctx) };
+        this.#discovered = discovered;
+        await this.#setUpDpop(discovered.as);
+      }
+      const { as, prm } = discovered;
+      const info = this.#provider.grant?.client ?? this.#preregistered(as.issuer) ?? state.client;
+      if (!info) throw new Error("no client identity for the refresh");
+      const client: oauth.Client = { client_id: info.client_id };
+      const auth = clientAuth(info, as, this.#provider.grant?.privateKey);
+      const response = await this.#tokenRequest(
+        "token",
+        () =>
+          oauth.refreshTokenGrantRequest(
+            as,
+            client,
+            auth,
+            refreshToken,
+            this.#options({ additionalParameters: { resource: prm.resource } }),
+          ),
+        (r) => oauth.processRefreshTokenResponse(as, client, r),
+      );
+      state.tokens = toStored(response, state.tokens);
+      await this.#save(state);
+      return true;
+    } catch {
+      // An expired or revoked refresh token: a new authorization is needed.
+      if (state.tokens) delete state.tokens;
+      await this.#save(state);
+      return false;
+    }
+  }
+
+  #preregistered(issuer: string): OAuthClientInformation | undefined {
+    const given = this.#provider.clientInformation;
+    const info = typeof given === "function" ? given(issuer) : given;
+    if (info) return info;
+    const cimd = this.#provider.clientMetadataUrl;
+    return cimd && this.#discovered?.as.client_id_metadata_document_supported === true
+      ? { client_id: cimd, token_endpoint_auth_method: "none" }
+      : undefined;
+  }
+}
+
+/** Client authentication at the token endpoint: the client's method, else what the server advertises. */
+function clientAuth(info: OAuthClientInformation, as: oauth.AuthorizationServer, privateKey?: CryptoKey): oauth.ClientAuth {
+  const supported = as.token_endpoint_auth_methods_supported;
+  let method = info.token_endpoint_auth_method;
+  if (!method) {
+    if (privateKey) method = "private_key_jwt";
+    else if (info.client_secret === undefined) method = "none";
+    else if (supported?.includes("client_secret_basic") || !supported) method = "client_secret_basic";
+    else if (supported.includes("client_secret_post")) method = "client_secret_post";
+    else method = "client_secret_basic";
+  }
+  switch (method) {
+    case "client_secret_basic":
+      return secretBasic(info.client_secret ?? "");
+    case "client_secret_post":
+      return oauth.ClientSecretPost(info.client_secret ?? "");
+    case "private_key_jwt":
+      if (!privateKey) throw authError("token", "private_key_jwt needs a private key");
+      return oauth.PrivateKeyJwt(privateKey);
+    case "client_secret_jwt":
+      return oauth.ClientSecretJwt(info.client_secret ?? "");
+    default:
+      return oauth.None();
+  }
+}
+
+/**
+ * `client_secret_basic` (RFC 6749 §2.3.1): id and secret form-urlencoded,
+ * joined by a colon, in Base64. The WHATWG form encoding leaves `-._*` and
+ * alphanumerics as they are, which servers that skip the decoding step also read.
+ */
+function secretBasic(secret: string): oauth.ClientAuth {
+  const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+  return (_as, client, _body, headers) => {
+    headers.set("authorization", `Basic ${Buffer.from(`${encode(client.client_id)}:${encode(secret)}`).toString("base64")}`);
+  };
+}
+
+function toStored(response: oauth.TokenEndpointResponse, previous: StoredTokens | undefined): StoredTokens {
+  const tokens: StoredTokens = { access_token: response.access_token, token_type: response.token_type };
+  const refresh = response.refresh_token ?? previous?.refresh_token;
+  if (refresh) tokens.refresh_token = refresh;
+  if (typeof response.expires_in === "number") tokens.expires_at = Math.floor(Date.now() / 1000) + response.expires_in;
+  if (typeof response.scope === "string") tokens.scope = response.scope;
+  return tokens;
+}
+
+/**
+ * Reads a registration response (RFC 7591 §3.2.1): a 2xx JSON object with a
+ * string `client_id`. Read here rather than by oauth4webapi, which also
+ * demands `client_secret_expires_at` with every secret, a member servers
+ * often leave out.
+ */
+async function readRegistration(
+  response: Response,
+): Promise<{ client_id: string; client_secret?: unknown; token_endpoint_auth_method?: unknown }> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (!response.ok) {
+    const error = (body as { error?: unknown; error_description?: unknown } | undefined) ?? {};
+    throw new Error(
+      `HTTP ${response.status}${typeof error.error === "string" ? ` ${error.error}` : ""}${typeof error.error_description === "string" ? `: ${clip(error.error_description, 200)}` : ""}`,
+    );
+  }
+  if (typeof body !== "object" || body === null || typeof (body as { client_id?: unknown }).client_id !== "string") {
+    throw new Error("the registration response has no client_id");
+  }
+  return body as { client_id: string };
+}
+
+function statusOf(error: unknown): Record<string, unknown> | undefined {
+  if (error instanceof oauth.ResponseBodyError) return { status: error.status, error: error.error };
+  if (error instanceof oauth.WWWAuthenticateChallengeError) {
+    const code = challengeError(error).error;
+    return { status: error.status, ...(code ? { error: code } : {}) };
+  }
+  const response = (error as { cause?: unknown })?.cause;
+  return response instanceof Response ? { status: response.status } : undefined;
+}
