@@ -12,7 +12,7 @@ import type { JSONRPCErrorResponse, JSONRPCResultResponse, RequestId } from "@x/
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type { HeaderParam, RequestEnvelope } from "@x/mcp-v2607/wire";
 import { createContext, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
-import { isProtocolError } from "./errors.js";
+import { isProtocolError, McpError, ResourceNotFoundError } from "./errors.js";
 import type { MethodEntry } from "./features/feature.js";
 import type { ToolsFeature } from "./features/tools/index.js";
 import { ASKING_METHODS } from "./mrtr/asks.js";
@@ -259,6 +259,12 @@ export class Dispatcher {
    */
   #answerLegacy(request: InboundRequest, session: LegacySession, transport: TransportInfo): Outcome | Promise<Outcome> {
     const { id, method, params, envelope } = request;
+    const failed = (error: unknown) =>
+      this.failed(
+        error instanceof ResourceNotFoundError ? new McpError(ResourceNotFoundError.INITIALIZE_ERA_CODE, error.message, error.data) : error,
+        id,
+        method,
+      );
     try {
       const own = answerSessionMethod(session, method, params, {
         logging: this.#settings.loggingEnabled,
@@ -266,7 +272,7 @@ export class Dispatcher {
       });
       if (own !== undefined) return { response: resultResponse(id, own) as JSONRPCResultResponse, stage: "handler" };
     } catch (error) {
-      return this.failed(error, id, method);
+      return failed(error);
     }
     const entry = LATER_ONLY_METHODS.has(method) ? undefined : this.#table.get(method);
     if (!entry?.enabled()) return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, "message");
@@ -296,7 +302,7 @@ export class Dispatcher {
       running = handle(params, ctx, transport, scope);
     } catch (error) {
       scope.direct = false;
-      return this.failed(error, id, method);
+      return failed(error);
     }
     if (running instanceof Promise) {
       return running.then(
@@ -306,7 +312,7 @@ export class Dispatcher {
         },
         (error) => {
           scope.direct = false;
-          return this.failed(error, id, method);
+          return failed(error);
         },
       );
     }

@@ -45,7 +45,41 @@ export function isMcpError(value: unknown): value is { code: number; message: st
  * else thrown is a tool fault and becomes an `isError` result.
  */
 export function isProtocolError(value: unknown): value is { code: number; message: string; data?: unknown } {
-  return isMcpError(value) && value.code >= -32768 && value.code <= -32000;
+  return isMcpError(value) && value.code >= -32768 && value.code <= -32000 && !(value instanceof ClientRequestError);
+}
+
+/**
+ * `resources/read` of a URI the server does not have. Its code depends on
+ * the era: -32602 in 2026-07-28 (server/resources, "Error Handling"), and
+ * -32002 in the initialize era (2025-11-25 and before), which the dispatcher
+ * answers there.
+ */
+export class ResourceNotFoundError extends McpError {
+  /** The code the initialize era gives this error (spec 2025-11-25: server/resources, "Error Handling"). */
+  static readonly INITIALIZE_ERA_CODE = -32002;
+  constructor(uri: string) {
+    super(-32602, "Resource not found", { uri });
+    this.name = "ResourceNotFoundError";
+  }
+}
+
+/**
+ * A server-to-client request that failed (initialize era): the client
+ * answered with an error, an answer that is not of the request's result type
+ * (-32602), never answered (-32001), or went away (-32000). Thrown to the
+ * handler by `ctx.elicit`, `ctx.createMessage` and `ctx.listRoots`. Not a
+ * protocol error of the handler's own request: uncaught, it is a fault of
+ * the handler (a tool's `isError` result, else -32603), so the client's code
+ * is never passed off as the answer to its request.
+ */
+export class ClientRequestError extends Error {
+  /** The JSON-RPC error code of the client's answer, or -32602 (invalid answer), -32001 (timeout), -32000 (session ended, not deliverable). */
+  readonly code: number;
+  constructor(code: number, message: string) {
+    super(message);
+    this.name = "ClientRequestError";
+    this.code = code;
+  }
 }
 
 /** The JSON-RPC code used when a server limit is reached (the implementation-defined server error range). */

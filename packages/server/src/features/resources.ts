@@ -23,7 +23,7 @@ import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type uriTemplatesType from "uri-templates";
 import { applyHints } from "../cache.js";
 import type { RequestContext } from "../context.js";
-import { McpError } from "../errors.js";
+import { McpError, ResourceNotFoundError } from "../errors.js";
 import { isObject, type JsonObject } from "../objects.js";
 import { listResult, page } from "../pagination.js";
 import { MissingDependencyError, requireAtRunTime } from "../runtime-deps.js";
@@ -274,7 +274,7 @@ export class ResourcesFeature implements Feature {
       if (isInputRequired(value)) return value;
       return this.#hinted(toReadResult(value, uri, template.config.mimeType), template.cache);
     }
-    throw new McpError(ErrorCode.InvalidParams, "Resource not found", { uri });
+    throw new ResourceNotFoundError(uri);
   }
 
   /** A read result with its hints: its own, else the registration's, else the server's for `resources/read`. */

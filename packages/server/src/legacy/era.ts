@@ -16,7 +16,7 @@ import { ErrorCode, Method } from "@x/mcp-v2511/constants";
 import { INITIALIZE_ERA_VERSIONS, negotiateProtocolVersion } from "@x/mcp-v2511/wire";
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from "@x/mcp-v2607";
 import { META_PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
-import { McpError } from "../errors.js";
+import { ClientRequestError, McpError } from "../errors.js";
 import { isObject, type JsonObject } from "../objects.js";
 import type { LegacySession } from "./session.js";
 
@@ -44,11 +44,27 @@ export interface InitializeRequestInfo {
 }
 
 /**
+ * The most JSON characters of `initialize` params (capabilities, client info,
+ * version) a server accepts: a session keeps them until it ends, so the
+ * bound times `maxSessions` bounds that memory (64 KiB × 1000 by default).
+ */
+export const MAX_INITIALIZE_PARAMS_CHARS = 65_536;
+
+/**
  * Reads `initialize` params and negotiates the version among `served`
  * (the era's versions the server serves, newest first).
- * @throws McpError(-32602) when the params are not `InitializeRequestParams`.
+ * @throws McpError(-32602) when the params are not `InitializeRequestParams`,
+ *   or are longer than {@link MAX_INITIALIZE_PARAMS_CHARS} as JSON.
  */
 export async function readInitialize(params: JsonObject, served: readonly string[]): Promise<InitializeRequestInfo> {
+  // The session keeps the client's capabilities and info for its whole life: bound them.
+  const size = JSON.stringify(params, (_key, value) => (typeof value === "bigint" ? 0 : value)).length;
+  if (size > MAX_INITIALIZE_PARAMS_CHARS) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid params: initialize params of ${size} characters exceed the ${MAX_INITIALIZE_PARAMS_CHARS} a session keeps`,
+    );
+  }
   const v = await loadLegacyValidators();
   if (!v.InitializeRequestParams(params)) {
     throw new McpError(ErrorCode.InvalidParams, "Invalid params: initialize needs protocolVersion, capabilities and clientInfo", {
@@ -150,13 +166,13 @@ export const LATER_ONLY_METHODS: ReadonlySet<string> = new Set(["server/discover
 /**
  * Checks a client's answer to a server-to-client request with the era's
  * validator for `method`'s result.
- * @throws McpError(-32602)-coded Error naming the method when the answer is not of its result type.
+ * @throws ClientRequestError(-32602) naming the method when the answer is not of its result type.
  */
 export function checkClientAnswer(method: string, answer: unknown): unknown {
   const v = legacyValidators();
   const check =
     method === "elicitation/create" ? v.ElicitResult : method === "sampling/createMessage" ? v.CreateMessageResult : v.ListRootsResult;
-  if (!check(answer)) throw new McpError(ErrorCode.InvalidParams, `the client's answer to ${method} is not a valid result`);
+  if (!check(answer)) throw new ClientRequestError(ErrorCode.InvalidParams, `the client's answer to ${method} is not a valid result`);
   return answer;
 }
 

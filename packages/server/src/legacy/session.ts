@@ -34,16 +34,9 @@ interface Pending {
   reject(error: Error): void;
 }
 
-/** A server-to-client request that failed: the client answered with an error, never answered, or went away. */
-export class ClientRequestError extends Error {
-  /** The JSON-RPC error code of the client's answer, or -32001 (timeout) / -32000 (session ended, not deliverable). */
-  readonly code: number;
-  constructor(code: number, message: string) {
-    super(message);
-    this.name = "ClientRequestError";
-    this.code = code;
-  }
-}
+import { ClientRequestError } from "../errors.js";
+
+export { ClientRequestError };
 
 /** The JSON-RPC code a server-to-client request that timed out fails with (as the official SDKs use). */
 export const REQUEST_TIMEOUT = -32001;

@@ -150,6 +150,10 @@ function eraServer(options: ConstructorParameters<typeof McpServer>[1] = {}) {
     return JSON.stringify(answer);
   });
   server.registerTool("roots", {}, async (_args, ctx) => JSON.stringify(await ctx.listRoots()));
+  server.registerTool("ask_uncaught", {}, async (_args, ctx) => {
+    const answer = await ctx.elicit("Name?", { type: "object", properties: { name: { type: "string" } } });
+    return String(answer.action);
+  });
   server.registerTool("steps", {}, async (_args, ctx) => {
     ctx.progress(1, 2);
     await new Promise<void>((resolve) => {
@@ -477,6 +481,55 @@ describe("initialize era over Streamable HTTP", () => {
   });
 });
 
+describe("faults of the initialize era", () => {
+  it("an ask that fails and is not caught is the tool's fault, never the client's code passed off as the call's", async () => {
+    const srv = await start(eraServer({ clientRequestTimeoutMs: 10_000 }));
+    try {
+      const { headers } = await open(srv.url, { elicitation: {} });
+      const answers: Message[] = [{ error: { code: -32601, message: "no handler" } }, { result: { action: "maybe" } }];
+      for (const answer of answers) {
+        const events = sse(await post(srv.url, rq("tools/call", { name: "ask_uncaught", arguments: {} }), headers));
+        const asked = (await events.message())!;
+        expect(asked.method).toBe("elicitation/create");
+        expect((await post(srv.url, { jsonrpc: "2.0", id: asked.id, ...answer }, headers)).status).toBe(202);
+        const done = (await events.message())!;
+        expect(done.error).toBeUndefined();
+        expect(done.result.isError).toBe(true);
+      }
+    } finally {
+      await srv.stop();
+    }
+  });
+
+  it("resources/read of an unknown URI is -32002 in this era (-32602 in 2026-07-28)", async () => {
+    const srv = await start(eraServer());
+    try {
+      const { headers } = await open(srv.url);
+      const res = await post(srv.url, rq("resources/read", { uri: "test://nope" }), headers);
+      expect((await answerOf(res)).error).toMatchObject({ code: -32002, message: "Resource not found", data: { uri: "test://nope" } });
+      const body = rq("resources/read", { uri: "test://nope", _meta: meta() });
+      const later = await post(srv.url, body, headersFor(body));
+      expect((await later.json()).error).toMatchObject({ code: -32602 });
+    } finally {
+      await srv.stop();
+    }
+  });
+
+  it("refuses initialize params longer than a session keeps (64 KiB of JSON) with -32602, and opens no session", async () => {
+    const srv = await start(eraServer());
+    try {
+      const big = initializeBody();
+      (big.params.capabilities as Message).experimental = { blob: { a: "x".repeat(70_000) } };
+      const res = await post(srv.url, big);
+      expect(res.headers.get("mcp-session-id")).toBeNull();
+      expect((await res.json()).error).toMatchObject({ code: -32602 });
+      expect(srv.legacy.size).toBe(0);
+    } finally {
+      await srv.stop();
+    }
+  });
+});
+
 describe("bounded sessions", () => {
   it("refuses initialize past maxSessions with 503, ends idle sessions, and keeps nothing of an ended session", async () => {
     const events = new MemoryEventStore(10);
@@ -503,6 +556,23 @@ describe("bounded sessions", () => {
       expect(events.sessions).toBe(0);
       expect((await post(srv.url, rq("ping"), a.headers)).status).toBe(404);
       expect((await post(srv.url, initializeBody())).status).toBe(200);
+    } finally {
+      await srv.stop();
+    }
+  });
+
+  it("ends a session that never sent notifications/initialized after 60 s, an initialized one only after the idle timeout", async () => {
+    const srv = await start(eraServer(), { sessionIdleTimeoutMs: 30 * 60_000 });
+    try {
+      const bare = await post(srv.url, initializeBody());
+      const bareId = bare.headers.get("mcp-session-id")!;
+      await bare.json();
+      const ready = await open(srv.url);
+      srv.legacy.sweep(Date.now() + 30_000);
+      expect(srv.legacy.size).toBe(2);
+      srv.legacy.sweep(Date.now() + 61_000);
+      expect(srv.legacy.session(bareId)).toBeUndefined();
+      expect(srv.legacy.session(ready.id)).toBeDefined();
     } finally {
       await srv.stop();
     }

@@ -33,6 +33,12 @@ import { statusOf } from "./status.js";
 export const DEFAULT_MAX_SESSIONS = 1000;
 /** Default idle time after which a session ends: 30 minutes. Its id then gets 404 and the client initializes again. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+/**
+ * Idle time after which a session that never sent `notifications/initialized`
+ * ends (or the idle timeout, when shorter): 60 s, so that bare `initialize`
+ * calls cannot hold every session slot for the whole idle timeout.
+ */
+export const UNINITIALIZED_SESSION_IDLE_MS = 60_000;
 /** Default `retry` sent on SSE streams: how long a client waits before reconnecting, 1000 ms. */
 export const DEFAULT_SSE_RETRY_MS = 1000;
 
@@ -457,7 +463,8 @@ export class LegacyHttp {
 
   #startSweep(): void {
     if (this.#sweep || this.#idleMs <= 0) return;
-    this.#sweep = setInterval(() => this.sweep(Date.now()), Math.max(10, Math.min(this.#idleMs / 2, 60_000)));
+    const every = Math.min(this.#idleMs, UNINITIALIZED_SESSION_IDLE_MS) / 2;
+    this.#sweep = setInterval(() => this.sweep(Date.now()), Math.max(10, every));
     this.#sweep.unref?.();
   }
 
@@ -466,11 +473,17 @@ export class LegacyHttp {
     this.#sweep = undefined;
   }
 
-  /** Ends the sessions idle since before `now - sessionIdleTimeoutMs` (no request in flight, no open stream). */
+  /**
+   * Ends the sessions idle since before `now - sessionIdleTimeoutMs` (no
+   * request in flight, no open stream), and those that never sent
+   * `notifications/initialized` after {@link UNINITIALIZED_SESSION_IDLE_MS}.
+   */
   sweep(now: number): void {
     if (this.#idleMs <= 0) return;
+    const uninitialized = Math.min(this.#idleMs, UNINITIALIZED_SESSION_IDLE_MS);
     for (const live of [...this.#live.values()]) {
-      if (live.calls.size === 0 && live.attached.size === 0 && now - live.session.lastSeen >= this.#idleMs) this.end(live);
+      const limit = live.session.initialized ? this.#idleMs : uninitialized;
+      if (live.calls.size === 0 && live.attached.size === 0 && now - live.session.lastSeen >= limit) this.end(live);
     }
   }
 }
