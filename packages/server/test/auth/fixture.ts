@@ -1,0 +1,89 @@
+// Shared pieces of the authorization tests: a JWKS served by a node:http
+// server on 127.0.0.1 (keys from jose's generateKeyPair, the served set
+// changeable to rotate keys), tokens signed with jose's SignJWT, and an
+// @x/server behind createNodeHandler with the `auth` option, whose endpoint
+// URL (the resource's canonical URL) is known before the handler is made.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from "jose";
+import { createNodeHandler, type McpServer, type NodeHandlerOptions } from "../../src/index.js";
+
+/** A signing key of the test authorization server. */
+export interface TestKey {
+  kid: string;
+  privateKey: CryptoKey;
+  jwk: JWK;
+}
+
+export async function makeKey(kid: string): Promise<TestKey> {
+  const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+  const jwk = { ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" };
+  return { kid, privateKey: privateKey as CryptoKey, jwk };
+}
+
+/** A loopback HTTP server; `stop` closes it and its connections. */
+export async function loopback(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  const http: Server = createServer(handler);
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const stop = async () => {
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  };
+  return { origin, stop };
+}
+
+/** A JWKS endpoint serving `keys` (replace the array to rotate); counts its fetches. */
+export async function jwksServer(initial: TestKey[]) {
+  const state = { keys: initial, fetches: 0 };
+  const server = await loopback((_req, res) => {
+    state.fetches++;
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: state.keys.map((k) => k.jwk) }));
+  });
+  return { ...server, url: `${server.origin}/jwks`, state };
+}
+
+export const ISSUER = "https://as.test.example";
+
+/** A token signed by `key`, with the usual claims unless `claims` overrides them. */
+export function sign(key: TestKey, audience: string, claims: JWTPayload = {}, header: Record<string, unknown> = {}): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ sub: "alice", client_id: "app-1", scope: "mcp", ...claims })
+    .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "at+jwt", ...header })
+    .setIssuer((claims.iss as string | undefined) ?? ISSUER)
+    .setAudience((claims.aud as string | undefined) ?? audience)
+    .setIssuedAt(now)
+    .setExpirationTime((claims.exp as number | undefined) ?? now + 300)
+    .sign(key.privateKey);
+}
+
+/** An unsecured JWT (`alg: none`) with valid-looking claims. */
+export function unsecured(audience: string): string {
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+  const now = Math.floor(Date.now() / 1000);
+  return `${b64({ alg: "none", typ: "at+jwt" })}.${b64({ iss: ISSUER, aud: audience, sub: "alice", scope: "mcp", exp: now + 300 })}.`;
+}
+
+/**
+ * Serves `mcp` on a free loopback port at `/mcp` with the options `make`
+ * builds from the endpoint URL (known before the handler exists).
+ */
+export async function serveMcp(mcp: McpServer, make: (resource: string) => NodeHandlerOptions) {
+  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  const server = await loopback((req, res) => handler!(req, res));
+  const resource = `${server.origin}/mcp`;
+  try {
+    handler = createNodeHandler(mcp, { keepAliveMs: 0, path: "/mcp", ...make(resource) });
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return {
+    resource,
+    origin: server.origin,
+    stop: async () => {
+      mcp.close();
+      await server.stop();
+    },
+  };
+}
