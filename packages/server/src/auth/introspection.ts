@@ -102,9 +102,12 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): Ve
   };
 }
 
-/** `application/x-www-form-urlencoded` of a client credential, as RFC 6749 section 2.3.1 asks before Basic. */
+/**
+ * A client credential encoded as RFC 6749 section 2.3.1 asks before Basic;
+ * a space as `%20`, which every form decoder reads back (a `+` some read as itself).
+ */
 function formEncode(value: string): string {
-  return new URLSearchParams({ v: value }).toString().slice(2);
+  return encodeURIComponent(value);
 }
 
 async function digest(token: string): Promise<string> {
