@@ -1,0 +1,197 @@
+// End to end with a real authorization server: `oidc-provider` on 127.0.0.1
+// issues JWT access tokens (RFC 9068) for the resource indicator (RFC 8707)
+// of an @x/server endpoint, which verifies them with jwtVerifier against the
+// provider's own JWKS, and with introspectionVerifier against its
+// introspection endpoint. The test is the OAuth client: client credentials
+// at the token endpoint, the token on each MCP request.
+import { exportJWK, generateKeyPair } from "jose";
+import Provider from "oidc-provider";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { introspectionVerifier, jwtVerifier } from "../../src/auth/index.js";
+import { McpServer, type RequestContext } from "../../src/index.js";
+import { headersFor, request } from "../helpers.js";
+import { loopback, serveMcp } from "./fixture.js";
+
+type Message = Record<string, any>;
+
+let runs = 0;
+function makeServer() {
+  const mcp = new McpServer({ name: "e2e", version: "1" });
+  mcp.registerTool("whoami", {}, (_a, ctx: RequestContext) => {
+    runs++;
+    return `${ctx.auth?.clientId} ${ctx.auth?.scopes.join(" ")}`;
+  });
+  mcp.registerTool("deploy", { requiredScopes: ["deploy"] }, () => {
+    runs++;
+    return "deployed";
+  });
+  return mcp;
+}
+
+let as: Awaited<ReturnType<typeof loopback>>;
+let issuer: string;
+let jwtServer: Awaited<ReturnType<typeof serveMcp>>;
+let opaqueServer: Awaited<ReturnType<typeof serveMcp>>;
+/** The resource indicators the provider knows, and the token format of each. */
+const resources = new Map<string, "jwt" | "opaque">();
+
+beforeAll(async () => {
+  const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+  const signing = { ...(await exportJWK(privateKey)), kid: "as-key-1", alg: "ES256", use: "sig" };
+  let provider: Provider | undefined;
+  as = await loopback((req, res) => provider!.callback()(req, res));
+  issuer = as.origin;
+  provider = new Provider(issuer, {
+    jwks: { keys: [signing as never] },
+    // The only key is an EC key: everything the provider signs uses it.
+    clientDefaults: { id_token_signed_response_alg: "ES256" },
+    scopes: ["openid", "mcp", "deploy"],
+    clients: [
+      {
+        client_id: "machine",
+        client_secret: "machine-secret",
+        grant_types: ["client_credentials"],
+        response_types: [],
+        redirect_uris: [],
+        scope: "mcp deploy",
+      },
+      {
+        // The resource server's own credentials, for introspection.
+        client_id: "resource-server",
+        client_secret: "rs-secret",
+        grant_types: [],
+        response_types: [],
+        redirect_uris: [],
+      },
+    ],
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      introspection: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => undefined as never,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, indicator: string) => {
+          const format = resources.get(indicator);
+          if (format === undefined) throw new Provider.errors.InvalidTarget();
+          return {
+            scope: "mcp deploy",
+            audience: indicator,
+            accessTokenTTL: 300,
+            accessTokenFormat: format,
+            ...(format === "jwt" ? { jwt: { sign: { alg: "ES256" } } } : {}),
+          };
+        },
+      },
+    },
+  } as never);
+  jwtServer = await serveMcp(makeServer(), (resource) => ({
+    auth: {
+      verifyAccessToken: jwtVerifier({ jwksUrl: `${issuer}/jwks`, issuer, audience: resource, typ: "at+jwt" }),
+      resourceMetadata: { resource, authorizationServers: [issuer], scopesSupported: ["mcp"] },
+    },
+  }));
+  opaqueServer = await serveMcp(makeServer(), (resource) => ({
+    auth: {
+      verifyAccessToken: introspectionVerifier({
+        endpoint: `${issuer}/token/introspection`,
+        clientId: "resource-server",
+        clientSecret: "rs-secret",
+        audience: resource,
+        issuer,
+      }),
+      resourceMetadata: { resource, authorizationServers: [issuer] },
+    },
+  }));
+  resources.set(jwtServer.resource, "jwt");
+  resources.set(opaqueServer.resource, "opaque");
+});
+
+afterAll(async () => {
+  await jwtServer?.stop();
+  await opaqueServer?.stop();
+  await as?.stop();
+});
+
+/** Client credentials at the provider's token endpoint for `resource`; the access token. */
+async function tokenFor(resource: string, scope: string): Promise<string> {
+  const metadata = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json();
+  const response = await fetch(metadata.token_endpoint, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: `Basic ${Buffer.from("machine:machine-secret").toString("base64")}`,
+    },
+    body: new URLSearchParams({ grant_type: "client_credentials", resource, scope }),
+  });
+  const body = await response.json();
+  expect(response.status, JSON.stringify(body)).toBe(200);
+  return body.access_token as string;
+}
+
+async function call(resource: string, name: string, token?: string) {
+  const body = request("tools/call", { name, arguments: {} });
+  const response = await fetch(resource, {
+    method: "POST",
+    headers: { ...headersFor(body), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, challenge: response.headers.get("www-authenticate"), json: (await response.json()) as Message };
+}
+
+describe("oidc-provider end to end", () => {
+  it("discovery: the 401 names the metadata, which names the provider, whose metadata is found", async () => {
+    const refused = await call(jwtServer.resource, "whoami");
+    expect(refused.status).toBe(401);
+    const url = /resource_metadata="([^"]+)"/.exec(refused.challenge!)![1]!;
+    const prm = await (await fetch(url)).json();
+    expect(prm.resource).toBe(jwtServer.resource);
+    expect(prm.authorization_servers).toEqual([issuer]);
+    const asMeta = await (await fetch(`${prm.authorization_servers[0]}/.well-known/openid-configuration`)).json();
+    expect(asMeta.issuer).toBe(issuer);
+  });
+
+  it("a JWT access token for this resource is accepted; ctx.auth carries the client and scopes", async () => {
+    const token = await tokenFor(jwtServer.resource, "mcp");
+    expect(token.split(".")).toHaveLength(3);
+    runs = 0;
+    const answer = await call(jwtServer.resource, "whoami", token);
+    expect(answer.status).toBe(200);
+    expect(answer.json.result.content[0].text).toBe("machine mcp");
+    expect(runs).toBe(1);
+  });
+
+  it("a token for the other resource (another audience) is refused with 401 invalid_token", async () => {
+    resources.set(`${jwtServer.origin}/other`, "jwt");
+    const other = await tokenFor(`${jwtServer.origin}/other`, "mcp");
+    runs = 0;
+    const answer = await call(jwtServer.resource, "whoami", other);
+    expect(answer.status).toBe(401);
+    expect(answer.challenge).toContain('error="invalid_token"');
+    expect(runs).toBe(0);
+  });
+
+  it("step-up: 403 insufficient_scope names the scope; a token with it passes", async () => {
+    const small = await tokenFor(jwtServer.resource, "mcp");
+    runs = 0;
+    const refused = await call(jwtServer.resource, "deploy", small);
+    expect(refused.status).toBe(403);
+    const scope = /scope="([^"]+)"/.exec(refused.challenge!)![1]!;
+    expect(scope).toBe("deploy");
+    expect(runs).toBe(0);
+    const bigger = await tokenFor(jwtServer.resource, `mcp ${scope}`);
+    const ok = await call(jwtServer.resource, "deploy", bigger);
+    expect(ok.status).toBe(200);
+    expect(runs).toBe(1);
+  });
+
+  it("an opaque token is accepted through the provider's introspection endpoint", async () => {
+    const token = await tokenFor(opaqueServer.resource, "mcp deploy");
+    runs = 0;
+    const answer = await call(opaqueServer.resource, "deploy", token);
+    expect(answer.status).toBe(200);
+    expect(runs).toBe(1);
+    expect((await call(opaqueServer.resource, "whoami", "no-such-token")).status).toBe(401);
+  });
+});
