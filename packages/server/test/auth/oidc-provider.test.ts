@@ -42,7 +42,7 @@ beforeAll(async () => {
   as = await loopback((req, res) => provider!.callback()(req, res));
   issuer = as.origin;
   provider = new Provider(issuer, {
-    jwks: { keys: [signing as never] },
+    jwks: { keys: [signing] },
     // The only key is an EC key: everything the provider signs uses it.
     clientDefaults: { id_token_signed_response_alg: "ES256" },
     scopes: ["openid", "mcp", "deploy"],
@@ -85,7 +85,7 @@ beforeAll(async () => {
         },
       },
     },
-  } as never);
+  });
   jwtServer = await serveMcp(makeServer(), (resource) => ({
     auth: {
       verifyAccessToken: jwtVerifier({ jwksUrl: `${issuer}/jwks`, issuer, audience: resource, typ: "at+jwt" }),
