@@ -87,3 +87,67 @@ export async function serveMcp(mcp: McpServer, make: (resource: string) => NodeH
     },
   };
 }
+
+/**
+ * A real authorization server, `oidc-provider`, on a free loopback port:
+ * one EC signing key (its JWKS at `/jwks`), client credentials for the
+ * client `machine` (secret `machine-secret`, scopes `mcp deploy`), the
+ * client `resource-server` (secret `rs-secret`) for introspection, and
+ * resource indicators: a resource listed in `resources` gets tokens whose
+ * audience it is, as JWTs (RFC 9068) or opaque tokens.
+ */
+export async function oidcProvider() {
+  const { default: Provider } = await import("oidc-provider");
+  const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+  const signing = { ...(await exportJWK(privateKey)), kid: "as-key-1", alg: "ES256", use: "sig" };
+  const resources = new Map<string, "jwt" | "opaque">();
+  let provider: InstanceType<typeof Provider> | undefined;
+  const server = await loopback((req, res) => provider!.callback()(req, res));
+  const issuer = server.origin;
+  provider = new Provider(issuer, {
+    jwks: { keys: [signing] },
+    // The only key is an EC key: everything the provider signs uses it.
+    clientDefaults: { id_token_signed_response_alg: "ES256" },
+    scopes: ["openid", "mcp", "deploy"],
+    clients: [
+      {
+        client_id: "machine",
+        client_secret: "machine-secret",
+        grant_types: ["client_credentials"],
+        response_types: [],
+        redirect_uris: [],
+        scope: "mcp deploy",
+      },
+      {
+        // The resource server's own credentials, for introspection.
+        client_id: "resource-server",
+        client_secret: "rs-secret",
+        grant_types: [],
+        response_types: [],
+        redirect_uris: [],
+      },
+    ],
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      introspection: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => undefined,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, indicator: string) => {
+          const format = resources.get(indicator);
+          if (format === undefined) throw new Provider.errors.InvalidTarget();
+          return {
+            scope: "mcp deploy",
+            audience: indicator,
+            accessTokenTTL: 300,
+            accessTokenFormat: format,
+            ...(format === "jwt" ? { jwt: { sign: { alg: "ES256" } } } : {}),
+          };
+        },
+      },
+    },
+  });
+  return { issuer, resources, stop: server.stop };
+}

@@ -4,13 +4,11 @@
 // provider's own JWKS, and with introspectionVerifier against its
 // introspection endpoint. The test is the OAuth client: client credentials
 // at the token endpoint, the token on each MCP request.
-import { exportJWK, generateKeyPair } from "jose";
-import Provider from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { introspectionVerifier, jwtVerifier } from "../../src/auth/index.js";
 import { McpServer, type RequestContext } from "../../src/index.js";
 import { headersFor, request } from "../helpers.js";
-import { loopback, serveMcp } from "./fixture.js";
+import { oidcProvider, serveMcp } from "./fixture.js";
 
 type Message = Record<string, any>;
 
@@ -28,64 +26,14 @@ function makeServer() {
   return mcp;
 }
 
-let as: Awaited<ReturnType<typeof loopback>>;
+let provider: Awaited<ReturnType<typeof oidcProvider>>;
 let issuer: string;
 let jwtServer: Awaited<ReturnType<typeof serveMcp>>;
 let opaqueServer: Awaited<ReturnType<typeof serveMcp>>;
-/** The resource indicators the provider knows, and the token format of each. */
-const resources = new Map<string, "jwt" | "opaque">();
 
 beforeAll(async () => {
-  const { privateKey } = await generateKeyPair("ES256", { extractable: true });
-  const signing = { ...(await exportJWK(privateKey)), kid: "as-key-1", alg: "ES256", use: "sig" };
-  let provider: Provider | undefined;
-  as = await loopback((req, res) => provider!.callback()(req, res));
-  issuer = as.origin;
-  provider = new Provider(issuer, {
-    jwks: { keys: [signing] },
-    // The only key is an EC key: everything the provider signs uses it.
-    clientDefaults: { id_token_signed_response_alg: "ES256" },
-    scopes: ["openid", "mcp", "deploy"],
-    clients: [
-      {
-        client_id: "machine",
-        client_secret: "machine-secret",
-        grant_types: ["client_credentials"],
-        response_types: [],
-        redirect_uris: [],
-        scope: "mcp deploy",
-      },
-      {
-        // The resource server's own credentials, for introspection.
-        client_id: "resource-server",
-        client_secret: "rs-secret",
-        grant_types: [],
-        response_types: [],
-        redirect_uris: [],
-      },
-    ],
-    features: {
-      devInteractions: { enabled: false },
-      clientCredentials: { enabled: true },
-      introspection: { enabled: true },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: () => undefined as never,
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx: unknown, indicator: string) => {
-          const format = resources.get(indicator);
-          if (format === undefined) throw new Provider.errors.InvalidTarget();
-          return {
-            scope: "mcp deploy",
-            audience: indicator,
-            accessTokenTTL: 300,
-            accessTokenFormat: format,
-            ...(format === "jwt" ? { jwt: { sign: { alg: "ES256" } } } : {}),
-          };
-        },
-      },
-    },
-  });
+  provider = await oidcProvider();
+  issuer = provider.issuer;
   jwtServer = await serveMcp(makeServer(), (resource) => ({
     auth: {
       verifyAccessToken: jwtVerifier({ jwksUrl: `${issuer}/jwks`, issuer, audience: resource, typ: "at+jwt" }),
@@ -104,14 +52,14 @@ beforeAll(async () => {
       resourceMetadata: { resource, authorizationServers: [issuer] },
     },
   }));
-  resources.set(jwtServer.resource, "jwt");
-  resources.set(opaqueServer.resource, "opaque");
+  provider.resources.set(jwtServer.resource, "jwt");
+  provider.resources.set(opaqueServer.resource, "opaque");
 });
 
 afterAll(async () => {
   await jwtServer?.stop();
   await opaqueServer?.stop();
-  await as?.stop();
+  await provider?.stop();
 });
 
 /** Client credentials at the provider's token endpoint for `resource`; the access token. */
@@ -163,7 +111,7 @@ describe("oidc-provider end to end", () => {
   });
 
   it("a token for the other resource (another audience) is refused with 401 invalid_token", async () => {
-    resources.set(`${jwtServer.origin}/other`, "jwt");
+    provider.resources.set(`${jwtServer.origin}/other`, "jwt");
     const other = await tokenFor(`${jwtServer.origin}/other`, "mcp");
     runs = 0;
     const answer = await call(jwtServer.resource, "whoami", other);
