@@ -380,8 +380,17 @@ export class McpServer {
           ? this.#prompts.get(params.name)?.config.requiredScopes
           : method === "resources/read" && typeof params.uri === "string"
             ? this.#resources.requiredScopes(params.uri)
-            : undefined;
+            : method === "completion/complete" && isObject(params.ref)
+              ? this.#completionScopes(params.ref)
+              : undefined;
     return scopes !== undefined && scopes.length > 0 ? scopes : undefined;
+  }
+
+  /** A completion of a scoped prompt's arguments or template's variables needs the same scopes as using it. */
+  #completionScopes(ref: JsonObject): readonly string[] | undefined {
+    if (ref.type === "ref/prompt" && typeof ref.name === "string") return this.#prompts.get(ref.name)?.config.requiredScopes;
+    if (ref.type === "ref/resource" && typeof ref.uri === "string") return this.#resources.templateOf(ref.uri)?.config.requiredScopes;
+    return undefined;
   }
 
   #answer(request: InboundRequest, transport: TransportInfo): Outcome | Promise<Outcome> {

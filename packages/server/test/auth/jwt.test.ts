@@ -27,10 +27,23 @@ function protectedServer(): McpServer {
     ran("deploy");
     return "deployed";
   });
-  mcp.registerPrompt("secret-prompt", { requiredScopes: ["prompts:secret"] }, () => {
-    ran("secret-prompt");
-    return "a secret";
-  });
+  mcp.registerPrompt(
+    "secret-prompt",
+    {
+      requiredScopes: ["prompts:secret"],
+      arguments: [{ name: "topic" }],
+      complete: {
+        topic: () => {
+          ran("complete");
+          return ["secret topic"];
+        },
+      },
+    },
+    () => {
+      ran("secret-prompt");
+      return "a secret";
+    },
+  );
   mcp.registerResource("secret", "file:///secret.txt", { requiredScopes: ["files:read"] }, () => {
     ran("secret-resource");
     return "the secret";
@@ -274,6 +287,18 @@ describe("bad input: each refused before the handler runs", () => {
     const enough = await sign(k1, resource, { scope: "docs:read" });
     expect((await call(request("resources/read", { uri: "file:///docs/a" }), bearer(enough))).status).toBe(200);
     expect(runs.docs).toBe(1);
+  });
+
+  it("completing a scoped prompt's argument needs the prompt's scopes: 403, then 200 with them", async () => {
+    const complete = () =>
+      request("completion/complete", { ref: { type: "ref/prompt", name: "secret-prompt" }, argument: { name: "topic", value: "s" } });
+    const short = await call(complete(), bearer(await sign(k1, resource)));
+    expect(short.status).toBe(403);
+    expect(short.challenge).toContain('scope="prompts:secret"');
+    expect(runs.complete).toBeUndefined();
+    const enough = await call(complete(), bearer(await sign(k1, resource, { scope: "prompts:secret" })));
+    expect(enough.status).toBe(200);
+    expect(enough.body.result.completion.values).toEqual(["secret topic"]);
   });
 
   it("scoped tools are still listed to a token without their scopes", async () => {

@@ -75,7 +75,7 @@ const LADDER: readonly Stage[] = [
   message, //        5, 6, 8. not UTF-8 JSON, too deep, not one request, bad _meta: 400, before any handler; an initialize-era request without its session: 400
   notification, //   7. a notification or a JSON-RPC response: 202 with an empty body, as neither has an answer (on a session: acted on first)
   headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020 (proxies route on them)
-  registrationScopes, // auth on: the tool, resource or prompt named has requiredScopes the token lacks: 403 insufficient_scope, before its handler runs
+  registrationScopes, // auth on: the tool, resource or prompt named (or completed) has requiredScopes the token lacks: 403 insufficient_scope, before its handler runs
   assignsHook, //    the assigns hook throws: 500, -32603, before the request takes a slot
 ];
 // Then `runCall` (`initialize` mints a session; a request on a session goes to legacy.ts): the dispatcher checks 10. the protocol version (400, -32022)
@@ -693,6 +693,14 @@ function headerMirrors(_core: Core, ex: Exchange): HttpAnswer | undefined {
   return errorAnswer(400, ErrorCode.HeaderMismatch, mismatch, inbound.id, ex.cors, inbound.method);
 }
 
+/** What each method with per-registration scopes names, for the challenge's `error_description`. */
+const SCOPED: Readonly<Record<string, string>> = {
+  "tools/call": "tool",
+  "prompts/get": "prompt",
+  "resources/read": "resource",
+  "completion/complete": "prompt or template",
+};
+
 function registrationScopes(core: Core, ex: Exchange): HttpAnswer | undefined {
   const auth = core.auth;
   if (auth === undefined || ex.inbound!.kind !== "request") return undefined;
@@ -705,7 +713,7 @@ function registrationScopes(core: Core, ex: Exchange): HttpAnswer | undefined {
     auth,
     403,
     "insufficient_scope",
-    `${inbound.method} of this ${inbound.method.split("/")[0]!.replace(/s$/, "")} needs more scopes`,
+    `${inbound.method} of this ${SCOPED[inbound.method] ?? "registration"} needs more scopes`,
     needed.join(" "),
     inbound.id,
     inbound.method,
