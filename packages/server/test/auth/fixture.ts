@@ -88,11 +88,16 @@ export async function serveMcp(mcp: McpServer, make: (resource: string) => NodeH
   };
 }
 
+/** The redirect URI of the public client `cli`. */
+export const CALLBACK = "http://127.0.0.1:1/callback";
+
 /**
  * A real authorization server, `oidc-provider`, on a free loopback port:
  * one EC signing key (its JWKS at `/jwks`), client credentials for the
  * client `machine` (secret `machine-secret`, scopes `mcp deploy`), the
- * client `resource-server` (secret `rs-secret`) for introspection, and
+ * client `resource-server` (secret `rs-secret`) for introspection, the
+ * public client `cli` (authorization code with PKCE, redirect {@link CALLBACK};
+ * the built-in login page takes any login), and
  * resource indicators: a resource listed in `resources` gets tokens whose
  * audience it is, as JWTs (RFC 9068) or opaque tokens.
  */
@@ -119,6 +124,14 @@ export async function oidcProvider() {
         scope: "mcp deploy",
       },
       {
+        // A public client (PKCE) of the authorization-code flow; its redirect is read, never visited.
+        client_id: "cli",
+        token_endpoint_auth_method: "none",
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        redirect_uris: [CALLBACK],
+      },
+      {
         // The resource server's own credentials, for introspection.
         client_id: "resource-server",
         client_secret: "rs-secret",
@@ -128,7 +141,8 @@ export async function oidcProvider() {
       },
     ],
     features: {
-      devInteractions: { enabled: false },
+      // Its built-in login and consent pages, which the authorization-code test fills in.
+      devInteractions: { enabled: true },
       clientCredentials: { enabled: true },
       introspection: { enabled: true },
       resourceIndicators: {

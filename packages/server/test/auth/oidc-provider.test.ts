@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { introspectionVerifier, jwtVerifier } from "../../src/auth/index.js";
 import { McpServer, type RequestContext } from "../../src/index.js";
 import { headersFor, request } from "../helpers.js";
-import { oidcProvider, serveMcp } from "./fixture.js";
+import { calculatePKCECodeChallenge, randomPKCECodeVerifier } from "./pkce.js";
+import { CALLBACK, oidcProvider, serveMcp } from "./fixture.js";
 
 type Message = Record<string, any>;
 
@@ -17,7 +18,7 @@ function makeServer() {
   const mcp = new McpServer({ name: "e2e", version: "1" });
   mcp.registerTool("whoami", {}, (_a, ctx: RequestContext) => {
     runs++;
-    return `${ctx.auth?.clientId} ${ctx.auth?.scopes.join(" ")}`;
+    return `${ctx.auth?.subject} ${ctx.auth?.clientId} ${ctx.auth?.scopes.join(" ")}`;
   });
   mcp.registerTool("deploy", { requiredScopes: ["deploy"] }, () => {
     runs++;
@@ -106,7 +107,7 @@ describe("oidc-provider end to end", () => {
     runs = 0;
     const answer = await call(jwtServer.resource, "whoami", token);
     expect(answer.status).toBe(200);
-    expect(answer.json.result.content[0].text).toBe("machine mcp");
+    expect(answer.json.result.content[0].text).toBe("machine machine mcp");
     expect(runs).toBe(1);
   });
 
@@ -141,5 +142,137 @@ describe("oidc-provider end to end", () => {
     expect(answer.status).toBe(200);
     expect(runs).toBe(1);
     expect((await call(opaqueServer.resource, "whoami", "no-such-token")).status).toBe(401);
+  });
+});
+
+/**
+ * The authorization-code flow with PKCE, driven by the test as a browser
+ * would: the authorization request (with `resource`), the provider's login
+ * and consent pages answered with their forms, the redirect read (never
+ * followed), and the code exchanged with the verifier and `resource`.
+ * Cookies are kept by hand. Returns the access token.
+ */
+async function authorizationCode(resource: string, scope: string, login: string): Promise<string> {
+  const metadata = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json();
+  const verifier = randomPKCECodeVerifier();
+  const state = "st-1";
+  const cookies = new Map<string, string>();
+  const go = async (url: string, init: RequestInit = {}) => {
+    const response = await fetch(url, {
+      ...init,
+      redirect: "manual",
+      headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const eq = pair!.indexOf("=");
+      cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+    }
+    await response.arrayBuffer();
+    return response;
+  };
+  const authorize = new URL(metadata.authorization_endpoint);
+  for (const [k, v] of Object.entries({
+    client_id: "cli",
+    response_type: "code",
+    redirect_uri: CALLBACK,
+    scope,
+    state,
+    resource,
+    code_challenge: await calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+  }))
+    authorize.searchParams.set(k, v);
+  let response = await go(authorize.href);
+  let loggedIn = false;
+  // At most a login and a consent, each a redirect to a page, a form post and a redirect back.
+  for (let step = 0; step < 6; step++) {
+    const location = new URL(response.headers.get("location")!, issuer);
+    if (location.href.startsWith(CALLBACK)) {
+      expect(location.searchParams.get("state")).toBe(state);
+      expect(location.searchParams.get("iss")).toBe(issuer);
+      const code = location.searchParams.get("code")!;
+      const token = await fetch(metadata.token_endpoint, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          client_id: "cli",
+          code,
+          redirect_uri: CALLBACK,
+          code_verifier: verifier,
+          resource,
+        }),
+      });
+      const body = await token.json();
+      expect(token.status, JSON.stringify(body)).toBe(200);
+      return body.access_token as string;
+    }
+    if (location.pathname.startsWith("/interaction/")) {
+      await go(location.href);
+      // The first page is the login, the next the consent.
+      const prompt: Record<string, string> = loggedIn ? { prompt: "consent" } : { prompt: "login", login, password: "any" };
+      loggedIn = true;
+      response = await go(location.href, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(prompt),
+      });
+      continue;
+    }
+    response = await go(location.href);
+  }
+  throw new Error("the authorization flow did not reach the redirect");
+}
+
+describe("oidc-provider end to end, authorization code with PKCE", () => {
+  it("a user's token reaches the handler with the user as subject, in both eras", async () => {
+    const token = await authorizationCode(jwtServer.resource, "mcp", "alice");
+    runs = 0;
+    const answer = await call(jwtServer.resource, "whoami", token);
+    expect(answer.status).toBe(200);
+    expect(answer.json.result.content[0].text).toBe("alice cli mcp");
+    // The initialize era with the same token, on its session.
+    const init = await fetch(jwtServer.resource, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      }),
+    });
+    expect(init.status).toBe(200);
+    const session = init.headers.get("mcp-session-id")!;
+    await init.arrayBuffer();
+    const legacy = await fetch(jwtServer.resource, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${token}`,
+        "mcp-session-id": session,
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "whoami", arguments: {} } }),
+    });
+    expect(legacy.status).toBe(200);
+    expect(runs).toBe(2);
+    // Another user's token on that session: as for an unknown session.
+    const bobs = await authorizationCode(jwtServer.resource, "mcp", "bob");
+    const stolen = await fetch(jwtServer.resource, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        authorization: `Bearer ${bobs}`,
+        "mcp-session-id": session,
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "whoami", arguments: {} } }),
+    });
+    expect(stolen.status).toBe(404);
+    expect(runs).toBe(2);
   });
 });
