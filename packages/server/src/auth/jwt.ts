@@ -40,7 +40,7 @@ export interface JwtVerifierOptions {
 /**
  * A `verifyAccessToken` for JWT access tokens. Resolves `undefined` for a
  * token that is malformed, signed by no key of the JWKS, of a refused
- * algorithm, of another issuer or audience, expired or not yet valid;
+ * algorithm, of another issuer or audience, without `exp`, expired or not yet valid;
  * rejects only when the JWKS cannot be fetched (the request then gets 503).
  * Scopes come from `scope` (space-separated) or `scp` (array or string),
  * the client from `client_id` or `azp`.
@@ -74,6 +74,8 @@ export function jwtVerifier(options: JwtVerifierOptions): VerifyAccessToken {
     audience,
     algorithms,
     clockTolerance: options.clockToleranceSeconds ?? 0,
+    // RFC 9068 section 2.2: a JWT access token carries its expiry; one without could be replayed forever.
+    requiredClaims: ["exp"],
     ...(options.typ !== undefined ? { typ: options.typ } : {}),
   };
   return async (token) => {

@@ -3,6 +3,7 @@
 // loopback node:http server, tokens signed by jose, and every bad input its
 // own test with its status, its WWW-Authenticate and a handler that never ran.
 import { request as httpRequest } from "node:http";
+import { SignJWT } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { jwtVerifier } from "../../src/auth/index.js";
 import { McpServer, type RequestContext, serveStdio } from "../../src/index.js";
@@ -228,6 +229,15 @@ describe("bad input: each refused before the handler runs", () => {
 
   it("a token not yet valid (nbf ahead): 401 invalid_token", async () => {
     const token = await sign(k1, resource, { nbf: Math.floor(Date.now() / 1000) + 120 });
+    expectRefused(await call(toolCall("whoami"), bearer(token)), 401, "invalid_token", token);
+  });
+
+  it("a token without exp: 401 invalid_token", async () => {
+    const token = await new SignJWT({ sub: "alice", scope: "mcp" })
+      .setProtectedHeader({ alg: "ES256", kid: k1.kid })
+      .setIssuer(ISSUER)
+      .setAudience(resource)
+      .sign(k1.privateKey);
     expectRefused(await call(toolCall("whoami"), bearer(token)), 401, "invalid_token", token);
   });
 
