@@ -32,7 +32,7 @@ import {
 } from "./mrtr/asks.js";
 import type { Round } from "./mrtr/round.js";
 import type { JsonObject } from "./objects.js";
-import type { AuthInfo } from "./transports/http/auth.js";
+import type { AuthInfo } from "./authorization.js";
 import { readTraceContext, type TraceContext } from "./telemetry.js";
 
 /**

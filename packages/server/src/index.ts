@@ -44,8 +44,8 @@ export { InputRequiredSignal } from "./mrtr/round.js";
 export type { ServerInfo, ServerOptions } from "./options.js";
 export { MissingDependencyError } from "./runtime-deps.js";
 export { McpServer } from "./server.js";
+export type { AuthInfo } from "./authorization.js";
 export {
-  type AuthInfo,
   type AuthOptions,
   type AuthRequest,
   PROTECTED_RESOURCE_WELL_KNOWN,

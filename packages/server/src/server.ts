@@ -38,7 +38,7 @@ import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } from "./legacy/session.js";
 import { isObject, type JsonObject } from "./objects.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
 import { publishMessageIgnored } from "./telemetry.js";
-import { principalOf } from "./transports/http/auth.js";
+import { principalOf } from "./authorization.js";
 import { statusOf } from "./transports/http/status.js";
 
 /** The default `principal`: the verified token's subject and client (HTTP `auth` option), else none. */

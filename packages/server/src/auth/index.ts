@@ -3,7 +3,8 @@
  * transport's `auth` option (spec: basic/authorization). On their own
  * subpath so that a server without authorization loads no `jose`.
  */
-export type { AuthInfo, AuthOptions, AuthRequest, ProtectedResourceMetadata, VerifyAccessToken } from "../transports/http/auth.js";
+export type { AuthInfo } from "../authorization.js";
+export type { AuthOptions, AuthRequest, ProtectedResourceMetadata, VerifyAccessToken } from "../transports/http/auth.js";
 export { PROTECTED_RESOURCE_WELL_KNOWN } from "../transports/http/auth.js";
 export {
   DEFAULT_INTROSPECTION_CACHE_SIZE,

@@ -4,7 +4,8 @@
  * token is `active`, with a bounded cache of the answers.
  */
 import { isObject, type JsonObject } from "../objects.js";
-import type { AuthInfo, VerifyAccessToken } from "../transports/http/auth.js";
+import type { AuthInfo } from "../authorization.js";
+import type { VerifyAccessToken } from "../transports/http/auth.js";
 import { authInfoOf } from "./jwt.js";
 
 /** Default most answers cached: 1000 tokens. */

@@ -6,7 +6,8 @@
  */
 import { createLocalJWKSet, createRemoteJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from "jose";
 import type { JsonObject } from "../objects.js";
-import type { AuthInfo, VerifyAccessToken } from "../transports/http/auth.js";
+import type { AuthInfo } from "../authorization.js";
+import type { VerifyAccessToken } from "../transports/http/auth.js";
 
 /** The algorithms accepted unless `algorithms` says otherwise: asymmetric ones only. */
 export const DEFAULT_JWT_ALGORITHMS: readonly string[] = Object.freeze(["RS256", "PS256", "ES256", "EdDSA"]);

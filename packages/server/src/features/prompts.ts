@@ -8,7 +8,7 @@ import type { RequestContext } from "../context.js";
 import { McpError } from "../errors.js";
 import type { JsonObject } from "../objects.js";
 import { listResult, page } from "../pagination.js";
-import { checkedScopes } from "../transports/http/auth.js";
+import { checkedScopes } from "../authorization.js";
 import type { Completer } from "./completion.js";
 import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTable, type ServerHost } from "./feature.js";
 

@@ -27,7 +27,7 @@ import { McpError } from "../errors.js";
 import { isObject, type JsonObject } from "../objects.js";
 import { listResult, page } from "../pagination.js";
 import { MissingDependencyError, requireAtRunTime } from "../runtime-deps.js";
-import { checkedScopes } from "../transports/http/auth.js";
+import { checkedScopes } from "../authorization.js";
 import type { Completer } from "./completion.js";
 import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTable, type ServerHost } from "./feature.js";
 

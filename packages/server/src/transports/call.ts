@@ -9,7 +9,7 @@
  */
 import type { JSONRPCNotification } from "@x/mcp-v2607";
 import type { TransportInfo } from "../context.js";
-import type { AuthInfo } from "./http/auth.js";
+import type { AuthInfo } from "../authorization.js";
 import type { JsonObject } from "../objects.js";
 
 export class Call implements TransportInfo {

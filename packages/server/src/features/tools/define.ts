@@ -9,7 +9,7 @@ import type { RequestContext } from "../../context.js";
 import type { JsonObject } from "../../objects.js";
 import { MissingDependencyError } from "../../runtime-deps.js";
 import { type CompiledSchema, compileSchema } from "../../schema.js";
-import { checkedScopes } from "../../transports/http/auth.js";
+import { checkedScopes } from "../../authorization.js";
 
 /** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
 export type InputSchema = { type: "object"; [key: string]: unknown };

@@ -31,16 +31,8 @@ import { publishRequestRejected, rejectionsObserved } from "../../telemetry.js";
 import { Call } from "../call.js";
 import { readMessage } from "../messages.js";
 import { ChunkQueue, SSE_KEEPALIVE, sseEvent } from "../sse.js";
-import {
-  type AuthInfo,
-  type AuthOptions,
-  type AuthSettings,
-  authSettings,
-  bearerToken,
-  challenge,
-  missingScopes,
-  queryHasToken,
-} from "./auth.js";
+import { type AuthInfo, missingScopes } from "../../authorization.js";
+import { type AuthOptions, type AuthSettings, authSettings, bearerToken, challenge, queryHasToken } from "./auth.js";
 import { type HttpSession, LegacyHttp, type LegacyHttpOptions } from "./legacy.js";
 import { statusOf } from "./status.js";
 
