@@ -165,3 +165,52 @@ export async function oidcProvider() {
   });
   return { issuer, resources, stop: server.stop };
 }
+
+/**
+ * What a browser and its user do between an authorization request and the
+ * redirect back, on `oidc-provider`'s built-in pages: follow the redirects,
+ * sign in as `login` (any password), consent, and stop at the redirect to
+ * {@link CALLBACK} (never followed). Cookies are kept by hand. Returns the
+ * redirect's query (`code`, `state`, `iss`).
+ * @throws Error when the flow does not reach the redirect within a few steps.
+ */
+export async function signIn(authorizationUrl: URL, login: string): Promise<URLSearchParams> {
+  const cookies = new Map<string, string>();
+  const go = async (url: string, init: RequestInit = {}) => {
+    const response = await fetch(url, {
+      ...init,
+      redirect: "manual",
+      headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const eq = pair!.indexOf("=");
+      cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+    }
+    await response.arrayBuffer();
+    return response;
+  };
+  let response = await go(authorizationUrl.href);
+  let signedIn = false;
+  // At most a login and a consent, each a redirect to a page, a form post and a redirect back.
+  for (let step = 0; step < 8; step++) {
+    const location = response.headers.get("location");
+    if (location === null) throw new Error(`the authorization server answered ${response.status} without a redirect`);
+    const next = new URL(location, authorizationUrl);
+    if (next.href.startsWith(CALLBACK)) return next.searchParams;
+    if (next.pathname.startsWith("/interaction/")) {
+      await go(next.href);
+      // The first page is the login, the next the consent.
+      const form: Record<string, string> = signedIn ? { prompt: "consent" } : { prompt: "login", login, password: "any" };
+      signedIn = true;
+      response = await go(next.href, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(form),
+      });
+      continue;
+    }
+    response = await go(next.href);
+  }
+  throw new Error("the authorization flow did not reach the redirect");
+}

@@ -9,7 +9,7 @@ import { introspectionVerifier, jwtVerifier } from "../../src/auth/index.js";
 import { McpServer, type RequestContext } from "../../src/index.js";
 import { headersFor, request } from "../helpers.js";
 import { calculatePKCECodeChallenge, randomPKCECodeVerifier } from "./pkce.js";
-import { CALLBACK, oidcProvider, serveMcp } from "./fixture.js";
+import { CALLBACK, oidcProvider, serveMcp, signIn } from "./fixture.js";
 
 type Message = Record<string, any>;
 
@@ -146,31 +146,15 @@ describe("oidc-provider end to end", () => {
 });
 
 /**
- * The authorization-code flow with PKCE, driven by the test as a browser
- * would: the authorization request (with `resource`), the provider's login
- * and consent pages answered with their forms, the redirect read (never
- * followed), and the code exchanged with the verifier and `resource`.
- * Cookies are kept by hand. Returns the access token.
+ * The authorization-code flow with PKCE, the test as client: the
+ * authorization request (with `resource`), the provider's pages answered as
+ * a user would (`signIn`), the redirect's `state` and `iss` checked, and the
+ * code exchanged with the verifier and `resource`. Returns the access token.
  */
 async function authorizationCode(resource: string, scope: string, login: string): Promise<string> {
   const metadata = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json();
   const verifier = randomPKCECodeVerifier();
   const state = "st-1";
-  const cookies = new Map<string, string>();
-  const go = async (url: string, init: RequestInit = {}) => {
-    const response = await fetch(url, {
-      ...init,
-      redirect: "manual",
-      headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const eq = pair!.indexOf("=");
-      cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-    }
-    await response.arrayBuffer();
-    return response;
-  };
   const authorize = new URL(metadata.authorization_endpoint);
   for (const [k, v] of Object.entries({
     client_id: "cli",
@@ -183,46 +167,24 @@ async function authorizationCode(resource: string, scope: string, login: string)
     code_challenge_method: "S256",
   }))
     authorize.searchParams.set(k, v);
-  let response = await go(authorize.href);
-  let loggedIn = false;
-  // At most a login and a consent, each a redirect to a page, a form post and a redirect back.
-  for (let step = 0; step < 6; step++) {
-    const location = new URL(response.headers.get("location")!, issuer);
-    if (location.href.startsWith(CALLBACK)) {
-      expect(location.searchParams.get("state")).toBe(state);
-      expect(location.searchParams.get("iss")).toBe(issuer);
-      const code = location.searchParams.get("code")!;
-      const token = await fetch(metadata.token_endpoint, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          grant_type: "authorization_code",
-          client_id: "cli",
-          code,
-          redirect_uri: CALLBACK,
-          code_verifier: verifier,
-          resource,
-        }),
-      });
-      const body = await token.json();
-      expect(token.status, JSON.stringify(body)).toBe(200);
-      return body.access_token as string;
-    }
-    if (location.pathname.startsWith("/interaction/")) {
-      await go(location.href);
-      // The first page is the login, the next the consent.
-      const prompt: Record<string, string> = loggedIn ? { prompt: "consent" } : { prompt: "login", login, password: "any" };
-      loggedIn = true;
-      response = await go(location.href, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams(prompt),
-      });
-      continue;
-    }
-    response = await go(location.href);
-  }
-  throw new Error("the authorization flow did not reach the redirect");
+  const callback = await signIn(authorize, login);
+  expect(callback.get("state")).toBe(state);
+  expect(callback.get("iss")).toBe(issuer);
+  const token = await fetch(metadata.token_endpoint, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      client_id: "cli",
+      code: callback.get("code")!,
+      redirect_uri: CALLBACK,
+      code_verifier: verifier,
+      resource,
+    }),
+  });
+  const body = await token.json();
+  expect(token.status, JSON.stringify(body)).toBe(200);
+  return body.access_token as string;
 }
 
 describe("oidc-provider end to end, authorization code with PKCE", () => {
