@@ -32,6 +32,7 @@ import {
 } from "./mrtr/asks.js";
 import type { Round } from "./mrtr/round.js";
 import type { JsonObject } from "./objects.js";
+import type { AuthInfo } from "./authorization.js";
 import { readTraceContext, type TraceContext } from "./telemetry.js";
 
 /**
@@ -71,6 +72,8 @@ export interface TransportInfo {
    * Returns false when it cannot be delivered (no stream, or the response was sent).
    */
   notify?: (notification: JSONRPCNotification) => boolean;
+  /** What the HTTP transport's `auth` verifier found in the request's bearer token; `undefined` without `auth`. */
+  auth?: AuthInfo;
 }
 
 /**
@@ -104,6 +107,12 @@ export interface RequestContext {
    * {@link RESERVED_ASSIGNS_PREFIX}: nothing a handler does carries over to another request.
    */
   readonly assigns: Readonly<JsonObject>;
+  /**
+   * The verified access token's subject, client, scopes, expiry and claims
+   * (spec: basic/authorization), when the HTTP transport has the `auth`
+   * option; `undefined` otherwise (stdio, or HTTP without `auth`). Never the token itself.
+   */
+  readonly auth: AuthInfo | undefined;
   /**
    * The W3C trace context the request carried in `_meta` (`traceparent`,
    * `tracestate`, `baggage`; spec: basic/index, "OpenTelemetry trace
@@ -277,6 +286,10 @@ class Context implements RequestContext {
     const limit = this.#scope.limit;
     const outer = this.#init.transport.signal;
     return limit !== undefined ? limit.signalOver(outer) : (outer ?? NEVER_ABORTED);
+  }
+
+  get auth(): AuthInfo | undefined {
+    return this.#init.transport.auth;
   }
 
   get assigns(): Readonly<JsonObject> {

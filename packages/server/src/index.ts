@@ -2,7 +2,7 @@
  * `@x/server`: an MCP server for protocol revision 2026-07-28. The public
  * names, and only those: the server and its options, the handler types of
  * each feature, the request context, Multi Round-Trip asks, errors, and the
- * transports. Action tools are on `@x/server/actions`, diagnostics channels
+ * transports. Action tools are on `@x/server/actions`, token verifiers on `@x/server/auth`, diagnostics channels
  * on `@x/server/telemetry`, test helpers on `@x/server/testing`.
  */
 export type { CacheableMethod, CacheOptions } from "./cache.js";
@@ -44,6 +44,14 @@ export { InputRequiredSignal } from "./mrtr/round.js";
 export type { ServerInfo, ServerOptions } from "./options.js";
 export { MissingDependencyError } from "./runtime-deps.js";
 export { McpServer } from "./server.js";
+export type { AuthInfo } from "./authorization.js";
+export {
+  type AuthOptions,
+  type AuthRequest,
+  PROTECTED_RESOURCE_WELL_KNOWN,
+  type ProtectedResourceMetadata,
+  type VerifyAccessToken,
+} from "./transports/http/auth.js";
 export type { CorsOptions, HttpTransportOptions } from "./transports/http/core.js";
 export { createFetchHandler } from "./transports/http/fetch.js";
 export {

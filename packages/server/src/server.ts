@@ -15,7 +15,7 @@ import type { Implementation, ServerCapabilities } from "@x/mcp-v2607";
 import { PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { HELP_TOOL } from "./actions/gates.js";
 import { resolveCacheOptions } from "./cache.js";
-import type { TransportInfo } from "./context.js";
+import type { RequestContext, TransportInfo } from "./context.js";
 import { Dispatcher, type Inbound, type InboundRequest, type Outcome, rejected, rejectionsObserved } from "./dispatch.js";
 import { CompletionFeature } from "./features/completion.js";
 import { DiscoverFeature } from "./features/discover.js";
@@ -38,7 +38,11 @@ import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } from "./legacy/session.js";
 import { isObject, type JsonObject } from "./objects.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
 import { publishMessageIgnored } from "./telemetry.js";
+import { principalOf } from "./authorization.js";
 import { statusOf } from "./transports/http/status.js";
+
+/** The default `principal`: the verified token's subject and client (HTTP `auth` option), else none. */
+const tokenPrincipal = (ctx: RequestContext) => principalOf(ctx.auth);
 
 function keysFrom(option: ServerOptions["requestStateKeys"]): Uint8Array[] {
   if (option) return option.map((k) => (typeof k === "string" ? Buffer.from(k, "base64") : k));
@@ -50,6 +54,8 @@ function keysFrom(option: ServerOptions["requestStateKeys"]): Uint8Array[] {
 export interface ServerParts {
   readonly dispatcher: Dispatcher;
   readonly tools: ToolsFeature;
+  /** The `requiredScopes` of the tool, resource (or template) or prompt a request names; `undefined` for none. */
+  requiredScopes(method: string, params: JsonObject): readonly string[] | undefined;
   /** What the `initialize`-era transports need (internal). */
   readonly legacy: LegacyParts;
 }
@@ -184,7 +190,7 @@ export class McpServer {
       {
         info: implementation,
         keys: this.keys,
-        principal: options.principal,
+        principal: options.principal ?? tokenPrincipal,
         ttlMs: options.requestStateTtlMs ?? 600_000,
         loggingEnabled: this.#logging,
         onError: options.onError,
@@ -366,6 +372,27 @@ export class McpServer {
   }
 
   /** {@link McpServer.execute}, but an answer ready at once comes back as a value. */
+  #requiredScopes(method: string, params: JsonObject): readonly string[] | undefined {
+    const scopes =
+      method === "tools/call" && typeof params.name === "string"
+        ? this.#tools.get(params.name)?.requiredScopes
+        : method === "prompts/get" && typeof params.name === "string"
+          ? this.#prompts.get(params.name)?.config.requiredScopes
+          : method === "resources/read" && typeof params.uri === "string"
+            ? this.#resources.requiredScopes(params.uri)
+            : method === "completion/complete" && isObject(params.ref)
+              ? this.#completionScopes(params.ref)
+              : undefined;
+    return scopes !== undefined && scopes.length > 0 ? scopes : undefined;
+  }
+
+  /** A completion of a scoped prompt's arguments or template's variables needs the same scopes as using it. */
+  #completionScopes(ref: JsonObject): readonly string[] | undefined {
+    if (ref.type === "ref/prompt" && typeof ref.name === "string") return this.#prompts.get(ref.name)?.config.requiredScopes;
+    if (ref.type === "ref/resource" && typeof ref.uri === "string") return this.#resources.templateOf(ref.uri)?.config.requiredScopes;
+    return undefined;
+  }
+
   #answer(request: InboundRequest, transport: TransportInfo): Outcome | Promise<Outcome> {
     const outcome = this.#dispatcher.answer(request, transport);
     // No extra promise per request unless someone watches x-mcp:request:rejected.
@@ -377,7 +404,12 @@ export class McpServer {
 
   static {
     const ownExecute = McpServer.prototype.execute;
-    partsOf = (server) => ({ dispatcher: server.#dispatcher, tools: server.#tools, legacy: server.#legacy });
+    partsOf = (server) => ({
+      dispatcher: server.#dispatcher,
+      tools: server.#tools,
+      legacy: server.#legacy,
+      requiredScopes: (method, params) => server.#requiredScopes(method, params),
+    });
     // A subclass that overrides execute() (an access gate, logging...) is
     // answered through its override.
     answerNow = (server, request, transport) => {

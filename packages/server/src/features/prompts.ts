@@ -8,6 +8,7 @@ import type { RequestContext } from "../context.js";
 import { McpError } from "../errors.js";
 import type { JsonObject } from "../objects.js";
 import { listResult, page } from "../pagination.js";
+import { checkedScopes } from "../authorization.js";
 import type { Completer } from "./completion.js";
 import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTable, type ServerHost } from "./feature.js";
 
@@ -32,6 +33,8 @@ export interface PromptConfig {
   requiredClientCapabilities?: ClientCapabilities;
   /** Completers for the prompt's arguments, by argument name (`completion/complete`). */
   complete?: Record<string, Completer>;
+  /** OAuth scopes a `prompts/get` token must hold (HTTP `auth` only; else 403 `insufficient_scope` before the handler runs). Still listed. */
+  requiredScopes?: readonly string[];
 }
 
 /** A prompt as held by the server. */
@@ -150,6 +153,7 @@ export class PromptsFeature implements Feature {
   /** @throws see `McpServer.registerPrompt`. */
   register(name: string, config: PromptConfig, handler: PromptHandler): void {
     if (this.#prompts.has(name)) throw new Error(`prompt ${name} is already registered`);
+    checkedScopes(`prompt ${name}`, config.requiredScopes);
     this.#prompts.set(name, definePrompt(name, config, handler));
     this.#host.listChanged("prompts");
   }

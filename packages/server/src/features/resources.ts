@@ -27,6 +27,7 @@ import { McpError, ResourceNotFoundError } from "../errors.js";
 import { isObject, type JsonObject } from "../objects.js";
 import { listResult, page } from "../pagination.js";
 import { MissingDependencyError, requireAtRunTime } from "../runtime-deps.js";
+import { checkedScopes } from "../authorization.js";
 import type { Completer } from "./completion.js";
 import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTable, type ServerHost } from "./feature.js";
 
@@ -81,6 +82,8 @@ export interface ResourceMetadata {
   cache?: CacheHintOptions;
   /** Client capabilities a read must declare; otherwise -32021 (HTTP 400). */
   requiredClientCapabilities?: ClientCapabilities;
+  /** OAuth scopes a `resources/read` token must hold (HTTP `auth` only; else 403 `insufficient_scope` before the handler runs). Still listed. */
+  requiredScopes?: readonly string[];
 }
 
 /** The definition of a static resource. */
@@ -283,6 +286,14 @@ export class ResourcesFeature implements Feature {
     return result;
   }
 
+  /** The `requiredScopes` of the registration `resources/read` of `uri` would reach (the resource, else the first matching template). */
+  requiredScopes(uri: string): readonly string[] | undefined {
+    const resource = this.#resources.get(uri);
+    if (resource) return resource.config.requiredScopes;
+    for (const template of this.#templates.values()) if (template.match(uri)) return template.config.requiredScopes;
+    return undefined;
+  }
+
   capabilities(caps: ServerCapabilities): void {
     if (this.#enabled()) caps.resources = { listChanged: true, subscribe: true };
   }
@@ -302,6 +313,7 @@ export class ResourcesFeature implements Feature {
   /** @throws see `McpServer.registerResource`. */
   register(name: string, uri: string, config: ResourceConfig, read: ReadHandler): void {
     if (this.#resources.has(uri)) throw new Error(`resource ${uri} is already registered`);
+    checkedScopes(`resource ${uri}`, config.requiredScopes);
     this.#resources.set(uri, defineResource(name, uri, config, read));
     this.#host.listChanged("resources");
   }
@@ -316,6 +328,7 @@ export class ResourcesFeature implements Feature {
   /** @throws see `McpServer.registerResourceTemplate`. */
   registerTemplate(name: string, uriTemplate: string, config: ResourceTemplateConfig, read: TemplateReadHandler): void {
     if (this.#templates.has(name)) throw new Error(`resource template ${name} is already registered`);
+    checkedScopes(`resource template ${name}`, config.requiredScopes);
     this.#templates.set(name, defineTemplate(name, uriTemplate, config, read));
     this.#host.listChanged("resources");
   }

@@ -9,6 +9,7 @@
  */
 import type { JSONRPCNotification } from "@x/mcp-v2607";
 import type { TransportInfo } from "../context.js";
+import type { AuthInfo } from "../authorization.js";
 import type { JsonObject } from "../objects.js";
 
 export class Call implements TransportInfo {
@@ -21,6 +22,8 @@ export class Call implements TransportInfo {
   done = false;
   /** See {@link TransportInfo.assigns}. */
   assigns: Readonly<JsonObject> | undefined = undefined;
+  /** See {@link TransportInfo.auth}. */
+  auth: AuthInfo | undefined = undefined;
 
   /** Aborts the call: its signal (now, or when it is first read) is aborted with the default `AbortError`. Idempotent. */
   abort(): void {

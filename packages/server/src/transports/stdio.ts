@@ -46,12 +46,19 @@ export interface StdioOptions {
  * requests are ended (the server is closed) and the promise resolves once
  * every request has been answered.
  *
+ * @throws TypeError at once when `options` carries `auth`: stdio takes no
+ *   OAuth (spec: basic/authorization), the process gets its credentials from its environment.
  * @returns a promise that resolves when the input has ended and every
  *   request that was read has been answered. It never rejects for bad input:
  *   a line that is not JSON gets a -32700 response, a non-request -32600; a
  *   JSON-RPC response gets none.
  */
 export function serveStdio(server: McpServer, options: StdioOptions = {}): Promise<void> {
+  // The spec keeps OAuth off stdio (basic/authorization: credentials come from the environment);
+  // an `auth` carried over from HTTP options would protect nothing, so it is refused, not ignored.
+  if ((options as { auth?: unknown }).auth !== undefined) {
+    throw new TypeError("serveStdio: stdio takes no OAuth (`auth`); read credentials from the environment instead");
+  }
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const errors = options.errors ?? process.stderr;

@@ -9,6 +9,7 @@ import type { RequestContext } from "../../context.js";
 import type { JsonObject } from "../../objects.js";
 import { MissingDependencyError } from "../../runtime-deps.js";
 import { type CompiledSchema, compileSchema } from "../../schema.js";
+import { checkedScopes } from "../../authorization.js";
 
 /** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
 export type InputSchema = { type: "object"; [key: string]: unknown };
@@ -52,6 +53,12 @@ export interface ToolConfig {
   requiredClientCapabilities?: ClientCapabilities;
   /** This tool's run limit in milliseconds, overriding the server's `toolTimeoutMs`; 0 turns the limit off. */
   timeoutMs?: number;
+  /**
+   * OAuth scopes a call's access token must hold (HTTP `auth` option only):
+   * otherwise 403 with `WWW-Authenticate: Bearer error="insufficient_scope"`
+   * naming them, before the handler runs. The tool is still listed. Ignored without `auth`.
+   */
+  requiredScopes?: readonly string[];
 }
 
 /** A tool as held by the server: its published definition and its compiled checks. */
@@ -62,6 +69,8 @@ export interface RegisteredTool {
   readonly checkInput: CompiledSchema;
   readonly checkOutput: CompiledSchema | undefined;
   readonly requiredClientCapabilities: ClientCapabilities | undefined;
+  /** The scopes a call's token must hold (HTTP `auth` only); `undefined` for none. */
+  readonly requiredScopes?: readonly string[] | undefined;
   /** Its `x-mcp-header` parameters, mirrored in `Mcp-Param-*` headers over Streamable HTTP (found once, at registration). */
   readonly headerParams: readonly HeaderParam[];
   /** The tool's own run limit in milliseconds (0: none); `undefined` uses the server's. */
@@ -103,6 +112,7 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
     checkInput: compileFor(name, "inputSchema", inputSchema),
     checkOutput: config.outputSchema ? compileFor(name, "outputSchema", config.outputSchema) : undefined,
     requiredClientCapabilities: config.requiredClientCapabilities,
+    requiredScopes: checkedScopes(`tool ${name}`, config.requiredScopes),
     headerParams: headers.params,
     timeoutMs: config.timeoutMs,
   };

@@ -26,11 +26,13 @@ import { checkRequestHeaders } from "@x/mcp-v2607/wire";
 import { type Inbound, type InboundRequest, internalErrorOutcome, type Outcome } from "../../dispatch.js";
 import { SERVER_BUSY } from "../../errors.js";
 import type { JsonObject } from "../../objects.js";
-import { answerNow, type McpServer } from "../../server.js";
+import { answerNow, type McpServer, partsOf } from "../../server.js";
 import { publishRequestRejected, rejectionsObserved } from "../../telemetry.js";
 import { Call } from "../call.js";
 import { readMessage } from "../messages.js";
 import { ChunkQueue, SSE_KEEPALIVE, sseEvent } from "../sse.js";
+import { type AuthInfo, missingScopes } from "../../authorization.js";
+import { type AuthOptions, type AuthSettings, authSettings, bearerToken, challenge, queryHasToken } from "./auth.js";
 import { type HttpSession, LegacyHttp, type LegacyHttpOptions } from "./legacy.js";
 import { statusOf } from "./status.js";
 
@@ -40,10 +42,21 @@ import { statusOf } from "./status.js";
  */
 const READ_BODY = "read the body";
 
+/**
+ * Where the ladder checks the bearer token (only with the `auth` option):
+ * after Host/Origin, before anything about the MCP request is looked at,
+ * so a request without a valid token learns nothing (not even whether its
+ * session exists) and costs no body read. Asynchronous, like the body read.
+ */
+const VERIFY_TOKEN = "verify the token";
+
 /** The check ladder, in order; each stage answers early or passes the request on. */
 const LADDER: readonly Stage[] = [
   dnsRebinding, //   1. not exactly one well-formed Host: 400; Origin or Host not allowed: 403, so a web page cannot reach a local server
+  resourceMetadata, // auth on: the protected resource metadata at its well-known paths (GET: 200 JSON; other methods: 405), open to anyone
   preflight, //      2. OPTIONS with CORS on: 204, the answer a browser asks for before a cross-origin POST
+  VERIFY_TOKEN, //   auth on: no token: 401; malformed Authorization (or a token in the query): 400; invalid or expired: 401 invalid_token;
+  //                 short of auth.requiredScopes: 403 insufficient_scope; the verifier throws: 503 with Retry-After
   postOnly, //       2. GET/DELETE with Mcp-Session-Id (initialize era): the session's stream / its end; anything else but POST: 405
   accept, //         3. Accept admits neither JSON nor SSE: 406, as no answer could be sent
   sessionHeader, //  3. initialize era: Mcp-Session-Id unknown or ended: 404; malformed or MCP-Protocol-Version unsupported: 400
@@ -54,6 +67,7 @@ const LADDER: readonly Stage[] = [
   message, //        5, 6, 8. not UTF-8 JSON, too deep, not one request, bad _meta: 400, before any handler; an initialize-era request without its session: 400
   notification, //   7. a notification or a JSON-RPC response: 202 with an empty body, as neither has an answer (on a session: acted on first)
   headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020 (proxies route on them)
+  registrationScopes, // auth on: the tool, resource or prompt named (or completed) has requiredScopes the token lacks: 403 insufficient_scope, before its handler runs
   assignsHook, //    the assigns hook throws: 500, -32603, before the request takes a slot
 ];
 // Then `runCall` (`initialize` mints a session; a request on a session goes to legacy.ts): the dispatcher checks 10. the protocol version (400, -32022)
@@ -64,10 +78,12 @@ const LADDER: readonly Stage[] = [
  * passes the request on. What a stage learns for later ones it leaves on the
  * exchange (no object per request for it).
  */
-type Stage = ((core: Core, ex: Exchange) => HttpAnswer | undefined) | typeof READ_BODY;
+type Stage = ((core: Core, ex: Exchange) => HttpAnswer | undefined) | typeof READ_BODY | typeof VERIFY_TOKEN;
 
 /** The first stage after the body read. */
 const AFTER_BODY = LADDER.indexOf(READ_BODY) + 1;
+/** The first stage after the token check. */
+const AFTER_TOKEN = LADDER.indexOf(VERIFY_TOKEN) + 1;
 
 /** CORS for browser clients (off unless configured). */
 export interface CorsOptions {
@@ -130,6 +146,16 @@ export interface HttpTransportOptions extends LegacyHttpOptions {
    * handler or override `McpServer.execute` instead.
    */
   assigns?: (headers: (name: string) => string | undefined) => JsonObject | undefined;
+  /**
+   * Makes the server an OAuth resource server (spec: basic/authorization):
+   * every request, of both eras, needs `Authorization: Bearer <token>` that
+   * `auth.verifyAccessToken` accepts; handlers see what it found in
+   * `ctx.auth`. The protected resource metadata is served at
+   * `/.well-known/oauth-protected-resource` plus the path of
+   * `auth.resourceMetadata.resource` (and at the bare well-known path). Off by default.
+   * @throws TypeError (when the transport is made) for an unusable {@link AuthOptions}.
+   */
+  auth?: AuthOptions;
 }
 
 /** The response the transport core produces, independent of the HTTP library. */
@@ -140,6 +166,12 @@ export type HttpAnswer =
 /** What an adapter hands the core for one HTTP request. */
 export interface HttpExchange {
   method: string;
+  /**
+   * The request target's path and query (`/mcp?x=1`), when the adapter
+   * knows it: the protected resource metadata is answered by path, and a
+   * token in the query is refused. Without it neither is done.
+   */
+  url?: string;
   /** Reads a request header by lower-case name; several lines of one header come joined by ", ". */
   header(name: string): string | undefined;
   /**
@@ -178,6 +210,8 @@ const ANY: Accepts = Object.freeze({ json: true, sse: true });
 export abstract class Exchange {
   /** The request method. */
   abstract readonly method: string;
+  /** The request target's path and query, when the adapter knows it. */
+  abstract readonly url: string | undefined;
   /** Reads a request header by lower-case name (several lines joined by ", "); callable unbound. */
   abstract readonly header: (name: string) => string | undefined;
   /**
@@ -208,11 +242,14 @@ export abstract class Exchange {
   legacy: HttpSession | undefined = undefined;
   /** True when a request without a session names an initialize-era version in MCP-Protocol-Version. */
   legacyHint = false;
+  /** What the verifier found in the bearer token (set by the token check; `auth` option only). */
+  auth: AuthInfo | undefined = undefined;
 }
 
 /** Adapts a public {@link HttpExchange} (with its `signal`) to the ladder. */
 class SignalExchange extends Exchange {
   readonly method: string;
+  readonly url: string | undefined;
   readonly header: (name: string) => string | undefined;
   readonly #exchange: HttpExchange;
   #onAbort: (() => void) | undefined = undefined;
@@ -221,6 +258,7 @@ class SignalExchange extends Exchange {
     super();
     this.#exchange = exchange;
     this.method = exchange.method;
+    this.url = exchange.url;
     this.header = exchange.header;
   }
 
@@ -275,6 +313,8 @@ export class Core implements HttpCore {
   lastHost: string | undefined = undefined;
   /** The initialize era of this core: its sessions and streams. */
   readonly legacy: LegacyHttp;
+  /** The `auth` option, read once; `undefined` when off. */
+  readonly auth: AuthSettings | undefined;
 
   constructor(server: McpServer, options: HttpTransportOptions) {
     this.server = server;
@@ -287,6 +327,7 @@ export class Core implements HttpCore {
     this.maxDepth = options.maxJsonDepth ?? 64;
     this.maxActive = options.maxConcurrentRequests ?? 1024;
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.auth = options.auth ? authSettings(options.auth) : undefined;
     this.legacy = new LegacyHttp(this, server, options);
   }
 
@@ -367,7 +408,7 @@ export class Core implements HttpCore {
       ? {
           "access-control-allow-origin": origin,
           vary: "Origin",
-          "access-control-expose-headers": "content-type, mcp-protocol-version, mcp-session-id",
+          "access-control-expose-headers": "content-type, mcp-protocol-version, mcp-session-id, www-authenticate",
         }
       : NO_CORS;
   }
@@ -378,6 +419,10 @@ function climb(core: Core, ex: Exchange, from: number): HttpAnswer | Promise<Htt
   for (let i = from; i < LADDER.length; i++) {
     const stage = LADDER[i]!;
     if (stage === READ_BODY) return readBody(core, ex);
+    if (stage === VERIFY_TOKEN) {
+      if (core.auth === undefined) continue;
+      return verifyToken(core, core.auth, ex);
+    }
     const answer = stage(core, ex);
     if (answer !== undefined) return answer;
   }
@@ -417,6 +462,113 @@ function hostVerdict(core: Core, host: string | undefined): HttpAnswer | undefin
 
 const MCP_HEADERS =
   "content-type, accept, authorization, mcp-protocol-version, mcp-method, mcp-name, mcp-param-*, last-event-id, mcp-session-id";
+
+/** The path of a request target (without its query). */
+function pathOf(url: string): string {
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+}
+
+function resourceMetadata(core: Core, ex: Exchange): HttpAnswer | undefined {
+  const auth = core.auth;
+  if (auth === undefined || ex.url === undefined || !auth.metadataPaths.includes(pathOf(ex.url))) return undefined;
+  // Public metadata: any page may read it (RFC 9728 section 3 puts no limit on who fetches it).
+  const open = { "access-control-allow-origin": "*" };
+  if (ex.method === "GET" || ex.method === "HEAD") {
+    return {
+      status: 200,
+      headers: { "content-type": "application/json", "cache-control": "max-age=3600", ...open },
+      body: ex.method === "HEAD" ? "" : auth.document,
+    };
+  }
+  if (ex.method === "OPTIONS") {
+    return {
+      status: 204,
+      headers: { ...open, "access-control-allow-methods": "GET, HEAD, OPTIONS", "access-control-max-age": "600" },
+      body: "",
+    };
+  }
+  return errorAnswer(405, ErrorCode.InvalidRequest, "Method not allowed: the protected resource metadata is read with GET", undefined, {
+    allow: "GET, HEAD, OPTIONS",
+    ...open,
+  });
+}
+
+/**
+ * The {@link VERIFY_TOKEN} step: reads `Authorization`, asks the verifier,
+ * checks expiry and `auth.requiredScopes`, then climbs on from {@link AFTER_TOKEN}.
+ */
+function verifyToken(core: Core, auth: AuthSettings, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
+  if (queryHasToken(ex.url)) {
+    return authRefusal(ex, auth, 400, "invalid_request", "access tokens are not accepted in the query string; send Authorization: Bearer");
+  }
+  const token = bearerToken(ex.header("authorization"));
+  if (token === null) {
+    return authRefusal(ex, auth, 400, "invalid_request", "malformed Authorization header: expected exactly one 'Bearer <token>'");
+  }
+  if (token === undefined) return authRefusal(ex, auth, 401, undefined, "no access token (send Authorization: Bearer <token>)");
+  let verdict: AuthInfo | undefined | Promise<AuthInfo | undefined>;
+  try {
+    verdict = auth.verify(token, { method: ex.method, header: ex.header });
+  } catch {
+    return unverifiable(ex);
+  }
+  if (verdict instanceof Promise) {
+    return verdict.then(
+      (info) => admitToken(core, auth, ex, info),
+      () => unverifiable(ex),
+    );
+  }
+  return admitToken(core, auth, ex, verdict);
+}
+
+function admitToken(core: Core, auth: AuthSettings, ex: Exchange, info: AuthInfo | undefined): HttpAnswer | Promise<HttpAnswer> {
+  if (info === undefined || info === null || typeof info !== "object") {
+    return authRefusal(ex, auth, 401, "invalid_token", "the access token is invalid, expired or not meant for this resource");
+  }
+  if (typeof info.expiresAt === "number" && info.expiresAt <= Date.now() / 1000) {
+    return authRefusal(ex, auth, 401, "invalid_token", "the access token has expired");
+  }
+  const scopes = Array.isArray(info.scopes) ? info.scopes : [];
+  if (missingScopes(auth.required, scopes).length > 0) {
+    return authRefusal(ex, auth, 403, "insufficient_scope", "the access token lacks scopes this server requires", auth.required.join(" "));
+  }
+  ex.auth = Array.isArray(info.scopes) ? info : { ...info, scopes };
+  return climb(core, ex, AFTER_TOKEN);
+}
+
+/**
+ * A refusal of the token check: `status` with the Bearer challenge (RFC
+ * 6750 section 3) and a JSON-RPC error body naming the OAuth error. The
+ * token appears in neither.
+ */
+function authRefusal(
+  ex: Exchange,
+  auth: AuthSettings,
+  status: 400 | 401 | 403,
+  error: "invalid_request" | "invalid_token" | "insufficient_scope" | undefined,
+  description: string,
+  scope: string | undefined = auth.challengeScope,
+  id?: RequestId,
+  method?: string,
+): HttpAnswer {
+  const label = status === 400 ? "Bad Request" : status === 401 ? "Unauthorized" : "Forbidden";
+  return errorAnswer(
+    status,
+    ErrorCode.InvalidRequest,
+    `${label}: ${error === undefined ? "" : `${error}: `}${description}`,
+    id,
+    { "www-authenticate": challenge(auth, error, description, scope), ...ex.cors },
+    method,
+  );
+}
+
+function unverifiable(ex: Exchange): HttpAnswer {
+  return errorAnswer(503, ErrorCode.InternalError, "Service unavailable: the access token could not be verified now", undefined, {
+    "retry-after": "1",
+    ...ex.cors,
+  });
+}
 
 function preflight(core: Core, ex: Exchange): HttpAnswer | undefined {
   const cors = core.options.cors;
@@ -533,11 +685,41 @@ function headerMirrors(_core: Core, ex: Exchange): HttpAnswer | undefined {
   return errorAnswer(400, ErrorCode.HeaderMismatch, mismatch, inbound.id, ex.cors, inbound.method);
 }
 
+/** What each method with per-registration scopes names, for the challenge's `error_description`. */
+const SCOPED: Readonly<Record<string, string>> = {
+  "tools/call": "tool",
+  "prompts/get": "prompt",
+  "resources/read": "resource",
+  "completion/complete": "prompt or template",
+};
+
+function registrationScopes(core: Core, ex: Exchange): HttpAnswer | undefined {
+  const auth = core.auth;
+  if (auth === undefined || ex.inbound!.kind !== "request") return undefined;
+  const inbound = ex.inbound as InboundRequest;
+  const needed = partsOf(core.server).requiredScopes(inbound.method, inbound.params);
+  if (needed === undefined || missingScopes(needed, ex.auth!.scopes).length === 0) return undefined;
+  // All the scopes of the operation in one challenge, so one step-up is enough (spec: "Scope Challenge Handling").
+  return authRefusal(
+    ex,
+    auth,
+    403,
+    "insufficient_scope",
+    `${inbound.method} of this ${SCOPED[inbound.method] ?? "registration"} needs more scopes`,
+    needed.join(" "),
+    inbound.id,
+    inbound.method,
+  );
+}
+
 function assignsHook(core: Core, ex: Exchange): HttpAnswer | undefined {
   const hook = core.options.assigns;
+  const fromToken = ex.auth?.assigns;
+  if (fromToken) ex.assigns = { ...fromToken };
   if (!hook) return undefined;
   try {
-    ex.assigns = hook(ex.header);
+    const own = hook(ex.header);
+    ex.assigns = fromToken ? { ...fromToken, ...own } : own;
     return undefined;
   } catch {
     const inbound = ex.inbound as InboundRequest;
@@ -557,6 +739,7 @@ function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
   const accepts = ex.accepts;
   const call = new Call();
   if (ex.assigns) call.assigns = ex.assigns;
+  if (ex.auth) call.auth = ex.auth;
   core.inFlight.add(call);
   ex.watch(call);
 

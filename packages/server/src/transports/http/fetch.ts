@@ -20,6 +20,7 @@ export function createFetchHandler(server: McpServer, options: HttpTransportOpti
   return async (request) => {
     const answer = await core.answer({
       method: request.method,
+      url: targetOf(request.url),
       header: (name) => request.headers.get(name) ?? (name === "host" ? hostOfUrl(request.url) : undefined),
       body: (admit) => readBody(request, admit),
       signal: request.signal,
@@ -78,6 +79,16 @@ async function readBody(request: Request, admit: (size: number) => boolean): Pro
     signal.removeEventListener("abort", stop);
   }
   return Buffer.concat(chunks);
+}
+
+/** The path and query of a request URL. */
+function targetOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname + parsed.search;
+  } catch {
+    return undefined;
+  }
 }
 
 function hostOfUrl(url: string): string | undefined {

@@ -15,6 +15,7 @@ import { stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2511/constants";
 import { Header, isInitializeEraVersion, isValidSessionId, VERSION_WITHOUT_HEADER } from "@x/mcp-v2511/wire";
 import type { RequestId } from "@x/mcp-v2607";
+import { principalOf } from "../../authorization.js";
 import { errorOutcome, type InboundRequest, initializeRefused, internalErrorOutcome, type Outcome } from "../../dispatch.js";
 import { isProtocolError } from "../../errors.js";
 import { legacyValidators, readInitialize } from "../../legacy/era.js";
@@ -73,8 +74,15 @@ class HttpSession {
   readonly calls = new Map<unknown, LegacyCall>();
   readonly timers = new Map<ChunkQueue, ReturnType<typeof setInterval>>();
   streams = 0;
-  constructor(session: LegacySession) {
+  /**
+   * The subject and client of the token that opened the session (`auth`
+   * option only): a request on it with another principal's token is
+   * answered as for an unknown session.
+   */
+  readonly principal: string | undefined;
+  constructor(session: LegacySession, principal: string | undefined) {
     this.session = session;
+    this.principal = principal;
   }
 }
 
@@ -176,7 +184,8 @@ export class LegacyHttp {
     if (!isValidSessionId(id))
       return errorAnswer(400, ErrorCode.InvalidRequest, "Bad Request: malformed Mcp-Session-Id", undefined, ex.cors);
     const live = this.#live.get(id);
-    if (!live || live.session.closed || this.#store.get(id) === undefined) {
+    // Another principal's session is not told apart from an unknown one: its id reveals nothing.
+    if (!live || live.session.closed || this.#store.get(id) === undefined || live.principal !== principalOf(ex.auth)) {
       return errorAnswer(404, -32001, "Session not found: it ended or never existed; send initialize again", undefined, ex.cors);
     }
     const version = ex.header(Header.protocolVersion) ?? VERSION_WITHOUT_HEADER;
@@ -231,7 +240,7 @@ export class LegacyHttp {
       (message, related) => (live ? this.#route(live, message, related) : false),
       this.#parts.requestTimeoutMs,
     );
-    live = new HttpSession(session);
+    live = new HttpSession(session, principalOf(ex.auth));
     this.#store.set(session);
     this.#live.set(sessionId, live);
     if (this.#live.size === 1) {
@@ -287,6 +296,7 @@ export class LegacyHttp {
     const sessionHeader = { [Header.sessionId]: live.session.id };
     const call = new Call();
     if (ex.assigns) call.assigns = ex.assigns;
+    if (ex.auth) call.auth = ex.auth;
     core.inFlight.add(call);
     const streamId = `p${++live.streams}`;
     let streamAnswer: HttpAnswer | undefined;

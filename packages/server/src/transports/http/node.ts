@@ -25,6 +25,7 @@ export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) 
 /** One `node:http` exchange as the core sees it: no web objects, no `AbortController` of its own. */
 class NodeExchange extends Exchange {
   readonly method: string;
+  readonly url: string | undefined;
   readonly header: (name: string) => string | undefined;
   readonly #req: IncomingMessage;
   /** The call the core is running for this exchange, aborted when the client goes away. */
@@ -38,9 +39,10 @@ class NodeExchange extends Exchange {
     super();
     this.#req = req;
     this.method = req.method ?? "GET";
+    this.url = req.url;
     this.header = (name) => {
-      // Node keeps only the first of several Host lines; the ladder must see them all.
-      if (name === "host") return hostLines(req.rawHeaders);
+      // Node keeps only the first of several Host (or Authorization) lines; the ladder must see them all.
+      if (name === "host" || name === "authorization") return headerLines(req.rawHeaders, name);
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(", ") : value;
     };
@@ -126,7 +128,9 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
     if (path !== undefined) {
       const url = req.url ?? "/";
       const q = url.indexOf("?");
-      if ((q === -1 ? url : url.slice(0, q)) !== path) {
+      const target = q === -1 ? url : url.slice(0, q);
+      // With `auth`, the protected resource metadata lives beside the endpoint, at its well-known paths.
+      if (target !== path && !core.auth?.metadataPaths.includes(target)) {
         const answer = errorAnswer(404, ErrorCode.InvalidRequest, "Not found: this path is not the MCP endpoint");
         res.writeHead(answer.status, answer.headers).end(answer.body);
         return;
@@ -166,14 +170,14 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
   return Object.assign(listener, { core, settled });
 }
 
-/** Every Host line of the request, joined by ", " (one line: itself; none: `undefined`). */
-function hostLines(raw: string[]): string | undefined {
-  let host: string | undefined;
+/** Every line of header `lower` (a lower-case name) of the request, joined by ", " (one line: itself; none: `undefined`). */
+function headerLines(raw: string[], lower: string): string | undefined {
+  let value: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === "host") host = host === undefined ? raw[i + 1] : `${host}, ${raw[i + 1]}`;
+    if (name.length === lower.length && name.toLowerCase() === lower) value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
   }
-  return host;
+  return value;
 }
 
 /**
