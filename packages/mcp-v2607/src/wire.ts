@@ -626,3 +626,25 @@ export function requestMeta(fields: RequestMetaFields): Record<string, unknown> 
   if (fields.progressToken !== undefined) meta.progressToken = fields.progressToken;
   return meta;
 }
+
+// ---------------------------------------------------------------------------
+// Authorization: where a resource's protected resource metadata is
+
+/** The well-known path prefix of OAuth 2.0 Protected Resource Metadata (RFC 9728 section 3). */
+export const RESOURCE_METADATA_WELL_KNOWN = "/.well-known/oauth-protected-resource";
+
+/**
+ * The paths, on the resource's origin, of the protected resource metadata of
+ * the MCP endpoint `resource` (spec 2026-07-28, basic/authorization,
+ * "Protected Resource Metadata Discovery"; the same in 2025-11-25): with a
+ * path, the path-inserted well-known path first
+ * (`/.well-known/oauth-protected-resource/mcp` for `https://a.example/mcp`),
+ * then the root one; without a path only the root one. Trailing slashes of
+ * the path are dropped. The server serves the document at these paths; a
+ * client that got no `resource_metadata` in its challenge tries them in this
+ * order. Never throws.
+ */
+export function resourceMetadataPaths(resource: URL): string[] {
+  const path = resource.pathname.replace(/\/+$/, "");
+  return path === "" ? [RESOURCE_METADATA_WELL_KNOWN] : [RESOURCE_METADATA_WELL_KNOWN + path, RESOURCE_METADATA_WELL_KNOWN];
+}

@@ -5,6 +5,8 @@ import { NON_FINITE_MESSAGE } from "@x/json-schema";
 import { describe, expect, it } from "vitest";
 import * as root from "../src/index.js";
 import {
+  RESOURCE_METADATA_WELL_KNOWN,
+  resourceMetadataPaths,
   checkRequestHeaders,
   decodeHeaderValue,
   encodeHeaderValue,
@@ -391,5 +393,17 @@ describe("the request _meta envelope: every member checked against the schema's 
         expect(readEnvelope({ _meta: { ...META, [key]: v } }).ok).toBe(valid(v));
       }),
     );
+  });
+});
+
+describe("resourceMetadataPaths (protected resource metadata discovery)", () => {
+  it.each([
+    ["https://a.example/mcp", ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]],
+    ["https://a.example/api/mcp/", ["/.well-known/oauth-protected-resource/api/mcp", "/.well-known/oauth-protected-resource"]],
+    ["https://a.example/", ["/.well-known/oauth-protected-resource"]],
+    ["http://127.0.0.1:8080", ["/.well-known/oauth-protected-resource"]],
+  ])("%s -> %j", (url, paths) => {
+    expect(resourceMetadataPaths(new URL(url))).toEqual(paths);
+    expect(paths.every((p) => p.startsWith(RESOURCE_METADATA_WELL_KNOWN))).toBe(true);
   });
 });

@@ -4,6 +4,7 @@
  * and authorization server metadata (RFC 8414, OpenID Connect Discovery),
  * each tried in the order the spec gives.
  */
+import { resourceMetadataPaths } from "@x/mcp-v2607/wire";
 import * as oauth from "oauth4webapi";
 import { authError, clip } from "../errors.js";
 
@@ -136,15 +137,11 @@ async function getJson(url: URL, ctx: DiscoveryContext): Promise<{ status: numbe
 }
 
 /**
- * The well-known URLs of a resource's metadata, in the spec's order: with a
- * path, `/.well-known/oauth-protected-resource/<path>` then the root one.
+ * The well-known URLs of a resource's metadata, in the spec's order (the
+ * shared rule `resourceMetadataPaths` of `@x/mcp-v2607/wire`).
  */
 export function resourceMetadataUrls(endpoint: URL): URL[] {
-  const path = endpoint.pathname.replace(/\/+$/, "");
-  const urls = [];
-  if (path !== "") urls.push(new URL(`/.well-known/oauth-protected-resource${path}`, endpoint.origin));
-  urls.push(new URL("/.well-known/oauth-protected-resource", endpoint.origin));
-  return urls;
+  return resourceMetadataPaths(endpoint).map((path) => new URL(path, endpoint.origin));
 }
 
 /**

@@ -12,6 +12,7 @@
  * A token is never logged, never put in an error or a challenge, and never
  * handed to a handler: handlers see the {@link AuthInfo} only.
  */
+import { RESOURCE_METADATA_WELL_KNOWN, resourceMetadataPaths } from "@x/mcp-v2607/wire";
 import type { AuthInfo } from "../../authorization.js";
 import type { JsonObject } from "../../objects.js";
 
@@ -70,8 +71,8 @@ export interface AuthOptions {
   requiredScopes?: readonly string[];
 }
 
-/** The well-known path prefix of RFC 9728 section 3. */
-export const PROTECTED_RESOURCE_WELL_KNOWN = "/.well-known/oauth-protected-resource";
+/** The well-known path prefix of RFC 9728 section 3 (the shared rule of `@x/mcp-v2607/wire`). */
+export const PROTECTED_RESOURCE_WELL_KNOWN: string = RESOURCE_METADATA_WELL_KNOWN;
 
 /** The parts of an {@link AuthOptions}, read once when the transport is made. */
 export interface AuthSettings {
@@ -108,9 +109,8 @@ export function authSettings(options: AuthOptions): AuthSettings {
     throw new TypeError("auth.resourceMetadata.authorizationServers must name at least one authorization server");
   }
   const required = [...(options.requiredScopes ?? [])];
-  const resourcePath = url.pathname === "/" ? "" : url.pathname.replace(/\/$/, "");
-  const primary = PROTECTED_RESOURCE_WELL_KNOWN + resourcePath;
-  const paths = primary === PROTECTED_RESOURCE_WELL_KNOWN ? [primary] : [primary, PROTECTED_RESOURCE_WELL_KNOWN];
+  const paths = resourceMetadataPaths(url);
+  const primary = paths[0]!;
   const scopes = required.length > 0 ? required : (meta.scopesSupported ?? []);
   const document: JsonObject = {
     ...(meta.extra ?? {}),
