@@ -101,8 +101,7 @@ export async function startAuthorizationServer(options: { accessTokenTtl?: numbe
         defaultResource: () => undefined,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, resource: string) => {
-          if (!resources.has(resource))
-            throw new (Provider as unknown as { errors: { InvalidTarget: new () => Error } }).errors.InvalidTarget();
+          if (!resources.has(resource)) throw new Provider.errors.InvalidTarget();
           return {
             scope: `${BASE_SCOPE} ${EXTRA_SCOPE}`,
             audience: resource,

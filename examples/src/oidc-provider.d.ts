@@ -25,5 +25,6 @@ declare module "oidc-provider" {
     Grant: { new (properties: { accountId: string; clientId: string }): Grant; find(id: string): Promise<Grant | undefined> };
     on(event: string, listener: (...args: unknown[]) => void): void;
     proxy: boolean;
+    static errors: { InvalidTarget: new () => Error };
   }
 }
