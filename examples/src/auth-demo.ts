@@ -107,7 +107,10 @@ try {
   print("\n4. Revocation: the refresh token is revoked at the authorization server (the user signed out elsewhere)");
   const state = saved();
   await revoke(as.issuer, state?.tokens?.refresh_token as string, state?.client?.client_id as string);
-  print("  revoked; the next request needs a refresh, which is refused, so the client authorizes again");
+  print(
+    "  revoked; once the 2 s token has expired (wait 3 s) the next request needs a refresh, which is refused, so the client authorizes again",
+  );
+  await new Promise((resolve) => setTimeout(resolve, 3000));
   const before = as.grants.length;
   print(`  whoami → ${text(await client.callTool("whoami", {}))}`);
   print(`  token requests: ${as.grants.slice(before).join(", ")}`);

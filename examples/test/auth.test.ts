@@ -110,6 +110,20 @@ describe("the authorization code flow with PKCE against oidc-provider", () => {
     await client.close();
   });
 
+  it("a short-lived token is not refreshed before every request: the margin is a quarter of its lifetime", async () => {
+    as.setAccessTokenTtl(8);
+    try {
+      const auth = provider();
+      const client = await connect(auth);
+      const before = as.grants.length;
+      expect(text(await client.callTool("whoami", {}))).toMatch(/^alice via /);
+      expect(as.grants.slice(before)).toEqual([]);
+      await client.close();
+    } finally {
+      as.setAccessTokenTtl(3600);
+    }
+  });
+
   it("expiry: a short-lived token the server refuses once expired is refreshed (same resource) and the call succeeds", async () => {
     as.setAccessTokenTtl(2);
     try {
@@ -140,13 +154,15 @@ describe("the authorization code flow with PKCE against oidc-provider", () => {
   });
 
   it("revocation: once the refresh token is revoked at the provider, the refresh is refused and the user authorizes again", async () => {
-    // Tokens shorter than the client's refresh margin, so the next request needs the refresh token.
-    as.setAccessTokenTtl(5);
+    // A short-lived token, let expire (bounded wait), so the next request needs the refresh token.
+    as.setAccessTokenTtl(2);
     try {
       const auth = provider();
       const client = await connect(auth);
       const saved = auth.store.load(mcp.url);
       await revoke(as.issuer, saved?.tokens?.refresh_token as string, saved?.client?.client_id as string);
+      const old = saved?.tokens?.access_token as string;
+      for (let i = 0; i < 40 && (await rawCall(old)).status !== 401; i++) await new Promise((resolve) => setTimeout(resolve, 250));
       const before = as.grants.length;
       expect(text(await client.callTool("whoami", {}))).toMatch(/^alice via /);
       expect(as.grants.slice(before, before + 2)).toEqual(["refresh_token (refused)", "authorization_code"]);

@@ -34,12 +34,14 @@ export interface OAuthClientMetadata {
   [member: string]: unknown;
 }
 
-/** Tokens as kept in a {@link TokenStore}: `expires_at` in seconds since the epoch. */
+/** Tokens as kept in a {@link TokenStore}: `expires_at` and `issued_at` in seconds since the epoch. */
 export interface StoredTokens {
   access_token: string;
   token_type: string;
   refresh_token?: string;
   expires_at?: number;
+  /** When the token endpoint answered; with `expires_at` it gives the token's lifetime. */
+  issued_at?: number;
   scope?: string;
 }
 

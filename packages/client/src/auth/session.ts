@@ -31,7 +31,11 @@ import {
 export const MAX_AUTHORIZATIONS_PER_REQUEST = 2;
 /** How many step-ups one request makes after `403 insufficient_scope` before it fails with step `"insufficient_scope"`. */
 export const MAX_STEP_UPS_PER_REQUEST = 2;
-/** A token expiring within this many seconds is refreshed before it is sent. */
+/**
+ * A token expiring within this many seconds is refreshed before it is sent;
+ * for a token that lives less than four times as long, a quarter of its
+ * lifetime instead, so a short-lived token is not refreshed before every request.
+ */
 export const REFRESH_MARGIN_SECONDS = 60;
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -510,7 +514,9 @@ export class OAuthSession {
   async #refreshIfExpiring(): Promise<void> {
     const tokens = (await this.#load())?.tokens;
     if (!tokens?.refresh_token || tokens.expires_at === undefined) return;
-    if (tokens.expires_at - Date.now() / 1000 > REFRESH_MARGIN_SECONDS) return;
+    const lifetime = tokens.issued_at === undefined ? Number.POSITIVE_INFINITY : tokens.expires_at - tokens.issued_at;
+    const margin = Math.min(REFRESH_MARGIN_SECONDS, lifetime / 4);
+    if (tokens.expires_at - Date.now() / 1000 > margin) return;
     await this.#refresh();
   }
 
@@ -620,7 +626,10 @@ function toStored(response: oauth.TokenEndpointResponse, previous: StoredTokens 
   const tokens: StoredTokens = { access_token: response.access_token, token_type: response.token_type };
   const refresh = response.refresh_token ?? previous?.refresh_token;
   if (refresh) tokens.refresh_token = refresh;
-  if (typeof response.expires_in === "number") tokens.expires_at = Math.floor(Date.now() / 1000) + response.expires_in;
+  if (typeof response.expires_in === "number") {
+    tokens.issued_at = Math.floor(Date.now() / 1000);
+    tokens.expires_at = tokens.issued_at + response.expires_in;
+  }
   if (typeof response.scope === "string") tokens.scope = response.scope;
   return tokens;
 }
