@@ -97,12 +97,14 @@ describe("the authorization code flow against oidc-provider", () => {
   });
 
   it("a token about to expire is refreshed before it is sent (refresh_token grant with the same resource)", async () => {
-    as.setAccessTokenTtl(30);
+    // A 4 s token: its refresh margin is a quarter of its lifetime, 1 s.
+    as.setAccessTokenTtl(4);
     try {
       const store = new InMemoryTokenStore();
       const client = await connect(provider({ tokenStore: store }));
       await client.listTools();
       const first = store.load(rs.url)?.tokens?.access_token;
+      await new Promise((resolve) => setTimeout(resolve, 3200));
       const before = as.grants.length;
       await client.listTools();
       expect(as.grants.slice(before)).toContain("refresh_token");
