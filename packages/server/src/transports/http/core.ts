@@ -778,13 +778,40 @@ function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
     return { status: statusOf(outcome), headers: jsonHeaders(cors), body: stringifyJson(outcome.response) };
   };
   const outcome = answerNow(core.server, inbound, call);
-  if (!(outcome instanceof Promise)) return finish(outcome) ?? (streamAnswer as HttpAnswer);
-  if (streamAnswer) {
+  return settleAnswer(
+    outcome,
+    inbound,
+    finish,
+    () => streamAnswer,
+    (resolve) => {
+      resolveAnswer = resolve;
+    },
+  );
+}
+
+/**
+ * The HTTP answer of a request whose outcome may still be running, for both
+ * eras' POST paths: `finish` ends the call and gives the JSON answer, or
+ * `undefined` when the outcome went down the SSE stream `current()` names;
+ * while it runs, `waitForStream` is handed the resolver the SSE answer is
+ * given to as soon as a first message opens the stream. A rejected outcome
+ * is an internal error. Never throws.
+ */
+export function settleAnswer(
+  outcome: Outcome | Promise<Outcome>,
+  inbound: InboundRequest,
+  finish: (outcome: Outcome) => HttpAnswer | undefined,
+  current: () => HttpAnswer | undefined,
+  waitForStream: (resolve: (answer: HttpAnswer) => void) => void,
+): HttpAnswer | Promise<HttpAnswer> {
+  if (!(outcome instanceof Promise)) return finish(outcome) ?? (current() as HttpAnswer);
+  const open = current();
+  if (open) {
     outcome.then(finish, () => finish(internalErrorOutcome(inbound.id)));
-    return streamAnswer;
+    return open;
   }
   return new Promise<HttpAnswer>((resolve) => {
-    resolveAnswer = resolve;
+    waitForStream(resolve);
     const settle = (o: Outcome) => {
       const answer = finish(o);
       if (answer) resolve(answer);

@@ -26,7 +26,7 @@ import { answerNow, type LegacyChange, type LegacyParts, type McpServer, partsOf
 import { Call } from "../call.js";
 import { ChunkQueue, SSE_KEEPALIVE } from "../sse.js";
 import type { Core, Exchange, HttpAnswer } from "./core.js";
-import { errorAnswer } from "./core.js";
+import { errorAnswer, settleAnswer } from "./core.js";
 import { type EventStore, MemoryEventStore, MemorySessionStore, type SessionStore } from "./sessions.js";
 import { statusOf } from "./status.js";
 
@@ -346,19 +346,15 @@ export class LegacyHttp {
     } catch {
       outcome = internalErrorOutcome(inbound.id);
     }
-    if (!(outcome instanceof Promise)) return finish(outcome) ?? (streamAnswer as unknown as HttpAnswer);
-    if (streamAnswer) {
-      outcome.then(finish, () => finish(internalErrorOutcome(inbound.id)));
-      return streamAnswer;
-    }
-    return new Promise<HttpAnswer>((resolve) => {
-      resolveAnswer = resolve;
-      const settle = (o: Outcome) => {
-        const answer = finish(o);
-        if (answer) resolve(answer);
-      };
-      outcome.then(settle, () => settle(internalErrorOutcome(inbound.id)));
-    });
+    return settleAnswer(
+      outcome,
+      inbound,
+      finish,
+      () => streamAnswer,
+      (resolve) => {
+        resolveAnswer = resolve;
+      },
+    );
   }
 
   /** Ends a session: its streams close, its requests are aborted, its requests to the client fail, its events are forgotten. */
