@@ -11,7 +11,7 @@ import { type ClassifiedResponse, classify, errorResponse, resultResponse, strin
 import type { JSONRPCErrorResponse, JSONRPCResultResponse, RequestId } from "@x/mcp-v2607";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type { HeaderParam, RequestEnvelope } from "@x/mcp-v2607/wire";
-import { createContext, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
+import { createContext, type Peer, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
 import { isProtocolError, McpError, ResourceNotFoundError } from "./errors.js";
 import type { MethodEntry } from "./features/feature.js";
 import type { ToolsFeature } from "./features/tools/index.js";
@@ -218,18 +218,7 @@ export class Dispatcher {
     const entry = this.#table.get(method);
     if (!entry?.enabled()) return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, "message");
     const scope: RunScope = {};
-    const ctx = createContext({
-      requestId: id,
-      method,
-      meta: envelope.meta,
-      protocolVersion: envelope.protocolVersion,
-      clientCapabilities: envelope.clientCapabilities,
-      clientInfo: envelope.clientInfo,
-      transport,
-      loggingEnabled: this.#settings.loggingEnabled,
-      tools: this.#toolList,
-      scope,
-    });
+    const ctx = this.#context(request, transport, scope);
     // The table is keyed by method; its params are what the client sent (see methods.ts).
     const handle = entry.handle as (params: JsonObject, ctx: RequestContext, t: TransportInfo, s: RunScope) => unknown;
     // A handler that answers synchronously (most tools) is answered
@@ -258,7 +247,7 @@ export class Dispatcher {
    * results are stamped for the era.
    */
   #answerLegacy(request: InboundRequest, session: LegacySession, transport: TransportInfo): Outcome | Promise<Outcome> {
-    const { id, method, params, envelope } = request;
+    const { id, method, params } = request;
     const failed = (error: unknown) =>
       this.failed(
         error instanceof ResourceNotFoundError ? new McpError(ResourceNotFoundError.INITIALIZE_ERA_CODE, error.message, error.data) : error,
@@ -277,24 +266,12 @@ export class Dispatcher {
     const entry = LATER_ONLY_METHODS.has(method) ? undefined : this.#table.get(method);
     if (!entry?.enabled()) return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, "message");
     const scope: RunScope = { direct: true };
-    const ctx = createContext({
-      requestId: id,
-      method,
-      meta: envelope.meta,
-      protocolVersion: envelope.protocolVersion,
-      clientCapabilities: envelope.clientCapabilities,
-      clientInfo: envelope.clientInfo,
-      transport,
-      loggingEnabled: this.#settings.loggingEnabled,
-      tools: this.#toolList,
-      scope,
-      peer: {
-        get logLevel() {
-          return session.logLevel;
-        },
-        ask: (askMethod, askParams, signal) =>
-          session.request(askMethod, askParams, id, signal).then((answer) => checkClientAnswer(askMethod, answer)),
+    const ctx = this.#context(request, transport, scope, {
+      get logLevel() {
+        return session.logLevel;
       },
+      ask: (askMethod, askParams, signal) =>
+        session.request(askMethod, askParams, id, signal).then((answer) => checkClientAnswer(askMethod, answer)),
     });
     const handle = entry.handle as (params: JsonObject, ctx: RequestContext, t: TransportInfo, s: RunScope) => unknown;
     let running: unknown;
@@ -318,6 +295,24 @@ export class Dispatcher {
     }
     scope.direct = false;
     return this.#answered(running, id, method, revision2511);
+  }
+
+  /** The handler context of `request`, for either era (`peer`: an initialize-era session's requests to the client). */
+  #context(request: InboundRequest, transport: TransportInfo, scope: RunScope, peer?: Peer): RequestContext {
+    const { id, method, envelope } = request;
+    return createContext({
+      requestId: id,
+      method,
+      meta: envelope.meta,
+      protocolVersion: envelope.protocolVersion,
+      clientCapabilities: envelope.clientCapabilities,
+      clientInfo: envelope.clientInfo,
+      transport,
+      loggingEnabled: this.#settings.loggingEnabled,
+      tools: this.#toolList,
+      scope,
+      peer,
+    });
   }
 
   /** The response carrying a handler's result, stamped for its revision (a result that cannot be stamped is a fault). */
