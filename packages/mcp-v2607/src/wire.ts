@@ -99,16 +99,21 @@ export function decodeHeaderValue(value: string): string | undefined {
  * The methods whose requests carry an `Mcp-Name` header, and the `params`
  * field it mirrors: `tools/call` and `prompts/get` → `name`, `resources/read`
  * → `uri` (spec 2026-07-28, basic/transports/streamable-http "Standard
- * Request Headers").
+ * Request Headers"), and the tasks extension's `tasks/get`, `tasks/update`
+ * and `tasks/cancel` → `taskId`.
  */
-export const MCP_NAME_FIELDS: Readonly<Record<string, "name" | "uri">> = /* @__PURE__ */ Object.freeze({
+export const MCP_NAME_FIELDS: Readonly<Record<string, "name" | "uri" | "taskId">> = /* @__PURE__ */ Object.freeze({
   [Method.ToolsCall]: "name",
   [Method.PromptsGet]: "name",
   [Method.ResourcesRead]: "uri",
+  // The tasks extension routes its requests by task ("Streamable HTTP: Routing Headers").
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
 });
 
 /** The `params` field `Mcp-Name` mirrors for `method` ({@link MCP_NAME_FIELDS}), or `undefined` when the method carries no `Mcp-Name`. */
-export function mcpNameField(method: string): "name" | "uri" | undefined {
+export function mcpNameField(method: string): "name" | "uri" | "taskId" | undefined {
   return Object.hasOwn(MCP_NAME_FIELDS, method) ? MCP_NAME_FIELDS[method] : undefined;
 }
 

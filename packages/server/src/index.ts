@@ -41,7 +41,17 @@ export {
   type SampleAnswer,
 } from "./mrtr/asks.js";
 export { InputRequiredSignal } from "./mrtr/round.js";
-export type { ServerInfo, ServerOptions } from "./options.js";
+export type { ServerInfo, ServerOptions, TasksOptions } from "./options.js";
+export { BusTopic, type BusTopicName, type EventBus, MemoryEventBus } from "./bus.js";
+export {
+  DEFAULT_MAX_STORED_TASKS,
+  MemoryTaskStore,
+  TaskLimitError,
+  type TaskPatch,
+  type TaskRecord,
+  type TaskStore,
+  type TaskUpdate,
+} from "./tasks/store.js";
 export { MissingDependencyError } from "./runtime-deps.js";
 export { McpServer } from "./server.js";
 export type { AuthInfo } from "./authorization.js";

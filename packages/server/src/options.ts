@@ -4,7 +4,9 @@
  */
 import type { RequestId } from "@x/mcp-v2607";
 import type { CacheOptions } from "./cache.js";
+import type { EventBus, MemoryEventBus } from "./bus.js";
 import type { RequestContext } from "./context.js";
+import type { MemoryTaskStore, TaskStore } from "./tasks/store.js";
 
 /** Who the server is: published in `server/discover` and in every result's `_meta`. */
 export interface ServerInfo {
@@ -102,4 +104,40 @@ export interface ServerOptions {
    * (`notifications/cancelled` is sent). 0: no limit. Default 60 000.
    */
   clientRequestTimeoutMs?: number;
+  /**
+   * The tasks extension (`io.modelcontextprotocol/tasks`): where tasks live
+   * and how long. Tools opt in with `taskSupport`; the extension is
+   * announced in `server/discover` once one does.
+   */
+  tasks?: TasksOptions;
+  /**
+   * The bus that carries list changes, resource updates, task statuses and
+   * task controls between the instances of one deployment. Default: one
+   * process ({@link MemoryEventBus}). Several instances behind a balancer
+   * share one (`@x/redis`).
+   */
+  eventBus?: EventBus;
+}
+
+/** Options of the tasks extension (`ServerOptions.tasks`). Times in milliseconds. */
+export interface TasksOptions {
+  /** Where tasks are kept. Default: a {@link MemoryTaskStore} of this process (10 000 tasks at most). */
+  store?: TaskStore;
+  /**
+   * A task's time to live from its creation: past it the task's run is
+   * aborted (it ends `failed`) and the store may forget it, result included.
+   * `null`: unlimited. Default 3 600 000 (one hour).
+   */
+  ttlMs?: number | null;
+  /** The polling interval suggested to clients (`pollIntervalMs`). Default 1000. */
+  pollIntervalMs?: number;
+  /** Most unexpired tasks one principal holds; past it a call that would make a task is refused with -32000. Default 100. */
+  maxTasksPerOwner?: number;
+  /**
+   * How long a task's worker counts as alive without renewing its lease
+   * (renewed every third of it while it runs). With a store shared by
+   * several instances, a task whose instance died is marked `failed` by the
+   * next reader once its lease has run out. Default 15 000.
+   */
+  leaseMs?: number;
 }
