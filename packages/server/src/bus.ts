@@ -18,7 +18,11 @@ export const BusTopic = Object.freeze({
   ResourceUpdated: "resource-updated",
   /** `{ owner, task }`: a task's new state (`task` is the detailed task, as `tasks/get` answers it). */
   TaskStatus: "task-status",
-  /** `{ taskId, kind: "input", inputResponses }` or `{ taskId, kind: "cancel" }`: for the instance running the task. */
+  /**
+   * `{ taskId, kind: "input", inputResponses }`, `{ taskId, kind: "cancel" }`, or
+   * `{ taskId, kind: "refuse", key, code, message }` (an ask the client answered
+   * with an error, initialize era): for the instance running the task.
+   */
   TaskControl: "task-control",
 } as const);
 

@@ -33,6 +33,7 @@ import {
 import type { Round } from "./mrtr/round.js";
 import type { JsonObject } from "./objects.js";
 import type { AuthInfo } from "./authorization.js";
+import type { LegacySession } from "./legacy/session.js";
 import { readTraceContext, type TraceContext } from "./telemetry.js";
 
 /**
@@ -182,11 +183,15 @@ export interface RequestContext {
    */
   all<const T extends readonly Ask<unknown>[]>(asks: T): Promise<{ [K in keyof T]: T[K] extends Ask<infer A> ? A | NotSupported : never }>;
   /**
-   * The task this run belongs to (tasks extension, `io.modelcontextprotocol/tasks`),
-   * or `undefined` when the call is answered directly. In a task, asks
+   * The task this run belongs to (tasks extension, `io.modelcontextprotocol/tasks`,
+   * or on an `initialize`-era session the tasks of 2025-11-25), or
+   * `undefined` when the call is answered directly. In a task, asks
    * (`ctx.elicit`, ...) put it in `input_required` and resolve when the
-   * client answers with `tasks/update`; `signal` is aborted by `tasks/cancel`
-   * or when its time to live passes; `progress` and `log` send nothing.
+   * client answers (`tasks/update`; in the initialize era, the
+   * server-to-client request sent while the client waits on `tasks/result`);
+   * `signal` is aborted by `tasks/cancel` or when its time to live passes.
+   * `progress` and `log` send nothing in the extension; in the initialize
+   * era they go to the session with the task's related-task `_meta`.
    */
   readonly task: { readonly taskId: string } | undefined;
   /**
@@ -215,6 +220,8 @@ export interface RunScope {
   round?: Round;
   /** True while an `initialize`-era handler runs: its asks go to the client directly. */
   direct?: boolean;
+  /** The `initialize`-era session the request came on (its tasks notify it); `undefined` in 2026-07-28. */
+  session?: LegacySession;
   preset?: Readonly<JsonObject>;
   limit?: { signalOver(outer: AbortSignal | undefined): AbortSignal };
   /**
@@ -232,8 +239,10 @@ export interface TaskScope {
   readonly taskId: string;
   /** Aborted by `tasks/cancel`, the task's time to live, or the server's close. */
   readonly signal: AbortSignal;
-  /** Where the run's asks go: the task's `inputRequests`, answered by `tasks/update`. */
+  /** Where the run's asks go: the task's `inputRequests`, answered by `tasks/update` (or, initialize era, on `tasks/result`). */
   readonly peer: Peer;
+  /** Where the run's progress and log notifications go; none when absent (the extension has no channel for them). */
+  notify?: ((notification: JSONRPCNotification) => boolean) | undefined;
 }
 
 /** Inputs of {@link createContext}. */
@@ -415,7 +424,7 @@ class Context implements RequestContext {
 
   #progress(progress: number, total?: number, message?: string): boolean {
     const progressToken = this.meta.progressToken as ProgressToken | undefined;
-    const notify = this.#scope.task ? undefined : this.#init.transport.notify;
+    const notify = this.#scope.task ? this.#scope.task.notify : this.#init.transport.notify;
     if (progressToken === undefined || progressToken === null || !notify) return false;
     if (typeof progress !== "number" || !Number.isFinite(progress)) throw new TypeError("progress must be a finite number");
     const params: ProgressNotificationParams = { progressToken, progress };
@@ -425,7 +434,7 @@ class Context implements RequestContext {
   }
 
   #log(level: LoggingLevel, data: unknown, logger?: string): boolean {
-    const notify = this.#scope.task ? undefined : this.#init.transport.notify;
+    const notify = this.#scope.task ? this.#scope.task.notify : this.#init.transport.notify;
     const peer = this.#init.peer;
     const logLevel = peer ? peer.logLevel : (this.meta[META_LOG_LEVEL] as LoggingLevel | undefined);
     const minLevel = logLevel === undefined ? -1 : LOG_LEVELS.indexOf(logLevel);

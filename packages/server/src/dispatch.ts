@@ -18,7 +18,7 @@ import type { ToolsFeature } from "./features/tools/index.js";
 import { ASKING_METHODS } from "./mrtr/asks.js";
 import { type RoundSettings, runRound } from "./mrtr/run.js";
 import { isObject, type JsonObject } from "./objects.js";
-import { answerSessionMethod, checkClientAnswer, hasLaterEnvelope, LATER_ONLY_METHODS } from "./legacy/era.js";
+import { answerSessionMethod, checkClientAnswer, type EraMethod, hasLaterEnvelope, LATER_ONLY_METHODS } from "./legacy/era.js";
 import type { LegacySession } from "./legacy/session.js";
 import { type Revision, revision2511, revision2607 } from "./revision.js";
 import { publishRequestRejected, rejectionsObserved } from "./telemetry.js";
@@ -118,12 +118,20 @@ export class Dispatcher {
   readonly #settings: DispatchSettings;
   readonly #tools: ToolsFeature;
   readonly #toolList: () => ReturnType<ToolsFeature["list"]>;
+  readonly #eraMethods: ReadonlyMap<string, EraMethod>;
 
-  constructor(table: ReadonlyMap<string, MethodEntry>, settings: DispatchSettings, tools: ToolsFeature) {
+  /** `eraMethods`: the methods an `initialize`-era session answers with handlers of its own (before the shared table). */
+  constructor(
+    table: ReadonlyMap<string, MethodEntry>,
+    settings: DispatchSettings,
+    tools: ToolsFeature,
+    eraMethods: ReadonlyMap<string, EraMethod> = new Map(),
+  ) {
     this.#table = table;
     this.#settings = settings;
     this.#tools = tools;
     this.#toolList = () => tools.list();
+    this.#eraMethods = eraMethods;
   }
 
   /** Protocol versions answered, newest first. */
@@ -242,7 +250,8 @@ export class Dispatcher {
 
   /**
    * An `initialize`-era request: the session's own methods first (`ping`,
-   * `logging/setLevel`, subscriptions), then the shared table without the
+   * `logging/setLevel`, subscriptions), then the era's own handlers (the
+   * revision's `tasks/*`), then the shared table without the
    * 2026-07-28-only methods. Asks go to the client directly (no round), and
    * results are stamped for the era.
    */
@@ -263,9 +272,10 @@ export class Dispatcher {
     } catch (error) {
       return failed(error);
     }
-    const entry = LATER_ONLY_METHODS.has(method) ? undefined : this.#table.get(method);
+    const era = this.#eraMethods.get(method);
+    const entry = era ?? (LATER_ONLY_METHODS.has(method) ? undefined : this.#table.get(method));
     if (!entry?.enabled()) return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, "message");
-    const scope: RunScope = { direct: true };
+    const scope: RunScope = { direct: true, session };
     const ctx = this.#context(request, transport, scope, {
       get logLevel() {
         return session.logLevel;
@@ -273,7 +283,9 @@ export class Dispatcher {
       ask: (askMethod, askParams, signal) =>
         session.request(askMethod, askParams, id, signal).then((answer) => checkClientAnswer(askMethod, answer)),
     });
-    const handle = entry.handle as (params: JsonObject, ctx: RequestContext, t: TransportInfo, s: RunScope) => unknown;
+    const handle = era
+      ? (p: JsonObject, c: RequestContext, _t: TransportInfo, s: RunScope) => era.handle(p, c, s)
+      : (entry.handle as (params: JsonObject, ctx: RequestContext, t: TransportInfo, s: RunScope) => unknown);
     let running: unknown;
     try {
       running = handle(params, ctx, transport, scope);

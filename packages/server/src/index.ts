@@ -47,6 +47,7 @@ export {
   DEFAULT_MAX_STORED_TASKS,
   MemoryTaskStore,
   TaskLimitError,
+  type TaskPage,
   type TaskPatch,
   type TaskRecord,
   type TaskStore,

@@ -11,11 +11,11 @@
  */
 import type { InitializeResult } from "@x/mcp-v2511";
 import { INITIALIZE_ERA_VERSIONS } from "@x/mcp-v2511/wire";
-import type { Implementation, ServerCapabilities } from "@x/mcp-v2607";
+import type { Implementation, RequestId, ServerCapabilities } from "@x/mcp-v2607";
 import { PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { HELP_TOOL } from "./actions/gates.js";
 import { resolveCacheOptions } from "./cache.js";
-import type { RequestContext, TransportInfo } from "./context.js";
+import { createContext, type RequestContext, type TransportInfo } from "./context.js";
 import { Dispatcher, type Inbound, type InboundRequest, type Outcome, rejected, rejectionsObserved } from "./dispatch.js";
 import { CompletionFeature } from "./features/completion.js";
 import { DiscoverFeature } from "./features/discover.js";
@@ -32,7 +32,7 @@ import { type ListKind, ListenFeature, Subscriptions } from "./features/subscrip
 import { checkTimeout, type ToolConfig, type ToolHandler } from "./features/tools/define.js";
 import { ToolsFeature } from "./features/tools/index.js";
 import { KeyRing } from "./keys.js";
-import { initializeResult, legacyVersions } from "./legacy/era.js";
+import { type InitializeRequestInfo, initializeResult, legacyVersions } from "./legacy/era.js";
 import type { LegacySession } from "./legacy/session.js";
 import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } from "./legacy/session.js";
 import { isObject, type JsonObject } from "./objects.js";
@@ -43,6 +43,7 @@ import { statusOf } from "./transports/http/status.js";
 import { BusTopic, type BusTopicName, type EventBus, MemoryEventBus } from "./bus.js";
 import { TasksFeature } from "./tasks/feature.js";
 import { TaskRunner } from "./tasks/runner.js";
+import { LegacyTasks } from "./tasks/legacy.js";
 import type { DetailedTask } from "@x/mcp-v2607/tasks";
 import type { TaskStore } from "./tasks/store.js";
 
@@ -74,12 +75,24 @@ export interface LegacyParts {
   readonly versions: readonly string[];
   /** How long a server-to-client request waits for its answer, in ms. */
   readonly requestTimeoutMs: number;
-  /** Builds the `InitializeResult` for the negotiated `protocolVersion`. */
-  initializeResult(protocolVersion: string): InitializeResult;
+  /**
+   * Builds the `InitializeResult` for the negotiated `protocolVersion`;
+   * `opening` (the `initialize` request, what it declared and what the
+   * transport knows of it) tells whether its client is identified, which
+   * the revision's `tasks.list` capability needs.
+   */
+  initializeResult(protocolVersion: string, opening?: InitializeOpening): InitializeResult;
   /** Transports watching changes for their sessions. */
   readonly watchers: Set<(change: LegacyChange) => void>;
   /** Transports to tell when the server closes (they end their sessions). */
   readonly closers: Set<() => void>;
+}
+
+/** An `initialize` request as the server needs it for its `InitializeResult` (internal). */
+export interface InitializeOpening {
+  id: RequestId;
+  info: InitializeRequestInfo;
+  transport: TransportInfo;
 }
 
 /** The internals of `server` (internal: this package's transports and plug-ins use it). */
@@ -171,7 +184,8 @@ export class McpServer {
     });
     const principal = options.principal ?? tokenPrincipal;
     const owner = (ctx: RequestContext) => principal(ctx) ?? "";
-    this.#tools.useTasks(this.#tasks, owner);
+    const legacyTasks = new LegacyTasks(this.#tasks, owner, () => this.#tools.offersTasks, { keys: this.keys, pageSize });
+    this.#tools.useTasks(this.#tasks, owner, legacyTasks);
     this.#listen = new ListenFeature(host, this.#subscriptions, options.maxListenStreams ?? 1000, {
       owner,
       owns: (taskId, who) => this.#tasks.owns(taskId, who),
@@ -204,10 +218,35 @@ export class McpServer {
       throw new RangeError(`clientRequestTimeoutMs must be an integer >= 0, got ${options.clientRequestTimeoutMs}`);
     }
     const instructions = options.instructions;
+    // Whether the client opening a session has a principal: the owner its tasks would have.
+    const identifies = (opening: InitializeOpening): boolean => {
+      const ctx = createContext({
+        requestId: opening.id,
+        method: "initialize",
+        meta: {} as RequestContext["meta"],
+        protocolVersion: opening.info.protocolVersion,
+        clientCapabilities: opening.info.clientCapabilities,
+        clientInfo: opening.info.clientInfo,
+        transport: opening.transport,
+        loggingEnabled: false,
+      });
+      try {
+        return owner(ctx) !== "";
+      } catch {
+        return false;
+      }
+    };
     this.#legacy = {
       versions: legacyVersions(versions),
       requestTimeoutMs,
-      initializeResult: (protocolVersion) => initializeResult(protocolVersion, this.capabilities(), implementation, instructions),
+      initializeResult: (protocolVersion, opening) =>
+        initializeResult(
+          protocolVersion,
+          this.capabilities(),
+          implementation,
+          instructions,
+          legacyTasks.capabilities(opening !== undefined && identifies(opening)),
+        ),
       watchers: new Set(),
       closers: new Set(),
     };
@@ -222,6 +261,7 @@ export class McpServer {
         onError: options.onError,
       },
       this.#tools,
+      legacyTasks.methods,
     );
   }
 

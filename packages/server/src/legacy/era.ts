@@ -3,9 +3,10 @@
  * table (spec 2025-11-25: basic/lifecycle, basic/utilities/ping,
  * server/utilities/logging, server/resources "Subscriptions"): `initialize`
  * itself, `ping`, `logging/setLevel`, `resources/subscribe` and
- * `resources/unsubscribe`, and the client's notifications. Everything else
- * (tools, prompts, resources, completion) is answered by the same
- * registered handlers as in 2026-07-28, through the dispatcher.
+ * `resources/unsubscribe`, and the client's notifications; the revision's
+ * own `tasks/*` methods are {@link EraMethod}s (`tasks/legacy.ts`).
+ * Everything else (tools, prompts, resources, completion) is answered by
+ * the same registered handlers as in 2026-07-28, through the dispatcher.
  *
  * Untrusted input (the params of these methods, the client's answers to
  * server-to-client requests) is checked with `@x/mcp-v2511`'s generated
@@ -16,6 +17,7 @@ import { ErrorCode, Method } from "@x/mcp-v2511/constants";
 import { INITIALIZE_ERA_VERSIONS, negotiateProtocolVersion } from "@x/mcp-v2511/wire";
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from "@x/mcp-v2607";
 import { META_PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
+import type { RequestContext, RunScope } from "../context.js";
 import { ClientRequestError, McpError } from "../errors.js";
 import { isObject, type JsonObject } from "../objects.js";
 import type { LegacySession } from "./session.js";
@@ -80,15 +82,17 @@ export async function readInitialize(params: JsonObject, served: readonly string
 
 /**
  * The era's capabilities from what is registered: the members 2025-11-25
- * knows, as the 2026-07-28 features built them.
+ * knows, as the 2026-07-28 features built them, and `tasks` (the
+ * revision's own, built by `tasks/legacy.ts`) when given.
  */
-export function legacyCapabilities(caps: ServerCapabilities): LegacyCapabilities {
+export function legacyCapabilities(caps: ServerCapabilities, tasks?: LegacyCapabilities["tasks"]): LegacyCapabilities {
   const out: LegacyCapabilities = {};
   if (caps.tools) out.tools = { listChanged: true };
   if (caps.prompts) out.prompts = { listChanged: true };
   if (caps.resources) out.resources = { listChanged: true, subscribe: true };
   if (caps.completions) out.completions = {};
   if (caps.logging) out.logging = {};
+  if (tasks) out.tasks = tasks;
   return out;
 }
 
@@ -98,10 +102,11 @@ export function initializeResult(
   caps: ServerCapabilities,
   serverInfo: Implementation,
   instructions: string | undefined,
+  tasks?: LegacyCapabilities["tasks"],
 ): InitializeResult {
   const result: InitializeResult = {
     protocolVersion,
-    capabilities: legacyCapabilities(caps),
+    capabilities: legacyCapabilities(caps, tasks),
     serverInfo: serverInfo as InitializeResult["serverInfo"],
   };
   if (instructions !== undefined) result.instructions = instructions;
@@ -160,15 +165,31 @@ export function answerSessionMethod(
 /** Most resources one session may subscribe to. */
 export const MAX_SUBSCRIPTIONS = 1000;
 
-/** The 2026-07-28 methods an earlier-era session does not have. */
+/**
+ * The 2026-07-28 handlers an earlier-era session never reaches. The tasks
+ * extension is of the 2026-07-28 wire: on a session, `tasks/get` and
+ * `tasks/cancel` are the revision's own methods ({@link EraMethod}s of
+ * `tasks/legacy.ts`), and `tasks/update` does not exist.
+ */
 export const LATER_ONLY_METHODS: ReadonlySet<string> = new Set([
   "server/discover",
   "subscriptions/listen",
-  // The tasks extension is of the 2026-07-28 wire; 2025-11-25's own tasks were another design.
   "tasks/get",
   "tasks/update",
   "tasks/cancel",
 ]);
+
+/**
+ * A method an `initialize`-era session answers with a handler of its own
+ * rather than the shared table's (the revision's `tasks/*`): its params as
+ * sent, the request's context and the run's scope (`scope.session` is the
+ * session). Its result is stamped for the era like any other.
+ */
+export interface EraMethod {
+  /** False while there is nothing to serve: the method is then unknown (-32601). */
+  readonly enabled: () => boolean;
+  readonly handle: (params: JsonObject, ctx: RequestContext, scope: RunScope) => unknown;
+}
 
 /**
  * Checks a client's answer to a server-to-client request with the era's

@@ -12,7 +12,7 @@ import { ErrorCode } from "@x/mcp-v2607/constants";
 import { type DetailedTask, isTerminalTaskStatus, type TaskStatus } from "@x/mcp-v2607/tasks";
 import { BusTopic, type EventBus } from "../bus.js";
 import type { Peer, TaskScope } from "../context.js";
-import { isProtocolError, McpError, SERVER_BUSY } from "../errors.js";
+import { ClientRequestError, isProtocolError, McpError, SERVER_BUSY } from "../errors.js";
 import { isObject, type JsonObject } from "../objects.js";
 import { revision2607 } from "../revision.js";
 import { MemoryTaskStore, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
@@ -25,6 +25,8 @@ export const DEFAULT_TASK_POLL_INTERVAL_MS = 1000;
 export const DEFAULT_MAX_TASKS_PER_OWNER = 100;
 /** Default lease of a task's worker in a shared store, in milliseconds. */
 export const DEFAULT_TASK_LEASE_MS = 15_000;
+/** The longest time to live a client may ask for when the server sets no cap (`ttlMs: null`): the longest timer Node keeps, about 24.8 days. */
+export const MAX_REQUESTED_TASK_TTL_MS = 2_147_483_647;
 /** How long `tasks/update` landing on another instance waits for the running one to take the answers, in milliseconds. */
 const REMOTE_UPDATE_WAIT_MS = 2000;
 
@@ -138,6 +140,30 @@ export class TaskRunner {
     if (!local) return;
     if (message.kind === "cancel") this.#abort(local, "cancelled");
     else if (message.kind === "input" && isObject(message.inputResponses)) void this.#deliver(local, message.inputResponses);
+    else if (message.kind === "refuse" && typeof message.key === "string" && Number.isInteger(message.code)) {
+      this.#refuse(local, message.key, message.code as number, String(message.message));
+    }
+  }
+
+  /**
+   * Calls `listener` with each new state of `taskId` that reaches this
+   * instance (every status the bus carries, this instance's own included)
+   * until the returned function is called.
+   */
+  watch(taskId: string, listener: (task: DetailedTask) => void): () => void {
+    let set = this.#statusWaiters.get(taskId);
+    if (!set) {
+      set = new Set();
+      this.#statusWaiters.set(taskId, set);
+    }
+    const waiters = set;
+    // A wrapper per call: the same listener may watch twice.
+    const one = (task: DetailedTask) => listener(task);
+    waiters.add(one);
+    return () => {
+      waiters.delete(one);
+      if (waiters.size === 0 && this.#statusWaiters.get(taskId) === waiters) this.#statusWaiters.delete(taskId);
+    };
   }
 
   /** A status message from the bus: wakes a remote `tasks/update` waiting for it. */
@@ -149,12 +175,16 @@ export class TaskRunner {
   /**
    * Makes a task for `owner` and starts running it here: the record is in
    * the store when this resolves (so a `tasks/get` anywhere finds it).
+   * `requestedTtlMs` (a positive integer, the client's wish where its
+   * revision lets it ask) is honoured up to the server's `ttlMs`, or up to
+   * {@link MAX_REQUESTED_TASK_TTL_MS} when the server sets no limit.
    * @throws McpError(-32000) when `owner` holds too many tasks or the store is full.
    */
-  async create(owner: string, method: string): Promise<LocalTask> {
+  async create(owner: string, method: string, requestedTtlMs?: number): Promise<LocalTask> {
     if ((await this.store.countOwned(owner)) >= this.#maxPerOwner) {
       throw new McpError(SERVER_BUSY, `Too many tasks: at most ${this.#maxPerOwner} per principal are kept`, { limit: this.#maxPerOwner });
     }
+    const ttlMs = requestedTtlMs === undefined ? this.#ttlMs : Math.min(requestedTtlMs, this.#ttlMs ?? MAX_REQUESTED_TASK_TTL_MS);
     const now = Date.now();
     const at = new Date(now).toISOString();
     const record: TaskRecord = {
@@ -164,8 +194,8 @@ export class TaskRunner {
       status: "working",
       createdAt: at,
       lastUpdatedAt: at,
-      ttlMs: this.#ttlMs,
-      expiresAt: this.#ttlMs === null ? null : now + this.#ttlMs,
+      ttlMs,
+      expiresAt: ttlMs === null ? null : now + ttlMs,
       pollIntervalMs: this.#pollIntervalMs,
       worker: this.worker,
     };
@@ -192,8 +222,8 @@ export class TaskRunner {
       ttlTimer: undefined,
     };
     this.#local.set(record.taskId, local);
-    if (this.#ttlMs !== null) {
-      local.ttlTimer = setTimeout(() => this.#expire(local), this.#ttlMs);
+    if (ttlMs !== null) {
+      local.ttlTimer = setTimeout(() => this.#expire(local), ttlMs);
       local.ttlTimer.unref?.();
     }
     this.#renewLeases();
@@ -314,6 +344,21 @@ export class TaskRunner {
     else await this.#bus.publish(BusTopic.TaskControl, { taskId, kind: "cancel" });
   }
 
+  /**
+   * Fails one outstanding ask of a task, wherever it runs: the run's ask
+   * rejects with a `ClientRequestError` of `code` (the initialize era, where
+   * the client may answer a server-to-client request with an error). A key
+   * that is not outstanding is ignored.
+   * @throws McpError(-32602) when the task is unknown, expired or another owner's.
+   */
+  async refuse(taskId: string, owner: string, key: string, code: number, message: string): Promise<void> {
+    const record = await this.#owned(taskId, owner);
+    if (isTerminalTaskStatus(record.status)) return;
+    const local = this.#local.get(taskId);
+    if (local) this.#refuse(local, key, code, message);
+    else await this.#bus.publish(BusTopic.TaskControl, { taskId, kind: "refuse", key, code, message });
+  }
+
   /** Whether `owner` may hear about `taskId` (a `subscriptions/listen` filter). */
   async owns(taskId: string, owner: string): Promise<boolean> {
     const record = await this.store.get(taskId);
@@ -383,6 +428,14 @@ export class TaskRunner {
     return this.#sync(local);
   }
 
+  #refuse(local: LocalTask, key: string, code: number, message: string): void {
+    const pending = local.pending.get(key);
+    if (!pending) return;
+    local.pending.delete(key);
+    pending.reject(new ClientRequestError(code, message));
+    void this.#sync(local);
+  }
+
   /** Writes the outstanding asks (and the status they imply) after any write in flight; writes queued meanwhile become one. */
   #sync(local: LocalTask): Promise<unknown> {
     if (local.syncQueued) return local.chain;
@@ -434,7 +487,7 @@ export class TaskRunner {
   }
 
   #expire(local: LocalTask): void {
-    const message = `The task's time to live (${this.#ttlMs} ms) passed before it finished`;
+    const message = `The task's time to live (${local.record.ttlMs} ms) passed before it finished`;
     void this.#end(local, { status: "failed", statusMessage: message, error: { code: ErrorCode.InternalError, message } });
     this.#abort(local, "expired");
   }

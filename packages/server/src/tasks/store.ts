@@ -77,8 +77,26 @@ export interface TaskStore {
   update(taskId: string, patch: TaskPatch, onlyIf?: readonly TaskStatus[]): Promise<TaskUpdate | undefined>;
   /** How many unexpired tasks `owner` holds, whatever their status. */
   countOwned(owner: string): Promise<number>;
+  /**
+   * One page of `owner`'s unexpired tasks, oldest first (by `createdAt`,
+   * then `taskId`): at most `limit` of them, and the cursor of the next
+   * page (absent on the last). `cursor` is a `nextCursor` this store
+   * returned for the same owner (the server signs the cursors it hands out,
+   * so the store never sees another); absent for the first page. A task
+   * made or expired between two pages may be missed or not, but none is
+   * listed twice. Optional: a store without it leaves `tasks/list` (the
+   * initialize era's) unoffered.
+   */
+  list?(owner: string, page: { cursor?: string | undefined; limit: number }): Promise<TaskPage>;
   /** Releases the store's connections (called by `McpServer.close`). */
   close?(): Promise<void>;
+}
+
+/** One page of {@link TaskStore.list}. */
+export interface TaskPage {
+  tasks: TaskRecord[];
+  /** Where the next page starts; absent on the last page. */
+  nextCursor?: string;
 }
 
 /** Thrown by {@link TaskStore.create} when no more tasks fit. Answered -32000 (server busy). */
@@ -96,7 +114,8 @@ export const DEFAULT_MAX_STORED_TASKS = 10_000;
  * The in-process store: a map with expiry. Holds at most `maxTasks`
  * unexpired tasks (default {@link DEFAULT_MAX_STORED_TASKS}); expired ones
  * are dropped when found and by a sweep every minute (an unref'd timer, so
- * it keeps no process alive).
+ * it keeps no process alive). `list` sorts the owner's tasks on each page
+ * (at most `maxTasks` of them), so a page costs O(n log n) in the tasks held.
  */
 export class MemoryTaskStore implements TaskStore {
   readonly #tasks = new Map<string, TaskRecord>();
@@ -149,6 +168,23 @@ export class MemoryTaskStore implements TaskStore {
     let n = 0;
     for (const task of this.#tasks.values()) if (task.owner === owner && (task.expiresAt === null || task.expiresAt > now)) n++;
     return Promise.resolve(n);
+  }
+
+  list(owner: string, page: { cursor?: string | undefined; limit: number }): Promise<TaskPage> {
+    const now = Date.now();
+    const after = page.cursor;
+    const owned: [string, TaskRecord][] = [];
+    for (const task of this.#tasks.values()) {
+      if (task.owner !== owner || (task.expiresAt !== null && task.expiresAt <= now)) continue;
+      // The cursor is the sort key of the last task listed: a page starts after it, even if that task is gone.
+      const key = `${task.createdAt}|${task.taskId}`;
+      if (after === undefined || key > after) owned.push([key, task]);
+    }
+    owned.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const taken = owned.slice(0, Math.max(1, page.limit));
+    const result: TaskPage = { tasks: taken.map(([, task]) => structuredClone(task)) };
+    if (owned.length > taken.length) result.nextCursor = taken[taken.length - 1]![0];
+    return Promise.resolve(result);
   }
 
   close(): Promise<void> {

@@ -179,7 +179,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
           legacy.requestTimeoutMs,
         );
         era = "legacy";
-        write({ jsonrpc: "2.0", id, result: legacy.initializeResult(info.protocolVersion) });
+        write({ jsonrpc: "2.0", id, result: legacy.initializeResult(info.protocolVersion, { id, info, transport: {} }) });
         if (--running === 0) onIdle?.();
       },
       (error: unknown) => {

@@ -1,6 +1,8 @@
 /**
  * The tools feature (spec 2026-07-28, server/tools): the registry of tools,
- * the `tools` capability, `tools/list` and `tools/call`.
+ * the `tools` capability, `tools/list` and `tools/call`. A tool with
+ * `taskSupport` runs as a task of the tasks extension (2026-07-28), or, on
+ * an `initialize`-era session, of revision 2025-11-25 (`tasks/legacy.ts`).
  */
 import type { ServerCapabilities, Tool } from "@x/mcp-v2607";
 import { ErrorCode, Method, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
@@ -12,9 +14,16 @@ import { listResult, page } from "../../pagination.js";
 import { checkRequiredCapabilities, type Feature, type MethodTable, type ServerHost } from "../feature.js";
 import { defineTool, type RegisteredTool, type ToolConfig, type ToolHandler } from "./define.js";
 import { type RunToolOptions, runTool, type ToolRunResult } from "./run.js";
-import type { TaskRunner } from "../../tasks/runner.js";
+import type { LocalTask, TaskRunner } from "../../tasks/runner.js";
 import { requireTasksExtension } from "../../tasks/feature.js";
+import { type LegacyTasks, legacyToolDefinition, readTaskMetadata } from "../../tasks/legacy.js";
 import type { JsonObject } from "../../objects.js";
+
+/** How a call becomes a task in its era: the task made (stored), and the answer that hands it to the client. */
+interface TaskStart {
+  create(): Promise<LocalTask>;
+  handle(local: LocalTask): JsonObject;
+}
 
 /** The spec's tool name rule (server/tools, "Tool names"). */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -42,7 +51,9 @@ export class ToolsFeature implements Feature {
   readonly #reserved = new Map<string, string>();
   readonly #onRemove = new Map<string, OnRemove>();
   #definitions: Tool[] | undefined;
-  #tasks: { runner: TaskRunner; owner: (ctx: RequestContext) => string } | undefined;
+  /** The definitions as the `initialize` era lists them (`execution.taskSupport`). */
+  #legacyDefinitions: Tool[] | undefined;
+  #tasks: { runner: TaskRunner; owner: (ctx: RequestContext) => string; legacy: LegacyTasks | undefined } | undefined;
   #taskTools = 0;
 
   constructor(host: ServerHost, options: ToolsOptions) {
@@ -57,8 +68,9 @@ export class ToolsFeature implements Feature {
   readonly methods: MethodTable = {
     [Method.ToolsList]: {
       enabled: () => this.#tools.size > 0,
-      handle: (params) => {
-        const slice = page(this.#host.keys, Method.ToolsList, this.list(), params.cursor, this.#host.pageSize);
+      handle: (params, ctx) => {
+        const tools = ctx.protocolVersion === PROTOCOL_VERSION ? this.list() : this.#legacyList();
+        const slice = page(this.#host.keys, Method.ToolsList, tools, params.cursor, this.#host.pageSize);
         return listResult("tools", slice, this.#host.hints(Method.ToolsList));
       },
     },
@@ -72,25 +84,63 @@ export class ToolsFeature implements Feature {
         const tool = this.#tools.get(name);
         if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
         checkRequiredCapabilities(tool.requiredClientCapabilities, ctx);
-        if (tool.taskSupport !== undefined && this.#tasks !== undefined) {
-          // The extension is of the 2026-07-28 wire; an initialize-era call is a plain call.
+        const tasks = this.#tasks;
+        if (tasks !== undefined && ctx.protocolVersion !== PROTOCOL_VERSION && tasks.legacy !== undefined) {
+          // The initialize era: 2025-11-25's own tasks, asked for with params.task ("Tool-Level Negotiation").
+          const legacy = tasks.legacy;
+          // Without the capability declared (no tool allows tasks), params.task is ignored ("Task Support and Handling").
+          const wanted = this.offersTasks ? readTaskMetadata(params) : undefined;
+          if (tool.taskSupport === undefined) {
+            if (wanted) {
+              throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} does not run as a task (execution.taskSupport is forbidden)`, {
+                name,
+              });
+            }
+          } else if (wanted) {
+            const start: TaskStart = {
+              create: () => legacy.create(ctx, scope.session, wanted.ttlMs),
+              handle: (local) => legacy.handle(local),
+            };
+            return tool.taskStart === "deferred"
+              ? this.#deferred(tool, args, ctx, scope, start)
+              : this.#immediate(tool, args, ctx, scope, start);
+          } else if (tool.taskSupport === "required") {
+            throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} must be called as a task (execution.taskSupport is required)`, {
+              name,
+            });
+          }
+        } else if (tool.taskSupport !== undefined && tasks !== undefined) {
+          // The extension is of the 2026-07-28 wire.
           const later = ctx.protocolVersion === PROTOCOL_VERSION;
           if (later && declaresTasks(ctx.clientCapabilities)) {
-            return tool.taskStart === "deferred" ? this.#deferred(tool, args, ctx, scope) : this.#immediate(tool, args, ctx, scope);
+            const owner = tasks.owner;
+            const start: TaskStart = {
+              create: () => tasks.runner.create(owner(ctx), Method.ToolsCall),
+              handle: (local) => tasks.runner.handle(local),
+            };
+            return tool.taskStart === "deferred"
+              ? this.#deferred(tool, args, ctx, scope, start)
+              : this.#immediate(tool, args, ctx, scope, start);
           }
           if (tool.taskSupport === "required") {
             if (later) requireTasksExtension(ctx, `tool ${name}`);
             throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} runs only as a task (tasks extension of 2026-07-28)`, { name });
           }
         }
+        // A deferred tool called plainly: ctx.startTask() answers false and the call goes on.
+        if (tool.taskStart === "deferred") scope.startTask = () => Promise.resolve(false);
         return runTool(tool, args, ctx, scope, this.#run);
       },
     },
   };
 
-  /** Lets task-supporting tools run as tasks (the server's runner, and who owns a request's tasks). */
-  useTasks(runner: TaskRunner, owner: (ctx: RequestContext) => string): void {
-    this.#tasks = { runner, owner };
+  /**
+   * Lets task-supporting tools run as tasks (the server's runner, who owns a
+   * request's tasks, and the initialize era's tasks; without `legacy` an
+   * initialize-era call is a plain call).
+   */
+  useTasks(runner: TaskRunner, owner: (ctx: RequestContext) => string, legacy?: LegacyTasks): void {
+    this.#tasks = { runner, owner, legacy };
   }
 
   /** True while some registered tool allows tasks. */
@@ -99,9 +149,9 @@ export class ToolsFeature implements Feature {
   }
 
   /** The whole handler in a task: the handle is answered once the task is stored, the run goes on. */
-  async #immediate(tool: RegisteredTool, args: JsonObject, ctx: RequestContext, scope: RunScope): Promise<ToolRunResult> {
-    const { runner, owner } = this.#tasks!;
-    const local = await runner.create(owner(ctx), Method.ToolsCall);
+  async #immediate(tool: RegisteredTool, args: JsonObject, ctx: RequestContext, scope: RunScope, start: TaskStart): Promise<ToolRunResult> {
+    const { runner } = this.#tasks!;
+    const local = await start.create();
     scope.task = local;
     let run: Promise<ToolRunResult>;
     try {
@@ -111,22 +161,22 @@ export class ToolsFeature implements Feature {
       run = Promise.reject(error);
     }
     runner.finish(local, run);
-    // A task handle in lieu of the tool's result (the extension's polymorphic result).
-    return runner.handle(local) as unknown as ToolRunResult;
+    // A task handle in lieu of the tool's result (the extension's polymorphic result; the initialize era's CreateTaskResult).
+    return start.handle(local) as unknown as ToolRunResult;
   }
 
   /** The handler runs in the call until it calls `ctx.startTask()`; from then on in the task. */
-  #deferred(tool: RegisteredTool, args: JsonObject, ctx: RequestContext, scope: RunScope): Promise<ToolRunResult> {
-    const { runner, owner } = this.#tasks!;
+  #deferred(tool: RegisteredTool, args: JsonObject, ctx: RequestContext, scope: RunScope, start: TaskStart): Promise<ToolRunResult> {
+    const { runner } = this.#tasks!;
     return new Promise((resolve, reject) => {
       let starting = false;
       let local: Awaited<ReturnType<TaskRunner["create"]>> | undefined;
       scope.startTask = async () => {
         if (starting) throw new Error("ctx.startTask: this call already started its task");
         starting = true;
-        local = await runner.create(owner(ctx), Method.ToolsCall);
+        local = await start.create();
         scope.task = local;
-        resolve(runner.handle(local) as unknown as ToolRunResult);
+        resolve(start.handle(local) as unknown as ToolRunResult);
         return true;
       };
       let run: ToolRunResult | Promise<ToolRunResult>;
@@ -151,6 +201,12 @@ export class ToolsFeature implements Feature {
   list(): readonly Tool[] {
     this.#definitions ??= [...this.#tools.values()].map((t) => t.definition);
     return this.#definitions;
+  }
+
+  /** The definitions as the `initialize` era lists them: `execution.taskSupport` on the tools that allow tasks. */
+  #legacyList(): readonly Tool[] {
+    this.#legacyDefinitions ??= [...this.#tools.values()].map((t) => legacyToolDefinition(t.definition, t.taskSupport));
+    return this.#legacyDefinitions;
   }
 
   /** The registered tool of that name. */
@@ -222,6 +278,7 @@ export class ToolsFeature implements Feature {
 
   #changed(notify: boolean): void {
     this.#definitions = undefined;
+    this.#legacyDefinitions = undefined;
     if (notify) this.#host.listChanged("tools");
   }
 }

@@ -248,7 +248,8 @@ export class LegacyHttp {
       this.#parts.closers.add(this.#close);
       this.#startSweep();
     }
-    const body = stringifyJson({ jsonrpc: "2.0", id, result: this.#parts.initializeResult(info.protocolVersion) });
+    const opening = { id, info, transport: { auth: ex.auth, assigns: ex.assigns } };
+    const body = stringifyJson({ jsonrpc: "2.0", id, result: this.#parts.initializeResult(info.protocolVersion, opening) });
     if (!ex.accepts.json) {
       const queue = new ChunkQueue();
       queue.push(`event: message\ndata: ${body}\n\n`);
