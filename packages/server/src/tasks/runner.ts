@@ -25,8 +25,6 @@ export const DEFAULT_TASK_POLL_INTERVAL_MS = 1000;
 export const DEFAULT_MAX_TASKS_PER_OWNER = 100;
 /** Default lease of a task's worker in a shared store, in milliseconds. */
 export const DEFAULT_TASK_LEASE_MS = 15_000;
-/** The longest time to live a client may ask for when the server sets no cap (`ttlMs: null`): the longest timer Node keeps, about 24.8 days. */
-export const MAX_REQUESTED_TASK_TTL_MS = 2_147_483_647;
 /** How long `tasks/update` landing on another instance waits for the running one to take the answers, in milliseconds. */
 const REMOTE_UPDATE_WAIT_MS = 2000;
 
@@ -181,14 +179,15 @@ export class TaskRunner {
    * the store when this resolves (so a `tasks/get` anywhere finds it).
    * `requestedTtlMs` (a positive integer, the client's wish where its
    * revision lets it ask) is honoured up to the server's `ttlMs`, or up to
-   * {@link MAX_REQUESTED_TASK_TTL_MS} when the server sets no limit.
+   * the longest timer (2 147 483 647 ms, about 24.8 days) when the server
+   * sets no limit.
    * @throws McpError(-32000) when `owner` holds too many tasks or the store is full.
    */
   async create(owner: string, method: string, requestedTtlMs?: number): Promise<LocalTask> {
     if ((await this.store.countOwned(owner)) >= this.#maxPerOwner) {
       throw new McpError(SERVER_BUSY, `Too many tasks: at most ${this.#maxPerOwner} running per principal`, { limit: this.#maxPerOwner });
     }
-    const ttlMs = requestedTtlMs === undefined ? this.#ttlMs : Math.min(requestedTtlMs, this.#ttlMs ?? MAX_REQUESTED_TASK_TTL_MS);
+    const ttlMs = requestedTtlMs === undefined ? this.#ttlMs : Math.min(requestedTtlMs, this.#ttlMs ?? MAX_TIMER_MS);
     const now = Date.now();
     const at = new Date(now).toISOString();
     const record: TaskRecord = {

@@ -2,126 +2,12 @@
 // with raw fetch against a node:http server on 127.0.0.1: the handshake, every
 // feature through the same handlers, sessions and their bad cases,
 // server-to-client requests, and resumability.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import * as V2511 from "@x/mcp-v2511/validators";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createFetchHandler,
-  createNodeHandler,
-  McpServer,
-  MemoryEventStore,
-  type NodeHandler,
-  type NodeHandlerOptions,
-} from "../../src/index.js";
+import { createFetchHandler, McpServer, MemoryEventStore } from "../../src/index.js";
 import { partsOf } from "../../src/server.js";
-import type { Core } from "../../src/transports/http/core.js";
 import { headersFor, meta } from "../helpers.js";
-
-type Message = Record<string, any>;
-
-/** A node:http server for `mcp` on a free loopback port; `stop` closes it. */
-async function start(mcp: McpServer, options: NodeHandlerOptions = {}) {
-  const handler: NodeHandler = createNodeHandler(mcp, { keepAliveMs: 0, ...options });
-  const http: Server = createServer(handler);
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/`;
-  const legacy = (handler.core as Core).legacy;
-  const stop = async () => {
-    mcp.close();
-    http.closeAllConnections();
-    await new Promise<void>((resolve) => http.close(() => resolve()));
-  };
-  return { url, legacy, stop };
-}
-
-let nextId = 1;
-const JSON_AND_SSE = "application/json, text/event-stream";
-
-async function post(url: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) {
-  return fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: JSON_AND_SSE, ...headers },
-    body: JSON.stringify(body),
-    signal,
-  });
-}
-
-function initializeBody(protocolVersion = "2025-11-25", capabilities: Message = {}) {
-  return {
-    jsonrpc: "2.0",
-    id: nextId++,
-    method: "initialize",
-    params: { protocolVersion, capabilities, clientInfo: { name: "raw", version: "1" } },
-  };
-}
-
-/** Initializes a session (and sends notifications/initialized); returns its id and the headers of later requests. */
-async function open(url: string, capabilities: Message = {}, version = "2025-11-25") {
-  const res = await post(url, initializeBody(version, capabilities));
-  expect(res.status).toBe(200);
-  const id = res.headers.get("mcp-session-id")!;
-  const result = (await res.json()).result;
-  const headers = { "mcp-session-id": id, "mcp-protocol-version": result.protocolVersion };
-  expect((await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
-  return { id, headers, result };
-}
-
-/** Reads SSE events off a response body one at a time. */
-function sse(res: Response) {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  return {
-    async next(): Promise<{ id?: string; retry?: string; data: string } | undefined> {
-      for (let i = 0; i < 10_000; i++) {
-        const end = buffer.indexOf("\n\n");
-        if (end >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event: { id?: string; retry?: string; data: string } = { data: "" };
-          let lines = 0;
-          for (const line of block.split("\n")) {
-            if (line.startsWith("id: ")) event.id = line.slice(4);
-            else if (line.startsWith("retry: ")) event.retry = line.slice(7);
-            else if (line.startsWith("data: ")) event.data = line.slice(6);
-            else continue;
-            lines++;
-          }
-          if (lines > 0) return event;
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) return undefined;
-        buffer += value;
-      }
-      return undefined;
-    },
-    /** The next event with a JSON message, parsed. */
-    async message(): Promise<Message | undefined> {
-      for (let i = 0; i < 1000; i++) {
-        const event = await this.next();
-        if (!event) return undefined;
-        if (event.data.trim() !== "") return { ...JSON.parse(event.data), __eventId: event.id };
-      }
-      return undefined;
-    },
-    cancel: () => reader.cancel(),
-  };
-}
-
-/** The JSON-RPC response of a POST, whether JSON or SSE. */
-async function answerOf(res: Response): Promise<Message> {
-  if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-    const events = sse(res);
-    for (let i = 0; i < 1000; i++) {
-      const m = await events.message();
-      if (!m || "result" in m || "error" in m) return m!;
-    }
-  }
-  return res.json();
-}
-
-const rq = (method: string, params: Message = {}) => ({ jsonrpc: "2.0", id: nextId++, method, params });
+import { answerOf, initializeBody, JSON_AND_SSE, type Message, open, post, rq, sse, start } from "./helpers.js";
 
 let released: (() => void) | undefined;
 let sawAbort = 0;

@@ -1,73 +1,11 @@
 // The initialize era over stdio (spec 2025-11-25, basic/transports "stdio"):
 // one connection, one era, pinned by its opening exchange; server-to-client
 // requests go out on stdout and their answers come in on stdin.
-import { PassThrough } from "node:stream";
 import * as V2511 from "@x/mcp-v2511/validators";
 import { describe, expect, it } from "vitest";
-import { McpServer, serveStdio } from "../../src/index.js";
+import { McpServer } from "../../src/index.js";
 import { meta } from "../helpers.js";
-
-type Message = Record<string, any>;
-
-/** A stdio connection driven line by line. */
-function connect(server: McpServer) {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const lines: Message[] = [];
-  let wake: (() => void) | undefined;
-  let buffer = "";
-  stdout.on("data", (chunk: Buffer) => {
-    buffer += chunk.toString("utf8");
-    for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
-      lines.push(JSON.parse(buffer.slice(0, nl)));
-      buffer = buffer.slice(nl + 1);
-    }
-    wake?.();
-  });
-  const done = serveStdio(server, { input: stdin, output: stdout, errors: stderr });
-  let id = 0;
-  return {
-    send(message: Message) {
-      stdin.write(`${JSON.stringify(message)}\n`);
-    },
-    /** Sends a request and returns its id. */
-    request(method: string, params: Message = {}) {
-      const rid = ++id;
-      this.send({ jsonrpc: "2.0", id: rid, method, params });
-      return rid;
-    },
-    /** The next line written. */
-    async next(): Promise<Message> {
-      for (let i = 0; i < 1000 && lines.length === 0; i++) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-      }
-      return lines.shift()!;
-    },
-    /** The response to request `rid` (lines before it are returned in `before`). */
-    async answer(rid: number): Promise<{ response: Message; before: Message[] }> {
-      const before: Message[] = [];
-      for (let i = 0; i < 1000; i++) {
-        const line = await this.next();
-        if (line.id === rid && ("result" in line || "error" in line)) return { response: line, before };
-        before.push(line);
-      }
-      throw new Error("no answer");
-    },
-    async initialize(capabilities: Message = {}) {
-      const rid = this.request("initialize", { protocolVersion: "2025-06-18", capabilities, clientInfo: { name: "c", version: "1" } });
-      const { response } = await this.answer(rid);
-      this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-      return response;
-    },
-    async end() {
-      stdin.end();
-      await done;
-    },
-  };
-}
+import { stdioConnect as connect } from "./helpers.js";
 
 function eraServer(options: ConstructorParameters<typeof McpServer>[1] = {}) {
   const server = new McpServer({ name: "era", version: "1.0.0" }, { logging: true, ...options });
