@@ -15,13 +15,14 @@ export async function start(mcp: McpServer, options: NodeHandlerOptions = {}) {
   const http: Server = createServer(handler);
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/`;
-  const legacy = (handler.core as Core).legacy;
+  const core = handler.core as Core;
+  const legacy = core.legacy;
   const stop = async () => {
     mcp.close();
     http.closeAllConnections();
     await new Promise<void>((resolve) => http.close(() => resolve()));
   };
-  return { url, legacy, stop };
+  return { url, legacy, core, stop };
 }
 
 let nextId = 1;
@@ -45,13 +46,20 @@ export function initializeBody(protocolVersion = "2025-11-25", capabilities: Mes
   };
 }
 
-/** Initializes a session (and sends notifications/initialized); returns its id and the headers of later requests. */
-export async function open(url: string, capabilities: Message = {}, version = "2025-11-25") {
-  const res = await post(url, initializeBody(version, capabilities));
+/**
+ * Initializes a session (and sends notifications/initialized); returns its id and the headers of later
+ * requests (`extra` included: headers every request of the session carries).
+ */
+export async function open(url: string, capabilities: Message = {}, version = "2025-11-25", extra: Record<string, string> = {}) {
+  const res = await post(url, initializeBody(version, capabilities), extra);
   expect(res.status).toBe(200);
   const id = res.headers.get("mcp-session-id")!;
   const result = (await res.json()).result;
-  const headers = { "mcp-session-id": id, "mcp-protocol-version": result.protocolVersion };
+  const headers: Record<string, string> & { "mcp-session-id": string; "mcp-protocol-version": string } = {
+    ...extra,
+    "mcp-session-id": id,
+    "mcp-protocol-version": result.protocolVersion,
+  };
   expect((await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
   return { id, headers, result };
 }
