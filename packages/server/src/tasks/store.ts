@@ -1,5 +1,6 @@
 /**
- * Where tasks live (the tasks extension, `io.modelcontextprotocol/tasks`):
+ * Where tasks live (the tasks extension, `io.modelcontextprotocol/tasks`,
+ * and the tasks of revision 2025-11-25 on `initialize`-era sessions):
  * the {@link TaskStore} interface the server keeps tasks in, and its
  * in-memory default. A task outlives the request that made it and may be
  * read through any instance of a deployment, so a store shared by every

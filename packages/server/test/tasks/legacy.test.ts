@@ -10,7 +10,7 @@ import * as V2511 from "@x/mcp-v2511/validators";
 import { META_CLIENT_CAPABILITIES } from "@x/mcp-v2607";
 import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { McpError, McpServer, type ServerOptions } from "../../src/index.js";
+import { McpError, McpServer, MemoryEventBus, MemoryTaskStore, type ServerOptions } from "../../src/index.js";
 import { headersFor, meta } from "../helpers.js";
 import { answerOf, type Message, open, post, rq, sse, start, stdioConnect } from "../legacy/helpers.js";
 
@@ -411,6 +411,32 @@ describe("2025-11-25 tasks of several principals", () => {
     expect((await call(srv, carol, "tasks/list", { cursor: "abc.def" })).error.code).toBe(-32602);
     expect((await call(srv, carol, "tasks/list", { cursor: 5 })).error.code).toBe(-32602);
     expect((await call(srv, dave, "tasks/list", { cursor: first.nextCursor })).error.code).toBe(-32602);
+  });
+});
+
+describe("2025-11-25 tasks on two instances sharing a store and a bus", () => {
+  it("[A80] a tasks/result on the other instance carries the task's elicitation, and the answer reaches the running instance", async () => {
+    const store = new MemoryTaskStore();
+    const eventBus = new MemoryEventBus();
+    const one = await start(tasksServer({ tasks: { store, ttlMs: 60_000 }, eventBus }));
+    const two = await start(tasksServer({ tasks: { store, ttlMs: 60_000 }, eventBus }));
+    try {
+      const here = await open(one.url, { elicitation: {} });
+      const there = await open(two.url, { elicitation: {} });
+      const created = await call(one, here, "tools/call", { name: "asks", arguments: {}, task: {} });
+      const taskId = created.result.task.taskId;
+      await until(two, there, taskId, "input_required");
+      const events = sse(await post(two.url, rq("tasks/result", { taskId }), there.headers));
+      const asked = (await events.message())!;
+      expect(asked).toMatchObject({ method: "elicitation/create", params: { _meta: { [META_RELATED_TASK]: { taskId } } } });
+      await post(two.url, { jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { name: "Di" } } }, there.headers);
+      expect((await events.message())!.result.content[0].text).toBe("Hello Di");
+      expect((await call(one, here, "tasks/get", { taskId })).result.status).toBe("completed");
+    } finally {
+      await one.stop();
+      await two.stop();
+      await store.close();
+    }
   });
 });
 
