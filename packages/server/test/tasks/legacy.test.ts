@@ -53,6 +53,11 @@ function tasksServer(options: ServerOptions = {}): McpServer {
     ctx.progress(1, 1, "asked");
     return answer.action === "accept" ? `Hello ${String(answer.content?.name)}` : `no (${answer.action})`;
   });
+  server.registerTool("later", { taskSupport: "optional", taskStart: "deferred" }, async (_args, ctx) => {
+    const name = await ctx.elicit("Name first?", NAME_SCHEMA);
+    const inTask = await ctx.startTask();
+    return `${inTask ? "in a task" : "plainly"} for ${String(name.action === "accept" ? name.content?.name : name.action)}`;
+  });
   server.registerTool("waits", { taskSupport: "optional" }, (_args, ctx) => {
     return new Promise<string>((resolve) => {
       ctx.signal.addEventListener("abort", () => {
@@ -187,6 +192,27 @@ describe("2025-11-25 tasks on an initialize-era HTTP session", () => {
     for (const task of [{ ttl: -5 }, { ttl: 1.5 }, "soon"]) {
       const bad = await call(srv, session, "tools/call", { name: "slow", arguments: { gate: "never" }, task });
       expect(bad.error.code).toBe(-32602);
+    }
+  });
+
+  it("[A77] taskStart deferred: the handler asks in the call, then ctx.startTask() answers the call with the task (false without params.task)", async () => {
+    const session = await open(srv.url, { elicitation: {} });
+    for (const task of [{}, undefined]) {
+      const res = await post(srv.url, rq("tools/call", { name: "later", arguments: {}, task }), session.headers);
+      const events = sse(res);
+      const asked = (await events.message())!;
+      expect(asked).toMatchObject({ method: "elicitation/create", params: { message: "Name first?" } });
+      // Asked in the call, before any task: no related-task _meta.
+      expect(asked.params._meta).toBeUndefined();
+      await post(srv.url, { jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { name: "Ed" } } }, session.headers);
+      const answer = (await events.message())!;
+      if (task === undefined) {
+        expect(answer.result).toEqual({ content: [{ type: "text", text: "plainly for Ed" }] });
+      } else {
+        expect(V2511.CreateTaskResult(answer.result)).toBe(true);
+        const result = await call(srv, session, "tasks/result", { taskId: answer.result.task.taskId });
+        expect(result.result.content).toEqual([{ type: "text", text: "in a task for Ed" }]);
+      }
     }
   });
 
