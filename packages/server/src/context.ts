@@ -199,8 +199,9 @@ export interface RequestContext {
    * answers the call now with a task handle and runs the rest of the
    * handler in the task. Asks made before it are Multi Round-Trip asks of
    * the call itself. Resolves true once the call is a task, false when the
-   * client did not declare the extension (the call then goes on as a plain
-   * call; a `required` tool never gets this far).
+   * client did not declare the extension, or on an `initialize`-era session
+   * sent no `params.task` (the call then goes on as a plain call; a
+   * `required` tool never gets this far).
    * @throws Error on a tool without `taskStart: "deferred"`, or when called twice;
    *   McpError(-32000) when the caller holds too many tasks.
    */

@@ -66,6 +66,9 @@ export interface ToolConfig {
    * extension, else as a plain call; `"required"` always, a client that
    * does not declare the extension is refused with -32021 (HTTP 400). The
    * extension is announced in `server/discover` once a tool allows tasks.
+   * On an `initialize`-era session the call is a task of revision 2025-11-25
+   * when it carries `params.task` (`"required"` without it: -32601), and the
+   * tool is listed with `execution.taskSupport`.
    */
   taskSupport?: "forbidden" | "optional" | "required";
   /**
