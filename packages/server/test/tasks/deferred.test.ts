@@ -71,6 +71,15 @@ beforeAll(() => {
     endedRuns.add(String(args.run));
     return "aborted";
   });
+  server.registerTool("swallows_then_starts", { taskSupport: "required", taskStart: "deferred" }, async (_args, ctx) => {
+    try {
+      await ctx.elicit("Name?", nameSchema);
+    } catch {
+      // Swallows the end of the round, then starts the task anyway.
+    }
+    await ctx.startTask();
+    return "in a task nobody knows of";
+  });
   server.registerTool("forgets_await", { taskSupport: "required", taskStart: "deferred" }, (_args, ctx) => {
     void ctx.startTask();
     return "returned before the task was made";
@@ -198,6 +207,18 @@ describe("a deferred task start", () => {
     expect(endedRuns.has("r1")).toBe(true);
   });
 
+  // Bug (reported): a handler that swallows the end of its round (an unanswered ask) and then calls startTask
+  // gets a task made and running, while the call is answered input_required (the round's end wins): the task's
+  // id is never told to anyone, and it runs and counts against the caller until its time to live. startTask
+  // after the round ended should be refused.
+  it.fails("startTask after an unanswered ask of the round makes no task (the call answers input_required)", async () => {
+    const sizeBefore = store.size;
+    const answer = await call(server, "swallows_then_starts");
+    expect(answer.result.resultType).toBe("input_required");
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(store.size).toBe(sizeBefore);
+  });
+
   // Bug (reported): a startTask that is not awaited before the handler returns still makes its task after the
   // call was answered directly; nothing ever ends that task, which stays working (and counts against the
   // caller's maxTasksPerOwner) until its time to live.
@@ -209,4 +230,3 @@ describe("a deferred task start", () => {
     expect(store.size).toBe(sizeBefore);
   });
 });
-

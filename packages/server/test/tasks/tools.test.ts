@@ -2,6 +2,7 @@
 // taskSupport becomes a task when the request declares the extension, its handle is the flat CreateTaskResult,
 // and the run's end is the task's: completed with the stamped CallToolResult (tool errors and faults included),
 // failed with a thrown protocol error inlined.
+import { inputRequiredResult } from "@x/builders";
 import { validate } from "@x/mcp-v2607";
 import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,6 +52,9 @@ function taskServer() {
   });
   server.registerTool("junk", { taskSupport: "required" }, async () => 42 as never);
   server.registerTool("never_task", {}, (_args, ctx) => `task: ${String(ctx.task)}`);
+  server.registerTool("explicit_round", { taskSupport: "optional" }, () =>
+    inputRequiredResult({ inputRequests: { confirm: { method: "elicitation/create", params: { message: "Sure?", requestedSchema: { type: "object", properties: {} } } } } }),
+  );
   return server;
 }
 
@@ -190,6 +194,37 @@ describe("how a task's run ends", () => {
     const first = await waitFor(server, taskId, "completed");
     const again = await tasks(server, "get", { taskId });
     expect(again.result).toEqual(first);
+  });
+});
+
+describe("what a task's run may not do", () => {
+  it("sends no progress or log notifications (the extension has none for tasks): ctx.progress and ctx.log return false", async () => {
+    const s = new McpServer({ name: "n", version: "1" }, { logging: true });
+    s.registerTool("notifies", { taskSupport: "required" }, async (_args, ctx) => `progress ${ctx.progress(1, 2)}, log ${ctx.log("error", "x")}`);
+    const sent: unknown[] = [];
+    const notify = (n: unknown) => {
+      sent.push(n);
+      return true;
+    };
+    const answer = await call(s, "notifies", {}, {
+      meta: { ...TASKS, progressToken: "p1", "io.modelcontextprotocol/logLevel": "debug" },
+      transport: { notify },
+    });
+    const done = await waitFor(s, answer.result.taskId, "completed");
+    expect(done.result.content[0].text).toBe("progress false, log false");
+    expect(sent).toEqual([]);
+    s.close();
+  });
+
+  // Bug (reported): a handler that answers with its own InputRequiredResult (the explicit Multi Round-Trip
+  // form, e.g. a tool written for plain calls given taskSupport "optional") ends its task `completed` with
+  // that InputRequiredResult as the task's result, which is no CallToolResult (no content) and asks for a
+  // retry of a call that is now a task.
+  it.fails("a run that answers an InputRequiredResult does not complete the task with it as its result", async () => {
+    const taskId = await start(server, "explicit_round");
+    const end = await waitFor(server, taskId, ["completed", "failed", "input_required"]);
+    expect(end.result?.resultType).not.toBe("input_required");
+    if (end.status === "completed") expect(validate("CallToolResult", end.result).ok).toBe(true);
   });
 });
 
