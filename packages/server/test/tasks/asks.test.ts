@@ -7,7 +7,7 @@ import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpServer } from "../../src/index.js";
 import { capabilities } from "../helpers.js";
-import { gate, nameSchema, start, TASKS, tasks, waitFor } from "./fixture.js";
+import { gate, nameSchema, start, tasks, waitFor } from "./fixture.js";
 
 const ageSchema = { type: "object" as const, properties: { age: { type: "integer" as const, minimum: 0 } }, required: ["age"] };
 const accept = (content: Record<string, unknown>) => ({ action: "accept", content });
@@ -64,7 +64,9 @@ beforeAll(() => {
     const answer = await ctx.elicit("Age?", ageSchema);
     return `took ${JSON.stringify(answer)}`;
   });
-  server.registerTool("no_elicitation", { taskSupport: "required" }, async (_args, ctx) => JSON.stringify(await ctx.elicit("Name?", nameSchema)));
+  server.registerTool("no_elicitation", { taskSupport: "required" }, async (_args, ctx) =>
+    JSON.stringify(await ctx.elicit("Name?", nameSchema)),
+  );
 });
 afterAll(() => server.close());
 
@@ -156,7 +158,12 @@ describe("an ask in a task", () => {
   });
 
   it("sampling and roots asks are keyed by kind (sample-1, roots-1)", async () => {
-    const taskId = await start(server, "kinds", {}, { meta: capabilities({ extensions: { [TASKS_EXTENSION]: {} }, sampling: {}, roots: {} }) });
+    const taskId = await start(
+      server,
+      "kinds",
+      {},
+      { meta: capabilities({ extensions: { [TASKS_EXTENSION]: {} }, sampling: {}, roots: {} }) },
+    );
     const waiting = await waitFor(server, taskId, "input_required", { where: (t) => Object.keys(t.inputRequests).length === 2 });
     expect(Object.keys(waiting.inputRequests).sort()).toEqual(["roots-1", "sample-1"]);
     expect(waiting.inputRequests["sample-1"].method).toBe("sampling/createMessage");

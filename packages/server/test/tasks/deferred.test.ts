@@ -107,7 +107,12 @@ describe("a deferred task start", () => {
     const round2 = await send(
       server,
       "tools/call",
-      { name: "ask_then_task", arguments: {}, inputResponses: { "elicit-1": accept({ name: "Ada" }) }, requestState: round1.result.requestState },
+      {
+        name: "ask_then_task",
+        arguments: {},
+        inputResponses: { "elicit-1": accept({ name: "Ada" }) },
+        requestState: round1.result.requestState,
+      },
       { meta: TASKS },
     );
     expect(round2.result.resultType).toBe("task");

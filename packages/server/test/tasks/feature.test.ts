@@ -81,7 +81,10 @@ describe("tasks/get, tasks/update, tasks/cancel", () => {
 
   it("tasks/update and tasks/cancel answer the empty acknowledgement { resultType: complete }", async () => {
     const update = await tasks(server, "update", { taskId: held, inputResponses: {} });
-    expect(update.result).toEqual({ resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": { name: "feature", version: "1" } } });
+    expect(update.result).toEqual({
+      resultType: "complete",
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "feature", version: "1" } },
+    });
     const other = await start(server, "held");
     const cancel = await tasks(server, "cancel", { taskId: other });
     expect(cancel.result.resultType).toBe("complete");

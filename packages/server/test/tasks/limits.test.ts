@@ -71,7 +71,9 @@ describe("tasks.maxTasksPerOwner", () => {
 
   it("is a RangeError unless a positive integer", () => {
     for (const bad of [0, -1, 1.5, Number.NaN, "3"]) {
-      expect(() => new McpServer({ name: "x", version: "1" }, { tasks: { maxTasksPerOwner: bad as number } }), String(bad)).toThrow(RangeError);
+      expect(() => new McpServer({ name: "x", version: "1" }, { tasks: { maxTasksPerOwner: bad as number } }), String(bad)).toThrow(
+        RangeError,
+      );
     }
   });
 });
@@ -173,7 +175,9 @@ describe("tasks.ttlMs", () => {
       ["leaseMs", 0],
       ["leaseMs", -1],
     ] as const) {
-      expect(() => new McpServer({ name: "x", version: "1" }, { tasks: { [option]: bad } }), `${option} ${String(bad)}`).toThrow(RangeError);
+      expect(() => new McpServer({ name: "x", version: "1" }, { tasks: { [option]: bad } }), `${option} ${String(bad)}`).toThrow(
+        RangeError,
+      );
     }
   });
 });

@@ -37,7 +37,12 @@ afterAll(async () => {
 async function openListen(notifications: Record<string, unknown>, id: string, extra: Record<string, unknown> = TASKS) {
   const body = { jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta: meta(extra) } };
   const controller = new AbortController();
-  const response = await fetch(running.url, { method: "POST", headers: headersFor(body), body: JSON.stringify(body), signal: controller.signal });
+  const response = await fetch(running.url, {
+    method: "POST",
+    headers: headersFor(body),
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  });
   const events: any[] = [];
   let ended = false;
   const reading = (async () => {
@@ -104,7 +109,12 @@ describe("subscriptions/listen with notifications.taskIds", () => {
     expect(notified).toEqual(asPolled);
 
     // input_required → working → completed
-    await rpc(running.url, "tasks/update", { taskId, inputResponses: { "elicit-1": { action: "accept", content: { name: "Ada" } } } }, { meta: TASKS });
+    await rpc(
+      running.url,
+      "tasks/update",
+      { taskId, inputResponses: { "elicit-1": { action: "accept", content: { name: "Ada" } } } },
+      { meta: TASKS },
+    );
     await until(() => stream.notifications().length >= 2);
     expect(stream.notifications()[1].params.status).toBe("working");
     expect(stream.notifications()[1].params).not.toHaveProperty("inputRequests");
@@ -161,7 +171,12 @@ describe("subscriptions/listen with notifications.taskIds", () => {
   });
 
   it("more than 100 ids, or ids that are not strings: -32602", async () => {
-    const many = await rpc(running.url, "subscriptions/listen", { notifications: { taskIds: Array.from({ length: 101 }, (_, i) => `${i}`) } }, { meta: TASKS });
+    const many = await rpc(
+      running.url,
+      "subscriptions/listen",
+      { notifications: { taskIds: Array.from({ length: 101 }, (_, i) => `${i}`) } },
+      { meta: TASKS },
+    );
     expect(many.json.error.code).toBe(-32602);
     expect(many.json.error.message).toContain("100");
     const numbers = await rpc(running.url, "subscriptions/listen", { notifications: { taskIds: [1, 2] } }, { meta: TASKS });

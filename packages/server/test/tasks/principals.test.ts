@@ -35,7 +35,12 @@ describe("another principal's task", () => {
     for (const who of ["bob", undefined, "Alice", "alice "]) {
       const get = await tasks(server, "get", { taskId }, as(who));
       expect(get.error, String(who)).toEqual(unknown.error);
-      const update = await tasks(server, "update", { taskId, inputResponses: { "elicit-1": { action: "accept", content: { name: "Mallory" } } } }, as(who));
+      const update = await tasks(
+        server,
+        "update",
+        { taskId, inputResponses: { "elicit-1": { action: "accept", content: { name: "Mallory" } } } },
+        as(who),
+      );
       expect(update.error?.code, String(who)).toBe(-32602);
       const cancel = await tasks(server, "cancel", { taskId }, as(who));
       expect(cancel.error?.code, String(who)).toBe(-32602);

@@ -84,7 +84,7 @@ describe("a shared task store", () => {
     expect(failed.statusMessage).toMatch(/stopped before it finished/);
     expect((await store.get(lost.taskId))?.status).toBe("failed");
     await until(() => listener.methods().includes("notifications/tasks"));
-    expect((listener.received[1].params as any).status).toBe("failed");
+    expect((listener.received[1]?.params as any).status).toBe("failed");
     await listener.close();
 
     const failedAsking = (await tasks(s, "get", { taskId: asking.taskId })).result;
@@ -150,7 +150,7 @@ describe("two instances sharing a store and a bus", () => {
         const b = instance("B", { tasks: { store }, eventBus: bus });
         const taskId = await start(a, "asks_two");
         const both = await waitFor(b, taskId, "input_required", { where: (t) => Object.keys(t.inputRequests).length === 2 });
-        const [first, second] = Object.keys(both.inputRequests).sort();
+        const [first, second] = Object.keys(both.inputRequests).sort() as [string, string];
         await tasks(b, "update", { taskId, inputResponses: { [first]: accept({ name: "x" }), unknown: accept({}) } });
         const partial = (await tasks(b, "get", { taskId })).result;
         expect(partial.status).toBe("input_required");
@@ -208,7 +208,7 @@ describe("two instances sharing a store and a bus", () => {
           "notifications/tools/list_changed",
           "notifications/resources/updated",
         ]);
-        expect((listener.received[2].params as any).uri).toBe("test://doc");
+        expect((listener.received[2]?.params as any).uri).toBe("test://doc");
         await listener.close();
       });
     });

@@ -24,7 +24,8 @@ function taskServer() {
     async (args, ctx) => {
       const text = String(args.text);
       return {
-        content: [{ type: "text", text: `${text} (${ctx.task ? `task ${ctx.task.taskId}` : "direct"})` }],
+        resultType: "complete" as const,
+        content: [{ type: "text" as const, text: `${text} (${ctx.task ? `task ${ctx.task.taskId}` : "direct"})` }],
         structuredContent: { length: text.length },
       };
     },
@@ -35,7 +36,8 @@ function taskServer() {
   });
   server.registerTool("only_task", { taskSupport: "required" }, () => "as a task");
   server.registerTool("tool_error", { taskSupport: "required" }, async () => ({
-    content: [{ type: "text", text: "the input could not be processed" }],
+    resultType: "complete" as const,
+    content: [{ type: "text" as const, text: "the input could not be processed" }],
     isError: true,
   }));
   server.registerTool("tool_fault", { taskSupport: "required" }, async () => {
@@ -53,7 +55,11 @@ function taskServer() {
   server.registerTool("junk", { taskSupport: "required" }, async () => 42 as never);
   server.registerTool("never_task", {}, (_args, ctx) => `task: ${String(ctx.task)}`);
   server.registerTool("explicit_round", { taskSupport: "optional" }, () =>
-    inputRequiredResult({ inputRequests: { confirm: { method: "elicitation/create", params: { message: "Sure?", requestedSchema: { type: "object", properties: {} } } } } }),
+    inputRequiredResult({
+      inputRequests: {
+        confirm: { method: "elicitation/create", params: { message: "Sure?", requestedSchema: { type: "object", properties: {} } } },
+      },
+    }),
   );
   return server;
 }
@@ -200,16 +206,25 @@ describe("how a task's run ends", () => {
 describe("what a task's run may not do", () => {
   it("sends no progress or log notifications (the extension has none for tasks): ctx.progress and ctx.log return false", async () => {
     const s = new McpServer({ name: "n", version: "1" }, { logging: true });
-    s.registerTool("notifies", { taskSupport: "required" }, async (_args, ctx) => `progress ${ctx.progress(1, 2)}, log ${ctx.log("error", "x")}`);
+    s.registerTool(
+      "notifies",
+      { taskSupport: "required" },
+      async (_args, ctx) => `progress ${ctx.progress(1, 2)}, log ${ctx.log("error", "x")}`,
+    );
     const sent: unknown[] = [];
     const notify = (n: unknown) => {
       sent.push(n);
       return true;
     };
-    const answer = await call(s, "notifies", {}, {
-      meta: { ...TASKS, progressToken: "p1", "io.modelcontextprotocol/logLevel": "debug" },
-      transport: { notify },
-    });
+    const answer = await call(
+      s,
+      "notifies",
+      {},
+      {
+        meta: { ...TASKS, progressToken: "p1", "io.modelcontextprotocol/logLevel": "debug" },
+        transport: { notify },
+      },
+    );
     const done = await waitFor(s, answer.result.taskId, "completed");
     expect(done.result.content[0].text).toBe("progress false, log false");
     expect(sent).toEqual([]);
