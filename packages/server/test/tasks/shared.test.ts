@@ -84,7 +84,7 @@ describe("a shared task store", () => {
     expect(failed.statusMessage).toMatch(/stopped before it finished/);
     expect((await store.get(lost.taskId))?.status).toBe("failed");
     await until(() => listener.methods().includes("notifications/tasks"));
-    expect((listener.received[1]?.params as any).status).toBe("failed");
+    expect((listener.received[1]?.params as any)?.status).toBe("failed");
     await listener.close();
 
     const failedAsking = (await tasks(s, "get", { taskId: asking.taskId })).result;
@@ -208,7 +208,7 @@ describe("two instances sharing a store and a bus", () => {
           "notifications/tools/list_changed",
           "notifications/resources/updated",
         ]);
-        expect((listener.received[2]?.params as any).uri).toBe("test://doc");
+        expect((listener.received[2]?.params as any)?.uri).toBe("test://doc");
         await listener.close();
       });
     });
