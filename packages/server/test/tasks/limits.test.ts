@@ -152,9 +152,7 @@ describe("tasks.ttlMs", () => {
       expect(listener.granted()).toEqual({ taskIds: [taskId] });
       await vi.advanceTimersByTimeAsync(61);
       await listener.close();
-      expect(listener.received.filter((n) => n.method === "notifications/tasks").map((n) => (n.params as any).status)).toEqual([
-        "failed",
-      ]);
+      expect(listener.received.filter((n) => n.method === "notifications/tasks").map((n) => (n.params as any).status)).toEqual(["failed"]);
     } finally {
       vi.useRealTimers();
     }
