@@ -217,7 +217,7 @@ describe("an answer that does not fit the ask", () => {
   // Doubtful (reported): a Multi Round-Trip retry refuses an inputResponses entry that is not an object with
   // -32602 (mrtr/state.ts readInputResponses); tasks/update takes such an entry ("shape per MRTR", says the
   // extension) and hands it to the waiting ask, which then fails the run as above.
-  it.fails("tasks/update refuses an inputResponses entry that is not an object, as a Multi Round-Trip retry does (-32602)", async () => {
+  it("tasks/update refuses an inputResponses entry that is not an object, as a Multi Round-Trip retry does (-32602)", async () => {
     const taskId = await start(server, "misfit");
     await waitFor(server, taskId, "input_required");
     const answer = await tasks(server, "update", { taskId, inputResponses: { "elicit-1": 5 } });

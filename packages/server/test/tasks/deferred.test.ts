@@ -195,7 +195,7 @@ describe("a deferred task start", () => {
   // (the call going on as a plain call), but an optional deferred tool called without the extension runs with
   // no startTask in its scope, so ctx.startTask() rejects ("only a tool registered with taskSupport and
   // taskStart: deferred can start a task") and the call ends in a tool_fault.
-  it.fails("an optional deferred tool without the extension: startTask resolves false and the call goes on as a plain call", async () => {
+  it("an optional deferred tool without the extension: startTask resolves false and the call goes on as a plain call", async () => {
     const answer = await call(server, "maybe_task", {}, { meta: PLAIN });
     expect(answer.result.isError).toBeUndefined();
     expect(answer.result.content[0].text).toBe("started: false, task: no");
@@ -203,7 +203,7 @@ describe("a deferred task start", () => {
 
   // Bug (reported): a handler that takes `signal` off its context before startTask (the pattern the context's
   // doc shows) holds the call's signal, which tasks/cancel (and the task's time to live) never abort.
-  it.fails("tasks/cancel aborts a signal the handler took off its context before startTask", async () => {
+  it("tasks/cancel aborts a signal the handler took off its context before startTask", async () => {
     const taskId = (await call(server, "destructures", { run: "r1" })).result.taskId;
     await tasks(server, "cancel", { taskId });
     expect((await tasks(server, "get", { taskId })).result.status).toBe("cancelled");
@@ -216,7 +216,7 @@ describe("a deferred task start", () => {
   // gets a task made and running, while the call is answered input_required (the round's end wins): the task's
   // id is never told to anyone, and it runs and counts against the caller until its time to live. startTask
   // after the round ended should be refused.
-  it.fails("startTask after an unanswered ask of the round makes no task (the call answers input_required)", async () => {
+  it("startTask after an unanswered ask of the round makes no task (the call answers input_required)", async () => {
     const sizeBefore = store.size;
     const answer = await call(server, "swallows_then_starts");
     expect(answer.result.resultType).toBe("input_required");
@@ -227,7 +227,7 @@ describe("a deferred task start", () => {
   // Bug (reported): a startTask that is not awaited before the handler returns still makes its task after the
   // call was answered directly; nothing ever ends that task, which stays working (and counts against the
   // caller's maxTasksPerOwner) until its time to live.
-  it.fails("a startTask the handler did not await leaves no task behind once the call is answered directly", async () => {
+  it("a startTask the handler did not await leaves no task behind once the call is answered directly", async () => {
     const sizeBefore = store.size;
     const answer = await call(server, "forgets_await");
     expect(answer.result.content[0].text).toBe("returned before the task was made");

@@ -60,7 +60,7 @@ describe("tasks.maxTasksPerOwner", () => {
 
   // Bug (reported): the count (store.countOwned) and the create are not one step, so calls that arrive
   // together all pass the check before any of them is stored, and one principal gets past its limit.
-  it.fails("holds under concurrent calls: at most maxTasksPerOwner of 40 simultaneous calls make a task", async () => {
+  it("holds under concurrent calls: at most maxTasksPerOwner of 40 simultaneous calls make a task", async () => {
     const { server } = limited({ tasks: { maxTasksPerOwner: 5 } });
     const answers = await Promise.all(Array.from({ length: 40 }, () => call(server, "held", {}, as("eve"))));
     const made = answers.filter((a) => a.result?.resultType === "task").length;
@@ -142,7 +142,7 @@ describe("tasks.ttlMs", () => {
   // (expiresAt = createdAt + ttlMs), so the store has (almost always) forgotten the task by then, the failed
   // state is not written, and a listener never hears the task end. With real timers the timer sometimes wins
   // by a millisecond; fake timers make the race come out the usual way every time.
-  it.fails("past it, a listener of the task hears it end (failed)", async () => {
+  it("past it, a listener of the task hears it end (failed)", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
     try {
       const { server } = limited({ tasks: { ttlMs: 60 } });
@@ -161,7 +161,7 @@ describe("tasks.ttlMs", () => {
   // Bug (reported): the time to live is a setTimeout, and Node runs a timer longer than 2^31 - 1 ms (about
   // 24.8 days) after 1 ms: a task with ttlMs of 30 days is aborted and ended failed at once. (toolTimeoutMs is
   // bounded to 2147483647 for this reason; tasks.ttlMs is not.)
-  it.fails("a time to live beyond 2^31 - 1 ms (30 days) does not end the task at once", async () => {
+  it("a time to live beyond 2^31 - 1 ms (30 days) does not end the task at once", async () => {
     const { server, reasons } = limited({ tasks: { ttlMs: 30 * 24 * 3_600_000 } });
     const taskId = await start(server, "held");
     await sleep(30);
@@ -192,7 +192,7 @@ describe("tasks.leaseMs", () => {
   // Bug (reported): leases are renewed every leaseMs / 3 but never more often than every 50 ms, so with
   // leaseMs under 150 a live worker's lease runs out between renewals and another instance's tasks/get marks
   // its running task failed.
-  it.fails("a short lease (20 ms) of a live worker does not run out: another instance keeps seeing the task working", async () => {
+  it("a short lease (20 ms) of a live worker does not run out: another instance keeps seeing the task working", async () => {
     const store = new SharedStore();
     const bus = new MemoryEventBus();
     const { server: a } = limited({ tasks: { store, leaseMs: 20 }, eventBus: bus });
@@ -206,7 +206,7 @@ describe("tasks.leaseMs", () => {
 
   // Bug (reported): with leaseMs / 3 beyond 2^31 - 1 ms, setInterval runs every 1 ms, renewing every
   // lease in the store a thousand times a second.
-  it.fails("a long lease (90 days) is not renewed every millisecond", async () => {
+  it("a long lease (90 days) is not renewed every millisecond", async () => {
     const store = new SharedStore();
     const { server } = limited({ tasks: { store, leaseMs: 90 * 24 * 3_600_000, ttlMs: null } });
     await start(server, "held");

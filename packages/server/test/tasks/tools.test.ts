@@ -235,7 +235,7 @@ describe("what a task's run may not do", () => {
   // form, e.g. a tool written for plain calls given taskSupport "optional") ends its task `completed` with
   // that InputRequiredResult as the task's result, which is no CallToolResult (no content) and asks for a
   // retry of a call that is now a task.
-  it.fails("a run that answers an InputRequiredResult does not complete the task with it as its result", async () => {
+  it("a run that answers an InputRequiredResult does not complete the task with it as its result", async () => {
     const taskId = await start(server, "explicit_round");
     const end = await waitFor(server, taskId, ["completed", "failed", "input_required"]);
     expect(end.result?.resultType).not.toBe("input_required");
