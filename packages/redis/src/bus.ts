@@ -16,7 +16,6 @@ import {
   prefixOf,
   type RedisConnectionOptions,
   reportToStderr,
-  untilReady,
 } from "./connection.js";
 
 /** Options of {@link RedisEventBus}. */
@@ -64,8 +63,6 @@ export class RedisEventBus implements EventBus {
   readonly #connectTimeoutMs: number;
   readonly #watch: OutageWatch;
   readonly #topics = new Map<string, Topic>();
-  #pubReady = false;
-  #subReady = false;
   #closed = false;
 
   /** @throws TypeError for options that are not as documented. */
@@ -97,10 +94,7 @@ export class RedisEventBus implements EventBus {
   async publish(topic: BusTopicName, message: Message): Promise<void> {
     if (this.#closed) throw new Error("RedisEventBus: the bus is closed");
     const text = stringifyJson(message) as string;
-    if (!this.#pubReady) {
-      await untilReady(this.#pub, this.#connectTimeoutMs, "event bus");
-      this.#pubReady = true;
-    }
+    await this.#watch.ready(this.#pub, this.#connectTimeoutMs);
     await this.#pub.publish(this.channelOf(topic), text);
   }
 
@@ -146,10 +140,7 @@ export class RedisEventBus implements EventBus {
   }
 
   async #subscribeChannel(channel: string): Promise<void> {
-    if (!this.#subReady) {
-      await untilReady(this.#sub, this.#connectTimeoutMs, "event bus");
-      this.#subReady = true;
-    }
+    await this.#watch.ready(this.#sub, this.#connectTimeoutMs);
     await this.#sub.subscribe(channel);
   }
 

@@ -147,6 +147,7 @@ export class OutageWatch {
   readonly #part: string;
   readonly #report: (error: Error) => void;
   readonly #down = new Set<Redis>();
+  readonly #everReady = new WeakSet<Redis>();
   readonly #detach: (() => void)[] = [];
   #reported = false;
 
@@ -160,8 +161,20 @@ export class OutageWatch {
     return this.#down.size > 0;
   }
 
+  /**
+   * Resolves once `redis` can take commands: at once when it is ready or
+   * has been ready before (a command then fails fast while it is down),
+   * else after waiting for its first connection (see {@link untilReady}).
+   */
+  async ready(redis: Redis, timeoutMs: number): Promise<void> {
+    if (this.#everReady.has(redis)) return;
+    await untilReady(redis, timeoutMs, this.#part);
+    this.#everReady.add(redis);
+  }
+
   /** Starts watching `redis` (its `error`, `close` and `ready` events). */
   watch(redis: Redis): void {
+    if (redis.status === "ready") this.#everReady.add(redis);
     // A socket error on a ready connection comes just before its close: it is the cause the close reports.
     let cause: Error | undefined;
     const onError = (error: Error) => {
@@ -175,6 +188,7 @@ export class OutageWatch {
       cause = undefined;
     };
     const onReady = () => {
+      this.#everReady.add(redis);
       cause = undefined;
       this.#down.delete(redis);
       if (this.#down.size === 0) this.#reported = false;

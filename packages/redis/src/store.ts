@@ -18,7 +18,6 @@ import {
   prefixOf,
   type RedisConnectionOptions,
   reportToStderr,
-  untilReady,
 } from "./connection.js";
 
 /** Options of {@link RedisTaskStore}. */
@@ -177,7 +176,6 @@ export class RedisTaskStore implements TaskStore {
   readonly #max: number;
   readonly #connectTimeoutMs: number;
   readonly #watch: OutageWatch;
-  #ready = false;
   #closed = false;
 
   /** @throws TypeError for options that are not as documented; RangeError when `maxTasks` is not a positive integer. */
@@ -281,10 +279,7 @@ export class RedisTaskStore implements TaskStore {
   async #redis(): Promise<Redis> {
     if (this.#closed) throw new Error("RedisTaskStore: the store is closed");
     const redis = this.#connection.redis;
-    if (!this.#ready) {
-      await untilReady(redis, this.#connectTimeoutMs, "task store");
-      this.#ready = true;
-    }
+    await this.#watch.ready(redis, this.#connectTimeoutMs);
     return redis;
   }
 

@@ -65,7 +65,7 @@ export function describeTaskStoreContract(name: string, make: (options?: { maxTa
         const { statusMessage: _dropped, ...expected } = record;
         expect(got).toEqual(expected);
         expect(got?.statusMessage).toBeUndefined();
-        expect((got?.result?.structuredContent as { big: unknown }).big).toBe(2n ** 64n);
+        expect((got!.result!.structuredContent as { big: unknown }).big).toBe(2n ** 64n);
         expect(await store.get("no-such-task")).toBeUndefined();
       }));
 
