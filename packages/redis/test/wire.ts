@@ -9,7 +9,7 @@ import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { createParser } from "eventsource-parser";
 import { headersFor, meta } from "../../server/test/helpers.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON-RPC messages as parsed
+/** A JSON-RPC message as parsed (the tests read into it freely). */
 export type Json = any;
 
 let nextId = 1;
