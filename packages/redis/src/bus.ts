@@ -18,6 +18,9 @@ import {
   reportToStderr,
 } from "./connection.js";
 
+/** The longest wait between two attempts to subscribe again after a refusal, in milliseconds. */
+export const RESUBSCRIBE_MAX_DELAY_MS = 30_000;
+
 /** Options of {@link RedisEventBus}. */
 export type RedisEventBusOptions = RedisConnectionOptions;
 
@@ -50,7 +53,11 @@ interface Topic {
  *   (task state lives in the task store, so a `tasks/get` still tells the
  *   truth; a listener misses the notifications of that time);
  * - ioredis reconnects (attempts `min(50 ms × attempt, 2 s)` apart, forever)
- *   and subscribes again to every topic by itself (`autoResubscribe`);
+ *   and the bus subscribes again to every topic on each new connection; a
+ *   failure to (a refusal, the connection lost again) is reported and tried
+ *   again, on the next connection or, while it stays up, after 1 s, 2 s, ...
+ *   up to {@link RESUBSCRIBE_MAX_DELAY_MS} apart. (Not ioredis' `autoResubscribe`: its
+ *   failure is an unhandled rejection, which ends a Node process.)
  * - `onError` is told once (default: one line on stderr), not once per attempt.
  * A listener that throws, or a message on the channel that is not a JSON
  * object, is reported to `onError`; the other listeners still get it.
@@ -63,6 +70,9 @@ export class RedisEventBus implements EventBus {
   readonly #connectTimeoutMs: number;
   readonly #watch: OutageWatch;
   readonly #topics = new Map<string, Topic>();
+  /** The channels Redis confirmed, to subscribe again after a reconnection. */
+  readonly #confirmed = new Set<string>();
+  #retry: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
 
   /** @throws TypeError for options that are not as documented. */
@@ -70,13 +80,14 @@ export class RedisEventBus implements EventBus {
     const { redis, owned } = connectionOf(options, "RedisEventBus");
     this.#pub = redis;
     this.#ownsPub = owned;
-    this.#sub = redis.duplicate({ ...OWN_CONNECTION_OPTIONS, lazyConnect: true });
+    this.#sub = redis.duplicate({ ...OWN_CONNECTION_OPTIONS, autoResubscribe: false, lazyConnect: true });
     this.#prefix = prefixOf(options);
     this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     this.#watch = new OutageWatch("event bus", options.onError ?? reportToStderr);
     this.#watch.watch(this.#pub);
     this.#watch.watch(this.#sub);
     this.#sub.on("message", (channel: string, text: string) => this.#deliver(channel, text));
+    this.#sub.on("ready", () => this.#resubscribe(0));
     if (owned) this.#pub.connect().catch(() => {});
     this.#sub.connect().catch(() => {});
   }
@@ -123,6 +134,7 @@ export class RedisEventBus implements EventBus {
       if (!topicEntry.listeners.delete(listener) || topicEntry.listeners.size > 0) return;
       if (this.#topics.get(channel) !== topicEntry) return;
       this.#topics.delete(channel);
+      this.#confirmed.delete(channel);
       if (this.#closed) return;
       this.#sub.unsubscribe(channel).catch((error: unknown) => {
         this.#watch.report(new Error(`event bus: could not unsubscribe from ${channel}: ${String(error)}`, { cause: error }));
@@ -136,12 +148,41 @@ export class RedisEventBus implements EventBus {
     this.#closed = true;
     this.#watch.detach();
     this.#topics.clear();
+    this.#confirmed.clear();
+    clearTimeout(this.#retry);
     await Promise.all([closeOwned(this.#sub), this.#ownsPub ? closeOwned(this.#pub) : Promise.resolve()]);
   }
 
   async #subscribeChannel(channel: string): Promise<void> {
     await this.#watch.ready(this.#sub, this.#connectTimeoutMs);
     await this.#sub.subscribe(channel);
+    if (this.#topics.has(channel)) this.#confirmed.add(channel);
+  }
+
+  /**
+   * A new connection of the subscriber after a lost one: SUBSCRIBE again to
+   * every confirmed channel. A refusal on a connection that stays up is
+   * tried again after 1 s, doubling up to {@link RESUBSCRIBE_MAX_DELAY_MS};
+   * only the first failure of a streak is reported.
+   */
+  #resubscribe(attempt = 0): void {
+    clearTimeout(this.#retry);
+    this.#retry = undefined;
+    if (this.#closed || this.#confirmed.size === 0 || this.#sub.status !== "ready") return;
+    const channels = [...this.#confirmed];
+    this.#sub.subscribe(...channels).catch((error: unknown) => {
+      if (attempt === 0) {
+        this.#watch.report(
+          new Error(
+            `event bus: could not subscribe again to ${channels.join(", ")} after reconnecting (${error instanceof Error ? error.message : String(error)}); trying again`,
+            { cause: error },
+          ),
+        );
+      }
+      if (this.#closed) return;
+      this.#retry = setTimeout(() => this.#resubscribe(attempt + 1), Math.min(1000 * 2 ** attempt, RESUBSCRIBE_MAX_DELAY_MS));
+      this.#retry.unref?.();
+    });
   }
 
   #deliver(channel: string, text: string): void {

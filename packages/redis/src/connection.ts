@@ -57,13 +57,14 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 5_000;
  * - `commandTimeout`: a command Redis does not answer (a stalled server)
  *   rejects after {@link DEFAULT_COMMAND_TIMEOUT_MS}.
  * Reconnection is ioredis' own: attempts forever, `min(50 ms × attempt, 2 s)`
- * apart; subscriptions are sent again on each new connection (`autoResubscribe`).
+ * apart. The bus subscribes again on each new connection itself (see
+ * `RedisEventBus`), not by ioredis' `autoResubscribe`, whose failure would be
+ * an unhandled rejection.
  */
 export const OWN_CONNECTION_OPTIONS = Object.freeze({
   enableOfflineQueue: false,
   maxRetriesPerRequest: 0,
   commandTimeout: DEFAULT_COMMAND_TIMEOUT_MS,
-  autoResubscribe: true,
 });
 
 /** Reported once per outage of a part's connections; `cause` is the connection's own error. */

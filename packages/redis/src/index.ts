@@ -4,7 +4,7 @@
  * an event bus on pub/sub ({@link RedisEventBus}, the `eventBus` option).
  * A server without Redis needs none of this package.
  */
-export { RedisEventBus, type RedisEventBusOptions } from "./bus.js";
+export { RESUBSCRIBE_MAX_DELAY_MS, RedisEventBus, type RedisEventBusOptions } from "./bus.js";
 export {
   DEFAULT_COMMAND_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,

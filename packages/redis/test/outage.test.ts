@@ -7,7 +7,7 @@
 import { BusTopic } from "@x/server";
 import { describe, expect, it } from "vitest";
 import { RedisEventBus, RedisTaskStore, RedisUnavailableError } from "../src/index.js";
-import { eventually, freshPrefix, useRedis } from "./helpers.js";
+import { client, eventually, freshPrefix, useRedis } from "./helpers.js";
 import { taskOf } from "./store-contract.js";
 
 const redis = useRedis();
@@ -135,6 +135,43 @@ describe("a Redis outage", () => {
     } finally {
       await impatient.close();
       await patient.close();
+    }
+  }, 60_000);
+
+  it("a subscription Redis refuses after a reconnection is reported, and tried again until it is made", async () => {
+    const prefix = freshPrefix();
+    const errors: Error[] = [];
+    const a = new RedisEventBus({ url: redis().url, prefix, onError: (e) => errors.push(e) });
+    const b = new RedisEventBus({ url: redis().url, prefix, onError: (e) => errors.push(e) });
+    const admin = client(redis().url);
+    try {
+      const heard: Record<string, unknown>[] = [];
+      await b.subscribe(BusTopic.ResourceUpdated, (m) => heard.push(m));
+      // Channels forbidden to the default user, then its subscribers cut off: the bus's SUBSCRIBE on its new connection is refused.
+      await admin.call("ACL", "SETUSER", "default", "resetchannels");
+      await admin.call("CLIENT", "KILL", "TYPE", "pubsub");
+      expect(await eventually(() => errors.some((e) => /could not subscribe again to .*resource-updated.*NOPERM/.test(e.message)))).toBe(
+        true,
+      );
+      // Allowed again: the bus tries again by itself on the connection it has.
+      await admin.call("ACL", "SETUSER", "default", "allchannels");
+      expect(
+        await eventually(
+          async () => {
+            await a.publish(BusTopic.ResourceUpdated, { uri: "again" });
+            return heard.length > 0;
+          },
+          15_000,
+          200,
+        ),
+      ).toBe(true);
+      expect(heard[0]).toEqual({ uri: "again" });
+      expect(errors.filter((e) => /could not subscribe again/.test(e.message))).toHaveLength(1);
+    } finally {
+      await admin.call("ACL", "SETUSER", "default", "allchannels").catch(() => {});
+      await admin.quit().catch(() => {});
+      await a.close();
+      await b.close();
     }
   }, 60_000);
 });
