@@ -224,7 +224,7 @@ export class OutageWatch {
     this.#reported = true;
     this.report(
       new RedisUnavailableError(
-        `${this.#part}: lost Redis at ${whereOf(redis)} (${cause.message || cause.name}); reconnecting, and failing requests that need it until then`,
+        `${this.#part}: ${this.#everReady.has(redis) ? "lost" : "cannot reach"} Redis at ${whereOf(redis)} (${cause.message || cause.name}); reconnecting, and failing requests that need it until then`,
         { cause },
       ),
     );

@@ -132,6 +132,10 @@ describe("a Redis outage", () => {
       expect(await impatient.countOwned("alice")).toBe(0);
       expect(errors).toHaveLength(2);
       expect(errors.every((e) => e instanceof RedisUnavailableError)).toBe(true);
+      expect(errors.map((e) => e.message).sort()).toEqual([
+        expect.stringMatching(/^event bus: cannot reach Redis at 127\.0\.0\.1:\d+ \(connect ECONNREFUSED/),
+        expect.stringMatching(/^task store: cannot reach Redis at 127\.0\.0\.1:\d+ \(connect ECONNREFUSED/),
+      ]);
     } finally {
       await impatient.close();
       await patient.close();
