@@ -5,6 +5,7 @@ import {
   META_PROTOCOL_VERSION,
   PROTOCOL_VERSION,
 } from "@x/mcp-v2607";
+import { mcpNameField } from "@x/mcp-v2607/wire";
 import { McpServer, type TransportInfo } from "../src/index.js";
 
 /** A valid request `_meta` for revision 2026-07-28. */
@@ -31,8 +32,8 @@ export function headersFor(body: { method: string; params?: Record<string, unkno
     "mcp-protocol-version": PROTOCOL_VERSION,
     "mcp-method": body.method,
   };
-  // The tasks extension's requests are routed by their task (Mcp-Name = taskId).
-  const name = body.method.startsWith("tasks/") ? body.params?.taskId : (body.params?.name ?? body.params?.uri);
+  const field = mcpNameField(body.method);
+  const name = field ? body.params?.[field] : undefined;
   if (typeof name === "string") headers["mcp-name"] = name;
   return headers;
 }
