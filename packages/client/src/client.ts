@@ -395,7 +395,11 @@ function kindOf(result: Result, method: string, tasksDeclared = false): "complet
 }
 
 /** {@link kindOf} as a type guard: true for `input_required`; throws on an unknown kind. */
-function isInputRequired<R extends Result>(result: R | InputRequiredResult, method: string, tasksDeclared = false): result is InputRequiredResult {
+function isInputRequired<R extends Result>(
+  result: R | InputRequiredResult,
+  method: string,
+  tasksDeclared = false,
+): result is InputRequiredResult {
   return kindOf(result, method, tasksDeclared) === "input_required";
 }
 
@@ -430,7 +434,9 @@ function taskSettings(tasks: ClientOptions["tasks"], maxInputRounds: number): Ta
       throw new TypeError(`tasks.${key} must be ${key === "maxWaitMs" ? "a non-negative" : "a positive"} integer, got ${value}`);
   }
   if (settings.maxPollIntervalMs < settings.minPollIntervalMs)
-    throw new TypeError(`tasks.maxPollIntervalMs (${settings.maxPollIntervalMs}) is below tasks.minPollIntervalMs (${settings.minPollIntervalMs})`);
+    throw new TypeError(
+      `tasks.maxPollIntervalMs (${settings.maxPollIntervalMs}) is below tasks.minPollIntervalMs (${settings.minPollIntervalMs})`,
+    );
   return settings;
 }
 
@@ -1289,9 +1295,9 @@ export class Client {
     } catch (error) {
       // Nobody else knows of the task unless onTask kept it: do not leave it running.
       if (!isTerminalTaskStatus(task.status)) {
-        await task.cancel({ timeout: Math.min(TASK_CANCEL_TIMEOUT_MS, this.options.timeout || TASK_CANCEL_TIMEOUT_MS) }).catch((e) =>
-          this.warn(`Could not cancel task ${JSON.stringify(task.taskId)}: ${e instanceof Error ? e.message : String(e)}`),
-        );
+        await task
+          .cancel({ timeout: Math.min(TASK_CANCEL_TIMEOUT_MS, this.options.timeout || TASK_CANCEL_TIMEOUT_MS) })
+          .catch((e) => this.warn(`Could not cancel task ${JSON.stringify(task.taskId)}: ${e instanceof Error ? e.message : String(e)}`));
       }
       throw error;
     }
@@ -1429,7 +1435,12 @@ export class Client {
   }
 
   /** Checks a complete `tools/call` result: a `content` array, and `structuredContent` against the tool's `outputSchema`. */
-  private finishToolResult(name: string, result: Result, known: KnownTool | undefined, validateOutput: boolean | undefined): CallToolResult {
+  private finishToolResult(
+    name: string,
+    result: Result,
+    known: KnownTool | undefined,
+    validateOutput: boolean | undefined,
+  ): CallToolResult {
     if (!Array.isArray(result.content)) throw invalidResult(`The result of tool ${JSON.stringify(name)} has no content array`);
     // Checked just above for what callers rely on; the rest is the server's, unvalidated, as for every result.
     const checked = result as unknown as CallToolResult;

@@ -154,7 +154,8 @@ export function readCreateTaskResult(result: Record<string, unknown>, method: st
  */
 export function readDetailedTask(value: unknown, taskId: string, where: string): DetailedTask {
   const problem = detailedTaskProblem(value);
-  if (problem !== undefined) throw invalidTask(`The ${where} of task ${clip(JSON.stringify(taskId), 80)} is malformed: ${problem}`, { taskId, problem });
+  if (problem !== undefined)
+    throw invalidTask(`The ${where} of task ${clip(JSON.stringify(taskId), 80)} is malformed: ${problem}`, { taskId, problem });
   const task = value as Record<string, unknown>;
   if (task.taskId !== taskId) {
     throw invalidTask(`The ${where} of task ${clip(JSON.stringify(taskId), 80)} describes another task`, {
@@ -176,7 +177,9 @@ export function readDetailedTask(value: unknown, taskId: string, where: string):
 function readAck(result: Record<string, unknown>, method: string): void {
   if (Object.hasOwn(result, "resultType") && result.resultType !== "complete") {
     const kind = clip(JSON.stringify(result.resultType) ?? String(result.resultType), 40);
-    throw invalidTask(`The ${method} acknowledgement has resultType ${kind}; it must be "complete"`, { problem: "resultType must be complete" });
+    throw invalidTask(`The ${method} acknowledgement has resultType ${kind}; it must be "complete"`, {
+      problem: "resultType must be complete",
+    });
   }
 }
 
@@ -560,7 +563,8 @@ export class TaskHandle {
     const task = await this.wait({ ...options, inputRequired: "resolve" });
     if (task.status === "failed") throw failedTaskError(task);
     if (task.status === "cancelled") throw cancelledTaskError(task);
-    if (task.status !== "completed") throw invalidTask(`Task ${clip(JSON.stringify(this.taskId), 80)} ended without a terminal status`, { taskId: this.taskId });
+    if (task.status !== "completed")
+      throw invalidTask(`Task ${clip(JSON.stringify(this.taskId), 80)} ended without a terminal status`, { taskId: this.taskId });
     return this.port.finish(task.result, this.tool, options.validateOutput);
   }
 }
