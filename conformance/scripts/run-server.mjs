@@ -12,7 +12,10 @@
 //      baseline (expected-failures.2025-11-25.yml), then the scenarios that
 //      requirement set runs but does not score (server-session-lifecycle,
 //      json-schema-2020-12, server-sse-polling) one by one: each must pass;
-//   5. stops the fixture by its PID and exits non-zero when any scored run failed.
+//   5. runs the 10 scenarios of the tasks extension (io.modelcontextprotocol/tasks)
+//      one by one with --scenario (an extension's scenarios are not scored by
+//      --requirements): each must pass;
+//   6. stops the fixture by its PID and exits non-zero when any scored run failed.
 // Build first (`pnpm build`); `pnpm test` does.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
@@ -29,6 +32,18 @@ const baseline = join(here, "expected-failures.yml");
 const baseline2511 = join(here, "expected-failures.2025-11-25.yml");
 const REQUIRED_2511 = ["server-session-lifecycle", "json-schema-2020-12", "server-sse-polling"];
 const results = join(here, "results");
+const TASKS_SCENARIOS = [
+  "tasks-lifecycle",
+  "tasks-capability-negotiation",
+  "tasks-wire-fields",
+  "tasks-request-state-removal",
+  "tasks-mrtr-input",
+  "tasks-request-headers",
+  "tasks-dispatch-and-envelope",
+  "tasks-status-notifications",
+  "tasks-required-task-error",
+  "tasks-mrtr-composition",
+];
 const PENDING = ["json-schema-2020-12", "http-header-validation", "http-custom-header-server-validation"];
 
 if (!existsSync(fixture)) {
@@ -82,6 +97,15 @@ try {
     console.log(`conformance: 2025-11-25 scenario ${scenario} ${one === 0 ? "passed" : "failed"}`);
     if (code === 0) code = one;
   }
+  let tasksPassed = 0;
+  for (const scenario of TASKS_SCENARIOS) {
+    console.log(`\nconformance: tasks extension scenario ${scenario} (run on its own, must pass)`);
+    const one = await runCli(["--scenario", scenario, "-o", results]);
+    console.log(`conformance: tasks extension scenario ${scenario} ${one === 0 ? "passed" : "failed"}`);
+    if (one === 0) tasksPassed++;
+    if (code === 0) code = one;
+  }
+  console.log(`conformance: tasks extension scenarios passed: ${tasksPassed}/${TASKS_SCENARIOS.length}`);
 } finally {
   process.kill(server.pid, "SIGTERM");
 }

@@ -6,6 +6,7 @@
  */
 import { callToolResult } from "@x/builders";
 import { McpError, McpServer } from "@x/server";
+import { registerTasks } from "./tasks.js";
 
 /** A 1x1 PNG, base64. */
 export const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -160,6 +161,7 @@ export function createFixtureServer(): McpServer {
   registerPrompts(server);
   registerMultiRoundTrip(server);
   registerClientRequests(server);
+  registerTasks(server);
   return server;
 }
 

@@ -181,6 +181,25 @@ export interface RequestContext {
    * goes into the same `input_required` result.
    */
   all<const T extends readonly Ask<unknown>[]>(asks: T): Promise<{ [K in keyof T]: T[K] extends Ask<infer A> ? A | NotSupported : never }>;
+  /**
+   * The task this run belongs to (tasks extension, `io.modelcontextprotocol/tasks`),
+   * or `undefined` when the call is answered directly. In a task, asks
+   * (`ctx.elicit`, ...) put it in `input_required` and resolve when the
+   * client answers with `tasks/update`; `signal` is aborted by `tasks/cancel`
+   * or when its time to live passes; `progress` and `log` send nothing.
+   */
+  readonly task: { readonly taskId: string } | undefined;
+  /**
+   * For a tool registered with `taskSupport` and `taskStart: "deferred"`:
+   * answers the call now with a task handle and runs the rest of the
+   * handler in the task. Asks made before it are Multi Round-Trip asks of
+   * the call itself. Resolves true once the call is a task, false when the
+   * client did not declare the extension (the call then goes on as a plain
+   * call; a `required` tool never gets this far).
+   * @throws Error on a tool without `taskStart: "deferred"`, or when called twice;
+   *   McpError(-32000) when the caller holds too many tasks.
+   */
+  startTask(): Promise<boolean>;
 }
 
 /** The syslog levels in increasing severity. */
@@ -198,6 +217,23 @@ export interface RunScope {
   direct?: boolean;
   preset?: Readonly<JsonObject>;
   limit?: { signalOver(outer: AbortSignal | undefined): AbortSignal };
+  /**
+   * Set once the run belongs to a task (tasks extension): from then on its
+   * signal is the task's, its asks are the task's input requests, and it
+   * sends no progress or log notifications (the extension has none for tasks).
+   */
+  task?: TaskScope;
+  /** For a tool with `taskStart: "deferred"`: turns the rest of the run into a task (see `RequestContext.startTask`). */
+  startTask?: () => Promise<boolean>;
+}
+
+/** What a run needs of the task it belongs to (internal). */
+export interface TaskScope {
+  readonly taskId: string;
+  /** Aborted by `tasks/cancel`, the task's time to live, or the server's close. */
+  readonly signal: AbortSignal;
+  /** Where the run's asks go: the task's `inputRequests`, answered by `tasks/update`. */
+  readonly peer: Peer;
 }
 
 /** Inputs of {@link createContext}. */
@@ -234,7 +270,9 @@ export interface Peer {
    * checked against the era's schema.
    * @throws Error when the client answers with an error, never answers, or the session ends.
    */
-  ask(method: string, params: JsonObject, signal: AbortSignal): Promise<unknown>;
+  ask(method: string, params: JsonObject, signal: AbortSignal, key?: string): Promise<unknown>;
+  /** True when several asks of one `ctx.all` may be outstanding at once (a task's); else they are sent one by one. */
+  readonly parallel?: boolean;
 }
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -255,7 +293,7 @@ export function createContext(init: ContextInit): RequestContext {
 }
 
 /** The context's methods, bound to it on first read. */
-type Bound = Pick<RequestContext, "progress" | "log" | "elicit" | "elicitUrl" | "createMessage" | "listRoots" | "all">;
+type Bound = Pick<RequestContext, "progress" | "log" | "elicit" | "elicitUrl" | "createMessage" | "listRoots" | "all" | "startTask">;
 
 class Context implements RequestContext {
   readonly requestId: RequestId;
@@ -283,6 +321,8 @@ class Context implements RequestContext {
 
   // Read when used: a transport may make its signal only on demand.
   get signal(): AbortSignal {
+    const task = this.#scope.task;
+    if (task !== undefined) return task.signal;
     const limit = this.#scope.limit;
     const outer = this.#init.transport.signal;
     return limit !== undefined ? limit.signalOver(outer) : (outer ?? NEVER_ABORTED);
@@ -308,6 +348,23 @@ class Context implements RequestContext {
 
   get tools(): readonly Tool[] {
     return this.#init.tools?.() ?? [];
+  }
+
+  get task(): { readonly taskId: string } | undefined {
+    const task = this.#scope.task;
+    return task === undefined ? undefined : { taskId: task.taskId };
+  }
+
+  get startTask(): RequestContext["startTask"] {
+    return this.#method("startTask", () => () => {
+      const start = this.#scope.startTask;
+      if (start === undefined) {
+        return Promise.reject(
+          new Error(`ctx.startTask: only a tool registered with taskSupport and taskStart: "deferred" can start a task`),
+        );
+      }
+      return start();
+    });
   }
 
   // The methods are read through getters that bind them to this context on
@@ -358,7 +415,7 @@ class Context implements RequestContext {
 
   #progress(progress: number, total?: number, message?: string): boolean {
     const progressToken = this.meta.progressToken as ProgressToken | undefined;
-    const notify = this.#init.transport.notify;
+    const notify = this.#scope.task ? undefined : this.#init.transport.notify;
     if (progressToken === undefined || progressToken === null || !notify) return false;
     if (typeof progress !== "number" || !Number.isFinite(progress)) throw new TypeError("progress must be a finite number");
     const params: ProgressNotificationParams = { progressToken, progress };
@@ -368,7 +425,7 @@ class Context implements RequestContext {
   }
 
   #log(level: LoggingLevel, data: unknown, logger?: string): boolean {
-    const notify = this.#init.transport.notify;
+    const notify = this.#scope.task ? undefined : this.#init.transport.notify;
     const peer = this.#init.peer;
     const logLevel = peer ? peer.logLevel : (this.meta[META_LOG_LEVEL] as LoggingLevel | undefined);
     const minLevel = logLevel === undefined ? -1 : LOG_LEVELS.indexOf(logLevel);
@@ -406,7 +463,7 @@ class Context implements RequestContext {
     if (!ASKING_METHODS.has(this.method)) {
       throw new Error(`ctx.${name}: asks are only allowed in tools/call, prompts/get and resources/read handlers, not ${this.method}`);
     }
-    const peer = this.#init.peer;
+    const peer = this.#scope.task?.peer ?? this.#init.peer;
     if (peer) return this.#askPeer(peer, asks, name);
     const round = this.#scope.round;
     const outside = () =>
@@ -434,25 +491,25 @@ class Context implements RequestContext {
    */
   async #askPeer(peer: Peer, asks: readonly Ask<unknown>[], name: string): Promise<unknown[]> {
     const scope = this.#scope;
-    if (scope.direct !== true) {
+    if (scope.direct !== true && scope.task === undefined) {
       throw new Error(
         `ctx.${name} was called outside the handler's run (a detached promise, a timer, a worker, or a direct call): only the run itself can ask`,
       );
     }
     await loadAskValidators();
     for (const one of asks) one.check();
-    const results: unknown[] = [];
-    for (const one of asks) {
-      if (one.missing !== undefined) {
-        results.push({ action: "not_supported", capability: one.missing } satisfies NotSupported);
-        continue;
-      }
+    const askOne = async (one: Ask<unknown>): Promise<unknown> => {
+      if (one.missing !== undefined) return { action: "not_supported", capability: one.missing } satisfies NotSupported;
       const request = one.request as { method: string; params: JsonObject };
-      const answer = await peer.ask(request.method, request.params, this.signal);
+      const answer = await peer.ask(request.method, request.params, this.signal, one.options.key);
       const accepted = one.accept(answer);
       if (accepted === undefined) throw new Error(`ctx.${name}: the client's answer to ${request.method} does not fit what was asked`);
-      results.push(accepted);
-    }
+      return accepted;
+    };
+    // A task's asks of one `ctx.all` are outstanding together, as one round's would be.
+    if (peer.parallel) return Promise.all(asks.map(askOne));
+    const results: unknown[] = [];
+    for (const one of asks) results.push(await askOne(one));
     return results;
   }
 

@@ -7,6 +7,10 @@
  * fields it reads.
  */
 import type { ParamsOf as ParamsOfMethod, ResponseResultOf } from "@x/mcp-v2607";
+import type { JsonObject } from "./objects.js";
+
+/** The methods of the tasks extension (`io.modelcontextprotocol/tasks`), outside the spec's method table. */
+export type TaskMethodName = "tasks/get" | "tasks/update" | "tasks/cancel";
 
 /** A method this server serves. */
 export type ServerMethod =
@@ -19,9 +23,12 @@ export type ServerMethod =
   | "resources/templates/list"
   | "resources/read"
   | "completion/complete"
-  | "subscriptions/listen";
+  | "subscriptions/listen"
+  | TaskMethodName;
 
 /** The params of method `M`. */
-export type ParamsOf<M extends ServerMethod> = NonNullable<ParamsOfMethod<M>>;
+export type ParamsOf<M extends ServerMethod> = M extends TaskMethodName
+  ? JsonObject
+  : NonNullable<ParamsOfMethod<Exclude<M, TaskMethodName>>>;
 /** The result of method `M` (before the server stamps `resultType` and its info). */
-export type ResultOf<M extends ServerMethod> = ResponseResultOf<M>;
+export type ResultOf<M extends ServerMethod> = M extends TaskMethodName ? JsonObject : ResponseResultOf<Exclude<M, TaskMethodName>>;

@@ -68,8 +68,11 @@ export interface ServerOptions {
    * "Internal error" (its text is never sent to the client). Default: one
    * line on stderr. Tool faults are not errors of this kind: they are answered
    * as `isError` results (see `toolTimeoutMs` and the `x-mcp:tool:error` channel).
+   * Also called, with `requestId` undefined and `method` saying what failed,
+   * for a failure no request awaits: a task's store write after its handle
+   * was sent, or an event bus that cannot publish or subscribe.
    */
-  onError?: (error: unknown, info: { method: string; requestId: RequestId }) => void;
+  onError?: (error: unknown, info: { method: string; requestId: RequestId | undefined }) => void;
   /**
    * How long a tool call may run, in milliseconds, before it is answered with
    * a `tool_fault` result and its `ctx.signal` is aborted (a tool's own

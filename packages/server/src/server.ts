@@ -40,6 +40,11 @@ import type { ServerInfo, ServerOptions } from "./options.js";
 import { publishMessageIgnored } from "./telemetry.js";
 import { principalOf } from "./authorization.js";
 import { statusOf } from "./transports/http/status.js";
+import { BusTopic, type BusTopicName, type EventBus, MemoryEventBus } from "./bus.js";
+import { TasksFeature } from "./tasks/feature.js";
+import { TaskRunner } from "./tasks/runner.js";
+import type { DetailedTask } from "@x/mcp-v2607/tasks";
+import type { TaskStore } from "./tasks/store.js";
 
 /** The default `principal`: the verified token's subject and client (HTTP `auth` option), else none. */
 const tokenPrincipal = (ctx: RequestContext) => principalOf(ctx.auth);
@@ -117,6 +122,10 @@ export class McpServer {
   readonly #features: readonly Feature[];
   readonly #dispatcher: Dispatcher;
   readonly #legacy: LegacyParts;
+  readonly #bus: EventBus;
+  readonly #tasks: TaskRunner;
+  readonly #unsubscribe: Promise<() => void>[] = [];
+  readonly #onError: ServerOptions["onError"];
 
   /**
    * @throws TypeError when `info.name` or `info.version` is missing, `info.title` is not a string, or an option has the wrong type;
@@ -141,17 +150,32 @@ export class McpServer {
       keys: this.keys,
       pageSize,
       hints: (method) => cache.get(method)!,
-      listChanged: (kind) => {
-        this.#subscriptions.listChanged(kind);
-        this.#tell({ kind: "list", list: kind });
-      },
+      listChanged: (kind) => this.#emit(BusTopic.ListChanged, { kind }),
       capabilities: () => this.capabilities(),
     };
     this.#tools = new ToolsFeature(host, options);
     this.#tools.reserve(HELP_TOOL, `tool name ${HELP_TOOL} is reserved for the introspection tool the server registers with action tools`);
     this.#prompts = new PromptsFeature(host);
     this.#resources = new ResourcesFeature(host);
-    this.#listen = new ListenFeature(host, this.#subscriptions, options.maxListenStreams ?? 1000);
+    this.#onError = options.onError;
+    this.#bus = options.eventBus ?? new MemoryEventBus();
+    this.#tasks = new TaskRunner({
+      store: options.tasks?.store,
+      bus: this.#bus,
+      ttlMs: options.tasks?.ttlMs,
+      pollIntervalMs: options.tasks?.pollIntervalMs,
+      maxTasksPerOwner: options.tasks?.maxTasksPerOwner,
+      leaseMs: options.tasks?.leaseMs,
+      info: implementation,
+      report: (error, what) => this.#reportError(error, what),
+    });
+    const principal = options.principal ?? tokenPrincipal;
+    const owner = (ctx: RequestContext) => principal(ctx) ?? "";
+    this.#tools.useTasks(this.#tasks, owner);
+    this.#listen = new ListenFeature(host, this.#subscriptions, options.maxListenStreams ?? 1000, {
+      owner,
+      owns: (taskId, who) => this.#tasks.owns(taskId, who),
+    });
     // The order of the features is the order of their capabilities in server/discover.
     this.#features = [
       new DiscoverFeature(host, () => this.supportedVersions, options.instructions),
@@ -160,7 +184,9 @@ export class McpServer {
       this.#resources,
       new CompletionFeature(this.#prompts, this.#resources),
       this.#listen,
+      new TasksFeature(this.#tasks, () => this.#tools.offersTasks, owner),
     ];
+    this.#follow();
     const table = new Map<string, MethodEntry>();
     for (const feature of this.#features) {
       for (const [method, entry] of Object.entries(feature.methods)) table.set(method, entry as MethodEntry);
@@ -273,8 +299,68 @@ export class McpServer {
    * resource changed (`notifications/resources/updated`).
    */
   notifyResourceUpdated(uri: string): void {
-    this.#subscriptions.resourceUpdated(uri);
-    this.#tell({ kind: "resource", uri });
+    this.#emit(BusTopic.ResourceUpdated, { uri });
+  }
+
+  /** The task store this server keeps its tasks in (`ServerOptions.tasks.store`, else its own in-memory one). */
+  get taskStore(): TaskStore {
+    return this.#tasks.store;
+  }
+
+  /** Sends a change to every instance's listeners through the bus (the in-memory bus delivers at once). */
+  #emit(topic: BusTopicName, message: JsonObject): void {
+    const bus = this.#bus;
+    if (bus instanceof MemoryEventBus) {
+      bus.deliver(topic, message);
+      return;
+    }
+    bus.publish(topic, message).catch((error) => this.#reportError(error, `publishing ${topic}`));
+  }
+
+  /** Feeds this instance's listeners and tasks from the bus (messages of every instance, this one's included). */
+  #follow(): void {
+    const on = (topic: BusTopicName, listener: (message: JsonObject) => void) => {
+      const subscribed = this.#bus.subscribe(topic, (message) => {
+        try {
+          listener(message);
+        } catch (error) {
+          this.#reportError(error, `handling ${topic}`);
+        }
+      });
+      subscribed.catch((error) => this.#reportError(error, `subscribing to ${topic}`));
+      this.#unsubscribe.push(subscribed);
+    };
+    on(BusTopic.ListChanged, (message) => {
+      const kind = message.kind;
+      if (kind !== "tools" && kind !== "prompts" && kind !== "resources") return;
+      this.#subscriptions.listChanged(kind);
+      this.#tell({ kind: "list", list: kind });
+    });
+    on(BusTopic.ResourceUpdated, (message) => {
+      if (typeof message.uri !== "string") return;
+      this.#subscriptions.resourceUpdated(message.uri);
+      this.#tell({ kind: "resource", uri: message.uri });
+    });
+    on(BusTopic.TaskStatus, (message) => {
+      const task = message.task;
+      if (typeof message.owner !== "string" || !isObject(task) || typeof task.taskId !== "string") return;
+      this.#tasks.status(task as unknown as DetailedTask);
+      this.#subscriptions.taskStatus(message.owner, task as unknown as DetailedTask);
+    });
+    on(BusTopic.TaskControl, (message) => this.#tasks.control(message));
+  }
+
+  /** A failure no request awaits (a task's store write, a bus message): `onError`, else one line on stderr. */
+  #reportError(error: unknown, what: string): void {
+    try {
+      if (this.#onError) this.#onError(error, { method: what, requestId: undefined });
+      else {
+        const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        process.stderr.write(`x-mcp: ${what} failed: ${text}\n`);
+      }
+    } catch {
+      // A failing reporter must not take the server down.
+    }
   }
 
   #tell(change: LegacyChange): void {
@@ -300,6 +386,12 @@ export class McpServer {
   close(): void {
     this.#listen.closed = true;
     this.#subscriptions.closeAll();
+    this.#tasks.close();
+    for (const subscribed of this.#unsubscribe.splice(0))
+      subscribed.then(
+        (unsubscribe) => unsubscribe(),
+        () => {},
+      );
     for (const close of [...this.#legacy.closers]) close();
   }
 

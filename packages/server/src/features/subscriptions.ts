@@ -6,6 +6,8 @@
  */
 import type { JSONRPCNotification, RequestId, ServerCapabilities, SubscriptionFilter, SubscriptionsListenResult } from "@x/mcp-v2607";
 import { ErrorCode, META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
+import { type DetailedTask, declaresTasks, TaskMethod, tasksRequiredData } from "@x/mcp-v2607/tasks";
+import type { RequestContext } from "../context.js";
 import { McpError, SERVER_BUSY } from "../errors.js";
 import { copyOwn, isObject, type JsonObject } from "../objects.js";
 import type { Feature, MethodTable, ServerHost } from "./feature.js";
@@ -15,6 +17,9 @@ interface Listener {
   id: RequestId;
   filter: SubscriptionFilter;
   uris: Set<string>;
+  /** The tasks (of `owner`) whose statuses it hears (tasks extension). */
+  taskIds: Set<string>;
+  owner: string;
   notify: (n: JSONRPCNotification) => boolean;
   end: () => void;
 }
@@ -49,9 +54,23 @@ export class Subscriptions {
    * @returns the function that removes the listener, or `undefined` when the
    *   acknowledgement could not be delivered (the response cannot stream).
    */
-  open(id: RequestId, granted: SubscriptionFilter, notify: (n: JSONRPCNotification) => boolean, end: () => void): (() => void) | undefined {
+  open(
+    id: RequestId,
+    granted: SubscriptionFilter & { taskIds?: string[] },
+    notify: (n: JSONRPCNotification) => boolean,
+    end: () => void,
+    owner = "",
+  ): (() => void) | undefined {
     if (!notify(tagged(Method.NotificationsSubscriptionsAcknowledged, id, { notifications: granted }))) return undefined;
-    const listener: Listener = { id, filter: granted, uris: new Set(granted.resourceSubscriptions ?? []), notify, end };
+    const listener: Listener = {
+      id,
+      filter: granted,
+      uris: new Set(granted.resourceSubscriptions ?? []),
+      taskIds: new Set(granted.taskIds ?? []),
+      owner,
+      notify,
+      end,
+    };
     this.#listeners.add(listener);
     return () => {
       this.#listeners.delete(listener);
@@ -69,6 +88,14 @@ export class Subscriptions {
   resourceUpdated(uri: string): void {
     for (const l of this.#listeners) {
       if (l.uris.has(uri)) l.notify(tagged(Method.NotificationsResourcesUpdated, l.id, { uri }));
+    }
+  }
+
+  /** Tells the listeners of `task` (the owner's own) its new status (`notifications/tasks`, the detailed task). */
+  taskStatus(owner: string, task: DetailedTask): void {
+    for (const l of this.#listeners) {
+      if (l.owner === owner && l.taskIds.has(task.taskId))
+        l.notify(tagged(TaskMethod.Status, l.id, task as unknown as NonNullable<JSONRPCNotification["params"]>));
     }
   }
 
@@ -92,14 +119,16 @@ export class ListenFeature implements Feature {
   readonly #host: ServerHost;
   readonly #subscriptions: Subscriptions;
   readonly #limit: number;
+  readonly #tasks: ListenTasks;
   /** True once the server is closing: no new listen is accepted. */
   closed = false;
 
   /** `limit`: the most streams open at once (`ServerOptions.maxListenStreams`). */
-  constructor(host: ServerHost, subscriptions: Subscriptions, limit: number) {
+  constructor(host: ServerHost, subscriptions: Subscriptions, limit: number, tasks: ListenTasks) {
     this.#host = host;
     this.#subscriptions = subscriptions;
     this.#limit = limit;
+    this.#tasks = tasks;
   }
 
   readonly methods: MethodTable = {
@@ -117,30 +146,68 @@ export class ListenFeature implements Feature {
         if (this.#subscriptions.size >= limit) {
           throw new McpError(SERVER_BUSY, `Too many open subscriptions/listen streams (limit ${limit})`, { limit });
         }
-        const granted = grant(filter, this.#host.capabilities());
-        return new Promise<SubscriptionsListenResult>((resolve, reject) => {
-          let unsubscribe: (() => void) | undefined;
-          const finish = () => {
-            unsubscribe?.();
-            ctx.signal.removeEventListener("abort", finish);
-            resolve({ resultType: "complete", _meta: { [META_SUBSCRIPTION_ID]: ctx.requestId } } as SubscriptionsListenResult);
-          };
-          unsubscribe = this.#subscriptions.open(ctx.requestId, granted, notify, finish);
-          if (!unsubscribe) {
-            reject(
-              new McpError(ErrorCode.InvalidRequest, "subscriptions/listen needs a streaming response: send Accept: text/event-stream"),
-            );
-            return;
-          }
-          ctx.signal.addEventListener("abort", finish, { once: true });
+        const granted: SubscriptionFilter & { taskIds?: string[] } = grant(filter, this.#host.capabilities());
+        const wanted = filter.taskIds;
+        if (wanted === undefined) return this.#open(granted, ctx, notify, "");
+        if (!declaresTasks(ctx.clientCapabilities)) {
+          throw new McpError(
+            ErrorCode.MissingRequiredClientCapability,
+            "Missing required client capability: task status notifications need the io.modelcontextprotocol/tasks extension",
+            tasksRequiredData(),
+          );
+        }
+        if (!Array.isArray(wanted) || wanted.some((id) => typeof id !== "string")) {
+          throw new McpError(ErrorCode.InvalidParams, "Invalid params: notifications.taskIds must be an array of strings");
+        }
+        if (wanted.length > MAX_LISTEN_TASK_IDS) {
+          throw new McpError(ErrorCode.InvalidParams, `Invalid params: at most ${MAX_LISTEN_TASK_IDS} taskIds per listen`);
+        }
+        const owner = this.#tasks.owner(ctx);
+        // Only the caller's own tasks are granted: another's are left out as if unknown.
+        return Promise.all(wanted.map((id) => this.#tasks.owns(id, owner))).then((owned) => {
+          granted.taskIds = (wanted as string[]).filter((_, i) => owned[i]);
+          return this.#open(granted, ctx, notify, owner);
         });
       },
     },
   };
 
+  #open(
+    granted: SubscriptionFilter & { taskIds?: string[] },
+    ctx: RequestContext,
+    notify: (n: JSONRPCNotification) => boolean,
+    owner: string,
+  ): Promise<SubscriptionsListenResult> {
+    return new Promise<SubscriptionsListenResult>((resolve, reject) => {
+      let unsubscribe: (() => void) | undefined;
+      const finish = () => {
+        unsubscribe?.();
+        ctx.signal.removeEventListener("abort", finish);
+        resolve({ resultType: "complete", _meta: { [META_SUBSCRIPTION_ID]: ctx.requestId } } as SubscriptionsListenResult);
+      };
+      unsubscribe = this.#subscriptions.open(ctx.requestId, granted, notify, finish, owner);
+      if (!unsubscribe) {
+        reject(new McpError(ErrorCode.InvalidRequest, "subscriptions/listen needs a streaming response: send Accept: text/event-stream"));
+        return;
+      }
+      ctx.signal.addEventListener("abort", finish, { once: true });
+    });
+  }
+
   capabilities(_caps: ServerCapabilities): void {
     // Listening is part of the protocol's core: no capability of its own.
   }
+}
+
+/** The most task ids one `subscriptions/listen` may name. */
+export const MAX_LISTEN_TASK_IDS = 100;
+
+/** What the listen feature needs of the server's tasks. */
+export interface ListenTasks {
+  /** Who owns a request's tasks. */
+  owner(ctx: RequestContext): string;
+  /** Whether `taskId` exists and is `owner`'s. */
+  owns(taskId: string, owner: string): Promise<boolean>;
 }
 
 /** What of a requested filter the server grants: only what its capabilities announce. */

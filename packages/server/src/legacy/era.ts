@@ -161,7 +161,14 @@ export function answerSessionMethod(
 export const MAX_SUBSCRIPTIONS = 1000;
 
 /** The 2026-07-28 methods an earlier-era session does not have. */
-export const LATER_ONLY_METHODS: ReadonlySet<string> = new Set(["server/discover", "subscriptions/listen"]);
+export const LATER_ONLY_METHODS: ReadonlySet<string> = new Set([
+  "server/discover",
+  "subscriptions/listen",
+  // The tasks extension is of the 2026-07-28 wire; 2025-11-25's own tasks were another design.
+  "tasks/get",
+  "tasks/update",
+  "tasks/cancel",
+]);
 
 /**
  * Checks a client's answer to a server-to-client request with the era's

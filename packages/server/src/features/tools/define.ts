@@ -59,6 +59,22 @@ export interface ToolConfig {
    * naming them, before the handler runs. The tool is still listed. Ignored without `auth`.
    */
   requiredScopes?: readonly string[];
+  /**
+   * Whether a call may run as a task (tasks extension,
+   * `io.modelcontextprotocol/tasks`): `"forbidden"` (default) never;
+   * `"optional"` when the request's client capabilities declare the
+   * extension, else as a plain call; `"required"` always, a client that
+   * does not declare the extension is refused with -32021 (HTTP 400). The
+   * extension is announced in `server/discover` once a tool allows tasks.
+   */
+  taskSupport?: "forbidden" | "optional" | "required";
+  /**
+   * When a task call becomes a task: `"immediate"` (default) before the
+   * handler runs, so the whole handler runs in the task; `"deferred"` when
+   * the handler calls `ctx.startTask()`, so asks before it are Multi
+   * Round-Trip asks of the call (answered before any task exists).
+   */
+  taskStart?: "immediate" | "deferred";
 }
 
 /** A tool as held by the server: its published definition and its compiled checks. */
@@ -77,13 +93,17 @@ export interface RegisteredTool {
   readonly timeoutMs?: number | undefined;
   /** For telemetry: the action a call addresses (action tools and `help`). */
   readonly actionOf?: ((args: JsonObject) => string | undefined) | undefined;
+  /** `ToolConfig.taskSupport` (`undefined`: forbidden). */
+  readonly taskSupport?: "optional" | "required" | undefined;
+  /** `ToolConfig.taskStart` (`undefined`: immediate). */
+  readonly taskStart?: "deferred" | undefined;
 }
 
 /**
  * Builds a {@link RegisteredTool}: checks the name and compiles both schemas.
  *
- * @throws TypeError when the name is empty, the input schema's root type is not `"object"`
- *   or an `x-mcp-header` annotation breaks a rule; Error naming the tool and schema when a schema does not compile,
+ * @throws TypeError when the name is empty, the input schema's root type is not `"object"`,
+ *   `taskSupport` or `taskStart` is not one of its values, or an `x-mcp-header` annotation breaks a rule; Error naming the tool and schema when a schema does not compile,
  *   also when its `$schema` names a dialect that is not supported (the message
  *   names it); MissingDependencyError when ajv is not installed.
  */
@@ -99,6 +119,13 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
   const headers = toolHeaderParams({ inputSchema }, Number.POSITIVE_INFINITY);
   if (!headers.ok) throw new TypeError(`tool ${name}: ${headers.reason}`);
   if (config.timeoutMs !== undefined) checkTimeout(`tool ${name}: timeoutMs`, config.timeoutMs);
+  const support = config.taskSupport;
+  if (support !== undefined && support !== "forbidden" && support !== "optional" && support !== "required") {
+    throw new TypeError(`tool ${name}: taskSupport must be "forbidden", "optional" or "required", got ${String(support)}`);
+  }
+  if (config.taskStart !== undefined && config.taskStart !== "immediate" && config.taskStart !== "deferred") {
+    throw new TypeError(`tool ${name}: taskStart must be "immediate" or "deferred", got ${String(config.taskStart)}`);
+  }
   const definition: Tool = { name, inputSchema } as Tool;
   if (config.title !== undefined) definition.title = config.title;
   if (config.description !== undefined) definition.description = config.description;
@@ -115,6 +142,8 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
     requiredScopes: checkedScopes(`tool ${name}`, config.requiredScopes),
     headerParams: headers.params,
     timeoutMs: config.timeoutMs,
+    taskSupport: support === "forbidden" ? undefined : support,
+    taskStart: config.taskStart === "deferred" ? "deferred" : undefined,
   };
 }
 

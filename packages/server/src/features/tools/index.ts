@@ -3,13 +3,18 @@
  * the `tools` capability, `tools/list` and `tools/call`.
  */
 import type { ServerCapabilities, Tool } from "@x/mcp-v2607";
-import { ErrorCode, Method } from "@x/mcp-v2607/constants";
+import { ErrorCode, Method, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
+import { declaresTasks } from "@x/mcp-v2607/tasks";
+import type { RequestContext, RunScope } from "../../context.js";
 import { McpError } from "../../errors.js";
 import { isObject } from "../../objects.js";
 import { listResult, page } from "../../pagination.js";
 import { checkRequiredCapabilities, type Feature, type MethodTable, type ServerHost } from "../feature.js";
 import { defineTool, type RegisteredTool, type ToolConfig, type ToolHandler } from "./define.js";
-import { type RunToolOptions, runTool } from "./run.js";
+import { type RunToolOptions, runTool, type ToolRunResult } from "./run.js";
+import type { TaskRunner } from "../../tasks/runner.js";
+import { requireTasksExtension } from "../../tasks/feature.js";
+import type { JsonObject } from "../../objects.js";
 
 /** The spec's tool name rule (server/tools, "Tool names"). */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -37,6 +42,8 @@ export class ToolsFeature implements Feature {
   readonly #reserved = new Map<string, string>();
   readonly #onRemove = new Map<string, OnRemove>();
   #definitions: Tool[] | undefined;
+  #tasks: { runner: TaskRunner; owner: (ctx: RequestContext) => string } | undefined;
+  #taskTools = 0;
 
   constructor(host: ServerHost, options: ToolsOptions) {
     this.#host = host;
@@ -65,10 +72,76 @@ export class ToolsFeature implements Feature {
         const tool = this.#tools.get(name);
         if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
         checkRequiredCapabilities(tool.requiredClientCapabilities, ctx);
+        if (tool.taskSupport !== undefined && this.#tasks !== undefined) {
+          // The extension is of the 2026-07-28 wire; an initialize-era call is a plain call.
+          const later = ctx.protocolVersion === PROTOCOL_VERSION;
+          if (later && declaresTasks(ctx.clientCapabilities)) {
+            return tool.taskStart === "deferred" ? this.#deferred(tool, args, ctx, scope) : this.#immediate(tool, args, ctx, scope);
+          }
+          if (tool.taskSupport === "required") {
+            if (later) requireTasksExtension(ctx, `tool ${name}`);
+            throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} runs only as a task (tasks extension of 2026-07-28)`, { name });
+          }
+        }
         return runTool(tool, args, ctx, scope, this.#run);
       },
     },
   };
+
+  /** Lets task-supporting tools run as tasks (the server's runner, and who owns a request's tasks). */
+  useTasks(runner: TaskRunner, owner: (ctx: RequestContext) => string): void {
+    this.#tasks = { runner, owner };
+  }
+
+  /** True while some registered tool allows tasks. */
+  get offersTasks(): boolean {
+    return this.#taskTools > 0;
+  }
+
+  /** The whole handler in a task: the handle is answered once the task is stored, the run goes on. */
+  async #immediate(tool: RegisteredTool, args: JsonObject, ctx: RequestContext, scope: RunScope): Promise<ToolRunResult> {
+    const { runner, owner } = this.#tasks!;
+    const local = await runner.create(owner(ctx), Method.ToolsCall);
+    scope.task = local;
+    let run: Promise<ToolRunResult>;
+    try {
+      // No call limit in a task: its time to live bounds it.
+      run = Promise.resolve(runTool(tool, args, ctx, scope, { ...this.#run, timeoutMs: 0 }));
+    } catch (error) {
+      run = Promise.reject(error);
+    }
+    runner.finish(local, run);
+    // A task handle in lieu of the tool's result (the extension's polymorphic result).
+    return runner.handle(local) as unknown as ToolRunResult;
+  }
+
+  /** The handler runs in the call until it calls `ctx.startTask()`; from then on in the task. */
+  #deferred(tool: RegisteredTool, args: JsonObject, ctx: RequestContext, scope: RunScope): Promise<ToolRunResult> {
+    const { runner, owner } = this.#tasks!;
+    return new Promise((resolve, reject) => {
+      let starting = false;
+      let local: Awaited<ReturnType<TaskRunner["create"]>> | undefined;
+      scope.startTask = async () => {
+        if (starting) throw new Error("ctx.startTask: this call already started its task");
+        starting = true;
+        local = await runner.create(owner(ctx), Method.ToolsCall);
+        scope.task = local;
+        resolve(runner.handle(local) as unknown as ToolRunResult);
+        return true;
+      };
+      let run: ToolRunResult | Promise<ToolRunResult>;
+      try {
+        run = runTool(tool, args, ctx, scope, this.#run);
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      Promise.resolve(run).then(
+        (result) => (local ? runner.finish(local, Promise.resolve(result)) : resolve(result)),
+        (error) => (local ? runner.finish(local, Promise.reject(error)) : reject(error)),
+      );
+    });
+  }
 
   capabilities(caps: ServerCapabilities): void {
     if (this.#tools.size > 0) caps.tools = { listChanged: true };
@@ -125,6 +198,7 @@ export class ToolsFeature implements Feature {
     for (const tool of tools) this.#checkName(tool.name);
     for (const tool of tools) {
       this.#tools.set(tool.name, tool);
+      if (tool.taskSupport !== undefined) this.#taskTools++;
       if (onRemove) this.#onRemove.set(tool.name, onRemove);
     }
     this.#changed(true);
@@ -135,7 +209,9 @@ export class ToolsFeature implements Feature {
    * away its own helper in the same change). Returns false when there was none.
    */
   remove(name: string, notify = true): boolean {
-    if (!this.#tools.delete(name)) return false;
+    const removed = this.#tools.get(name);
+    if (!removed || !this.#tools.delete(name)) return false;
+    if (removed.taskSupport !== undefined) this.#taskTools--;
     const hook = this.#onRemove.get(name);
     this.#onRemove.delete(name);
     // The plug-in's bookkeeping first (it may take its helper tool away too): one notification for both.

@@ -260,6 +260,8 @@ async function settleRun(
         // its limit from leaving an unhandled rejection behind.
         running.then(resolve, reject);
         timer = setTimeout(() => {
+          // A run that became a task (`ctx.startTask`) is past the call's limit: the task's time to live bounds it.
+          if (scope.task !== undefined) return;
           const reason = new DOMException(`tool ${tool.name} did not finish within ${limit} ms`, "TimeoutError");
           run.expire(reason);
           reject(reason);

@@ -1,0 +1,501 @@
+/**
+ * The tasks of one server (tasks extension, `io.modelcontextprotocol/tasks`):
+ * making a task durable before its handle is answered, running a tool
+ * inside it, turning the run's asks into `inputRequests`, and answering
+ * `tasks/get`, `tasks/update` and `tasks/cancel` for a task wherever it
+ * runs. State lives in the {@link TaskStore}; what only the running instance
+ * has (the run's abort controller, the asks it awaits) is reached through the
+ * {@link EventBus} when the request lands on another instance.
+ */
+import type { Error as JSONRPCErrorObject, Implementation, InputRequests } from "@x/mcp-v2607";
+import { ErrorCode } from "@x/mcp-v2607/constants";
+import { type DetailedTask, isTerminalTaskStatus, type TaskStatus } from "@x/mcp-v2607/tasks";
+import { BusTopic, type EventBus } from "../bus.js";
+import type { Peer, TaskScope } from "../context.js";
+import { isProtocolError, McpError, SERVER_BUSY } from "../errors.js";
+import { isObject, type JsonObject } from "../objects.js";
+import { revision2607 } from "../revision.js";
+import { MemoryTaskStore, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
+
+/** Default time to live of a task, in milliseconds (one hour). */
+export const DEFAULT_TASK_TTL_MS = 3_600_000;
+/** Default polling interval suggested to clients, in milliseconds. */
+export const DEFAULT_TASK_POLL_INTERVAL_MS = 1000;
+/** Default most unexpired tasks per principal. */
+export const DEFAULT_MAX_TASKS_PER_OWNER = 100;
+/** Default lease of a task's worker in a shared store, in milliseconds. */
+export const DEFAULT_TASK_LEASE_MS = 15_000;
+/** How long `tasks/update` landing on another instance waits for the running one to take the answers, in milliseconds. */
+const REMOTE_UPDATE_WAIT_MS = 2000;
+
+const LIVE: readonly TaskStatus[] = ["working", "input_required"];
+
+/** What the runner needs from the server. */
+export interface TaskSettings {
+  store?: TaskStore | undefined;
+  bus: EventBus;
+  ttlMs?: number | null | undefined;
+  pollIntervalMs?: number | undefined;
+  maxTasksPerOwner?: number | undefined;
+  leaseMs?: number | undefined;
+  info: Implementation;
+  /** Reports a failure nobody awaits (a store write after the response, a bus message). */
+  report: (error: unknown, what: string) => void;
+}
+
+/** One ask of a running task that awaits its answer. */
+interface PendingAsk {
+  request: { method: string; params: JsonObject };
+  resolve(answer: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** A task this instance runs. */
+export interface LocalTask extends TaskScope {
+  /** The record as made (for the task handle). */
+  readonly record: TaskRecord;
+  readonly controller: AbortController;
+  readonly pending: Map<string, PendingAsk>;
+  /** Every ask key of the task's life: a key is never reused. */
+  readonly used: Set<string>;
+  readonly counters: Map<string, number>;
+  /** The task's store writes, one after another. */
+  chain: Promise<unknown>;
+  syncQueued: boolean;
+  done: boolean;
+  ttlTimer: ReturnType<typeof setTimeout> | undefined;
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback;
+  if (!Number.isSafeInteger(v) || v < 1) throw new RangeError(`tasks.${name} must be a positive integer, got ${String(value)}`);
+  return v;
+}
+
+function notFound(): McpError {
+  return new McpError(ErrorCode.InvalidParams, "Task not found (unknown, expired, or not yours)");
+}
+
+/** The detailed task of a record: what `tasks/get` answers and `notifications/tasks` carries. */
+export function detailedTask(record: TaskRecord): DetailedTask {
+  const task: JsonObject = {
+    taskId: record.taskId,
+    status: record.status,
+    createdAt: record.createdAt,
+    lastUpdatedAt: record.lastUpdatedAt,
+    ttlMs: record.ttlMs,
+  };
+  if (record.statusMessage !== undefined) task.statusMessage = record.statusMessage;
+  if (record.pollIntervalMs !== undefined) task.pollIntervalMs = record.pollIntervalMs;
+  if (record.status === "input_required") task.inputRequests = record.inputRequests ?? {};
+  if (record.status === "completed") task.result = record.result ?? {};
+  if (record.status === "failed") task.error = record.error ?? { code: ErrorCode.InternalError, message: "Internal error" };
+  return task as unknown as DetailedTask;
+}
+
+/** The tasks of one server. */
+export class TaskRunner {
+  /** This instance's id: the `worker` of the tasks it runs. */
+  readonly worker: string = globalThis.crypto.randomUUID();
+  readonly store: TaskStore;
+  readonly #bus: EventBus;
+  readonly #ttlMs: number | null;
+  readonly #pollIntervalMs: number;
+  readonly #maxPerOwner: number;
+  /** The lease of a shared store's tasks; `undefined` for a store of this process only. */
+  readonly #leaseMs: number | undefined;
+  readonly #info: Implementation;
+  readonly #report: TaskSettings["report"];
+  readonly #local = new Map<string, LocalTask>();
+  /** Waiters for a task's next status from the bus (a remote `tasks/update`). */
+  readonly #statusWaiters = new Map<string, Set<(record: DetailedTask) => void>>();
+  #leaseTimer: ReturnType<typeof setInterval> | undefined;
+
+  /** @throws RangeError for an option out of range. */
+  constructor(settings: TaskSettings) {
+    this.store = settings.store ?? new MemoryTaskStore();
+    this.#bus = settings.bus;
+    const ttl = settings.ttlMs === undefined ? DEFAULT_TASK_TTL_MS : settings.ttlMs;
+    this.#ttlMs = ttl === null ? null : positiveInteger("ttlMs", ttl, DEFAULT_TASK_TTL_MS);
+    this.#pollIntervalMs = positiveInteger("pollIntervalMs", settings.pollIntervalMs, DEFAULT_TASK_POLL_INTERVAL_MS);
+    this.#maxPerOwner = positiveInteger("maxTasksPerOwner", settings.maxTasksPerOwner, DEFAULT_MAX_TASKS_PER_OWNER);
+    const lease = positiveInteger("leaseMs", settings.leaseMs, DEFAULT_TASK_LEASE_MS);
+    this.#leaseMs = this.store instanceof MemoryTaskStore ? undefined : lease;
+    this.#info = settings.info;
+    this.#report = settings.report;
+  }
+
+  /** Tasks this instance is running now. */
+  get running(): number {
+    return this.#local.size;
+  }
+
+  /** A control message from the bus: answers or a cancellation for a task that may run here. */
+  control(message: JsonObject): void {
+    const taskId = message.taskId;
+    if (typeof taskId !== "string") return;
+    const local = this.#local.get(taskId);
+    if (!local) return;
+    if (message.kind === "cancel") this.#abort(local, "cancelled");
+    else if (message.kind === "input" && isObject(message.inputResponses)) void this.#deliver(local, message.inputResponses);
+  }
+
+  /** A status message from the bus: wakes a remote `tasks/update` waiting for it. */
+  status(task: DetailedTask): void {
+    const waiters = this.#statusWaiters.get(task.taskId);
+    if (waiters) for (const wake of [...waiters]) wake(task);
+  }
+
+  /**
+   * Makes a task for `owner` and starts running it here: the record is in
+   * the store when this resolves (so a `tasks/get` anywhere finds it).
+   * @throws McpError(-32000) when `owner` holds too many tasks or the store is full.
+   */
+  async create(owner: string, method: string): Promise<LocalTask> {
+    if ((await this.store.countOwned(owner)) >= this.#maxPerOwner) {
+      throw new McpError(SERVER_BUSY, `Too many tasks: at most ${this.#maxPerOwner} per principal are kept`, { limit: this.#maxPerOwner });
+    }
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    const record: TaskRecord = {
+      taskId: globalThis.crypto.randomUUID(),
+      owner,
+      method,
+      status: "working",
+      createdAt: at,
+      lastUpdatedAt: at,
+      ttlMs: this.#ttlMs,
+      expiresAt: this.#ttlMs === null ? null : now + this.#ttlMs,
+      pollIntervalMs: this.#pollIntervalMs,
+      worker: this.worker,
+    };
+    if (this.#leaseMs !== undefined) record.leaseUntil = now + this.#leaseMs;
+    try {
+      await this.store.create(record);
+    } catch (error) {
+      if (error instanceof Error && error.name === "TaskLimitError") throw new McpError(SERVER_BUSY, `Too many tasks: ${error.message}`);
+      throw error;
+    }
+    const controller = new AbortController();
+    const local: LocalTask = {
+      record,
+      taskId: record.taskId,
+      signal: controller.signal,
+      peer: this.#peer(record.taskId),
+      controller,
+      pending: new Map(),
+      used: new Set(),
+      counters: new Map(),
+      chain: Promise.resolve(),
+      syncQueued: false,
+      done: false,
+      ttlTimer: undefined,
+    };
+    this.#local.set(record.taskId, local);
+    if (this.#ttlMs !== null) {
+      local.ttlTimer = setTimeout(() => this.#expire(local), this.#ttlMs);
+      local.ttlTimer.unref?.();
+    }
+    this.#renewLeases();
+    return local;
+  }
+
+  /** The task handle a call is answered with (`CreateTaskResult`), from a task just made. */
+  handle(local: LocalTask): JsonObject {
+    const handle = detailedTask(local.record) as unknown as JsonObject;
+    delete handle.result;
+    delete handle.error;
+    delete handle.inputRequests;
+    handle.resultType = "task";
+    return handle;
+  }
+
+  /** Records how a task's run ended: its result (`completed`, tool errors included) or its protocol error (`failed`). */
+  finish(local: LocalTask, run: Promise<unknown>): void {
+    run.then(
+      (result) => {
+        const stamped = revision2607.stamp(isObject(result) ? result : {}, this.#info);
+        return this.#end(local, { status: "completed", result: stamped });
+      },
+      (error) => {
+        let failure: JSONRPCErrorObject;
+        if (isProtocolError(error)) {
+          failure = { code: error.code, message: error.message };
+          if (error.data !== undefined) failure.data = error.data as JSONRPCErrorObject["data"];
+        } else {
+          this.#report(error, `task ${local.taskId}`);
+          failure = { code: ErrorCode.InternalError, message: "Internal error" };
+        }
+        return this.#end(local, { status: "failed", error: failure, statusMessage: failure.message });
+      },
+    );
+  }
+
+  /**
+   * `tasks/get`: the detailed task of `owner`. A task that is not terminal
+   * and whose worker's lease ran out is marked failed first.
+   * @throws McpError(-32602) when the task is unknown, expired or another owner's.
+   */
+  async get(taskId: string, owner: string): Promise<JsonObject> {
+    let record = await this.#owned(taskId, owner);
+    if (
+      !isTerminalTaskStatus(record.status) &&
+      record.leaseUntil !== undefined &&
+      record.leaseUntil < Date.now() &&
+      !this.#local.has(taskId)
+    ) {
+      const update = await this.store.update(
+        taskId,
+        {
+          status: "failed",
+          statusMessage: "The server instance running this task stopped before it finished",
+          error: { code: ErrorCode.InternalError, message: "The server instance running this task stopped before it finished" },
+          inputRequests: undefined,
+          lastUpdatedAt: new Date().toISOString(),
+        },
+        LIVE,
+      );
+      if (update) {
+        record = update.record;
+        if (update.applied) this.#publish(record);
+      }
+    }
+    const result = detailedTask(record) as unknown as JsonObject;
+    result.resultType = "complete";
+    return result;
+  }
+
+  /**
+   * `tasks/update`: hands answers to the run that asked. Keys that are not
+   * outstanding are ignored (the extension's SHOULD). Resolves once the
+   * answers show in the store (or, when another instance runs the task,
+   * after at most two seconds).
+   * @throws McpError(-32602) when the task is unknown, expired or another owner's.
+   */
+  async update(taskId: string, owner: string, inputResponses: JsonObject): Promise<void> {
+    const record = await this.#owned(taskId, owner);
+    if (isTerminalTaskStatus(record.status)) return;
+    const local = this.#local.get(taskId);
+    if (local) {
+      await this.#deliver(local, inputResponses);
+      return;
+    }
+    const keys = Object.keys(inputResponses).filter(
+      (key) => record.inputRequests !== undefined && Object.hasOwn(record.inputRequests, key),
+    );
+    if (keys.length === 0) return;
+    const taken = this.#waitForStatus(
+      taskId,
+      (task) =>
+        isTerminalTaskStatus(task.status) ||
+        task.status !== "input_required" ||
+        keys.every((key) => !Object.hasOwn(task.inputRequests, key)),
+    );
+    await this.#bus.publish(BusTopic.TaskControl, { taskId, kind: "input", inputResponses });
+    await taken;
+  }
+
+  /**
+   * `tasks/cancel`: a task that is not terminal becomes `cancelled` now and
+   * its run's signal is aborted (wherever it runs). Idempotent.
+   * @throws McpError(-32602) when the task is unknown, expired or another owner's.
+   */
+  async cancel(taskId: string, owner: string): Promise<void> {
+    const record = await this.#owned(taskId, owner);
+    if (isTerminalTaskStatus(record.status)) return;
+    const update = await this.store.update(
+      taskId,
+      { status: "cancelled", statusMessage: "Cancelled by the client", inputRequests: undefined, lastUpdatedAt: new Date().toISOString() },
+      LIVE,
+    );
+    if (update?.applied) this.#publish(update.record);
+    const local = this.#local.get(taskId);
+    if (local) this.#abort(local, "cancelled");
+    else await this.#bus.publish(BusTopic.TaskControl, { taskId, kind: "cancel" });
+  }
+
+  /** Whether `owner` may hear about `taskId` (a `subscriptions/listen` filter). */
+  async owns(taskId: string, owner: string): Promise<boolean> {
+    const record = await this.store.get(taskId);
+    return record !== undefined && record.owner === owner;
+  }
+
+  /** The server closes: tasks running here end `failed` (no other instance can resume them). */
+  close(): void {
+    if (this.#leaseTimer) clearInterval(this.#leaseTimer);
+    this.#leaseTimer = undefined;
+    for (const local of [...this.#local.values()]) {
+      void this.#end(local, {
+        status: "failed",
+        statusMessage: "The server shut down before the task finished",
+        error: { code: ErrorCode.InternalError, message: "The server shut down before the task finished" },
+      });
+      this.#abort(local, "server closed");
+    }
+  }
+
+  async #owned(taskId: string, owner: string): Promise<TaskRecord> {
+    const record = await this.store.get(taskId);
+    if (!record || record.owner !== owner) throw notFound();
+    return record;
+  }
+
+  /** The asks of a task's run: each becomes an entry of `inputRequests` under a key never used before in the task. */
+  #peer(taskId: string): Peer {
+    return {
+      logLevel: undefined,
+      parallel: true,
+      ask: (method, params, signal, key) => {
+        const local = this.#local.get(taskId);
+        if (!local || local.done) return Promise.reject(new Error("the task is over: it cannot ask any more"));
+        if (signal.aborted) return Promise.reject(signal.reason);
+        let chosen = key;
+        if (chosen === undefined) {
+          const kind = method === "elicitation/create" ? "elicit" : method === "sampling/createMessage" ? "sample" : "roots";
+          do {
+            const n = (local.counters.get(kind) ?? 0) + 1;
+            local.counters.set(kind, n);
+            chosen = `${kind}-${n}`;
+          } while (local.used.has(chosen));
+        } else if (local.used.has(chosen)) {
+          return Promise.reject(
+            new Error(`ask key ${JSON.stringify(chosen)} was already used in this task: a task's keys are never reused`),
+          );
+        }
+        local.used.add(chosen);
+        const answer = new Promise<unknown>((resolve, reject) => {
+          local.pending.set(chosen, { request: { method, params }, resolve, reject });
+        });
+        void this.#sync(local);
+        return answer;
+      },
+    };
+  }
+
+  /** Resolves the asks `inputResponses` answers, then writes the task's new state. */
+  #deliver(local: LocalTask, inputResponses: JsonObject): Promise<unknown> {
+    for (const [key, answer] of Object.entries(inputResponses)) {
+      const pending = local.pending.get(key);
+      if (!pending) continue;
+      local.pending.delete(key);
+      pending.resolve(answer);
+    }
+    return this.#sync(local);
+  }
+
+  /** Writes the outstanding asks (and the status they imply) after any write in flight; writes queued meanwhile become one. */
+  #sync(local: LocalTask): Promise<unknown> {
+    if (local.syncQueued) return local.chain;
+    local.syncQueued = true;
+    local.chain = local.chain.then(async () => {
+      local.syncQueued = false;
+      if (local.done) return;
+      const inputRequests: InputRequests = {};
+      for (const [key, ask] of local.pending) inputRequests[key] = ask.request as InputRequests[string];
+      const asking = local.pending.size > 0;
+      const patch: TaskPatch = {
+        status: asking ? "input_required" : "working",
+        inputRequests: asking ? inputRequests : undefined,
+        statusMessage: asking ? "Waiting for input from the client" : undefined,
+        lastUpdatedAt: new Date().toISOString(),
+      };
+      try {
+        const update = await this.store.update(local.taskId, patch, LIVE);
+        if (update?.applied) this.#publish(update.record);
+      } catch (error) {
+        this.#report(error, `task ${local.taskId}: writing its state`);
+      }
+    });
+    return local.chain;
+  }
+
+  /** The run ended (or must end): the final state is written unless the task is already terminal. */
+  #end(local: LocalTask, patch: TaskPatch): Promise<unknown> {
+    if (local.done) return local.chain;
+    local.done = true;
+    if (local.ttlTimer) clearTimeout(local.ttlTimer);
+    for (const ask of local.pending.values()) ask.reject(new Error("the task ended"));
+    local.pending.clear();
+    local.chain = local.chain.then(async () => {
+      try {
+        const update = await this.store.update(
+          local.taskId,
+          { ...patch, inputRequests: undefined, leaseUntil: undefined, lastUpdatedAt: new Date().toISOString() },
+          LIVE,
+        );
+        if (update?.applied) this.#publish(update.record);
+      } catch (error) {
+        this.#report(error, `task ${local.taskId}: writing its end`);
+      } finally {
+        this.#local.delete(local.taskId);
+      }
+    });
+    return local.chain;
+  }
+
+  #expire(local: LocalTask): void {
+    const message = `The task's time to live (${this.#ttlMs} ms) passed before it finished`;
+    void this.#end(local, { status: "failed", statusMessage: message, error: { code: ErrorCode.InternalError, message } });
+    this.#abort(local, "expired");
+  }
+
+  #abort(local: LocalTask, why: string): void {
+    for (const ask of local.pending.values()) ask.reject(new DOMException(`the task was ${why}`, "AbortError"));
+    local.pending.clear();
+    if (!local.controller.signal.aborted) local.controller.abort(new DOMException(`the task was ${why}`, "AbortError"));
+  }
+
+  #publish(record: TaskRecord): void {
+    const task = detailedTask(record);
+    this.#bus.publish(BusTopic.TaskStatus, { owner: record.owner, task: task as unknown as JsonObject }).catch((error) => {
+      this.#report(error, `task ${record.taskId}: publishing its status`);
+    });
+  }
+
+  /** Resolves when a status of `taskId` satisfying `done` comes over the bus, or after {@link REMOTE_UPDATE_WAIT_MS}. */
+  #waitForStatus(taskId: string, done: (task: DetailedTask) => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      let set = this.#statusWaiters.get(taskId);
+      if (!set) {
+        set = new Set();
+        this.#statusWaiters.set(taskId, set);
+      }
+      const waiters = set;
+      const finish = () => {
+        clearTimeout(timer);
+        waiters.delete(wake);
+        if (waiters.size === 0) this.#statusWaiters.delete(taskId);
+        resolve();
+      };
+      const wake = (task: DetailedTask) => {
+        if (done(task)) finish();
+      };
+      const timer = setTimeout(finish, REMOTE_UPDATE_WAIT_MS);
+      waiters.add(wake);
+    });
+  }
+
+  /** Renews the lease of every task running here, every third of the lease, while there are any. */
+  #renewLeases(): void {
+    const lease = this.#leaseMs;
+    if (lease === undefined || this.#leaseTimer !== undefined) return;
+    this.#leaseTimer = setInterval(
+      () => {
+        if (this.#local.size === 0) {
+          clearInterval(this.#leaseTimer);
+          this.#leaseTimer = undefined;
+          return;
+        }
+        const until = Date.now() + lease;
+        for (const local of this.#local.values()) {
+          if (local.done) continue;
+          this.store.update(local.taskId, { leaseUntil: until }, LIVE).catch((error) => {
+            this.#report(error, `task ${local.taskId}: renewing its lease`);
+          });
+        }
+      },
+      Math.max(50, Math.floor(lease / 3)),
+    );
+    this.#leaseTimer.unref?.();
+  }
+}
