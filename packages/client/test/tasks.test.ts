@@ -33,6 +33,7 @@ async function connect(url: string, options: ClientOptions = {}) {
 }
 
 const nameSchema = { type: "object" as const, properties: { name: { type: "string" as const } }, required: ["name"] };
+const confirmSchema = { type: "object" as const, properties: { confirm: { type: "boolean" as const } }, required: ["confirm"] };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What the server's handlers saw, for the tests to check. */
@@ -53,7 +54,7 @@ function tasksServer(pollIntervalMs: number): McpServer {
     {
       taskSupport: "optional",
       inputSchema: { type: "object", properties: { ms: { type: "integer" }, text: { type: "string" } } },
-    } as never,
+    },
     async (args, ctx) => {
       const taskId = (ctx as { task?: { taskId: string } }).task?.taskId;
       if (taskId !== undefined) seen.taskIds.push(taskId);
@@ -61,17 +62,17 @@ function tasksServer(pollIntervalMs: number): McpServer {
       return `done ${String(args.text ?? "")} in ${taskId === undefined ? "a plain call" : "a task"}`;
     },
   );
-  server.registerTool("gated", { taskSupport: "optional" } as never, async () => {
+  server.registerTool("gated", { taskSupport: "optional" }, async () => {
     await release.opened;
     return "released";
   });
-  server.registerTool("ask", { taskSupport: "optional" } as never, async (_args, ctx) => {
+  server.registerTool("ask", { taskSupport: "optional" }, async (_args, ctx) => {
     const first = await ctx.elicit("Your name?", nameSchema);
     const second = await ctx.elicit("Your friend's name?", nameSchema);
     const name = (answer: unknown) => String((answer as { content?: { name?: unknown } }).content?.name);
     return `hello ${name(first)} and ${name(second)}`;
   });
-  server.registerTool("hang", { taskSupport: "optional" } as never, async (_args, ctx) => {
+  server.registerTool("hang", { taskSupport: "optional" }, async (_args, ctx) => {
     const taskId = (ctx as { task?: { taskId: string } }).task?.taskId ?? "";
     await new Promise<void>((resolve) => {
       if (ctx.signal.aborted) resolve();
@@ -80,10 +81,10 @@ function tasksServer(pollIntervalMs: number): McpServer {
     seen.aborted.push(taskId);
     return "stopped";
   });
-  server.registerTool("fail", { taskSupport: "optional" } as never, () => {
+  server.registerTool("fail", { taskSupport: "optional" }, () => {
     throw new McpError(-32050, "The quota is exhausted", { limit: 3 });
   });
-  server.registerTool("tool_error", { taskSupport: "optional" } as never, () => ({
+  server.registerTool("tool_error", { taskSupport: "optional" }, () => ({
     resultType: "complete",
     content: [{ type: "text", text: "it went wrong" }],
     isError: true,
@@ -93,10 +94,17 @@ function tasksServer(pollIntervalMs: number): McpServer {
     {
       taskSupport: "optional",
       outputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
-    } as never,
+    },
     () => ({ resultType: "complete", content: [], structuredContent: { n: 7 } }),
   );
-  server.registerTool("only_task", { taskSupport: "required" } as never, () => "from the task");
+  server.registerTool("deferred", { taskSupport: "optional", taskStart: "deferred" }, async (_args, ctx) => {
+    const go = await ctx.elicit("Proceed?", confirmSchema);
+    if ((go as { content?: { confirm?: unknown } }).content?.confirm !== true) return "not started";
+    await ctx.startTask();
+    const who = await ctx.elicit("Your name?", nameSchema);
+    return `started for ${String((who as { content?: { name?: unknown } }).content?.name)}`;
+  });
+  server.registerTool("only_task", { taskSupport: "required" }, () => "from the task");
   server.registerTool("plain", {}, () => "plain result");
   return server;
 }
@@ -189,6 +197,26 @@ describe("callTool and a task handle", () => {
     expect(updates.map((u) => Object.keys(u.body.params.inputResponses))).toEqual(asked.map((a) => [a.key]));
     expect(updates[0]!.body.params.inputResponses[asked[0]!.key]).toEqual({ action: "accept", content: { name: "Ada" } });
     expect(updates.every((u) => u.name === taskId)).toBe(true);
+    await client.close();
+  });
+
+  it("a deferred task: the ask before the task is a Multi Round-Trip round of the call, the one in the task goes through tasks/update", async () => {
+    const { client, sent } = await connect(fast.url, {
+      tasks: true,
+      handlers: {
+        elicitation: (params) =>
+          params.message === "Proceed?"
+            ? { action: "accept", content: { confirm: true } }
+            : { action: "accept", content: { name: "Barbara" } },
+      },
+    });
+    expect((await client.callTool("deferred")).content).toEqual([{ type: "text", text: "started for Barbara" }]);
+    const calls = sent.filter((s) => s.body.method === "tools/call");
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.body.params.inputResponses).toBeDefined();
+    const updates = sent.filter((s) => s.body.method === "tasks/update");
+    expect(updates).toHaveLength(1);
+    expect(Object.values(updates[0]!.body.params.inputResponses)).toEqual([{ action: "accept", content: { name: "Barbara" } }]);
     await client.close();
   });
 
@@ -319,7 +347,8 @@ describe("the explicit task API", () => {
   });
 
   it("inputRequired: 'return' hands back the input_required task; update answers it and the task goes on", async () => {
-    const { client } = await connect(fast.url);
+    // The capability without a handler: the application answers itself.
+    const { client } = await connect(fast.url, { capabilities: { elicitation: { form: {} } } });
     const { task } = await client.callToolAsTask("ask");
     const asking = await task!.wait({ inputRequired: "return" });
     expect(asking.status).toBe("input_required");
