@@ -204,7 +204,7 @@ describe("callTool and a task handle", () => {
     const { client, sent } = await connect(fast.url, {
       tasks: true,
       handlers: {
-        elicitation: (params) =>
+        elicitation: (params): ElicitResult =>
           params.message === "Proceed?"
             ? { action: "accept", content: { confirm: true } }
             : { action: "accept", content: { name: "Barbara" } },
