@@ -7,7 +7,15 @@
 import { McpError, listen, McpServer, type RunningHttpServer } from "@x/server";
 import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, type ClientOptions, ClientErrorCode, type DetailedTask, StreamableHttpTransport, type TaskHandle } from "../src/index.js";
+import {
+  Client,
+  ClientErrorCode,
+  type ClientOptions,
+  type DetailedTask,
+  type ElicitResult,
+  StreamableHttpTransport,
+  type TaskHandle,
+} from "../src/index.js";
 import { memoryClient, tool } from "./helpers.js";
 
 interface Sent {
