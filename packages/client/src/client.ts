@@ -1384,7 +1384,7 @@ export class Client {
             resultType: result.resultType,
           });
         }
-        return this.finishToolResult(tool ?? "", result, tool === undefined ? undefined : this.known.get(tool), validateOutput);
+        return this.finishToolResult(tool, result, tool === undefined ? undefined : this.known.get(tool), validateOutput);
       },
       settings: this.taskSettings,
       warn: (message) => this.warn(message),
@@ -1436,12 +1436,13 @@ export class Client {
 
   /** Checks a complete `tools/call` result: a `content` array, and `structuredContent` against the tool's `outputSchema`. */
   private finishToolResult(
-    name: string,
+    name: string | undefined,
     result: Result,
     known: KnownTool | undefined,
     validateOutput: boolean | undefined,
   ): CallToolResult {
-    if (!Array.isArray(result.content)) throw invalidResult(`The result of tool ${JSON.stringify(name)} has no content array`);
+    if (!Array.isArray(result.content))
+      throw invalidResult(`The result of ${name === undefined ? "the task's tool" : `tool ${JSON.stringify(name)}`} has no content array`);
     // Checked just above for what callers rely on; the rest is the server's, unvalidated, as for every result.
     const checked = result as unknown as CallToolResult;
     if ((validateOutput ?? this.options.validateOutput ?? true) && known?.tool.outputSchema && checked.isError !== true) {

@@ -307,6 +307,8 @@ export class TaskHandle {
   private last: Task | DetailedTask;
   private detailed: DetailedTask | undefined;
   private readonly answered = new Set<string>();
+  /** Keys being answered now (by another wait on this handle): not asked twice, asked again if that answer fails. */
+  private readonly answering = new Set<string>();
 
   /** @internal Handles come from `Client.callToolAsTask` and `Client.resumeTask`. */
   constructor(port: TaskPort, seed: Task, detailed: DetailedTask | undefined, tool: string | undefined, call: Record<string, unknown>) {
@@ -473,8 +475,11 @@ export class TaskHandle {
       if (isTerminalTaskStatus(view.status)) return view;
       if (view.status === "input_required") {
         const fresh: InputRequests = {};
-        for (const [key, entry] of Object.entries(view.inputRequests)) if (!this.answered.has(key)) fresh[key] = entry;
-        if (Object.keys(fresh).length > 0) {
+        for (const [key, entry] of Object.entries(view.inputRequests)) {
+          if (!this.answered.has(key) && !this.answering.has(key)) fresh[key] = entry;
+        }
+        const keys = Object.keys(fresh);
+        if (keys.length > 0) {
           if (options.inputRequired === "return") return view;
           if (rounds >= maxRounds) {
             throw new McpClientError(
@@ -484,14 +489,19 @@ export class TaskHandle {
             );
           }
           rounds++;
-          const responses = await this.port.answer(fresh, {
-            method: "tools/call",
-            params: this.call,
-            round: rounds,
-            signal,
-            taskId: this.taskId,
-          });
-          await this.update(responses, request);
+          for (const key of keys) this.answering.add(key);
+          try {
+            const responses = await this.port.answer(fresh, {
+              method: "tools/call",
+              params: this.call,
+              round: rounds,
+              signal,
+              taskId: this.taskId,
+            });
+            await this.update(responses, request);
+          } finally {
+            for (const key of keys) this.answering.delete(key);
+          }
         }
       }
       view = undefined;

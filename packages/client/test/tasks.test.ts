@@ -228,6 +228,25 @@ describe("callTool and a task handle", () => {
     await client.close();
   });
 
+  it("an input handler that fails rejects callTool with -32091 and cancels the task, which would wait for input forever", async () => {
+    const { client, sent } = await connect(fast.url, {
+      tasks: true,
+      handlers: {
+        elicitation: () => {
+          throw new Error("no user at the keyboard");
+        },
+      },
+    });
+    let taskId = "";
+    await expect(client.callTool("ask", {}, { onTask: (task) => (taskId = task.taskId) })).rejects.toMatchObject({
+      code: ClientErrorCode.InputRequestUnhandled,
+      message: expect.stringMatching(/no user at the keyboard/),
+    });
+    expect(sent.filter((s) => s.body.method === "tasks/update")).toHaveLength(0);
+    expect(sent.filter((s) => s.body.method === "tasks/cancel").map((s) => s.name)).toEqual([taskId]);
+    await client.close();
+  });
+
   it("an aborted callTool rejects with -32800 and cancels its task with tasks/cancel; the handler's signal aborts", async () => {
     const { client, sent } = await connect(fast.url, { tasks: true });
     const controller = new AbortController();
@@ -387,6 +406,26 @@ describe("the explicit task API", () => {
     }
     expect(status).toBe("cancelled");
     await expect(task!.result()).rejects.toMatchObject({ code: ClientErrorCode.TaskCancelled, data: { taskId: task!.taskId } });
+    await client.close();
+  });
+
+  it("listen({ taskIds }) declares the extension and yields notifications/tasks carrying the detailed task", async () => {
+    release = gate();
+    const { client } = await connect(fast.url);
+    const { task } = await client.callToolAsTask("gated");
+    const subscription = client.listen({ taskIds: [task!.taskId] });
+    expect((await subscription.acknowledged).taskIds).toEqual([task!.taskId]);
+    release.open();
+    const seenStatuses: unknown[] = [];
+    for await (const notification of subscription) {
+      expect(notification.method).toBe("notifications/tasks");
+      seenStatuses.push(notification.params?.status);
+      if (notification.params?.status === "completed") {
+        expect(notification.params.result).toMatchObject({ content: [{ type: "text", text: "released" }] });
+        break;
+      }
+    }
+    expect(seenStatuses.at(-1)).toBe("completed");
     await client.close();
   });
 
