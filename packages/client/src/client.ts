@@ -1246,16 +1246,23 @@ export class Client {
    * `HeaderMismatch` (-32020) the tools are listed afresh and the call
    * retried once. Input requests are resolved (see {@link InputOptions}),
    * and a complete, non-error result's `structuredContent` is checked
-   * against the tool's `outputSchema`.
+   * against the tool's `outputSchema`. With the tasks extension on
+   * (`ClientOptions.tasks`), a task handle the server answers is driven to
+   * its end (extension "Backwards Compatibility"; see `TaskHandle.result`)
+   * and its result returned; a call that fails while its task runs sends
+   * `tasks/cancel` first.
    *
    * @returns the `CallToolResult` (a tool error is a result with `isError`,
    *   not a throw); with `inputRequired: "return"`, possibly an `InputRequiredResult`.
-   * @throws McpClientError: the server's error (-32602 unknown tool, ...);
-   *   -32602 for a tool rejected for invalid `x-mcp-header` annotations or an
-   *   argument that cannot be mirrored; -32092 when `structuredContent` does
-   *   not match (`data.problems`), a non-finite number in it (such as `1e400`,
-   *   which JSON reads as Infinity) included; -32093 when the `outputSchema` cannot be
-   *   used; -32090/-32091 from the input rounds; transport errors.
+   * @throws McpClientError: the server's error (-32602 unknown tool, ...; a
+   *   failed task's inlined error likewise); -32602 for a tool rejected for
+   *   invalid `x-mcp-header` annotations or an argument that cannot be
+   *   mirrored; -32092 when `structuredContent` does not match
+   *   (`data.problems`), a non-finite number in it (such as `1e400`, which
+   *   JSON reads as Infinity) included; -32093 when the `outputSchema` cannot
+   *   be used; -32090/-32091 from the input rounds; -32094 for a malformed
+   *   or unasked-for task handle; -32098 for a task that ended cancelled;
+   *   -32001 past `maxTaskWaitMs`; transport errors.
    */
   async callTool(
     name: string,
@@ -1332,6 +1339,8 @@ export class Client {
    */
   async resumeTask(taskId: string, options: ResumeTaskOptions = {}): Promise<TaskHandle> {
     const view = await this.getTask(taskId, options);
+    // The definition (its outputSchema) checks the result, as for callTool.
+    if (options.tool !== undefined) await this.lookupTool(options.tool, options);
     return new TaskHandle(this.taskPort, view, view, options.tool, options.tool === undefined ? {} : { name: options.tool });
   }
 
