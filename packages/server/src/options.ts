@@ -129,12 +129,17 @@ export interface TasksOptions {
   /**
    * A task's time to live from its creation: past it the task's run is
    * aborted (it ends `failed`) and the store may forget it, result included.
-   * `null`: unlimited. Default 3 600 000 (one hour).
+   * `null`: unlimited. At most 2 147 483 647. Default 3 600 000 (one hour).
    */
   ttlMs?: number | null;
   /** The polling interval suggested to clients (`pollIntervalMs`). Default 1000. */
   pollIntervalMs?: number;
-  /** Most unexpired tasks one principal holds; past it a call that would make a task is refused with -32000. Default 100. */
+  /**
+   * Most tasks one principal has running (`working` or `input_required`) at
+   * once; past it a call that would make a task is refused with -32000.
+   * Without a principal (no `auth`, no `principal` option) every client
+   * shares one allowance. Default 100.
+   */
   maxTasksPerOwner?: number;
   /**
    * How long a task's worker counts as alive without renewing its lease

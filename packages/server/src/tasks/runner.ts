@@ -21,7 +21,7 @@ import { MemoryTaskStore, type TaskPatch, type TaskRecord, type TaskStore } from
 export const DEFAULT_TASK_TTL_MS = 3_600_000;
 /** Default polling interval suggested to clients, in milliseconds. */
 export const DEFAULT_TASK_POLL_INTERVAL_MS = 1000;
-/** Default most unexpired tasks per principal. */
+/** Default most running (not terminal) tasks per principal. */
 export const DEFAULT_MAX_TASKS_PER_OWNER = 100;
 /** Default lease of a task's worker in a shared store, in milliseconds. */
 export const DEFAULT_TASK_LEASE_MS = 15_000;
@@ -29,6 +29,7 @@ export const DEFAULT_TASK_LEASE_MS = 15_000;
 const REMOTE_UPDATE_WAIT_MS = 2000;
 
 const LIVE: readonly TaskStatus[] = ["working", "input_required"];
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** What the runner needs from the server. */
 export interface TaskSettings {
@@ -117,6 +118,9 @@ export class TaskRunner {
     this.#bus = settings.bus;
     const ttl = settings.ttlMs === undefined ? DEFAULT_TASK_TTL_MS : settings.ttlMs;
     this.#ttlMs = ttl === null ? null : positiveInteger("ttlMs", ttl, DEFAULT_TASK_TTL_MS);
+    // The longest timer a JavaScript runtime keeps: a longer one would fire at once.
+    if (this.#ttlMs !== null && this.#ttlMs > MAX_TIMER_MS)
+      throw new RangeError(`tasks.ttlMs must be at most ${MAX_TIMER_MS} (use null for unlimited)`);
     this.#pollIntervalMs = positiveInteger("pollIntervalMs", settings.pollIntervalMs, DEFAULT_TASK_POLL_INTERVAL_MS);
     this.#maxPerOwner = positiveInteger("maxTasksPerOwner", settings.maxTasksPerOwner, DEFAULT_MAX_TASKS_PER_OWNER);
     const lease = positiveInteger("leaseMs", settings.leaseMs, DEFAULT_TASK_LEASE_MS);
@@ -153,7 +157,7 @@ export class TaskRunner {
    */
   async create(owner: string, method: string): Promise<LocalTask> {
     if ((await this.store.countOwned(owner)) >= this.#maxPerOwner) {
-      throw new McpError(SERVER_BUSY, `Too many tasks: at most ${this.#maxPerOwner} per principal are kept`, { limit: this.#maxPerOwner });
+      throw new McpError(SERVER_BUSY, `Too many tasks: at most ${this.#maxPerOwner} running per principal`, { limit: this.#maxPerOwner });
     }
     const now = Date.now();
     const at = new Date(now).toISOString();

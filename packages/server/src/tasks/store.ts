@@ -75,7 +75,7 @@ export interface TaskStore {
    * @returns the outcome, or `undefined` when the task is unknown or expired.
    */
   update(taskId: string, patch: TaskPatch, onlyIf?: readonly TaskStatus[]): Promise<TaskUpdate | undefined>;
-  /** How many unexpired tasks `owner` holds, whatever their status. */
+  /** How many of `owner`'s unexpired tasks are still running (`working` or `input_required`). */
   countOwned(owner: string): Promise<number>;
   /** Releases the store's connections (called by `McpServer.close`). */
   close?(): Promise<void>;
@@ -147,7 +147,10 @@ export class MemoryTaskStore implements TaskStore {
   countOwned(owner: string): Promise<number> {
     const now = Date.now();
     let n = 0;
-    for (const task of this.#tasks.values()) if (task.owner === owner && (task.expiresAt === null || task.expiresAt > now)) n++;
+    for (const task of this.#tasks.values()) {
+      if (task.owner !== owner || (task.expiresAt !== null && task.expiresAt <= now)) continue;
+      if (task.status === "working" || task.status === "input_required") n++;
+    }
     return Promise.resolve(n);
   }
 
