@@ -55,6 +55,15 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@x/mcp-v2607/constants";
 import { readEnvelope, requestMeta } from "@x/mcp-v2607/wire";
+import {
+  type DetailedTask,
+  declaresTasks,
+  isTerminalTaskStatus,
+  RESULT_TYPE_TASK,
+  TASK_AUGMENTABLE_METHODS,
+  TASKS_EXTENSION,
+  TaskMethod,
+} from "@x/mcp-v2607/tasks";
 import { INITIALIZE_ERA_VERSIONS } from "@x/mcp-v2511/wire";
 import { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./cache.js";
 import { ClientErrorCode, clip, isMcpClientError, McpClientError, transportError } from "./errors.js";
@@ -77,6 +86,20 @@ import {
   readInitializeResult,
 } from "./era.js";
 import { answerToElicitResult, elicitationToRequest, type WaitFor } from "./suspend.js";
+import {
+  cancelTask,
+  DEFAULT_TASK_WAIT_MS,
+  MAX_TASK_POLL_INTERVAL_MS,
+  MIN_TASK_POLL_INTERVAL_MS,
+  readCreateTaskResult,
+  readDetailedTask,
+  TASK_CANCEL_TIMEOUT_MS,
+  TaskHandle,
+  type TaskPort,
+  type TaskRequestOptions,
+  type TaskSettings,
+  type TasksOptions,
+} from "./tasks.js";
 import type { Transport } from "./transports/transport.js";
 
 /** The version this client proposes in `initialize`: the newest of the `initialize` era. */
@@ -94,6 +117,15 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 export const MAX_SERVER_REQUESTS = 64;
 /** Default page cap of the `listAll*` helpers. */
 export const DEFAULT_MAX_PAGES = 100;
+
+/**
+ * Marks a request whose client capabilities declare the tasks extension
+ * whatever the client's default (`tasks/*`, `callToolAsTask`, a listen for
+ * task statuses). Module-private, so no caller can set it.
+ */
+const DECLARE_TASKS: unique symbol = Symbol("declareTasks");
+/** {@link RequestOptions} as the client passes them inside. */
+type SendingOptions = RequestOptions & { [DECLARE_TASKS]?: boolean };
 
 /** Options of a {@link Client}. */
 export interface ClientOptions {
@@ -180,6 +212,19 @@ export interface ClientOptions {
   lookupTools?: boolean;
   /** Receives warnings, e.g. a tool dropped for invalid `x-mcp-header` annotations. Default: `console.warn`. */
   onWarning?: (message: string) => void;
+  /**
+   * The tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28 only):
+   * `true` (or settings, see {@link TasksOptions}) declares it in the client
+   * capabilities of every request, so that a server may answer `tools/call`
+   * with a task handle, which `callTool` then drives to its end. Default
+   * off: a server must not make a task for a request that does not declare
+   * the extension, and a tool that requires one is refused with -32021.
+   * Declaring the extension in `capabilities` yourself turns it on too.
+   * `callToolAsTask` and the `tasks/*` requests declare it whatever this says;
+   * the settings (polling bounds, wait bound, streaming) apply to them too.
+   * Never declared in the `initialize` era, where the extension does not apply.
+   */
+  tasks?: boolean | TasksOptions;
 }
 
 /** Options every request method accepts. */
@@ -238,6 +283,32 @@ export interface InputOptions extends RequestOptions {
 export interface CallToolOptions extends InputOptions {
   /** Validate `structuredContent` against the tool's `outputSchema` (default: the client's). */
   validateOutput?: boolean;
+  /**
+   * Called once when the server answers with a task handle (tasks
+   * extension), with the handle `callTool` goes on to drive: keep its
+   * `taskId` to resume after a restart.
+   */
+  onTask?: (task: TaskHandle) => void;
+  /** Called with each new state of such a task (see `TaskWaitOptions.onStatus`). */
+  onTaskStatus?: (task: DetailedTask) => void;
+  /** Most milliseconds to wait for such a task to end; 0 for no bound but `signal`. Default: the client's `tasks.maxWaitMs` (one hour). */
+  maxTaskWaitMs?: number;
+}
+
+/** Options of {@link Client.callToolAsTask}: those of `callTool`, but Multi Round-Trip rounds before the task are always resolved. */
+export type CallToolAsTaskOptions = Omit<CallToolOptions, "inputRequired" | "onTask" | "onTaskStatus" | "maxTaskWaitMs">;
+
+/**
+ * What {@link Client.callToolAsTask} resolves with: the server decides per
+ * request whether to make a task (extension "Capability Negotiation"), so
+ * either a handle on the task, or the tool's complete result.
+ */
+export type ToolCallStart = { task: TaskHandle; result?: undefined } | { task?: undefined; result: CallToolResult };
+
+/** Options of {@link Client.resumeTask}. */
+export interface ResumeTaskOptions extends TaskRequestOptions {
+  /** The tool the task runs, if known: its `outputSchema` then checks the result. */
+  tool?: string;
 }
 
 /** A live `subscriptions/listen` stream (spec: basic/patterns/subscriptions). */
@@ -293,20 +364,80 @@ function invalidResult(message: string, data?: Record<string, unknown>): McpClie
 
 /**
  * Reads `resultType` first (spec: basic/index "ResultType"): absent means
- * `"complete"` (a server of an older revision); any other kind is invalid.
+ * `"complete"` (a server of an older revision). `"task"` (the tasks
+ * extension's handle) is valid only for a method that may have one and a
+ * request that declared the extension (`tasksDeclared`); the extension
+ * makes any other an invalid response ("Capability Negotiation"). Any other
+ * kind is invalid.
  */
-function kindOf(result: Result, method: string): "complete" | "input_required" {
+function kindOf(result: Result, method: string, tasksDeclared = false): "complete" | "input_required" | "task" {
   if (!Object.hasOwn(result, "resultType")) return "complete";
   const kind = result.resultType;
   if (kind === "complete" || kind === "input_required") return kind;
+  if (kind === RESULT_TYPE_TASK) {
+    if (!TASK_AUGMENTABLE_METHODS.has(method)) {
+      throw invalidResult(
+        `The server answered ${method} with a task handle (resultType "task"), which only ${[...TASK_AUGMENTABLE_METHODS].join(", ")} may answer`,
+        { resultType: kind },
+      );
+    }
+    if (!tasksDeclared) {
+      throw invalidResult(
+        `The server answered ${method} with a task handle (resultType "task"), but the request did not declare the ${TASKS_EXTENSION} extension`,
+        { resultType: kind },
+      );
+    }
+    return "task";
+  }
   throw invalidResult(`The result of ${method} has an unknown resultType ${clip(stringifyJson(kind) ?? String(kind))}`, {
     resultType: kind,
   });
 }
 
 /** {@link kindOf} as a type guard: true for `input_required`; throws on an unknown kind. */
-function isInputRequired<R extends Result>(result: R | InputRequiredResult, method: string): result is InputRequiredResult {
-  return kindOf(result, method) === "input_required";
+function isInputRequired<R extends Result>(
+  result: R | InputRequiredResult,
+  method: string,
+  tasksDeclared = false,
+): result is InputRequiredResult {
+  return kindOf(result, method, tasksDeclared) === "input_required";
+}
+
+/** `capabilities` without the tasks extension (what the `initialize` handshake declares). */
+function withoutTasks(capabilities: ClientCapabilities): ClientCapabilities {
+  if (!isObject(capabilities.extensions) || !Object.hasOwn(capabilities.extensions, TASKS_EXTENSION)) return capabilities;
+  const { [TASKS_EXTENSION]: _, ...extensions } = capabilities.extensions;
+  const copy: ClientCapabilities = { ...capabilities, extensions };
+  if (Object.keys(extensions).length === 0) delete copy.extensions;
+  return copy;
+}
+
+/** `capabilities` with the tasks extension declared. */
+function withTasks(capabilities: ClientCapabilities): ClientCapabilities {
+  if (declaresTasks(capabilities)) return capabilities;
+  return { ...capabilities, extensions: { ...(isObject(capabilities.extensions) ? capabilities.extensions : {}), [TASKS_EXTENSION]: {} } };
+}
+
+/** Resolves {@link ClientOptions.tasks} and `maxInputRounds` into what a task handle reads. @throws TypeError for a bad bound. */
+function taskSettings(tasks: ClientOptions["tasks"], maxInputRounds: number): TaskSettings {
+  const given: TasksOptions = isObject(tasks) ? tasks : {};
+  const settings: TaskSettings = {
+    minPollIntervalMs: given.minPollIntervalMs ?? MIN_TASK_POLL_INTERVAL_MS,
+    maxPollIntervalMs: given.maxPollIntervalMs ?? MAX_TASK_POLL_INTERVAL_MS,
+    maxWaitMs: given.maxWaitMs ?? DEFAULT_TASK_WAIT_MS,
+    stream: given.stream === true,
+    maxInputRounds,
+  };
+  for (const key of ["minPollIntervalMs", "maxPollIntervalMs", "maxWaitMs"] as const) {
+    const value = settings[key];
+    if (!Number.isSafeInteger(value) || value < (key === "maxWaitMs" ? 0 : 1))
+      throw new TypeError(`tasks.${key} must be ${key === "maxWaitMs" ? "a non-negative" : "a positive"} integer, got ${value}`);
+  }
+  if (settings.maxPollIntervalMs < settings.minPollIntervalMs)
+    throw new TypeError(
+      `tasks.maxPollIntervalMs (${settings.maxPollIntervalMs}) is below tasks.minPollIntervalMs (${settings.minPollIntervalMs})`,
+    );
+  return settings;
 }
 
 /**
@@ -325,8 +456,12 @@ function isInputRequired<R extends Result>(result: R | InputRequiredResult, meth
 export class Client {
   /** The `io.modelcontextprotocol/clientInfo` sent with every request. */
   readonly clientInfo: Implementation;
-  /** The capabilities declared on every request. */
+  /** The capabilities declared on every request (of the 2026 era; `initialize` declares them without the tasks extension). */
   readonly capabilities: ClientCapabilities;
+  /** `capabilities` with the tasks extension, for the requests that always declare it. */
+  private readonly taskCapabilities: ClientCapabilities;
+  private readonly taskSettings: TaskSettings;
+  private readonly taskPort: TaskPort;
   private transport: Transport | undefined;
   private nextId = 1;
   private readonly versions: readonly string[];
@@ -384,7 +519,12 @@ export class Client {
       capabilities.elicitation = waitFor && !options.handlers?.elicitation ? { form: {}, url: {} } : { form: {} };
     if (handlers.sampling && !capabilities.sampling) capabilities.sampling = {};
     if (handlers.roots && !capabilities.roots) capabilities.roots = {};
-    this.capabilities = capabilities;
+    if (options.tasks !== undefined && options.tasks !== false && !isObject(options.tasks) && options.tasks !== true)
+      throw new TypeError("tasks must be a boolean or an object of settings");
+    this.capabilities = options.tasks === true || isObject(options.tasks) ? withTasks(capabilities) : capabilities;
+    this.taskCapabilities = withTasks(this.capabilities);
+    this.taskSettings = taskSettings(options.tasks, options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS);
+    this.taskPort = this.makeTaskPort();
     // The server's own rule for the request _meta, applied once here rather
     // than learnt from a -32602 on every request (a check that could not run,
     // -32603, is left to the server).
@@ -532,7 +672,8 @@ export class Client {
     const timeout = this.options.timeout ?? DEFAULT_TIMEOUT_MS;
     const result = await this.sendOnce(
       "initialize",
-      { protocolVersion: INITIALIZE_VERSION, capabilities: this.capabilities, clientInfo: this.clientInfo },
+      // Tasks in 2025-11-25 were another, experimental design: the extension is not declared there.
+      { protocolVersion: INITIALIZE_VERSION, capabilities: withoutTasks(this.capabilities), clientInfo: this.clientInfo },
       { timeout },
       {},
     );
@@ -711,10 +852,10 @@ export class Client {
     }
   }
 
-  private meta(options: RequestOptions, progressToken: string | undefined): Record<string, unknown> {
+  private meta(options: SendingOptions, progressToken: string | undefined): Record<string, unknown> {
     const meta: Record<string, unknown> = { ...options.meta };
     meta[META_PROTOCOL_VERSION] = this.version;
-    meta[META_CLIENT_CAPABILITIES] = this.capabilities;
+    meta[META_CLIENT_CAPABILITIES] = options[DECLARE_TASKS] ? this.taskCapabilities : this.capabilities;
     meta[META_CLIENT_INFO] = this.clientInfo;
     const level = options.logLevel ?? this.options.logLevel;
     if (level !== undefined) meta[META_LOG_LEVEL] = level;
@@ -931,6 +1072,7 @@ export class Client {
     params: RequestArguments<M>,
     options: InputOptions,
     send: (params: RequestArguments<M>) => Promise<ResponseResultOf<M>>,
+    tasksDeclared = false,
   ): Promise<{ result: ResponseResultOf<M>; rounds: number }> {
     const maxRounds = options.maxInputRounds ?? this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     let current: RequestArguments<M> = { ...params };
@@ -938,7 +1080,7 @@ export class Client {
     if (options.requestState !== undefined) current.requestState = options.requestState;
     for (let rounds = 0; ; rounds++) {
       const result = await send(current);
-      if (!isInputRequired(result, method)) return { result, rounds };
+      if (!isInputRequired(result, method, tasksDeclared)) return { result, rounds };
       const inputRequests = result.inputRequests;
       const requestState = result.requestState;
       if (inputRequests === undefined && requestState === undefined) {
@@ -1104,16 +1246,23 @@ export class Client {
    * `HeaderMismatch` (-32020) the tools are listed afresh and the call
    * retried once. Input requests are resolved (see {@link InputOptions}),
    * and a complete, non-error result's `structuredContent` is checked
-   * against the tool's `outputSchema`.
+   * against the tool's `outputSchema`. With the tasks extension on
+   * (`ClientOptions.tasks`), a task handle the server answers is driven to
+   * its end (extension "Backwards Compatibility"; see `TaskHandle.result`)
+   * and its result returned; a call that fails while its task runs sends
+   * `tasks/cancel` first.
    *
    * @returns the `CallToolResult` (a tool error is a result with `isError`,
    *   not a throw); with `inputRequired: "return"`, possibly an `InputRequiredResult`.
-   * @throws McpClientError: the server's error (-32602 unknown tool, ...);
-   *   -32602 for a tool rejected for invalid `x-mcp-header` annotations or an
-   *   argument that cannot be mirrored; -32092 when `structuredContent` does
-   *   not match (`data.problems`), a non-finite number in it (such as `1e400`,
-   *   which JSON reads as Infinity) included; -32093 when the `outputSchema` cannot be
-   *   used; -32090/-32091 from the input rounds; transport errors.
+   * @throws McpClientError: the server's error (-32602 unknown tool, ...; a
+   *   failed task's inlined error likewise); -32602 for a tool rejected for
+   *   invalid `x-mcp-header` annotations or an argument that cannot be
+   *   mirrored; -32092 when `structuredContent` does not match
+   *   (`data.problems`), a non-finite number in it (such as `1e400`, which
+   *   JSON reads as Infinity) included; -32093 when the `outputSchema` cannot
+   *   be used; -32090/-32091 from the input rounds; -32094 for a malformed
+   *   or unasked-for task handle; -32098 for a task that ended cancelled;
+   *   -32001 past `maxTaskWaitMs`; transport errors.
    */
   async callTool(
     name: string,
@@ -1130,15 +1279,148 @@ export class Client {
     args: Record<string, unknown> = {},
     options: CallToolOptions = {},
   ): Promise<CallToolResult | InputRequiredResult> {
+    const declared = this.eraNow !== "legacy" && declaresTasks(this.capabilities);
+    const { result, known } = await this.sendToolCall(name, args, options, declared);
+    if (isInputRequired(result, Method.ToolsCall, declared)) return result;
+    if (kindOf(result, Method.ToolsCall, declared) !== "task") return this.finishToolResult(name, result, known, options.validateOutput);
+    // The extension's backward compatibility: a caller of callTool sees only the final result.
+    const task = this.taskHandle(result, name, args);
+    try {
+      options.onTask?.(task);
+    } catch (error) {
+      this.warn(`An onTask listener threw: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    try {
+      return await task.result({
+        signal: options.signal,
+        timeout: options.timeout,
+        maxWaitMs: options.maxTaskWaitMs,
+        maxInputRounds: options.maxInputRounds,
+        onStatus: options.onTaskStatus,
+        validateOutput: options.validateOutput,
+      });
+    } catch (error) {
+      // Nobody else knows of the task unless onTask kept it: do not leave it running.
+      if (!isTerminalTaskStatus(task.status)) {
+        await task
+          .cancel({ timeout: Math.min(TASK_CANCEL_TIMEOUT_MS, this.options.timeout || TASK_CANCEL_TIMEOUT_MS) })
+          .catch((e) => this.warn(`Could not cancel task ${JSON.stringify(task.taskId)}: ${e instanceof Error ? e.message : String(e)}`));
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * `tools/call` declaring the tasks extension, for applications that want
+   * the task's lifecycle (extension "Task Creation"): Multi Round-Trip rounds
+   * before the task are resolved through the handlers, then the server's
+   * answer is returned as it decided it: `{ task }`, a {@link TaskHandle}
+   * (keep `task.taskId` to resume after a restart), or `{ result }`, the
+   * complete result of a call it did not make a task of.
+   * @throws McpClientError -32096 in the `initialize` era (2025-11-25 tasks
+   *   are another, experimental design this client does not speak); -32094
+   *   for a malformed task handle; everything `callTool` throws before a task.
+   */
+  async callToolAsTask(name: string, args: Record<string, unknown> = {}, options: CallToolAsTaskOptions = {}): Promise<ToolCallStart> {
+    this.requireTasksEra("callToolAsTask");
+    const { result, known } = await this.sendToolCall(name, args, { ...options, inputRequired: "resolve" }, true);
+    if (kindOf(result, Method.ToolsCall, true) === "task") return { task: this.taskHandle(result, name, args) };
+    // Resolved above: never an InputRequiredResult here.
+    return { result: this.finishToolResult(name, result as CallToolResult, known, options.validateOutput) };
+  }
+
+  /**
+   * A handle on a task known by its id, e.g. one kept across a restart
+   * (extension "Task Polling": clients should persist task ids): one
+   * `tasks/get`, then the handle with that state.
+   * @throws McpClientError -32096 in the `initialize` era; the server's
+   *   -32602 for an unknown, expired or foreign task; -32094 for a
+   *   malformed answer.
+   */
+  async resumeTask(taskId: string, options: ResumeTaskOptions = {}): Promise<TaskHandle> {
+    const view = await this.getTask(taskId, options);
+    // The definition (its outputSchema) checks the result, as for callTool.
+    if (options.tool !== undefined) await this.lookupTool(options.tool, options);
+    return new TaskHandle(this.taskPort, view, view, options.tool, options.tool === undefined ? {} : { name: options.tool });
+  }
+
+  /**
+   * One `tasks/get`: the task's current state with what its status inlines.
+   * @throws as {@link resumeTask}.
+   */
+  async getTask(taskId: string, options: TaskRequestOptions = {}): Promise<DetailedTask> {
+    this.requireTasksEra(TaskMethod.Get);
+    if (typeof taskId !== "string" || taskId.length === 0) throw new TypeError("getTask: taskId must be a non-empty string");
+    return readDetailedTask(await this.taskPort.send(TaskMethod.Get, { taskId }, options), taskId, TaskMethod.Get);
+  }
+
+  /**
+   * One `tasks/cancel` (cooperative: the task may still finish, see
+   * {@link TaskHandle.cancel}).
+   * @throws McpClientError -32096 in the `initialize` era; the server's error; -32094 for a malformed acknowledgement.
+   */
+  async cancelTask(taskId: string, options: TaskRequestOptions = {}): Promise<void> {
+    this.requireTasksEra(TaskMethod.Cancel);
+    if (typeof taskId !== "string" || taskId.length === 0) throw new TypeError("cancelTask: taskId must be a non-empty string");
+    await cancelTask(this.taskPort, taskId, options);
+  }
+
+  private requireTasksEra(what: string): void {
+    this.requireTransport();
+    if (this.eraNow === "legacy") {
+      throw new McpClientError(
+        ClientErrorCode.VersionUnsupported,
+        `${what}: the tasks extension (${TASKS_EXTENSION}) is a 2026-07-28 extension, and this server speaks the initialize era (${this.version}), whose tasks were another, experimental design this client does not speak`,
+        { protocolVersion: this.version, extension: TASKS_EXTENSION },
+      );
+    }
+  }
+
+  /** Reads a task handle answered to `tools/call` of `name` and makes its {@link TaskHandle}. @throws McpClientError -32094. */
+  private taskHandle(result: Result, name: string, args: Record<string, unknown>): TaskHandle {
+    return new TaskHandle(this.taskPort, readCreateTaskResult(result, Method.ToolsCall), undefined, name, { name, arguments: args });
+  }
+
+  /** What task handles need of this client (see {@link TaskPort}). */
+  private makeTaskPort(): TaskPort {
+    return {
+      send: (method, params, options) => this.sendAny(method, params, { ...options, [DECLARE_TASKS]: true } as SendingOptions, {}),
+      answer: (inputRequests, context) => answerInputRequests(inputRequests, this.handlers, context),
+      listen: (filter, options) => this.listen(filter, options),
+      finish: (result, tool, validateOutput) => {
+        if (Object.hasOwn(result, "resultType") && result.resultType !== "complete") {
+          throw invalidResult(`The result inlined in a completed task has resultType ${clip(stringifyJson(result.resultType) ?? "")}`, {
+            resultType: result.resultType,
+          });
+        }
+        return this.finishToolResult(tool, result, tool === undefined ? undefined : this.known.get(tool), validateOutput);
+      },
+      settings: this.taskSettings,
+      warn: (message) => this.warn(message),
+    };
+  }
+
+  /**
+   * Sends `tools/call` (headers mirrored, a -32020 retried once, Multi
+   * Round-Trip rounds resolved) declaring the tasks extension when
+   * `declareTasks`; the result as the server gave it.
+   */
+  private async sendToolCall(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallToolOptions,
+    declareTasks: boolean,
+  ): Promise<{ result: ResponseResultOf<"tools/call">; known: KnownTool | undefined }> {
     if (typeof name !== "string") throw new TypeError("callTool: name must be a string");
     if (!isObject(args)) throw new TypeError("callTool: args must be an object");
     let known = await this.lookupTool(name, options);
     let retriedHeaders = false;
+    const sending: SendingOptions = declareTasks ? { ...options, [DECLARE_TASKS]: true } : options;
     const send = async (params: RequestArguments<"tools/call">): Promise<ResponseResultOf<"tools/call">> => {
       const transport = this.requireTransport();
       const headers = this.mirrors(transport) && known ? paramHeaders(known.headers, args) : {};
       try {
-        return await this.send(Method.ToolsCall, params, options, headers);
+        return await this.send(Method.ToolsCall, params, sending, headers);
       } catch (error) {
         if (retriedHeaders || !isMcpClientError(error, ErrorCode.HeaderMismatch) || !this.mirrors(transport)) throw error;
         retriedHeaders = true;
@@ -1147,7 +1429,7 @@ export class Client {
         if (reason !== undefined) throw this.rejectedTool(name, reason);
         known = this.known.get(name);
         const fresh = known ? paramHeaders(known.headers, args) : {};
-        return this.send(Method.ToolsCall, params, options, fresh);
+        return this.send(Method.ToolsCall, params, sending, fresh);
       }
     };
     // `args` keeps its wider public type (any object, sent through JSON.stringify as before); the schema types it as JSON.
@@ -1156,13 +1438,26 @@ export class Client {
       { name, arguments: args as CallToolRequestParams["arguments"] },
       options,
       send,
+      declareTasks,
     );
-    if (isInputRequired(result, Method.ToolsCall)) return result;
-    if (!Array.isArray(result.content)) throw invalidResult(`The result of tool ${JSON.stringify(name)} has no content array`);
-    if ((options.validateOutput ?? this.options.validateOutput ?? true) && known?.tool.outputSchema && result.isError !== true) {
-      this.checkOutput(known, result);
+    return { result, known };
+  }
+
+  /** Checks a complete `tools/call` result: a `content` array, and `structuredContent` against the tool's `outputSchema`. */
+  private finishToolResult(
+    name: string | undefined,
+    result: Result,
+    known: KnownTool | undefined,
+    validateOutput: boolean | undefined,
+  ): CallToolResult {
+    if (!Array.isArray(result.content))
+      throw invalidResult(`The result of ${name === undefined ? "the task's tool" : `tool ${JSON.stringify(name)}`} has no content array`);
+    // Checked just above for what callers rely on; the rest is the server's, unvalidated, as for every result.
+    const checked = result as unknown as CallToolResult;
+    if ((validateOutput ?? this.options.validateOutput ?? true) && known?.tool.outputSchema && checked.isError !== true) {
+      this.checkOutput(known, checked);
     }
-    return result;
+    return checked;
   }
 
   private rejectedTool(name: string, reason: string): McpClientError {
@@ -1502,10 +1797,11 @@ export class Client {
       }
       notify();
     };
+    const tasksAsked = Array.isArray(filter.taskIds) && filter.taskIds.length > 0;
     const ended = this.send(
       Method.SubscriptionsListen,
       { notifications: filter },
-      { ...options, signal: controller.signal, timeout: 0, onNotification },
+      { ...options, signal: controller.signal, timeout: 0, onNotification, [DECLARE_TASKS]: tasksAsked } as SendingOptions,
       {},
       (id) => {
         currentId = id;

@@ -39,7 +39,9 @@
  * - `InvalidResult` -32094: the server's response is not a valid result for
  *   the request (not an object, an unknown `resultType`, an
  *   `input_required` result with neither `inputRequests` nor `requestState`,
- *   a list that is not an array).
+ *   a list that is not an array, a task handle to a method that cannot have
+ *   one or to a request that did not declare the tasks extension, a
+ *   malformed task).
  * - `ListTooLong` -32095: a list helper reached its page cap, or the server
  *   repeated a cursor.
  * - `VersionUnsupported` -32096: the server answered `initialize` with a
@@ -50,6 +52,9 @@
  *   (spec 2026-07-28, basic/authorization) could not get a usable access
  *   token. `data.reason` names the step that failed (see {@link AuthStep}),
  *   `data.status` the HTTP status when one caused it.
+ * - `TaskCancelled` -32098: a task (tasks extension) ended `cancelled`
+ *   while this client waited for its result, not because of this caller's
+ *   signal (`data.taskId`, `data.statusMessage`).
  * - `InvalidArguments` -32602 is not client-specific: it is the spec's
  *   `InvalidParams`, also used by the client for arguments it refuses to send
  *   (a non-primitive value for an `x-mcp-header` parameter, a tool that was
@@ -67,6 +72,7 @@ export const ClientErrorCode = Object.freeze({
   ListTooLong: -32095,
   VersionUnsupported: -32096,
   AuthorizationFailed: -32097,
+  TaskCancelled: -32098,
   InvalidArguments: -32602,
 } as const);
 

@@ -15,6 +15,9 @@
  *   {@link elicitationToRequest}, {@link answerToElicitResult},
  *   {@link WaitFor}, {@link runTool}, and {@link mcpTools}, which turns a
  *   server's tools into plain tools.
+ * - The tasks extension (`io.modelcontextprotocol/tasks`): `tasks: true`
+ *   lets `callTool` drive a task to its result; `callToolAsTask`,
+ *   {@link TaskHandle}, `resumeTask`, `getTask`, `cancelTask` for the lifecycle.
  * - Errors: {@link McpClientError}, recognised by JSON-RPC code
  *   ({@link isMcpClientError}, {@link ClientErrorCode}).
  */
@@ -90,6 +93,7 @@ export { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./c
 export {
   type CacheableOptions,
   type CacheMode,
+  type CallToolAsTaskOptions,
   type CallToolOptions,
   Client,
   type ClientOptions,
@@ -103,7 +107,9 @@ export {
   type RequestArguments,
   type RequestOptions,
   type RequestTail,
+  type ResumeTaskOptions,
   type Subscription,
+  type ToolCallStart,
 } from "./client.js";
 export {
   answerServerRequest,
@@ -150,4 +156,17 @@ export {
 } from "./transports/http.js";
 export { type InMemoryExchange, type InMemoryHandler, type InMemoryOptions, InMemoryTransport } from "./transports/memory.js";
 export { type StdioOptions, StdioTransport } from "./transports/stdio.js";
+export {
+  DEFAULT_TASK_POLL_INTERVAL_MS,
+  DEFAULT_TASK_WAIT_MS,
+  MAX_TASK_POLL_INTERVAL_MS,
+  MIN_TASK_POLL_INTERVAL_MS,
+  pollDelay,
+  TASK_CANCEL_TIMEOUT_MS,
+  TaskHandle,
+  type TaskRequestOptions,
+  type TasksOptions,
+  type TaskWaitOptions,
+} from "./tasks.js";
+export type { CreateTaskResult, DetailedTask, GetTaskResult, Task, TaskStatus } from "@x/mcp-v2607/tasks";
 export { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionHooks, type Transport } from "./transports/transport.js";

@@ -41,6 +41,8 @@ export interface InputContext {
   round: number;
   /** Aborts when the caller cancels. */
   signal: AbortSignal;
+  /** The task that asks, when the input request came from an `input_required` task (tasks extension) rather than a Multi Round-Trip result. */
+  taskId?: string;
 }
 
 /**

@@ -133,10 +133,10 @@ describe("results and errors", () => {
   });
 
   it("refuses an unknown resultType with -32094", async () => {
-    const { client } = await memoryClient({ "tools/list": () => ({ resultType: "task", tools: [] }) });
+    const { client } = await memoryClient({ "tools/list": () => ({ resultType: "deferred", tools: [] }) });
     await expect(client.listTools()).rejects.toMatchObject({
       code: ClientErrorCode.InvalidResult,
-      message: expect.stringMatching(/unknown resultType "task"/),
+      message: expect.stringMatching(/unknown resultType "deferred"/),
     });
   });
 

@@ -224,7 +224,11 @@ export interface RunScope {
   /** The `initialize`-era session the request came on (its tasks notify it); `undefined` in 2026-07-28. */
   session?: LegacySession;
   preset?: Readonly<JsonObject>;
-  limit?: { signalOver(outer: AbortSignal | undefined): AbortSignal };
+  limit?: {
+    signalOver(outer: AbortSignal | undefined): AbortSignal;
+    /** The run became a task: its signal now follows `signal` (the task's), not the request's. */
+    follow(signal: AbortSignal): void;
+  };
   /**
    * Set once the run belongs to a task (tasks extension): from then on its
    * signal is the task's, its asks are the task's input requests, and it
@@ -286,6 +290,9 @@ export interface Peer {
 }
 
 const NEVER_ABORTED = new AbortController().signal;
+
+/** How many times a task asks one question whose answers do not fit before the ask fails. */
+export const MAX_TASK_ASK_ATTEMPTS = 3;
 
 const EMPTY_ASSIGNS: Readonly<JsonObject> = Object.freeze({});
 
@@ -511,10 +518,16 @@ class Context implements RequestContext {
     const askOne = async (one: Ask<unknown>): Promise<unknown> => {
       if (one.missing !== undefined) return { action: "not_supported", capability: one.missing } satisfies NotSupported;
       const request = one.request as { method: string; params: JsonObject };
-      const answer = await peer.ask(request.method, request.params, this.signal, one.options.key);
-      const accepted = one.accept(answer);
-      if (accepted === undefined) throw new Error(`ctx.${name}: the client's answer to ${request.method} does not fit what was asked`);
-      return accepted;
+      // A task asks again (under a new key) when an answer does not fit, as a Multi Round-Trip round would;
+      // the initialize era's request has no second chance.
+      for (let attempt = 1; ; attempt++) {
+        const answer = await peer.ask(request.method, request.params, this.signal, attempt === 1 ? one.options.key : undefined);
+        const accepted = one.accept(answer);
+        if (accepted !== undefined) return accepted;
+        if (!peer.parallel || attempt >= MAX_TASK_ASK_ATTEMPTS) {
+          throw new Error(`ctx.${name}: the client's answer to ${request.method} does not fit what was asked`);
+        }
+      }
     };
     // A task's asks of one `ctx.all` are outstanding together, as one round's would be.
     if (peer.parallel) return Promise.all(asks.map(askOne));

@@ -139,6 +139,8 @@ export class McpServer {
   readonly #tasks: TaskRunner;
   readonly #unsubscribe: Promise<() => void>[] = [];
   readonly #onError: ServerOptions["onError"];
+  /** True once the server has been handed a message: from then on its list changes are news to other instances. */
+  #serving = false;
 
   /**
    * @throws TypeError when `info.name` or `info.version` is missing, `info.title` is not a string, or an option has the wrong type;
@@ -350,7 +352,13 @@ export class McpServer {
   /** Sends a change to every instance's listeners through the bus (the in-memory bus delivers at once). */
   #emit(topic: BusTopicName, message: JsonObject): void {
     const bus = this.#bus;
-    if (bus instanceof MemoryEventBus) {
+    // Registrations made while the server is built are not news to other instances (they have their own).
+    if (bus instanceof MemoryEventBus || (topic === BusTopic.ListChanged && !this.#serving)) {
+      if (!(bus instanceof MemoryEventBus)) {
+        this.#subscriptions.listChanged(message.kind as ListKind);
+        this.#tell({ kind: "list", list: message.kind as ListKind });
+        return;
+      }
       bus.deliver(topic, message);
       return;
     }
@@ -460,6 +468,7 @@ export class McpServer {
    * (published on `x-mcp:message:ignored`).
    */
   inspect(message: unknown, session?: LegacySession): Inbound {
+    this.#serving = true;
     const inbound = session ? this.#dispatcher.inspectLegacy(message, session) : this.#dispatcher.inspect(message);
     if (inbound.kind === "error") {
       rejected(inbound.outcome, isObject(message) && typeof message.method === "string" ? message.method : undefined, statusOf);

@@ -5,6 +5,7 @@ import {
   META_PROTOCOL_VERSION,
   PROTOCOL_VERSION,
 } from "@x/mcp-v2607";
+import { mcpNameField } from "@x/mcp-v2607/wire";
 import { McpServer, type TransportInfo } from "../src/index.js";
 
 /** A valid request `_meta` for revision 2026-07-28. */
@@ -31,7 +32,8 @@ export function headersFor(body: { method: string; params?: Record<string, unkno
     "mcp-protocol-version": PROTOCOL_VERSION,
     "mcp-method": body.method,
   };
-  const name = body.params?.name ?? body.params?.uri;
+  const field = mcpNameField(body.method);
+  const name = field ? body.params?.[field] : undefined;
   if (typeof name === "string") headers["mcp-name"] = name;
   return headers;
 }
@@ -130,13 +132,21 @@ export async function send(
 /**
  * Opens a `subscriptions/listen` stream in process: `received` collects what
  * the server sends on it, `close()` cancels it, and `response` is its final answer.
+ * `options.meta` is merged into the request's `_meta` (e.g. `capabilities(...)`),
+ * `options.transport` adds to what the transport tells the server (e.g. `assigns`).
  */
-export function listenTo(server: McpServer, notifications: Record<string, unknown>) {
+export function listenTo(
+  server: McpServer,
+  notifications: Record<string, unknown>,
+  options: { meta?: Record<string, unknown>; transport?: TransportInfo } = {},
+) {
   const controller = new AbortController();
   const received: JSONRPCNotification[] = [];
   const message = request("subscriptions/listen", { notifications });
+  message.params._meta = meta(options.meta);
   const response = server
     .handle(message, {
+      ...options.transport,
       signal: controller.signal,
       notify: (n) => {
         received.push(n);

@@ -2,115 +2,42 @@
  * Horizontal scale: two server processes that share one requestState key,
  * behind nginx balancing round-robin on loopback. A retry that lands on the
  * other process completes; a state sealed with a different key is refused.
- * nginx comes from Debian's package; it is installed here when missing
- * (as root, as on CI), else the test says how to install it.
+ * nginx comes from Debian's package; it is installed when missing (as
+ * root, as on CI), else the test says how to install it
+ * (test-support/nginx.ts, shared with the Redis scale test).
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { once } from "node:events";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Balancer, startBalancer } from "../../../test-support/nginx.js";
+import { type Listening, startListening, stopProcess } from "../../../test-support/processes.js";
 import { headersFor, meta } from "./helpers.js";
 
 const fixture = resolve("test/fixtures/scale-server.mjs");
-const children: ChildProcess[] = [];
-
-function nginxBinary(): string {
-  const found = spawnSync("sh", ["-c", "command -v nginx || ls /usr/sbin/nginx 2>/dev/null"], { encoding: "utf8" })
-    .stdout.trim()
-    .split("\n")[0];
-  if (found) return found;
-  if (process.getuid?.() !== 0)
-    throw new Error("nginx is missing: install Debian's nginx-light (apt-get install nginx-light) to run this test");
-  execFileSync(
-    "sh",
-    [
-      "-c",
-      "apt-get install -y -qq --no-install-recommends nginx-light >/dev/null 2>&1 || (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends nginx-light >/dev/null 2>&1)",
-    ],
-    {
-      timeout: 240_000,
-    },
-  );
-  return "/usr/sbin/nginx";
-}
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once("error", rej);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
+const instances: Listening[] = [];
+let balancer: Balancer | undefined;
 
 async function startInstance(name: string, key: Buffer): Promise<string> {
-  const child = spawn(process.execPath, [fixture], {
-    env: { ...process.env, INSTANCE: name, MCP_REQUEST_STATE_KEYS: key.toString("base64") },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  children.push(child);
-  let seen = "";
-  return new Promise((res, rej) => {
-    child.stderr!.on("data", (c) => {
-      seen += String(c);
-      const m = /listening on (\S+)/.exec(seen);
-      if (m) res(m[1]!);
-    });
-    child.once("exit", (code) => rej(new Error(`instance ${name} exited with ${code}: ${seen}`)));
-  });
+  const instance = await startListening(fixture, { INSTANCE: name, MCP_REQUEST_STATE_KEYS: key.toString("base64") });
+  instances.push(instance);
+  return instance.url;
 }
 
 let front: string;
 let direct: { a: string; b: string; other: string };
 
 beforeAll(async () => {
-  const nginx = nginxBinary();
   const shared = Buffer.alloc(32, 42);
   const a = await startInstance("A", shared);
   const b = await startInstance("B", shared);
   const other = await startInstance("C", Buffer.alloc(32, 43));
   direct = { a, b, other };
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), "x-mcp-nginx-"));
-  for (const sub of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, sub));
-  const upstream = [a, b].map((u) => `server ${new URL(u).host};`).join(" ");
-  writeFileSync(
-    join(dir, "nginx.conf"),
-    `worker_processes 1; daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-  upstream mcp { ${upstream} }
-  server { listen 127.0.0.1:${port}; location / { proxy_pass http://mcp; proxy_http_version 1.1; proxy_set_header Host $host; proxy_buffering off; } }
-}
-`,
-  );
-  const proxy = spawn(nginx, ["-c", join(dir, "nginx.conf"), "-p", dir], { stdio: ["ignore", "ignore", "pipe"] });
-  children.push(proxy);
-  front = `http://127.0.0.1:${port}/mcp`;
-  for (let i = 0; i < 100; i++) {
-    const ok = await fetch(front, { method: "GET" }).then(
-      (r) => r.status === 405,
-      () => false,
-    );
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  balancer = await startBalancer([a, b]);
+  front = `${balancer.origin}/mcp`;
 }, 300_000);
 
 afterAll(async () => {
-  for (const child of children) {
-    if (child.exitCode === null && child.pid) {
-      process.kill(child.pid, "SIGTERM");
-      await once(child, "exit");
-    }
-  }
+  await balancer?.stop();
+  for (const instance of instances) await stopProcess(instance.child);
 });
 
 async function call(url: string, id: number, extra: Record<string, unknown> = {}) {

@@ -165,7 +165,7 @@ export class ListenFeature implements Feature {
         const owner = this.#tasks.owner(ctx);
         // Only the caller's own tasks are granted: another's are left out as if unknown.
         return Promise.all(wanted.map((id) => this.#tasks.owns(id, owner))).then((owned) => {
-          granted.taskIds = (wanted as string[]).filter((_, i) => owned[i]);
+          granted.taskIds = [...new Set((wanted as string[]).filter((_, i) => owned[i]))];
           return this.#open(granted, ctx, notify, owner);
         });
       },

@@ -11,7 +11,8 @@ import { declaresTasks, readTaskId, TASKS_EXTENSION, TaskMethod, tasksRequiredDa
 import type { RequestContext } from "../context.js";
 import { McpError } from "../errors.js";
 import type { Feature, MethodTable } from "../features/feature.js";
-import { isObject, type JsonObject } from "../objects.js";
+import { readInputResponses } from "../mrtr/state.js";
+import type { JsonObject } from "../objects.js";
 import type { TaskRunner } from "./runner.js";
 
 /** Refuses a request whose client capabilities lack the extension. @throws McpError(-32021) with `requiredCapabilities`. */
@@ -44,27 +45,36 @@ export class TasksFeature implements Feature {
     this.#owner = owner;
   }
 
+  /** Once a tool has offered tasks, their methods stay: tasks outlive the removal of their tool. */
+  #everOffered = false;
+
+  #enabled(): boolean {
+    if (!this.#everOffered && this.#offered()) this.#everOffered = true;
+    return this.#everOffered;
+  }
+
   readonly methods: MethodTable = {
     [TaskMethod.Get]: {
-      enabled: () => this.#offered(),
+      enabled: () => this.#enabled(),
       handle: (params, ctx) => {
         requireTasksExtension(ctx, TaskMethod.Get);
         return this.#runner.get(taskIdOf(params), this.#owner(ctx));
       },
     },
     [TaskMethod.Update]: {
-      enabled: () => this.#offered(),
+      enabled: () => this.#enabled(),
       handle: async (params, ctx) => {
         requireTasksExtension(ctx, TaskMethod.Update);
         const taskId = taskIdOf(params);
-        const responses: unknown = params.inputResponses;
-        if (!isObject(responses)) throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object");
+        if (params.inputResponses === undefined) throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses is required");
+        // The same rule as a Multi Round-Trip retry's: an object of objects.
+        const responses = readInputResponses(params.inputResponses);
         await this.#runner.update(taskId, this.#owner(ctx), responses);
         return { resultType: "complete" };
       },
     },
     [TaskMethod.Cancel]: {
-      enabled: () => this.#offered(),
+      enabled: () => this.#enabled(),
       handle: async (params, ctx) => {
         requireTasksExtension(ctx, TaskMethod.Cancel);
         await this.#runner.cancel(taskIdOf(params), this.#owner(ctx));
@@ -74,7 +84,7 @@ export class TasksFeature implements Feature {
   };
 
   capabilities(caps: ServerCapabilities): void {
-    if (!this.#offered()) return;
+    if (!this.#enabled()) return;
     caps.extensions = { ...(caps.extensions ?? {}), [TASKS_EXTENSION]: {} };
   }
 }

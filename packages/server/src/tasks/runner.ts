@@ -30,6 +30,10 @@ const REMOTE_UPDATE_WAIT_MS = 2000;
 
 const LIVE: readonly TaskStatus[] = ["working", "input_required"];
 const MAX_TIMER_MS = 2_147_483_647;
+/** The shortest lease: renewals every third of it must keep up even on a loaded machine. */
+const MIN_LEASE_MS = 1000;
+/** How long an expired task is kept (at most its own time to live again), so that its `failed` status can be read. */
+const EXPIRED_TASK_GRACE_MS = 60_000;
 
 /** What the runner needs from the server. */
 export interface TaskSettings {
@@ -108,6 +112,9 @@ export class TaskRunner {
   readonly #info: Implementation;
   readonly #report: TaskSettings["report"];
   readonly #local = new Map<string, LocalTask>();
+  /** Creations under way per owner: counted with the store's, so concurrent calls cannot pass the limit together. */
+  readonly #creating = new Map<string, number>();
+  #closed = false;
   /** Waiters for a task's next status from the bus (a remote `tasks/update`). */
   readonly #statusWaiters = new Map<string, Set<(record: DetailedTask) => void>>();
   #leaseTimer: ReturnType<typeof setInterval> | undefined;
@@ -124,6 +131,9 @@ export class TaskRunner {
     this.#pollIntervalMs = positiveInteger("pollIntervalMs", settings.pollIntervalMs, DEFAULT_TASK_POLL_INTERVAL_MS);
     this.#maxPerOwner = positiveInteger("maxTasksPerOwner", settings.maxTasksPerOwner, DEFAULT_MAX_TASKS_PER_OWNER);
     const lease = positiveInteger("leaseMs", settings.leaseMs, DEFAULT_TASK_LEASE_MS);
+    // Renewed every third of it: shorter would let a live worker's lease run out between renewals.
+    if (lease < MIN_LEASE_MS || lease > MAX_TIMER_MS)
+      throw new RangeError(`tasks.leaseMs must be from ${MIN_LEASE_MS} to ${MAX_TIMER_MS}, got ${lease}`);
     this.#leaseMs = this.store instanceof MemoryTaskStore ? undefined : lease;
     this.#info = settings.info;
     this.#report = settings.report;
@@ -184,9 +194,22 @@ export class TaskRunner {
    * @throws McpError(-32000) when `owner` holds too many tasks or the store is full.
    */
   async create(owner: string, method: string, requestedTtlMs?: number): Promise<LocalTask> {
-    if ((await this.store.countOwned(owner)) >= this.#maxPerOwner) {
-      throw new McpError(SERVER_BUSY, `Too many tasks: at most ${this.#maxPerOwner} running per principal`, { limit: this.#maxPerOwner });
+    if (this.#closed) throw new McpError(SERVER_BUSY, "Server is closing: no new tasks");
+    const creating = this.#creating.get(owner) ?? 0;
+    this.#creating.set(owner, creating + 1);
+    try {
+      if (creating + (await this.store.countOwned(owner)) >= this.#maxPerOwner) {
+        throw new McpError(SERVER_BUSY, `Too many tasks: at most ${this.#maxPerOwner} running per principal`, { limit: this.#maxPerOwner });
+      }
+      return await this.#make(owner, method, requestedTtlMs);
+    } finally {
+      const left = (this.#creating.get(owner) ?? 1) - 1;
+      if (left === 0) this.#creating.delete(owner);
+      else this.#creating.set(owner, left);
     }
+  }
+
+  async #make(owner: string, method: string, requestedTtlMs: number | undefined): Promise<LocalTask> {
     const ttlMs = requestedTtlMs === undefined ? this.#ttlMs : Math.min(requestedTtlMs, this.#ttlMs ?? MAX_TIMER_MS);
     const now = Date.now();
     const at = new Date(now).toISOString();
@@ -198,7 +221,8 @@ export class TaskRunner {
       createdAt: at,
       lastUpdatedAt: at,
       ttlMs,
-      expiresAt: ttlMs === null ? null : now + ttlMs,
+      // Kept a while past its time to live, so that a poll learns it expired (failed) rather than "not found".
+      expiresAt: ttlMs === null ? null : now + ttlMs + Math.min(ttlMs, EXPIRED_TASK_GRACE_MS),
       pollIntervalMs: this.#pollIntervalMs,
       worker: this.worker,
     };
@@ -247,6 +271,12 @@ export class TaskRunner {
   finish(local: LocalTask, run: Promise<unknown>): void {
     run.then(
       (result) => {
+        if (isObject(result) && result.resultType === "input_required") {
+          // A task asks through its status, not through an InputRequiredResult (which no retry would answer).
+          const message = "The task's run answered input_required: inside a task, ask with ctx.elicit (or ctx.all) instead";
+          this.#report(new Error(message), `task ${local.taskId}`);
+          return this.#end(local, { status: "failed", statusMessage: message, error: { code: ErrorCode.InternalError, message } });
+        }
         const stamped = revision2607.stamp(isObject(result) ? result : {}, this.#info);
         return this.#end(local, { status: "completed", result: stamped });
       },
@@ -370,6 +400,7 @@ export class TaskRunner {
 
   /** The server closes: tasks running here end `failed` (no other instance can resume them). */
   close(): void {
+    this.#closed = true;
     if (this.#leaseTimer) clearInterval(this.#leaseTimer);
     this.#leaseTimer = undefined;
     for (const local of [...this.#local.values()]) {
@@ -527,6 +558,7 @@ export class TaskRunner {
         if (done(task)) finish();
       };
       const timer = setTimeout(finish, REMOTE_UPDATE_WAIT_MS);
+      timer.unref?.();
       waiters.add(wake);
     });
   }
@@ -550,7 +582,7 @@ export class TaskRunner {
           });
         }
       },
-      Math.max(50, Math.floor(lease / 3)),
+      Math.floor(lease / 3),
     );
     this.#leaseTimer.unref?.();
   }

@@ -13,24 +13,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpError, McpServer, MemoryEventBus, MemoryTaskStore, type ServerOptions } from "../../src/index.js";
 import { headersFor, meta } from "../helpers.js";
 import { answerOf, type Message, open, post, rq, sse, start, stdioConnect } from "../legacy/helpers.js";
+import { nameSchema, gate as openGate } from "./fixture.js";
 
-/** Promises the tests release by name: a task's run waits on one, so no test depends on timing. */
-const gates = new Map<string, { promise: Promise<void>; release: () => void }>();
+/** Gates the tests open by name: a task's run waits on one, so no test depends on timing. */
+const gates = new Map<string, ReturnType<typeof openGate<void>>>();
 function gate(name: string): { promise: Promise<void>; release: () => void } {
   let found = gates.get(name);
   if (!found) {
-    let release!: () => void;
-    const promise = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    found = { promise, release };
+    found = openGate<void>();
     gates.set(name, found);
   }
-  return found;
+  const opened = found;
+  return { promise: opened.promise, release: () => opened.open(undefined) };
 }
 
 let aborted = 0;
-const NAME_SCHEMA = { type: "object" as const, properties: { name: { type: "string" as const } }, required: ["name"] };
+const NAME_SCHEMA = nameSchema;
 
 function tasksServer(options: ServerOptions = {}): McpServer {
   const server = new McpServer({ name: "lt", version: "1.0.0" }, { tasks: { ttlMs: 60_000, pollIntervalMs: 250 }, ...options });
@@ -108,7 +106,7 @@ describe("2025-11-25 tasks on an initialize-era HTTP session", () => {
     srv = await start(mcp);
   });
   afterAll(async () => {
-    for (const { release } of gates.values()) release();
+    for (const { open } of gates.values()) open(undefined);
     await srv.stop();
   });
 
@@ -117,6 +115,10 @@ describe("2025-11-25 tasks on an initialize-era HTTP session", () => {
     expect(V2511.InitializeResult(session.result)).toBe(true);
     // No principal here: tasks/list is not offered ("SHOULD NOT declare tasks.list" without identifying requestors).
     expect(session.result.capabilities.tasks).toEqual({ cancel: {}, requests: { tools: { call: {} } } });
+    // The extension is not of this era: not announced, even to a client that declares it.
+    const declaring = await open(srv.url, { extensions: { [TASKS_EXTENSION]: {} }, tasks: { requests: {} } });
+    expect(declaring.result.capabilities.extensions).toBeUndefined();
+    expect(declaring.result.capabilities.tasks).toEqual(session.result.capabilities.tasks);
     const listed = (await call(srv, session, "tools/list")).result;
     expect(V2511.ListToolsResult(listed)).toBe(true);
     const byName = new Map<string, Message>(listed.tools.map((t: Message) => [t.name, t]));
@@ -183,8 +185,11 @@ describe("2025-11-25 tasks on an initialize-era HTTP session", () => {
     const session = await open(srv.url);
     const plainly = await call(srv, session, "tools/call", { name: "iserror", arguments: {} });
     expect(plainly.result).toEqual({ content: [{ type: "text", text: "bad input" }], isError: true });
-    const required = await call(srv, session, "tools/call", { name: "must", arguments: {} });
-    expect(required.error).toMatchObject({ code: -32601, message: expect.stringMatching(/must be called as a task/) });
+    const refusedRes = await post(srv.url, rq("tools/call", { name: "must", arguments: {} }), session.headers);
+    // HTTP 200: a 404 would read as an ended session to a client of the era.
+    expect(refusedRes.status).toBe(200);
+    const required = await answerOf(refusedRes);
+    expect(required.error).toEqual({ code: -32601, message: expect.stringMatching(/must be called as a task/), data: { name: "must" } });
     const asTask = await startTask(srv, session, "must");
     expect((await call(srv, session, "tasks/result", { taskId: asTask.taskId })).result.content[0].text).toBe("required ran");
     const forbidden = await call(srv, session, "tools/call", { name: "plain", arguments: {}, task: {} });
@@ -393,7 +398,7 @@ describe("2025-11-25 tasks of several principals", () => {
     srv = await start(mcp, { assigns: (header) => ({ user: header("x-user") }) });
   });
   afterAll(async () => {
-    for (const { release } of gates.values()) release();
+    for (const { open } of gates.values()) open(undefined);
     await srv.stop();
   });
 

@@ -15,6 +15,7 @@ import { checkRequiredCapabilities, type Feature, type MethodTable, type ServerH
 import { defineTool, type RegisteredTool, type ToolConfig, type ToolHandler } from "./define.js";
 import { type RunToolOptions, runTool, type ToolRunResult } from "./run.js";
 import type { LocalTask, TaskRunner } from "../../tasks/runner.js";
+import { InputRequiredSignal } from "../../mrtr/round.js";
 import { requireTasksExtension } from "../../tasks/feature.js";
 import { type LegacyTasks, legacyToolDefinition, readTaskMetadata } from "../../tasks/legacy.js";
 import type { JsonObject } from "../../objects.js";
@@ -24,6 +25,9 @@ interface TaskStart {
   create(): Promise<LocalTask>;
   handle(local: LocalTask): JsonObject;
 }
+
+/** `ctx.startTask` of a call that cannot become a task (the client did not declare the extension, or sent no `params.task`). */
+const NO_TASK = () => Promise.resolve(false);
 
 /** The spec's tool name rule (server/tools, "Tool names"). */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -127,8 +131,8 @@ export class ToolsFeature implements Feature {
             throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} runs only as a task (tasks extension of 2026-07-28)`, { name });
           }
         }
-        // A deferred tool called plainly: ctx.startTask() answers false and the call goes on.
-        if (tool.taskStart === "deferred") scope.startTask = () => Promise.resolve(false);
+        // A plain call of a deferred tool: startTask says so, and the run goes on.
+        if (tool.taskStart === "deferred") scope.startTask = NO_TASK;
         return runTool(tool, args, ctx, scope, this.#run);
       },
     },
@@ -165,19 +169,29 @@ export class ToolsFeature implements Feature {
     return start.handle(local) as unknown as ToolRunResult;
   }
 
-  /** The handler runs in the call until it calls `ctx.startTask()`; from then on in the task. */
+  /**
+   * The handler runs in the call until it calls `ctx.startTask()`; from then
+   * on in the task. A run that ends while its task is being made (a
+   * `startTask()` not awaited) ends the task, not the call.
+   */
   #deferred(tool: RegisteredTool, args: JsonObject, ctx: RequestContext, scope: RunScope, start: TaskStart): Promise<ToolRunResult> {
     const { runner } = this.#tasks!;
     return new Promise((resolve, reject) => {
-      let starting = false;
-      let local: Awaited<ReturnType<TaskRunner["create"]>> | undefined;
-      scope.startTask = async () => {
-        if (starting) throw new Error("ctx.startTask: this call already started its task");
-        starting = true;
-        local = await start.create();
-        scope.task = local;
-        resolve(start.handle(local) as unknown as ToolRunResult);
-        return true;
+      let starting: Promise<LocalTask> | undefined;
+      scope.startTask = () => {
+        if (starting) return Promise.reject(new Error("ctx.startTask: this call already started its task"));
+        // A round that ended on an unanswered ask is answered input_required: no task may start behind it.
+        if (scope.round?.ended) return Promise.reject(new InputRequiredSignal());
+        starting = start.create().then((local) => {
+          scope.task = local;
+          scope.limit?.follow(local.signal);
+          resolve(start.handle(local) as unknown as ToolRunResult);
+          return local;
+        });
+        const started = starting.then(() => true);
+        // Awaited by the handler, or not: a refusal must not become an unhandled rejection.
+        started.catch(() => {});
+        return started;
       };
       let run: ToolRunResult | Promise<ToolRunResult>;
       try {
@@ -186,9 +200,20 @@ export class ToolsFeature implements Feature {
         reject(error);
         return;
       }
+      const settle = (outcome: Promise<ToolRunResult>) => {
+        if (!starting) {
+          outcome.then(resolve, reject);
+          return;
+        }
+        starting.then(
+          (local) => runner.finish(local, outcome),
+          // The task could not be made: the call answers with the run's own outcome, else that refusal.
+          (refusal) => outcome.then(resolve, () => reject(refusal)),
+        );
+      };
       Promise.resolve(run).then(
-        (result) => (local ? runner.finish(local, Promise.resolve(result)) : resolve(result)),
-        (error) => (local ? runner.finish(local, Promise.reject(error)) : reject(error)),
+        (result) => settle(Promise.resolve(result)),
+        (error) => settle(Promise.reject(error)),
       );
     });
   }

@@ -118,6 +118,17 @@ class RunLimit {
     this.#controller?.abort(reason);
   }
 
+  /**
+   * The run became a task (`ctx.startTask`): a signal the handler already
+   * holds fires when the task's does, no longer when the request's does
+   * (the request is answered; its connection may close).
+   */
+  follow(signal: AbortSignal): void {
+    this.release();
+    if (signal.aborted) this.expire(signal.reason);
+    else signal.addEventListener("abort", () => this.expire(signal.reason), { once: true });
+  }
+
   /** The run is over: stop listening to the request's signal. */
   release(): void {
     if (this.#outer && this.#forward) this.#outer.removeEventListener("abort", this.#forward);
