@@ -85,8 +85,16 @@ describe("header values", () => {
 });
 
 describe("Mcp-Name", () => {
-  it("is carried by tools/call, prompts/get (name) and resources/read (uri) only", () => {
-    expect(MCP_NAME_FIELDS).toEqual({ "tools/call": "name", "prompts/get": "name", "resources/read": "uri" });
+  it("is carried by tools/call, prompts/get (name), resources/read (uri) and the tasks extension's tasks/* (taskId) only", () => {
+    expect(MCP_NAME_FIELDS).toEqual({
+      "tools/call": "name",
+      "prompts/get": "name",
+      "resources/read": "uri",
+      "tasks/get": "taskId",
+      "tasks/update": "taskId",
+      "tasks/cancel": "taskId",
+    });
+    expect(mcpNameField("tasks/update")).toBe("taskId");
     expect(mcpNameField("resources/read")).toBe("uri");
     expect(mcpNameField("tools/list")).toBeUndefined();
     expect(mcpNameField("toString")).toBeUndefined();

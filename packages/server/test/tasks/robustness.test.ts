@@ -196,9 +196,10 @@ describe("a failing store or bus", () => {
   it("a bus that cannot publish: the change is reported to onError, requests are still answered", async () => {
     const errors: string[] = [];
     const s = loadServer({ eventBus: new FailingBus(), onError: (_error, info) => errors.push(info.method) });
-    s.registerTool("late", {}, () => "late");
     const taskId = await start(s, "echo");
     expect((await waitFor(s, taskId, "completed")).result.content[0].text).toBe("n=undefined");
+    // Registered once the server serves (changes made while it is built stay local).
+    s.registerTool("late", {}, () => "late");
     await until(() => errors.some((m) => m.includes("list-changed")) && errors.some((m) => m.includes("publishing its status")));
     s.close();
   });
@@ -229,7 +230,7 @@ describe("server.close()", () => {
     s.close();
   });
 
-  // Bug (reported): close() ends the tasks running at that moment, but the server goes on making tasks
+  // Regression: close() ends the tasks running at that moment, but the server goes on making tasks
   // afterwards (a request still in flight while an HTTP server drains, or any later call), which then run with
   // no one to end them at shutdown. subscriptions/listen refuses after close (-32000); a task call does not.
   it("refuses a task call after close (-32000) instead of starting a task nobody will end", async () => {

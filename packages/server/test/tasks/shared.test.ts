@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { BusTopic, type BusTopicName, type EventBus, McpServer, MemoryEventBus, type ServerOptions } from "../../src/index.js";
 import type { JsonObject } from "../../src/objects.js";
-import { listenTo } from "../helpers.js";
+import { listenTo, send } from "../helpers.js";
 import { aborted, gate, nameSchema, record, SharedStore, start, TASKS, tasks, until, waitFor } from "./fixture.js";
 
 const accept = (content: Record<string, unknown>) => ({ action: "accept", content });
@@ -96,13 +96,13 @@ describe("a shared task store", () => {
 
   it("the worker renews the leases of the tasks it runs", async () => {
     const store = new SharedStore();
-    const a = instance("A", { tasks: { store, leaseMs: 300 } });
+    const a = instance("A", { tasks: { store, leaseMs: 1000 } });
     const taskId = await start(a, "held");
     const first = (await store.get(taskId))!.leaseUntil!;
     expect(first).toBeGreaterThan(Date.now());
     await until(() => store.renewals > 0);
     expect((await store.get(taskId))!.leaseUntil!).toBeGreaterThan(first);
-    const other = instance("OTHER", { tasks: { store, leaseMs: 300 } });
+    const other = instance("OTHER", { tasks: { store, leaseMs: 1000 } });
     expect((await tasks(other, "get", { taskId })).result.status).toBe("working");
   });
 
@@ -199,6 +199,8 @@ describe("two instances sharing a store and a bus", () => {
         for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
         const listener = listenTo(b, { toolsListChanged: true, resourceSubscriptions: ["test://doc"] });
         await until(() => listener.received.length > 0);
+        // A serving instance's changes are news to the others (those made while it is built stay local).
+        await send(a, "server/discover");
         a.registerTool("new_on_a", {}, () => "x");
         a.notifyResourceUpdated("test://doc");
         a.notifyResourceUpdated("test://other");

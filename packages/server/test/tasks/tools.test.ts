@@ -231,7 +231,7 @@ describe("what a task's run may not do", () => {
     s.close();
   });
 
-  // Bug (reported): a handler that answers with its own InputRequiredResult (the explicit Multi Round-Trip
+  // Regression: a handler that answers with its own InputRequiredResult (the explicit Multi Round-Trip
   // form, e.g. a tool written for plain calls given taskSupport "optional") ends its task `completed` with
   // that InputRequiredResult as the task's result, which is no CallToolResult (no content) and asks for a
   // retry of a call that is now a task.
@@ -244,7 +244,7 @@ describe("what a task's run may not do", () => {
 });
 
 describe("server/discover", () => {
-  it("announces the extension once a tool supports tasks, and not before", async () => {
+  it("announces the extension once a tool supports tasks, and not before (nor less after the tool is removed)", async () => {
     const plain = new McpServer({ name: "p", version: "1" });
     plain.registerTool("t", {}, () => "t");
     const before = await send(plain, "server/discover");
@@ -252,9 +252,10 @@ describe("server/discover", () => {
     plain.registerTool("later", { taskSupport: "optional" }, () => "x");
     const after = await send(plain, "server/discover");
     expect(after.result.capabilities.extensions[TASKS_EXTENSION]).toEqual({});
+    // Tasks outlive their tool: once offered, the extension (and tasks/*) stays.
     plain.removeTool("later");
     const removed = await send(plain, "server/discover");
-    expect(removed.result.capabilities.extensions?.[TASKS_EXTENSION]).toBeUndefined();
+    expect(removed.result.capabilities.extensions[TASKS_EXTENSION]).toEqual({});
     plain.close();
   });
 
