@@ -4,7 +4,8 @@
 //   1. sync the pinned spec schemas (checking their sha256)
 //   2. regenerate the generated packages and fail on any difference
 //   3. build, typecheck, lint and unit-test every workspace package (turbo)
-//   4. run the benchmark briefly (bench --quick, about 40 s), to prove it works
+//   4. run the benchmarks briefly (bench --quick, about 40 s; bench:tasks --quick, a few
+//      seconds, with its own redis-server), to prove they work
 //   5. run the official conformance suite: the fixture server, then our client
 // Pass --no-conformance to skip step 5.
 import { spawnSync } from "node:child_process";
@@ -24,6 +25,7 @@ const steps = [
 ];
 // The benchmark runs briefly (--quick) only to prove it works; its numbers are never asserted.
 steps.push(["bench --quick", process.execPath, [join(root, "bench", "run.mjs"), "--quick", "--no-build"]]);
+steps.push(["bench:tasks --quick", process.execPath, [join(root, "bench", "tasks-fanout.mjs"), "--quick", "--no-build"]]);
 if (!skipConformance) {
   steps.push(["conformance (server)", process.execPath, [join(root, "conformance", "scripts", "run-server.mjs")]]);
   steps.push(["conformance (client)", process.execPath, [join(root, "conformance", "scripts", "run-client.mjs")]]);

@@ -61,7 +61,8 @@ end
 
 /**
  * KEYS: task, owner index, store index. ARGV: taskId, expiry score ("inf"
- * or epoch ms), maxTasks, then field/value pairs.
+ * or epoch ms), maxTasks, "1" when the task is running (it then counts
+ * against its owner), then field/value pairs.
  * Returns 1 (stored), 0 (full) or -1 (the id exists).
  */
 const CREATE = `${EXPIRE_INDEX}
@@ -70,9 +71,9 @@ local t = now()
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', t)
 if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[3]) then return 0 end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', t)
-redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+redis.call('HSET', KEYS[1], unpack(ARGV, 5))
 if ARGV[2] ~= 'inf' then redis.call('PEXPIREAT', KEYS[1], ARGV[2]) end
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+if ARGV[4] == '1' then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1]) end
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
 expireIndex(KEYS[2])
 expireIndex(KEYS[3])
@@ -97,14 +98,22 @@ if applied == 1 and type(ctl.onlyIf) == 'table' then
   for _, s in ipairs(ctl.onlyIf) do if s == status then allowed = 1 end end
   applied = allowed
 end
+local ended = false
 if applied == 1 then
   if #ARGV > 2 then redis.call('HSET', KEYS[1], unpack(ARGV, 3)) end
   if #ctl.remove > 0 then redis.call('HDEL', KEYS[1], unpack(ctl.remove)) end
+  local now_status = cjson.decode(redis.call('HGET', KEYS[1], 'status'))
+  for _, s in ipairs(ctl.terminal) do if s == now_status then ended = true end end
+  -- The owner's index holds running tasks only: a task that ended no longer counts against its owner.
+  if ended then
+    local owner = cjson.decode(redis.call('HGET', KEYS[1], 'owner'))
+    redis.call('ZREM', ctl.ownerPrefix .. owner, ARGV[2])
+  end
 end
 local record = redis.call('HGETALL', KEYS[1])
 if applied == 1 and ctl.expiry ~= 'keep' then
   if ctl.expiry == 'inf' then redis.call('PERSIST', KEYS[1]) else redis.call('PEXPIREAT', KEYS[1], ctl.expiry) end
-  redis.call('ZADD', KEYS[2], ctl.expiry, ARGV[2])
+  if not ended then redis.call('ZADD', KEYS[2], ctl.expiry, ARGV[2]) end
   redis.call('ZADD', KEYS[3], ctl.expiry, ARGV[2])
   expireIndex(KEYS[2])
   expireIndex(KEYS[3])
@@ -112,7 +121,7 @@ end
 return { applied, record }
 `;
 
-/** KEYS: owner index. Returns how many of its tasks have not expired. */
+/** KEYS: owner index. Returns how many of its running tasks have not expired. */
 const COUNT = `${EXPIRE_INDEX}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now())
 return redis.call('ZCARD', KEYS[1])
@@ -153,9 +162,10 @@ function recordOf(flat: readonly string[]): TaskRecord | undefined {
  * - `<prefix>task:<taskId>`: a hash, one field per member of the record
  *   holding that member's JSON (integers beyond 2^53 kept); expires at the
  *   record's `expiresAt` (PEXPIREAT), never when it is `null`.
- * - `<prefix>owner:<owner>`: a sorted set of the owner's task ids scored by
- *   expiry (`inf` for none), for `countOwned`; expired entries are pruned
- *   when counted and when the owner makes a task.
+ * - `<prefix>owner:<owner>`: a sorted set of the owner's running task ids
+ *   scored by expiry (`inf` for none), for `countOwned`: a task leaves it
+ *   when it ends; expired entries are pruned when counted and when the
+ *   owner makes a task.
  * - `<prefix>tasks`: the same for every task, for the `maxTasks` bound.
  * Index keys expire with their longest-lived task.
  *
@@ -219,7 +229,14 @@ export class RedisTaskStore implements TaskStore {
       fields.push(key, stringifyJson(value) as string);
     }
     const keys = [this.taskKey(record.taskId), this.ownerKey(record.owner), this.indexKey];
-    const outcome = await this.#run(SCRIPTS.create, keys, [record.taskId, scoreOf(record.expiresAt), String(this.#max), ...fields]);
+    const running = TERMINAL_TASK_STATUSES.has(record.status) ? "0" : "1";
+    const outcome = await this.#run(SCRIPTS.create, keys, [
+      record.taskId,
+      scoreOf(record.expiresAt),
+      String(this.#max),
+      running,
+      ...fields,
+    ]);
     if (outcome === 0) throw new TaskLimitError(`the task store is full (${this.#max} tasks)`);
     if (outcome === -1) throw new Error(`a task with id ${record.taskId} already exists`);
   }
@@ -256,7 +273,13 @@ export class RedisTaskStore implements TaskStore {
       if (owner === null) return undefined;
       keys.push(this.ownerKey(parseJson(owner) as string), this.indexKey);
     }
-    const control = { terminal: [...TERMINAL_TASK_STATUSES], onlyIf: onlyIf ? [...onlyIf] : null, remove, expiry };
+    const control = {
+      terminal: [...TERMINAL_TASK_STATUSES],
+      onlyIf: onlyIf ? [...onlyIf] : null,
+      remove,
+      expiry,
+      ownerPrefix: this.ownerKey(""),
+    };
     const outcome = (await this.#run(SCRIPTS.update, keys, [JSON.stringify(control), taskId, ...fields])) as [number, string[]] | null;
     if (!outcome) return undefined;
     const record = recordOf(outcome[1]);

@@ -176,17 +176,22 @@ export function describeTaskStoreContract(name: string, make: (options?: { maxTa
         expect(await store.countOwned("carol")).toBe(1);
       }));
 
-    it("countOwned counts one owner's unexpired tasks, whatever their status", () =>
+    it("countOwned counts one owner's unexpired running tasks; a task that ends stops counting", () =>
       withStore(async (store) => {
         expect(await store.countOwned("dave")).toBe(0);
         for (const status of ["working", "input_required", "completed", "failed", "cancelled"] as const)
           await store.create(taskOf("dave", { status }));
         await store.create(taskOf("erin"));
         await store.create(taskOf(""));
-        expect(await store.countOwned("dave")).toBe(5);
+        expect(await store.countOwned("dave")).toBe(2);
         expect(await store.countOwned("erin")).toBe(1);
         expect(await store.countOwned("")).toBe(1);
         expect(await store.countOwned("nobody")).toBe(0);
+        const ending = taskOf("erin");
+        await store.create(ending);
+        expect(await store.countOwned("erin")).toBe(2);
+        await store.update(ending.taskId, { status: "completed", result: {} });
+        expect(await store.countOwned("erin")).toBe(1);
       }));
 
     it("a full store refuses a new task with TaskLimitError, and takes one again once a task expired", () =>

@@ -137,7 +137,7 @@ export class McpServer {
   readonly #legacy: LegacyParts;
   readonly #bus: EventBus;
   readonly #tasks: TaskRunner;
-  readonly #unsubscribe: Promise<() => void>[] = [];
+  readonly #unsubscribe: (() => void)[] = [];
   readonly #onError: ServerOptions["onError"];
   /** True once the server has been handed a message: from then on its list changes are news to other instances. */
   #serving = false;
@@ -368,15 +368,29 @@ export class McpServer {
   /** Feeds this instance's listeners and tasks from the bus (messages of every instance, this one's included). */
   #follow(): void {
     const on = (topic: BusTopicName, listener: (message: JsonObject) => void) => {
-      const subscribed = this.#bus.subscribe(topic, (message) => {
+      const guarded = (message: JsonObject) => {
         try {
           listener(message);
         } catch (error) {
           this.#reportError(error, `handling ${topic}`);
         }
-      });
-      subscribed.catch((error) => this.#reportError(error, `subscribing to ${topic}`));
-      this.#unsubscribe.push(subscribed);
+      };
+      // A bus that cannot subscribe yet (Redis not reachable at start) is tried again, with backoff, until the server closes.
+      const attempt = (delay: number, reported: boolean) => {
+        if (this.#listen.closed) return;
+        this.#bus.subscribe(topic, guarded).then(
+          (unsubscribe) => {
+            if (this.#listen.closed) unsubscribe();
+            else this.#unsubscribe.push(unsubscribe);
+          },
+          (error) => {
+            if (!reported) this.#reportError(error, `subscribing to ${topic} (retrying every ${delay} ms or more)`);
+            const timer = setTimeout(() => attempt(Math.min(delay * 2, 30_000), true), delay);
+            timer.unref?.();
+          },
+        );
+      };
+      attempt(1000, false);
     };
     on(BusTopic.ListChanged, (message) => {
       const kind = message.kind;
@@ -435,11 +449,7 @@ export class McpServer {
     this.#listen.closed = true;
     this.#subscriptions.closeAll();
     this.#tasks.close();
-    for (const subscribed of this.#unsubscribe.splice(0))
-      subscribed.then(
-        (unsubscribe) => unsubscribe(),
-        () => {},
-      );
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
     for (const close of [...this.#legacy.closers]) close();
   }
 

@@ -520,6 +520,15 @@ export class TaskRunner {
     return local.chain;
   }
 
+  /** Stops a run whose task is over or gone from the store, without writing anything. */
+  #drop(local: LocalTask, why: string): void {
+    if (local.done) return;
+    local.done = true;
+    if (local.ttlTimer) clearTimeout(local.ttlTimer);
+    this.#abort(local, why);
+    this.#local.delete(local.taskId);
+  }
+
   #expire(local: LocalTask): void {
     const message = `The task's time to live (${local.record.ttlMs} ms) passed before it finished`;
     void this.#end(local, { status: "failed", statusMessage: message, error: { code: ErrorCode.InternalError, message } });
@@ -577,9 +586,15 @@ export class TaskRunner {
         const until = Date.now() + lease;
         for (const local of this.#local.values()) {
           if (local.done) continue;
-          this.store.update(local.taskId, { leaseUntil: until }, LIVE).catch((error) => {
-            this.#report(error, `task ${local.taskId}: renewing its lease`);
-          });
+          this.store.update(local.taskId, { leaseUntil: until }, LIVE).then(
+            (update) => {
+              // The task ended elsewhere (cancelled, or failed by a reader who found the lease out) or the
+              // store lost it: its run here has nothing left to do.
+              if (update === undefined || !update.applied)
+                this.#drop(local, update === undefined ? "lost by the store" : "ended elsewhere");
+            },
+            (error) => this.#report(error, `task ${local.taskId}: renewing its lease`),
+          );
         }
       },
       Math.floor(lease / 3),

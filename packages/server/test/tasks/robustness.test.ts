@@ -12,7 +12,7 @@ import {
   type TaskRecord,
 } from "../../src/index.js";
 import type { JsonObject } from "../../src/objects.js";
-import { send } from "../helpers.js";
+import { listenTo, send } from "../helpers.js";
 import { aborted, call, gate, nameSchema, SharedStore, start, TASKS, type TaskStatus, tasks, until, waitFor } from "./fixture.js";
 
 const unhandled: unknown[] = [];
@@ -154,7 +154,47 @@ class FailingBus implements EventBus {
   }
 }
 
+/** A bus whose first subscriptions are refused (a shared bus not reachable when the server starts). */
+class LateBus implements EventBus {
+  readonly inner = new MemoryEventBus();
+  refusals = 0;
+  #refuse: number;
+  constructor(refuse: number) {
+    this.#refuse = refuse;
+  }
+  publish(topic: BusTopicName, message: JsonObject): Promise<void> {
+    return this.inner.publish(topic, message);
+  }
+  subscribe(topic: BusTopicName, listener: (message: JsonObject) => void) {
+    if (this.#refuse > 0) {
+      this.#refuse--;
+      this.refusals++;
+      return Promise.reject(new Error("bus not reachable yet"));
+    }
+    return this.inner.subscribe(topic, listener);
+  }
+}
+
 describe("a failing store or bus", () => {
+  it("a bus that cannot subscribe when the server starts is tried again: the server then hears it", async () => {
+    const bus = new LateBus(4);
+    const errors: string[] = [];
+    const s = loadServer({ eventBus: bus, onError: (_error, info) => errors.push(info.method) });
+    const listener = listenTo(s, { toolsListChanged: true });
+    await until(() => listener.received.length > 0);
+    // Each of the four topics was refused once, and reported once.
+    expect(bus.refusals).toBe(4);
+    expect(errors.filter((m) => m.startsWith("subscribing to")).length).toBe(4);
+    // Tried again after a second: a change published on the bus then reaches the listener.
+    for (let i = 0; i < 60 && !listener.methods().includes("notifications/tools/list_changed"); i++) {
+      s.registerTool(`late_${i}`, {}, () => "late");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(listener.methods()).toContain("notifications/tools/list_changed");
+    await listener.close();
+    s.close();
+  });
+
   it("a store that rejects: the request is answered -32603 (its message not sent) and the error reported to onError", async () => {
     const store = new FailingStore();
     const errors: { error: unknown; method: string }[] = [];

@@ -106,6 +106,17 @@ describe("a shared task store", () => {
     expect((await tasks(other, "get", { taskId })).result.status).toBe("working");
   });
 
+  it("a run whose task was ended elsewhere is stopped at its next lease renewal", async () => {
+    const store = new SharedStore();
+    const a = instance("A", { tasks: { store, leaseMs: 1000 } });
+    const taskId = await start(a, "held");
+    await until(() => signals.has(taskId));
+    // Another instance (without a bus to tell A) ended it: A learns it when renewing the lease.
+    await store.update(taskId, { status: "failed", error: { code: -32603, message: "ended elsewhere" } });
+    await until(() => signals.get(taskId)!.aborted, 1500);
+    expect((await store.get(taskId))?.error?.message).toBe("ended elsewhere");
+  });
+
   it("a task whose instance closes ends failed, as every instance reads it", async () => {
     const store = new SharedStore();
     const bus = new MemoryEventBus();
