@@ -152,6 +152,16 @@ export async function runDemo(client: Client, io: DemoIO, options: { restaurant?
     io.print(`divide(1, 0) → ${divided.isError ? "tool error: " : ""}${textOf(divided.content as never)}`);
   }
 
+  if (has("make_report") && client.protocolVersion === "2026-07-28") {
+    // With tasks on, the server answers with a task handle and callTool polls it to the end.
+    const report = await client.callTool(
+      "make_report",
+      { pages: 3 },
+      { onTask: (task) => io.print(`\nmake_report → task ${task.taskId} (${task.status})`) },
+    );
+    io.print(`make_report → ${textOf(report.content as never)}`);
+  }
+
   if (!has(ELICITING_TOOL)) {
     io.print(`\nThe server offers no tool that asks questions (${ELICITING_TOOL}), so the elicitation step is skipped.`);
     return { elicited: false };

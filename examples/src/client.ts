@@ -64,7 +64,10 @@ if (useStdio) {
   transport = new StreamableHttpTransport(started.url);
 }
 
-const client = new Client({ name: "x-demo-client", version: "0.1.0", title: "@x demo client" }, { waitFor: terminalWaitFor(io) });
+const client = new Client(
+  { name: "x-demo-client", version: "0.1.0", title: "@x demo client" },
+  { waitFor: terminalWaitFor(io), tasks: true },
+);
 let code = 0;
 try {
   await client.connect(transport);

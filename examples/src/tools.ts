@@ -1,7 +1,8 @@
 /**
  * The example server's tools: a plain text tool, a tool with an
  * `outputSchema` and `structuredContent`, a tool that reports a tool error,
- * and a tool that asks the user a question (Multi Round-Trip Requests).
+ * a tool that asks the user a question (Multi Round-Trip Requests), and a
+ * long one that runs as a task (the tasks extension).
  */
 import { callToolResult } from "@x/builders";
 import { McpServer } from "@x/server";
@@ -11,7 +12,7 @@ import { registerExampleActions } from "./actions.js";
 export function createExampleServer(): McpServer {
   const server = new McpServer(
     { name: "x-example", version: "0.1.0", title: "@x example server" },
-    { instructions: "Small demo tools: echo, add, word_stats, divide and book_table (which asks questions)." },
+    { instructions: "Small demo tools: echo, add, word_stats, divide, book_table (which asks questions) and make_report (a task)." },
   );
 
   server.registerTool<{ text: string }>(
@@ -108,13 +109,37 @@ export function createExampleServer(): McpServer {
     },
   );
 
+  server.registerTool<{ pages: number }>(
+    "make_report",
+    {
+      title: "Make a report",
+      description: "Writes a report page by page; a long call, so it runs as a task when the client supports tasks.",
+      inputSchema: { type: "object", properties: { pages: { type: "integer", minimum: 1, maximum: 20 } }, required: ["pages"] },
+      taskSupport: "optional",
+    },
+    async ({ pages }, ctx) => {
+      // ctx.signal is aborted by tasks/cancel (or when the task's time to live passes).
+      for (let page = 1; page <= pages; page++) {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(resolve, 100);
+          const stop = () => {
+            clearTimeout(timer);
+            reject(ctx.signal.reason);
+          };
+          ctx.signal.addEventListener("abort", stop, { once: true });
+        });
+      }
+      return callToolResult([["text", `Report of ${pages} pages ready${ctx.task ? ` (task ${ctx.task.taskId})` : ""}.`]]);
+    },
+  );
+
   registerExampleActions(server);
   // A static resource, a resource template and a prompt, as in the README.
   server.registerResource(
     "readme",
     "file:///readme.md",
     { description: "What this server offers", mimeType: "text/markdown", cache: { ttlMs: 60_000, cacheScope: "public" } },
-    () => "# @x example server\n\nTools: echo, add, word_stats, divide, book_table, units.",
+    () => "# @x example server\n\nTools: echo, add, word_stats, divide, book_table, make_report, units.",
   );
   server.registerResourceTemplate(
     "unit",

@@ -53,7 +53,7 @@ describe("example server over HTTP (a real process)", () => {
     return { status: response.status, json: await response.json() };
   }
 
-  it("answers server/discover with the tools capability", async () => {
+  it("answers server/discover with the tools capability (and the tasks extension, for make_report)", async () => {
     const { status, json } = await call(1, "server/discover");
     expect(status).toBe(200);
     expect(json.result.capabilities).toEqual({
@@ -61,6 +61,7 @@ describe("example server over HTTP (a real process)", () => {
       prompts: { listChanged: true },
       resources: { listChanged: true, subscribe: true },
       completions: {},
+      extensions: { "io.modelcontextprotocol/tasks": {} },
     });
     expect(json.result._meta["io.modelcontextprotocol/serverInfo"].name).toBe("x-example");
   });
