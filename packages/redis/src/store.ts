@@ -60,23 +60,38 @@ end
 `;
 
 /**
- * KEYS: task, owner index, store index. ARGV: taskId, expiry score ("inf"
- * or epoch ms), maxTasks, "1" when the task is running (it then counts
- * against its owner), then field/value pairs.
+ * KEYS: task, owner index, store index, finished index. ARGV: taskId,
+ * expiry score ("inf" or epoch ms), maxTasks, "1" when the task is running
+ * (it then counts against its owner), the task key prefix, then
+ * field/value pairs.
  * Returns 1 (stored), 0 (full) or -1 (the id exists).
  */
 const CREATE = `${EXPIRE_INDEX}
 if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
 local t = now()
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', t)
-if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[3]) then return 0 end
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[3]) then
+  -- Full: the finished task that expires first makes room, so one caller's finished tasks cannot lock the others out.
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', t)
+  local oldest = redis.call('ZRANGE', KEYS[4], 0, 0)
+  while oldest[1] ~= nil and redis.call('EXISTS', ARGV[5] .. oldest[1]) == 0 do
+    redis.call('ZREM', KEYS[4], oldest[1])
+    redis.call('ZREM', KEYS[3], oldest[1])
+    oldest = redis.call('ZRANGE', KEYS[4], 0, 0)
+  end
+  if oldest[1] == nil then return 0 end
+  redis.call('DEL', ARGV[5] .. oldest[1])
+  redis.call('ZREM', KEYS[4], oldest[1])
+  redis.call('ZREM', KEYS[3], oldest[1])
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', t)
-redis.call('HSET', KEYS[1], unpack(ARGV, 5))
+redis.call('HSET', KEYS[1], unpack(ARGV, 6))
 if ARGV[2] ~= 'inf' then redis.call('PEXPIREAT', KEYS[1], ARGV[2]) end
-if ARGV[4] == '1' then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1]) end
+if ARGV[4] == '1' then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1]) else redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1]) end
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
 expireIndex(KEYS[2])
 expireIndex(KEYS[3])
+expireIndex(KEYS[4])
 return 1
 `;
 
@@ -108,6 +123,8 @@ if applied == 1 then
   if ended then
     local owner = cjson.decode(redis.call('HGET', KEYS[1], 'owner'))
     redis.call('ZREM', ctl.ownerPrefix .. owner, ARGV[2])
+    redis.call('ZADD', ctl.finishedKey, redis.call('ZSCORE', ctl.indexKey, ARGV[2]) or 'inf', ARGV[2])
+    expireIndex(ctl.finishedKey)
   end
 end
 local record = redis.call('HGETALL', KEYS[1])
@@ -167,6 +184,8 @@ function recordOf(flat: readonly string[]): TaskRecord | undefined {
  *   when it ends; expired entries are pruned when counted and when the
  *   owner makes a task.
  * - `<prefix>tasks`: the same for every task, for the `maxTasks` bound.
+ * - `<prefix>finished`: finished task ids scored by expiry: a full store
+ *   pushes out the one expiring first to take a new task.
  * Index keys expire with their longest-lived task.
  *
  * Every write is one Lua script (atomic); `create` resolves once Redis
@@ -211,6 +230,11 @@ export class RedisTaskStore implements TaskStore {
     return `${this.#prefix}owner:${owner}`;
   }
 
+  /** The key of the index of finished tasks, scored by expiry: what a full store pushes out, soonest expiring first. */
+  get finishedKey(): string {
+    return `${this.#prefix}finished`;
+  }
+
   /** The key of the index of every task. */
   get indexKey(): string {
     return `${this.#prefix}tasks`;
@@ -228,13 +252,14 @@ export class RedisTaskStore implements TaskStore {
       if (value === undefined) continue;
       fields.push(key, stringifyJson(value) as string);
     }
-    const keys = [this.taskKey(record.taskId), this.ownerKey(record.owner), this.indexKey];
+    const keys = [this.taskKey(record.taskId), this.ownerKey(record.owner), this.indexKey, this.finishedKey];
     const running = TERMINAL_TASK_STATUSES.has(record.status) ? "0" : "1";
     const outcome = await this.#run(SCRIPTS.create, keys, [
       record.taskId,
       scoreOf(record.expiresAt),
       String(this.#max),
       running,
+      this.taskKey(""),
       ...fields,
     ]);
     if (outcome === 0) throw new TaskLimitError(`the task store is full (${this.#max} tasks)`);
@@ -279,6 +304,8 @@ export class RedisTaskStore implements TaskStore {
       remove,
       expiry,
       ownerPrefix: this.ownerKey(""),
+      finishedKey: this.finishedKey,
+      indexKey: this.indexKey,
     };
     const outcome = (await this.#run(SCRIPTS.update, keys, [JSON.stringify(control), taskId, ...fields])) as [number, string[]] | null;
     if (!outcome) return undefined;

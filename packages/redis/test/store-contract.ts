@@ -194,6 +194,25 @@ export function describeTaskStoreContract(name: string, make: (options?: { maxTa
         expect(await store.countOwned("erin")).toBe(1);
       }));
 
+    it("a full store pushes out a finished task (one that ended, or was made finished) to take a new one", () =>
+      withStore(
+        async (store) => {
+          const ended = taskOf("mallory");
+          await store.create(ended);
+          await store.update(ended.taskId, { status: "completed", result: {} });
+          const running = taskOf("mallory");
+          await store.create(running);
+          const newcomer = taskOf("victim");
+          await store.create(newcomer);
+          expect(await store.get(ended.taskId)).toBeUndefined();
+          expect((await store.get(running.taskId))?.status).toBe("working");
+          expect((await store.get(newcomer.taskId))?.owner).toBe("victim");
+          // Now full of running tasks: refused.
+          await expect(store.create(taskOf("victim"))).rejects.toBeInstanceOf(TaskLimitError);
+        },
+        { maxTasks: 2 },
+      ));
+
     it("a full store refuses a new task with TaskLimitError, and takes one again once a task expired", () =>
       withStore(
         async (store) => {

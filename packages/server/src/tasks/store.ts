@@ -115,7 +115,10 @@ export const DEFAULT_MAX_STORED_TASKS = 10_000;
  * The in-process store: a map with expiry. Holds at most `maxTasks`
  * unexpired tasks (default {@link DEFAULT_MAX_STORED_TASKS}); expired ones
  * are dropped when found and by a sweep every minute (an unref'd timer, so
- * it keeps no process alive). `list` sorts the owner's tasks on each page
+ * it keeps no process alive). When it is full, a new task pushes out the
+ * oldest finished one (before its time to live: a poll of it then answers
+ * "not found"); only a store full of running tasks refuses a new one.
+ * `list` sorts the owner's tasks on each page
  * (at most `maxTasks` of them), so a page costs O(n log n) in the tasks held.
  */
 export class MemoryTaskStore implements TaskStore {
@@ -139,7 +142,10 @@ export class MemoryTaskStore implements TaskStore {
   create(record: TaskRecord): Promise<void> {
     const now = Date.now();
     if (this.#tasks.size >= this.#max) this.#sweep(now);
-    if (this.#tasks.size >= this.#max) return Promise.reject(new TaskLimitError(`the task store is full (${this.#max} tasks)`));
+    // Full of live tasks: the oldest finished one makes room (its result was kept as long as memory allowed),
+    // so that one caller's finished tasks cannot lock every other caller out until they expire.
+    if (this.#tasks.size >= this.#max) this.#evictFinished();
+    if (this.#tasks.size >= this.#max) return Promise.reject(new TaskLimitError(`the task store is full (${this.#max} running tasks)`));
     this.#tasks.set(record.taskId, structuredClone(record));
     this.#sweeper ??= setInterval(() => this.#sweep(Date.now()), 60_000);
     this.#sweeper.unref?.();
@@ -204,6 +210,16 @@ export class MemoryTaskStore implements TaskStore {
       return undefined;
     }
     return found;
+  }
+
+  #evictFinished(): void {
+    // A map iterates in insertion order: the first finished task found is the oldest.
+    for (const [id, task] of this.#tasks) {
+      if (task.status === "completed" || task.status === "failed" || task.status === "cancelled") {
+        this.#tasks.delete(id);
+        return;
+      }
+    }
   }
 
   #sweep(now: number): void {

@@ -93,6 +93,24 @@ describe("MemoryTaskStore maxTasks", () => {
     await store.close();
   });
 
+  it("one principal's finished tasks do not lock another out: the oldest finished task makes room", async () => {
+    const store = new MemoryTaskStore({ maxTasks: 3 });
+    const { server } = limited({ tasks: { store } });
+    const finished: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const taskId = await start(server, "quick", {}, as("mallory"));
+      await waitFor(server, taskId, "completed", as("mallory"));
+      finished.push(taskId);
+    }
+    const victim = await call(server, "held", {}, as("victim"));
+    expect(victim.result.resultType).toBe("task");
+    expect(store.size).toBe(3);
+    // The oldest finished task was pushed out; the others are still there.
+    expect((await tasks(server, "get", { taskId: finished[0] }, as("mallory"))).error.code).toBe(-32602);
+    expect((await tasks(server, "get", { taskId: finished[2] }, as("mallory"))).result.status).toBe("completed");
+    await store.close();
+  });
+
   it("is a RangeError unless a positive integer", () => {
     for (const bad of [0, -3, 2.5, Number.POSITIVE_INFINITY, Number.NaN]) {
       expect(() => new MemoryTaskStore({ maxTasks: bad }), String(bad)).toThrow(RangeError);
