@@ -11,6 +11,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { log, runMain, started } from "./lifecycle.mjs";
 import {
   ECHO,
   headersOf,
@@ -88,8 +89,6 @@ const IMPORTS = {
   officialClient: "@modelcontextprotocol/client",
 };
 
-const T0 = performance.now();
-const log = (text) => process.stderr.write(`${((performance.now() - T0) / 1000).toFixed(1).padStart(6)}s ${text}\n`);
 const median = (values) => {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
   if (sorted.length === 0) return Number.NaN;
@@ -116,8 +115,6 @@ function build() {
 }
 
 // ---------------------------------------------------------------- processes
-
-const started = new Set();
 
 /**
  * Starts a server script; resolves with its child process and, for HTTP, the
@@ -871,19 +868,4 @@ async function main() {
   if (failed) process.exitCode = 1;
 }
 
-const cleanUp = () => {
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, "SIGKILL");
-};
-process.on("exit", cleanUp);
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => {
-    cleanUp();
-    process.exit(130);
-  });
-}
-
-main().catch((error) => {
-  log(`bench: ${error?.stack ?? error}`);
-  cleanUp();
-  process.exit(1);
-});
+runMain(main);

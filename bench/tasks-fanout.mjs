@@ -20,6 +20,7 @@ import { createServer } from "node:net";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { log, runMain, started, T0 } from "./lifecycle.mjs";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { standardHeaders } from "@x/mcp-v2607/wire";
@@ -35,8 +36,6 @@ const CONFIG = quick ? { runs: 30, warmup: 5, listeners: 90, repetitions: 2 } : 
 /** Bounds, in milliseconds. */
 const LIMITS = { start: 15_000, request: 10_000, pollsPerTask: 1000, listenOpen: 60_000, fanout: 30_000 };
 
-const T0 = performance.now();
-const log = (text) => process.stderr.write(`${((performance.now() - T0) / 1000).toFixed(1).padStart(6)}s ${text}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -46,8 +45,6 @@ const quantile = (values, q) => {
 const median = (values) => quantile(values, 0.5);
 
 // ---------------------------------------------------------------- processes
-
-const started = new Set();
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -370,19 +367,4 @@ async function main() {
   log(`bench: ${((performance.now() - T0) / 1000).toFixed(0)} s; raw results in ${file}`);
 }
 
-const cleanUp = () => {
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, "SIGKILL");
-};
-process.on("exit", cleanUp);
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => {
-    cleanUp();
-    process.exit(130);
-  });
-}
-
-main().catch((error) => {
-  log(`bench: ${error?.stack ?? error}`);
-  cleanUp();
-  process.exit(1);
-});
+runMain(main);
