@@ -89,11 +89,11 @@ export async function checkAnswer(
  */
 function untilAborted<T>(run: () => T | PromiseLike<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
-  const outcome = new Promise<T>((resolve) => resolve(run()));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
+    // Listening before the handler starts: it may abort the signal itself, synchronously.
     signal.addEventListener("abort", onAbort, { once: true });
-    outcome.then(
+    new Promise<T>((settle) => settle(run())).then(
       (value) => {
         signal.removeEventListener("abort", onAbort);
         resolve(value);
