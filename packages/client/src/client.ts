@@ -232,9 +232,12 @@ export interface ClientOptions {
 
 /** Options every request method accepts. */
 export interface RequestOptions {
-  /** Cancels the request: it rejects with -32800 (`RequestCancelled`). */
+  /** Cancels the request: it rejects with -32800 (`RequestCancelled`), at once even while an input handler is still answering (whose `context.signal` aborts). */
   signal?: AbortSignal;
-  /** Milliseconds to wait for each round trip; 0 for no limit. Default: the client's. Expiry rejects with -32001. */
+  /**
+   * Milliseconds to wait for each round trip; 0 for no limit. Default: the client's. Expiry rejects with -32001.
+   * The time an input handler takes to answer (2026-07-28 rounds and task input) is not a round trip and is not counted.
+   */
   timeout?: number;
   /** Called with each notification that arrives for this request (progress, log messages, ...). */
   onNotification?: (notification: JSONRPCNotification) => void;

@@ -471,10 +471,19 @@ export class TaskHandle {
    * `tasks/update`, keys already answered being skipped (the server lists
    * them until it has read the answers).
    *
+   * A `tasks/get` or `tasks/update` that fails transiently
+   * ({@link isTransientTaskFailure}) is sent again, at most
+   * `tasks.pollAttempts` times with a doubling delay from
+   * `tasks.pollRetryDelayMs`, each retry reported to the client's
+   * `onWarning`.
+   *
    * @throws McpClientError -32800 when `signal` aborts; -32001 past
-   *   `maxWaitMs`; -32090 past `maxInputRounds`; -32091 from the handlers;
-   *   -32094 for a malformed answer; the server's errors. The task runs on
-   *   after any of them: cancel it, or resume the wait later.
+   *   `maxWaitMs` (both at once, even while an input handler is still
+   *   answering: its `context.signal` aborts and its late answer is
+   *   dropped); -32090 past `maxInputRounds`; -32091 from the handlers;
+   *   -32094 for a malformed answer; the server's errors; the last transient
+   *   failure once the attempts ran out. The task runs on after any of them:
+   *   cancel it, or resume the wait later.
    */
   async wait(options: TaskWaitOptions = {}): Promise<DetailedTask> {
     const settings = this.port.settings;
