@@ -89,11 +89,14 @@ import { answerToElicitResult, elicitationToRequest, type WaitFor } from "./susp
 import {
   cancelTask,
   DEFAULT_TASK_WAIT_MS,
+  gaveUpTransiently,
   MAX_TASK_POLL_INTERVAL_MS,
   MIN_TASK_POLL_INTERVAL_MS,
   readCreateTaskResult,
   readDetailedTask,
   TASK_CANCEL_TIMEOUT_MS,
+  TASK_POLL_ATTEMPTS,
+  TASK_POLL_RETRY_DELAY_MS,
   TaskHandle,
   type TaskPort,
   type TaskRequestOptions,
@@ -229,9 +232,12 @@ export interface ClientOptions {
 
 /** Options every request method accepts. */
 export interface RequestOptions {
-  /** Cancels the request: it rejects with -32800 (`RequestCancelled`). */
+  /** Cancels the request: it rejects with -32800 (`RequestCancelled`), at once even while an input handler is still answering (whose `context.signal` aborts). */
   signal?: AbortSignal;
-  /** Milliseconds to wait for each round trip; 0 for no limit. Default: the client's. Expiry rejects with -32001. */
+  /**
+   * Milliseconds to wait for each round trip; 0 for no limit. Default: the client's. Expiry rejects with -32001.
+   * The time an input handler takes to answer (2026-07-28 rounds and task input) is not a round trip and is not counted.
+   */
   timeout?: number;
   /** Called with each notification that arrives for this request (progress, log messages, ...). */
   onNotification?: (notification: JSONRPCNotification) => void;
@@ -427,8 +433,10 @@ function taskSettings(tasks: ClientOptions["tasks"], maxInputRounds: number): Ta
     maxWaitMs: given.maxWaitMs ?? DEFAULT_TASK_WAIT_MS,
     stream: given.stream === true,
     maxInputRounds,
+    pollAttempts: given.pollAttempts ?? TASK_POLL_ATTEMPTS,
+    pollRetryDelayMs: given.pollRetryDelayMs ?? TASK_POLL_RETRY_DELAY_MS,
   };
-  for (const key of ["minPollIntervalMs", "maxPollIntervalMs", "maxWaitMs"] as const) {
+  for (const key of ["minPollIntervalMs", "maxPollIntervalMs", "maxWaitMs", "pollAttempts", "pollRetryDelayMs"] as const) {
     const value = settings[key];
     if (!Number.isSafeInteger(value) || value < (key === "maxWaitMs" ? 0 : 1))
       throw new TypeError(`tasks.${key} must be ${key === "maxWaitMs" ? "a non-negative" : "a positive"} integer, got ${value}`);
@@ -1098,12 +1106,15 @@ export class Client {
       }
       const next: RequestArguments<M> = { ...params };
       if (inputRequests !== undefined) {
-        next.inputResponses = await answerInputRequests(inputRequests, this.handlers, {
-          method,
-          params,
-          round: rounds + 1,
-          signal: options.signal ?? new AbortController().signal,
-        });
+        // Only the caller's signal cuts a handler short: `timeout` bounds each round trip, not the
+        // time a person takes to answer (as with the pause for an authorization in a browser).
+        const signal = options.signal ?? new AbortController().signal;
+        try {
+          next.inputResponses = await answerInputRequests(inputRequests, this.handlers, { method, params, round: rounds + 1, signal });
+        } catch (error) {
+          if (signal.aborted) throw this.cancelled(method, signal.reason);
+          throw error;
+        }
       }
       if (requestState !== undefined) next.requestState = requestState;
       current = next;
@@ -1300,6 +1311,12 @@ export class Client {
         validateOutput: options.validateOutput,
       });
     } catch (error) {
+      if (gaveUpTransiently(error)) {
+        // The server could not be reached or read for a while; nothing says the task failed, and a
+        // tasks/cancel would most likely fail the same way: it is left running for a later resume.
+        this.warn(`Task ${JSON.stringify(task.taskId)} was left running: ${error instanceof Error ? error.message : String(error)}`);
+        throw error;
+      }
       // Nobody else knows of the task unless onTask kept it: do not leave it running.
       if (!isTerminalTaskStatus(task.status)) {
         await task

@@ -159,10 +159,13 @@ export { type StdioOptions, StdioTransport } from "./transports/stdio.js";
 export {
   DEFAULT_TASK_POLL_INTERVAL_MS,
   DEFAULT_TASK_WAIT_MS,
+  isTransientTaskFailure,
   MAX_TASK_POLL_INTERVAL_MS,
   MIN_TASK_POLL_INTERVAL_MS,
   pollDelay,
   TASK_CANCEL_TIMEOUT_MS,
+  TASK_POLL_ATTEMPTS,
+  TASK_POLL_RETRY_DELAY_MS,
   TaskHandle,
   type TaskRequestOptions,
   type TasksOptions,

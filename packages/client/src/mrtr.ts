@@ -39,7 +39,12 @@ export interface InputContext {
   params: Record<string, unknown>;
   /** Which round of the exchange asks (1 for the first `InputRequiredResult`). */
   round: number;
-  /** Aborts when the caller cancels. */
+  /**
+   * Aborts when the call stops waiting for this answer: the caller's
+   * `signal`, and in a task also the wait's bound (`maxWaitMs`,
+   * `maxTaskWaitMs`). The call rejects at that moment without waiting for
+   * the handler; whatever the handler settles with later is ignored.
+   */
   signal: AbortSignal;
   /** The task that asks, when the input request came from an `input_required` task (tasks extension) rather than a Multi Round-Trip result. */
   taskId?: string;
@@ -76,6 +81,31 @@ export async function checkAnswer(
   return outcome.ok ? { ok: true, value } : { ok: false, problems: outcome.problems };
 }
 
+/**
+ * Runs `run` (a user's handler) and settles with it, or rejects with the
+ * signal's reason as soon as `signal` aborts, whichever comes first. A
+ * handler's own promise is not awaited past the abort: its late outcome is
+ * swallowed so that it cannot surface as an unhandled rejection.
+ */
+function untilAborted<T>(run: () => T | PromiseLike<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    // Listening before the handler starts: it may abort the signal itself, synchronously.
+    signal.addEventListener("abort", onAbort, { once: true });
+    new Promise<T>((settle) => settle(run())).then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 const KINDS = {
   [Method.ElicitationCreate]: { handler: "elicitation", result: "ElicitResult" },
   [Method.SamplingCreateMessage]: { handler: "sampling", result: "CreateMessageResult" },
@@ -90,6 +120,11 @@ function unhandled(message: string, data: Record<string, unknown>, cause?: unkno
  * Fulfils every entry of `inputRequests`, one after the other in the order
  * the server listed them, and returns the `inputResponses` under the same
  * keys.
+ *
+ * Each handler is raced against `context.signal`: when it aborts, this
+ * rejects at once with the signal's reason, even if the handler never
+ * settles (a user who never answers); the handler's later result or
+ * rejection is dropped, never an unhandled rejection.
  *
  * @throws McpClientError -32091 (`InputRequestUnhandled`) when an entry is
  *   not a request object, names a method other than the three above, has no
@@ -126,7 +161,7 @@ export async function answerInputRequests(
     const params = isObject(request.params) ? request.params : {};
     let result: unknown;
     try {
-      result = await handler(params, { ...context, key });
+      result = await untilAborted(() => handler(params, { ...context, key }), context.signal);
     } catch (error) {
       if (context.signal.aborted) throw context.signal.reason;
       const reason = error instanceof Error ? error.message : String(error);

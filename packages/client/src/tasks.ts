@@ -27,7 +27,8 @@ import {
   type TaskStatus,
   taskProblem,
 } from "@x/mcp-v2607/tasks";
-import { ClientErrorCode, clip, McpClientError } from "./errors.js";
+import { JsonRpcErrorCode, SERVER_BUSY } from "@x/jsonrpc";
+import { ClientErrorCode, clip, isMcpClientError, McpClientError } from "./errors.js";
 import type { InputContext } from "./mrtr.js";
 
 /** The polling interval used when the server suggests none (`pollIntervalMs` absent), in milliseconds. */
@@ -40,6 +41,19 @@ export const MAX_TASK_POLL_INTERVAL_MS = 30_000;
 export const DEFAULT_TASK_WAIT_MS = 3_600_000;
 /** Longest wait for the acknowledgement of the `tasks/cancel` that an aborted `callTool` sends, in milliseconds. */
 export const TASK_CANCEL_TIMEOUT_MS = 10_000;
+/**
+ * Default number of times a wait sends one `tasks/get` (or `tasks/update`)
+ * that fails transiently (see {@link isTransientTaskFailure}) before it gives
+ * up with the last failure: the first attempt and four retries.
+ */
+export const TASK_POLL_ATTEMPTS = 5;
+/**
+ * Default delay before the first retry of a transiently failed task request,
+ * in milliseconds; each further retry waits twice as long, at most the
+ * client's `maxPollIntervalMs` (so 500, 1000, 2000, 4000 ms by default:
+ * about 7.5 s of an outage are ridden out).
+ */
+export const TASK_POLL_RETRY_DELAY_MS = 500;
 
 /**
  * The client's tasks settings (`ClientOptions.tasks`). `true` is all the
@@ -60,6 +74,15 @@ export interface TasksOptions {
    * false: polling only.
    */
   stream?: boolean;
+  /**
+   * How many times a wait sends one `tasks/get` or `tasks/update` that fails
+   * transiently (an -32603 or -32000 answer, an HTTP 5xx or 429, a network
+   * failure, that request's own timeout) before it gives up with the last
+   * failure; 1 for no retry. Default {@link TASK_POLL_ATTEMPTS} (5).
+   */
+  pollAttempts?: number;
+  /** Delay before the first such retry, doubled for each next one up to `maxPollIntervalMs`. Default {@link TASK_POLL_RETRY_DELAY_MS} (500). At least 1. */
+  pollRetryDelayMs?: number;
 }
 
 /** Options of {@link TaskHandle.wait} and {@link TaskHandle.result}. */
@@ -101,6 +124,8 @@ export interface TaskSettings {
   maxWaitMs: number;
   stream: boolean;
   maxInputRounds: number;
+  pollAttempts: number;
+  pollRetryDelayMs: number;
 }
 
 /** A `subscriptions/listen` stream as a task watches it (the client's `Subscription`). */
@@ -128,6 +153,58 @@ export interface TaskPort {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The `TransportFailed` reasons that a later attempt may not meet: the network or the server's front failed, not the request. */
+const TRANSIENT_TRANSPORT_REASONS: ReadonlySet<unknown> = new Set(["connection_failed", "stream_broken"]);
+
+/**
+ * True for a failure of one task request that says nothing about the task
+ * and that the same request may not meet a moment later: the server's
+ * -32603 (`InternalError`, e.g. its task store briefly unreachable) or
+ * -32000 (server busy, sent with HTTP 503); a transport failure of the
+ * network (`connection_failed`, `stream_broken`) or an HTTP 5xx or 429
+ * without a JSON-RPC body (`http_error`, e.g. a proxy's 502); and the
+ * request's own timeout (-32001). Everything else (-32602 for an unknown
+ * task, a malformed answer, a closed transport) is definite.
+ */
+export function isTransientTaskFailure(error: unknown): boolean {
+  if (!isMcpClientError(error)) return false;
+  const source = (error as McpClientError).source;
+  if (source === "server") return error.code === JsonRpcErrorCode.InternalError || error.code === SERVER_BUSY;
+  if (error.code === ClientErrorCode.RequestTimeout) return true;
+  if (error.code !== ClientErrorCode.TransportFailed) return false;
+  const data = isObject(error.data) ? error.data : {};
+  if (TRANSIENT_TRANSPORT_REASONS.has(data.reason)) return true;
+  return data.reason === "http_error" && typeof data.status === "number" && (data.status >= 500 || data.status === 429);
+}
+
+/** Failures a wait gave up on after {@link TaskSettings.pollAttempts} transient attempts (see {@link gaveUpTransiently}). */
+const gaveUp = new WeakSet<object>();
+
+/**
+ * True when `error` is what a task wait rejected with after every attempt
+ * of a request failed transiently: the task itself may be fine, so
+ * `callTool` does not cancel it.
+ */
+export function gaveUpTransiently(error: unknown): boolean {
+  return typeof error === "object" && error !== null && gaveUp.has(error);
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 function invalidTask(message: string, data: Record<string, unknown>): McpClientError {
@@ -394,10 +471,19 @@ export class TaskHandle {
    * `tasks/update`, keys already answered being skipped (the server lists
    * them until it has read the answers).
    *
+   * A `tasks/get` or `tasks/update` that fails transiently
+   * ({@link isTransientTaskFailure}) is sent again, at most
+   * `tasks.pollAttempts` times with a doubling delay from
+   * `tasks.pollRetryDelayMs`, each retry reported to the client's
+   * `onWarning`.
+   *
    * @throws McpClientError -32800 when `signal` aborts; -32001 past
-   *   `maxWaitMs`; -32090 past `maxInputRounds`; -32091 from the handlers;
-   *   -32094 for a malformed answer; the server's errors. The task runs on
-   *   after any of them: cancel it, or resume the wait later.
+   *   `maxWaitMs` (both at once, even while an input handler is still
+   *   answering: its `context.signal` aborts and its late answer is
+   *   dropped); -32090 past `maxInputRounds`; -32091 from the handlers;
+   *   -32094 for a malformed answer; the server's errors; the last transient
+   *   failure once the attempts ran out. The task runs on after any of them:
+   *   cancel it, or resume the wait later.
    */
   async wait(options: TaskWaitOptions = {}): Promise<DetailedTask> {
     const settings = this.port.settings;
@@ -462,7 +548,7 @@ export class TaskHandle {
         if (notified !== undefined) {
           this.accept(notified, TaskMethod.Status);
           view = notified;
-        } else view = await this.get(request);
+        } else view = await this.retrying(TaskMethod.Get, () => this.get(request), signal);
       }
       if (options.onStatus && changed(reported, view)) {
         reported = view;
@@ -498,7 +584,8 @@ export class TaskHandle {
               signal,
               taskId: this.taskId,
             });
-            await this.update(responses, request);
+            // Keys the server already took are ignored, so sending the same answers again is safe.
+            await this.retrying(TaskMethod.Update, () => this.update(responses, request), signal);
           } finally {
             for (const key of keys) this.answering.delete(key);
           }
@@ -506,6 +593,34 @@ export class TaskHandle {
       }
       view = undefined;
       sleepFirst = true;
+    }
+  }
+
+  /**
+   * Sends one request of the wait, again after a transient failure (see
+   * {@link isTransientTaskFailure}), at most `pollAttempts` times with a
+   * doubling delay; the last failure is then marked as given up on
+   * ({@link gaveUpTransiently}) and thrown. A definite failure, or one once
+   * `signal` aborted, is thrown at once.
+   */
+  private async retrying<T>(method: string, send: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    const { pollAttempts, pollRetryDelayMs, maxPollIntervalMs } = this.port.settings;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await send();
+      } catch (error) {
+        if (signal.aborted || !isTransientTaskFailure(error)) throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        const id = clip(JSON.stringify(this.taskId), 80);
+        if (attempt >= pollAttempts) {
+          this.port.warn(`${method} of task ${id} failed ${attempt} times in a row; giving up: ${message}`);
+          if (typeof error === "object" && error !== null) gaveUp.add(error);
+          throw error;
+        }
+        const wait = Math.min(pollRetryDelayMs * 2 ** (attempt - 1), maxPollIntervalMs);
+        this.port.warn(`${method} of task ${id} failed (${message}); attempt ${attempt + 1} of ${pollAttempts} in ${wait} ms`);
+        await delay(wait, signal);
+      }
     }
   }
 

@@ -1,5 +1,8 @@
-import { describe, expect, it } from "vitest";
-import { ClientErrorCode } from "../src/index.js";
+// Multi Round-Trip Requests: scripted in-memory servers for the exchange's rules, and a real @x/server over
+// Streamable HTTP on 127.0.0.1 for handlers that never answer.
+import { listen, McpServer, type RunningHttpServer } from "@x/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client, ClientErrorCode, type ClientOptions, StreamableHttpTransport } from "../src/index.js";
 import { listResult, memoryClient, textResult, tool } from "./helpers.js";
 
 const elicit = (message: string) => ({
@@ -218,5 +221,85 @@ describe("Multi Round-Trip Requests", () => {
     );
     await client.callTool("t", { a: 1 });
     expect(seen).toEqual([{ key: "k1", method: "tools/call", params: { name: "t", arguments: { a: 1 } }, round: 1, signal: true }]);
+  });
+});
+
+describe("an input handler that never answers, against a real server over HTTP", () => {
+  let running: RunningHttpServer;
+  beforeAll(async () => {
+    const server = new McpServer({ name: "asking", version: "1.0.0" });
+    server.registerTool("ask", {}, async (_args, ctx) => {
+      const answer = await ctx.elicit("Your name?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] });
+      return `hello ${String((answer as { content?: { name?: unknown } }).content?.name)}`;
+    });
+    running = await listen(server, { port: 0, host: "127.0.0.1" });
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  async function connect(handlers: ClientOptions["handlers"]) {
+    const client = new Client({ name: "mrtr-http", version: "1.0.0" }, { handlers, onWarning: () => {} });
+    await client.connect(new StreamableHttpTransport(running.url));
+    return client;
+  }
+
+  it("the caller's signal rejects callTool with -32800 at once, aborts the handler's signal, and ignores its late answer", async () => {
+    const signals: AbortSignal[] = [];
+    let late: (error: Error) => void = () => {};
+    const client = await connect({
+      elicitation: (_params, context) => {
+        signals.push(context.signal);
+        return new Promise<never>((_resolve, reject) => (late = reject));
+      },
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const controller = new AbortController();
+      const call = client.callTool("ask", {}, { signal: controller.signal });
+      for (let i = 0; i < 200 && signals.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(signals).toHaveLength(1);
+      controller.abort(new Error("the user closed the dialog"));
+      await expect(call).rejects.toMatchObject({ code: ClientErrorCode.RequestCancelled, source: "client" });
+      expect(signals[0]!.aborted).toBe(true);
+      // The handler gives up later: its rejection goes nowhere.
+      late(new Error("too late"));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+    await client.close();
+  });
+
+  it("a signal that aborts while the handler runs synchronously still ends the call with -32800", async () => {
+    const controller = new AbortController();
+    const client = await connect({
+      elicitation: () => {
+        controller.abort();
+        return new Promise<never>(() => {});
+      },
+    });
+    await expect(client.callTool("ask", {}, { signal: controller.signal })).rejects.toMatchObject({
+      code: ClientErrorCode.RequestCancelled,
+    });
+    await client.close();
+  });
+
+  it("timeout bounds each round trip, not the person answering: a handler slower than it completes the call", async () => {
+    const signals: AbortSignal[] = [];
+    const client = await connect({
+      elicitation: async (_params, context) => {
+        signals.push(context.signal);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        return { action: "accept", content: { name: "Ada" } };
+      },
+    });
+    const result = await client.callTool("ask", {}, { timeout: 100 });
+    expect(result.content).toEqual([{ type: "text", text: "hello Ada" }]);
+    expect(signals.map((s) => s.aborted)).toEqual([false]);
+    await client.close();
   });
 });

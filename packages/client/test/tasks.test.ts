@@ -4,7 +4,7 @@
 // TaskHandle and resuming by id, and the initialize era. Every request the client sends is recorded
 // (a wrapper around fetch) to check what went over the wire. Answers no real server gives (malformed
 // tasks) come from a scripted in-memory server at the end.
-import { McpError, listen, McpServer, type RunningHttpServer } from "@x/server";
+import { McpError, listen, McpServer, MemoryTaskStore, type RunningHttpServer, type TaskRecord, type TaskStore } from "@x/server";
 import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -13,7 +13,10 @@ import {
   type ClientOptions,
   type DetailedTask,
   type ElicitResult,
+  isTransientTaskFailure,
+  McpClientError,
   StreamableHttpTransport,
+  TASK_POLL_ATTEMPTS,
   type TaskHandle,
 } from "../src/index.js";
 import { memoryClient, tool } from "./helpers.js";
@@ -465,6 +468,255 @@ describe("the initialize era", () => {
 });
 
 // A real server never answers these: a scripted one stands in for a broken or hostile server.
+describe("an input handler that never answers, in a task", () => {
+  /** An elicitation handler that never settles (a user who never answers), recording the signal it was given. */
+  function silent() {
+    const signals: AbortSignal[] = [];
+    const elicitation = (_params: unknown, context: { signal: AbortSignal }) => {
+      signals.push(context.signal);
+      return new Promise<ElicitResult>(() => {});
+    };
+    return { signals, elicitation };
+  }
+
+  it("the caller's signal rejects callTool with -32800, aborts the handler's signal, and cancels the task", async () => {
+    const { signals, elicitation } = silent();
+    const { client, sent } = await connect(fast.url, { tasks: true, handlers: { elicitation } });
+    const controller = new AbortController();
+    let taskId = "";
+    const call = client.callTool(
+      "ask",
+      {},
+      {
+        signal: controller.signal,
+        onTask: (task) => (taskId = task.taskId),
+        onTaskStatus: (task) => {
+          if (task.status === "input_required") setTimeout(() => controller.abort(new Error("the user closed the window")), 20);
+        },
+      },
+    );
+    const error = await call.catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: ClientErrorCode.RequestCancelled, data: { taskId } });
+    expect(signals).toHaveLength(1);
+    expect(signals[0]!.aborted).toBe(true);
+    expect(sent.filter((s) => s.body.method === "tasks/update")).toHaveLength(0);
+    expect(sent.filter((s) => s.body.method === "tasks/cancel").map((s) => s.name)).toEqual([taskId]);
+    await client.close();
+  });
+
+  it("maxTaskWaitMs rejects callTool with -32001, aborts the handler's signal, and cancels the task", async () => {
+    const { signals, elicitation } = silent();
+    const { client, sent } = await connect(fast.url, { tasks: true, handlers: { elicitation } });
+    let taskId = "";
+    const error = await client
+      .callTool("ask", {}, { maxTaskWaitMs: 400, onTask: (task) => (taskId = task.taskId) })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: ClientErrorCode.RequestTimeout, data: { taskId, maxWaitMs: 400 } });
+    expect(signals).toHaveLength(1);
+    expect(signals[0]!.aborted).toBe(true);
+    expect(sent.filter((s) => s.body.method === "tasks/cancel").map((s) => s.name)).toEqual([taskId]);
+    let task = await client.getTask(taskId);
+    for (let i = 0; i < 50 && task.status !== "cancelled"; i++) {
+      await sleep(50);
+      task = await client.getTask(taskId);
+    }
+    expect(task.status).toBe("cancelled");
+    await client.close();
+  });
+
+  it("wait({ maxWaitMs }) rejects with -32001 and aborts the handler's signal; the task is left asking", async () => {
+    const { signals, elicitation } = silent();
+    const { client, count } = await connect(fast.url, { tasks: true, handlers: { elicitation } });
+    const { task } = await client.callToolAsTask("ask");
+    await expect(task!.wait({ maxWaitMs: 400 })).rejects.toMatchObject({
+      code: ClientErrorCode.RequestTimeout,
+      data: { taskId: task!.taskId, maxWaitMs: 400 },
+    });
+    expect(signals).toHaveLength(1);
+    expect(signals[0]!.aborted).toBe(true);
+    expect(count("tasks/cancel")).toBe(0);
+    expect((await task!.get()).status).toBe("input_required");
+    await task!.cancel();
+    await client.close();
+  });
+
+  it("wait's signal rejects with -32800 and aborts the handler's signal; the task is left asking", async () => {
+    const { signals, elicitation } = silent();
+    const { client, count } = await connect(fast.url, { tasks: true, handlers: { elicitation } });
+    const { task } = await client.callToolAsTask("ask");
+    const controller = new AbortController();
+    const waiting = task!.wait({
+      signal: controller.signal,
+      onStatus: (t) => {
+        if (t.status === "input_required") setTimeout(() => controller.abort(), 20);
+      },
+    });
+    await expect(waiting).rejects.toMatchObject({ code: ClientErrorCode.RequestCancelled, data: { taskId: task!.taskId } });
+    expect(signals[0]!.aborted).toBe(true);
+    expect(count("tasks/cancel")).toBe(0);
+    await task!.cancel();
+    await client.close();
+  });
+
+  it("timeout bounds each tasks/* request, not the handler: a person slower than it still answers the task", async () => {
+    const signals: AbortSignal[] = [];
+    const elicitation = async (_params: unknown, context: { signal: AbortSignal }) => {
+      signals.push(context.signal);
+      await sleep(500);
+      return { action: "accept" as const, content: { name: `person ${signals.length}` } };
+    };
+    const { client } = await connect(fast.url, { tasks: true, handlers: { elicitation } });
+    const result = await client.callTool("ask", {}, { timeout: 150 });
+    expect(result.content).toEqual([{ type: "text", text: "hello person 1 and person 2" }]);
+    expect(signals.map((s) => s.aborted)).toEqual([false, false]);
+    await client.close();
+  });
+});
+
+/** A task store whose `get` fails while `failures` is above zero (a shared store briefly unreachable); `recovered` resolves after the last failure. */
+class FlakyStore implements TaskStore {
+  readonly inner = new MemoryTaskStore();
+  failures = 0;
+  failed = 0;
+  /** While above zero, `get` finds nothing (an expired task), a definite answer. */
+  forgotten = 0;
+  private onRecovered: () => void = () => {};
+  recovered = Promise.resolve();
+  failFor(times: number): void {
+    this.failures = times;
+    this.recovered = new Promise<void>((resolve) => (this.onRecovered = resolve));
+  }
+  create(record: TaskRecord): Promise<void> {
+    return this.inner.create(record);
+  }
+  get(taskId: string): Promise<TaskRecord | undefined> {
+    if (this.forgotten > 0) {
+      this.forgotten--;
+      return Promise.resolve(undefined);
+    }
+    if (this.failures > 0) {
+      this.failures--;
+      this.failed++;
+      if (this.failures === 0) this.onRecovered();
+      return Promise.reject(new Error("connection to the task store lost"));
+    }
+    return this.inner.get(taskId);
+  }
+  update(...args: Parameters<TaskStore["update"]>): ReturnType<TaskStore["update"]> {
+    return this.inner.update(...args);
+  }
+  countOwned(owner: string): Promise<number> {
+    return this.inner.countOwned(owner);
+  }
+}
+
+describe("transient failures while polling a task", () => {
+  const store = new FlakyStore();
+  let flaky: RunningHttpServer;
+  let unblock = gate();
+  beforeAll(async () => {
+    const server = new McpServer({ name: "flaky-tasks", version: "1.0.0" }, { tasks: { store, pollIntervalMs: 100 }, onError: () => {} });
+    server.registerTool("waits", { taskSupport: "optional" }, async (_args, ctx) => {
+      await Promise.race([unblock.opened, new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }))]);
+      return "finished after the outage";
+    });
+    flaky = await listen(server, { port: 0, host: "127.0.0.1" });
+  });
+  afterAll(async () => {
+    unblock.open();
+    await flaky?.close();
+  });
+
+  it("rides out -32603 answers to tasks/get with retries and completes, sending no tasks/cancel; warnings go to onWarning", async () => {
+    unblock = gate();
+    const warnings: string[] = [];
+    const { client, count } = await connect(flaky.url, { tasks: { pollRetryDelayMs: 20 }, onWarning: (m) => warnings.push(m) });
+    store.failed = 0;
+    const call = client.callTool("waits", {}, { onTask: () => store.failFor(3) });
+    await store.recovered;
+    unblock.open();
+    expect((await call).content).toEqual([{ type: "text", text: "finished after the outage" }]);
+    expect(store.failed).toBe(3);
+    expect(count("tasks/get")).toBeGreaterThanOrEqual(4);
+    expect(count("tasks/cancel")).toBe(0);
+    expect(warnings.filter((w) => /^tasks\/get of task .* failed \(.*\); attempt \d of 5 in \d+ ms$/.test(w))).toHaveLength(3);
+    await client.close();
+  });
+
+  it(`gives up after ${TASK_POLL_ATTEMPTS} attempts with the server's -32603, and leaves the task running (no tasks/cancel)`, async () => {
+    unblock = gate();
+    const warnings: string[] = [];
+    const { client, count } = await connect(flaky.url, { tasks: { pollRetryDelayMs: 20 }, onWarning: (m) => warnings.push(m) });
+    let taskId = "";
+    const call = client.callTool(
+      "waits",
+      {},
+      {
+        onTask: (task) => {
+          taskId = task.taskId;
+          store.failFor(Number.MAX_SAFE_INTEGER);
+        },
+      },
+    );
+    await expect(call).rejects.toMatchObject({ code: -32603, source: "server" });
+    expect(count("tasks/get")).toBe(TASK_POLL_ATTEMPTS);
+    expect(count("tasks/cancel")).toBe(0);
+    expect(warnings.some((w) => w.includes(`failed ${TASK_POLL_ATTEMPTS} times in a row; giving up`))).toBe(true);
+    expect(warnings.some((w) => w.includes(`Task ${JSON.stringify(taskId)} was left running`))).toBe(true);
+    store.failures = 0;
+    const task = await client.resumeTask(taskId);
+    expect(task.status).toBe("working");
+    unblock.open();
+    expect((await task.result()).content).toEqual([{ type: "text", text: "finished after the outage" }]);
+    await client.close();
+  });
+
+  it("pollAttempts: 1 fails on the first transient failure, still without tasks/cancel", async () => {
+    unblock = gate();
+    const { client, count } = await connect(flaky.url, { tasks: { pollAttempts: 1 } });
+    const call = client.callTool("waits", {}, { onTask: () => store.failFor(1) });
+    await expect(call).rejects.toMatchObject({ code: -32603 });
+    expect(count("tasks/get")).toBe(1);
+    expect(count("tasks/cancel")).toBe(0);
+    unblock.open();
+    await client.close();
+  });
+
+  it("a definite failure (-32602: the store forgot the task) is not retried, and callTool cancels the task", async () => {
+    unblock = gate();
+    const warnings: string[] = [];
+    const { client, count } = await connect(flaky.url, { tasks: { pollRetryDelayMs: 20 }, onWarning: (m) => warnings.push(m) });
+    const call = client.callTool("waits", {}, { onTask: () => (store.forgotten = Number.MAX_SAFE_INTEGER) });
+    await expect(call).rejects.toMatchObject({ code: -32602, source: "server" });
+    expect(count("tasks/get")).toBe(1);
+    expect(count("tasks/cancel")).toBe(1);
+    expect(warnings.filter((w) => w.includes("attempt"))).toEqual([]);
+    store.forgotten = 0;
+    unblock.open();
+    await client.close();
+  });
+});
+
+describe("isTransientTaskFailure", () => {
+  it("tells failures worth another attempt from definite ones", () => {
+    const server = (code: number) => new McpClientError(code, "x", undefined, "server");
+    expect(isTransientTaskFailure(server(-32603))).toBe(true);
+    expect(isTransientTaskFailure(server(-32000))).toBe(true);
+    expect(isTransientTaskFailure(server(-32602))).toBe(false);
+    expect(isTransientTaskFailure(new McpClientError(ClientErrorCode.RequestTimeout, "x"))).toBe(true);
+    expect(isTransientTaskFailure(new McpClientError(ClientErrorCode.RequestCancelled, "x"))).toBe(false);
+    const transport = (data: Record<string, unknown>) => new McpClientError(ClientErrorCode.TransportFailed, "x", data);
+    expect(isTransientTaskFailure(transport({ reason: "connection_failed" }))).toBe(true);
+    expect(isTransientTaskFailure(transport({ reason: "stream_broken" }))).toBe(true);
+    expect(isTransientTaskFailure(transport({ reason: "http_error", status: 502 }))).toBe(true);
+    expect(isTransientTaskFailure(transport({ reason: "http_error", status: 429 }))).toBe(true);
+    expect(isTransientTaskFailure(transport({ reason: "http_error", status: 403 }))).toBe(false);
+    expect(isTransientTaskFailure(transport({ reason: "closed" }))).toBe(false);
+    expect(isTransientTaskFailure(transport({ reason: "invalid_message" }))).toBe(false);
+    expect(isTransientTaskFailure(new Error("plain"))).toBe(false);
+  });
+});
+
 describe("malformed task answers", () => {
   const now = new Date().toISOString();
   const handle = (extra: Record<string, unknown> = {}) => ({
@@ -624,6 +876,8 @@ describe("task settings", () => {
       /maxPollIntervalMs/,
     );
     expect(() => new Client({ name: "c", version: "1" }, { tasks: "yes" as never })).toThrow(/tasks must be/);
+    expect(() => new Client({ name: "c", version: "1" }, { tasks: { pollAttempts: 0 } })).toThrow(/pollAttempts/);
+    expect(() => new Client({ name: "c", version: "1" }, { tasks: { pollRetryDelayMs: 1.5 } })).toThrow(/pollRetryDelayMs/);
     const client = new Client({ name: "c", version: "1" }, { tasks: true, capabilities: { extensions: { "x/other": {} } } });
     expect(client.capabilities.extensions).toEqual({ "x/other": {}, [TASKS_EXTENSION]: {} });
   });

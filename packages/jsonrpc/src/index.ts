@@ -62,6 +62,14 @@ export const JsonRpcErrorCode = /* @__PURE__ */ Object.freeze({
   InternalError: -32603,
 } as const);
 
+/**
+ * The code an MCP server of this SDK answers when one of its limits is
+ * reached (too many requests in flight, a full task store), over HTTP with
+ * status 503: -32000, in JSON-RPC's range of implementation-defined server
+ * errors. A client may try the same request again later.
+ */
+export const SERVER_BUSY = -32000;
+
 /** One of the codes of {@link JsonRpcErrorCode}. */
 export type JsonRpcErrorCode = (typeof JsonRpcErrorCode)[keyof typeof JsonRpcErrorCode];
 

@@ -82,5 +82,5 @@ export class ClientRequestError extends Error {
   }
 }
 
-/** The JSON-RPC code used when a server limit is reached (the implementation-defined server error range). */
-export const SERVER_BUSY = -32000;
+/** The JSON-RPC code used when a server limit is reached (the implementation-defined server error range); shared with the client. */
+export { SERVER_BUSY } from "@x/jsonrpc";
