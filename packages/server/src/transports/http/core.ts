@@ -64,6 +64,7 @@ const LADDER: readonly Stage[] = [
   declaredSize, //   4. Content-Length over the limit: 413, without reading the body
   bodyBudget, //     4. Content-Length would take the bodies being read past maxBodyBytesInFlight: 503 with Retry-After
   READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); past maxBodyBytesInFlight: 503; unreadable: 400, -32700
+  //                 (node: a body a framework already read is taken from it, or refused at once with 400, -32700, never waited for)
   message, //        5, 6, 8. not UTF-8 JSON, too deep, not one request, bad _meta: 400, before any handler; an initialize-era request without its session: 400
   notification, //   7. a notification or a JSON-RPC response: 202 with an empty body, as neither has an answer (on a session: acted on first)
   headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020 (proxies route on them)
@@ -642,12 +643,18 @@ function readBody(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
       ex.bytes = bytes;
       return climb(core, ex, AFTER_BODY);
     },
-    () => {
+    (error) => {
       core.release(ex);
-      return unreadable(ex);
+      return unreadable(ex, error instanceof BodyUnavailable ? error.message : undefined);
     },
   );
 }
+
+/**
+ * Why an adapter cannot hand over a body (internal): its message is the
+ * answer's (400, -32700), so say what happened and how to fix the set-up.
+ */
+export class BodyUnavailable extends Error {}
 
 function message(core: Core, ex: Exchange): HttpAnswer | undefined {
   const inbound = readMessage(core.server, ex.bytes!, core.maxDepth, "the body", ex.legacy?.session);
@@ -841,8 +848,8 @@ function bodiesBusy(core: Core, ex: Exchange): HttpAnswer {
   });
 }
 
-function unreadable(ex: Exchange): HttpAnswer {
-  return errorAnswer(400, ErrorCode.ParseError, "Parse error: the request body could not be read", undefined, ex.cors);
+function unreadable(ex: Exchange, why = "the request body could not be read"): HttpAnswer {
+  return errorAnswer(400, ErrorCode.ParseError, `Parse error: ${why}`, undefined, ex.cors);
 }
 
 /** A transport refusal: `status` with a JSON-RPC error body (no id) and `extra` headers. */

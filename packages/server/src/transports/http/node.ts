@@ -3,20 +3,32 @@
  * and response objects, no web `Request`/`Response` per call.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { stringifyJson } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import type { McpServer } from "../../server.js";
 import type { Call } from "../call.js";
 import type { ChunkQueue } from "../sse.js";
-import { Core, Exchange, errorAnswer, type HttpAnswer, type HttpCore, type HttpTransportOptions } from "./core.js";
+import { BodyUnavailable, Core, Exchange, errorAnswer, type HttpAnswer, type HttpCore, type HttpTransportOptions } from "./core.js";
 
 /** Options of {@link createNodeHandler}: the transport's, plus the endpoint path. */
 export interface NodeHandlerOptions extends HttpTransportOptions {
-  /** Only this path is the MCP endpoint; others get 404 with a JSON-RPC error (-32600). Default: every path. */
+  /**
+   * Only this path is the MCP endpoint; others get 404 with a JSON-RPC error
+   * (-32600). It is matched against the whole request path: behind a router
+   * that strips its mount prefix from `req.url` (Express's `app.use("/mcp", h)`),
+   * against `req.originalUrl`, so the path given to the router and to the
+   * handler is the same. Default: every path.
+   */
   path?: string;
 }
 
-/** A `node:http` request listener that also exposes its transport core and its responses in progress (for graceful shutdown). */
-export type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
+/**
+ * A `node:http` request listener that also exposes its transport core and its
+ * responses in progress (for graceful shutdown). It is also an Express/Connect
+ * middleware (`app.use("/mcp", handler)` or `app.post("/mcp", handler)`): it
+ * answers every request it is given and never calls `next`.
+ */
+export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, next?: unknown) => void) & {
   readonly core: HttpCore;
   /** Resolves once no response is being written, or after `timeoutMs`. */
   settled(timeoutMs: number): Promise<void>;
@@ -39,7 +51,7 @@ class NodeExchange extends Exchange {
     super();
     this.#req = req;
     this.method = req.method ?? "GET";
-    this.url = req.url;
+    this.url = fullUrl(req);
     this.header = (name) => {
       // Node keeps only the first of several Host (or Authorization) lines; the ladder must see them all.
       if (name === "host" || name === "authorization") return headerLines(req.rawHeaders, name);
@@ -49,7 +61,17 @@ class NodeExchange extends Exchange {
   }
 
   body(core: Core): Promise<Uint8Array | undefined> {
-    return readNodeBody(this.#req, core, this);
+    const req = this.#req;
+    if (!alreadyRead(req)) return readNodeBody(req, core, this);
+    // A body parser in front (express.json(), ...) read the stream: waiting for 'data' would wait forever.
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = bodyLeft(req as IncomingMessage & FrameworkFields);
+    } catch {
+      bytes = undefined;
+    }
+    if (bytes === undefined) return Promise.reject(new BodyUnavailable(CONSUMED));
+    return Promise.resolve(core.admit(this, bytes.byteLength) ? bytes : undefined);
   }
 
   watch(call: Call): void {
@@ -126,12 +148,10 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
       if (exchange && !res.writableFinished) exchange.closed();
     });
     if (path !== undefined) {
-      const url = req.url ?? "/";
-      const q = url.indexOf("?");
-      const target = q === -1 ? url : url.slice(0, q);
+      const target = pathOf(fullUrl(req) ?? "/");
       // With `auth`, the protected resource metadata lives beside the endpoint, at its well-known paths.
       if (target !== path && !core.auth?.metadataPaths.includes(target)) {
-        const answer = errorAnswer(404, ErrorCode.InvalidRequest, "Not found: this path is not the MCP endpoint");
+        const answer = errorAnswer(404, ErrorCode.InvalidRequest, notFound(req, target, path));
         res.writeHead(answer.status, answer.headers).end(answer.body);
         return;
       }
@@ -216,4 +236,64 @@ function readNodeBody(req: IncomingMessage, core: Core, ex: Exchange): Promise<U
     // A connection cut (a timeout, the client gone) may close the request without an error.
     req.on("close", () => fail());
   });
+}
+
+/** What frameworks leave on Node's request: a router's full target, a body parser's result. */
+interface FrameworkFields {
+  /** The request target before a router stripped its mount prefix (Express, Connect). */
+  originalUrl?: unknown;
+  /** The body's bytes, kept by some frameworks and body parsers beside the parsed value. */
+  rawBody?: unknown;
+  /** A body parser's result: JSON (an object or array), text, or bytes. */
+  body?: unknown;
+}
+
+/** The request target, mount prefix included: `req.originalUrl` when a router set it, else `req.url`. */
+function fullUrl(req: IncomingMessage): string | undefined {
+  const original = (req as IncomingMessage & FrameworkFields).originalUrl;
+  return typeof original === "string" && original.startsWith("/") ? original : req.url;
+}
+
+/** The path of a request target (without its query). */
+function pathOf(url: string): string {
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+}
+
+/** The 404's text: the path asked for and the endpoint's (at most 200 characters of the former). */
+function notFound(req: IncomingMessage, target: string, path: string): string {
+  const asked = target.length > 200 ? `${target.slice(0, 200)}...` : target;
+  const mounted = fullUrl(req) !== req.url ? " (the path option is matched against the whole path, mount prefix included)" : "";
+  return `Not found: ${JSON.stringify(asked)} is not the MCP endpoint ${JSON.stringify(path)}${mounted}`;
+}
+
+/** The 400's text when a body was read before the handler and nothing usable was left of it. */
+const CONSUMED =
+  "the request body was already read before the MCP handler (by a body parser in front of it) and neither req.rawBody nor req.body holds it; mount the handler before the parser, or let the parser read JSON";
+
+/**
+ * True when something before the handler read the request stream (its end
+ * was emitted, or data was taken from it): no more 'data' will come.
+ */
+function alreadyRead(req: IncomingMessage): boolean {
+  return req.readableEnded || req.readableDidRead;
+}
+
+/**
+ * The body a framework kept after reading the stream: `req.rawBody` bytes
+ * first (exact bytes: big integers and duplicate keys as sent), then
+ * `req.body` as bytes, text, or a parsed JSON object or array (written back
+ * as JSON text, so every check on the body applies to it as to bytes:
+ * the size limit to that text, the nesting limit, the message rules).
+ * `undefined` when none is there. Throws when `req.body` cannot be written as JSON.
+ */
+function bodyLeft(req: IncomingMessage & FrameworkFields): Uint8Array | undefined {
+  const raw = req.rawBody;
+  if (raw instanceof Uint8Array) return raw;
+  if (typeof raw === "string") return Buffer.from(raw, "utf8");
+  const body = req.body;
+  if (body instanceof Uint8Array) return body;
+  if (typeof body === "string") return Buffer.from(body, "utf8");
+  if (body !== null && typeof body === "object") return Buffer.from(stringifyJson(body), "utf8");
+  return undefined;
 }
