@@ -44,7 +44,7 @@ async function post(url: string, body: { method: string; params?: Record<string,
 
 const versions: [string, Express][] = [
   ["Express 5", express5],
-  ["Express 4", express4 as unknown as Express],
+  ["Express 4", express4],
 ];
 
 describe.each(versions)("%s", (_name, express) => {
