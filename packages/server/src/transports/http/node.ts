@@ -131,6 +131,14 @@ async function writeStream(
  * Closing the connection before the answer, or closing an SSE response,
  * aborts the handler's `signal`.
  *
+ * Behind a body parser that already read the request stream (Express's
+ * `express.json()`), the body is taken from `req.rawBody` (bytes or text)
+ * or `req.body` (bytes, text, or a parsed object or array, written back as
+ * JSON text) and gets every check a body read here gets; when neither holds
+ * it, the answer is 400 with -32700 at once, never a wait. A body that never
+ * arrives is bounded by the `node:http` server's `requestTimeout` (see
+ * `configureNodeServer`).
+ *
  * @example
  * http.createServer(createNodeHandler(server, { path: "/mcp" })).listen(3000, "127.0.0.1");
  */
