@@ -24,7 +24,8 @@ function start() {
   });
   const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
   const until = async (check: () => boolean) => {
-    for (let i = 0; i < 300 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+    // Up to 10 s: a child process starting on a loaded 2-core machine may take seconds.
+    for (let i = 0; i < 1000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
     expect(check()).toBe(true);
   };
   return { child, lines, send, until, stderr: () => stderr };
@@ -39,7 +40,7 @@ afterEach(async () => {
   current = undefined;
 });
 
-describe("stdio transport, a real child process", () => {
+describe("stdio transport, a real child process", { timeout: 30_000 }, () => {
   it("sends progress and log notifications before the response, and nothing but JSON-RPC on stdout", async () => {
     current = start();
     const { send, lines, until } = current;
