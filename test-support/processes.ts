@@ -33,7 +33,23 @@ export interface Listening {
  * @throws (rejects) when it exits first or does not listen in time, with what it printed.
  */
 export function startListening(script: string, env: Record<string, string>, timeoutMs = 20_000): Promise<Listening> {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  return startCommandListening(process.execPath, [script], { env, timeoutMs });
+}
+
+/**
+ * Runs `command args` (another runtime's binary, for instance) in `cwd` with
+ * `env` added, and resolves once it printed `listening on <url>` on stderr
+ * (within `timeoutMs`, default 20 s).
+ * @throws (rejects) when it cannot start, exits first or does not listen in time, with what it printed.
+ */
+export function startCommandListening(
+  command: string,
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): Promise<Listening> {
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const script = [command, ...args].join(" ");
+  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ["ignore", "ignore", "pipe"] });
   let seen = "";
   child.stderr!.setEncoding("utf8");
   child.stderr!.on("data", (chunk: string) => {
@@ -56,6 +72,10 @@ export function startListening(script: string, env: Record<string, string>, time
       clearTimeout(timer);
       reject(new Error(`${script} exited with ${code} before it listened: ${seen}`));
     };
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} could not start: ${error.message}`));
+    });
     child.stderr!.on("data", onData);
     child.once("exit", onExit);
   });

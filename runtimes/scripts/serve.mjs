@@ -1,0 +1,29 @@
+// The example server on Bun or Deno: @x/server's fetch handler on the
+// runtime's own HTTP server, bound to 127.0.0.1 on a free port. Prints
+// `listening on <url>` to stderr once it accepts connections, and stops on
+// SIGTERM. Imports the built packages (examples/dist, which imports @x/server
+// from node_modules), as an application on that runtime would.
+import { createFetchHandler } from "@x/server";
+import { createExampleServer } from "../../examples/dist/tools.js";
+
+const handler = createFetchHandler(createExampleServer());
+
+if (globalThis.Bun) {
+  const server = globalThis.Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: handler });
+  console.error(`listening on http://127.0.0.1:${server.port}/mcp (bun ${globalThis.Bun.version})`);
+  process.on("SIGTERM", () => {
+    server.stop(true);
+    process.exit(0);
+  });
+} else if (globalThis.Deno) {
+  const Deno = globalThis.Deno;
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, handler);
+  console.error(`listening on http://127.0.0.1:${server.addr.port}/mcp (deno ${Deno.version.deno})`);
+  Deno.addSignalListener("SIGTERM", () => {
+    server.shutdown();
+    Deno.exit(0);
+  });
+} else {
+  console.error("serve.mjs runs on Bun or Deno");
+  process.exit(2);
+}
