@@ -9,7 +9,9 @@ import { createExampleServer } from "../../examples/dist/tools.js";
 const handler = createFetchHandler(createExampleServer());
 
 if (globalThis.Bun) {
-  const server = globalThis.Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: handler });
+  // Bun.serve drops a request whose answer takes over 10 s (its idleTimeout), a long
+  // tool call that sends no notification for one; 0 leaves the timing to @x/server.
+  const server = globalThis.Bun.serve({ port: 0, hostname: "127.0.0.1", idleTimeout: 0, fetch: handler });
   console.error(`listening on http://127.0.0.1:${server.port}/mcp (bun ${globalThis.Bun.version})`);
   process.on("SIGTERM", () => {
     server.stop(true);

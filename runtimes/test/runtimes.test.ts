@@ -22,14 +22,13 @@ import { type Listening, startCommandListening, stopProcess } from "../../test-s
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = join(here, "..");
-const repoRoot = join(packageDir, "..");
 const require = createRequire(import.meta.url);
 
 interface Runtime {
   name: string;
   /** The binary, inside the npm package that installed it. */
   binary(): string;
-  /** The arguments that run `script` with `args` (Deno: reading the repository and talking to 127.0.0.1 only). */
+  /** The arguments that run `script` with `args` (Deno: talking to 127.0.0.1 only; it reads node_modules without --allow-read). */
   run(script: string, args: string[]): string[];
   env: Record<string, string>;
 }
@@ -47,7 +46,8 @@ const runtimes: Runtime[] = [
     name: "Deno",
     // `deno`'s postinstall puts the platform package's binary (@deno/linux-x64-glibc here) beside its package.json.
     binary: () => join(dirname(require.resolve("deno/package.json")), "deno"),
-    // node_modules as pnpm laid it out (manual), nothing downloaded, no prompt. @x/server reads
+    // node_modules as pnpm laid it out (manual), nothing downloaded, no prompt. Loading from node_modules,
+    // ajv through createRequire included, needs no --allow-read. @x/server reads
     // MCP_REQUEST_STATE_KEYS when no requestStateKeys option is given; Deno refuses that read without --allow-env.
     run: (script, args) => [
       "run",
@@ -55,7 +55,6 @@ const runtimes: Runtime[] = [
       "--cached-only",
       "--no-prompt",
       "--allow-net=127.0.0.1",
-      `--allow-read=${repoRoot}`,
       "--allow-env=MCP_REQUEST_STATE_KEYS",
       script,
       ...args,
