@@ -2,6 +2,9 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // A guard against a hang, not a measure of speed: on a loaded 2-core machine a
+    // test that starts servers and child processes may take several seconds.
+    testTimeout: 20_000,
     server: {
       deps: {
         // Workspace packages are loaded by Node as built (dist/), not transformed

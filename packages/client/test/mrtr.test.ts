@@ -293,11 +293,12 @@ describe("an input handler that never answers, against a real server over HTTP",
     const client = await connect({
       elicitation: async (_params, context) => {
         signals.push(context.signal);
-        await new Promise((resolve) => setTimeout(resolve, 400));
+        // Longer than the round trip's timeout (which a loaded machine's round trip must still fit in).
+        await new Promise((resolve) => setTimeout(resolve, 2500));
         return { action: "accept", content: { name: "Ada" } };
       },
     });
-    const result = await client.callTool("ask", {}, { timeout: 100 });
+    const result = await client.callTool("ask", {}, { timeout: 1000 });
     expect(result.content).toEqual([{ type: "text", text: "hello Ada" }]);
     expect(signals.map((s) => s.aborted)).toEqual([false]);
     await client.close();
