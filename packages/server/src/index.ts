@@ -25,9 +25,13 @@ export {
   DEFAULT_TOOL_TIMEOUT_MS,
   type InputSchema,
   type OutputSchema,
+  type SchemaType,
+  type ToolArguments,
   type ToolConfig,
   type ToolHandler,
   type ToolHandlerResult,
+  type ToolResultOf,
+  type TypedToolResult,
 } from "./features/tools/define.js";
 export { TOOL_NAME_PATTERN } from "./features/tools/index.js";
 export type { KeyRing } from "./keys.js";

@@ -4,6 +4,7 @@
  * compiled, `x-mcp-header` annotations, run limit).
  */
 import type { CallToolResult, ClientCapabilities, InputRequiredResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
+import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import { type HeaderParam, toolHeaderParams } from "@x/mcp-v2607/wire";
 import type { RequestContext } from "../../context.js";
 import type { JsonObject } from "../../objects.js";
@@ -33,7 +34,50 @@ export type ToolHandlerResult = CallToolResult | InputRequiredResult | string;
  * its digits. It may throw: the fault becomes an `isError` result and the
  * server goes on serving.
  */
-export type ToolHandler<Args = JsonObject> = (args: Args, ctx: RequestContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
+export type ToolHandler<Args = JsonObject, Result = ToolHandlerResult> = (args: Args, ctx: RequestContext) => Result | Promise<Result>;
+
+/**
+ * The TypeScript type a literal JSON Schema describes (`as const`, or written
+ * inline in `registerTool`'s config), through json-schema-to-ts' `FromSchema`;
+ * a schema typed only as {@link InputSchema}/{@link OutputSchema} (not a
+ * literal) gives `JsonObject`. A property with a `default` stays optional:
+ * the server does not fill defaults in. `integer` is typed `number`, though an
+ * integer beyond ±(2^53 − 1) arrives as a `bigint` (see {@link ToolHandler}).
+ */
+export type SchemaType<S> = [S] extends [never]
+  ? JsonObject
+  : S extends object
+    ? string extends keyof S
+      ? JsonObject
+      : S extends JSONSchema
+        ? FromSchema<S, { keepDefaultedPropertiesOptional: true }>
+        : JsonObject
+    : JsonObject;
+
+/**
+ * What a handler of a tool with a literal `outputSchema` may return: a result
+ * whose `structuredContent` has the schema's type, an error result
+ * (`isError: true`, which the output check skips), or an `InputRequiredResult`.
+ * A plain string is not among them: such a tool must answer `structuredContent`.
+ */
+export type TypedToolResult<Out> =
+  | (Pick<CallToolResult, "_meta" | "content" | "resultType"> & { structuredContent: Out; isError?: false })
+  | (CallToolResult & { isError: true })
+  | (InputRequiredResult & { resultType: "input_required" });
+
+/** The handler's argument type for a config: from its literal `inputSchema` (`JsonObject` when there is none). */
+export type ToolArguments<C> = C extends { inputSchema: infer S } ? SchemaType<S> : JsonObject;
+
+/** The handler's result type for a config: {@link TypedToolResult} for a literal `outputSchema`, else {@link ToolHandlerResult}. */
+export type ToolResultOf<C> = C extends { outputSchema: infer S }
+  ? [S] extends [never]
+    ? ToolHandlerResult
+    : S extends object
+      ? string extends keyof S
+        ? ToolHandlerResult
+        : TypedToolResult<SchemaType<S>>
+      : ToolHandlerResult
+  : ToolHandlerResult;
 
 /** The definition of a tool, as given to `McpServer.registerTool`. */
 export interface ToolConfig {
