@@ -20,7 +20,7 @@ import { Dispatcher, type Inbound, type InboundRequest, type Outcome, rejected, 
 import { CompletionFeature } from "./features/completion.js";
 import { DiscoverFeature } from "./features/discover.js";
 import type { Feature, MethodEntry, ServerHost } from "./features/feature.js";
-import { type PromptConfig, type PromptHandler, PromptsFeature } from "./features/prompts.js";
+import { type PromptArguments, type PromptConfig, type PromptHandler, PromptsFeature } from "./features/prompts.js";
 import {
   type ReadHandler,
   type ResourceConfig,
@@ -320,11 +320,12 @@ export class McpServer {
   }
 
   /**
-   * Registers a prompt (spec: server/prompts).
+   * Registers a prompt (spec: server/prompts). The handler's arguments are
+   * typed from a literal `arguments` list (see `PromptArguments`).
    * @throws TypeError or Error naming the prompt when the name is taken or empty, or a declaration is malformed.
    */
-  registerPrompt(name: string, config: PromptConfig, handler: PromptHandler): this {
-    this.#prompts.register(name, config, handler);
+  registerPrompt<const Config extends PromptConfig>(name: string, config: Config, handler: PromptHandler<PromptArguments<Config>>): this {
+    this.#prompts.register(name, config, handler as PromptHandler);
     return this;
   }
 
