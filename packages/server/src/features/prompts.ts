@@ -32,11 +32,7 @@ export type PromptHandler<Args = Record<string, string>> = (
  */
 export type PromptArguments<C> = C extends { arguments: readonly (infer A)[] }
   ? { [P in A as P extends { name: infer N extends string; required: true } ? N : never]: string } & {
-      [P in A as P extends { name: string; required: true }
-        ? never
-        : P extends { name: infer N extends string }
-          ? N
-          : never]?: string;
+      [P in A as P extends { name: string; required: true } ? never : P extends { name: infer N extends string } ? N : never]?: string;
     } & Record<string, string>
   : Record<string, string>;
 
