@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Type-level tests (expectTypeOf, @ts-expect-error in *.test-d.ts) are checked by tsc as part of the run.
+    typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
     server: {
       deps: {
         // Workspace packages are loaded by Node as built (dist/), not transformed

@@ -19,5 +19,6 @@ export {
   untrustedSchemas,
 } from "./compile.js";
 export { type Dialect, newAjv, SUPPORTED_DIALECTS, schemaDialect } from "./dialect.js";
+export { type UnknownKeyword, unknownKeyword } from "./keywords.js";
 export { findNonFinite, NON_FINITE_MESSAGE, nonFiniteProblem } from "./non-finite.js";
 export { MissingDependencyError, requireAtRunTime, runTimeRequire } from "./runtime.js";

@@ -10,7 +10,7 @@ export { LOG_LEVELS, RESERVED_ASSIGNS_PREFIX, type RequestContext, type Transpor
 export type { Inbound, InboundRequest, JSONRPCResponse, Outcome } from "./dispatch.js";
 export { isMcpError, isProtocolError, McpError, SERVER_BUSY } from "./errors.js";
 export { type Completer, MAX_COMPLETION_VALUES } from "./features/completion.js";
-export type { PromptConfig, PromptHandler, PromptHandlerResult } from "./features/prompts.js";
+export type { PromptArguments, PromptConfig, PromptHandler, PromptHandlerResult } from "./features/prompts.js";
 export type {
   ReadHandler,
   ReadHandlerResult,
@@ -25,9 +25,13 @@ export {
   DEFAULT_TOOL_TIMEOUT_MS,
   type InputSchema,
   type OutputSchema,
+  type SchemaType,
+  type ToolArguments,
   type ToolConfig,
   type ToolHandler,
   type ToolHandlerResult,
+  type ToolResultOf,
+  type TypedToolResult,
 } from "./features/tools/define.js";
 export { TOOL_NAME_PATTERN } from "./features/tools/index.js";
 export type { KeyRing } from "./keys.js";

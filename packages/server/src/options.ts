@@ -47,6 +47,14 @@ export interface ServerOptions {
    */
   strictToolNames?: boolean;
   /**
+   * Refuse, at registration, a tool schema (`inputSchema`, `outputSchema`)
+   * with a keyword its dialect does not define, such as a misspelt
+   * `properies` (JSON Schema would ignore it, and its check with it).
+   * Keywords starting with `x-` are extensions and always allowed.
+   * Default true; set false to allow other keywords.
+   */
+  strictSchemas?: boolean;
+  /**
    * Declare the `logging` capability so that `ctx.log` sends `notifications/message`.
    * @deprecated Logging is deprecated by the 2026-07-28 spec.
    */

@@ -16,3 +16,5 @@
 export { type CompiledSchema, compileSchema, formatProblems, loadAjv, type SchemaProblem } from "@x/json-schema";
 /** The check for Infinity, -Infinity and NaN, which JSON cannot carry, in tool arguments and results. */
 export { nonFiniteProblem } from "@x/json-schema";
+/** The strict keyword check of tool schemas (unknown keywords are refused at registration). */
+export { unknownKeyword } from "@x/json-schema";

@@ -20,7 +20,7 @@ import { Dispatcher, type Inbound, type InboundRequest, type Outcome, rejected, 
 import { CompletionFeature } from "./features/completion.js";
 import { DiscoverFeature } from "./features/discover.js";
 import type { Feature, MethodEntry, ServerHost } from "./features/feature.js";
-import { type PromptConfig, type PromptHandler, PromptsFeature } from "./features/prompts.js";
+import { type PromptArguments, type PromptConfig, type PromptHandler, PromptsFeature } from "./features/prompts.js";
 import {
   type ReadHandler,
   type ResourceConfig,
@@ -29,7 +29,14 @@ import {
   type TemplateReadHandler,
 } from "./features/resources.js";
 import { type ListKind, ListenFeature, Subscriptions } from "./features/subscriptions.js";
-import { checkTimeout, type ToolConfig, type ToolHandler } from "./features/tools/define.js";
+import {
+  checkTimeout,
+  type ToolArguments,
+  type ToolConfig,
+  type ToolHandler,
+  type ToolHandlerResult,
+  type ToolResultOf,
+} from "./features/tools/define.js";
 import { ToolsFeature } from "./features/tools/index.js";
 import { KeyRing } from "./keys.js";
 import { type InitializeRequestInfo, initializeResult, legacyVersions } from "./legacy/era.js";
@@ -272,12 +279,32 @@ export class McpServer {
    * capability is advertised as soon as one tool is registered, and listeners
    * of `toolsListChanged` are told.
    *
+   * Typing: without a type argument the handler's arguments are the type of a
+   * literal `inputSchema` (written inline or `as const`; `JsonObject` when
+   * the schema is not a literal), and with a literal `outputSchema` the
+   * handler must return `structuredContent` of that schema's type (or an
+   * error result). An explicit `registerTool<Args>` types the arguments as
+   * `Args` instead, trusting the caller, and leaves the result untyped.
+   *
    * @throws TypeError or Error naming the tool when the name is taken, empty,
    *   reserved (`help`) or outside the spec's rule (unless `strictToolNames: false`),
    *   a schema does not compile (including an unresolvable `$ref`), or an
    *   `x-mcp-header` annotation breaks the spec's constraints.
    */
-  registerTool<Args = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<Args>): this {
+  registerTool<const Config extends ToolConfig & { outputSchema: object }, const Result extends ToolResultOf<Config>>(
+    name: string,
+    config: Config,
+    handler: ToolHandler<ToolArguments<Config>, Result>,
+  ): this;
+  registerTool<Args = never, const Config extends ToolConfig = ToolConfig>(
+    name: string,
+    config: Config,
+    handler: ToolHandler<
+      [Args] extends [never] ? ToolArguments<Config> : NoInfer<Args>,
+      [Args] extends [never] ? ToolResultOf<Config> : ToolHandlerResult
+    >,
+  ): this;
+  registerTool(name: string, config: ToolConfig, handler: ToolHandler<any, any>): this {
     this.#tools.register(name, config, handler as ToolHandler<any>);
     return this;
   }
@@ -293,11 +320,12 @@ export class McpServer {
   }
 
   /**
-   * Registers a prompt (spec: server/prompts).
+   * Registers a prompt (spec: server/prompts). The handler's arguments are
+   * typed from a literal `arguments` list (see `PromptArguments`).
    * @throws TypeError or Error naming the prompt when the name is taken or empty, or a declaration is malformed.
    */
-  registerPrompt(name: string, config: PromptConfig, handler: PromptHandler): this {
-    this.#prompts.register(name, config, handler);
+  registerPrompt<const Config extends PromptConfig>(name: string, config: Config, handler: PromptHandler<PromptArguments<Config>>): this {
+    this.#prompts.register(name, config, handler as PromptHandler);
     return this;
   }
 

@@ -57,6 +57,7 @@ export function testServer(): McpServer {
     },
     (args) => ({ resultType: "complete", content: [], structuredContent: { sum: Number(args.a) + Number(args.b) } }),
   );
+  // @ts-expect-error: deliberately the wrong shape, to test the run-time output check
   server.registerTool("bad_output", { outputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } }, () => ({
     resultType: "complete",
     content: [],

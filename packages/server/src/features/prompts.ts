@@ -19,7 +19,22 @@ import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTa
 export type PromptHandlerResult = GetPromptResult | PromptMessage[] | string;
 
 /** A prompt handler: receives the (checked) string arguments and the request context. */
-export type PromptHandler = (args: Record<string, string>, ctx: RequestContext) => PromptHandlerResult | Promise<PromptHandlerResult>;
+export type PromptHandler<Args = Record<string, string>> = (
+  args: Args,
+  ctx: RequestContext,
+) => PromptHandlerResult | Promise<PromptHandlerResult>;
+
+/**
+ * The arguments a prompt handler receives, from its config's literal
+ * `arguments`: each `required: true` name a `string`, each other declared
+ * name an optional `string`, and any other name a client sent also a string
+ * (undeclared arguments are passed through).
+ */
+export type PromptArguments<C> = C extends { arguments: readonly (infer A)[] }
+  ? { [P in A as P extends { name: infer N extends string; required: true } ? N : never]: string } & {
+      [P in A as P extends { name: string; required: true } ? never : P extends { name: infer N extends string } ? N : never]?: string;
+    } & Record<string, string>
+  : Record<string, string>;
 
 /** The definition of a prompt, as given to `McpServer.registerPrompt`. */
 export interface PromptConfig {

@@ -4,11 +4,12 @@
  * compiled, `x-mcp-header` annotations, run limit).
  */
 import type { CallToolResult, ClientCapabilities, InputRequiredResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
+import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import { type HeaderParam, toolHeaderParams } from "@x/mcp-v2607/wire";
 import type { RequestContext } from "../../context.js";
 import type { JsonObject } from "../../objects.js";
 import { MissingDependencyError } from "../../runtime-deps.js";
-import { type CompiledSchema, compileSchema } from "../../schema.js";
+import { type CompiledSchema, compileSchema, unknownKeyword } from "../../schema.js";
 import { checkedScopes } from "../../authorization.js";
 
 /** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
@@ -33,7 +34,50 @@ export type ToolHandlerResult = CallToolResult | InputRequiredResult | string;
  * its digits. It may throw: the fault becomes an `isError` result and the
  * server goes on serving.
  */
-export type ToolHandler<Args = JsonObject> = (args: Args, ctx: RequestContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
+export type ToolHandler<Args = JsonObject, Result = ToolHandlerResult> = (args: Args, ctx: RequestContext) => Result | Promise<Result>;
+
+/**
+ * The TypeScript type a literal JSON Schema describes (`as const`, or written
+ * inline in `registerTool`'s config), through json-schema-to-ts' `FromSchema`;
+ * a schema typed only as {@link InputSchema}/{@link OutputSchema} (not a
+ * literal) gives `JsonObject`. A property with a `default` stays optional:
+ * the server does not fill defaults in. `integer` is typed `number`, though an
+ * integer beyond ±(2^53 − 1) arrives as a `bigint` (see {@link ToolHandler}).
+ */
+export type SchemaType<S> = [S] extends [never]
+  ? JsonObject
+  : S extends object
+    ? string extends keyof S
+      ? JsonObject
+      : S extends JSONSchema
+        ? FromSchema<S, { keepDefaultedPropertiesOptional: true }>
+        : JsonObject
+    : JsonObject;
+
+/**
+ * What a handler of a tool with a literal `outputSchema` may return: a result
+ * whose `structuredContent` has the schema's type, an error result
+ * (`isError: true`, which the output check skips), or an `InputRequiredResult`.
+ * A plain string is not among them: such a tool must answer `structuredContent`.
+ */
+export type TypedToolResult<Out> =
+  | (Pick<CallToolResult, "_meta" | "content" | "resultType"> & { structuredContent: Out; isError?: false })
+  | (CallToolResult & { isError: true })
+  | (InputRequiredResult & { resultType: "input_required" });
+
+/** The handler's argument type for a config: from its literal `inputSchema` (`JsonObject` when there is none). */
+export type ToolArguments<C> = C extends { inputSchema: infer S } ? SchemaType<S> : JsonObject;
+
+/** The handler's result type for a config: {@link TypedToolResult} for a literal `outputSchema`, else {@link ToolHandlerResult}. */
+export type ToolResultOf<C> = C extends { outputSchema: infer S }
+  ? [S] extends [never]
+    ? ToolHandlerResult
+    : S extends object
+      ? string extends keyof S
+        ? ToolHandlerResult
+        : TypedToolResult<SchemaType<S>>
+      : ToolHandlerResult
+  : ToolHandlerResult;
 
 /** The definition of a tool, as given to `McpServer.registerTool`. */
 export interface ToolConfig {
@@ -102,15 +146,25 @@ export interface RegisteredTool {
   readonly taskStart?: "deferred" | undefined;
 }
 
+/** How {@link defineTool} checks the schemas. */
+export interface DefineToolOptions {
+  /** Refuse a keyword the schema's dialect does not define (except `x-` extensions); default true (`ServerOptions.strictSchemas`). */
+  strictSchemas?: boolean;
+}
+
 /**
  * Builds a {@link RegisteredTool}: checks the name and compiles both schemas.
  *
  * @throws TypeError when the name is empty, the input schema's root type is not `"object"`,
  *   `taskSupport` or `taskStart` is not one of its values, or an `x-mcp-header` annotation breaks a rule; Error naming the tool and schema when a schema does not compile,
  *   also when its `$schema` names a dialect that is not supported (the message
- *   names it); MissingDependencyError when ajv is not installed.
+ *   names it), a keyword's value is not what the dialect's meta-schema allows
+ *   (`required` not an array: the message gives its path), or a `$ref` does not resolve;
+ *   TypeError naming the tool, the schema, the keyword and where it is when a schema
+ *   has a keyword its dialect does not define (unless `strictSchemas: false`);
+ *   MissingDependencyError when ajv is not installed.
  */
-export function defineTool(name: string, config: ToolConfig, handler: ToolHandler<any>): RegisteredTool {
+export function defineTool(name: string, config: ToolConfig, handler: ToolHandler<any>, options: DefineToolOptions = {}): RegisteredTool {
   if (typeof name !== "string" || name.length === 0) throw new TypeError("tool name must be a non-empty string");
   if (typeof handler !== "function") throw new TypeError(`tool ${name}: handler must be a function`);
   const inputSchema: InputSchema = config.inputSchema ?? { type: "object" };
@@ -129,6 +183,7 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
   if (config.taskStart !== undefined && config.taskStart !== "immediate" && config.taskStart !== "deferred") {
     throw new TypeError(`tool ${name}: taskStart must be "immediate" or "deferred", got ${String(config.taskStart)}`);
   }
+  const strict = options.strictSchemas !== false;
   const definition: Tool = { name, inputSchema } as Tool;
   if (config.title !== undefined) definition.title = config.title;
   if (config.description !== undefined) definition.description = config.description;
@@ -139,8 +194,8 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
     name,
     definition,
     handler,
-    checkInput: compileFor(name, "inputSchema", inputSchema),
-    checkOutput: config.outputSchema ? compileFor(name, "outputSchema", config.outputSchema) : undefined,
+    checkInput: compileFor(name, "inputSchema", inputSchema, strict),
+    checkOutput: config.outputSchema ? compileFor(name, "outputSchema", config.outputSchema, strict) : undefined,
     requiredClientCapabilities: config.requiredClientCapabilities,
     requiredScopes: checkedScopes(`tool ${name}`, config.requiredScopes),
     headerParams: headers.params,
@@ -164,11 +219,21 @@ export function checkTimeout(what: string, value: unknown): void {
   }
 }
 
-function compileFor(tool: string, which: string, schema: object): CompiledSchema {
+function compileFor(tool: string, which: string, schema: object, strict: boolean): CompiledSchema {
+  let check: CompiledSchema;
   try {
-    return compileSchema(schema);
+    check = compileSchema(schema);
   } catch (error) {
     if (error instanceof MissingDependencyError) throw error;
     throw new Error(`tool ${tool}: ${which} does not compile: ${(error as Error).message}`);
   }
+  // After the compile, which has read the dialect: JSON Schema ignores an
+  // unknown keyword, so a misspelt one would leave its check undone, silently.
+  const unknown = strict ? unknownKeyword(schema) : undefined;
+  if (unknown) {
+    throw new TypeError(
+      `tool ${tool}: ${which} has unknown keyword ${JSON.stringify(unknown.keyword)} at ${unknown.path === "" ? "(root)" : unknown.path} (a typo? extension keywords start with "x-"; set strictSchemas: false to allow it)`,
+    );
+  }
+  return check;
 }

@@ -36,6 +36,8 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 export interface ToolsOptions {
   /** Refuse names outside {@link TOOL_NAME_PATTERN}; default true. */
   strictToolNames?: boolean;
+  /** Refuse unknown keywords in tool schemas; default true (see `ServerOptions.strictSchemas`). */
+  strictSchemas?: boolean;
   /** The server's run limit of a call, in milliseconds. */
   toolTimeoutMs?: number;
   /** How handlers receive integers beyond 2^53 (see `ServerOptions.bigIntegers`). */
@@ -49,6 +51,7 @@ export type OnRemove = (name: string) => void;
 export class ToolsFeature implements Feature {
   readonly #host: ServerHost;
   readonly #strict: boolean;
+  readonly #strictSchemas: boolean;
   readonly #run: RunToolOptions;
   readonly #tools = new Map<string, RegisteredTool>();
   /** Names the server keeps for itself or a plug-in (`help`); registerTool refuses them. */
@@ -63,6 +66,7 @@ export class ToolsFeature implements Feature {
   constructor(host: ServerHost, options: ToolsOptions) {
     this.#host = host;
     this.#strict = options.strictToolNames !== false;
+    this.#strictSchemas = options.strictSchemas !== false;
     const big = options.bigIntegers;
     if (big !== undefined && big !== "bigint" && big !== "string")
       throw new TypeError(`bigIntegers must be "bigint" or "string", got ${String(big)}`);
@@ -257,7 +261,7 @@ export class ToolsFeature implements Feature {
     if (reserved !== undefined) throw new Error(reserved);
     // The name first: a taken or ill-formed name is refused before its schemas are compiled.
     this.#checkName(name);
-    this.mount([defineTool(name, config, handler)]);
+    this.mount([defineTool(name, config, handler, { strictSchemas: this.#strictSchemas })]);
   }
 
   /** @throws Error when `name` is taken; TypeError when it breaks the spec's rule (unless reserved or `strictToolNames: false`). */

@@ -50,6 +50,54 @@ describe("registration checks", () => {
     expect(() => s.registerTool("b", {}, () => "b")).not.toThrow();
   });
 
+  it("refuses a schema that is not valid JSON Schema 2020-12, naming the tool and the keyword", () => {
+    const s = new McpServer({ name: "v", version: "1" });
+    // A misspelt keyword would be ignored, and the arguments left unchecked.
+    expect(() =>
+      s.registerTool("weather", { inputSchema: { type: "object", properies: { city: { type: "string" } } } }, () => "w"),
+    ).toThrow('tool weather: inputSchema has unknown keyword "properies" at (root)');
+    expect(() =>
+      s.registerTool(
+        "weather",
+        { inputSchema: { type: "object", properties: { city: { type: "string" } }, require: ["city"] } },
+        () => "w",
+      ),
+    ).toThrow(/^tool weather: inputSchema has unknown keyword "require" at \(root\)/);
+    expect(() =>
+      s.registerTool("weather", { inputSchema: { type: "object", properties: { city: { type: "string", minLenght: 2 } } } }, () => "w"),
+    ).toThrow('tool weather: inputSchema has unknown keyword "minLenght" at /properties/city');
+    expect(() =>
+      s.registerTool("weather", { outputSchema: { type: "object", properties: { t: { tpye: "number" } } } }, () => ({
+        resultType: "complete",
+        content: [],
+        structuredContent: {},
+      })),
+    ).toThrow('tool weather: outputSchema has unknown keyword "tpye" at /properties/t');
+    // A keyword whose value the meta-schema does not allow, and a reference to nowhere.
+    expect(() =>
+      s.registerTool("weather", { inputSchema: { type: "object", properties: { city: { type: "string" } }, required: "city" } }, () => "w"),
+    ).toThrow(/^tool weather: inputSchema does not compile: .*required must be array/);
+    expect(() =>
+      s.registerTool("weather", { inputSchema: { type: "object", properties: { city: { $ref: "#/$defs/place" } } } }, () => "w"),
+    ).toThrow(/^tool weather: inputSchema does not compile: can't resolve reference #\/\$defs\/place/);
+    // Nothing was registered by the refusals.
+    expect(() =>
+      s.registerTool("weather", { inputSchema: { type: "object", properties: { city: { type: "string" } } } }, () => "w"),
+    ).not.toThrow();
+  });
+
+  it("allows extension keywords (x-...), and any keyword with strictSchemas: false, which then goes unchecked", async () => {
+    const s = new McpServer({ name: "v", version: "1" });
+    expect(() =>
+      s.registerTool("ext", { inputSchema: { type: "object", properties: { q: { type: "string", "x-vendor-note": "n" } } } }, () => "e"),
+    ).not.toThrow();
+    const loose = new McpServer({ name: "v", version: "1" }, { strictSchemas: false });
+    loose.registerTool("typo", { inputSchema: { type: "object", properies: { n: { type: "number" } } } }, () => "ran");
+    const result = (await send(loose, "tools/call", { name: "typo", arguments: { n: "not a number" } })).result;
+    expect(result.isError).toBeUndefined();
+    expect(result.content).toEqual([{ type: "text", text: "ran" }]);
+  });
+
   it("refuses an empty name even when names are not checked against the spec's rule, and a handler that is not a function", () => {
     const loose = new McpServer({ name: "r", version: "1" }, { strictToolNames: false });
     expect(() => loose.registerTool("", {}, () => "e")).toThrow(/non-empty/);

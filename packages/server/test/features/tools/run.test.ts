@@ -102,6 +102,7 @@ describe("what a handler returns", () => {
       ],
     };
   });
+  // @ts-expect-error: a plain string from a tool with an outputSchema, refused at run time too
   s.registerTool("declares_output", { outputSchema: { type: "object", properties: { n: { type: "integer" } } } }, () => "no structured");
   s.registerTool("declares_output_fails", { outputSchema: { type: "object", properties: { n: { type: "integer" } } } }, () => ({
     resultType: "complete",
