@@ -10,6 +10,18 @@ export const log = (text) => process.stderr.write(`${((performance.now() - T0) /
 /** The child processes started so far; each is killed when the script ends. */
 export const started = new Set();
 
+/** Stops a process by its PID: SIGTERM, then SIGKILL after two seconds. */
+export async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  process.kill(child.pid, "SIGTERM");
+  const timer = setTimeout(() => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, "SIGKILL");
+  }, 2000);
+  await exited;
+  clearTimeout(timer);
+}
+
 /** Runs `main`, then (or on a failure or SIGINT/SIGTERM) kills every child in {@link started}. */
 export function runMain(main) {
   const cleanUp = () => {

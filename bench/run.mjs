@@ -11,7 +11,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { log, runMain, started } from "./lifecycle.mjs";
+import { log, runMain, started, stop } from "./lifecycle.mjs";
 import {
   ECHO,
   headersOf,
@@ -151,18 +151,6 @@ function startHttpServer(server, answersFile, { ipc = false, extraArgs = [] } = 
       reject(new Error(`${server.label} exited with ${code} before it listened`));
     });
   });
-}
-
-/** Stops a server by its PID: SIGTERM, then SIGKILL after two seconds. */
-async function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  process.kill(child.pid, "SIGTERM");
-  const timer = setTimeout(() => {
-    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, "SIGKILL");
-  }, 2000);
-  await exited;
-  clearTimeout(timer);
 }
 
 function rssMiB(pid) {

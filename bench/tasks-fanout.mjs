@@ -20,7 +20,7 @@ import { createServer } from "node:net";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { log, runMain, started, T0 } from "./lifecycle.mjs";
+import { log, runMain, started, stop, T0 } from "./lifecycle.mjs";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { standardHeaders } from "@x/mcp-v2607/wire";
@@ -55,18 +55,6 @@ function freePort() {
       server.close(() => resolve(port));
     });
   });
-}
-
-/** Stops a process by its PID: SIGTERM, then SIGKILL after two seconds. */
-async function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  process.kill(child.pid, "SIGTERM");
-  const timer = setTimeout(() => {
-    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, "SIGKILL");
-  }, 2000);
-  await exited;
-  clearTimeout(timer);
 }
 
 function track(child) {

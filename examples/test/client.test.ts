@@ -3,24 +3,11 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { Client, InMemoryTransport, StreamableHttpTransport } from "@x/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DemoIO, runDemo, terminalWaitFor } from "../src/client-demo.js";
+import { runDemo, terminalWaitFor } from "../src/client-demo.js";
+import { scripted } from "./scripted.js";
 
 const serverEntry = fileURLToPath(new URL("../dist/server.js", import.meta.url));
 const clientEntry = fileURLToPath(new URL("../dist/client.js", import.meta.url));
-
-/** A scripted person: answers in order, then input ends. */
-function scripted(answers: string[]): DemoIO & { output: string[] } {
-  const output: string[] = [];
-  const queue = [...answers];
-  return {
-    output,
-    print: (line) => output.push(line),
-    ask: async (question) => {
-      output.push(question);
-      return queue.shift();
-    },
-  };
-}
 
 function run(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [clientEntry, ...args], { stdio: ["pipe", "pipe", "pipe"] });

@@ -14,8 +14,9 @@ import express4 from "express4";
 import Fastify from "fastify";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { type DemoIO, runDemo, terminalWaitFor } from "../src/client-demo.js";
+import { runDemo, terminalWaitFor } from "../src/client-demo.js";
 import { createExampleServer } from "../src/tools.js";
+import { scripted } from "./scripted.js";
 
 /** A running framework app: the MCP endpoint's URL and how to stop it. */
 interface Mounted {
@@ -69,20 +70,6 @@ async function withFastify(): Promise<Mounted> {
     stop: async () => {
       app.server.closeAllConnections();
       await app.close();
-    },
-  };
-}
-
-/** A scripted person: answers in order, then input ends. */
-function scripted(answers: string[]): DemoIO & { output: string[] } {
-  const output: string[] = [];
-  const queue = [...answers];
-  return {
-    output,
-    print: (line) => output.push(line),
-    ask: async (question) => {
-      output.push(question);
-      return queue.shift();
     },
   };
 }
