@@ -28,7 +28,8 @@ export type ToolHandlerResult = CallToolResult | InputRequiredResult | string;
 
 /**
  * A tool handler: receives the call's arguments (already checked against
- * `inputSchema`) and the request context. An integer beyond ±(2^53 − 1)
+ * `inputSchema`; for a Standard Schema, the value its validation gave back)
+ * and the request context. An integer beyond ±(2^53 − 1)
  * arrives as a `bigint` with every digit (a decimal string with the server
  * option `bigIntegers: "string"`); a safe integer is a `number`, a decimal a
  * double. A `bigint` it returns (in `structuredContent`, say) is written as

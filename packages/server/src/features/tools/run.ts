@@ -157,9 +157,16 @@ class RunLimit {
  * -32768 to -32000) is rethrown, so the request is answered with that
  * JSON-RPC error; so is the end of a Multi Round-Trip round.
  *
+ * A tool whose `inputSchema` is a Standard Schema has its arguments checked
+ * by the library (`~standard.validate`) instead, and the handler gets the
+ * value the library gives back; its problems are reported in the same
+ * result. A Standard Schema `outputSchema` likewise checks
+ * `structuredContent`, and its output value is what is sent.
+ *
  * A handler that answers synchronously is finished synchronously: the
  * result comes back as a value, not a promise (no promise, microtask or
- * timer per call); a handler that returns a promise gets a promise back.
+ * timer per call), unless a Standard Schema's validation answered with a
+ * promise; a handler that returns a promise gets a promise back.
  * Either way a protocol error or the end of a round is thrown (synchronously
  * or as the rejection).
  */
