@@ -113,9 +113,10 @@ export interface ToolConfig {
    * `@valibot/to-json-schema`), published as its own conversion
    * (`~standard.jsonSchema.input`, dialect 2020-12) and checked with its own
    * `~standard.validate`, whose output the handler receives. Either way its
-   * root must be `type: "object"`.
+   * root must be `type: "object"` (for a Standard Schema whose input type is
+   * not an object, such as `z.string()`, this fails to compile).
    */
-  inputSchema?: InputSchema | StandardSchemaV1;
+  inputSchema?: InputSchema | StandardSchemaV1<JsonObject, unknown>;
   /**
    * The schema of `structuredContent` (JSON Schema in the dialects of
    * `inputSchema`, or a Standard Schema, published as

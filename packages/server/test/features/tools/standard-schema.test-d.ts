@@ -10,6 +10,17 @@ import { McpServer } from "../../../src/index.js";
 
 const server = new McpServer({ name: "typed", version: "1.0.0" });
 
+describe("any library", () => {
+  it("refuses a schema whose input is not an object: a tool's arguments are one", () => {
+    // @ts-expect-error: zod
+    server.registerTool("scalar", { inputSchema: z.string() }, () => "x");
+    // @ts-expect-error: valibot
+    server.registerTool("scalar", { inputSchema: toStandardJsonSchema(v.array(v.string())) }, () => "x");
+    // @ts-expect-error: arktype
+    server.registerTool("scalar", { inputSchema: type("number") }, () => "x");
+  });
+});
+
 describe("zod 4", () => {
   const input = z.object({
     city: z.string(),
