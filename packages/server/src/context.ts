@@ -25,11 +25,14 @@ import {
   type AskOptions,
   askBuilders,
   type ElicitAnswer,
+  type ElicitationSchema,
   loadAskValidators,
   type NotSupported,
   type RootsAnswer,
   type SampleAnswer,
+  type StandardElicitAnswer,
 } from "./mrtr/asks.js";
+import type { StandardSchemaV1 } from "./standard-schema.js";
 import type { Round } from "./mrtr/round.js";
 import type { JsonObject } from "./objects.js";
 import type { AuthInfo } from "./authorization.js";
@@ -160,7 +163,20 @@ export interface RequestContext {
    * @throws Error when called outside the handler's run (a detached promise or timer that
    *   outlives it), on another method, or with a key already used in this run;
    *   TypeError when `requestedSchema` is not a flat object schema of primitive properties.
+   *
+   * `requestedSchema` may be a Standard Schema (zod 4.2+, arktype, valibot
+   * wrapped with `toStandardJsonSchema` of `@valibot/to-json-schema`) whose
+   * input is flat ({@link ElicitationSchema}): it is sent as its own JSON
+   * Schema conversion, which must pass the same rules, an accepted answer is
+   * checked by its own validation (an answer that fails it is asked again),
+   * and `content` is that validation's output, typed as the schema's output.
+   * A schema without a conversion, or whose conversion fails, throws a TypeError.
    */
+  elicit<S extends ElicitationSchema>(
+    message: string,
+    requestedSchema: S,
+    options?: AskOptions,
+  ): Promise<StandardElicitAnswer<StandardSchemaV1.InferOutput<S>>>;
   elicit(message: string, requestedSchema: ElicitRequestFormParams["requestedSchema"], options?: AskOptions): Promise<ElicitAnswer>;
   /** Sends the user to `url` (URL-mode elicitation); same rules as {@link RequestContext.elicit}. */
   elicitUrl(message: string, url: string, options?: AskOptions): Promise<ElicitAnswer>;
@@ -406,7 +422,12 @@ class Context implements RequestContext {
   }
 
   get elicit(): RequestContext["elicit"] {
-    return this.#method("elicit", () => (message, requestedSchema, options) => this.#elicit(message, requestedSchema, options));
+    return this.#method(
+      "elicit",
+      () =>
+        ((message: string, requestedSchema: ElicitRequestFormParams["requestedSchema"], options?: AskOptions) =>
+          this.#elicit(message, requestedSchema, options)) as RequestContext["elicit"],
+    );
   }
 
   get elicitUrl(): RequestContext["elicitUrl"] {
@@ -522,7 +543,7 @@ class Context implements RequestContext {
       // the initialize era's request has no second chance.
       for (let attempt = 1; ; attempt++) {
         const answer = await peer.ask(request.method, request.params, this.signal, attempt === 1 ? one.options.key : undefined);
-        const accepted = one.accept(answer);
+        const accepted = await one.accept(answer);
         if (accepted !== undefined) return accepted;
         if (!peer.parallel || attempt >= MAX_TASK_ASK_ATTEMPTS) {
           throw new Error(`ctx.${name}: the client's answer to ${request.method} does not fit what was asked`);

@@ -39,10 +39,14 @@ export {
   type Ask,
   type AskOptions,
   type ElicitAnswer,
+  type ElicitationSchema,
+  type ElicitContent,
   isNotSupported,
   type NotSupported,
   type RootsAnswer,
   type SampleAnswer,
+  type StandardElicitAnswer,
+  type StandardElicitResult,
 } from "./mrtr/asks.js";
 export { InputRequiredSignal } from "./mrtr/round.js";
 export type { ServerInfo, ServerOptions, TasksOptions } from "./options.js";

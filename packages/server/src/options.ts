@@ -51,7 +51,8 @@ export interface ServerOptions {
    * with a keyword its dialect does not define, such as a misspelt
    * `properies` (JSON Schema would ignore it, and its check with it).
    * Keywords starting with `x-` are extensions and always allowed.
-   * Default true; set false to allow other keywords.
+   * Default true; set false to allow other keywords. A Standard Schema's
+   * JSON Schema conversion is not checked this way: its library wrote it.
    */
   strictSchemas?: boolean;
   /**
@@ -94,7 +95,10 @@ export interface ServerOptions {
    * (`"9007199254740993"`). Either way the arguments are checked against
    * `inputSchema` first, the integer as sent (it passes `type: "integer"`),
    * and a safe integer stays a `number`. Elsewhere (request ids, `_meta`,
-   * elicitation answers) such an integer is always a `bigint`.
+   * elicitation answers) such an integer is always a `bigint`. A tool (or
+   * ask) whose schema is a Standard Schema is the exception: its library is
+   * handed the nearest double (its number type is one), and the handler
+   * gets what the library gives back.
    */
   bigIntegers?: "bigint" | "string";
   /**

@@ -286,10 +286,19 @@ export class McpServer {
    * error result). An explicit `registerTool<Args>` types the arguments as
    * `Args` instead, trusting the caller, and leaves the result untyped.
    *
+   * Either schema may be a Standard Schema (zod 4.2+, arktype, or valibot
+   * wrapped with `toStandardJsonSchema` of `@valibot/to-json-schema`): the
+   * tool publishes the library's own JSON Schema conversion, its library
+   * checks the values, the handler's arguments are typed as the schema's
+   * output (and receive it: defaults filled, transforms applied), and
+   * `structuredContent` as the output schema's input.
+   *
    * @throws TypeError or Error naming the tool when the name is taken, empty,
    *   reserved (`help`) or outside the spec's rule (unless `strictToolNames: false`),
-   *   a schema does not compile (including an unresolvable `$ref`), or an
-   *   `x-mcp-header` annotation breaks the spec's constraints.
+   *   a schema does not compile (including an unresolvable `$ref`), a Standard
+   *   Schema has no JSON Schema conversion or its conversion fails, the input
+   *   schema's root is not `type: "object"`, or an `x-mcp-header` annotation
+   *   breaks the spec's constraints.
    */
   registerTool<const Config extends ToolConfig & { outputSchema: object }, const Result extends ToolResultOf<Config>>(
     name: string,

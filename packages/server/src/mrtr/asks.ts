@@ -24,9 +24,17 @@ import type {
   ListRootsResult,
 } from "@x/mcp-v2607";
 import { Method } from "@x/mcp-v2607/constants";
-import { isObject } from "../objects.js";
+import { isObject, type JsonObject } from "../objects.js";
 import { MissingDependencyError } from "../runtime-deps.js";
 import { type CompiledSchema, compileSchema } from "../schema.js";
+import {
+  isStandardSchema,
+  type StandardCheck,
+  type StandardOutcome,
+  type StandardSchemaV1,
+  standardCheck,
+  standardJsonSchema,
+} from "../standard-schema.js";
 
 type Validators = typeof import("./validators.js");
 
@@ -51,6 +59,34 @@ export interface NotSupported {
 
 /** The answer of a form elicitation: the client's `ElicitResult`, or not supported. */
 export type ElicitAnswer = ElicitResult | NotSupported;
+/**
+ * What a form elicitation's content may hold (spec: client/elicitation):
+ * flat properties of primitive values, a string array for a multi-select.
+ * A Standard Schema asked with must accept input of this shape.
+ */
+export type ElicitContent = { [key: string]: string | number | boolean | string[] | undefined };
+
+/**
+ * A Standard Schema (`@standard-schema/spec`) that can be a form
+ * elicitation's `requestedSchema`: its input is an {@link ElicitContent}
+ * (a nested object, say, fails to compile), and it converts itself to JSON
+ * Schema (zod 4.2+, arktype, valibot wrapped with `toStandardJsonSchema`).
+ */
+export type ElicitationSchema = StandardSchemaV1<ElicitContent, unknown>;
+
+/**
+ * The client's answer to a form elicitation asked with a Standard Schema:
+ * an accepted answer's `content` is what the schema's validation gave back
+ * (defaults filled, transforms applied), typed as its output; a declined or
+ * cancelled one carries no content.
+ */
+export type StandardElicitResult<T> =
+  | { action: "accept"; content: T; _meta?: ElicitResult["_meta"] }
+  | { action: "decline" | "cancel"; _meta?: ElicitResult["_meta"] };
+
+/** The answer of a form elicitation asked with a Standard Schema: {@link StandardElicitResult}, or not supported. */
+export type StandardElicitAnswer<T> = StandardElicitResult<T> | NotSupported;
+
 /** The answer of a sampling request. @deprecated Sampling is deprecated by the 2026-07-28 spec. */
 export type SampleAnswer = CreateMessageResult | NotSupported;
 /** The answer of a roots request. @deprecated Roots are deprecated by the 2026-07-28 spec. */
@@ -82,8 +118,12 @@ export interface Ask<T> {
    * @throws TypeError when its parameters are not acceptable.
    */
   readonly check: () => void;
-  /** Reads an answer; `undefined` when it is not acceptable (then the question is asked again). */
-  readonly accept: (answer: unknown) => T | undefined;
+  /**
+   * Reads an answer; `undefined` when it is not acceptable (then the
+   * question is asked again). A promise only when a Standard Schema's
+   * validation answered with one.
+   */
+  readonly accept: (answer: unknown) => T | undefined | Promise<T | undefined>;
   /** Phantom field carrying the answer type. */
   readonly __answer?: T;
 }
@@ -113,6 +153,31 @@ function answerSchema(requestedSchema: object): CompiledSchema {
   return compiled;
 }
 
+/** A Standard Schema's conversion and check, made once per schema object: the `requestedSchema` is asked on every round. */
+const standardAsks = new WeakMap<object, { schema: JsonObject; check: StandardCheck } | TypeError>();
+
+/** The JSON Schema and the check of a Standard Schema `requestedSchema`; a conversion that failed is the TypeError to throw. */
+function standardAsk(schema: StandardSchemaV1): { schema: JsonObject; check: StandardCheck } | TypeError {
+  let known = standardAsks.get(schema);
+  if (!known) {
+    try {
+      known = { schema: standardJsonSchema(schema, "input", "elicit: requestedSchema"), check: standardCheck(schema) };
+    } catch (error) {
+      known = error instanceof TypeError ? error : new TypeError(String(error));
+    }
+    standardAsks.set(schema, known);
+  }
+  return known;
+}
+
+/** An accepted answer whose content the schema's validation gave back, or `undefined` when it did not pass. */
+function acceptedAs(result: ElicitResult, outcome: StandardOutcome): StandardElicitResult<unknown> | undefined {
+  if (!outcome.ok) return undefined;
+  const copy = { ...result } as JsonObject;
+  copy.content = outcome.value;
+  return copy as StandardElicitResult<unknown>;
+}
+
 /** Form elicitation needs `elicitation` with `form`, or an empty `elicitation` (form is the default mode). */
 function formMissing(caps: ClientCapabilities): string | undefined {
   // Unchecked: the client's capabilities are only known to be an object.
@@ -140,34 +205,76 @@ function checked(name: string, build: () => unknown): void {
 
 /** Builders of asks for one request's client capabilities. */
 export function askBuilders(caps: ClientCapabilities) {
+  /**
+   * A form elicitation (spec: client/elicitation). `requestedSchema` must be
+   * a flat object schema of primitive properties: a JSON Schema, read in the
+   * dialect its `$schema` declares (as a tool's schemas are), whose answers
+   * are checked by the server's validator; or a Standard Schema, sent as
+   * its own conversion (`~standard.jsonSchema.input`, 2020-12), which must
+   * pass the same flatness rules, and whose own validation checks an
+   * accepted answer and gives the `content` the handler receives.
+   * @throws TypeError when the message or schema is not acceptable (an
+   *   unknown `$schema` included; for a Standard Schema, no conversion or a
+   *   conversion that fails), when the ask is checked.
+   */
+  function elicit<S extends ElicitationSchema>(
+    message: string,
+    requestedSchema: S,
+    options?: AskOptions,
+  ): Ask<StandardElicitResult<StandardSchemaV1.InferOutput<S>>>;
+  function elicit(message: string, requestedSchema: ElicitRequestFormParams["requestedSchema"], options?: AskOptions): Ask<ElicitResult>;
+  function elicit(
+    message: string,
+    requestedSchema: ElicitRequestFormParams["requestedSchema"] | ElicitationSchema,
+    options: AskOptions = {},
+  ): Ask<unknown> {
+    if (isStandardSchema(requestedSchema)) return standardElicit(message, requestedSchema, options);
+    const params = { message, requestedSchema } as ElicitRequestFormParams;
+    let matches: CompiledSchema | undefined;
+    return {
+      kind: "elicit",
+      request: { method: Method.ElicitationCreate, params } as InputRequest,
+      options,
+      missing: formMissing(caps),
+      check: () => {
+        checked("elicit", () => elicitRequest(message, requestedSchema));
+        matches ??= answerSchema(requestedSchema);
+      },
+      accept: (answer) => {
+        // The generated validators know no bigint (an answer's integer beyond 2^53): checked as the nearest double.
+        if (!V!.ElicitResult(replaceBigInts(answer, Number))) return undefined;
+        const result = answer as ElicitResult;
+        if (result.action === "accept" && matches!(result.content ?? {}).length > 0) return undefined;
+        return result;
+      },
+    };
+  }
+
+  function standardElicit(message: string, schema: StandardSchemaV1, options: AskOptions): Ask<unknown> {
+    const known = standardAsk(schema);
+    const requestedSchema = (known instanceof TypeError ? {} : known.schema) as ElicitRequestFormParams["requestedSchema"];
+    return {
+      kind: "elicit",
+      request: { method: Method.ElicitationCreate, params: { message, requestedSchema } } as InputRequest,
+      options,
+      missing: formMissing(caps),
+      check: () => {
+        if (known instanceof TypeError) throw known;
+        // The conversion must meet the spec's rules for a requestedSchema, as a hand-written one does.
+        checked("elicit", () => elicitRequest(message, requestedSchema));
+      },
+      accept: (answer) => {
+        if (known instanceof TypeError || !V!.ElicitResult(replaceBigInts(answer, Number))) return undefined;
+        const result = answer as ElicitResult;
+        if (result.action !== "accept") return result;
+        const outcome = known.check(result.content ?? {});
+        return outcome instanceof Promise ? outcome.then((o) => acceptedAs(result, o)) : acceptedAs(result, outcome);
+      },
+    };
+  }
+
   return {
-    /**
-     * A form elicitation (spec: client/elicitation). `requestedSchema` must be
-     * a flat object schema of primitive properties, read in the dialect its
-     * `$schema` declares (as a tool's schemas are).
-     * @throws TypeError when the message or schema is not acceptable (an unknown `$schema` included).
-     */
-    elicit(message: string, requestedSchema: ElicitRequestFormParams["requestedSchema"], options: AskOptions = {}): Ask<ElicitResult> {
-      const params = { message, requestedSchema } as ElicitRequestFormParams;
-      let matches: CompiledSchema | undefined;
-      return {
-        kind: "elicit",
-        request: { method: Method.ElicitationCreate, params } as InputRequest,
-        options,
-        missing: formMissing(caps),
-        check: () => {
-          checked("elicit", () => elicitRequest(message, requestedSchema));
-          matches ??= answerSchema(requestedSchema);
-        },
-        accept: (answer) => {
-          // The generated validators know no bigint (an answer's integer beyond 2^53): checked as the nearest double.
-          if (!V!.ElicitResult(replaceBigInts(answer, Number))) return undefined;
-          const result = answer as ElicitResult;
-          if (result.action === "accept" && matches!(result.content ?? {}).length > 0) return undefined;
-          return result;
-        },
-      };
-    },
+    elicit,
     /** A URL-mode elicitation: sends the user to `url` (spec: client/elicitation, URL mode). */
     elicitUrl(message: string, url: string, options: AskOptions = {}): Ask<ElicitResult> {
       const e: unknown = caps.elicitation;

@@ -7,6 +7,9 @@ import type { InputRequests } from "@x/mcp-v2607";
 import type { JsonObject } from "../objects.js";
 import type { Ask, Kind, NotSupported } from "./asks.js";
 
+/** Stands for an ask the client's capabilities rule out: it is answered "not supported", never asked. */
+const NOT_ASKED = Symbol("not asked");
+
 /** Thrown by an ask to end the round; handlers should let it pass (a `finally` still runs). */
 export class InputRequiredSignal extends Error {
   constructor() {
@@ -38,9 +41,12 @@ export class Round {
     this.answers = answers;
   }
 
-  /** Resolves asks in order; records every unanswered one, then ends the round if any. */
-  resolve(asks: readonly Ask<unknown>[]): unknown[] {
-    const results: unknown[] = [];
+  /**
+   * Resolves asks in order; records every unanswered one, then ends the
+   * round if any. Synchronous unless an ask's check of its answer (a
+   * Standard Schema's validation) answered with a promise.
+   */
+  resolve(asks: readonly Ask<unknown>[]): unknown[] | Promise<unknown[]> {
     const keys: string[] = [];
     this.#counters ??= { elicit: 0, sample: 0, roots: 0 };
     this.#keys ??= new Set<string>();
@@ -52,20 +58,31 @@ export class Round {
       used.add(key);
       keys.push(key);
     }
+    let waiting = false;
+    const accepted = asks.map((ask, i) => {
+      if (ask.missing !== undefined) return NOT_ASKED;
+      const raw = this.answers[keys[i]!];
+      const answer = raw === undefined ? undefined : ask.accept(raw);
+      if (answer instanceof Promise) waiting = true;
+      return answer;
+    });
+    if (waiting) return Promise.all(accepted).then((answers) => this.#settle(asks, keys, answers));
+    return this.#settle(asks, keys, accepted);
+  }
+
+  #settle(asks: readonly Ask<unknown>[], keys: readonly string[], answers: readonly unknown[]): unknown[] {
+    const results: unknown[] = [];
     asks.forEach((ask, i) => {
       const key = keys[i]!;
-      if (ask.missing !== undefined) {
-        results.push({ action: "not_supported", capability: ask.missing } satisfies NotSupported);
-        return;
-      }
-      const raw = this.answers[key];
-      const answer = raw === undefined ? undefined : ask.accept(raw);
-      if (answer === undefined) {
+      const answer = answers[i];
+      if (answer === NOT_ASKED) {
+        results.push({ action: "not_supported", capability: ask.missing! } satisfies NotSupported);
+      } else if (answer === undefined) {
         this.pending[key] = ask.request;
         this.ended = true;
         results.push(undefined);
       } else {
-        this.used[key] = raw;
+        this.used[key] = this.answers[key];
         results.push(answer);
       }
     });

@@ -11,6 +11,7 @@ import type { JsonObject } from "../../objects.js";
 import { MissingDependencyError } from "../../runtime-deps.js";
 import { type CompiledSchema, compileSchema, unknownKeyword } from "../../schema.js";
 import { checkedScopes } from "../../authorization.js";
+import { isStandardSchema, type StandardCheck, type StandardSchemaV1, standardCheck, standardJsonSchema } from "../../standard-schema.js";
 
 /** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
 export type InputSchema = { type: "object"; [key: string]: unknown };
@@ -27,7 +28,8 @@ export type ToolHandlerResult = CallToolResult | InputRequiredResult | string;
 
 /**
  * A tool handler: receives the call's arguments (already checked against
- * `inputSchema`) and the request context. An integer beyond ±(2^53 − 1)
+ * `inputSchema`; for a Standard Schema, the value its validation gave back)
+ * and the request context. An integer beyond ±(2^53 − 1)
  * arrives as a `bigint` with every digit (a decimal string with the server
  * option `bigIntegers: "string"`); a safe integer is a `number`, a decimal a
  * double. A `bigint` it returns (in `structuredContent`, say) is written as
@@ -65,18 +67,36 @@ export type TypedToolResult<Out> =
   | (CallToolResult & { isError: true })
   | (InputRequiredResult & { resultType: "input_required" });
 
-/** The handler's argument type for a config: from its literal `inputSchema` (`JsonObject` when there is none). */
-export type ToolArguments<C> = C extends { inputSchema: infer S } ? SchemaType<S> : JsonObject;
+/**
+ * The handler's argument type for a config: for a Standard Schema
+ * `inputSchema`, the type its validation gives back
+ * (`StandardSchemaV1.InferOutput`: defaults filled, transforms applied);
+ * for a literal JSON Schema, {@link SchemaType}; `JsonObject` when there is
+ * none. The Standard Schema test comes first: a library's schema object may
+ * look like a JSON Schema too (a zod object has `type: "object"`).
+ */
+export type ToolArguments<C> = C extends { inputSchema: infer S }
+  ? S extends StandardSchemaV1
+    ? StandardSchemaV1.InferOutput<S>
+    : SchemaType<S>
+  : JsonObject;
 
-/** The handler's result type for a config: {@link TypedToolResult} for a literal `outputSchema`, else {@link ToolHandlerResult}. */
+/**
+ * The handler's result type for a config: {@link TypedToolResult} of what a
+ * Standard Schema `outputSchema` accepts (`StandardSchemaV1.InferInput`: the
+ * server validates it and sends the validation's output) or of a literal
+ * JSON Schema's type; else {@link ToolHandlerResult}.
+ */
 export type ToolResultOf<C> = C extends { outputSchema: infer S }
   ? [S] extends [never]
     ? ToolHandlerResult
-    : S extends object
-      ? string extends keyof S
-        ? ToolHandlerResult
-        : TypedToolResult<SchemaType<S>>
-      : ToolHandlerResult
+    : S extends StandardSchemaV1
+      ? TypedToolResult<StandardSchemaV1.InferInput<S>>
+      : S extends object
+        ? string extends keyof S
+          ? ToolHandlerResult
+          : TypedToolResult<SchemaType<S>>
+        : ToolHandlerResult
   : ToolHandlerResult;
 
 /** The definition of a tool, as given to `McpServer.registerTool`. */
@@ -85,10 +105,26 @@ export interface ToolConfig {
   title?: string;
   /** What the tool does, for the model. */
   description?: string;
-  /** JSON Schema of the arguments (2020-12 unless its `$schema` declares 2019-09, draft-07, -06 or -04); default `{ type: "object" }`. */
-  inputSchema?: InputSchema;
-  /** JSON Schema of `structuredContent` (dialects as `inputSchema`); when given, every non-error result must carry conforming `structuredContent`. */
-  outputSchema?: OutputSchema;
+  /**
+   * The arguments' schema; default `{ type: "object" }`. A JSON Schema
+   * (2020-12 unless its `$schema` declares 2019-09, draft-07, -06 or -04),
+   * checked with the server's validator; or a Standard Schema (zod 4.2+,
+   * arktype, valibot wrapped with `toStandardJsonSchema` of
+   * `@valibot/to-json-schema`), published as its own conversion
+   * (`~standard.jsonSchema.input`, dialect 2020-12) and checked with its own
+   * `~standard.validate`, whose output the handler receives. Either way its
+   * root must be `type: "object"` (for a Standard Schema whose input type is
+   * not an object, such as `z.string()`, this fails to compile).
+   */
+  inputSchema?: InputSchema | StandardSchemaV1<JsonObject, unknown>;
+  /**
+   * The schema of `structuredContent` (JSON Schema in the dialects of
+   * `inputSchema`, or a Standard Schema, published as
+   * `~standard.jsonSchema.output`); when given, every non-error result must
+   * carry conforming `structuredContent`. For a Standard Schema, what is
+   * sent is the validation's output value (defaults filled, transforms applied).
+   */
+  outputSchema?: OutputSchema | StandardSchemaV1;
   /** Behaviour hints for clients (`readOnlyHint`, `destructiveHint`, ...). */
   annotations?: ToolAnnotations;
   /** Extra `_meta` published with the tool definition. */
@@ -129,8 +165,14 @@ export interface RegisteredTool {
   readonly name: string;
   readonly definition: Tool;
   readonly handler: ToolHandler<any>;
+  /** The JSON Schema check of the arguments (not used when {@link RegisteredTool.parseInput} is set). */
   readonly checkInput: CompiledSchema;
+  /** The JSON Schema check of `structuredContent` (not used when {@link RegisteredTool.parseOutput} is set). */
   readonly checkOutput: CompiledSchema | undefined;
+  /** For a Standard Schema `inputSchema`: its library's validation, whose output value the handler receives. */
+  readonly parseInput?: StandardCheck | undefined;
+  /** For a Standard Schema `outputSchema`: its library's validation, whose output value is sent as `structuredContent`. */
+  readonly parseOutput?: StandardCheck | undefined;
   readonly requiredClientCapabilities: ClientCapabilities | undefined;
   /** The scopes a call's token must hold (HTTP `auth` only); `undefined` for none. */
   readonly requiredScopes?: readonly string[] | undefined;
@@ -153,7 +195,9 @@ export interface DefineToolOptions {
 }
 
 /**
- * Builds a {@link RegisteredTool}: checks the name and compiles both schemas.
+ * Builds a {@link RegisteredTool}: checks the name and compiles both schemas
+ * (a Standard Schema is converted to the JSON Schema it publishes instead,
+ * and keeps its library's validation).
  *
  * @throws TypeError when the name is empty, the input schema's root type is not `"object"`,
  *   `taskSupport` or `taskStart` is not one of its values, or an `x-mcp-header` annotation breaks a rule; Error naming the tool and schema when a schema does not compile,
@@ -162,15 +206,29 @@ export interface DefineToolOptions {
  *   (`required` not an array: the message gives its path), or a `$ref` does not resolve;
  *   TypeError naming the tool, the schema, the keyword and where it is when a schema
  *   has a keyword its dialect does not define (unless `strictSchemas: false`);
- *   MissingDependencyError when ajv is not installed.
+ *   TypeError naming the tool and schema when a Standard Schema has no JSON Schema
+ *   conversion (the message says how to give it one), its conversion fails, or the
+ *   input side's conversion is not `type: "object"`;
+ *   MissingDependencyError when ajv is not installed (and a schema is a JSON Schema).
  */
 export function defineTool(name: string, config: ToolConfig, handler: ToolHandler<any>, options: DefineToolOptions = {}): RegisteredTool {
   if (typeof name !== "string" || name.length === 0) throw new TypeError("tool name must be a non-empty string");
   if (typeof handler !== "function") throw new TypeError(`tool ${name}: handler must be a function`);
-  const inputSchema: InputSchema = config.inputSchema ?? { type: "object" };
+  const standardIn = isStandardSchema(config.inputSchema) ? config.inputSchema : undefined;
+  const inputSchema = (
+    standardIn ? standardJsonSchema(standardIn, "input", `tool ${name}: inputSchema`) : (config.inputSchema ?? { type: "object" })
+  ) as InputSchema;
   if (inputSchema.type !== "object") {
-    throw new TypeError(`tool ${name}: inputSchema must have type "object"`);
+    // The spec's rule for every tool, however the schema was written: the arguments are an object.
+    const converted = standardIn
+      ? ` (the ${String(standardIn["~standard"].vendor)} schema converts to type ${JSON.stringify(inputSchema.type ?? null)}: use an object schema)`
+      : "";
+    throw new TypeError(`tool ${name}: inputSchema must have type "object"${converted}`);
   }
+  const standardOut = isStandardSchema(config.outputSchema) ? config.outputSchema : undefined;
+  const outputSchema = standardOut
+    ? (standardJsonSchema(standardOut, "output", `tool ${name}: outputSchema`) as OutputSchema)
+    : (config.outputSchema as OutputSchema | undefined);
   // The walker clients run on tools/list: a tool they would drop is refused
   // here. No depth bound: that guards a client against a server's schema.
   const headers = toolHeaderParams({ inputSchema }, Number.POSITIVE_INFINITY);
@@ -187,15 +245,18 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
   const definition: Tool = { name, inputSchema } as Tool;
   if (config.title !== undefined) definition.title = config.title;
   if (config.description !== undefined) definition.description = config.description;
-  if (config.outputSchema !== undefined) definition.outputSchema = config.outputSchema as Tool["outputSchema"];
+  if (outputSchema !== undefined) definition.outputSchema = outputSchema as Tool["outputSchema"];
   if (config.annotations !== undefined) definition.annotations = config.annotations;
   if (config._meta !== undefined) definition._meta = config._meta as Tool["_meta"];
   return {
     name,
     definition,
     handler,
-    checkInput: compileFor(name, "inputSchema", inputSchema, strict),
-    checkOutput: config.outputSchema ? compileFor(name, "outputSchema", config.outputSchema, strict) : undefined,
+    // A Standard Schema's values are its library's to check: its conversion is only published.
+    checkInput: standardIn ? NOT_USED : compileFor(name, "inputSchema", inputSchema, strict),
+    checkOutput: outputSchema === undefined ? undefined : standardOut ? NOT_USED : compileFor(name, "outputSchema", outputSchema, strict),
+    parseInput: standardIn ? standardCheck(standardIn) : undefined,
+    parseOutput: standardOut ? standardCheck(standardOut) : undefined,
     requiredClientCapabilities: config.requiredClientCapabilities,
     requiredScopes: checkedScopes(`tool ${name}`, config.requiredScopes),
     headerParams: headers.params,
@@ -204,6 +265,9 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
     taskStart: config.taskStart === "deferred" ? "deferred" : undefined,
   };
 }
+
+/** The JSON Schema check of a side whose Standard Schema checks it instead (never called for that side). */
+const NOT_USED: CompiledSchema = () => [];
 
 /** The default run limit of a tool call, in milliseconds (one minute). */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;

@@ -9,8 +9,9 @@ import { boundText, boundValue, MESSAGE_LIMIT } from "../../actions/bound.js";
 import type { RequestContext, RunScope } from "../../context.js";
 import { isProtocolError } from "../../errors.js";
 import { roundEnded } from "../../mrtr/run.js";
-import type { JsonObject } from "../../objects.js";
-import { formatProblems, nonFiniteProblem } from "../../schema.js";
+import { copyOwn, type JsonObject } from "../../objects.js";
+import { formatProblems, nonFiniteProblem, type SchemaProblem } from "../../schema.js";
+import type { StandardOutcome } from "../../standard-schema.js";
 import {
   dispatchError,
   isDispatchError,
@@ -156,9 +157,16 @@ class RunLimit {
  * -32768 to -32000) is rethrown, so the request is answered with that
  * JSON-RPC error; so is the end of a Multi Round-Trip round.
  *
+ * A tool whose `inputSchema` is a Standard Schema has its arguments checked
+ * by the library (`~standard.validate`) instead, and the handler gets the
+ * value the library gives back; its problems are reported in the same
+ * result. A Standard Schema `outputSchema` likewise checks
+ * `structuredContent`, and its output value is what is sent.
+ *
  * A handler that answers synchronously is finished synchronously: the
  * result comes back as a value, not a promise (no promise, microtask or
- * timer per call); a handler that returns a promise gets a promise back.
+ * timer per call), unless a Standard Schema's validation answered with a
+ * promise; a handler that returns a promise gets a promise back.
  * Either way a protocol error or the end of a round is thrown (synchronously
  * or as the rejection).
  */
@@ -219,11 +227,35 @@ function runGuarded(
   // A schema's number check passes Infinity and NaN, and an overflowing
   // literal such as -1e400 parses to one: reported first, beside the schema's problems.
   const nonFinite = nonFiniteProblem(args);
-  const inputProblems = nonFinite ? [nonFinite, ...tool.checkInput(args)] : tool.checkInput(args);
-  if (inputProblems.length > 0) {
-    return dispatchError(toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${formatProblems(inputProblems)}`));
+  if (tool.parseInput !== undefined) {
+    // A Standard Schema: its library checks, and its output is what the handler gets.
+    const parsed = tool.parseInput(args);
+    const proceed = (outcome: StandardOutcome) =>
+      outcome.ok && !nonFinite
+        ? invoke(tool, outcome.value, ctx, scope, options, event)
+        : invalidArguments(tool, nonFinite, outcome.ok ? [] : outcome.problems);
+    return parsed instanceof Promise ? parsed.then(proceed) : proceed(parsed);
   }
-  if (options.bigIntegers === "string") args = replaceBigInts(args, String) as JsonObject;
+  const inputProblems = tool.checkInput(args);
+  if (nonFinite || inputProblems.length > 0) return invalidArguments(tool, nonFinite, inputProblems);
+  return invoke(tool, options.bigIntegers === "string" ? replaceBigInts(args, String) : args, ctx, scope, options, event);
+}
+
+/** The answer to arguments that fail the tool's input check (classified `dispatch`). */
+function invalidArguments(tool: RegisteredTool, nonFinite: SchemaProblem | undefined, problems: SchemaProblem[]): CallToolResult {
+  const all = nonFinite ? [nonFinite, ...problems] : problems;
+  return dispatchError(toolErrorResult(`Invalid arguments for tool ${tool.name}:\n${formatProblems(all)}`));
+}
+
+/** Runs the handler on checked arguments inside the fault boundary, under its run limit. */
+function invoke(
+  tool: RegisteredTool,
+  args: unknown,
+  ctx: RequestContext,
+  scope: RunScope,
+  options: RunToolOptions,
+  event: ToolCallEvent | undefined,
+): ToolRunResult | Promise<ToolRunResult> {
   // The handler gets the request's context, whose `signal` reads this run's
   // from now on (through the scope): one tools/call, one run, and no derived
   // context to build.
@@ -304,9 +336,15 @@ function faultOrRethrow(tool: RegisteredTool, fault: unknown, scope: RunScope, e
  * Normalises what a handler returned and checks its `structuredContent`:
  * first for numbers JSON cannot carry (any result, with or without an
  * `outputSchema`: serialised, Infinity and NaN would turn into a silent
- * `null`), then against the tool's `outputSchema`.
+ * `null`), then against the tool's `outputSchema`. A Standard Schema
+ * `outputSchema` is checked by its library (perhaps asynchronously), and its
+ * output value is sent in place of what the handler returned.
  */
-function checkResult(tool: RegisteredTool, returned: ToolHandlerResult, event: ToolCallEvent | undefined): ToolRunResult {
+function checkResult(
+  tool: RegisteredTool,
+  returned: ToolHandlerResult,
+  event: ToolCallEvent | undefined,
+): ToolRunResult | Promise<ToolRunResult> {
   const result = normaliseResult(returned);
   if (!result) {
     return faultResult(
@@ -329,14 +367,32 @@ function checkResult(tool: RegisteredTool, returned: ToolHandlerResult, event: T
     if (result.structuredContent === undefined) {
       return toolErrorResult(`Tool ${tool.name} declares an outputSchema but returned no structuredContent`);
     }
-    const problems = tool.checkOutput(result.structuredContent);
-    if (problems.length > 0) {
-      return toolErrorResult(
-        `Tool ${tool.name} returned structuredContent that does not match its outputSchema:\n${formatProblems(problems)}`,
-      );
+    if (tool.parseOutput !== undefined) {
+      const parsed = tool.parseOutput(result.structuredContent);
+      return parsed instanceof Promise ? parsed.then((outcome) => parsedResult(tool, result, outcome)) : parsedResult(tool, result, parsed);
     }
+    const problems = tool.checkOutput(result.structuredContent);
+    if (problems.length > 0) return outputMismatch(tool, problems);
   }
   return result;
+}
+
+/** A result whose `structuredContent` a Standard Schema checked: refused with its problems, or carrying its output value. */
+function parsedResult(tool: RegisteredTool, result: CallToolResult, outcome: StandardOutcome): CallToolResult {
+  if (!outcome.ok) return outputMismatch(tool, outcome.problems);
+  if (outcome.value === result.structuredContent) return result;
+  // A transform may give what JSON cannot carry.
+  const nonFinite = nonFiniteProblem(outcome.value);
+  if (nonFinite)
+    return toolErrorResult(`Tool ${tool.name} returned structuredContent that JSON cannot carry:\n${formatProblems([nonFinite])}`);
+  // A copy: the handler's result object stays as it was.
+  const sent = copyOwn(result) as CallToolResult;
+  sent.structuredContent = outcome.value as CallToolResult["structuredContent"];
+  return sent;
+}
+
+function outputMismatch(tool: RegisteredTool, problems: readonly SchemaProblem[]): CallToolResult {
+  return toolErrorResult(`Tool ${tool.name} returned structuredContent that does not match its outputSchema:\n${formatProblems(problems)}`);
 }
 
 function normaliseResult(value: unknown): CallToolResult | undefined {
