@@ -528,9 +528,10 @@ describe("an input handler that never answers, in a task", () => {
     const { signals, elicitation } = silent();
     const { client, count } = await connect(fast.url, { tasks: true, handlers: { elicitation } });
     const { task } = await client.callToolAsTask("ask");
-    await expect(task!.wait({ maxWaitMs: 400 })).rejects.toMatchObject({
+    // Long enough for the ask to reach the handler on a loaded machine: the bound must cut off a handler already asking.
+    await expect(task!.wait({ maxWaitMs: 2000 })).rejects.toMatchObject({
       code: ClientErrorCode.RequestTimeout,
-      data: { taskId: task!.taskId, maxWaitMs: 400 },
+      data: { taskId: task!.taskId, maxWaitMs: 2000 },
     });
     expect(signals).toHaveLength(1);
     expect(signals[0]!.aborted).toBe(true);
