@@ -21,7 +21,11 @@ const BUILD_LIMIT_MS = 180_000;
 
 /** Runs `next build` in the app's folder; resolves with what it printed, rejects with it on failure or after the limit. */
 function build(): Promise<string> {
-  const child = spawn(process.execPath, [nextBin, "build"], { cwd: app, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [nextBin, "build"], {
+    cwd: app,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
     output += chunk;
