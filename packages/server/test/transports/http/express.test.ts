@@ -141,13 +141,53 @@ describe.each(versions)("%s", (_name, express) => {
     expect(below.json.error.message).toContain("mount prefix included");
   });
 
-  it("mounted under a prefix with the prefix-relative path in the option: 404 that says why", async () => {
+  it("mounted under a prefix with the prefix-relative path in the option: 404 that says why and what the option must be", async () => {
     const app = express();
     app.use("/api", handler({ path: "/mcp" }));
     const base = await start(app);
     const answer = await rpc(`${base}/api/mcp`, "tools/list");
     expect(answer.status).toBe(404);
+    expect(answer.json.error.code).toBe(-32600);
     expect(answer.json.error.message).toContain('"/api/mcp" is not the MCP endpoint "/mcp"');
     expect(answer.json.error.message).toContain("mount prefix included");
+    expect(answer.json.error.message).toContain('mounted under "/api", it must be "/api/mcp", or be left out');
+  });
+
+  it("in a router mounted in the app: the path option names the whole path, and a relative one gets 404 saying so", async () => {
+    const app = express();
+    const agreeing = express.Router();
+    agreeing.use("/mcp", handler({ path: "/api/mcp" }));
+    app.use("/api", agreeing);
+    const relative = express.Router();
+    relative.use("/mcp", handler({ path: "/mcp" }));
+    app.use("/v2", relative);
+    const base = await start(app);
+    const ok = await rpc(`${base}/api/mcp`, "tools/list");
+    expect(ok.status).toBe(200);
+    expect(ok.json.result.tools.map((t: { name: string }) => t.name)).toContain("echo");
+    const refused = await rpc(`${base}/v2/mcp`, "tools/list");
+    expect(refused.status).toBe(404);
+    expect(refused.json.error.message).toContain('"/v2/mcp" is not the MCP endpoint "/mcp"');
+    expect(refused.json.error.message).toContain('it must be "/v2/mcp"');
+  });
+
+  it("app.use('/mcp', handler) without the path option: the router alone chooses, so every path under the mount is served", async () => {
+    const app = express();
+    app.use("/mcp", handler());
+    const base = await start(app);
+    for (const path of ["/mcp", "/mcp/", "/mcp/anything"]) {
+      const answer = await rpc(`${base}${path}`, "tools/list");
+      expect(answer.status).toBe(200);
+      expect(answer.json.result.tools.map((t: { name: string }) => t.name)).toContain("echo");
+    }
+  });
+
+  it("a trailing slash the router lets through is not the endpoint: 404 that says so", async () => {
+    const app = express();
+    app.use("/mcp", handler({ path: "/mcp" }));
+    const base = await start(app);
+    const answer = await rpc(`${base}/mcp/`, "tools/list");
+    expect(answer.status).toBe(404);
+    expect(answer.json.error.message).toBe('Not found: "/mcp/" is not the MCP endpoint "/mcp": the endpoint has no trailing slash');
   });
 });
