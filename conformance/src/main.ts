@@ -7,6 +7,7 @@
  */
 import type { Server } from "node:http";
 import { configureNodeServer, createNodeHandler, listen } from "@x/server";
+import { bodyParserErrors } from "@x/server/express";
 import { createFixtureServer } from "./fixture.js";
 
 function option(name: string): string | undefined {
@@ -23,7 +24,7 @@ if (behind === "express") {
   const app = express();
   // As large as the handler's maxBodyBytes (4 MiB), so express.json() refuses nothing the handler would take.
   app.use(express.json({ limit: "4mb" }));
-  app.use("/mcp", createNodeHandler(createFixtureServer(), { path: "/mcp" }));
+  app.use("/mcp", createNodeHandler(createFixtureServer(), { path: "/mcp" }), bodyParserErrors());
   const http: Server = configureNodeServer(app.listen(port, "127.0.0.1"));
   await new Promise<void>((resolve, reject) => {
     http.once("listening", resolve);

@@ -7,6 +7,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createFetchHandler, createNodeHandler, type McpServer } from "@x/server";
+import { bodyParserErrors } from "@x/server/express";
 import express5 from "express";
 import express4 from "express4";
 import Fastify from "fastify";
@@ -34,11 +35,16 @@ export async function listening(server: Server): Promise<string> {
 
 type Express = typeof express5;
 
-/** Express (`express5` or `express4`) with `app.use("/mcp", handler)`, behind `express.json()` when `json`. */
+/**
+ * Express (`express5` or `express4`) with `app.use("/mcp", handler)`; when
+ * `json`, behind `express.json()`, whose refusals `bodyParserErrors()` answers.
+ */
 export async function withExpress(express: Express, json: boolean, server: McpServer = createExampleServer()): Promise<Mounted> {
   const app = express();
-  if (json) app.use(express.json());
-  app.use("/mcp", createNodeHandler(server, { path: "/mcp" }));
+  if (json) {
+    app.use(express.json({ limit: "4mb" }));
+    app.use("/mcp", createNodeHandler(server, { path: "/mcp" }), bodyParserErrors());
+  } else app.use("/mcp", createNodeHandler(server, { path: "/mcp" }));
   const http = app.listen(0, "127.0.0.1");
   return { url: `${await listening(http)}/mcp`, stop: () => closeServer(http) };
 }
