@@ -26,7 +26,9 @@ export interface NodeHandlerOptions extends HttpTransportOptions {
    * (-32600). It is matched against the whole request path: behind a router
    * that strips its mount prefix from `req.url` (Express's `app.use("/mcp", h)`),
    * against `req.originalUrl`, so the path given to the router and to the
-   * handler is the same. Default: every path.
+   * handler is the same. When a router's prefix or a trailing slash is the
+   * difference, the 404's message says what `path` must be. Default: every
+   * path (the router alone chooses).
    */
   path?: string;
 }
