@@ -134,10 +134,11 @@ export interface HttpTransportOptions extends LegacyHttpOptions {
    * Most time to receive a request's body once the handler starts reading
    * it, in milliseconds; past it the answer is 408 with -32600 (on HTTP/1.1
    * through `createNodeHandler`, with `Connection: close`, as the rest of the
-   * body may still come), and the bytes read so far are let go. Bounds a body that never arrives whatever the
-   * timeouts of the server the handler is mounted in (Node's own allow five
-   * minutes, Fastify's none). A body a framework already read is not timed.
-   * Default 30 000; 0 turns it off.
+   * body may still come), and the bytes read so far are let go. It bounds a
+   * body that never arrives whatever the timeouts of the server the handler
+   * is mounted in (Node's own allow five minutes, Fastify's none). A body a
+   * framework already read is not timed. Default 30 000; 0 (or a negative
+   * number) turns it off.
    */
   bodyTimeoutMs?: number;
   /** Most requests handled at once (open listen streams included); past it: 503. Default 1024. */
