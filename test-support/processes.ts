@@ -23,7 +23,7 @@ export interface Listening {
   child: ChildProcess;
   /** The URL it printed (`listening on <url>`). */
   url: string;
-  /** Everything it wrote on stderr since it started. */
+  /** Everything it wrote on stderr (and on stdout, when started with a `ready` pattern) since it started. */
   stderr(): string;
 }
 
@@ -39,20 +39,28 @@ export function startListening(script: string, env: Record<string, string>, time
 /**
  * Runs `command args` (another runtime's binary, for instance) in `cwd` with
  * `env` added, and resolves once it printed `listening on <url>` on stderr
- * (within `timeoutMs`, default 20 s).
+ * (within `timeoutMs`, default 20 s). A program that announces itself
+ * otherwise (a framework's own server) is given `ready`: a pattern matched
+ * on stdout and stderr together, whose first group is the URL.
  * @throws (rejects) when it cannot start, exits first or does not listen in time, with what it printed.
  */
 export function startCommandListening(
   command: string,
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number; ready?: RegExp } = {},
 ): Promise<Listening> {
   const timeoutMs = options.timeoutMs ?? 20_000;
+  const ready = options.ready ?? /listening on (\S+)/;
   const script = [command, ...args].join(" ");
-  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ["ignore", "ignore", "pipe"] });
+  const stdout = options.ready ? "pipe" : "ignore";
+  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ["ignore", stdout, "pipe"] });
   let seen = "";
   child.stderr!.setEncoding("utf8");
   child.stderr!.on("data", (chunk: string) => {
+    seen += chunk;
+  });
+  child.stdout?.setEncoding("utf8");
+  child.stdout?.on("data", (chunk: string) => {
     seen += chunk;
   });
   return new Promise((resolve, reject) => {
@@ -61,10 +69,11 @@ export function startCommandListening(
       reject(new Error(`${script} did not listen within ${timeoutMs} ms: ${seen}`));
     }, timeoutMs);
     const onData = () => {
-      const m = /listening on (\S+)/.exec(seen);
+      const m = ready.exec(seen);
       if (!m) return;
       clearTimeout(timer);
       child.stderr!.off("data", onData);
+      child.stdout?.off("data", onData);
       child.off("exit", onExit);
       resolve({ child, url: m[1]!, stderr: () => seen });
     };
@@ -77,6 +86,7 @@ export function startCommandListening(
       reject(new Error(`${script} could not start: ${error.message}`));
     });
     child.stderr!.on("data", onData);
+    child.stdout?.on("data", onData);
     child.once("exit", onExit);
   });
 }

@@ -15,7 +15,12 @@
 //   5. runs the 10 scenarios of the tasks extension (io.modelcontextprotocol/tasks)
 //      one by one with --scenario (an extension's scenarios are not scored by
 //      --requirements): each must pass;
-//   6. stops the fixture by its PID and exits non-zero when any scored run failed.
+//   6. stops the fixture by its PID;
+//   7. starts the fixture again mounted in Express 5 behind express.json()
+//      (`--behind express`: the set-up most apps have, where the node handler
+//      takes a body the framework already parsed) and runs --requirements
+//      2026-07-28 and 2025-11-25 against it with the same baselines, then
+//      stops it by its PID; exits non-zero when any scored run failed.
 // Build first (`pnpm build`); `pnpm test` does.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
@@ -52,24 +57,38 @@ if (!existsSync(fixture)) {
 }
 mkdirSync(results, { recursive: true });
 
-const server = spawn(process.execPath, [fixture, "--port", "0"], { stdio: ["ignore", "inherit", "pipe"] });
-let seen = "";
-const url = await new Promise((resolve, reject) => {
-  const timer = setTimeout(() => reject(new Error(`fixture did not start: ${seen}`)), 15_000);
-  server.stderr.on("data", (chunk) => {
-    seen += String(chunk);
-    const match = /listening on (\S+)/.exec(seen);
-    if (match) {
-      clearTimeout(timer);
-      resolve(match[1].replace("127.0.0.1", "localhost"));
-    }
+/** Starts the fixture with `args`; resolves with its process and the URL it printed (localhost, as the suite expects). */
+async function startFixture(args) {
+  const child = spawn(process.execPath, [fixture, "--port", "0", ...args], { stdio: ["ignore", "inherit", "pipe"] });
+  let seen = "";
+  const found = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`fixture did not start: ${seen}`)), 15_000);
+    child.stderr.on("data", (chunk) => {
+      seen += String(chunk);
+      const match = /listening on (\S+)/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1].replace("127.0.0.1", "localhost"));
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`fixture exited with ${code}: ${seen}`)));
+  }).catch((error) => {
+    console.error(`conformance: ${error.message}`);
+    process.exit(1);
   });
-  server.once("exit", (code) => reject(new Error(`fixture exited with ${code}: ${seen}`)));
-}).catch((error) => {
-  console.error(`conformance: ${error.message}`);
-  process.exit(1);
-});
-server.stderr.on("data", (chunk) => process.stderr.write(chunk));
+  child.stderr.on("data", (chunk) => process.stderr.write(chunk));
+  return { child, url: found };
+}
+
+/** Stops a fixture by its PID and waits for it to exit. */
+async function stopFixture(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  process.kill(child.pid, "SIGTERM");
+  await exited;
+}
+
+let { child: server, url } = await startFixture([]);
 
 function runCli(args) {
   return new Promise((resolve) => {
@@ -106,8 +125,22 @@ try {
     if (code === 0) code = one;
   }
   console.log(`conformance: tasks extension scenarios passed: ${tasksPassed}/${TASKS_SCENARIOS.length}`);
+  await stopFixture(server);
+
+  const started = Date.now();
+  ({ child: server, url } = await startFixture(["--behind", "express"]));
+  console.log(`\nconformance: the fixture in Express 5 behind express.json(), at ${url} (PID ${server.pid})`);
+  for (const [requirements, expected] of [
+    ["2026-07-28", baseline],
+    ["2025-11-25", baseline2511],
+  ]) {
+    const one = await runCli(["--requirements", requirements, "--expected-failures", expected, "-o", results]);
+    console.log(`conformance: behind Express, --requirements ${requirements} ${one === 0 ? "passed" : "failed"}`);
+    if (code === 0) code = one;
+  }
+  console.log(`conformance: behind Express: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } finally {
-  process.kill(server.pid, "SIGTERM");
+  await stopFixture(server);
 }
 console.log(`conformance: suite exit code ${code}`);
 process.exit(code);

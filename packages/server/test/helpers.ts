@@ -5,6 +5,7 @@ import {
   META_PROTOCOL_VERSION,
   PROTOCOL_VERSION,
 } from "@x/mcp-v2607";
+import { connect, type Socket } from "node:net";
 import { mcpNameField } from "@x/mcp-v2607/wire";
 import { McpServer, type TransportInfo } from "../src/index.js";
 
@@ -101,6 +102,61 @@ export async function rpc(
     return { status: response.status, headers: response.headers, events, json: events[events.length - 1], raw: text };
   }
   return { status: response.status, headers: response.headers, events: [] as any[], json: text ? JSON.parse(text) : undefined, raw: text };
+}
+
+/** A raw TCP client of `url`'s host and port: what it received, and when the server closed the connection. */
+export function rawClient(url: string) {
+  const { hostname, port } = new URL(url);
+  const socket: Socket = connect(Number(port), hostname);
+  const chunks: Buffer[] = [];
+  socket.on("data", (c: Buffer) => chunks.push(c));
+  socket.on("error", () => {});
+  const closed = new Promise<number>((resolve) => socket.on("close", () => resolve(Date.now())));
+  return { socket, closed, received: () => Buffer.concat(chunks).toString("utf8") };
+}
+
+/** The request line and headers of a POST of `tools/list` to `url` with `extra` headers (no body). */
+export function head(url: string, extra: Record<string, string>): string {
+  const { host, pathname } = new URL(url);
+  const body = request("tools/list");
+  const lines = Object.entries({ host, ...headersFor(body), ...extra }).map(([k, v]) => `${k}: ${v}\r\n`);
+  return `POST ${pathname} HTTP/1.1\r\n${lines.join("")}\r\n`;
+}
+
+/**
+ * A POST to `url` whose body never all arrives: its headers declare
+ * `declared` bytes, `sent` of them are written, then nothing more. Resolves
+ * with what the server answered once it closed the connection, or
+ * `undefined` when it has not within `waitMs`.
+ */
+export async function stalledPost(url: string, declared: number, sent: number, waitMs: number): Promise<string | undefined> {
+  const client = rawClient(url);
+  client.socket.write(head(url, { "content-length": String(declared) }));
+  client.socket.write("x".repeat(sent));
+  const closed = await Promise.race([client.closed, new Promise<undefined>((resolve) => setTimeout(resolve, waitMs))]);
+  client.socket.destroy();
+  return closed === undefined ? undefined : client.received();
+}
+
+/** The status line, lower-case header lines and parsed JSON body (chunked or not) of a raw HTTP/1.1 answer. */
+export function parseRawAnswer(raw: string): { status: string; headers: string; json: any } {
+  const end = raw.indexOf("\r\n\r\n");
+  const top = raw.slice(0, end);
+  const headers = top.toLowerCase();
+  let body = raw.slice(end + 4);
+  if (headers.includes("transfer-encoding: chunked")) {
+    let text = "";
+    // Each chunk: its size in hex, CRLF, the bytes, CRLF; a 0 size ends the body. Bounded by the body's length.
+    for (let at = 0; at < body.length; ) {
+      const line = body.indexOf("\r\n", at);
+      const size = Number.parseInt(body.slice(at, line), 16);
+      if (!(size > 0)) break;
+      text += body.slice(line + 2, line + 2 + size);
+      at = line + 2 + size + 2;
+    }
+    body = text;
+  }
+  return { status: top.split("\r\n")[0]!, headers, json: JSON.parse(body) };
 }
 
 /** `_meta` that declares these client capabilities (for `rpc`'s and `send`'s `meta` option). */

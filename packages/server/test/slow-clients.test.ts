@@ -1,30 +1,10 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
-import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { configureNodeServer, createFetchHandler, createNodeHandler, listen, McpServer, type RunningHttpServer } from "../src/index.js";
-import { headersFor, request, rpc, testServer } from "./helpers.js";
+import { head, parseRawAnswer, rawClient, rpc, stalledPost, testServer } from "./helpers.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A raw TCP client: what it received, and when the server closed the connection. */
-function rawClient(url: string) {
-  const { hostname, port } = new URL(url);
-  const socket: Socket = connect(Number(port), hostname);
-  const chunks: Buffer[] = [];
-  socket.on("data", (c: Buffer) => chunks.push(c));
-  socket.on("error", () => {});
-  const closed = new Promise<number>((resolve) => socket.on("close", () => resolve(Date.now())));
-  return { socket, closed, received: () => Buffer.concat(chunks).toString("utf8") };
-}
-
-/** The request line and headers of a POST to `url` with `extra` headers. */
-function head(url: string, extra: Record<string, string>): string {
-  const { host, pathname } = new URL(url);
-  const body = request("tools/list");
-  const lines = Object.entries({ host, ...headersFor(body), ...extra }).map(([k, v]) => `${k}: ${v}\r\n`);
-  return `POST ${pathname} HTTP/1.1\r\n${lines.join("")}\r\n`;
-}
 
 /** Waits (bounded) for the server to receive `count` more requests. */
 async function requestsSeen(server: Server, count: number): Promise<void> {
@@ -216,5 +196,71 @@ describe("slow clients: timeouts and the cap on request bodies in flight", () =>
     controller.abort();
     await stalled;
     expect((await post(`"${"x".repeat(50 * 1024)}"`)).status).toBe(400);
+  });
+});
+
+describe("bodyTimeoutMs: a body that never all arrives is answered whatever the server in front allows", () => {
+  it("node handler in a node:http server with no request timeout of its own: 408, -32600, Connection: close, bytes let go", async () => {
+    const handler = createNodeHandler(testServer(), { maxBodyBytes: 64 * 1024, maxBodyBytesInFlight: 96 * 1024, bodyTimeoutMs: 300 });
+    // requestTimeout 0: Node itself would wait for the body forever (as a framework's server may).
+    const http = createServer({ requestTimeout: 0 }, handler);
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    try {
+      const address = http.address();
+      const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp`;
+      const raw = await stalledPost(url, 60 * 1024, 30 * 1024, 10_000);
+      expect(raw).toBeDefined();
+      const answer = parseRawAnswer(raw!);
+      expect(answer.status).toBe("HTTP/1.1 408 Request Timeout");
+      expect(answer.headers).toContain("connection: close");
+      expect(answer.headers).toContain("content-type: application/json");
+      expect(answer.json).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32600, message: "Request timeout: the body did not arrive within 300 ms (bodyTimeoutMs)" },
+      });
+      // Its 60 KiB were counted in maxBodyBytesInFlight; released, a 50 KiB body fits again (read in full, not a request: 400).
+      const big = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: `"${"x".repeat(50 * 1024)}"`,
+      });
+      expect(big.status).toBe(400);
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+
+  it("fetch handler: a body stream that never ends is cancelled and answered 408, -32600", async () => {
+    const handle = createFetchHandler(testServer(), { bodyTimeoutMs: 200 });
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('{"jsonrpc":'));
+      }, // never closed
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const response = await handle(new Request("http://localhost/mcp", { method: "POST", body, duplex: "half" } as RequestInit));
+    expect(response.status).toBe(408);
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "Request timeout: the body did not arrive within 200 ms (bodyTimeoutMs)" },
+    });
+    expect(cancelled).toBe(true);
+  });
+
+  it("a body that arrives in time is not cut: bodyTimeoutMs bounds the read, not the call", async () => {
+    const s = new McpServer({ name: "slow-call", version: "1" });
+    s.registerTool("slow", {}, async () => {
+      await sleep(400);
+      return "slept";
+    });
+    const running = await listen(s, { port: 0, bodyTimeoutMs: 100 });
+    open.push(running);
+    const answer = await rpc(running.url, "tools/call", { name: "slow" });
+    expect(answer.status).toBe(200);
+    expect(answer.json.result.content[0].text).toBe("slept");
   });
 });

@@ -63,7 +63,8 @@ const LADDER: readonly Stage[] = [
   load, //           3. too many requests in flight: 503 with Retry-After, before a body is read
   declaredSize, //   4. Content-Length over the limit: 413, without reading the body
   bodyBudget, //     4. Content-Length would take the bodies being read past maxBodyBytesInFlight: 503 with Retry-After
-  READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); past maxBodyBytesInFlight: 503; unreadable: 400, -32700
+  READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); past maxBodyBytesInFlight: 503; unreadable: 400, -32700;
+  //                 not all there within bodyTimeoutMs: 408, -32600
   //                 (node: a body a framework already read is taken from it, or refused at once with 400, -32700, never waited for)
   message, //        5, 6, 8. not UTF-8 JSON, too deep, not one request, bad _meta: 400, before any handler; an initialize-era request without its session: 400
   notification, //   7. a notification or a JSON-RPC response: 202 with an empty body, as neither has an answer (on a session: acted on first)
@@ -129,6 +130,17 @@ export interface HttpTransportOptions extends LegacyHttpOptions {
   maxBodyBytesInFlight?: number;
   /** Deepest accepted JSON nesting (objects and arrays). Default 64. */
   maxJsonDepth?: number;
+  /**
+   * Most time to receive a request's body once the handler starts reading
+   * it, in milliseconds; past it the answer is 408 with -32600 (on HTTP/1.1
+   * through `createNodeHandler`, with `Connection: close`, as the rest of the
+   * body may still come), and the bytes read so far are let go. It bounds a
+   * body that never arrives whatever the timeouts of the server the handler
+   * is mounted in (Node's own allow five minutes, Fastify's none). A body a
+   * framework already read is not timed. Default 30 000; 0 (or a negative
+   * number) turns it off.
+   */
+  bodyTimeoutMs?: number;
   /** Most requests handled at once (open listen streams included); past it: 503. Default 1024. */
   maxConcurrentRequests?: number;
   /**
@@ -303,6 +315,8 @@ export class Core implements HttpCore {
   /** Bytes of the bodies being read now, as counted by {@link Core.admit}. */
   bodyBytes = 0;
   readonly maxDepth: number;
+  /** {@link HttpTransportOptions.bodyTimeoutMs}, 0 when off. */
+  readonly bodyTimeoutMs: number;
   readonly maxActive: number;
   readonly keepAliveMs: number;
   readonly inFlight = new Set<Call>();
@@ -326,6 +340,7 @@ export class Core implements HttpCore {
     this.maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.maxBodiesInFlight = options.maxBodyBytesInFlight ?? 16 * this.maxBody;
     this.maxDepth = options.maxJsonDepth ?? 64;
+    this.bodyTimeoutMs = bodyTimeoutOf(options);
     this.maxActive = options.maxConcurrentRequests ?? 1024;
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
     this.auth = options.auth ? authSettings(options.auth) : undefined;
@@ -645,6 +660,7 @@ function readBody(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
     },
     (error) => {
       core.release(ex);
+      if (error instanceof BodyTimeout) return bodyTimedOut(ex, error.ms);
       return unreadable(ex, error instanceof BodyUnavailable ? error.message : undefined);
     },
   );
@@ -655,6 +671,19 @@ function readBody(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
  * answer's (400, -32700), so say what happened and how to fix the set-up.
  */
 export class BodyUnavailable extends Error {}
+
+/** An adapter's body read passed `bodyTimeoutMs` (internal); the adapter has let go of what it read. */
+export class BodyTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`the body did not arrive within ${ms} ms`);
+  }
+}
+
+/** {@link HttpTransportOptions.bodyTimeoutMs} as a number of milliseconds, 0 when off. */
+export function bodyTimeoutOf(options: HttpTransportOptions): number {
+  const ms = options.bodyTimeoutMs ?? 30_000;
+  return Number.isFinite(ms) && ms > 0 ? ms : 0;
+}
 
 function message(core: Core, ex: Exchange): HttpAnswer | undefined {
   const inbound = readMessage(core.server, ex.bytes!, core.maxDepth, "the body", ex.legacy?.session);
@@ -846,6 +875,16 @@ function bodiesBusy(core: Core, ex: Exchange): HttpAnswer {
     "retry-after": "1",
     ...ex.cors,
   });
+}
+
+function bodyTimedOut(ex: Exchange, ms: number): HttpAnswer {
+  return errorAnswer(
+    408,
+    ErrorCode.InvalidRequest,
+    `Request timeout: the body did not arrive within ${ms} ms (bodyTimeoutMs)`,
+    undefined,
+    ex.cors,
+  );
 }
 
 function unreadable(ex: Exchange, why = "the request body could not be read"): HttpAnswer {

@@ -3,13 +3,16 @@
  * web `Response` out, for any runtime or router that speaks them.
  */
 import type { McpServer } from "../../server.js";
-import { createHttpCore, type HttpTransportOptions } from "./core.js";
+import { BodyTimeout, bodyTimeoutOf, createHttpCore, type HttpTransportOptions } from "./core.js";
 
 /**
  * A fetch-style handler for Streamable HTTP: give it a web `Request`, get
  * the `Response`. Mount it on any router that speaks `Request`/`Response`
- * (Node 20 `fetch` types, Deno, Bun, Hono, ...). Never rejects. The
- * `Request`'s `signal`, or cancelling the SSE body, aborts the handler.
+ * (Node 20 `fetch` types, Deno, Bun, Hono, Next.js, ...). Never rejects. The
+ * `Request`'s `signal`, or cancelling the SSE body, aborts the handler. A
+ * body not all read within `bodyTimeoutMs` (30 s by default) is answered
+ * 408 with -32600 and its stream cancelled. There is no `path` option: the
+ * handler serves whatever path the router gives it.
  *
  * @example
  * const handle = createFetchHandler(server);
@@ -17,12 +20,13 @@ import { createHttpCore, type HttpTransportOptions } from "./core.js";
  */
 export function createFetchHandler(server: McpServer, options: HttpTransportOptions = {}): (request: Request) => Promise<Response> {
   const core = createHttpCore(server, options);
+  const bodyTimeoutMs = bodyTimeoutOf(options);
   return async (request) => {
     const answer = await core.answer({
       method: request.method,
       url: targetOf(request.url),
       header: (name) => request.headers.get(name) ?? (name === "host" ? hostOfUrl(request.url) : undefined),
-      body: (admit) => readBody(request, admit),
+      body: (admit) => readBody(request, admit, bodyTimeoutMs),
       signal: request.signal,
     });
     if ("stream" in answer) {
@@ -51,9 +55,10 @@ export function createFetchHandler(server: McpServer, options: HttpTransportOpti
 /**
  * Reads `request`'s body, each chunk counted by `admit`: the bytes,
  * `undefined` once `admit` refuses, or a rejection when the request's
- * `signal` aborts first (a stalled body then lets go of its bytes).
+ * `signal` aborts first, or ({@link BodyTimeout}) when the body has not
+ * ended within `timeoutMs` (0: no bound); a stalled body then lets go of its bytes.
  */
-async function readBody(request: Request, admit: (size: number) => boolean): Promise<Uint8Array | undefined> {
+async function readBody(request: Request, admit: (size: number) => boolean, timeoutMs: number): Promise<Uint8Array | undefined> {
   if (!request.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -63,9 +68,18 @@ async function readBody(request: Request, admit: (size: number) => boolean): Pro
     reader.cancel().catch(() => {});
   };
   signal.addEventListener("abort", stop, { once: true });
+  let timedOut = false;
+  const timer =
+    timeoutMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          stop();
+        }, timeoutMs)
+      : undefined;
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      if (timedOut) throw new BodyTimeout(timeoutMs);
       if (signal.aborted) throw new Error("the request was aborted before its body ended");
       if (done) break;
       size += value.byteLength;
@@ -76,6 +90,7 @@ async function readBody(request: Request, admit: (size: number) => boolean): Pro
       chunks.push(value);
     }
   } finally {
+    if (timer !== undefined) clearTimeout(timer);
     signal.removeEventListener("abort", stop);
   }
   return Buffer.concat(chunks);

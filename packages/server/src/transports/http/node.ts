@@ -8,7 +8,16 @@ import { ErrorCode } from "@x/mcp-v2607/constants";
 import type { McpServer } from "../../server.js";
 import type { Call } from "../call.js";
 import type { ChunkQueue } from "../sse.js";
-import { BodyUnavailable, Core, Exchange, errorAnswer, type HttpAnswer, type HttpCore, type HttpTransportOptions } from "./core.js";
+import {
+  BodyTimeout,
+  BodyUnavailable,
+  Core,
+  Exchange,
+  errorAnswer,
+  type HttpAnswer,
+  type HttpCore,
+  type HttpTransportOptions,
+} from "./core.js";
 
 /** Options of {@link createNodeHandler}: the transport's, plus the endpoint path. */
 export interface NodeHandlerOptions extends HttpTransportOptions {
@@ -17,7 +26,9 @@ export interface NodeHandlerOptions extends HttpTransportOptions {
    * (-32600). It is matched against the whole request path: behind a router
    * that strips its mount prefix from `req.url` (Express's `app.use("/mcp", h)`),
    * against `req.originalUrl`, so the path given to the router and to the
-   * handler is the same. Default: every path.
+   * handler is the same. When a router's prefix or a trailing slash is the
+   * difference, the 404's message says what `path` must be. Default: every
+   * path (the router alone chooses).
    */
   path?: string;
 }
@@ -44,6 +55,8 @@ class NodeExchange extends Exchange {
   #call: Call | undefined = undefined;
   /** True once the response closed before it was finished (the client went away). */
   gone = false;
+  /** True once the body read passed `bodyTimeoutMs`: the rest may still come, so the connection must close. */
+  bodyTimedOut = false;
   /** Run once, when the client goes away during an SSE response. */
   onGone: (() => void) | undefined = undefined;
 
@@ -135,9 +148,11 @@ async function writeStream(
  * `express.json()`), the body is taken from `req.rawBody` (bytes or text)
  * or `req.body` (bytes, text, or a parsed object or array, written back as
  * JSON text) and gets every check a body read here gets; when neither holds
- * it, the answer is 400 with -32700 at once, never a wait. A body that never
- * arrives is bounded by the `node:http` server's `requestTimeout` (see
- * `configureNodeServer`).
+ * it, the answer is 400 with -32700 at once, never a wait. A body read here
+ * that has not all arrived within `bodyTimeoutMs` (30 s by default) is
+ * answered 408 with -32600 and `Connection: close`, whatever the timeouts of
+ * the server or framework in front (a `node:http` server's own bound the
+ * whole request: see `configureNodeServer`).
  *
  * @example
  * http.createServer(createNodeHandler(server, { path: "/mcp" })).listen(3000, "127.0.0.1");
@@ -171,6 +186,8 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
       .then((answer) => {
         if (res.destroyed) return;
         if ("stream" in answer) return writeStream(answer, res, current);
+        // HTTP/2 has no Connection header (and closes nothing per request).
+        if (current.bodyTimedOut && req.httpVersionMajor === 1) res.setHeader("connection", "close");
         res.writeHead(answer.status, answer.headers);
         res.end(answer.body);
       })
@@ -211,18 +228,24 @@ function headerLines(raw: string[], lower: string): string | undefined {
 /**
  * Reads `req`'s body, each chunk counted by `core.admit`; settles exactly
  * once: the bytes, `undefined` when refused (the rest is discarded as it
- * comes), or a rejection when the request errs or closes before its end.
+ * comes), or a rejection when the request errs or closes before its end, or
+ * ({@link BodyTimeout}) when it has not ended within `core.bodyTimeoutMs`.
  */
-function readNodeBody(req: IncomingMessage, core: Core, ex: Exchange): Promise<Uint8Array | undefined> {
+function readNodeBody(req: IncomingMessage, core: Core, ex: NodeExchange): Promise<Uint8Array | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settle = () => {
+      settled = true;
+      if (timer !== undefined) clearTimeout(timer);
+    };
     req.on("data", (chunk: Buffer) => {
       if (settled) return;
       size += chunk.length;
       if (!core.admit(ex, size)) {
-        settled = true;
+        settle();
         chunks.length = 0;
         resolve(undefined);
         return;
@@ -231,18 +254,27 @@ function readNodeBody(req: IncomingMessage, core: Core, ex: Exchange): Promise<U
     });
     req.on("end", () => {
       if (settled) return;
-      settled = true;
+      settle();
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });
     const fail = (error?: Error) => {
       if (settled) return;
-      settled = true;
+      settle();
       chunks.length = 0;
       reject(error ?? new Error("the connection closed before the body ended"));
     };
     req.on("error", fail);
     // A connection cut (a timeout, the client gone) may close the request without an error.
     req.on("close", () => fail());
+    // Whatever the server's own timeouts (a framework's may have none), a stalled body is let go.
+    const ms = core.bodyTimeoutMs;
+    if (ms > 0 && !settled) {
+      timer = setTimeout(() => {
+        ex.bodyTimedOut = true;
+        fail(new BodyTimeout(ms));
+      }, ms);
+      timer.unref?.();
+    }
   });
 }
 
@@ -268,11 +300,26 @@ function pathOf(url: string): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
-/** The 404's text: the path asked for and the endpoint's (at most 200 characters of the former). */
+/** At most 200 characters of a path quoted back in an answer. */
+function cut(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
+/**
+ * The 404's text: the path asked for, the endpoint's, and why they differ
+ * when it looks like a set-up mistake rather than a wrong URL: the path
+ * option naming the path under a router's prefix (Express's `app.use`, a
+ * Fastify plug-in's `prefix`), or a trailing slash the router let through.
+ */
 function notFound(req: IncomingMessage, target: string, path: string): string {
-  const asked = target.length > 200 ? `${target.slice(0, 200)}...` : target;
-  const mounted = fullUrl(req) !== req.url ? " (the path option is matched against the whole path, mount prefix included)" : "";
-  return `Not found: ${JSON.stringify(asked)} is not the MCP endpoint ${JSON.stringify(path)}${mounted}`;
+  const base = `Not found: ${JSON.stringify(cut(target))} is not the MCP endpoint ${JSON.stringify(path)}`;
+  if (target.length > path.length && target.endsWith(path)) {
+    const prefix = cut(target.slice(0, target.length - path.length));
+    return `${base}: the path option is matched against the whole request path, mount prefix included; mounted under ${JSON.stringify(prefix)}, it must be ${JSON.stringify(cut(target))}, or be left out so that the router alone chooses the path`;
+  }
+  if (target === `${path}/`) return `${base}: the endpoint has no trailing slash`;
+  if (fullUrl(req) !== req.url) return `${base} (the path option is matched against the whole path, mount prefix included)`;
+  return base;
 }
 
 /** The 400's text when a body was read before the handler and nothing usable was left of it. */

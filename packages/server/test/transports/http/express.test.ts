@@ -5,9 +5,10 @@
 import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import express5 from "express";
+import express5, { type RequestHandler } from "express";
 import express4 from "express4";
 import { afterEach, describe, expect, it } from "vitest";
+import { bodyParserErrors } from "../../../src/express.js";
 import { createNodeHandler, type NodeHandlerOptions } from "../../../src/index.js";
 import { headersFor, request, rpc, testServer } from "../../helpers.js";
 
@@ -123,6 +124,52 @@ describe.each(versions)("%s", (_name, express) => {
     expect(answer.json.error.message).toContain("already read before the MCP handler");
   });
 
+  it("bodyParserErrors(): the parser's refusals are JSON-RPC errors (without it, Express's HTML page); other errors pass on", async () => {
+    const app = express();
+    app.use(express.json({ limit: "1kb" }));
+    app.use("/bare", handler({ path: "/bare" }));
+    app.use("/mcp", handler({ path: "/mcp" }), bodyParserErrors());
+    const failing: RequestHandler = (_req, _res, next) => next(new Error("not a parser's"));
+    app.use("/broken", failing, handler(), bodyParserErrors());
+    const base = await start(app);
+    const body = request("tools/list");
+    const send = (path: string, text: string, extra: Record<string, string> = {}) =>
+      fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { ...headersFor(body), ...extra },
+        body: text,
+        signal: AbortSignal.timeout(10_000),
+      });
+
+    const bare = await send("/bare", '{"jsonrpc":');
+    expect(bare.status).toBe(400);
+    expect(bare.headers.get("content-type")).toMatch(/^text\/html/);
+
+    const malformed = await send("/mcp", '{"jsonrpc":');
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers.get("content-type")).toBe("application/json");
+    expect(await malformed.json()).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32700, message: "Parse error: the body is not valid JSON (refused by the body parser in front of the MCP handler)" },
+    });
+    const big = await send("/mcp", JSON.stringify(request("tools/call", { name: "echo", arguments: { text: "z".repeat(2048) } })));
+    expect(big.status).toBe(413);
+    expect((await big.json()).error).toEqual({
+      code: -32600,
+      message: "Body larger than the body parser's limit of 1024 bytes (raise its limit to the handler's maxBodyBytes)",
+    });
+    const charset = await send("/mcp", JSON.stringify(body), { "content-type": "application/json; charset=latin-9000" });
+    expect(charset.status).toBe(415);
+    expect((await charset.json()).error.code).toBe(-32600);
+    // A well-formed body still reaches the handler.
+    const ok = await rpc(`${base}/mcp`, "tools/list");
+    expect(ok.status).toBe(200);
+    // An error that is not a parser's is not the glue's to answer: Express's own 500.
+    const other = await send("/broken", JSON.stringify(body));
+    expect(other.status).toBe(500);
+    expect(other.headers.get("content-type")).toMatch(/^text\/html/);
+  });
+
   it("mounted with app.use('/mcp', ...): the mount path and the path option agree", async () => {
     const app = express();
     app.use(express.json());
@@ -141,13 +188,53 @@ describe.each(versions)("%s", (_name, express) => {
     expect(below.json.error.message).toContain("mount prefix included");
   });
 
-  it("mounted under a prefix with the prefix-relative path in the option: 404 that says why", async () => {
+  it("mounted under a prefix with the prefix-relative path in the option: 404 that says why and what the option must be", async () => {
     const app = express();
     app.use("/api", handler({ path: "/mcp" }));
     const base = await start(app);
     const answer = await rpc(`${base}/api/mcp`, "tools/list");
     expect(answer.status).toBe(404);
+    expect(answer.json.error.code).toBe(-32600);
     expect(answer.json.error.message).toContain('"/api/mcp" is not the MCP endpoint "/mcp"');
     expect(answer.json.error.message).toContain("mount prefix included");
+    expect(answer.json.error.message).toContain('mounted under "/api", it must be "/api/mcp", or be left out');
+  });
+
+  it("in a router mounted in the app: the path option names the whole path, and a relative one gets 404 saying so", async () => {
+    const app = express();
+    const agreeing = express.Router();
+    agreeing.use("/mcp", handler({ path: "/api/mcp" }));
+    app.use("/api", agreeing);
+    const relative = express.Router();
+    relative.use("/mcp", handler({ path: "/mcp" }));
+    app.use("/v2", relative);
+    const base = await start(app);
+    const ok = await rpc(`${base}/api/mcp`, "tools/list");
+    expect(ok.status).toBe(200);
+    expect(ok.json.result.tools.map((t: { name: string }) => t.name)).toContain("echo");
+    const refused = await rpc(`${base}/v2/mcp`, "tools/list");
+    expect(refused.status).toBe(404);
+    expect(refused.json.error.message).toContain('"/v2/mcp" is not the MCP endpoint "/mcp"');
+    expect(refused.json.error.message).toContain('it must be "/v2/mcp"');
+  });
+
+  it("app.use('/mcp', handler) without the path option: the router alone chooses, so every path under the mount is served", async () => {
+    const app = express();
+    app.use("/mcp", handler());
+    const base = await start(app);
+    for (const path of ["/mcp", "/mcp/", "/mcp/anything"]) {
+      const answer = await rpc(`${base}${path}`, "tools/list");
+      expect(answer.status).toBe(200);
+      expect(answer.json.result.tools.map((t: { name: string }) => t.name)).toContain("echo");
+    }
+  });
+
+  it("a trailing slash the router lets through is not the endpoint: 404 that says so", async () => {
+    const app = express();
+    app.use("/mcp", handler({ path: "/mcp" }));
+    const base = await start(app);
+    const answer = await rpc(`${base}/mcp/`, "tools/list");
+    expect(answer.status).toBe(404);
+    expect(answer.json.error.message).toBe('Not found: "/mcp/" is not the MCP endpoint "/mcp": the endpoint has no trailing slash');
   });
 });
