@@ -184,11 +184,12 @@ function holderOf(root: unknown, lookup: Record<string, unknown>, location: stri
   const segments = location.slice(2).split("/").slice(0, -1);
   let node: unknown = root;
   for (const raw of segments) {
-    if (!isObject(node)) return undefined;
+    // Arrays too: a tuple's or a combinator's subschemas are located by index.
+    if (typeof node !== "object" || node === null) return undefined;
     const segment = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (segment === "$ref") node = lookup[node.__absolute_ref__ as string];
+    if (segment === "$ref") node = lookup[(node as Node).__absolute_ref__ as string];
     else if (segment === "$recursiveRef") return undefined;
-    else node = node[segment];
+    else node = (node as Node)[segment];
   }
   return isObject(node) ? node : undefined;
 }
@@ -210,7 +211,6 @@ function problemsOf(units: Unit[], root: unknown, lookup: Record<string, unknown
       // These only pass on what their subschemas found, which follows them.
       case "properties":
       case "patternProperties":
-      case "items":
       case "prefixItems":
       case "$ref":
       case "$recursiveRef":
@@ -227,6 +227,7 @@ function problemsOf(units: Unit[], root: unknown, lookup: Record<string, unknown
         else add("must NOT have unevaluated properties", { unevaluatedProperty: key });
         break;
       }
+      case "items":
       case "additionalItems":
       case "unevaluatedItems": {
         if (value !== false) break;
@@ -234,8 +235,8 @@ function problemsOf(units: Unit[], root: unknown, lookup: Record<string, unknown
         // One problem for the array, as ajv gives, not one per item beyond the tuple.
         if (reported.has(`${keyword} ${path}`)) break;
         reported.add(`${keyword} ${path}`);
-        const tuple = holder?.items;
-        if (keyword === "additionalItems" && Array.isArray(tuple)) add(`must NOT have more than ${tuple.length} items`, { limit: tuple.length });
+        const tuple = keyword === "items" ? (holder?.prefixItems ?? []) : holder?.items;
+        if (keyword !== "unevaluatedItems" && Array.isArray(tuple)) add(`must NOT have more than ${tuple.length} items`, { limit: tuple.length });
         else add("must NOT have unevaluated items");
         break;
       }
@@ -269,8 +270,17 @@ function problemsOf(units: Unit[], root: unknown, lookup: Record<string, unknown
         add(`must match "${unit.error.includes('"then"') ? "then" : "else"}" schema`, { failingKeyword: unit.error.includes('"then"') ? "then" : "else" });
         break;
       case "contains":
-        add("must contain at least 1 valid item(s)", { minContains: 1 });
+      case "minContains":
+      case "maxContains": {
+        // One wording for the three, as ajv words its `contains`.
+        const min = typeof holder?.minContains === "number" ? holder.minContains : 1;
+        const max = holder?.maxContains;
+        add(
+          typeof max === "number" ? `must contain at least ${min} and no more than ${max} valid item(s)` : `must contain at least ${min} valid item(s)`,
+          { minContains: min, maxContains: max },
+        );
         break;
+      }
       case "required": {
         const key = quoted(unit.error, /required property "(.*)"\.$/s) ?? "";
         add(`is missing required property ${JSON.stringify(key)}`, { missingProperty: key });
@@ -278,7 +288,7 @@ function problemsOf(units: Unit[], root: unknown, lookup: Record<string, unknown
       }
       case "uniqueItems": {
         const pair = /indexes (\d+) and (\d+)/.exec(unit.error);
-        add(pair ? `must NOT have duplicate items (items ## ${pair[2]} and ${pair[1]} are identical)` : "must NOT have duplicate items");
+        add(pair ? `must NOT have duplicate items (items ## ${pair[1]} and ${pair[2]} are identical)` : "must NOT have duplicate items");
         break;
       }
       default:
@@ -321,10 +331,6 @@ function leaf(keyword: string, value: unknown, holder: Node, dialect: Dialect): 
       return [`must NOT have fewer than ${value} properties`, { limit: value }];
     case "maxProperties":
       return [`must NOT have more than ${value} properties`, { limit: value }];
-    case "minContains":
-      return [`must contain at least ${value} valid item(s)`, { minContains: value }];
-    case "maxContains":
-      return [`must contain at most ${value} valid item(s)`, { maxContains: value }];
     case "pattern":
       return [`must match pattern "${value}"`, { pattern: value }];
     case "format":
