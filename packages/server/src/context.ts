@@ -3,6 +3,7 @@
  * basic/index "Request metadata", basic/patterns/progress,
  * server/utilities/logging).
  */
+import type { JsonSchemaValidator } from "@x/json-schema";
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -260,6 +261,8 @@ export interface ContextInit {
   clientInfo: Implementation | undefined;
   transport: TransportInfo;
   loggingEnabled: boolean;
+  /** The validator of elicitation schemas (`ServerOptions.validator`); default the default one. */
+  validator?: JsonSchemaValidator | undefined;
   /** The server's tool definitions (read when `ctx.tools` is read). */
   tools?: () => readonly Tool[];
   /** The run's scope (see {@link RunScope}); a fresh one when absent. */
@@ -426,7 +429,7 @@ class Context implements RequestContext {
   }
 
   get ask(): ReturnType<typeof askBuilders> {
-    this.#ask ??= askBuilders(this.clientCapabilities);
+    this.#ask ??= askBuilders(this.clientCapabilities, this.#init.validator);
     return this.#ask;
   }
 

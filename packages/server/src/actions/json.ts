@@ -8,7 +8,7 @@
  * skips a check the schema asked for. A `$ref` must resolve inside the
  * schema: remote references are never fetched.
  */
-import { loadAjv } from "@x/json-schema";
+import { loadAjv } from "@x/json-schema/ajv";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { JsonObject } from "../objects.js";

@@ -9,7 +9,7 @@ import { type HeaderParam, toolHeaderParams } from "@x/mcp-v2607/wire";
 import type { RequestContext } from "../../context.js";
 import type { JsonObject } from "../../objects.js";
 import { MissingDependencyError } from "../../runtime-deps.js";
-import { type CompiledSchema, compileSchema, unknownKeyword } from "../../schema.js";
+import { type CompiledSchema, compileSchema, type JsonSchemaValidator, unknownKeyword } from "../../schema.js";
 import { checkedScopes } from "../../authorization.js";
 
 /** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
@@ -150,6 +150,8 @@ export interface RegisteredTool {
 export interface DefineToolOptions {
   /** Refuse a keyword the schema's dialect does not define (except `x-` extensions); default true (`ServerOptions.strictSchemas`). */
   strictSchemas?: boolean;
+  /** The validator that compiles the schemas (`ServerOptions.validator`); default the default one. */
+  validator?: JsonSchemaValidator;
 }
 
 /**
@@ -162,7 +164,7 @@ export interface DefineToolOptions {
  *   (`required` not an array: the message gives its path), or a `$ref` does not resolve;
  *   TypeError naming the tool, the schema, the keyword and where it is when a schema
  *   has a keyword its dialect does not define (unless `strictSchemas: false`);
- *   MissingDependencyError when ajv is not installed.
+ *   MissingDependencyError when the validator's package is not installed.
  */
 export function defineTool(name: string, config: ToolConfig, handler: ToolHandler<any>, options: DefineToolOptions = {}): RegisteredTool {
   if (typeof name !== "string" || name.length === 0) throw new TypeError("tool name must be a non-empty string");
@@ -194,8 +196,8 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
     name,
     definition,
     handler,
-    checkInput: compileFor(name, "inputSchema", inputSchema, strict),
-    checkOutput: config.outputSchema ? compileFor(name, "outputSchema", config.outputSchema, strict) : undefined,
+    checkInput: compileFor(name, "inputSchema", inputSchema, strict, options.validator),
+    checkOutput: config.outputSchema ? compileFor(name, "outputSchema", config.outputSchema, strict, options.validator) : undefined,
     requiredClientCapabilities: config.requiredClientCapabilities,
     requiredScopes: checkedScopes(`tool ${name}`, config.requiredScopes),
     headerParams: headers.params,
@@ -219,10 +221,10 @@ export function checkTimeout(what: string, value: unknown): void {
   }
 }
 
-function compileFor(tool: string, which: string, schema: object, strict: boolean): CompiledSchema {
+function compileFor(tool: string, which: string, schema: object, strict: boolean, validator: JsonSchemaValidator | undefined): CompiledSchema {
   let check: CompiledSchema;
   try {
-    check = compileSchema(schema);
+    check = compileSchema(schema, { validator });
   } catch (error) {
     if (error instanceof MissingDependencyError) throw error;
     throw new Error(`tool ${tool}: ${which} does not compile: ${(error as Error).message}`);
