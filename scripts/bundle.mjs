@@ -54,7 +54,8 @@ function entries() {
     if (typeof target === "string" && target.startsWith("./dist/") && target.endsWith(".js")) targets.add(target);
   };
   for (const value of Object.values(pkg.exports ?? {})) add(typeof value === "string" ? value : value.import);
-  for (const value of Object.values(pkg.imports ?? {})) for (const target of typeof value === "string" ? [value] : Object.values(value)) add(target);
+  for (const value of Object.values(pkg.imports ?? {}))
+    for (const target of typeof value === "string" ? [value] : Object.values(value)) add(target);
   if (targets.length === 0) throw new Error(`${pkg.name}: no ./dist/*.js entry in package.json "exports"`);
   return [...targets]
     .filter((target) => !keep.includes(target.slice("./dist/".length)))

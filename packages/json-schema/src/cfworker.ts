@@ -39,7 +39,13 @@ function cfworker(): Library {
 }
 
 /** The library's name of each dialect; draft-06 is its draft 7 without `if`/`then`/`else`. */
-const DRAFTS: Record<Dialect, Cfworker.SchemaDraft> = { "2020-12": "2020-12", "2019-09": "2019-09", "draft-07": "7", "draft-06": "7", "draft-04": "4" };
+const DRAFTS: Record<Dialect, Cfworker.SchemaDraft> = {
+  "2020-12": "2020-12",
+  "2019-09": "2019-09",
+  "draft-07": "7",
+  "draft-06": "7",
+  "draft-04": "4",
+};
 
 /** Keywords ajv implements and the library does not: refused rather than ignored. */
 const UNSUPPORTED = new Set([
@@ -85,7 +91,10 @@ const MAP: Shape = [isSchemaMap, "an object whose values are schemas"];
 const EXCLUSIVE: Shape = [(v, d) => (d === "draft-04" ? isBoolean(v) : isNumber(v)), "a number (a boolean in draft-04)"];
 const SHAPES: Record<string, Shape> = {
   type: [
-    (v) => (typeof v === "string" ? TYPES.has(v) : Array.isArray(v) && v.length > 0 && v.every((t) => TYPES.has(t)) && new Set(v).size === v.length),
+    (v) =>
+      typeof v === "string"
+        ? TYPES.has(v)
+        : Array.isArray(v) && v.length > 0 && v.every((t) => TYPES.has(t)) && new Set(v).size === v.length,
     "a type name or a non-empty array of distinct type names",
   ],
   required: [isNames, "an array of distinct strings"],
@@ -97,14 +106,21 @@ const SHAPES: Record<string, Shape> = {
   definitions: MAP,
   dependentSchemas: MAP,
   dependentRequired: [(v) => isObject(v) && Object.values(v).every(isNames), "an object whose values are arrays of distinct strings"],
-  dependencies: [(v) => isObject(v) && Object.values(v).every((d) => isSchema(d) || isNames(d)), "an object of schemas or arrays of strings"],
-  items: [(v, d) => isSchema(v) || (d !== "2020-12" && Array.isArray(v) && v.every(isSchema)), "a schema (or, before 2020-12, an array of schemas)"],
+  dependencies: [
+    (v) => isObject(v) && Object.values(v).every((d) => isSchema(d) || isNames(d)),
+    "an object of schemas or arrays of strings",
+  ],
+  items: [
+    (v, d) => isSchema(v) || (d !== "2020-12" && Array.isArray(v) && v.every(isSchema)),
+    "a schema (or, before 2020-12, an array of schemas)",
+  ],
   prefixItems: LIST,
   allOf: LIST,
   anyOf: LIST,
   oneOf: LIST,
   not: SCHEMA,
   if: SCHEMA,
+  // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword, never awaited
   then: SCHEMA,
   else: SCHEMA,
   contains: SCHEMA,
@@ -158,7 +174,10 @@ function prepare(schema: unknown, dialect: Dialect, refs: Node[]): unknown {
     if (dialect === "draft-06") for (const keyword of ["if", "then", "else"]) delete node[keyword];
     for (const [keyword, value] of Object.entries(node)) {
       if (UNSUPPORTED.has(keyword))
-        throw new SchemaCompileError("invalid", `schema is invalid: ${path || "(root)"} uses ${keyword}, which the cfworker validator does not implement`);
+        throw new SchemaCompileError(
+          "invalid",
+          `schema is invalid: ${path || "(root)"} uses ${keyword}, which the cfworker validator does not implement`,
+        );
       const shape = SHAPES[keyword];
       if (shape && !shape[0](value, dialect))
         throw new SchemaCompileError("invalid", `schema is invalid: ${path}/${pointerToken(keyword)} must be ${shape[1]}`);
@@ -236,7 +255,8 @@ function problemsOf(units: Unit[], root: unknown, lookup: Record<string, unknown
         if (reported.has(`${keyword} ${path}`)) break;
         reported.add(`${keyword} ${path}`);
         const tuple = keyword === "items" ? (holder?.prefixItems ?? []) : holder?.items;
-        if (keyword !== "unevaluatedItems" && Array.isArray(tuple)) add(`must NOT have more than ${tuple.length} items`, { limit: tuple.length });
+        if (keyword !== "unevaluatedItems" && Array.isArray(tuple))
+          add(`must NOT have more than ${tuple.length} items`, { limit: tuple.length });
         else add("must NOT have unevaluated items");
         break;
       }
@@ -267,7 +287,9 @@ function problemsOf(units: Unit[], root: unknown, lookup: Record<string, unknown
         add("must NOT be valid");
         break;
       case "if":
-        add(`must match "${unit.error.includes('"then"') ? "then" : "else"}" schema`, { failingKeyword: unit.error.includes('"then"') ? "then" : "else" });
+        add(`must match "${unit.error.includes('"then"') ? "then" : "else"}" schema`, {
+          failingKeyword: unit.error.includes('"then"') ? "then" : "else",
+        });
         break;
       case "contains":
       case "minContains":
@@ -276,7 +298,9 @@ function problemsOf(units: Unit[], root: unknown, lookup: Record<string, unknown
         const min = typeof holder?.minContains === "number" ? holder.minContains : 1;
         const max = holder?.maxContains;
         add(
-          typeof max === "number" ? `must contain at least ${min} and no more than ${max} valid item(s)` : `must contain at least ${min} valid item(s)`,
+          typeof max === "number"
+            ? `must contain at least ${min} and no more than ${max} valid item(s)`
+            : `must contain at least ${min} valid item(s)`,
           { minContains: min, maxContains: max },
         );
         break;
@@ -369,7 +393,9 @@ export const cfworkerValidator: JsonSchemaValidator = {
     for (const node of refs) {
       const target = (node as { __absolute_ref__?: string }).__absolute_ref__;
       if (target !== undefined && lookup[target] === undefined)
-        throw new SchemaCompileError("unresolved-ref", `can't resolve reference ${node.$ref as string} inside the schema`, { ref: node.$ref });
+        throw new SchemaCompileError("unresolved-ref", `can't resolve reference ${node.$ref as string} inside the schema`, {
+          ref: node.$ref,
+        });
     }
     const run = (value: unknown): Cfworker.ValidationResult | string => {
       try {
@@ -384,7 +410,8 @@ export const cfworkerValidator: JsonSchemaValidator = {
       let result = run(value);
       // A bigint is read as its nearest double (compileSchema's rule); the library refuses the type itself.
       if (result === "bigint") result = run(replaceBigInts(value, Number));
-      if (typeof result === "string") return [{ path: "", message: `holds a value JSON cannot carry (${result})`, keyword: "type", params: {} }];
+      if (typeof result === "string")
+        return [{ path: "", message: `holds a value JSON cannot carry (${result})`, keyword: "type", params: {} }];
       return result.valid ? [] : problemsOf(result.errors, copy, lookup, dialect);
     };
   },

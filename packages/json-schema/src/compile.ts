@@ -167,7 +167,8 @@ function problemsOf(found: ValidatorProblem[], untrusted: boolean): SchemaProble
   return found.map(({ path, message, keyword, params }) => {
     if (untrusted && keyword === "enum" && Array.isArray(params?.allowedValues))
       message += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
-    else if (untrusted && keyword === "const" && params !== undefined && "allowedValue" in params) message += ` ${JSON.stringify(params.allowedValue)}`;
+    else if (untrusted && keyword === "const" && params !== undefined && "allowedValue" in params)
+      message += ` ${JSON.stringify(params.allowedValue)}`;
     return { path, message };
   });
 }

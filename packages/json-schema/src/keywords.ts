@@ -56,7 +56,18 @@ const COMMON = [
   "type",
   "uniqueItems",
 ];
-const DRAFT_06 = [...COMMON, "$id", "$vocabulary", "contentEncoding", "contentMediaType", "contentSchema", "deprecated", "examples", "readOnly", "writeOnly"];
+const DRAFT_06 = [
+  ...COMMON,
+  "$id",
+  "$vocabulary",
+  "contentEncoding",
+  "contentMediaType",
+  "contentSchema",
+  "deprecated",
+  "examples",
+  "readOnly",
+  "writeOnly",
+];
 const DRAFT_07 = [...DRAFT_06, "if", "then", "else"];
 const DRAFT_2019 = [
   ...DRAFT_07,

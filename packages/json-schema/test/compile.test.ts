@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { refusal } from "./refusal.js";
 import { sorted, validators } from "./validators.js";
-import { type CompileOptions, compileSchema, DEFAULT_SCHEMA_LIMITS, formatProblems, SchemaCompileError, untrustedSchemas } from "../src/index.js";
+import {
+  type CompileOptions,
+  compileSchema,
+  DEFAULT_SCHEMA_LIMITS,
+  formatProblems,
+  SchemaCompileError,
+  untrustedSchemas,
+} from "../src/index.js";
 
 const sum = { type: "object", properties: { sum: { type: "number" } }, required: ["sum"], additionalProperties: false };
 

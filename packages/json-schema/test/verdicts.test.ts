@@ -11,19 +11,45 @@ const CASES: Array<[string, object, unknown[]]> = [
   ["number bounds", { minimum: 1, maximum: 5, exclusiveMinimum: 0, exclusiveMaximum: 6, multipleOf: 2 }, [0, 2, 3, 7]],
   ["string bounds", { minLength: 2, maxLength: 3, pattern: "^a" }, ["a", "ab", "abcd", "ba"]],
   ["formats", { type: "string", format: "email" }, ["a@example.com", "nope"]],
-  ["uuid, uri, date", { properties: { u: { format: "uuid" }, r: { format: "uri" }, d: { format: "date" } } }, [{ u: "x", r: "y", d: "2020-13-45" }]],
-  ["enum and const", { properties: { e: { enum: [1, "a", null] }, c: { const: { k: 1 } } } }, [{ e: 2, c: { k: 1 } }, { e: "a", c: { k: 2 } }]],
-  ["required and unknown properties", { type: "object", required: ["a", "b"], properties: { a: {} }, additionalProperties: false }, [{ c: 1 }]],
+  [
+    "uuid, uri, date",
+    { properties: { u: { format: "uuid" }, r: { format: "uri" }, d: { format: "date" } } },
+    [{ u: "x", r: "y", d: "2020-13-45" }],
+  ],
+  [
+    "enum and const",
+    { properties: { e: { enum: [1, "a", null] }, c: { const: { k: 1 } } } },
+    [
+      { e: 2, c: { k: 1 } },
+      { e: "a", c: { k: 2 } },
+    ],
+  ],
+  [
+    "required and unknown properties",
+    { type: "object", required: ["a", "b"], properties: { a: {} }, additionalProperties: false },
+    [{ c: 1 }],
+  ],
   ["additionalProperties as a schema", { properties: { a: {} }, additionalProperties: { type: "number" } }, [{ a: "x", b: "y", c: 1 }]],
   ["patternProperties", { patternProperties: { "^n_": { type: "number" } } }, [{ n_a: 1, n_b: "x", other: "y" }]],
   ["array bounds and unique items", { minItems: 2, maxItems: 3, uniqueItems: true }, [[1], [1, 2], [1, 1], [1, 2, 3, 4]]],
-  ["items and prefixItems", { prefixItems: [{ type: "string" }], items: { type: "number" } }, [["a", 1, 2], [1, "b"]]],
+  [
+    "items and prefixItems",
+    { prefixItems: [{ type: "string" }], items: { type: "number" } },
+    [
+      ["a", 1, 2],
+      [1, "b"],
+    ],
+  ],
   ["tuple closed by items: false", { prefixItems: [{}], items: false }, [[1], [1, 2]]],
   ["min/maxContains", { contains: { type: "string" }, minContains: 2, maxContains: 3 }, [["a", "b"], ["a"], ["a", "b", "c", "d"]]],
   ["object bounds", { minProperties: 1, maxProperties: 2 }, [{}, { a: 1 }, { a: 1, b: 2, c: 3 }]],
   ["dependentRequired", { dependentRequired: { a: ["b"] } }, [{ a: 1 }, { a: 1, b: 2 }, {}]],
   ["nested paths, escaped", { properties: { "a/b": { properties: { "c~d": { type: "string" } } } } }, [{ "a/b": { "c~d": 1 } }]],
-  ["$ref with siblings (2020-12)", { $defs: { n: { type: "number" } }, properties: { x: { $ref: "#/$defs/n", minimum: 3 } } }, [{ x: 1 }, { x: "a" }]],
+  [
+    "$ref with siblings (2020-12)",
+    { $defs: { n: { type: "number" } }, properties: { x: { $ref: "#/$defs/n", minimum: 3 } } },
+    [{ x: 1 }, { x: "a" }],
+  ],
   ["recursive $ref", { properties: { child: { $ref: "#" }, n: { type: "number" } } }, [{ child: { child: { n: "x" } } }]],
   ["boolean subschemas", { properties: { no: false, yes: true } }, [{ no: 1, yes: 2 }, { yes: 1 }]],
   ["not", { not: { type: "string" } }, ["a", 1]],
@@ -60,7 +86,9 @@ describe("where the two differ (documented in the README)", () => {
   it("contains: the same refusal; ajv also lists each item's problems", () => {
     const { ajv, cfworker } = both({ contains: { type: "string" } }, [1, 2]);
     expect(cfworker).toEqual([{ path: "", message: "must contain at least 1 valid item(s)" }]);
-    expect(sorted(ajv)).toEqual(sorted([...cfworker, { path: "/0", message: "must be string" }, { path: "/1", message: "must be string" }]));
+    expect(sorted(ajv)).toEqual(
+      sorted([...cfworker, { path: "/0", message: "must be string" }, { path: "/1", message: "must be string" }]),
+    );
     expect(both({ contains: { type: "string" } }, [1, "a"])).toEqual({ ajv: [], cfworker: [] });
   });
 
@@ -106,7 +134,11 @@ describe("the cfworker validator", () => {
   });
 
   it("does not change the schema it was given (it compiles a copy)", () => {
-    const schema = Object.freeze({ type: "object", properties: Object.freeze({ a: Object.freeze({ $ref: "#/$defs/n" }) }), $defs: { n: { type: "number" } } });
+    const schema = Object.freeze({
+      type: "object",
+      properties: Object.freeze({ a: Object.freeze({ $ref: "#/$defs/n" }) }),
+      $defs: { n: { type: "number" } },
+    });
     expect(compile(schema)({ a: "x" })).toEqual([{ path: "/a", message: "must be number" }]);
     expect(Object.getOwnPropertyNames(schema.properties.a)).toEqual(["$ref"]);
   });

@@ -294,7 +294,7 @@ describe("the request _meta envelope", () => {
     [{ _meta: { ...META, progressToken: 1.5 } }, "Invalid _meta.progressToken: must be a string or an integer"],
     [
       { _meta: { ...META, "io.modelcontextprotocol/clientInfo": { name: "c" } } },
-      "Invalid params: _meta[\"io.modelcontextprotocol/clientInfo\"] is missing required property \"version\"",
+      'Invalid params: _meta["io.modelcontextprotocol/clientInfo"] is missing required property "version"',
     ],
   ])("refuses %j with -32602", (params, message) => {
     expect(readEnvelope(params)).toEqual({ ok: false, code: -32602, message });
@@ -358,7 +358,7 @@ describe("the request _meta envelope: every member checked against the schema's 
   });
 
   it.each([
-    [{ name: "c" }, "is missing required property \"version\""],
+    [{ name: "c" }, 'is missing required property "version"'],
     [{ name: 5, version: "1" }, ".name must be a string"],
     [{ name: "c", version: "1", websiteUrl: "not a url" }, '.websiteUrl must match format "uri"'],
     [{ name: "c", version: "1", icons: [{ src: 5 }] }, ".icons[0].src must be a string"],

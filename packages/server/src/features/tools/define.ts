@@ -221,7 +221,13 @@ export function checkTimeout(what: string, value: unknown): void {
   }
 }
 
-function compileFor(tool: string, which: string, schema: object, strict: boolean, validator: JsonSchemaValidator | undefined): CompiledSchema {
+function compileFor(
+  tool: string,
+  which: string,
+  schema: object,
+  strict: boolean,
+  validator: JsonSchemaValidator | undefined,
+): CompiledSchema {
   let check: CompiledSchema;
   try {
     check = compileSchema(schema, { validator });
