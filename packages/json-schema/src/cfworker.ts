@@ -366,6 +366,27 @@ function leaf(keyword: string, value: unknown, holder: Node, dialect: Dialect): 
 
 const UNSUPPORTED_INSTANCE = /^Instances of "(\w+)" type are not supported/;
 
+/** The formats the cfworker validator asserts (any other passes unchecked, as with ajv). */
+export const CFWORKER_FORMATS: readonly string[] = Object.freeze([
+  "date",
+  "time",
+  "date-time",
+  "duration",
+  "uri",
+  "uri-reference",
+  "uri-template",
+  "url",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "regex",
+  "uuid",
+  "json-pointer",
+  "json-pointer-uri-fragment",
+  "relative-json-pointer",
+]);
+
 /**
  * The `@cfworker/json-schema` validator: no code generation; a schema is
  * checked when compiled (keyword values, `$ref`s resolving inside it,

@@ -7,7 +7,7 @@
  * conditions and wherever code generation is forbidden); and the check for
  * numbers JSON cannot carry.
  */
-export { cfworkerValidator } from "./cfworker.js";
+export { CFWORKER_FORMATS, cfworkerValidator } from "./cfworker.js";
 export {
   type CompiledSchema,
   type CompileOptions,
@@ -24,7 +24,7 @@ export {
   untrustedSchemas,
 } from "./compile.js";
 export { type Dialect, idKeyword, SUPPORTED_DIALECTS, schemaDialect } from "./dialect.js";
-export { DIALECT_KEYWORDS, type UnknownKeyword, unknownKeyword } from "./keywords.js";
+export { DIALECT_KEYWORDS, type UnknownKeyword, unknownKeyword, walkSchemas } from "./keywords.js";
 export { findNonFinite, NON_FINITE_MESSAGE, nonFiniteProblem } from "./non-finite.js";
 export { MissingDependencyError, requireAtRunTime, runTimeRequire } from "./runtime.js";
 export type { JsonSchemaValidator, ValidatorCheck, ValidatorCompileOptions, ValidatorProblem } from "./validator.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ajvValidator } from "../src/ajv.js";
-import { cfworkerValidator, compileSchema, untrustedSchemas } from "../src/index.js";
+import { CFWORKER_FORMATS, cfworkerValidator, compileSchema, untrustedSchemas } from "../src/index.js";
 import { refusal } from "./refusal.js";
 import { sorted } from "./validators.js";
 
@@ -147,5 +147,12 @@ describe("the cfworker validator", () => {
     expect(compile({ properties: { a: { type: "number" } } })({ a: undefined })).toEqual([
       { path: "", message: "holds a value JSON cannot carry (undefined)" },
     ]);
+  });
+});
+
+describe("CFWORKER_FORMATS", () => {
+  it("are the formats the library asserts", async () => {
+    const { format } = await import("@cfworker/json-schema");
+    expect([...CFWORKER_FORMATS].sort()).toEqual(Object.keys(format).sort());
   });
 });

@@ -292,7 +292,8 @@ export interface Peer {
   readonly parallel?: boolean;
 }
 
-const NEVER_ABORTED = new AbortController().signal;
+// Made on first use: workerd refuses an AbortController made at start-up (outside a request).
+let neverAborted: AbortSignal | undefined;
 
 /** How many times a task asks one question whose answers do not fit before the ask fails. */
 export const MAX_TASK_ASK_ATTEMPTS = 3;
@@ -345,7 +346,7 @@ class Context implements RequestContext {
     if (task !== undefined) return task.signal;
     const limit = this.#scope.limit;
     const outer = this.#init.transport.signal;
-    return limit !== undefined ? limit.signalOver(outer) : (outer ?? NEVER_ABORTED);
+    return limit !== undefined ? limit.signalOver(outer) : (outer ?? (neverAborted ??= new AbortController().signal));
   }
 
   get auth(): AuthInfo | undefined {
