@@ -346,7 +346,10 @@ class Context implements RequestContext {
     if (task !== undefined) return task.signal;
     const limit = this.#scope.limit;
     const outer = this.#init.transport.signal;
-    return limit !== undefined ? limit.signalOver(outer) : (outer ?? (neverAborted ??= new AbortController().signal));
+    if (limit !== undefined) return limit.signalOver(outer);
+    if (outer !== undefined) return outer;
+    neverAborted ??= new AbortController().signal;
+    return neverAborted;
   }
 
   get auth(): AuthInfo | undefined {
