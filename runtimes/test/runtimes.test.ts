@@ -145,7 +145,8 @@ const answerBooking = async (request: Request): Promise<Answer> => {
 /**
  * Drives the example server at `url` with `client` (built with
  * {@link answerBooking}) in the era `protocol`: discover, list, a call, a
- * call whose arguments the inputSchema refuses, book_table's two questions.
+ * call whose arguments the inputSchema refuses, book_table's two questions,
+ * an action tool's call refused by its value gate and one it runs.
  */
 async function driveExample(client: Client, url: string, protocol: string): Promise<void> {
   await client.connect(new StreamableHttpTransport(url));
@@ -166,6 +167,12 @@ async function driveExample(client: Client, url: string, protocol: string): Prom
   const booked = await client.callTool("book_table", { restaurant: "Noma" });
   expect(booked.isError).toBeFalsy();
   expect(booked.content).toEqual([{ type: "text", text: "Booked Noma for 5 at 21:00." }]);
+
+  // An action tool: its value gate (ajv, or on workerd the cfworker validator) names the allowed units.
+  const refused = JSON.stringify(await client.callTool("units", { action: "convert", data: { value: 5, from: "km", to: "miles" } }));
+  expect(refused).toContain("invalid_values");
+  expect(refused).toContain('\\"mi\\"');
+  expect(JSON.stringify(await client.callTool("units", { action: "convert", data: { value: 5, from: "km", to: "mi" } }))).toContain("3.11");
 }
 
 /** What scripts/drive.mjs reports on a runtime named like `label` in the era `protocol`. */
