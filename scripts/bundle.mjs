@@ -10,6 +10,14 @@
 // .js and .js.map files and removes any other .js left in dist/ by an
 // earlier build. Dependencies (other packages, node:*) stay external.
 //
+// A literal `require("pkg")` in the source (a CommonJS dependency loaded on
+// first use, see requireLazily in @x/jsonrpc) stays a literal `require` in
+// dist/, so that the bundler of a program using the package follows it and
+// carries the dependency. esbuild writes such a call to an external package
+// as `__require("pkg")` in an ES module, which no bundler follows; the
+// output is given back its `require` (padded to the same length, so the
+// source maps stay right).
+//
 //   node ../../scripts/bundle.mjs        (run in a package's directory, after tsc)
 //
 // Options, for a package without module state (a generated revision package):
@@ -20,7 +28,7 @@
 //   --keep FILE     dist/FILE (e.g. generated/validators.js) is written by
 //                   another build step: entries import it instead of carrying
 //                   it, and it is not bundled. Needs --standalone.
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
 
@@ -34,15 +42,22 @@ for (const [i, arg] of args.entries()) {
 }
 if (keep.length > 0 && !standalone) throw new Error("bundle: --keep needs --standalone");
 
-/** dist/X.js → src/X.ts (or src/X.js), for each "import" target of "exports". */
+/**
+ * dist/X.js → src/X.ts (or src/X.js), for each "import" target of "exports"
+ * and each target of a subpath import ("imports": `#name`, under any
+ * condition). A `#name` import stays an import in dist/: the program's
+ * runtime or bundler picks its target by the conditions it runs under.
+ */
 function entries() {
-  const targets = [];
-  for (const value of Object.values(pkg.exports ?? {})) {
-    const target = typeof value === "string" ? value : value.import;
-    if (typeof target === "string" && target.startsWith("./dist/") && target.endsWith(".js")) targets.push(target);
-  }
+  const targets = new Set();
+  const add = (target) => {
+    if (typeof target === "string" && target.startsWith("./dist/") && target.endsWith(".js")) targets.add(target);
+  };
+  for (const value of Object.values(pkg.exports ?? {})) add(typeof value === "string" ? value : value.import);
+  for (const value of Object.values(pkg.imports ?? {}))
+    for (const target of typeof value === "string" ? [value] : Object.values(value)) add(target);
   if (targets.length === 0) throw new Error(`${pkg.name}: no ./dist/*.js entry in package.json "exports"`);
-  return targets
+  return [...targets]
     .filter((target) => !keep.includes(target.slice("./dist/".length)))
     .map((target) => {
       const stem = target.slice("./dist/".length, -".js".length);
@@ -60,10 +75,23 @@ const common = {
   platform: "node",
   target: "node20",
   packages: "external",
+  external: ["#*"],
   sourcemap: true,
   metafile: true,
+  write: false,
   logLevel: "warning",
 };
+
+/** esbuild's spelling of a `require` it left to the program, and the literal call it stands for. */
+const WRAPPED_REQUIRE = /\b__require\((?=["'])/g;
+
+/** Writes a build's output files, each `__require("…")` given back as a literal `require  ("…")` of the same length. */
+function writeOutputs(result) {
+  for (const file of result.outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, file.path.endsWith(".js") ? file.text.replace(WRAPPED_REQUIRE, "require  (") : file.contents);
+  }
+}
 
 /**
  * With --standalone: an import of another entry's source (or of a --keep
@@ -94,6 +122,7 @@ if (standalone) {
   const owner = new Map(); // source file -> the entry that carries it
   for (const entry of all) {
     const result = await esbuild.build({ ...common, entryPoints: [entry], plugins: [linkEntries(entry, all)] });
+    writeOutputs(result);
     outputs.push(...Object.keys(result.metafile.outputs));
     // A module two entries carry would be two copies with two states: import it through an entry instead.
     for (const input of Object.keys(result.metafile.inputs)) {
@@ -103,6 +132,7 @@ if (standalone) {
   }
 } else {
   const result = await esbuild.build({ ...common, entryPoints: entries(), splitting: true, chunkNames: "chunks/[name]-[hash]" });
+  writeOutputs(result);
   outputs.push(...Object.keys(result.metafile.outputs));
 }
 

@@ -1,12 +1,13 @@
-// The example server on Bun or Deno: @x/server's fetch handler on the
-// runtime's own HTTP server, bound to 127.0.0.1 on a free port. Prints
-// `listening on <url>` to stderr once it accepts connections, and stops on
-// SIGTERM. Imports the built packages (examples/dist, which imports @x/server
-// from node_modules), as an application on that runtime would.
-import { createFetchHandler } from "@x/server";
+// The example server on Bun, Deno or Node 22: @x/server's fetch handler on
+// the runtime's own HTTP server (Node: `listen`), bound to 127.0.0.1 on a
+// free port. Prints `listening on <url>` to stderr once it accepts
+// connections, and stops on SIGTERM. Imports the built packages
+// (examples/dist, which imports @x/server from node_modules), as an
+// application on that runtime would.
+import { createFetchHandler, listen } from "@x/server";
 import { createExampleServer } from "../../examples/dist/tools.js";
 
-const handler = createFetchHandler(createExampleServer());
+const handler = globalThis.Bun || globalThis.Deno ? createFetchHandler(createExampleServer()) : undefined;
 
 if (globalThis.Bun) {
   // Bun.serve drops a request whose answer takes over 10 s (its idleTimeout), a long
@@ -26,6 +27,10 @@ if (globalThis.Bun) {
     Deno.exit(0);
   });
 } else {
-  console.error("serve.mjs runs on Bun or Deno");
-  process.exit(2);
+  // Node (Bun and Deno have process.versions.node too, so this comes last).
+  const server = await listen(createExampleServer(), { port: 0, host: "127.0.0.1" });
+  console.error(`listening on ${server.url} (node ${process.versions.node})`);
+  process.on("SIGTERM", () => {
+    void server.close().then(() => process.exit(0));
+  });
 }

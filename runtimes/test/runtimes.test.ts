@@ -1,12 +1,16 @@
-// The example server and @x/client on Bun and Deno, both installed from npm
-// as devDependencies of this package (exact versions), never mocked:
+// The example server and @x/client on Bun, Deno, Node 22 and workerd, each
+// installed from npm (exact versions), never mocked: Bun, Deno, workerd and
+// Miniflare as devDependencies of this package, Node 22 as the `node`
+// devDependency of conformance/ (found through its node_modules):
 // - the server: scripts/serve.mjs serves the example server with the
-//   runtime's own HTTP server (Bun.serve, Deno.serve) and @x/server's fetch
-//   handler; @x/client on Node drives it in both eras (discover, list, a
-//   call, a call whose arguments the inputSchema refuses, book_table's two
-//   questions);
-// - the client: scripts/client.mjs runs @x/client on the runtime against the
-//   example server on Node (`listen`), in both eras, and prints what it saw.
+//   runtime's own HTTP server (Bun.serve, Deno.serve, Node's `listen`) and
+//   @x/server's fetch handler; on workerd, scripts/worker.mjs is bundled for
+//   workerd (as wrangler bundles) and run by Miniflare. @x/client on Node 20
+//   drives it in both eras (discover, list, a call, a call whose arguments
+//   the inputSchema refuses, book_table's two questions);
+// - the client: scripts/client.mjs (workerd: scripts/worker-client.mjs)
+//   runs @x/client on the runtime against the example server on Node 20
+//   (`listen`), in both eras, and reports what it saw.
 // A runtime whose binary is missing or does not run here fails every test
 // with the reason; nothing is skipped.
 import { spawn, spawnSync } from "node:child_process";
@@ -16,6 +20,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Answer, Client, type Request, StreamableHttpTransport } from "@x/client";
 import { listen } from "@x/server";
+import * as esbuild from "esbuild";
+import { Miniflare } from "miniflare";
 import { describe, expect, it } from "vitest";
 import { createExampleServer } from "../../examples/src/tools.js";
 import { type Listening, startCommandListening, stopProcess } from "../../test-support/processes.js";
@@ -31,6 +37,9 @@ interface Runtime {
   /** The arguments that run `script` with `args` (Deno: talking to 127.0.0.1 only; it reads node_modules without --allow-read). */
   run(script: string, args: string[]): string[];
   env: Record<string, string>;
+  /** What `--version` prints, and how the scripts name the runtime. */
+  version: RegExp;
+  label: RegExp;
 }
 
 const runtimes: Runtime[] = [
@@ -41,6 +50,8 @@ const runtimes: Runtime[] = [
     // --no-install: never fetch a package that is missing from node_modules.
     run: (script, args) => ["--no-install", script, ...args],
     env: { DO_NOT_TRACK: "1" },
+    version: /^1\.4\.5/,
+    label: /^bun 1\.4\.5$/,
   },
   {
     name: "Deno",
@@ -60,6 +71,18 @@ const runtimes: Runtime[] = [
       ...args,
     ],
     env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+    version: /^deno 2\.9\.6/,
+    label: /^deno 2\.9\.6$/,
+  },
+  {
+    name: "Node 22",
+    // The `node` package (a devDependency of conformance/ only) puts the Node 22 binary at bin/node.
+    binary: () =>
+      join(dirname(createRequire(join(packageDir, "..", "conformance", "package.json")).resolve("node/package.json")), "bin", "node"),
+    run: (script, args) => [script, ...args],
+    env: {},
+    version: /^v22\.23\.3/,
+    label: /^node 22\.23\.3$/,
   },
 ];
 
@@ -119,11 +142,56 @@ const answerBooking = async (request: Request): Promise<Answer> => {
   return { id: request.id, ok: true, data: Object.fromEntries(fields.map((f) => [f, values[f]])) };
 };
 
+/**
+ * Drives the example server at `url` with `client` (built with
+ * {@link answerBooking}) in the era `protocol`: discover, list, a call, a
+ * call whose arguments the inputSchema refuses, book_table's two questions,
+ * an action tool's call refused by its value gate and one it runs.
+ */
+async function driveExample(client: Client, url: string, protocol: string): Promise<void> {
+  await client.connect(new StreamableHttpTransport(url));
+  if (client.serverInfo === undefined) await client.discover();
+  expect(client.protocolVersion).toBe(protocol);
+  expect(client.serverInfo).toMatchObject({ name: "x-example", version: "0.1.0" });
+
+  const tools = (await client.listAllTools()).map((t) => t.name);
+  expect(tools).toEqual(expect.arrayContaining(["echo", "add", "book_table"]));
+
+  const sum = await client.callTool("add", { a: 2, b: 40 });
+  expect(sum.structuredContent).toEqual({ sum: 42 });
+  // The inputSchema is compiled on the runtime (ajv; on workerd the cfworker validator) and refuses this before the handler runs.
+  const wrong = await client.callTool("add", { a: "two", b: 40 });
+  expect(wrong.isError).toBe(true);
+  expect(JSON.stringify(wrong.content)).toContain("Invalid arguments for tool add");
+
+  const booked = await client.callTool("book_table", { restaurant: "Noma" });
+  expect(booked.isError).toBeFalsy();
+  expect(booked.content).toEqual([{ type: "text", text: "Booked Noma for 5 at 21:00." }]);
+
+  // An action tool: its value gate (ajv, or on workerd the cfworker validator) names the allowed units.
+  const refused = JSON.stringify(await client.callTool("units", { action: "convert", data: { value: 5, from: "km", to: "miles" } }));
+  expect(refused).toContain("invalid_values");
+  expect(refused).toContain('\\"mi\\"');
+  expect(JSON.stringify(await client.callTool("units", { action: "convert", data: { value: 5, from: "km", to: "mi" } }))).toContain("3.11");
+}
+
+/** What scripts/drive.mjs reports on a runtime named like `label` in the era `protocol`. */
+function driven(protocol: string, label: RegExp) {
+  return {
+    runtime: expect.stringMatching(label),
+    protocol,
+    server: "x-example",
+    tools: expect.arrayContaining(["add", "book_table", "echo"]),
+    add: { sum: 42 },
+    booked: [{ type: "text", text: "Booked Noma for 3 at 19:30." }],
+  };
+}
+
 describe.each(runtimes)("$name", (runtime) => {
   it("runs here", () => {
     const binary = usable(runtime);
     const version = spawnSync(binary, ["--version"], { encoding: "utf8", timeout: 20_000 });
-    expect(version.stdout).toMatch(runtime.name === "Bun" ? /^1\.4\.5/ : /^deno 2\.9\.6/);
+    expect(version.stdout).toMatch(runtime.version);
   });
 
   describe("the example server on it (Node client)", () => {
@@ -137,25 +205,8 @@ describe.each(runtimes)("$name", (runtime) => {
             cwd: packageDir,
             env: runtime.env,
           });
-          expect(server.stderr()).toMatch(runtime.name === "Bun" ? /\(bun 1\.4\.5\)/ : /\(deno 2\.9\.6\)/);
-          await client.connect(new StreamableHttpTransport(server.url));
-          if (client.serverInfo === undefined) await client.discover();
-          expect(client.protocolVersion).toBe(protocol);
-          expect(client.serverInfo).toMatchObject({ name: "x-example", version: "0.1.0" });
-
-          const tools = (await client.listAllTools()).map((t) => t.name);
-          expect(tools).toEqual(expect.arrayContaining(["echo", "add", "book_table"]));
-
-          const sum = await client.callTool("add", { a: 2, b: 40 });
-          expect(sum.structuredContent).toEqual({ sum: 42 });
-          // The inputSchema is compiled (ajv, loaded with createRequire) on the runtime and refuses this before the handler runs.
-          const wrong = await client.callTool("add", { a: "two", b: 40 });
-          expect(wrong.isError).toBe(true);
-          expect(JSON.stringify(wrong.content)).toContain("Invalid arguments for tool add");
-
-          const booked = await client.callTool("book_table", { restaurant: "Noma" });
-          expect(booked.isError).toBeFalsy();
-          expect(booked.content).toEqual([{ type: "text", text: "Booked Noma for 5 at 21:00." }]);
+          expect(server.stderr()).toMatch(new RegExp(`\\(${runtime.label.source.slice(1, -1)}\\)`));
+          await driveExample(client, server.url, protocol);
         } finally {
           await client.close();
           if (server) await stopProcess(server.child);
@@ -171,15 +222,111 @@ describe.each(runtimes)("$name", (runtime) => {
         const server = await listen(createExampleServer(), { port: 0, host: "127.0.0.1" });
         try {
           const printed = JSON.parse(await runClient(runtime, binary, [server.url, protocol]));
-          expect(printed).toEqual({
-            runtime: expect.stringMatching(runtime.name === "Bun" ? /^bun 1\.4\.5$/ : /^deno 2\.9\.6$/),
-            protocol,
-            server: "x-example",
-            tools: expect.arrayContaining(["add", "book_table", "echo"]),
-            add: { sum: 42 },
-            booked: [{ type: "text", text: "Booked Noma for 3 at 19:30." }],
-          });
+          expect(printed).toEqual(driven(protocol, runtime.label));
         } finally {
+          await server.close();
+        }
+      });
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------
+// workerd, through Miniflare
+
+/**
+ * Bundles `script` (in scripts/) for workerd as wrangler does: the workerd,
+ * worker and browser conditions (so @x/json-schema's default validator is
+ * the cfworker one, which needs no code generation: workerd forbids it), a
+ * platform-neutral ES module, `node:*` left to the runtime (nodejs_compat).
+ */
+async function bundleForWorkerd(script: string): Promise<string> {
+  const result = await esbuild.build({
+    entryPoints: [join(packageDir, "scripts", script)],
+    absWorkingDir: packageDir,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["browser", "module", "main"],
+    external: ["node:*"],
+    target: "es2022",
+    write: false,
+    logLevel: "error",
+  });
+  return result.outputFiles[0]!.text;
+}
+
+/** 32 bytes, base64: the request-state key the server Worker gets as its MCP_REQUEST_STATE_KEYS binding. */
+const WORKER_KEY = Buffer.alloc(32, 7).toString("base64");
+
+/**
+ * Runs `script` bundled in workerd on 127.0.0.1 (a free port), with
+ * nodejs_compat (Buffer, node:crypto; string bindings appear in
+ * process.env, where the server reads MCP_REQUEST_STATE_KEYS).
+ */
+async function startWorker(script: string): Promise<{ url: URL; stop: () => Promise<void> }> {
+  const miniflare = new Miniflare({
+    modules: true,
+    script: await bundleForWorkerd(script),
+    compatibilityDate: "2025-09-01",
+    compatibilityFlags: ["nodejs_compat"],
+    bindings: { MCP_REQUEST_STATE_KEYS: WORKER_KEY },
+    host: "127.0.0.1",
+    port: 0,
+  });
+  try {
+    return { url: await miniflare.ready, stop: () => miniflare.dispose() };
+  } catch (error) {
+    await miniflare.dispose().catch(() => {});
+    throw new Error(`workerd could not start the ${script} Worker: ${(error as Error).message}`);
+  }
+}
+
+describe("workerd (Miniflare)", () => {
+  it("runs here", () => {
+    const binary = join(dirname(require.resolve("workerd/package.json")), "bin", "workerd");
+    if (!existsSync(binary)) throw new Error(`workerd: no binary at ${binary} (its postinstall did not run?)`);
+    const version = spawnSync(binary, ["--version"], { encoding: "utf8", timeout: 20_000 });
+    if (version.error || version.status !== 0) throw new Error(`workerd cannot run here: ${version.error?.message ?? version.stderr}`);
+    expect(version.stdout).toMatch(/^workerd 2026-04-26/);
+  });
+
+  it("the bundle of the example server carries the cfworker validator", async () => {
+    expect(await bundleForWorkerd("worker.mjs")).toContain("@cfworker/json-schema");
+  });
+
+  describe("the example server on it (Node client)", () => {
+    for (const protocol of ["2026-07-28", "2025-11-25"] as const) {
+      it(`serves the ${protocol} era: discover, list, a call, a refused argument, an elicitation round`, async () => {
+        const worker = await startWorker("worker.mjs");
+        const client = new Client({ name: "runtime-test", version: "1" }, { waitFor: answerBooking, protocol });
+        try {
+          await driveExample(client, new URL("/mcp", worker.url).href, protocol);
+        } finally {
+          await client.close();
+          await worker.stop();
+        }
+      });
+    }
+  });
+
+  describe("@x/client on it (example server on Node)", () => {
+    for (const protocol of ["2026-07-28", "2025-11-25"] as const) {
+      it(`lists, calls and answers an elicitation in the ${protocol} era`, async () => {
+        const server = await listen(createExampleServer(), { port: 0, host: "127.0.0.1" });
+        const worker = await startWorker("worker-client.mjs").catch(async (error) => {
+          await server.close();
+          throw error;
+        });
+        try {
+          const query = new URLSearchParams({ url: server.url, protocol });
+          const response = await fetch(new URL(`/?${query}`, worker.url), { signal: AbortSignal.timeout(30_000) });
+          const text = await response.text();
+          if (response.status !== 200) throw new Error(`@x/client on workerd failed (${response.status}): ${text}`);
+          expect(JSON.parse(text)).toEqual(driven(protocol, /^workerd \(Cloudflare-Workers\)$/));
+        } finally {
+          await worker.stop();
           await server.close();
         }
       });

@@ -73,6 +73,7 @@ import {
   type CompiledSchema,
   compileOutputSchema,
   formatProblems,
+  type JsonSchemaValidator,
   MissingDependencyError,
   nonFiniteProblem,
   type SchemaLimits,
@@ -203,6 +204,14 @@ export interface ClientOptions {
   validateOutput?: boolean;
   /** Bounds on an `outputSchema` before it is compiled. */
   schemaLimits?: SchemaLimits;
+  /**
+   * The JSON Schema validator of `outputSchema`s: `cfworkerValidator` (no
+   * code generation, exported here) or `ajvValidator` (`@x/client/ajv`).
+   * Default: `defaultValidator()`, ajv on Node, Bun and Deno,
+   * `@cfworker/json-schema` under the workerd, worker and browser conditions
+   * and where code generation is forbidden.
+   */
+  validator?: JsonSchemaValidator;
   /** Page cap of the `listAll*` helpers. Default 100. */
   maxPages?: number;
   /** The `io.modelcontextprotocol/logLevel` to request on every request (default: none, so no log notifications). */
@@ -1517,7 +1526,7 @@ export class Client {
     const name = known.tool.name;
     if (known.validator === undefined) {
       try {
-        known.validator = compileOutputSchema(known.tool.outputSchema, this.options.schemaLimits);
+        known.validator = compileOutputSchema(known.tool.outputSchema, this.options.schemaLimits, this.options.validator);
       } catch (error) {
         if (error instanceof MissingDependencyError) throw error;
         known.validator = isMcpClientError(error)

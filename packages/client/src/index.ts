@@ -123,8 +123,11 @@ export { encodeHeaderValue, type HeaderParam, paramHeaders, standardHeaders, typ
 export { answerInputRequests, checkAnswer, type InputContext, type InputHandlers } from "./mrtr.js";
 export {
   type CompiledSchema,
+  cfworkerValidator,
   compileOutputSchema,
+  defaultValidator,
   formatProblems,
+  type JsonSchemaValidator,
   MissingDependencyError,
   type SchemaLimits,
   type SchemaProblem,

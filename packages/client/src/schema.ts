@@ -7,10 +7,10 @@
  * `@x/json-schema`.
  *
  * A schema from a server is untrusted input: its size and nesting are
- * checked before ajv sees it. Each distinct schema is compiled once and the
- * compiled validator kept in a bounded cache. ajv and ajv-formats are loaded
- * on the first schema compiled; a bundler cannot see that load: keep them
- * installed beside a bundled client.
+ * checked before any validator sees it. Each distinct schema is compiled
+ * once and the check kept in a bounded cache. The validator (ajv by default
+ * on Node) is loaded on the first schema compiled, by a literal `require` a
+ * bundler follows: a bundled client carries it.
  */
 import {
   type CompiledSchema,
@@ -20,26 +20,37 @@ import {
   type SchemaLimits,
   type SchemaProblem,
   SUPPORTED_DIALECTS,
+  type JsonSchemaValidator,
   untrustedSchemas,
 } from "@x/json-schema";
 import { ClientErrorCode, McpClientError } from "./errors.js";
 
-export { type CompiledSchema, MissingDependencyError, nonFiniteProblem, type SchemaLimits, type SchemaProblem } from "@x/json-schema";
+export {
+  type CompiledSchema,
+  cfworkerValidator,
+  defaultValidator,
+  type JsonSchemaValidator,
+  MissingDependencyError,
+  nonFiniteProblem,
+  type SchemaLimits,
+  type SchemaProblem,
+} from "@x/json-schema";
 
 /**
- * Compiles an output schema, or returns the validator compiled before for
- * the same schema text. `limits` default to 128 KiB and 32 levels.
+ * Compiles an output schema with `validator` (default: `defaultValidator()`),
+ * or returns the check compiled before for the same schema text. `limits`
+ * default to 128 KiB and 32 levels.
  *
- * @throws MissingDependencyError when `ajv` or `ajv-formats` is not installed;
+ * @throws MissingDependencyError when the validator's package is not installed;
  *   McpClientError -32093 (`OutputSchemaUnusable`) when the schema is
  *   not an object, exceeds `limits`, declares a `$schema` other than
  *   2020-12 (the default), 2019-09, draft-07, draft-06 or draft-04, is not
  *   a valid schema, or has a `$ref` that does not resolve inside it (remote
  *   references are never fetched).
  */
-export function compileOutputSchema(schema: unknown, limits: SchemaLimits = {}): CompiledSchema {
+export function compileOutputSchema(schema: unknown, limits: SchemaLimits = {}, validator?: JsonSchemaValidator): CompiledSchema {
   try {
-    return compileSchema(schema, { untrusted: untrustedSchemas(limits) });
+    return compileSchema(schema, { untrusted: untrustedSchemas(limits), validator });
   } catch (error) {
     if (error instanceof SchemaCompileError) throw unusable(error);
     throw error;

@@ -2,7 +2,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runBundleAlone } from "../../../test-support/bundle.js";
-import { ClientErrorCode, compileOutputSchema } from "../src/index.js";
+import { ClientErrorCode, cfworkerValidator, compileOutputSchema, defaultValidator } from "../src/index.js";
 import { httpServer, listResult, memoryClient, textResult, tool } from "./helpers.js";
 
 const sumSchema = { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] };
@@ -119,17 +119,21 @@ describe("structuredContent and outputSchema", () => {
   });
 });
 
-describe("a client bundled without ajv beside it", () => {
-  it("names the missing package (MissingDependencyError), not the server's schema", async () => {
+describe("a bundled client", () => {
+  it("carries its validator (it compiles with nothing beside it), and names one left out of the bundle (MissingDependencyError)", async () => {
     const here = dirname(fileURLToPath(import.meta.url));
-    const out = await runBundleAlone(
-      `import { compileOutputSchema } from ${JSON.stringify(join(here, "..", "dist", "index.js"))};
-try { compileOutputSchema({ type: "object" }); console.log("compiled"); }
-catch (e) { console.log(e.name + ": " + e.dependency + ": " + (e.code ?? "no code")); }`,
-      here,
-    );
-    expect(out).toBe("MissingDependencyError: ajv: no code");
-    // Installed, the same schema compiles.
-    expect(compileOutputSchema({ type: "object" })({})).toEqual([]);
+    const program = `import { compileOutputSchema } from ${JSON.stringify(join(here, "..", "dist", "index.js"))};
+try { console.log(JSON.stringify(compileOutputSchema({ type: "object" })(1))); }
+catch (e) { console.log(e.name + ": " + e.dependency + ": " + (e.code ?? "no code")); }`;
+    expect(await runBundleAlone(program, here)).toBe('[{"path":"","message":"must be object"}]');
+    expect(await runBundleAlone(program, here, { external: ["ajv", "ajv-formats"] })).toBe("MissingDependencyError: ajv: no code");
+  });
+
+  it("checks output schemas with the validator it is given", () => {
+    const schema = { type: "object", properties: { n: { type: "integer" } } };
+    for (const validator of [cfworkerValidator, defaultValidator()]) {
+      expect(compileOutputSchema(schema, {}, validator)({ n: "x" })).toEqual([{ path: "/n", message: "must be integer" }]);
+    }
+    expect(defaultValidator().name).toBe("ajv");
   });
 });

@@ -1,13 +1,19 @@
 /**
- * ajv and ajv-formats (and, for a draft-04 schema, ajv-draft-04), loaded
- * synchronously on first use (all are CommonJS), never when this package is
- * imported. A bundler cannot see the load: keep `ajv`, `ajv-formats` and
- * `ajv-draft-04` installed beside a bundled program.
+ * `@x/json-schema/ajv`: the ajv validator (ajv with ajv-formats; for
+ * draft-04, ajv-draft-04), the default on Node, Bun and Deno. ajv compiles
+ * each schema to JavaScript (`new Function`), which makes checks fast and is
+ * refused where code generation is forbidden.
+ *
+ * ajv is loaded on the first compile, never on import (loading it costs
+ * tens of milliseconds), by literal `require` calls that a bundler follows:
+ * a bundled program carries ajv and evaluates it on first use.
  */
-import type { Ajv } from "ajv";
+import { requireLazily } from "@x/jsonrpc";
+import type { Ajv, AnySchemaObject, ErrorObject, Logger, Options, ValidateFunction } from "ajv";
 import type { Ajv2019 } from "ajv/dist/2019.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import { requireAtRunTime } from "./runtime.js";
+// Through the package's entry, so that this file imports it rather than carrying a copy.
+import { type Dialect, idKeyword, type JsonSchemaValidator, SchemaCompileError, type ValidatorProblem } from "./index.js";
 
 /** ajv-formats' plugin: adds the formats it knows to an ajv instance. */
 export type AddFormats = (ajv: Ajv2020 | Ajv) => unknown;
@@ -23,24 +29,33 @@ export interface AjvModules {
 /** An ajv class: ajv's 2020-12, 2019-09 or draft-07 class (ajv-draft-04's has the draft-07 class's shape). */
 export type AjvClass = typeof Ajv | typeof Ajv2019 | typeof Ajv2020;
 
-let loaded: AjvModules | undefined;
+type Exports = Record<string, unknown>;
+const url = import.meta.url;
+// One literal require per module, so that a bundler sees each one.
+const MODULES = {
+  "ajv/dist/2020.js": () => requireLazily(() => require("ajv/dist/2020.js"), "ajv/dist/2020.js", "ajv", url),
+  "ajv/dist/2019.js": () => requireLazily(() => require("ajv/dist/2019.js"), "ajv/dist/2019.js", "ajv", url),
+  ajv: () => requireLazily(() => require("ajv"), "ajv", "ajv", url),
+  "ajv-formats": () => requireLazily(() => require("ajv-formats"), "ajv-formats", "ajv-formats", url),
+  "ajv-draft-04": () => requireLazily(() => require("ajv-draft-04"), "ajv-draft-04", "ajv-draft-04", url),
+  "ajv/dist/refs/json-schema-draft-06.json": () =>
+    requireLazily(() => require("ajv/dist/refs/json-schema-draft-06.json"), "ajv/dist/refs/json-schema-draft-06.json", "ajv", url),
+} as const;
+
 const modules = new Map<string, unknown>();
 
-/**
- * Loads the CommonJS module `specifier` on the first call and returns its
- * `pick` export, or the module itself when it has no such export (a JSON
- * file: pass `""`); later calls return the same value.
- * @throws MissingDependencyError naming `dependency` when it is not installed (nothing is remembered).
- */
-export function loadOnce<T>(specifier: string, dependency: string, pick: string): T {
+/** The `pick` export of one of {@link MODULES}, or the module itself when it has none (a JSON file: `""`), loaded once. */
+function loadOnce<T>(specifier: keyof typeof MODULES, pick: string): T {
   let found = modules.get(specifier);
   if (found === undefined) {
-    const module = requireAtRunTime(specifier, dependency) as Record<string, unknown>;
+    const module = MODULES[specifier]() as Exports;
     found = module[pick] ?? module;
     modules.set(specifier, found);
   }
   return found as T;
 }
+
+let loaded: AjvModules | undefined;
 
 /**
  * Loads ajv's 2020-12 class and ajv-formats on the first call and returns
@@ -50,7 +65,7 @@ export function loadOnce<T>(specifier: string, dependency: string, pick: string)
  *   remembered: a later call tries again).
  */
 export function loadAjv(): AjvModules {
-  loaded ??= { Ajv2020: loadOnce("ajv/dist/2020.js", "ajv", "Ajv2020"), addFormats: loadOnce("ajv-formats", "ajv-formats", "default") };
+  loaded ??= { Ajv2020: loadOnce("ajv/dist/2020.js", "Ajv2020"), addFormats: loadOnce("ajv-formats", "default") };
   return loaded;
 }
 
@@ -59,5 +74,153 @@ export function loadAjv(): AjvModules {
  * @throws MissingDependencyError when `ajv` is not installed.
  */
 export function loadAjvDraft07(): typeof Ajv {
-  return loadOnce("ajv", "ajv", "default");
+  return loadOnce("ajv", "default");
 }
+
+// Before 2019-09 a $ref's siblings are ignored. ajv does that under an option
+// it calls deprecated and then warns for each such $ref: expected here, so silent.
+const refNotices = /^(DEPRECATED: option ignoreKeywordsWithRef|\$ref: keywords ignored)/;
+const logger: Logger = {
+  log: (...args: unknown[]) => console.log(...args),
+  warn: (...args: unknown[]) => {
+    if (!refNotices.test(String(args[0]))) console.warn(...args);
+  },
+  error: (...args: unknown[]) => console.error(...args),
+};
+
+function classOf(dialect: Dialect): AjvClass {
+  if (dialect === "2020-12") return loadAjv().Ajv2020;
+  if (dialect === "2019-09") return loadOnce("ajv/dist/2019.js", "Ajv2019");
+  // ajv-draft-04's class: `id`, and a boolean exclusiveMaximum/exclusiveMinimum.
+  if (dialect === "draft-04") return loadOnce("ajv-draft-04", "default");
+  return loadAjvDraft07();
+}
+
+const DRAFT_06_META = "http://json-schema.org/draft-06/schema#";
+
+/**
+ * A new ajv instance that reads schemas of `dialect` with no `$schema` of
+ * their own (callers drop it once `schemaDialect` has read it):
+ * formats asserted, all errors reported, extension keywords allowed.
+ * draft-06 is read by ajv's draft-07 class with the draft-06 meta-schema
+ * and without `if`/`then`/`else`, which draft-07 added.
+ * @throws MissingDependencyError when `ajv`, `ajv-formats` or (draft-04) `ajv-draft-04` is not installed.
+ */
+export function newAjv(dialect: Dialect): Ajv {
+  const { addFormats } = loadAjv();
+  // strict: false lets schemas carry extension keywords (x-mcp-header, ...).
+  const options: Options = { strict: false, allErrors: true, validateFormats: true };
+  if (dialect === "draft-07" || dialect === "draft-06" || dialect === "draft-04") {
+    options.ignoreKeywordsWithRef = true;
+    options.logger = logger;
+  }
+  if (dialect === "draft-06") options.defaultMeta = DRAFT_06_META;
+  const ajv = new (classOf(dialect))(options) as Ajv;
+  if (dialect === "draft-06") {
+    ajv.addMetaSchema(loadOnce<AnySchemaObject>("ajv/dist/refs/json-schema-draft-06.json", ""));
+    for (const keyword of ["if", "then", "else"]) ajv.removeKeyword(keyword);
+  }
+  addFormats(ajv);
+  return ajv;
+}
+
+/** The instances trusted schemas share, one per dialect; untrusted ones have their own (they never share ids). */
+const trusted = new Map<Dialect, Ajv>();
+const untrustedInstances = new Map<Dialect, Ajv>();
+
+/**
+ * The one ajv instance of `dialect` that {@link ajvValidator} compiles
+ * trusted schemas on, made on first use. For callers that need ajv's own
+ * error objects (keyword, params) rather than problems: a schema compiled
+ * here shares the instance's compiled meta-schema and formats, which cost
+ * more than a small schema's compile. Give it schemas without `$id` and
+ * `$schema` (drop them, as `compileSchema` does), or ids would collect on
+ * the shared instance.
+ * @throws MissingDependencyError when `ajv` or `ajv-formats` (draft-04:
+ *   `ajv-draft-04`) is not installed.
+ */
+export function trustedAjv(dialect: Dialect): Ajv {
+  let ajv = trusted.get(dialect);
+  if (!ajv) {
+    ajv = newAjv(dialect);
+    trusted.set(dialect, ajv);
+  }
+  return ajv;
+}
+
+function checkOf(validate: ValidateFunction): (value: unknown) => ValidatorProblem[] {
+  return (value) => (validate(value) ? [] : toProblems(validate.errors));
+}
+
+function toProblems(errors: ErrorObject[] | null | undefined): ValidatorProblem[] {
+  return (errors ?? []).map((e) => {
+    let message = e.message ?? "is invalid";
+    const params = e.params as Record<string, unknown>;
+    if (e.keyword === "required") message = `is missing required property ${JSON.stringify(params.missingProperty)}`;
+    else if (e.keyword === "additionalProperties") message = `has unknown property ${JSON.stringify(params.additionalProperty)}`;
+    return { path: e.instancePath, message, keyword: e.keyword, params };
+  });
+}
+
+function compileIn(ajv: Ajv, schema: object | boolean, id: string | undefined): ValidateFunction {
+  try {
+    return ajv.compile(schema);
+  } finally {
+    // A shared instance must not keep ids from untrusted schemas.
+    if (id !== undefined) {
+      try {
+        ajv.removeSchema(id);
+      } catch {
+        // Nothing was registered.
+      }
+    }
+  }
+}
+
+function refusal(error: unknown): SchemaCompileError {
+  const message = error instanceof Error ? error.message : String(error);
+  const ref = (error as { missingRef?: unknown } | null)?.missingRef;
+  if (typeof ref === "string") return new SchemaCompileError("unresolved-ref", message, { ref }, error);
+  return new SchemaCompileError("invalid", message, {}, error);
+}
+
+function compileUntrusted(schema: object | boolean, dialect: Dialect): ValidateFunction {
+  // A missing ajv is the installation's problem, not the schema's: thrown as it is, before any compile.
+  let shared = untrustedInstances.get(dialect);
+  if (!shared) {
+    shared = newAjv(dialect);
+    untrustedInstances.set(dialect, shared);
+  }
+  const declaredId = typeof schema === "object" ? (schema as Record<string, unknown>)[idKeyword(dialect)] : undefined;
+  const id = typeof declaredId === "string" ? declaredId : undefined;
+  try {
+    return compileIn(shared, schema, id);
+  } catch (error) {
+    if (!(error instanceof Error) || !/already exists/.test(error.message)) throw refusal(error);
+    // Another schema registered the same $id: compile this one on its own.
+    try {
+      return compileIn(newAjv(dialect), schema, id);
+    } catch (again) {
+      throw refusal(again);
+    }
+  }
+}
+
+/**
+ * The ajv validator: trusted schemas compiled on {@link trustedAjv}'s
+ * instance of their dialect (a schema ajv cannot compile throws ajv's own
+ * error), untrusted ones on an instance of their own kind whose ids are
+ * removed after each compile (refusals are SchemaCompileErrors). Every
+ * format of ajv-formats is asserted.
+ */
+export const ajvValidator: JsonSchemaValidator = {
+  name: "ajv",
+  generatesCode: true,
+  compile(schema, dialect, { untrusted }) {
+    const body = schema as object | boolean;
+    return checkOf(untrusted ? compileUntrusted(body, dialect) : trustedAjv(dialect).compile(body));
+  },
+};
+
+/** The default validator where package.json conditions pick this file (`#default-validator`: Node, Bun, Deno). */
+export const defaultValidator: JsonSchemaValidator | undefined = ajvValidator;

@@ -7,7 +7,8 @@ export type SchemaRefusal = "not-an-object" | "not-json" | "too-large" | "too-de
  * one for every other reason. `reason` says why and `data` carries the
  * figures: `bytes` and `limit` (too-large), `limit` (too-deep), `dialect`
  * (unknown-dialect: the `$schema` value as given), `ref` (unresolved-ref).
- * For `invalid` and `unresolved-ref` the message is ajv's and `cause` ajv's error.
+ * For `invalid` and `unresolved-ref` the message is the validator's, and
+ * `cause` the validator's error where it threw one (ajv's).
  */
 export class SchemaCompileError extends Error {
   /** What is wrong with the schema. */
@@ -19,7 +20,7 @@ export class SchemaCompileError extends Error {
    * @param reason what is wrong with the schema
    * @param message the error's message
    * @param data the figures behind the reason
-   * @param cause the error that led to this one (ajv's), if any
+   * @param cause the error that led to this one (the validator's), if any
    */
   constructor(reason: SchemaRefusal, message: string, data: Record<string, unknown> = {}, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });

@@ -1,24 +1,30 @@
 /**
- * `@x/json-schema`: user JSON Schemas compiled with ajv, which is loaded on
- * the first compile, never on import, in the dialect each declares; and the
- * check for numbers JSON cannot carry.
+ * `@x/json-schema`: user JSON Schemas compiled, in the dialect each
+ * declares, by a pluggable validator: ajv (`@x/json-schema/ajv`, the
+ * default on Node, Bun and Deno, loaded on the first compile, never on
+ * import) or `@cfworker/json-schema` (`@x/json-schema/cfworker`, which
+ * generates no code: the default under workerd, worker and browser
+ * conditions and wherever code generation is forbidden); and the check for
+ * numbers JSON cannot carry.
  */
-export { type AddFormats, type AjvModules, loadAjv, loadAjvDraft07 } from "./ajv.js";
+export { CFWORKER_FORMATS, cfworkerValidator } from "./cfworker.js";
 export {
   type CompiledSchema,
   type CompileOptions,
   compileSchema,
+  compileSchemaDetailed,
   DEFAULT_SCHEMA_LIMITS,
+  defaultValidator,
   formatProblems,
   SchemaCompileError,
   type SchemaLimits,
   type SchemaProblem,
   type SchemaRefusal,
-  trustedAjv,
   type UntrustedSchemas,
   untrustedSchemas,
 } from "./compile.js";
-export { type Dialect, newAjv, SUPPORTED_DIALECTS, schemaDialect } from "./dialect.js";
-export { type UnknownKeyword, unknownKeyword } from "./keywords.js";
+export { type Dialect, idKeyword, SUPPORTED_DIALECTS, schemaDialect } from "./dialect.js";
+export { DIALECT_KEYWORDS, type UnknownKeyword, unknownKeyword, walkSchemas } from "./keywords.js";
 export { findNonFinite, NON_FINITE_MESSAGE, nonFiniteProblem } from "./non-finite.js";
 export { MissingDependencyError, requireAtRunTime, runTimeRequire } from "./runtime.js";
+export type { JsonSchemaValidator, ValidatorCheck, ValidatorCompileOptions, ValidatorProblem } from "./validator.js";

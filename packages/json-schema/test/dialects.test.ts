@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { refusal } from "./refusal.js";
+import { validators } from "./validators.js";
 import { type CompileOptions, compileSchema, untrustedSchemas } from "../src/index.js";
 
-// Both paths read the dialect by the same rule.
-const paths: Array<[string, () => CompileOptions]> = [
-  ["trusted", () => ({})],
-  ["untrusted", () => ({ untrusted: untrustedSchemas() })],
-];
+// Both paths read the dialect by the same rule, whichever validator compiles.
+const paths: Array<[string, () => CompileOptions]> = validators.flatMap(
+  ([name, validator]): Array<[string, () => CompileOptions]> => [
+    [`trusted, ${name}`, () => ({ validator })],
+    [`untrusted, ${name}`, () => ({ untrusted: untrustedSchemas(), validator })],
+  ],
+);
 
 const spellings = (path: string) => [
   `http://json-schema.org/${path}/schema#`,

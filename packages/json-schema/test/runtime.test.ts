@@ -3,10 +3,17 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runBundleAlone } from "../../../test-support/bundle.js";
-import { loadAjv, loadAjvDraft07, MissingDependencyError, requireAtRunTime, runTimeRequire } from "../src/index.js";
+import { bundle, runBundleAlone } from "../../../test-support/bundle.js";
+import { loadAjv, loadAjvDraft07 } from "../src/ajv.js";
+import { MissingDependencyError, requireAtRunTime, runTimeRequire } from "../src/index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
+const entry = join(here, "..", "dist", "index.js");
+/** A program that compiles one schema with the default validator and prints which validator and what it found. */
+const program = `import { compileSchema, defaultValidator } from ${JSON.stringify(entry)};
+const check = compileSchema({ type: "object", properties: { n: { type: "integer" } }, required: ["n"] });
+console.log(defaultValidator().name + " " + JSON.stringify(check({ n: "x" })));`;
+const found = JSON.stringify([{ path: "/n", message: "must be integer" }]);
 
 describe("packages loaded at run time", () => {
   it("names a missing package in a MissingDependencyError", () => {
@@ -37,26 +44,52 @@ describe("packages loaded at run time", () => {
     expect(loadAjvDraft07()).toBeTypeOf("function");
   });
 
-  it("importing the package loads no ajv", () => {
-    const entry = pathToFileURL(join(here, "..", "dist", "index.js")).href;
+  it("importing the package loads no validator library", () => {
     const out = execFileSync(
       process.execPath,
       [
         "--input-type=module",
         "-e",
-        `import { createRequire } from "node:module"; await import(${JSON.stringify(entry)}); console.log(Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes("ajv")));`,
+        `import { createRequire } from "node:module"; await import(${JSON.stringify(pathToFileURL(entry).href)}); console.log(Object.keys(createRequire(import.meta.url).cache).some((k) => /ajv|cfworker/.test(k)));`,
       ],
       { encoding: "utf8" },
     );
     expect(out.trim()).toBe("false");
   });
+});
 
-  it("a bundle without ajv beside it throws MissingDependencyError on the first compile", async () => {
+describe("the default validator", () => {
+  it("is ajv on Node, and a bundle carries it: it compiles with nothing beside it", async () => {
+    expect(await runBundleAlone(program, here)).toBe(`ajv ${found}`);
+    const text = await bundle(program, here);
+    expect(text).toContain("ajv/dist/2020.js");
+    expect(text).toContain("@cfworker/json-schema");
+  });
+
+  it("is the cfworker one under the worker condition, and such a bundle carries no ajv", async () => {
+    for (const conditions of [["worker"], ["workerd", "worker"], ["browser"]]) {
+      const text = await bundle(program, here, { conditions });
+      // No ajv module (doc comments may still name it).
+      expect(text, conditions.join()).not.toMatch(/node_modules\/(\.pnpm\/)?ajv|require\("ajv/);
+      expect(text).toContain("@cfworker/json-schema");
+    }
+    expect(await runBundleAlone(program, here, { conditions: ["worker"] })).toBe(`cfworker ${found}`);
+  });
+
+  it("is the cfworker one where code generation is forbidden, bundled or not", async () => {
+    const args = ["--disallow-code-generation-from-strings"];
+    expect(await runBundleAlone(program, here, {}, args)).toBe(`cfworker ${found}`);
+    const out = execFileSync(process.execPath, [...args, "--input-type=module", "-e", program], { encoding: "utf8" });
+    expect(out.trim()).toBe(`cfworker ${found}`);
+  });
+
+  it("a bundle built with ajv left out names it on the first compile (MissingDependencyError)", async () => {
     const out = await runBundleAlone(
-      `import { compileSchema } from ${JSON.stringify(join(here, "..", "dist", "index.js"))};
+      `import { compileSchema } from ${JSON.stringify(entry)};
 try { compileSchema({ type: "object" }); console.log("compiled"); }
 catch (e) { console.log(e.name + ": " + e.dependency); }`,
       here,
+      { external: ["ajv", "ajv-formats"] },
     );
     expect(out).toBe("MissingDependencyError: ajv");
   });

@@ -11,7 +11,7 @@ import { MissingDependencyError } from "./runtime.js";
 import { parseJson } from "./json.js";
 
 export { parseJson, replaceBigInts, stringifyJson } from "./json.js";
-export { MissingDependencyError, runTimeRequire } from "./runtime.js";
+export { MissingDependencyError, requireLazily, runTimeRequire } from "./runtime.js";
 
 /**
  * A JSON-RPC request id: a string or an integer (MCP forbids `null`; spec

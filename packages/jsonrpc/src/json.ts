@@ -7,12 +7,12 @@
  * first need, never at import) only for the rare message that needs it.
  */
 import type * as LosslessJson from "lossless-json";
-import { requireAtRunTime } from "./runtime.js";
+import { requireLazily } from "./runtime.js";
 
 let lossless: typeof LosslessJson | undefined;
 
 function losslessJson(): typeof LosslessJson {
-  lossless ??= requireAtRunTime("lossless-json", "lossless-json") as typeof LosslessJson;
+  lossless ??= requireLazily(() => require("lossless-json"), "lossless-json", "lossless-json", import.meta.url) as typeof LosslessJson;
   return lossless;
 }
 

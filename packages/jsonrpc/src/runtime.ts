@@ -1,18 +1,21 @@
 /**
- * Packages loaded at run time with `createRequire` rather than imported, so
- * that importing a package does not pay for them: lossless-json here (the
- * first message with an integer beyond 2^53), ajv in `@x/json-schema` (the
- * first schema compiled). A bundler does not follow `createRequire`, so a
- * bundled program must find these packages installed beside the bundle;
- * when it does not, the error names them.
+ * CommonJS packages loaded on first use rather than imported, so that
+ * importing a package does not pay for them: lossless-json here (the first
+ * message with an integer beyond 2^53), ajv in `@x/json-schema` (the first
+ * schema compiled). Each is loaded by a literal `require("…")` call inside a
+ * function, which a bundler (esbuild, for one) follows: the bundle carries
+ * the package and evaluates it at that call, not at start-up. Run unbundled
+ * as an ES module (Node, Deno), where no `require` is defined, the same
+ * package is loaded with `createRequire` from the caller's location; when it
+ * is not installed there, the error names it.
  */
 import { createRequire } from "node:module";
 
 /**
- * Thrown when a package loaded at run time is not installed, for example
- * beside a bundled program. Its message names the package; callers pass it
- * on as it is, never as a schema or parse error, since it is a problem of
- * the installation, not of any schema or message.
+ * Thrown when a package loaded on first use is not installed (for example
+ * beside a bundle built with that package left out). Its message names the
+ * package; callers pass it on as it is, never as a schema or parse error,
+ * since it is a problem of the installation, not of any schema or message.
  */
 export class MissingDependencyError extends Error {
   /** The package that could not be found, e.g. `"ajv"`. */
@@ -24,7 +27,7 @@ export class MissingDependencyError extends Error {
    */
   constructor(dependency: string, cause: unknown) {
     super(
-      `This program needs the package "${dependency}" at run time and could not find it: install it (a bundler leaves it out: it is loaded on first use)`,
+      `This program needs the package "${dependency}" at run time and could not find it: install it (it is loaded on first use, so a bundle built with it left out needs it beside it)`,
       { cause },
     );
     this.name = "MissingDependencyError";
@@ -32,11 +35,18 @@ export class MissingDependencyError extends Error {
   }
 }
 
+function missing(error: unknown, dependency: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const notFound = code === "MODULE_NOT_FOUND" || code === "ERR_MODULE_NOT_FOUND";
+  return notFound && String((error as Error).message).includes(dependency) ? new MissingDependencyError(dependency, error) : error;
+}
+
 /**
  * Builds a loader like {@link requireAtRunTime} that resolves from `from`
  * (an `import.meta.url`). A package that loads its own dependencies builds
  * one with its `import.meta.url`: with a strict node_modules layout only a
- * package's own dependencies resolve from its folder.
+ * package's own dependencies resolve from its folder. A bundler does not
+ * follow it: prefer {@link requireLazily}.
  * @returns `(specifier, dependency) => exports`, throwing MissingDependencyError naming
  *   `dependency` when it is not installed, and any other error the module throws while loading, as it is.
  */
@@ -46,12 +56,45 @@ export function runTimeRequire(from: string | URL): (specifier: string, dependen
     try {
       return createRequire(from)(specifier);
     } catch (error) {
-      if ((error as { code?: unknown }).code === "MODULE_NOT_FOUND" && String((error as Error).message).includes(dependency)) {
-        throw new MissingDependencyError(dependency, error);
-      }
-      throw error;
+      throw missing(error, dependency);
     }
   };
+}
+
+/**
+ * True for the error of a `require` that cannot run here: an ES module has
+ * no `require` (a ReferenceError), and esbuild's stand-in for a `require` it
+ * left out of an ES module bundle says "Dynamic require of".
+ */
+function noRequire(error: unknown): boolean {
+  if (error instanceof ReferenceError) return /\brequire\b/.test(error.message);
+  return error instanceof Error && error.message.startsWith("Dynamic require of");
+}
+
+/**
+ * Loads a CommonJS module on first use so that a bundler sees it: `load` is
+ * a function made of one literal `require("<specifier>")` call (the only
+ * form a bundler follows), which a bundle answers with the module it
+ * carries. Where no `require` is defined (an ES module run as it is, on Node
+ * or Deno), the module is loaded with `createRequire(from)` instead. Callers
+ * keep what it returns: each call loads again. The packages' builds
+ * (scripts/bundle.mjs) keep such `require` calls literal in `dist/`.
+ *
+ * @param load `() => require("<specifier>")`
+ * @param specifier what `load` requires, for the `createRequire` path
+ * @param dependency the package that provides it, named by the error
+ * @param from the caller's `import.meta.url`, where the package resolves
+ * @returns the module's exports.
+ * @throws MissingDependencyError naming `dependency` when it is not installed;
+ *   any other error the module throws while loading, as it is.
+ */
+export function requireLazily(load: () => unknown, specifier: string, dependency: string, from: string | URL): unknown {
+  try {
+    return load();
+  } catch (error) {
+    if (!noRequire(error)) throw missing(error, dependency);
+  }
+  return runTimeRequire(from)(specifier, dependency);
 }
 
 /** Loads a module with `require` from this package's location, where lossless-json resolves (internal). */

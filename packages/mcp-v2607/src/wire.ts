@@ -6,12 +6,12 @@
  * `inputSchema`, and the per-request `_meta` envelope.
  *
  * Hand-written. The `_meta` members are checked against the generated
- * `envelope` schema group (`generated/schemas-envelope.js`), compiled by ajv
- * on the first request: a few schema documents rather than their compiled
- * code, so that `@x/mcp-v2607/wire` stays a cheap import and a small bundle.
+ * `envelope` schema group (`generated/schemas-envelope.js`), compiled by the
+ * default JSON Schema validator of `@x/json-schema` on the first request: a
+ * few schema documents rather than their compiled code, so that
+ * `@x/mcp-v2607/wire` stays a cheap import and a small bundle.
  */
-import { nonFiniteProblem, schemaDialect, trustedAjv } from "@x/json-schema";
-import type { ErrorObject, ValidateFunction } from "ajv";
+import { compileSchemaDetailed, nonFiniteProblem, type ValidatorCheck, type ValidatorProblem } from "@x/json-schema";
 // Through the ./constants entry, so that the built wire.js imports that file rather than carrying a copy.
 import { ErrorCode, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, Method } from "./constants-entry.js";
 import type { ClientCapabilities, Implementation, LoggingLevel, RequestMetaObject } from "./generated/types.js";
@@ -451,13 +451,13 @@ function invalidEnvelope(message: string): EnvelopeCheck {
   return { ok: false, code: ErrorCode.InvalidParams, message };
 }
 
-/** `a string`, `an object`, `a string or an integer`: the JSON types of an ajv `type` error, with articles. */
+/** `a string`, `an object`, `a string or an integer`: the JSON types of a `type` problem, with articles. */
 function typeWords(types: unknown): string {
   const names = (Array.isArray(types) ? types : String(types).split(",")).map(String);
   return names.map((t) => `${/^[aeiou]/.test(t) ? "an" : "a"} ${t}`).join(" or ");
 }
 
-/** `.sampling`, `.icons[0].src`, `["my key"]`: an ajv `instancePath` (a JSON Pointer) written as JavaScript access. */
+/** `.sampling`, `.icons[0].src`, `["my key"]`: a problem's path (a JSON Pointer) written as JavaScript access. */
 function accessPath(pointer: string): string {
   if (pointer === "") return "";
   return pointer
@@ -476,48 +476,49 @@ function accessPath(pointer: string): string {
  * deepest one reported (an `anyOf` reports each branch, then itself; the
  * deepest is nearest to what is wrong), e.g. `.sampling must be an object`.
  */
-function describeProblem(errors: readonly ErrorObject[] | null | undefined): string {
-  let chosen: ErrorObject | undefined;
+function describeProblem(problems: readonly ValidatorProblem[]): string {
+  // The deepest problems are nearest to what is wrong; among them a wrong type
+  // says most, then a combinator's own (anyOf: none of the branches fits),
+  // then the last reported. Validators order problems differently: ranked, not by order.
+  const rank = (p: ValidatorProblem) => (p.keyword === "type" ? 2 : COMBINATORS.has(p.keyword ?? "") ? 1 : 0);
+  let chosen: ValidatorProblem | undefined;
   let depth = -1;
-  for (const error of errors ?? []) {
-    const d = error.instancePath.split("/").length;
-    // At one depth the last error wins (an anyOf after its branches), but a
-    // wrong type says more than the keywords checked after it (an enum).
-    if (d > depth || (d === depth && !(chosen?.keyword === "type" && error.instancePath === chosen.instancePath))) {
-      chosen = error;
+  for (const problem of problems) {
+    const d = problem.path.split("/").length;
+    if (d > depth || (d === depth && rank(problem) >= rank(chosen!) && !(rank(chosen!) === 2 && rank(problem) === 2))) {
+      chosen = problem;
       depth = d;
     }
   }
   if (chosen === undefined) return " does not match the schema";
-  const params = chosen.params as Record<string, unknown>;
+  const params = chosen.params ?? {};
   let problem: string;
-  if (chosen.keyword === "type") problem = `must be ${typeWords(params.type)}`;
-  else if (chosen.keyword === "enum")
-    problem = `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
-  else problem = chosen.message ?? `fails ${chosen.keyword}`;
-  return `${accessPath(chosen.instancePath)} ${problem}`;
+  if (chosen.keyword === "type" && params.type !== undefined) problem = `must be ${typeWords(params.type)}`;
+  else if (chosen.keyword === "enum" && Array.isArray(params.allowedValues))
+    problem = `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  else problem = chosen.message;
+  return `${accessPath(chosen.path)} ${problem}`;
 }
+
+const COMBINATORS = new Set(["anyOf", "oneOf"]);
 
 /** The schema documents of the checked `_meta` members (the generated `envelope` group). */
 const ENVELOPE_SCHEMAS = { ClientCapabilities: capabilitiesSchema, Implementation: implementationSchema, LoggingLevel: logLevelSchema };
 type EnvelopeMember = keyof typeof ENVELOPE_SCHEMAS;
-let envelopeChecks: Map<EnvelopeMember, ValidateFunction> | undefined;
+let envelopeChecks: Map<EnvelopeMember, ValidatorCheck> | undefined;
 
 /**
- * The check of one envelope member, compiled (with the others) on first use,
- * on the ajv instance tool schemas are compiled on, so that its meta-schema
- * is compiled once per program.
+ * The check of one envelope member, compiled (with the others) on first use
+ * by the default validator (with ajv: on the instance tool schemas are
+ * compiled on, so that its meta-schema is compiled once per program).
  */
-function envelopeCheck(member: EnvelopeMember): ValidateFunction {
+function envelopeCheck(member: EnvelopeMember): ValidatorCheck {
   if (envelopeChecks === undefined) {
-    const ajv = trustedAjv(schemaDialect(capabilitiesSchema));
-    const checks = new Map<EnvelopeMember, ValidateFunction>();
-    for (const [name, { $schema: _dialect, ...document }] of Object.entries(ENVELOPE_SCHEMAS)) {
-      checks.set(name as EnvelopeMember, ajv.compile(document));
-    }
+    const checks = new Map<EnvelopeMember, ValidatorCheck>();
+    for (const [name, document] of Object.entries(ENVELOPE_SCHEMAS)) checks.set(name as EnvelopeMember, compileSchemaDetailed(document));
     envelopeChecks = checks;
   }
-  return envelopeChecks.get(member) as ValidateFunction;
+  return envelopeChecks.get(member) as ValidatorCheck;
 }
 
 /**
@@ -525,13 +526,13 @@ function envelopeCheck(member: EnvelopeMember): ValidateFunction {
  * when it passes, else the refusal naming the member and what is wrong.
  */
 function checkMember(key: string, value: unknown, member: EnvelopeMember): EnvelopeCheck | undefined {
-  const check = envelopeCheck(member);
-  if (check(value)) {
-    // ajv's number types pass Infinity and NaN, which JSON cannot carry (a too-large literal parses to Infinity).
+  const problems = envelopeCheck(member)(value);
+  if (problems.length === 0) {
+    // JSON Schema's number types pass Infinity and NaN, which JSON cannot carry (a too-large literal parses to Infinity).
     const nonFinite = nonFiniteProblem(value);
     return nonFinite && invalidEnvelope(`Invalid params: _meta["${key}"]${accessPath(nonFinite.path)} ${nonFinite.message}`);
   }
-  return invalidEnvelope(`Invalid params: _meta["${key}"]${describeProblem(check.errors)}`);
+  return invalidEnvelope(`Invalid params: _meta["${key}"]${describeProblem(problems)}`);
 }
 
 /**
@@ -542,7 +543,7 @@ function checkMember(key: string, value: unknown, member: EnvelopeMember): Envel
  * integer. The client capabilities, and the client info and log level when
  * present, are checked against the schema's `ClientCapabilities`,
  * `Implementation` and `LoggingLevel` (the `envelope` schema group, compiled
- * by ajv on the first call; the same definitions `validate()` checks), so a
+ * by the default JSON Schema validator on the first call; the same definitions `validate()` checks), so a
  * member of the wrong type anywhere inside them is refused. The rest of
  * `_meta` is passed on.
  *
@@ -551,8 +552,9 @@ function checkMember(key: string, value: unknown, member: EnvelopeMember): Envel
  *   _meta["io.modelcontextprotocol/clientCapabilities"].sampling must be an
  *   object`.
  * @throws MissingDependencyError (of `@x/jsonrpc`) on the first call when
- *   `ajv` or `ajv-formats`, dependencies of `@x/json-schema`, are not
- *   installed (a bundle must find them beside it); nothing else.
+ *   the validator's package (`ajv` and `ajv-formats`, or
+ *   `@cfworker/json-schema`, dependencies of `@x/json-schema`) is not
+ *   installed (a bundle built with it left out); nothing else.
  */
 export function readEnvelope(params: Record<string, unknown>): EnvelopeCheck {
   const meta = params._meta;

@@ -1,30 +1,26 @@
 /**
- * The envelope check compiles its schema documents with ajv on the first
- * call: without ajv installed (a bundle with nothing beside it) that call
- * throws MissingDependencyError naming the package, and importing the wire
- * entry still costs nothing.
+ * The envelope check compiles its schema documents with the default
+ * validator on the first call: in a bundle built with ajv left out (and
+ * nothing beside it) that call throws MissingDependencyError naming the
+ * package, and importing the wire entry still costs nothing.
  */
-import { MissingDependencyError } from "@x/json-schema";
-import { describe, expect, it, vi } from "vitest";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { runBundleAlone } from "../../../test-support/bundle.js";
 
-vi.mock("node:module", async (original) => ({
-  ...(await original<typeof import("node:module")>()),
-  createRequire: () => () => {
-    const error = new Error("Cannot find module 'ajv'") as Error & { code: string };
-    error.code = "MODULE_NOT_FOUND";
-    throw error;
-  },
-}));
+const here = dirname(fileURLToPath(import.meta.url));
 
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
-
-describe("readEnvelope without ajv installed", () => {
+describe("readEnvelope in a bundle without ajv", () => {
   it("imports, refuses a missing _meta without ajv, and throws MissingDependencyError on the first schema check", async () => {
-    const { readEnvelope } = await import("../src/wire.js");
-    expect(readEnvelope({})).toMatchObject({ ok: false, code: -32602 });
-    expect(() => readEnvelope({ _meta: META })).toThrow(MissingDependencyError);
+    const out = await runBundleAlone(
+      `import { readEnvelope } from ${JSON.stringify(join(here, "..", "dist", "wire.js"))};
+const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+console.log(readEnvelope({}).code);
+try { readEnvelope({ _meta: meta }); console.log("checked"); } catch (e) { console.log(e.name + ": " + e.dependency); }`,
+      here,
+      { external: ["ajv", "ajv-formats"] },
+    );
+    expect(out.split("\n")).toEqual(["-32602", "MissingDependencyError: ajv"]);
   });
 });

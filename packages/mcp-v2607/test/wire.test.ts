@@ -1,5 +1,7 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { NON_FINITE_MESSAGE } from "@x/json-schema";
 import { describe, expect, it } from "vitest";
@@ -35,7 +37,6 @@ describe("the wire entry", () => {
     const imports = [...source.matchAll(/^import\s+(type\s+)?[^;]*?from\s+"([^"]+)"/gms)].map((m) => [Boolean(m[1]), m[2]]);
     expect(imports).toEqual([
       [false, "@x/json-schema"],
-      [true, "ajv"],
       [false, "./constants-entry.js"],
       [true, "./generated/types.js"],
       [false, "./generated/schemas-envelope.js"],
@@ -293,7 +294,7 @@ describe("the request _meta envelope", () => {
     [{ _meta: { ...META, progressToken: 1.5 } }, "Invalid _meta.progressToken: must be a string or an integer"],
     [
       { _meta: { ...META, "io.modelcontextprotocol/clientInfo": { name: "c" } } },
-      "Invalid params: _meta[\"io.modelcontextprotocol/clientInfo\"] must have required property 'version'",
+      'Invalid params: _meta["io.modelcontextprotocol/clientInfo"] is missing required property "version"',
     ],
   ])("refuses %j with -32602", (params, message) => {
     expect(readEnvelope(params)).toEqual({ ok: false, code: -32602, message });
@@ -357,7 +358,7 @@ describe("the request _meta envelope: every member checked against the schema's 
   });
 
   it.each([
-    [{ name: "c" }, "must have required property 'version'"],
+    [{ name: "c" }, 'is missing required property "version"'],
     [{ name: 5, version: "1" }, ".name must be a string"],
     [{ name: "c", version: "1", websiteUrl: "not a url" }, '.websiteUrl must match format "uri"'],
     [{ name: "c", version: "1", icons: [{ src: 5 }] }, ".icons[0].src must be a string"],
@@ -401,6 +402,47 @@ describe("the request _meta envelope: every member checked against the schema's 
         expect(readEnvelope({ _meta: { ...META, [key]: v } }).ok).toBe(valid(v));
       }),
     );
+  });
+});
+
+describe("the request _meta envelope where code generation is forbidden (the cfworker validator)", () => {
+  const CAPS = "io.modelcontextprotocol/clientCapabilities";
+  const INFO = "io.modelcontextprotocol/clientInfo";
+  const LEVEL = "io.modelcontextprotocol/logLevel";
+
+  it("refuses and accepts what ajv does, with the same messages", () => {
+    const samples: unknown[] = [
+      { sampling: 5 },
+      { elicitation: { form: true } },
+      { experimental: { "my feature": 1 } },
+      { name: "c" },
+      { name: "c", version: "1", websiteUrl: "not a url" },
+      { name: "c", version: "1", icons: [{ src: 5 }] },
+      "DEBUG",
+      ["info"],
+      ...fc.sample(fc.jsonValue({ maxDepth: 3 }), { numRuns: 150, seed: 7 }),
+      ...fc.sample(fc.record({ name: fc.jsonValue({ maxDepth: 1 }), version: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] }), {
+        numRuns: 50,
+        seed: 7,
+      }),
+    ];
+    const cases = samples.flatMap((v) => [CAPS, INFO, LEVEL].map((key) => ({ _meta: { ...META, [key]: v } })));
+    const wire = pathToFileURL(join(packageDir, "dist", "wire.js")).href;
+    const out = execFileSync(
+      process.execPath,
+      [
+        "--disallow-code-generation-from-strings",
+        "--input-type=module",
+        "-e",
+        `import { readEnvelope } from ${JSON.stringify(wire)}; import { defaultValidator } from "@x/json-schema";
+let text = ""; for await (const chunk of process.stdin) text += chunk;
+console.log(JSON.stringify({ validator: defaultValidator().name, results: JSON.parse(text).map((c) => readEnvelope(c)) }));`,
+      ],
+      { cwd: packageDir, input: JSON.stringify(cases), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+    );
+    const { validator, results } = JSON.parse(out) as { validator: string; results: unknown[] };
+    expect(validator).toBe("cfworker");
+    expect(results).toEqual(cases.map((c) => JSON.parse(JSON.stringify(readEnvelope(c)))));
   });
 });
 

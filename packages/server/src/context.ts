@@ -3,6 +3,7 @@
  * basic/index "Request metadata", basic/patterns/progress,
  * server/utilities/logging).
  */
+import type { JsonSchemaValidator } from "@x/json-schema";
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -276,6 +277,8 @@ export interface ContextInit {
   clientInfo: Implementation | undefined;
   transport: TransportInfo;
   loggingEnabled: boolean;
+  /** The validator of elicitation schemas (`ServerOptions.validator`); default the default one. */
+  validator?: JsonSchemaValidator | undefined;
   /** The server's tool definitions (read when `ctx.tools` is read). */
   tools?: () => readonly Tool[];
   /** The run's scope (see {@link RunScope}); a fresh one when absent. */
@@ -305,7 +308,8 @@ export interface Peer {
   readonly parallel?: boolean;
 }
 
-const NEVER_ABORTED = new AbortController().signal;
+// Made on first use: workerd refuses an AbortController made at start-up (outside a request).
+let neverAborted: AbortSignal | undefined;
 
 /** How many times a task asks one question whose answers do not fit before the ask fails. */
 export const MAX_TASK_ASK_ATTEMPTS = 3;
@@ -358,7 +362,10 @@ class Context implements RequestContext {
     if (task !== undefined) return task.signal;
     const limit = this.#scope.limit;
     const outer = this.#init.transport.signal;
-    return limit !== undefined ? limit.signalOver(outer) : (outer ?? NEVER_ABORTED);
+    if (limit !== undefined) return limit.signalOver(outer);
+    if (outer !== undefined) return outer;
+    neverAborted ??= new AbortController().signal;
+    return neverAborted;
   }
 
   get auth(): AuthInfo | undefined {
@@ -447,7 +454,7 @@ class Context implements RequestContext {
   }
 
   get ask(): ReturnType<typeof askBuilders> {
-    this.#ask ??= askBuilders(this.clientCapabilities);
+    this.#ask ??= askBuilders(this.clientCapabilities, this.#init.validator);
     return this.#ask;
   }
 

@@ -7,6 +7,7 @@
  * the stage that decided an error. The outcome carries no HTTP status: the
  * HTTP transport alone maps outcomes to statuses (`transports/http/status.ts`).
  */
+import type { JsonSchemaValidator } from "@x/json-schema";
 import { type ClassifiedResponse, classify, errorResponse, resultResponse, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCErrorResponse, JSONRPCResultResponse, RequestId } from "@x/mcp-v2607";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
@@ -79,6 +80,8 @@ export type Inbound =
 export interface DispatchSettings extends RoundSettings {
   readonly info: RequestContext["clientInfo"] & object;
   readonly loggingEnabled: boolean;
+  /** The validator of elicitation schemas (`ServerOptions.validator`). */
+  readonly validator: JsonSchemaValidator | undefined;
   /** Called with an error a handler threw that is answered as -32603 (its text is never sent). */
   readonly onError: ((error: unknown, info: { method: string; requestId: RequestId }) => void) | undefined;
 }
@@ -321,6 +324,7 @@ export class Dispatcher {
       clientInfo: envelope.clientInfo,
       transport,
       loggingEnabled: this.#settings.loggingEnabled,
+      validator: this.#settings.validator,
       tools: this.#toolList,
       scope,
       peer,

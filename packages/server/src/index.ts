@@ -62,6 +62,12 @@ export {
   type TaskUpdate,
 } from "./tasks/store.js";
 export { MissingDependencyError } from "./runtime-deps.js";
+/**
+ * The JSON Schema validators (see `ServerOptions.validator`): the one that
+ * generates no code, and the default. ajv's is on `@x/server/ajv`, so that a
+ * bundle for workerd, worker or browser carries no ajv.
+ */
+export { cfworkerValidator, defaultValidator, type JsonSchemaValidator, type ValidatorProblem } from "@x/json-schema";
 export { McpServer } from "./server.js";
 export type { AuthInfo } from "./authorization.js";
 export {

@@ -11,9 +11,13 @@ let cryptoModule: typeof Crypto | undefined;
 /**
  * `node:crypto`, loaded on first use: a server that never signs a cursor nor
  * seals a `requestState` never loads it (loading it costs milliseconds).
+ * Through `process.getBuiltinModule` where there is one (Node 20.16 and
+ * later, Deno, Bun, and workerd with `nodejs_compat`, whose bundled modules
+ * have no `import.meta.url` to resolve from), else `createRequire`.
  */
 export function nodeCrypto(): typeof Crypto {
-  cryptoModule ??= createRequire(import.meta.url)("node:crypto") as typeof Crypto;
+  const builtin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  cryptoModule ??= (builtin ? builtin("node:crypto") : createRequire(import.meta.url)("node:crypto")) as typeof Crypto;
   return cryptoModule;
 }
 

@@ -2,6 +2,7 @@
  * The server's identity and options (spec 2026-07-28, server/discover for
  * the identity; each option names the part of the spec it configures).
  */
+import type { JsonSchemaValidator } from "@x/json-schema";
 import type { RequestId } from "@x/mcp-v2607";
 import type { CacheOptions } from "./cache.js";
 import type { EventBus, MemoryEventBus } from "./bus.js";
@@ -55,6 +56,16 @@ export interface ServerOptions {
    * JSON Schema conversion is not checked this way: its library wrote it.
    */
   strictSchemas?: boolean;
+  /**
+   * The JSON Schema validator of the user schemas this server compiles (a
+   * tool's `inputSchema` and `outputSchema`, an elicitation's
+   * `requestedSchema`): `cfworkerValidator` (no code generation, exported
+   * here) or `ajvValidator` (`@x/server/ajv`). Default: `defaultValidator()`,
+   * ajv on Node, Bun and Deno, `@cfworker/json-schema` under the workerd,
+   * worker and browser conditions and where code generation is forbidden.
+   * The protocol's own messages are checked with the default one.
+   */
+  validator?: JsonSchemaValidator;
   /**
    * Declare the `logging` capability so that `ctx.log` sends `notifications/message`.
    * @deprecated Logging is deprecated by the 2026-07-28 spec.

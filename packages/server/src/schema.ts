@@ -7,13 +7,21 @@
  * registration; a `$ref` must resolve inside the schema itself: remote
  * references are never fetched.
  *
- * ajv and ajv-formats are loaded on first use, when the first schema is
- * registered, not when the package is imported (importing ajv costs tens of
- * milliseconds). A bundler cannot see that load: keep `ajv` and
- * `ajv-formats` (and `ajv-draft-04` for draft-04 schemas) installed beside
- * a bundled server.
+ * The validator is `ServerOptions.validator`, else the default one: ajv on
+ * Node, Bun and Deno (loaded when the first schema is registered, never
+ * when the package is imported: importing ajv costs tens of milliseconds),
+ * `@cfworker/json-schema` under the workerd, worker and browser conditions
+ * and wherever code generation is forbidden. Both are loaded by literal
+ * `require` calls, so a bundled server carries its validator.
  */
-export { type CompiledSchema, compileSchema, formatProblems, loadAjv, type SchemaProblem } from "@x/json-schema";
+export {
+  type CompiledSchema,
+  compileSchema,
+  defaultValidator,
+  formatProblems,
+  type JsonSchemaValidator,
+  type SchemaProblem,
+} from "@x/json-schema";
 /** The check for Infinity, -Infinity and NaN, which JSON cannot carry, in tool arguments and results. */
 export { nonFiniteProblem } from "@x/json-schema";
 /** The strict keyword check of tool schemas (unknown keywords are refused at registration). */

@@ -267,6 +267,7 @@ export class McpServer {
         principal: options.principal ?? tokenPrincipal,
         ttlMs: options.requestStateTtlMs ?? 600_000,
         loggingEnabled: this.#logging,
+        validator: options.validator,
         onError: options.onError,
       },
       this.#tools,

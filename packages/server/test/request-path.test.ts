@@ -15,8 +15,14 @@ import {
   serveStdio,
   type TransportInfo,
 } from "../src/index.js";
-import { requireAtRunTime } from "../src/runtime-deps.js";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { requireLazily } from "@x/jsonrpc";
 import { meta, rpc } from "./helpers.js";
+
+// This package's folder (vitest runs in it), where its own dependencies resolve.
+const here = pathToFileURL(join(process.cwd(), "package.json"));
 
 /** A server whose execute() refuses requests without an authenticated user (an access gate). */
 class Gated extends McpServer {
@@ -186,13 +192,16 @@ describe("execute() overrides that refuse", () => {
 
 describe("packages loaded at run time", () => {
   it("a missing one is named by a MissingDependencyError, never blamed on a schema", () => {
-    expect(() => requireAtRunTime("x-mcp-no-such-package/sub.js", "x-mcp-no-such-package")).toThrow(MissingDependencyError);
+    // A require of this package's location, as a bundle's or CommonJS's would be.
+    const local = createRequire(here);
+    const missing = () => requireLazily(() => local("x-mcp-no-such-package"), "x-mcp-no-such-package", "x-mcp-no-such-package", here);
+    expect(missing).toThrow(MissingDependencyError);
     try {
-      requireAtRunTime("x-mcp-no-such-package", "x-mcp-no-such-package");
+      missing();
     } catch (error) {
       expect((error as MissingDependencyError).dependency).toBe("x-mcp-no-such-package");
       expect((error as Error).message).toMatch(/needs the package "x-mcp-no-such-package" at run time/);
     }
-    expect(requireAtRunTime("uri-templates", "uri-templates")).toBeTypeOf("function");
+    expect(requireLazily(() => local("uri-templates"), "uri-templates", "uri-templates", here)).toBeTypeOf("function");
   });
 });

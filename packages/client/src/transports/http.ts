@@ -149,7 +149,9 @@ export class StreamableHttpTransport implements Transport {
     const resume = options.maxResumeAttempts ?? DEFAULT_MAX_RESUME_ATTEMPTS;
     if (!Number.isSafeInteger(resume) || resume < 0) throw new TypeError(`maxResumeAttempts must be a non-negative integer, got ${resume}`);
     this.maxResume = resume;
-    const base = options.fetch ?? globalThis.fetch;
+    // Called as a plain function: workerd's fetch refuses to run as a method of another object ("Illegal invocation").
+    const given = options.fetch;
+    const base: typeof fetch = (input, init) => (given ?? globalThis.fetch)(input, init);
     this.oauth = options.auth ? new OAuthSession(this.url, options.auth, base) : undefined;
     this.fetch = this.oauth ? this.oauth.fetch : base;
     this.headers = options.headers;

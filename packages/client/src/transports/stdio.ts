@@ -3,7 +3,19 @@
  * client starts the server as a child process and exchanges newline-delimited
  * JSON-RPC messages over its stdin and stdout.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type * as ChildProcesses from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+
+/**
+ * `node:child_process`, loaded when the first server is spawned: importing
+ * `@x/client` must not need it, since runtimes without processes (workerd)
+ * have none. Through `process.getBuiltinModule` where there is one, else `createRequire`.
+ */
+function childProcesses(): typeof ChildProcesses {
+  const builtin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  return (builtin ? builtin("node:child_process") : createRequire(import.meta.url)("node:child_process")) as typeof ChildProcesses;
+}
 import { MissingDependencyError, parseJson, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 import { META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
@@ -107,7 +119,7 @@ export class StdioTransport implements Transport {
   async start(): Promise<void> {
     if (this.child || this.exited) return;
     const stderrMode = this.options.stderr ?? "inherit";
-    const child = spawn(this.options.command, [...(this.options.args ?? [])], {
+    const child = childProcesses().spawn(this.options.command, [...(this.options.args ?? [])], {
       cwd: this.options.cwd,
       env: this.options.env ?? process.env,
       stdio: ["pipe", "pipe", stderrMode === "ignore" ? "ignore" : "pipe"],

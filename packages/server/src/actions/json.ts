@@ -8,8 +8,9 @@
  * skips a check the schema asked for. A `$ref` must resolve inside the
  * schema: remote references are never fetched.
  */
-import { loadAjv } from "@x/json-schema";
-import type { ErrorObject, ValidateFunction } from "ajv";
+import { CFWORKER_FORMATS, compileSchemaDetailed, defaultValidator, type JsonSchemaValidator, walkSchemas } from "@x/json-schema";
+import { loadAjv } from "@x/json-schema/ajv";
+import type { ErrorObject } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { JsonObject } from "../objects.js";
 import { boundValue } from "./bound.js";
@@ -110,15 +111,52 @@ function ajv(): Ajv2020 {
   return strict;
 }
 
+/** A compiled strict schema: true when the value is valid; `errors` (ajv's shape) after a call that returned false. */
+export interface StrictCheck {
+  (value: unknown): boolean;
+  readonly errors?: ErrorObject[] | null | undefined;
+}
+
 /**
- * Compiles a JSON Schema (2020-12) with formats asserted.
+ * Compiles a JSON Schema (2020-12) with formats asserted: by ajv, or, where
+ * code generation is forbidden (workerd; `defaultValidator()` is then the
+ * cfworker one), by that validator, with its problems in ajv's error shape
+ * and a format it does not assert refused the same way.
  * @throws Error saying what the build stopped on: an invalid keyword value,
  *   an unknown `type` or `format`, an unresolvable or remote `$ref`.
  */
-export function compileStrict(schema: object | boolean): ValidateFunction {
+export function compileStrict(schema: object | boolean): StrictCheck {
+  const validator = defaultValidator();
+  if (!validator.generatesCode) return compileInterpreted(schema, validator);
   if (typeof schema === "boolean") return ajv().compile(schema);
   const { $id: _id, $schema: _dialect, ...rest } = schema as JsonObject;
   return ajv().compile(rest);
+}
+
+function compileInterpreted(schema: object | boolean, validator: JsonSchemaValidator): StrictCheck {
+  const unknown = walkSchemas(schema, (node) =>
+    typeof node.format === "string" && !CFWORKER_FORMATS.includes(node.format) ? node.format : undefined,
+  );
+  if (unknown !== undefined) throw new UnknownFormatError(`unknown format "${unknown}" ignored in schema`);
+  const body = typeof schema === "boolean" ? schema : (({ $id: _id, $schema: _dialect, ...rest }) => rest)(schema as JsonObject);
+  const check = compileSchemaDetailed(body, validator);
+  let errors: ErrorObject[] | null = null;
+  const strict = (value: unknown): boolean => {
+    const problems = check(value);
+    errors =
+      problems.length === 0
+        ? null
+        : problems.map((p) => ({
+            instancePath: p.path,
+            schemaPath: "",
+            keyword: p.keyword ?? "",
+            params: p.params ?? {},
+            message: p.message,
+          }));
+    return errors === null;
+  };
+  Object.defineProperty(strict, "errors", { get: () => errors });
+  return strict as StrictCheck;
 }
 
 /** The ajv errors of the last run of `validate`. */

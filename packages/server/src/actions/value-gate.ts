@@ -22,10 +22,10 @@
  * for an integer property reaches the action as an integer (`Number.isInteger`
  * holds), and data that passes reaches `runAction` exactly as the gate read it.
  */
-import type { ErrorObject, ValidateFunction } from "ajv";
+import type { ErrorObject } from "ajv";
 import type { JsonObject } from "../objects.js";
 import { Bound, boundText, ECHO_LIMIT } from "./bound.js";
-import { compileStrict, escapePointer, unescapePointer } from "./json.js";
+import { compileStrict, escapePointer, type StrictCheck, unescapePointer } from "./json.js";
 import { MAX_LISTED } from "./keyset.js";
 
 /** One refused value: its data path and what its schema expects there. */
@@ -53,7 +53,7 @@ export type ValueGate = (data: JsonObject) => InvalidValues | undefined;
  *   type, an unresolvable or remote `$ref`, an invalid keyword value).
  */
 export function buildValueGate(properties: JsonObject): ValueGate {
-  const validate: ValidateFunction = compileStrict({ type: "object", properties });
+  const validate: StrictCheck = compileStrict({ type: "object", properties });
   return (data) => (validate(data) ? undefined : collect(validate.errors ?? []));
 }
 

@@ -26,7 +26,8 @@ import type { RequestContext } from "../context.js";
 import { McpError, ResourceNotFoundError } from "../errors.js";
 import { isObject, type JsonObject } from "../objects.js";
 import { listResult, page } from "../pagination.js";
-import { MissingDependencyError, requireAtRunTime } from "../runtime-deps.js";
+import { requireLazily } from "@x/jsonrpc";
+import { MissingDependencyError } from "../runtime-deps.js";
 import { checkedScopes } from "../authorization.js";
 import type { Completer } from "./completion.js";
 import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTable, type ServerHost } from "./feature.js";
@@ -41,7 +42,12 @@ const TEMPLATE_SYNTAX = new RegExp(`^(?:[^{}]|\\{[+#./;?&]?${VARSPEC}(?:,${VARSP
 // a server without templates never pays for it.
 let uriTemplatesModule: typeof uriTemplatesType | undefined;
 function uriTemplates(template: string): ReturnType<typeof uriTemplatesType> {
-  uriTemplatesModule ??= requireAtRunTime("uri-templates", "uri-templates") as typeof uriTemplatesType;
+  uriTemplatesModule ??= requireLazily(
+    () => require("uri-templates"),
+    "uri-templates",
+    "uri-templates",
+    import.meta.url,
+  ) as typeof uriTemplatesType;
   return uriTemplatesModule(template);
 }
 

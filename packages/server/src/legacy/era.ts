@@ -70,7 +70,7 @@ export async function readInitialize(params: JsonObject, served: readonly string
   const v = await loadLegacyValidators();
   if (!v.InitializeRequestParams(params)) {
     throw new McpError(ErrorCode.InvalidParams, "Invalid params: initialize needs protocolVersion, capabilities and clientInfo", {
-      problems: (v.InitializeRequestParams.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "params"} ${e.message}`),
+      problems: (v.InitializeRequestParams.errors ?? []).slice(0, 5).map((e) => `${e.path || "params"} ${e.message}`),
     });
   }
   return {

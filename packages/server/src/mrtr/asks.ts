@@ -26,7 +26,7 @@ import type {
 import { Method } from "@x/mcp-v2607/constants";
 import { isObject, type JsonObject } from "../objects.js";
 import { MissingDependencyError } from "../runtime-deps.js";
-import { type CompiledSchema, compileSchema } from "../schema.js";
+import { type CompiledSchema, compileSchema, defaultValidator, type JsonSchemaValidator } from "../schema.js";
 import {
   isStandardSchema,
   type StandardCheck,
@@ -131,24 +131,30 @@ export interface Ask<T> {
 /** The methods on which a server may answer `input_required` (spec: mrtr). */
 export const ASKING_METHODS: ReadonlySet<string> = new Set([Method.ToolsCall, Method.PromptsGet, Method.ResourcesRead]);
 
-const answerSchemas = new Map<string, CompiledSchema>();
+/** The compiled `requestedSchema`s of the last 256 distinct schema texts, per validator. */
+const answerSchemas = new WeakMap<JsonSchemaValidator, Map<string, CompiledSchema>>();
 /**
- * The compiled `requestedSchema` an answer is checked against.
+ * The compiled `requestedSchema` an answer is checked against, by `validator`.
  * @throws TypeError prefixed `elicit: requestedSchema` when it does not compile
  *   (an unknown `$schema` included); MissingDependencyError as it is.
  */
-function answerSchema(requestedSchema: object): CompiledSchema {
+function answerSchema(requestedSchema: object, validator: JsonSchemaValidator): CompiledSchema {
   const text = JSON.stringify(requestedSchema);
-  let compiled = answerSchemas.get(text);
+  let kept = answerSchemas.get(validator);
+  if (!kept) {
+    kept = new Map();
+    answerSchemas.set(validator, kept);
+  }
+  let compiled = kept.get(text);
   if (!compiled) {
     try {
-      compiled = compileSchema(requestedSchema);
+      compiled = compileSchema(requestedSchema, { validator });
     } catch (error) {
       if (error instanceof MissingDependencyError) throw error;
       throw new TypeError(`elicit: requestedSchema does not compile: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (answerSchemas.size >= 256) answerSchemas.delete(answerSchemas.keys().next().value!);
-    answerSchemas.set(text, compiled);
+    if (kept.size >= 256) kept.delete(kept.keys().next().value!);
+    kept.set(text, compiled);
   }
   return compiled;
 }
@@ -203,8 +209,8 @@ function checked(name: string, build: () => unknown): void {
   }
 }
 
-/** Builders of asks for one request's client capabilities. */
-export function askBuilders(caps: ClientCapabilities) {
+/** Builders of asks for one request's client capabilities; `validator` compiles elicitation schemas (default: the default one). */
+export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaValidator) {
   /**
    * A form elicitation (spec: client/elicitation). `requestedSchema` must be
    * a flat object schema of primitive properties: a JSON Schema, read in the
@@ -238,7 +244,7 @@ export function askBuilders(caps: ClientCapabilities) {
       missing: formMissing(caps),
       check: () => {
         checked("elicit", () => elicitRequest(message, requestedSchema));
-        matches ??= answerSchema(requestedSchema);
+        matches ??= answerSchema(requestedSchema, validator ?? defaultValidator());
       },
       accept: (answer) => {
         // The generated validators know no bigint (an answer's integer beyond 2^53): checked as the nearest double.

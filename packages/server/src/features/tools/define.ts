@@ -9,7 +9,7 @@ import { type HeaderParam, toolHeaderParams } from "@x/mcp-v2607/wire";
 import type { RequestContext } from "../../context.js";
 import type { JsonObject } from "../../objects.js";
 import { MissingDependencyError } from "../../runtime-deps.js";
-import { type CompiledSchema, compileSchema, unknownKeyword } from "../../schema.js";
+import { type CompiledSchema, compileSchema, type JsonSchemaValidator, unknownKeyword } from "../../schema.js";
 import { checkedScopes } from "../../authorization.js";
 import { isStandardSchema, type StandardCheck, type StandardSchemaV1, standardCheck, standardJsonSchema } from "../../standard-schema.js";
 
@@ -192,6 +192,8 @@ export interface RegisteredTool {
 export interface DefineToolOptions {
   /** Refuse a keyword the schema's dialect does not define (except `x-` extensions); default true (`ServerOptions.strictSchemas`). */
   strictSchemas?: boolean;
+  /** The validator that compiles the schemas (`ServerOptions.validator`); default the default one. */
+  validator?: JsonSchemaValidator;
 }
 
 /**
@@ -209,7 +211,7 @@ export interface DefineToolOptions {
  *   TypeError naming the tool and schema when a Standard Schema has no JSON Schema
  *   conversion (the message says how to give it one), its conversion fails, or the
  *   input side's conversion is not `type: "object"`;
- *   MissingDependencyError when ajv is not installed (and a schema is a JSON Schema).
+ *   MissingDependencyError when the validator's package is not installed (and a schema is a JSON Schema).
  */
 export function defineTool(name: string, config: ToolConfig, handler: ToolHandler<any>, options: DefineToolOptions = {}): RegisteredTool {
   if (typeof name !== "string" || name.length === 0) throw new TypeError("tool name must be a non-empty string");
@@ -253,8 +255,9 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
     definition,
     handler,
     // A Standard Schema's values are its library's to check: its conversion is only published.
-    checkInput: standardIn ? NOT_USED : compileFor(name, "inputSchema", inputSchema, strict),
-    checkOutput: outputSchema === undefined ? undefined : standardOut ? NOT_USED : compileFor(name, "outputSchema", outputSchema, strict),
+    checkInput: standardIn ? NOT_USED : compileFor(name, "inputSchema", inputSchema, strict, options.validator),
+    checkOutput:
+      outputSchema === undefined ? undefined : standardOut ? NOT_USED : compileFor(name, "outputSchema", outputSchema, strict, options.validator),
     parseInput: standardIn ? standardCheck(standardIn) : undefined,
     parseOutput: standardOut ? standardCheck(standardOut) : undefined,
     requiredClientCapabilities: config.requiredClientCapabilities,
@@ -283,10 +286,16 @@ export function checkTimeout(what: string, value: unknown): void {
   }
 }
 
-function compileFor(tool: string, which: string, schema: object, strict: boolean): CompiledSchema {
+function compileFor(
+  tool: string,
+  which: string,
+  schema: object,
+  strict: boolean,
+  validator: JsonSchemaValidator | undefined,
+): CompiledSchema {
   let check: CompiledSchema;
   try {
-    check = compileSchema(schema);
+    check = compileSchema(schema, { validator });
   } catch (error) {
     if (error instanceof MissingDependencyError) throw error;
     throw new Error(`tool ${tool}: ${which} does not compile: ${(error as Error).message}`);

@@ -4,6 +4,7 @@
  * `taskSupport` runs as a task of the tasks extension (2026-07-28), or, on
  * an `initialize`-era session, of revision 2025-11-25 (`tasks/legacy.ts`).
  */
+import type { JsonSchemaValidator } from "@x/json-schema";
 import type { ServerCapabilities, Tool } from "@x/mcp-v2607";
 import { ErrorCode, Method, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { declaresTasks } from "@x/mcp-v2607/tasks";
@@ -38,6 +39,8 @@ export interface ToolsOptions {
   strictToolNames?: boolean;
   /** Refuse unknown keywords in tool schemas; default true (see `ServerOptions.strictSchemas`). */
   strictSchemas?: boolean;
+  /** The validator of tool schemas (see `ServerOptions.validator`). */
+  validator?: JsonSchemaValidator;
   /** The server's run limit of a call, in milliseconds. */
   toolTimeoutMs?: number;
   /** How handlers receive integers beyond 2^53 (see `ServerOptions.bigIntegers`). */
@@ -52,6 +55,7 @@ export class ToolsFeature implements Feature {
   readonly #host: ServerHost;
   readonly #strict: boolean;
   readonly #strictSchemas: boolean;
+  readonly #validator: JsonSchemaValidator | undefined;
   readonly #run: RunToolOptions;
   readonly #tools = new Map<string, RegisteredTool>();
   /** Names the server keeps for itself or a plug-in (`help`); registerTool refuses them. */
@@ -67,6 +71,7 @@ export class ToolsFeature implements Feature {
     this.#host = host;
     this.#strict = options.strictToolNames !== false;
     this.#strictSchemas = options.strictSchemas !== false;
+    this.#validator = options.validator;
     const big = options.bigIntegers;
     if (big !== undefined && big !== "bigint" && big !== "string")
       throw new TypeError(`bigIntegers must be "bigint" or "string", got ${String(big)}`);
@@ -261,7 +266,7 @@ export class ToolsFeature implements Feature {
     if (reserved !== undefined) throw new Error(reserved);
     // The name first: a taken or ill-formed name is refused before its schemas are compiled.
     this.#checkName(name);
-    this.mount([defineTool(name, config, handler, { strictSchemas: this.#strictSchemas })]);
+    this.mount([defineTool(name, config, handler, { strictSchemas: this.#strictSchemas, validator: this.#validator })]);
   }
 
   /** @throws Error when `name` is taken; TypeError when it breaks the spec's rule (unless reserved or `strictToolNames: false`). */

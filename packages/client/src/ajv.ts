@@ -1,0 +1,5 @@
+/**
+ * `@x/client/ajv`: the ajv validator, for the client's `validator` option
+ * where the default is another (it is the default on Node, Bun and Deno).
+ */
+export { ajvValidator } from "@x/json-schema/ajv";
