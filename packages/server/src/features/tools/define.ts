@@ -257,7 +257,11 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
     // A Standard Schema's values are its library's to check: its conversion is only published.
     checkInput: standardIn ? NOT_USED : compileFor(name, "inputSchema", inputSchema, strict, options.validator),
     checkOutput:
-      outputSchema === undefined ? undefined : standardOut ? NOT_USED : compileFor(name, "outputSchema", outputSchema, strict, options.validator),
+      outputSchema === undefined
+        ? undefined
+        : standardOut
+          ? NOT_USED
+          : compileFor(name, "outputSchema", outputSchema, strict, options.validator),
     parseInput: standardIn ? standardCheck(standardIn) : undefined,
     parseOutput: standardOut ? standardCheck(standardOut) : undefined,
     requiredClientCapabilities: config.requiredClientCapabilities,
