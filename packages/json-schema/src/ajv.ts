@@ -80,12 +80,17 @@ export function loadAjvDraft07(): typeof Ajv {
 // Before 2019-09 a $ref's siblings are ignored. ajv does that under an option
 // it calls deprecated and then warns for each such $ref: expected here, so silent.
 const refNotices = /^(DEPRECATED: option ignoreKeywordsWithRef|\$ref: keywords ignored)/;
+// A compile that fails (code generation forbidden, say) is thrown, and its error says why;
+// ajv also prints the whole generated function to stderr, which tells a user nothing more.
+const compileFailures = /^Error compiling schema/;
 const logger: Logger = {
   log: (...args: unknown[]) => console.log(...args),
   warn: (...args: unknown[]) => {
     if (!refNotices.test(String(args[0]))) console.warn(...args);
   },
-  error: (...args: unknown[]) => console.error(...args),
+  error: (...args: unknown[]) => {
+    if (!compileFailures.test(String(args[0]))) console.error(...args);
+  },
 };
 
 function classOf(dialect: Dialect): AjvClass {
@@ -109,11 +114,8 @@ const DRAFT_06_META = "http://json-schema.org/draft-06/schema#";
 export function newAjv(dialect: Dialect): Ajv {
   const { addFormats } = loadAjv();
   // strict: false lets schemas carry extension keywords (x-mcp-header, ...).
-  const options: Options = { strict: false, allErrors: true, validateFormats: true };
-  if (dialect === "draft-07" || dialect === "draft-06" || dialect === "draft-04") {
-    options.ignoreKeywordsWithRef = true;
-    options.logger = logger;
-  }
+  const options: Options = { strict: false, allErrors: true, validateFormats: true, logger };
+  if (dialect === "draft-07" || dialect === "draft-06" || dialect === "draft-04") options.ignoreKeywordsWithRef = true;
   if (dialect === "draft-06") options.defaultMeta = DRAFT_06_META;
   const ajv = new (classOf(dialect))(options) as Ajv;
   if (dialect === "draft-06") {

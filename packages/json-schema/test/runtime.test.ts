@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -81,6 +81,18 @@ describe("the default validator", () => {
     expect(await runBundleAlone(program, here, {}, args)).toBe(`cfworker ${found}`);
     const out = execFileSync(process.execPath, [...args, "--input-type=module", "-e", program], { encoding: "utf8" });
     expect(out.trim()).toBe(`cfworker ${found}`);
+  });
+
+  it("ajv chosen by option where code generation is forbidden: the compile error says why, and nothing else reaches stderr", () => {
+    const ajvEntry = join(here, "..", "dist", "ajv.js");
+    const forced = `import { compileSchema } from ${JSON.stringify(entry)}; import { ajvValidator } from ${JSON.stringify(ajvEntry)};
+try { compileSchema({ type: "object", properties: { a: { type: "string" } } }, { validator: ajvValidator }); console.log("compiled"); }
+catch (e) { console.log(e.message); }`;
+    const run = spawnSync(process.execPath, ["--disallow-code-generation-from-strings", "--input-type=module", "-e", forced], {
+      encoding: "utf8",
+    });
+    expect(run.stdout.trim()).toMatch(/Code generation from strings disallowed/);
+    expect(run.stderr).toBe("");
   });
 
   it("a bundle built with ajv left out names it on the first compile (MissingDependencyError)", async () => {

@@ -92,7 +92,7 @@ export function standardJsonSchema(schema: StandardSchemaV1, io: "input" | "outp
   }
   let converted: unknown;
   try {
-    converted = convert({ target: STANDARD_JSON_SCHEMA_TARGET });
+    converted = convert({ target: STANDARD_JSON_SCHEMA_TARGET, libraryOptions: libraryOptions(props.vendor) });
   } catch (error) {
     throw new TypeError(
       `${what}: the ${String(props.vendor)} schema cannot be converted to JSON Schema (${io} side): ${error instanceof Error ? error.message : String(error)}`,
@@ -110,6 +110,27 @@ export function standardJsonSchema(schema: StandardSchemaV1, io: "input" | "outp
     throw new TypeError(`${what}: the ${String(props.vendor)} schema's JSON Schema conversion did not give a JSON object`);
   }
   return copy as JsonObject;
+}
+
+/** arktype's fallbacks for the types its conversion cannot write, in the order its errors name them. */
+const ARKTYPE_REFUSED = ["date", "proto", "domain", "symbolKey"] as const;
+
+/**
+ * Options passed to a library's converter (the interface's `libraryOptions`).
+ * arktype's Standard JSON Schema conversion writes `{}` (any value) for a
+ * type JSON cannot carry (a `Date`, a class instance, a `bigint`, a symbol
+ * key) where its own `toJsonSchema` throws; a tool published that way
+ * would refuse every call, so such a type is refused at registration here,
+ * as zod refuses `z.date()`. Its other looser conversions (a `narrow`
+ * predicate, a morph's output written as `{}`) stay: the library's
+ * validation still checks those values.
+ */
+function libraryOptions(vendor: unknown): Record<string, unknown> | undefined {
+  if (vendor !== "arktype") return undefined;
+  const refuse = (context: { code?: unknown }) => {
+    throw new TypeError(`a ${String(context.code)} type cannot be written as JSON Schema`);
+  };
+  return { fallback: Object.fromEntries(ARKTYPE_REFUSED.map((code) => [code, refuse])) };
 }
 
 /** One path segment as a JSON Pointer token (RFC 6901: `~` and `/` escaped), bounded in length. */

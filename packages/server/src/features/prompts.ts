@@ -27,13 +27,15 @@ export type PromptHandler<Args = Record<string, string>> = (
 /**
  * The arguments a prompt handler receives, from its config's literal
  * `arguments`: each `required: true` name a `string`, each other declared
- * name an optional `string`, and any other name a client sent also a string
- * (undeclared arguments are passed through).
+ * name an optional `string`, and no other name, so that a misspelt name
+ * does not compile. (An undeclared argument a client sends is still passed
+ * through at run time, as a string; read it with a cast.) Without a
+ * literal list: `Record<string, string>`.
  */
 export type PromptArguments<C> = C extends { arguments: readonly (infer A)[] }
   ? { [P in A as P extends { name: infer N extends string; required: true } ? N : never]: string } & {
       [P in A as P extends { name: string; required: true } ? never : P extends { name: infer N extends string } ? N : never]?: string;
-    } & Record<string, string>
+    }
   : Record<string, string>;
 
 /** The definition of a prompt, as given to `McpServer.registerPrompt`. */

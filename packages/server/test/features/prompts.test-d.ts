@@ -22,6 +22,14 @@ describe("registerPrompt from literal arguments", () => {
     );
   });
 
+  it("refuses a misspelt argument name", () => {
+    server.registerPrompt("review", { arguments: [{ name: "name", required: true }] }, (args) => {
+      // @ts-expect-error: `nmae` is not a declared argument
+      const { nmae } = args;
+      return String(nmae);
+    });
+  });
+
   it("gives Record<string, string> without arguments", () => {
     server.registerPrompt("plain", {}, (args) => {
       expectTypeOf(args).toEqualTypeOf<Record<string, string>>();

@@ -155,6 +155,16 @@ describe("a Standard Schema is published as its library's JSON Schema conversion
     expect(() => s.registerTool("ark_string", { inputSchema: type("string") }, () => "x")).toThrow(
       /^tool ark_string: inputSchema must have type "object" \(the arktype schema/,
     );
+    // arktype's standard conversion would publish a Date or a bigint as {} (any value), and every call would then fail.
+    expect(() => s.registerTool("ark_dated", { inputSchema: type({ at: "Date" }) }, () => "x")).toThrow(
+      "tool ark_dated: inputSchema: the arktype schema cannot be converted to JSON Schema (input side): a date type cannot be written as JSON Schema",
+    );
+    expect(() => s.registerTool("ark_big", { inputSchema: type({ n: "bigint" }) }, () => "x")).toThrow(
+      /^tool ark_big: inputSchema: the arktype schema cannot be converted .*: a domain type cannot be written as JSON Schema$/,
+    );
+    // Its looser conversions stay: a narrowed string is published as a string, and arktype still checks the narrowing.
+    s.registerTool("ark_narrow", { inputSchema: type({ code: type("string").narrow((c) => c.length === 3) }) }, ({ code }) => code);
+    expect(s.capabilities().tools).toBeDefined();
   });
 });
 
