@@ -4,6 +4,7 @@ import { context, defaultTextMapGetter, diag, propagation, ROOT_CONTEXT, SpanKin
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { Client, McpClientError, StreamableHttpTransport } from "@x/client";
 import { createNodeHandler, listen, McpError, McpServer, type RunningHttpServer } from "@x/server";
+import { defineActionTool, error, ok, registerActionTool } from "@x/server/actions";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { instrumentServers, type Uninstrument } from "../src/index.js";
 import { callerSpan, histogramPoints, memorySdk, postRaw, seconds, sumPoints, useContextManager } from "./helpers.js";
@@ -31,6 +32,18 @@ function otelServer(): McpServer {
     sdk.tracerProvider.getTracer("app").startSpan("db.query").end();
     return propagation.getBaggage(context.active())?.getEntry("user")?.value ?? "no baggage";
   });
+  registerActionTool(
+    server,
+    defineActionTool({
+      name: "notes",
+      description: "Notes",
+      actions: {
+        add: { description: "Add a note", properties: { text: { type: "string" } }, required: ["text"] },
+        fail: { description: "Always fails", properties: {} },
+      },
+      runAction: (action, data) => (action === "add" ? ok({ added: data.text }) : error({ code: 42 })),
+    }),
+  );
   server.registerTool("gated", {}, async () => {
     gate?.entered();
     await gate?.release;
@@ -179,6 +192,25 @@ describe("tool calls become spans", () => {
     expect(span.events).toEqual([]);
     const points = histogramPoints((await sdk.metrics()).get("mcp.server.operation.duration"));
     expect(points[0]!.attributes).toMatchObject({ "error.type": "-32602", "rpc.response.status_code": "-32602" });
+  });
+
+  it("an action tool's span names the action; a failing action and the help tool are spans like any other", async () => {
+    instrument();
+    const { client: c } = await client();
+    await c.callTool("notes", { action: "add", data: { text: "hi" } });
+    await c.callTool("notes", { action: "fail", data: {} });
+    await c.callTool("help", { tool: "notes", action: "add" });
+    const [add, fail, help] = sdk.spans();
+    expect(add!.name).toBe("tools/call notes");
+    expect(add!.attributes).toMatchObject({ "gen_ai.tool.name": "notes", "x_mcp.tool.action": "add", "x_mcp.tool.outcome": "ok" });
+    expect(fail!.attributes).toMatchObject({ "x_mcp.tool.action": "fail", "error.type": "tool_error", "x_mcp.error.kind": "tool" });
+    expect(fail!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(help!.name).toBe("tools/call help");
+    expect(help!.attributes).toMatchObject({ "gen_ai.tool.name": "help", "x_mcp.tool.action": "add", "x_mcp.tool.outcome": "ok" });
+    // The action is the client's string: on spans only, never on a metric.
+    const points = histogramPoints((await sdk.metrics()).get("mcp.server.operation.duration"));
+    expect(points.map((p) => p.attributes["gen_ai.tool.name"]).sort()).toEqual(["help", "notes", "notes"]);
+    expect(points.every((p) => p.attributes["x_mcp.tool.action"] === undefined)).toBe(true);
   });
 
   it("a caller that did not sample the trace gets no recorded span; its call is still measured", async () => {
