@@ -563,11 +563,12 @@ describe("an input handler that never answers, in a task", () => {
     const signals: AbortSignal[] = [];
     const elicitation = async (_params: unknown, context: { signal: AbortSignal }) => {
       signals.push(context.signal);
-      await sleep(500);
+      await sleep(3000);
       return { action: "accept" as const, content: { name: `person ${signals.length}` } };
     };
     const { client } = await connect(fast.url, { tasks: true, handlers: { elicitation } });
-    const result = await client.callTool("ask", {}, { timeout: 150 });
+    // Each tasks/* request must fit in the bound on a loaded machine; each person takes three times longer.
+    const result = await client.callTool("ask", {}, { timeout: 1000 });
     expect(result.content).toEqual([{ type: "text", text: "hello person 1 and person 2" }]);
     expect(signals.map((s) => s.aborted)).toEqual([false, false]);
     await client.close();

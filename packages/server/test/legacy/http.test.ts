@@ -211,6 +211,17 @@ describe("initialize era over Streamable HTTP", () => {
   });
 
   it("ctx.elicit, ctx.createMessage and ctx.listRoots are server-to-client requests on the request's stream", async () => {
+    // A server of its own: the shared one times its requests out after 200 ms, less than an answer may take on a loaded machine.
+    const own = await start(eraServer({ clientRequestTimeoutMs: 10_000 }));
+    try {
+      await asksOnTheStream(own.url);
+    } finally {
+      await own.stop();
+    }
+  });
+
+  async function asksOnTheStream(url: string): Promise<void> {
+    const srv = { url };
     const { headers } = await open(srv.url, { elicitation: {}, sampling: {}, roots: {} });
     const cases: [string, string, Message, string][] = [
       ["ask", "elicitation/create", { action: "accept", content: { name: "Ada" } }, "Hello Ada"],
@@ -230,7 +241,7 @@ describe("initialize era over Streamable HTTP", () => {
       const done = (await events.message())!;
       expect(done.result.content[0].text).toContain(expected);
     }
-  });
+  }
 
   it("holds a server-to-client request until notifications/initialized, then sends it", async () => {
     // A server of its own: the shared one times its requests out after 200 ms.
