@@ -204,6 +204,7 @@ async function main() {
       // json-schema-to-typescript writes the array bounds of a schema as these tags in the generated types.
       blockTags: [...OptionDefaults.blockTags, "@minItems", "@maxItems"],
       out,
+      logLevel: "Warn",
     });
     const project = await app.convert();
     if (!project) fail("typedoc could not convert the sources (see above)");
