@@ -34,9 +34,12 @@ import {
   SignatureReflection,
   TypeParameterReflection,
 } from "typedoc";
+import ts from "typescript";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const committed = join(root, "docs", "api");
+// The guides whose `ts` code blocks, in order, form one program each, type-checked here.
+const GUIDES = ["docs/server.md", "docs/client.md"];
 const check = process.argv.includes("--check");
 
 // The order decides which package a type re-exported by several belongs to:
@@ -167,6 +170,56 @@ function unexportedTypes(project, packages, intentional) {
   return problems;
 }
 
+/**
+ * Type-checks the `ts` blocks of each guide, concatenated in order as one ES
+ * module, against the packages' sources (the same `paths` as the
+ * reference); returns the problems as `docs/<guide>.md:<line>: <message>`.
+ */
+function checkGuides(work, paths) {
+  const files = [];
+  const lines = new Map(); // file -> guide line of each generated line
+  for (const guide of GUIDES) {
+    const text = readFileSync(join(root, guide), "utf8").split("\n");
+    const out = [];
+    const from = [];
+    let inBlock = false;
+    text.forEach((line, i) => {
+      if (!inBlock && /^```ts\s*$/.test(line)) inBlock = true;
+      else if (inBlock && /^```\s*$/.test(line)) inBlock = false;
+      else if (inBlock) {
+        out.push(line);
+        from.push(i + 1);
+      }
+    });
+    if (out.length === 0) return [`${guide}: no \`ts\` code block`];
+    const file = join(work, `${guide.replace(/\W+/g, "-")}.mts`);
+    writeFileSync(file, `${out.join("\n")}\n`);
+    files.push(file);
+    lines.set(file, { guide, from });
+  }
+  const config = join(work, "tsconfig.guides.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      extends: join(root, "tsconfig.base.json"),
+      compilerOptions: { noEmit: true, typeRoots: [join(root, "node_modules", "@types")], paths },
+      files,
+    }),
+  );
+  const parsed = ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+  const problems = [];
+  for (const file of files) {
+    const source = program.getSourceFile(file);
+    const { guide, from } = lines.get(file);
+    for (const d of [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]) {
+      const line = d.start === undefined ? 0 : source.getLineAndCharacterOfPosition(d.start).line;
+      problems.push(`${guide}:${from[line] ?? "?"}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+    }
+  }
+  return problems;
+}
+
 /** Relative path to bytes of every file under `dir`. */
 function readTree(dir) {
   const files = new Map();
@@ -187,12 +240,15 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), "x-api-docs-"));
   try {
     const out = check ? join(work, "api") : committed;
+    const paths = Object.fromEntries(list.map((e) => [e.specifier, [e.file]]));
+    const guideProblems = checkGuides(work, paths);
+    if (guideProblems.length > 0) fail(`the guides' code does not type-check:\n  ${guideProblems.join("\n  ")}`);
     const tsconfig = join(work, "tsconfig.json");
     writeFileSync(
       tsconfig,
       JSON.stringify({
         extends: join(root, "tsconfig.base.json"),
-        compilerOptions: { noEmit: true, paths: Object.fromEntries(list.map((e) => [e.specifier, [e.file]])) },
+        compilerOptions: { noEmit: true, typeRoots: [join(root, "node_modules", "@types")], paths },
         files: list.map((e) => e.file),
       }),
     );
