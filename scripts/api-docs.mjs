@@ -9,11 +9,17 @@
 //
 // Both fail on any typedoc warning: an exported declaration, or a method,
 // accessor or constructor of an exported class or interface, without a doc
-// comment (`validation.notDocumented`), a `{@link}` that resolves to nothing,
-// a type in a public signature that is not exported (unless listed, with
-// its reason, in INTENTIONALLY_NOT_EXPORTED below), and an entry module not named
-// as it is imported (a `@module @x/<package>/<entry>` tag in the first doc
-// comment of its file). The options are in typedoc.json at the root.
+// comment (`validation.notDocumented`; properties are described by their
+// type's comment in this code base, and are not required), a `{@link}` that
+// resolves to nothing, a type in a public signature that is not exported
+// (unless listed, with its reason, in INTENTIONALLY_NOT_EXPORTED below), and
+// an entry module not named as it is imported (a `@module @x/<package>/<entry>`
+// tag in the first doc comment of its file). The options are in typedoc.json
+// at the root. Both also type-check the code of the guides (docs/server.md,
+// docs/client.md): the `ts` blocks of each, in order, as one module.
+//
+// A new entry in a package's `exports` is picked up by itself; a new package
+// under packages/ is added to ORDER below.
 //
 // One TypeScript program covers every package's src/: each `@x/...`
 // specifier maps to the source file behind its `exports` entry (`paths`), so

@@ -4,7 +4,8 @@
 //   1. sync the pinned spec schemas (checking their sha256)
 //   2. regenerate the generated packages and fail on any difference
 //   2b. api docs: regenerate docs/api (typedoc) in a temporary folder and fail on any
-//      difference, or on an exported declaration without a doc comment (scripts/api-docs.mjs)
+//      difference, on an exported declaration without a doc comment, or on guide code
+//      (docs/server.md, docs/client.md) that does not type-check (scripts/api-docs.mjs)
 //   3. build, typecheck, lint and unit-test every workspace package (turbo)
 //   4. run the benchmarks briefly (bench --quick, about 40 s; bench:tasks --quick, a few
 //      seconds, with its own redis-server), to prove they work
