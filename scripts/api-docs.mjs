@@ -226,6 +226,40 @@ function checkGuides(work, paths) {
   return problems;
 }
 
+/** GitHub's anchor of a Markdown heading: lower case, punctuation dropped, spaces as dashes. */
+const slug = (heading) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+
+/**
+ * Checks the relative links of each guide: the file must exist (in `docs/api`
+ * as just generated, at `out`, for links into the reference) and a `#anchor`
+ * must name a heading of it; returns the problems.
+ */
+function checkGuideLinks(out) {
+  const problems = [];
+  for (const guide of GUIDES) {
+    const text = readFileSync(join(root, guide), "utf8");
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target)) continue;
+      const [path, anchor] = target.split("#");
+      const absolute = path === "" ? join(root, guide) : resolve(dirname(join(root, guide)), path);
+      const file = absolute.startsWith(`${committed}/`) || absolute === committed ? join(out, relative(committed, absolute)) : absolute;
+      if (!existsSync(file)) {
+        problems.push(`${guide}: ${target}: no such file`);
+        continue;
+      }
+      if (anchor === undefined || statSync(file).isDirectory()) continue;
+      const headings = [...readFileSync(file, "utf8").matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]));
+      if (!headings.includes(anchor)) problems.push(`${guide}: ${target}: no heading with that anchor`);
+    }
+  }
+  return problems;
+}
+
 /** Relative path to bytes of every file under `dir`. */
 function readTree(dir) {
   const files = new Map();
@@ -290,6 +324,8 @@ async function main() {
     if (!check) rmSync(committed, { recursive: true, force: true });
     await app.generateOutputs(project);
     if (app.logger.hasErrors() || app.logger.hasWarnings()) fail("typedoc reported the problems above");
+    const linkProblems = checkGuideLinks(out);
+    if (linkProblems.length > 0) fail(`the guides link to what is not there:\n  ${linkProblems.join("\n  ")}`);
 
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     if (!check) {
