@@ -6,5 +6,7 @@ export default defineConfig({
   resolve: { alias: { "#default-validator": fileURLToPath(new URL("./src/ajv.ts", import.meta.url)) } },
   test: {
     include: ["test/**/*.test.ts"],
+    // Some tests bundle a program with esbuild and run it in a child process: seconds on a loaded 2-core machine.
+    testTimeout: 30_000,
   },
 });

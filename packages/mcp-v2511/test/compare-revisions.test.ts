@@ -150,5 +150,5 @@ describe("docs/revisions.md", () => {
     expect(section).toMatch(/^#### Removed: only in 2025-11-25 \(\d+\)$/m);
     expect(section).toMatch(/^- `InitializeRequest`: /m);
     expect(section).toContain("added `resultType` (required): `string`");
-  }, 60_000);
+  }, 180_000);
 });

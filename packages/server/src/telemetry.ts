@@ -14,14 +14,16 @@
  * | --- | --- | --- |
  * | `x-mcp:tool:start` | a `tools/call` reached a registered tool, before any check of its arguments | {@link ToolCallEvent} |
  * | `x-mcp:tool:error` | the tool faulted: a throw, a rejected promise, a thrown non-Error value, a return that is no result, a run past its timeout | the same {@link ToolCallEvent}, with `exception`, `error` and `crashReason` set |
- * | `x-mcp:tool:stop` | the call is over, whatever its outcome (once per start) | the same {@link ToolCallEvent}, with `durationMs`, `outcome`, `isError` and `errorKind` set |
+ * | `x-mcp:tool:stop` | the call is over, whatever its outcome (once per start) | the same {@link ToolCallEvent}, with `durationMs`, `outcome`, `isError` and `errorKind` set (and `errorCode` and `error` for a `protocol_error`) |
  * | `x-mcp:help` | the reserved `help` tool answered, errors included | {@link HelpEvent} |
  * | `x-mcp:request:rejected` | the server answered a request with a JSON-RPC error | {@link RequestRejectedEvent} |
  * | `x-mcp:message:ignored` | the server read a message it does not answer and cannot use: a JSON-RPC response (it sends no requests) | {@link MessageIgnoredEvent} |
  *
  * One object travels through start, error and stop (the way Node's own
  * `TracingChannel` passes one context object), so a subscriber may stash a
- * span on it at start and end that span at stop.
+ * span on it at start and end that span at stop; by setting its `within`
+ * at start, it also runs the handler inside its own async context.
+ * `@x/otel` is such a subscriber for OpenTelemetry.
  *
  * @example
  * import { subscribe } from "node:diagnostics_channel";
@@ -137,6 +139,10 @@ export interface ToolCallEvent {
   readonly requestId: RequestId;
   /** The caller's trace context from `_meta`, when it sent a valid one. */
   readonly trace: TraceContext | undefined;
+  /** The protocol version the call is served in: the request's (2026-07-28) or its session's (`initialize` era). */
+  readonly protocolVersion: string;
+  /** The `Mcp-Session-Id` of the `initialize`-era session the call came on; `undefined` in 2026-07-28 and on stdio. */
+  readonly sessionId: string | undefined;
   /** `performance.now()` at the start, in milliseconds. */
   readonly startTime: number;
   /** Set at stop: milliseconds from start to stop. */
@@ -149,10 +155,26 @@ export interface ToolCallEvent {
   errorKind: ErrorKind | undefined;
   /** Set on a fault: the error's `name` (`"TypeError"`, `"TimeoutError"`, ...) or `"throw"` for a thrown non-Error value. */
   exception: string | undefined;
-  /** Set on a fault: the bounded rendering of the fault, as sent in the result's `message`. */
+  /**
+   * Set on a fault: the bounded rendering of the fault, as sent in the
+   * result's `message`. Set at stop for a `protocol_error`: the JSON-RPC
+   * error's message (bounded to 500 characters).
+   */
   error: string | undefined;
   /** Set on a fault: the thrown value itself, whole (never sent to the client). */
   crashReason: unknown;
+  /** Set at stop for a `protocol_error`: the JSON-RPC error code the request is answered with. */
+  errorCode: number | undefined;
+  /**
+   * May be set by an `x-mcp:tool:start` subscriber: the tool's handler is
+   * then called as `within(() => handler(args, ctx))`, so that the subscriber
+   * can run it inside its own async context (a tracer makes its span the
+   * active one, and the spans the handler starts become its children).
+   * `within` must call `run` once, synchronously, and return what it
+   * returns; what it throws counts as the handler's fault. A second
+   * subscriber that sets it wraps the first one's.
+   */
+  within?: <T>(run: () => T) => T;
   [key: string]: unknown;
 }
 
@@ -226,6 +248,8 @@ export function publishToolStart(
   action: () => string | undefined,
   requestId: RequestId,
   trace: () => TraceContext | undefined,
+  protocolVersion: string,
+  sessionId: string | undefined,
 ): ToolCallEvent | undefined {
   if (!toolStart.hasSubscribers && !toolStop.hasSubscribers && !toolError.hasSubscribers) return undefined;
   const event: ToolCallEvent = {
@@ -233,6 +257,8 @@ export function publishToolStart(
     action: action(),
     requestId,
     trace: trace(),
+    protocolVersion,
+    sessionId: sessionId || undefined,
     startTime: performance.now(),
     durationMs: 0,
     outcome: undefined,
@@ -241,6 +267,7 @@ export function publishToolStart(
     exception: undefined,
     error: undefined,
     crashReason: undefined,
+    errorCode: undefined,
   };
   if (toolStart.hasSubscribers) toolStart.publish(event);
   return event;
@@ -255,14 +282,32 @@ export function publishToolError(event: ToolCallEvent | undefined, exception: st
   if (toolError.hasSubscribers) toolError.publish(event);
 }
 
-/** Records how the call ended and publishes the event on `x-mcp:tool:stop`. */
-export function publishToolStop(event: ToolCallEvent | undefined, outcome: ToolOutcome, errorKind?: ErrorKind): void {
+/**
+ * Records how the call ended and publishes the event on `x-mcp:tool:stop`.
+ * For a `protocol_error`, `protocolError` is the error thrown, its message
+ * already bounded: recorded as `errorCode` and `error`.
+ */
+export function publishToolStop(
+  event: ToolCallEvent | undefined,
+  outcome: ToolOutcome,
+  errorKind?: ErrorKind,
+  protocolError?: { code: number; message: string },
+): void {
   if (!event) return;
   event.durationMs = performance.now() - event.startTime;
   event.outcome = outcome;
   event.isError = outcome === "error" || outcome === "protocol_error";
   event.errorKind = outcome === "error" ? (errorKind ?? "tool") : undefined;
+  if (outcome === "protocol_error" && protocolError) {
+    event.errorCode = protocolError.code;
+    event.error = protocolError.message;
+  }
   if (toolStop.hasSubscribers) toolStop.publish(event);
+}
+
+/** Calls a tool's handler: through the `within` a start subscriber set on the event, else directly. */
+export function runWithin<T>(event: ToolCallEvent | undefined, run: () => T): T {
+  return event?.within ? event.within(run) : run();
 }
 
 /** Publishes a {@link HelpEvent} on `x-mcp:help`. */

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -13,6 +14,9 @@ import { McpError, McpServer } from "../src/index.js";
 import { registerActionTool } from "../src/actions/index.js";
 import { callTool, serve, tasks } from "./actions-fixture.js";
 import { rpc } from "./helpers.js";
+import { open, post, rq, start } from "./legacy/helpers.js";
+
+const store = new AsyncLocalStorage<string>();
 
 function telemetryServer(): McpServer {
   const server = new McpServer({ name: "telemetry", version: "1" });
@@ -23,6 +27,13 @@ function telemetryServer(): McpServer {
   });
   server.registerTool("protocol", {}, () => {
     throw new McpError(-32602, "no such thing");
+  });
+  server.registerTool("throws", {}, () => {
+    throw new RangeError("kaboom");
+  });
+  server.registerTool("store", {}, async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    return String(store.getStore() ?? "none");
   });
   server.registerTool("own_check", { inputSchema: { type: "object" } }, (args) =>
     args.ok ? "fine" : dispatchError({ resultType: "complete", content: [{ type: "text", text: "send ok: true" }], isError: true }),
@@ -85,6 +96,7 @@ describe("telemetry on node:diagnostics_channel", () => {
       span: "span-from-a-subscriber",
     });
     expect(stops[0]!.trace).toMatchObject({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", parentId: "00f067aa0ba902b7", sampled: false });
+    expect(stops[0]).toMatchObject({ protocolVersion: "2026-07-28", sessionId: undefined, errorCode: undefined });
     expect(typeof stops[0]!.durationMs).toBe("number");
     expect(stops[0]!.durationMs).toBeGreaterThanOrEqual(0);
   });
@@ -107,6 +119,46 @@ describe("telemetry on node:diagnostics_channel", () => {
       ["own_check", "error", true, "dispatch"],
       ["own_check", "ok", false, undefined],
     ]);
+  });
+
+  it("tool:stop of a protocol_error carries the JSON-RPC code and message the request is answered with", async () => {
+    const stops = collect<ToolCallEvent>(CHANNELS.toolStop);
+    const answer = await rpc(srv.url, "tools/call", { name: "protocol" });
+    expect(answer.json.error).toMatchObject({ code: -32602, message: "no such thing" });
+    expect(stops).toHaveLength(1);
+    expect(stops[0]).toMatchObject({ outcome: "protocol_error", errorCode: -32602, error: "no such thing", exception: undefined });
+    // A fault is no protocol error: no code, and its message is the fault's.
+    expect((await callTool(srv.url, "throws")).result.isError).toBe(true);
+    expect(stops[1]).toMatchObject({ outcome: "error", errorCode: undefined, error: "kaboom", exception: "RangeError" });
+  });
+
+  it("a start subscriber's within runs the handler inside its own async context; without one the handler runs as before", async () => {
+    const starts = collect<ToolCallEvent>(CHANNELS.toolStart);
+    expect((await callTool(srv.url, "store")).text).toBe("none");
+    const enter = (m: unknown) => {
+      (m as ToolCallEvent).within = (run) => store.run("from-the-subscriber", run);
+    };
+    subscribe(CHANNELS.toolStart, enter);
+    listeners.push([CHANNELS.toolStart, enter]);
+    // Read after an await inside the handler: the context follows the handler's own async work.
+    expect((await callTool(srv.url, "store")).text).toBe("from-the-subscriber");
+    expect(starts).toHaveLength(2);
+  });
+
+  it("a tool call on an initialize-era session carries the session id and the negotiated version", async () => {
+    const running = await start(telemetryServer());
+    try {
+      const stops = collect<ToolCallEvent>(CHANNELS.toolStop);
+      const session = await open(running.url, {}, "2025-06-18");
+      const res = await post(running.url, rq("tools/call", { name: "store" }), session.headers);
+      expect(res.status).toBe(200);
+      await res.text();
+      expect(stops).toHaveLength(1);
+      expect(stops[0]).toMatchObject({ tool: "store", outcome: "ok", protocolVersion: "2025-06-18", sessionId: session.id });
+      expect(session.id).toMatch(/./);
+    } finally {
+      await running.stop();
+    }
   });
 
   it("x-mcp:help reports the level, the target and whether help answered an error", async () => {

@@ -18,6 +18,7 @@ import {
   publishToolError,
   publishToolStart,
   publishToolStop,
+  runWithin,
   type ToolCallEvent,
   toolEventsObserved,
 } from "../../telemetry.js";
@@ -183,20 +184,22 @@ export function runTool(
         () => tool.actionOf?.(args),
         ctx.requestId,
         () => ctx.trace,
+        ctx.protocolVersion,
+        scope.session?.id,
       )
     : undefined;
   let running: ToolRunResult | Promise<ToolRunResult>;
   try {
     running = runGuarded(tool, args, ctx, scope, options, event);
   } catch (thrown) {
-    stoppedByThrow(event, scope);
+    stoppedByThrow(event, scope, thrown);
     throw thrown;
   }
   if (!(running instanceof Promise)) return stopped(event, running);
   return running.then(
     (result) => stopped(event, result),
     (thrown) => {
-      stoppedByThrow(event, scope);
+      stoppedByThrow(event, scope, thrown);
       throw thrown;
     },
   );
@@ -212,8 +215,12 @@ function stopped(event: ToolCallEvent | undefined, result: ToolRunResult): ToolR
   return result;
 }
 
-function stoppedByThrow(event: ToolCallEvent | undefined, scope: RunScope): void {
-  publishToolStop(event, roundEnded(scope) ? "input_required" : "protocol_error");
+function stoppedByThrow(event: ToolCallEvent | undefined, scope: RunScope, thrown: unknown): void {
+  if (event === undefined) return;
+  if (roundEnded(scope)) publishToolStop(event, "input_required");
+  else if (isProtocolError(thrown)) {
+    publishToolStop(event, "protocol_error", undefined, { code: thrown.code, message: boundText(String(thrown.message), MESSAGE_LIMIT) });
+  } else publishToolStop(event, "protocol_error");
 }
 
 function runGuarded(
@@ -264,7 +271,7 @@ function invoke(
   let value: ToolHandlerResult | PromiseLike<ToolHandlerResult>;
   try {
     // Called at once (not a tick later), so the handler sees the request as it is now.
-    value = tool.handler(args, ctx);
+    value = event === undefined ? tool.handler(args, ctx) : runWithin(event, () => tool.handler(args, ctx));
   } catch (fault) {
     run.release();
     return faultOrRethrow(tool, fault, scope, event);
