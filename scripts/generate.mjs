@@ -207,6 +207,40 @@ function header(ctx, what) {
   ].join("\n");
 }
 
+/**
+ * The doc comment that names a generated file which is an entry of the
+ * package (`@x/<package>/<entry>`), for the API reference (typedoc's
+ * `@module`): without it the entry would be named after its file path.
+ */
+function moduleComment(ctx, entry, lines) {
+  return ["/**", ...lines.map((line) => ` * ${line}`), " *", ` * @module @x/${ctx.pin.package}/${entry}`, " */", ""];
+}
+
+/**
+ * The schema's descriptions carry `{@link Target}` tags whose label was
+ * joined to the target when the schema was made from the spec's TypeScript
+ * (`{@link CallToolRequesttools/call}` for a link to `CallToolRequest`
+ * labelled `tools/call`). Splits each such tag back into target and label
+ * (`{@link CallToolRequest | tools/call}`): the target is the longest
+ * definition name the tag starts with, and a tag that is a definition name,
+ * or one followed by a member (`Tool.outputSchema`), is kept as it is. A
+ * member of a member (`ClientCapabilities.sampling.tools`) has no anchor of
+ * its own in the API reference: the link goes to the outer member, labelled
+ * with the whole path.
+ */
+function splitLinkLabels(text, names) {
+  const byLength = [...names].sort((a, b) => b.length - a.length);
+  return text.replace(/\{@link ([^}|]+)\}/g, (tag, target) => {
+    const name = byLength.find((n) => target.startsWith(n));
+    if (name === undefined || name === target) return tag;
+    if (target[name.length] === ".") {
+      const path = target.split(".");
+      return path.length > 2 ? `{@link ${path[0]}.${path[1]} | ${target}}` : tag;
+    }
+    return `{@link ${name} | ${target.slice(name.length).trim()}}`;
+  });
+}
+
 // ---------------------------------------------------------------------------
 // types.ts
 
@@ -342,7 +376,7 @@ async function buildTypes(ctx, names) {
     if (declared.length !== 1 || declared[0] !== name) {
       fail(`json-schema-to-typescript made ${JSON.stringify(declared)} from #/$defs/${name}; expected exactly [${JSON.stringify(name)}]`);
     }
-    chunks.push(ts.replaceAll("[k: string]: unknown;", `[k: string]: ${EXTRA_MEMBER_TYPE};`).trimEnd());
+    chunks.push(splitLinkLabels(ts.replaceAll("[k: string]: unknown;", `[k: string]: ${EXTRA_MEMBER_TYPE};`), names).trimEnd());
   }
   return `${header(ctx, "TypeScript types, one per schema definition (json-schema-to-typescript)")}\n${chunks.join("\n\n")}\n`;
 }
@@ -465,6 +499,10 @@ function buildSchemaTypes(ctx, exported, group = undefined) {
   ];
   if (group === undefined) {
     lines.push(
+      ...moduleComment(ctx, "schemas", [
+        `Each definition of the ${ctx.revision} schema as a JSON Schema document of its own, named as the`,
+        "definition, for a JSON Schema validator of your choice (the package's own validators need none of them).",
+      ]),
       "/**",
       " * A self-contained JSON Schema document of one definition: the schema's",
       " * dialect, a `$ref` to the definition, and every definition it reaches",
@@ -619,6 +657,10 @@ function buildValidatorTypes(ctx, names) {
   const validator = pick("Validator");
   const lines = [
     header(ctx, "declarations of the ajv standalone validators"),
+    ...moduleComment(ctx, "validators", [
+      `One validator per definition of the ${ctx.revision} schema, compiled ahead of time (ajv standalone code),`,
+      "named as the definition: import the few a program needs and a bundler keeps only those.",
+    ]),
     `import type { ErrorObject as ${errorObject} } from "ajv";`,
     `import type * as ${ns} from "./types.js";`,
     "",

@@ -3,6 +3,9 @@
 //   0. biome check: formatting and lint of the whole repository
 //   1. sync the pinned spec schemas (checking their sha256)
 //   2. regenerate the generated packages and fail on any difference
+//   2b. api docs: regenerate docs/api (typedoc) in a temporary folder and fail on any
+//      difference, on an exported declaration without a doc comment, or on guide code
+//      (docs/server.md, docs/client.md) that does not type-check (scripts/api-docs.mjs)
 //   3. build, typecheck, lint and unit-test every workspace package (turbo)
 //   4. run the benchmarks briefly (bench --quick, about 40 s; bench:tasks --quick, a few
 //      seconds, with its own redis-server), to prove they work
@@ -21,6 +24,7 @@ const steps = [
   ["format and lint (biome check of the whole repository)", bin("biome"), ["check", "."]],
   ["sync-schema", process.execPath, [join(root, "scripts", "sync-schema.mjs")]],
   ["check-generated", process.execPath, [join(root, "scripts", "check-generated.mjs")]],
+  ["api docs", process.execPath, [join(root, "scripts", "api-docs.mjs"), "--check"]],
   ["build, typecheck, lint, test", bin("turbo"), ["run", "build", "typecheck", "lint", "test", "--continue", "--output-logs=new-only"]],
 ];
 // The benchmark runs briefly (--quick) only to prove it works; its numbers are never asserted.

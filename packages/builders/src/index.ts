@@ -1,3 +1,12 @@
+/**
+ * `@x/builders`: pure functions that build valid results of revision
+ * 2026-07-28 (tool results, `server/discover`, lists and reads with their
+ * cache hints, prompts, completions, `input_required` results and the
+ * requests they carry, JSON-RPC errors). No I/O and no state; a wrong
+ * argument throws a `TypeError` or `RangeError` that names it.
+ *
+ * @module @x/builders
+ */
 export { type CacheHintOptions, type CacheHints, type CacheScope, cacheHints, defaultCacheControl } from "./cache.js";
 export { type CompleteResultOptions, completeResult, MAX_COMPLETION_VALUES } from "./completion.js";
 export {

@@ -23,6 +23,7 @@ import { describeValue, isGiven, isPlainObject, optionsObject } from "./util.js"
 
 /** Anything that can describe itself as a `Tool` definition (e.g. a registered tool of a server). */
 export interface DescribesTool {
+  /** The `Tool` definition as `tools/list` lists it. */
   describe(): Tool;
 }
 

@@ -133,6 +133,10 @@ export class McpClientError extends Error {
   readonly data: unknown;
   /** `"server"` for a JSON-RPC error response, `"client"` for a failure found locally. */
   readonly source: "server" | "client";
+  /**
+   * Made by the client; application code reads these errors rather than making them.
+   * @param options.cause the error behind this one (a network failure, a parse error)
+   */
   constructor(code: number, message: string, data?: unknown, source: "server" | "client" = "client", options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "McpClientError";

@@ -20,6 +20,8 @@
  *   {@link TaskHandle}, `resumeTask`, `getTask`, `cancelTask` for the lifecycle.
  * - Errors: {@link McpClientError}, recognised by JSON-RPC code
  *   ({@link isMcpClientError}, {@link ClientErrorCode}).
+ *
+ * @module @x/client
  */
 // The protocol types that appear in this package's API, so that users need no
 // second import (all of them are in `@x/mcp-v2607`).

@@ -93,6 +93,7 @@ export interface PlainTool<Args extends Record<string, unknown> = Record<string,
   description?: string;
   inputSchema: Record<string, unknown>;
   source?: string;
+  /** Runs the tool; a failure is best returned as `isError: true` (a throw becomes such a result when run by `runTool`). */
   execute(args: Args, ctx?: ToolContext): Promise<ToolResult> | ToolResult;
 }
 

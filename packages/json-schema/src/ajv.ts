@@ -7,6 +7,8 @@
  * ajv is loaded on the first compile, never on import (loading it costs
  * tens of milliseconds), by literal `require` calls that a bundler follows:
  * a bundled program carries ajv and evaluates it on first use.
+ *
+ * @module @x/json-schema/ajv
  */
 import { requireLazily } from "@x/jsonrpc";
 import type { Ajv, AnySchemaObject, ErrorObject, Logger, Options, ValidateFunction } from "ajv";

@@ -17,6 +17,7 @@ export class SchemaCompileError extends Error {
   readonly data: Record<string, unknown>;
 
   /**
+   * Made by the validators when they refuse a schema.
    * @param reason what is wrong with the schema
    * @param message the error's message
    * @param data the figures behind the reason

@@ -6,6 +6,8 @@
  * generates no code: the default under workerd, worker and browser
  * conditions and wherever code generation is forbidden); and the check for
  * numbers JSON cannot carry.
+ *
+ * @module @x/json-schema
  */
 export { CFWORKER_FORMATS, cfworkerValidator } from "./cfworker.js";
 export {

@@ -6,6 +6,8 @@
  * and JSON that keeps integers beyond 2^53 exact (`parseJson`,
  * `stringifyJson`). Nothing here knows a protocol revision; the one
  * dependency, lossless-json, is loaded on first need only.
+ *
+ * @module @x/jsonrpc
  */
 import { MissingDependencyError } from "./runtime.js";
 import { parseJson } from "./json.js";

@@ -22,6 +22,7 @@ export class MissingDependencyError extends Error {
   readonly dependency: string;
 
   /**
+   * An error that names the missing package in its message.
    * @param dependency the package that could not be found
    * @param cause the error `require` threw
    */
@@ -42,7 +43,7 @@ function missing(error: unknown, dependency: string): unknown {
 }
 
 /**
- * Builds a loader like {@link requireAtRunTime} that resolves from `from`
+ * Builds a loader like `requireAtRunTime` (this package's own) that resolves from `from`
  * (an `import.meta.url`). A package that loads its own dependencies builds
  * one with its `import.meta.url`: with a strict node_modules layout only a
  * package's own dependencies resolve from its folder. A bundler does not

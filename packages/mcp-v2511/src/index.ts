@@ -11,6 +11,8 @@
  *
  * Revision 2025-11-25 has no `resultType`: every result is final, so this
  * package has no result guards (see its README).
+ *
+ * @module @x/mcp-v2511
  */
 
 // One type per schema definition (`#/$defs/*`), plus `JSONValue`. Each

@@ -6,6 +6,8 @@
  * Spec 2025-11-25: basic/lifecycle ("Version Negotiation") and
  * basic/transports ("Session Management", "Protocol Version Header",
  * "Resumability and Redelivery").
+ *
+ * @module @x/mcp-v2511/wire
  */
 import { PROTOCOL_VERSION } from "./constants-entry.js";
 

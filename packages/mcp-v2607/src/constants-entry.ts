@@ -4,6 +4,8 @@
  * also loads every generated validator (about 20 ms at start-up); code that
  * needs only `PROTOCOL_VERSION`, `Method`, the `_meta` keys, `ErrorCode` or
  * the `resultType` guards imports them from here.
+ *
+ * @module @x/mcp-v2607/constants
  */
 export {
   ErrorCode,

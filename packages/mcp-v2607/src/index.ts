@@ -11,6 +11,8 @@
  *   programs that want a bundler to keep only the ones they use;
  * - `@x/mcp-v2607/types`: the generated types alone (and the method table
  *   over them), including the schema's own `ResultType` (a plain `string`).
+ *
+ * @module @x/mcp-v2607
  */
 
 // One type per schema definition (`#/$defs/*`), plus `JSONValue`. Each

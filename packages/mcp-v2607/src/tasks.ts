@@ -8,6 +8,8 @@
  * published definitions member for member.
  *
  * Extension: specification/draft/tasks.md of modelcontextprotocol/ext-tasks.
+ *
+ * @module @x/mcp-v2607/tasks
  */
 import { ErrorCode } from "./constants-entry.js";
 import type { Error as JSONRPCError, InputRequests, InputResponses, Result } from "./generated/types.js";

@@ -10,6 +10,8 @@
  * default JSON Schema validator of `@x/json-schema` on the first request: a
  * few schema documents rather than their compiled code, so that
  * `@x/mcp-v2607/wire` stays a cheap import and a small bundle.
+ *
+ * @module @x/mcp-v2607/wire
  */
 import { compileSchemaDetailed, nonFiniteProblem, type ValidatorCheck, type ValidatorProblem } from "@x/json-schema";
 // Through the ./constants entry, so that the built wire.js imports that file rather than carrying a copy.

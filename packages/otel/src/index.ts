@@ -7,6 +7,8 @@
  *
  * The server itself never loads this package or any OpenTelemetry module: a
  * program that does not import `@x/otel` has no OpenTelemetry in it.
+ *
+ * @module @x/otel
  */
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import {

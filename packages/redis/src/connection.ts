@@ -69,6 +69,7 @@ export const OWN_CONNECTION_OPTIONS = Object.freeze({
 
 /** Reported once per outage of a part's connections; `cause` is the connection's own error. */
 export class RedisUnavailableError extends Error {
+  /** Made by the store and the bus when Redis cannot be reached; reported through `onError`. */
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "RedisUnavailableError";

@@ -3,6 +3,8 @@
  * Redis: a task store ({@link RedisTaskStore}, the `tasks.store` option) and
  * an event bus on pub/sub ({@link RedisEventBus}, the `eventBus` option).
  * A server without Redis needs none of this package.
+ *
+ * @module @x/redis
  */
 export { RESUBSCRIBE_MAX_DELAY_MS, RedisEventBus, type RedisEventBusOptions } from "./bus.js";
 export {

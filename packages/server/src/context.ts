@@ -178,6 +178,11 @@ export interface RequestContext {
     requestedSchema: S,
     options?: AskOptions,
   ): Promise<StandardElicitAnswer<StandardSchemaV1.InferOutput<S>>>;
+  /**
+   * Asks with a JSON Schema `requestedSchema` (see the first signature for the rules):
+   * resolves with the client's `ElicitResult`, `content` checked against the schema
+   * by the server's validator, or `{ action: "not_supported" }`.
+   */
   elicit(message: string, requestedSchema: ElicitRequestFormParams["requestedSchema"], options?: AskOptions): Promise<ElicitAnswer>;
   /** Sends the user to `url` (URL-mode elicitation); same rules as {@link RequestContext.elicit}. */
   elicitUrl(message: string, url: string, options?: AskOptions): Promise<ElicitAnswer>;

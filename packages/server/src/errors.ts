@@ -17,6 +17,12 @@ export class McpError extends Error {
   readonly code: number;
   /** Optional detail carried as `error.data`. */
   readonly data: unknown;
+  /**
+   * An error to throw from a handler.
+   * @param code the JSON-RPC error code; -32768 to -32000 makes it a protocol error ({@link isProtocolError})
+   * @param message the error's `message`, sent to the client as it is
+   * @param data optional JSON value sent as `error.data`
+   */
   constructor(code: number, message: string, data?: unknown) {
     super(message);
     this.name = "McpError";
@@ -75,6 +81,7 @@ export class ResourceNotFoundError extends McpError {
 export class ClientRequestError extends Error {
   /** The JSON-RPC error code of the client's answer, or -32602 (invalid answer), -32001 (timeout), -32000 (session ended, not deliverable). */
   readonly code: number;
+  /** Made by the server when a request it sent the client fails; handlers only catch it. */
   constructor(code: number, message: string) {
     super(message);
     this.name = "ClientRequestError";

@@ -6,6 +6,8 @@
  * Express's own error page (HTML, with a stack trace outside production).
  * {@link bodyParserErrors} answers those refusals on the MCP endpoint as the
  * handler answers its own: a JSON-RPC error with the matching HTTP status.
+ *
+ * @module @x/server/express
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode } from "@x/mcp-v2607/constants";

@@ -4,6 +4,8 @@
  * each feature, the request context, Multi Round-Trip asks, errors, and the
  * transports. Action tools are on `@x/server/actions`, token verifiers on `@x/server/auth`, diagnostics channels
  * on `@x/server/telemetry`, test helpers on `@x/server/testing`.
+ *
+ * @module @x/server
  */
 export type { CacheableMethod, CacheOptions } from "./cache.js";
 export { LOG_LEVELS, RESERVED_ASSIGNS_PREFIX, type RequestContext, type TransportInfo } from "./context.js";

@@ -2,6 +2,8 @@
  * `@x/server/telemetry`: the server's `node:diagnostics_channel` channels
  * (tool calls, `help`, refused requests, ignored messages) and the W3C trace context a request
  * carries, for logging, metrics and tracing without a dependency.
+ *
+ * @module @x/server/telemetry
  */
 export {
   CHANNELS,

@@ -8,6 +8,8 @@
  * const ctx = buildContext({ capabilities: { elicitation: {} }, answers: { "elicit-1": { action: "accept", content: { name: "Ada" } } } });
  * const outcome = await runHandler(myTool, {}, ctx);
  * // outcome.status === "complete": the first elicit was answered at once
+ *
+ * @module @x/server/testing
  */
 import type { ClientCapabilities, InputRequest, InputRequests, RequestMetaObject } from "@x/mcp-v2607";
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, Method, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";

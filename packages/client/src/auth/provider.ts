@@ -64,21 +64,27 @@ export interface StoredAuthorization {
  * may reject; the transport then fails the request with that error.
  */
 export interface TokenStore {
+  /** What is stored for the endpoint `key`; `undefined` when nothing is. */
   load(key: string): StoredAuthorization | undefined | Promise<StoredAuthorization | undefined>;
+  /** Replaces what is stored for `key` (after a grant, a refresh or a registration). */
   save(key: string, value: StoredAuthorization): void | Promise<void>;
+  /** Forgets `key` (the endpoint named another authorization server, so what was stored is void). */
   clear(key: string): void | Promise<void>;
 }
 
 /** The default {@link TokenStore}: a `Map` in this process, gone when it exits. */
 export class InMemoryTokenStore implements TokenStore {
   readonly #entries = new Map<string, StoredAuthorization>();
+  /** A copy of what is stored for `key`, so a caller's changes do not reach the store. */
   load(key: string): StoredAuthorization | undefined {
     const value = this.#entries.get(key);
     return value === undefined ? undefined : structuredClone(value);
   }
+  /** Stores a copy of `value` for `key`. */
   save(key: string, value: StoredAuthorization): void {
     this.#entries.set(key, structuredClone(value));
   }
+  /** Forgets `key`. */
   clear(key: string): void {
     this.#entries.delete(key);
   }
@@ -95,19 +101,25 @@ export const MAX_TOKEN_FILE_BYTES = 1024 * 1024;
  * empty. Not safe for several processes writing at once.
  */
 export class FileTokenStore implements TokenStore {
-  /** @param path the file, e.g. `~/.config/my-cli/mcp-tokens.json`; its folder is created (mode 0700). */
+  /**
+   * A store in the file at `path`, which need not exist yet.
+   * @param path the file, e.g. `~/.config/my-cli/mcp-tokens.json`; its folder is created (mode 0700).
+   */
   constructor(readonly path: string) {}
 
+  /** The authorization stored under `key`; `undefined` when there is none or the file cannot be read. */
   async load(key: string): Promise<StoredAuthorization | undefined> {
     return (await this.#read())[key];
   }
 
+  /** Stores `value` under `key`, rewriting the whole file (mode 0600). */
   async save(key: string, value: StoredAuthorization): Promise<void> {
     const all = await this.#read();
     all[key] = value;
     await this.#write(all);
   }
 
+  /** Removes what is stored under `key`; the file is not written when there was nothing. */
   async clear(key: string): Promise<void> {
     const all = await this.#read();
     if (!(key in all)) return;

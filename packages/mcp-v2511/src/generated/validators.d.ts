@@ -2,6 +2,13 @@
 // (sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7): declarations of the ajv standalone validators.
 // Do not edit: change the generator and run `pnpm generate 2025-11-25`.
 
+/**
+ * One validator per definition of the 2025-11-25 schema, compiled ahead of time (ajv standalone code),
+ * named as the definition: import the few a program needs and a bundler keeps only those.
+ *
+ * @module @x/mcp-v2511/validators
+ */
+
 import type { ErrorObject as AjvErrorObject } from "ajv";
 import type * as Types from "./types.js";
 

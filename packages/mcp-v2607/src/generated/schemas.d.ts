@@ -3,6 +3,13 @@
 // Do not edit: change the generator and run `pnpm generate 2026-07-28`.
 
 /**
+ * Each definition of the 2026-07-28 schema as a JSON Schema document of its own, named as the
+ * definition, for a JSON Schema validator of your choice (the package's own validators need none of them).
+ *
+ * @module @x/mcp-v2607/schemas
+ */
+
+/**
  * A self-contained JSON Schema document of one definition: the schema's
  * dialect, a `$ref` to the definition, and every definition it reaches
  * under `$defs`. Shared with every importer: read it, do not change it.

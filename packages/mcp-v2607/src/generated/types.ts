@@ -178,7 +178,7 @@ export interface CallToolRequestParams {
 }
 
 /**
- * The result returned by the server for a {@link CallToolRequesttools/call} request.
+ * The result returned by the server for a {@link CallToolRequest | tools/call} request.
  */
 export interface CallToolResult {
   _meta?: ResultMetaObject;
@@ -222,7 +222,7 @@ export interface CallToolResult {
 }
 
 /**
- * A successful response from the server for a {@link CallToolRequesttools/call} request.
+ * A successful response from the server for a {@link CallToolRequest | tools/call} request.
  */
 export interface CallToolResultResponse {
   id: RequestId;
@@ -234,7 +234,7 @@ export interface CallToolResultResponse {
 /**
  * This notification is sent by the client to indicate that it is cancelling a request it previously issued.
  *
- * On stdio, the server also sends this notification, solely to terminate a {@link SubscriptionsListenRequestsubscriptions/listen} stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
+ * On stdio, the server also sends this notification, solely to terminate a {@link SubscriptionsListenRequest | subscriptions/listen} stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
  *
  * The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
  *
@@ -288,7 +288,7 @@ export interface ClientCapabilities {
    * (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
    * per-extension settings objects. An empty object indicates support with no settings.
    *
-   * Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
+   * Keys MUST follow the {@link MetaObject | `_meta` key naming rules}, with a
    * mandatory prefix.
    */
   extensions?: {
@@ -321,7 +321,7 @@ export interface ClientCapabilities {
 /**
  * This notification is sent by the client to indicate that it is cancelling a request it previously issued.
  *
- * On stdio, the server also sends this notification, solely to terminate a {@link SubscriptionsListenRequestsubscriptions/listen} stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
+ * On stdio, the server also sends this notification, solely to terminate a {@link SubscriptionsListenRequest | subscriptions/listen} stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
  *
  * The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
  *
@@ -401,7 +401,7 @@ export interface CompleteRequestParams {
 }
 
 /**
- * The result returned by the server for a {@link CompleteRequestcompletion/complete} request.
+ * The result returned by the server for a {@link CompleteRequest | completion/complete} request.
  */
 export interface CompleteResult {
   _meta?: ResultMetaObject;
@@ -436,7 +436,7 @@ export interface CompleteResult {
 }
 
 /**
- * A successful response from the server for a {@link CompleteRequestcompletion/complete} request.
+ * A successful response from the server for a {@link CompleteRequest | completion/complete} request.
  */
 export interface CompleteResultResponse {
   id: RequestId;
@@ -469,7 +469,7 @@ export interface CreateMessageRequestParams {
    *
    * Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596): servers SHOULD
    * omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
-   * {@link ClientCapabilities.sampling.context}.
+   * {@link ClientCapabilities.sampling | ClientCapabilities.sampling.context}.
    */
   includeContext?: "allServers" | "none" | "thisServer";
   /**
@@ -495,20 +495,20 @@ export interface CreateMessageRequestParams {
   temperature?: number;
   /**
    * Controls how the model uses tools.
-   * The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
+   * The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling | ClientCapabilities.sampling.tools} is not declared.
    * Default is `{ mode: "auto" }`.
    */
   toolChoice?: ToolChoice;
   /**
    * Tools that the model may use during generation.
-   * The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
+   * The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling | ClientCapabilities.sampling.tools} is not declared.
    */
   tools?: Tool[];
   [k: string]: JSONValue | undefined;
 }
 
 /**
- * The result returned by the client for a {@link CreateMessageRequestsampling/createMessage} request.
+ * The result returned by the client for a {@link CreateMessageRequest | sampling/createMessage} request.
  * The client should inform the user before returning the sampled message, to allow them
  * to inspect the response (human in the loop) and decide whether to allow the server to see it.
  */
@@ -556,7 +556,7 @@ export interface DiscoverRequest {
 }
 
 /**
- * The result returned by the server for a {@link DiscoverRequestserver/discover} request.
+ * The result returned by the server for a {@link DiscoverRequest | server/discover} request.
  */
 export interface DiscoverResult {
   _meta?: ResultMetaObject;
@@ -616,7 +616,7 @@ export interface DiscoverResult {
 }
 
 /**
- * A successful response from the server for a {@link DiscoverRequestserver/discover} request.
+ * A successful response from the server for a {@link DiscoverRequest | server/discover} request.
  */
 export interface DiscoverResultResponse {
   id: RequestId;
@@ -687,7 +687,7 @@ export interface ElicitRequestURLParams {
 }
 
 /**
- * The result returned by the client for an {@link ElicitRequestelicitation/create} request.
+ * The result returned by the client for an {@link ElicitRequest | elicitation/create} request.
  */
 export interface ElicitResult {
   /**
@@ -791,7 +791,7 @@ export interface GetPromptRequestParams {
 }
 
 /**
- * The result returned by the server for a {@link GetPromptRequestprompts/get} request.
+ * The result returned by the server for a {@link GetPromptRequest | prompts/get} request.
  */
 export interface GetPromptResult {
   _meta?: ResultMetaObject;
@@ -814,7 +814,7 @@ export interface GetPromptResult {
 }
 
 /**
- * A successful response from the server for a {@link GetPromptRequestprompts/get} request.
+ * A successful response from the server for a {@link GetPromptRequest | prompts/get} request.
  */
 export interface GetPromptResultResponse {
   id: RequestId;
@@ -1200,7 +1200,7 @@ export interface ListPromptsRequest {
 }
 
 /**
- * The result returned by the server for a {@link ListPromptsRequestprompts/list} request.
+ * The result returned by the server for a {@link ListPromptsRequest | prompts/list} request.
  */
 export interface ListPromptsResult {
   _meta?: ResultMetaObject;
@@ -1248,7 +1248,7 @@ export interface ListPromptsResult {
 }
 
 /**
- * A successful response from the server for a {@link ListPromptsRequestprompts/list} request.
+ * A successful response from the server for a {@link ListPromptsRequest | prompts/list} request.
  */
 export interface ListPromptsResultResponse {
   id: RequestId;
@@ -1269,7 +1269,7 @@ export interface ListResourceTemplatesRequest {
 }
 
 /**
- * The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
+ * The result returned by the server for a {@link ListResourceTemplatesRequest | resources/templates/list} request.
  */
 export interface ListResourceTemplatesResult {
   _meta?: ResultMetaObject;
@@ -1317,7 +1317,7 @@ export interface ListResourceTemplatesResult {
 }
 
 /**
- * A successful response from the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
+ * A successful response from the server for a {@link ListResourceTemplatesRequest | resources/templates/list} request.
  */
 export interface ListResourceTemplatesResultResponse {
   id: RequestId;
@@ -1338,7 +1338,7 @@ export interface ListResourcesRequest {
 }
 
 /**
- * The result returned by the server for a {@link ListResourcesRequestresources/list} request.
+ * The result returned by the server for a {@link ListResourcesRequest | resources/list} request.
  */
 export interface ListResourcesResult {
   _meta?: ResultMetaObject;
@@ -1386,7 +1386,7 @@ export interface ListResourcesResult {
 }
 
 /**
- * A successful response from the server for a {@link ListResourcesRequestresources/list} request.
+ * A successful response from the server for a {@link ListResourcesRequest | resources/list} request.
  */
 export interface ListResourcesResultResponse {
   id: RequestId;
@@ -1414,7 +1414,7 @@ export interface ListRootsRequest {
 }
 
 /**
- * The result returned by the client for a {@link ListRootsRequestroots/list} request.
+ * The result returned by the client for a {@link ListRootsRequest | roots/list} request.
  * This result contains an array of {@link Root} objects, each representing a root directory
  * or file that the server can operate on.
  */
@@ -1435,7 +1435,7 @@ export interface ListToolsRequest {
 }
 
 /**
- * The result returned by the server for a {@link ListToolsRequesttools/list} request.
+ * The result returned by the server for a {@link ListToolsRequest | tools/list} request.
  */
 export interface ListToolsResult {
   _meta?: ResultMetaObject;
@@ -1483,7 +1483,7 @@ export interface ListToolsResult {
 }
 
 /**
- * A successful response from the server for a {@link ListToolsRequesttools/list} request.
+ * A successful response from the server for a {@link ListToolsRequest | tools/list} request.
  */
 export interface ListToolsResultResponse {
   id: RequestId;
@@ -1686,7 +1686,7 @@ export interface NotificationMetaObject {
   /**
    * Identifies the subscription stream a notification was delivered on. The
    * server MUST include this key on every notification delivered via a
-   * {@link SubscriptionsListenRequestsubscriptions/listen} stream, so the
+   * {@link SubscriptionsListenRequest | subscriptions/listen} stream, so the
    * client can correlate the notification with the originating subscription.
    * The key is absent on notifications not delivered via a subscription
    * stream (e.g. progress notifications for an in-flight request), which is
@@ -1811,7 +1811,7 @@ export interface ProgressNotification {
 }
 
 /**
- * Parameters for a {@link ProgressNotificationnotifications/progress} notification.
+ * Parameters for a {@link ProgressNotification | notifications/progress} notification.
  */
 export interface ProgressNotificationParams {
   _meta?: NotificationMetaObject;
@@ -1909,7 +1909,7 @@ export interface PromptArgument {
 }
 
 /**
- * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field.
+ * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequest | subscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field.
  */
 export interface PromptListChangedNotification {
   jsonrpc: "2.0";
@@ -1977,7 +1977,7 @@ export interface ReadResourceRequestParams {
 }
 
 /**
- * The result returned by the server for a {@link ReadResourceRequestresources/read} request.
+ * The result returned by the server for a {@link ReadResourceRequest | resources/read} request.
  */
 export interface ReadResourceResult {
   _meta?: ResultMetaObject;
@@ -2020,7 +2020,7 @@ export interface ReadResourceResult {
 }
 
 /**
- * A successful response from the server for a {@link ReadResourceRequestresources/read} request.
+ * A successful response from the server for a {@link ReadResourceRequest | resources/read} request.
  */
 export interface ReadResourceResultResponse {
   id: RequestId;
@@ -2076,7 +2076,7 @@ export interface RequestMetaObject {
   /**
    * The desired log level for this request. Optional.
    *
-   * If absent, the server MUST NOT send any {@link LoggingMessageNotificationnotifications/message}
+   * If absent, the server MUST NOT send any {@link LoggingMessageNotification | notifications/message}
    * notifications for this request. The client opts in to log messages by
    * explicitly setting a level. Replaces the former `logging/setLevel` RPC.
    */
@@ -2091,7 +2091,7 @@ export interface RequestMetaObject {
    */
   "io.modelcontextprotocol/protocolVersion": string;
   /**
-   * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+   * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotification | notifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
    */
   progressToken?: ProgressToken;
   [k: string]: JSONValue | undefined;
@@ -2181,7 +2181,7 @@ export interface ResourceContents {
 /**
  * A resource that the server is capable of reading, included in a prompt or tool call result.
  *
- * Note: resource links returned by tools are not guaranteed to appear in the results of {@link ListResourcesRequestresources/list} requests.
+ * Note: resource links returned by tools are not guaranteed to appear in the results of {@link ListResourcesRequest | resources/list} requests.
  */
 export interface ResourceLink {
   _meta?: MetaObject;
@@ -2239,7 +2239,7 @@ export interface ResourceLink {
 }
 
 /**
- * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field.
+ * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequest | subscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field.
  */
 export interface ResourceListChangedNotification {
   jsonrpc: "2.0";
@@ -2324,7 +2324,7 @@ export interface ResourceTemplateReference {
 }
 
 /**
- * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request.
+ * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequest | subscriptions/listen} request.
  */
 export interface ResourceUpdatedNotification {
   jsonrpc: "2.0";
@@ -2454,7 +2454,7 @@ export interface ServerCapabilities {
    * (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
    * objects. An empty object indicates support with no settings.
    *
-   * Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
+   * Keys MUST follow the {@link MetaObject | `_meta` key naming rules}, with a
    * mandatory prefix.
    */
   extensions?: {
@@ -2552,27 +2552,27 @@ export interface StringSchema {
 
 /**
  * The set of notification types a client may opt in to on a
- * {@link SubscriptionsListenRequestsubscriptions/listen} request.
+ * {@link SubscriptionsListenRequest | subscriptions/listen} request.
  *
  * Each notification type is **opt-in**; the server **MUST NOT** send
  * notification types the client has not explicitly requested here.
  */
 export interface SubscriptionFilter {
   /**
-   * If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}.
+   * If true, receive {@link PromptListChangedNotification | notifications/prompts/list_changed}.
    */
   promptsListChanged?: boolean;
   /**
-   * Subscribe to {@link ResourceUpdatedNotificationnotifications/resources/updated} for these resource URIs.
+   * Subscribe to {@link ResourceUpdatedNotification | notifications/resources/updated} for these resource URIs.
    * Replaces the former `resources/subscribe` RPC.
    */
   resourceSubscriptions?: string[];
   /**
-   * If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}.
+   * If true, receive {@link ResourceListChangedNotification | notifications/resources/list_changed}.
    */
   resourcesListChanged?: boolean;
   /**
-   * If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}.
+   * If true, receive {@link ToolListChangedNotification | notifications/tools/list_changed}.
    */
   toolsListChanged?: boolean;
   [k: string]: JSONValue | undefined;
@@ -2580,7 +2580,7 @@ export interface SubscriptionFilter {
 
 /**
  * Sent by the server to acknowledge that a
- * {@link SubscriptionsListenRequestsubscriptions/listen} subscription has been
+ * {@link SubscriptionsListenRequest | subscriptions/listen} subscription has been
  * established and to report which notification types it agreed to honor.
  *
  * This notification MUST be the first message the server sends carrying the
@@ -2598,7 +2598,7 @@ export interface SubscriptionsAcknowledgedNotification {
 }
 
 /**
- * Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification.
+ * Parameters for a {@link SubscriptionsAcknowledgedNotification | notifications/subscriptions/acknowledged} notification.
  */
 export interface SubscriptionsAcknowledgedNotificationParams {
   _meta?: NotificationMetaObject;
@@ -2626,7 +2626,7 @@ export interface SubscriptionsListenRequest {
 }
 
 /**
- * Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request.
+ * Parameters for a {@link SubscriptionsListenRequest | subscriptions/listen} request.
  */
 export interface SubscriptionsListenRequestParams {
   _meta: RequestMetaObject;
@@ -2640,7 +2640,7 @@ export interface SubscriptionsListenRequestParams {
 }
 
 /**
- * The response to a {@link SubscriptionsListenRequestsubscriptions/listen}
+ * The response to a {@link SubscriptionsListenRequest | subscriptions/listen}
  * request, signalling that the subscription has ended gracefully (for example,
  * during server shutdown). Because the listen stream is long-lived, this result
  * is sent only when the server tears the subscription down; an abrupt transport
@@ -2692,7 +2692,7 @@ export interface SubscriptionsListenResultMetaObject {
 }
 
 /**
- * A successful response from the server for a {@link SubscriptionsListenRequestsubscriptions/listen}
+ * A successful response from the server for a {@link SubscriptionsListenRequest | subscriptions/listen}
  * request, sent when the server tears the subscription down gracefully.
  */
 export interface SubscriptionsListenResultResponse {
@@ -2963,7 +2963,7 @@ export interface ToolChoice {
 }
 
 /**
- * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field.
+ * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequest | subscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field.
  */
 export interface ToolListChangedNotification {
   jsonrpc: "2.0";

@@ -2,6 +2,13 @@
 // (sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203): declarations of the ajv standalone validators.
 // Do not edit: change the generator and run `pnpm generate 2026-07-28`.
 
+/**
+ * One validator per definition of the 2026-07-28 schema, compiled ahead of time (ajv standalone code),
+ * named as the definition: import the few a program needs and a bundler keeps only those.
+ *
+ * @module @x/mcp-v2607/validators
+ */
+
 import type { ErrorObject as AjvErrorObject } from "ajv";
 import type * as Types from "./types.js";
 

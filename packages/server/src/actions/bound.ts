@@ -51,7 +51,7 @@ export const Bound = Object.freeze({
   limit: ECHO_LIMIT,
   /**
    * Quotes one name or value from a call: strings as themselves, other
-   * values as JSON, cut to {@link ECHO_LIMIT} code units with a note of how
+   * values as JSON, cut to `limit` (100) code units with a note of how
    * much was left out.
    */
   echo(value: unknown): string {

@@ -39,6 +39,7 @@ export class ConfigurationError extends Error {
   readonly expected: string;
   /** A bounded description of the value found. */
   readonly value: string;
+  /** Made by `defineActionTool` and `registerActionTool` when they refuse a definition; the value is described, not kept. */
   constructor(tool: string, callback: string, problem: string, expected: string, value: unknown) {
     const found = describeValue(value);
     super(`tool ${JSON.stringify(tool)}, ${callback}: ${problem}; expected ${expected}, got ${found}`);

@@ -3,6 +3,8 @@
  * that tell the model how to correct its call), the reserved `help` tool,
  * hints, and `registerActionTool(server, tool)`, which plugs them into an
  * `McpServer`.
+ *
+ * @module @x/server/actions
  */
 export { Bound } from "./bound.js";
 export { ConfigurationError } from "./config.js";

@@ -2,6 +2,8 @@
  * `@x/server/auth`: ready `verifyAccessToken` hooks for the HTTP
  * transport's `auth` option (spec: basic/authorization). On their own
  * subpath so that a server without authorization loads no `jose`.
+ *
+ * @module @x/server/auth
  */
 export type { AuthInfo } from "../authorization.js";
 export type { AuthOptions, AuthRequest, ProtectedResourceMetadata, VerifyAccessToken } from "../transports/http/auth.js";

@@ -68,6 +68,14 @@ export class LegacySession {
   readonly #pending = new Map<string, Pending>();
   #nextId = 0;
 
+  /**
+   * Made by the server's transports when `initialize` succeeds; handlers
+   * never make one.
+   * @param id the `Mcp-Session-Id`, or `""` on stdio
+   * @param init what `initialize` negotiated
+   * @param link how the session's messages reach the client (its stream, or stdout)
+   * @param requestTimeoutMs how long a request to the client waits for its answer
+   */
   constructor(
     id: string,
     init: { protocolVersion: string; clientCapabilities: ClientCapabilities; clientInfo: Implementation | undefined },

@@ -114,7 +114,7 @@ export interface Ask<T> {
   /** The capability the ask needs, or `undefined` when the client declared it. */
   readonly missing: string | undefined;
   /**
-   * Checks the question itself (after {@link loadAskValidators}).
+   * Checks the question itself (after the ask validators are loaded).
    * @throws TypeError when its parameters are not acceptable.
    */
   readonly check: () => void;
@@ -228,6 +228,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
     requestedSchema: S,
     options?: AskOptions,
   ): Ask<StandardElicitResult<StandardSchemaV1.InferOutput<S>>>;
+  /** A form elicitation with a JSON Schema `requestedSchema` (see the first signature); the answer is the client's `ElicitResult`. */
   function elicit(message: string, requestedSchema: ElicitRequestFormParams["requestedSchema"], options?: AskOptions): Ask<ElicitResult>;
   function elicit(
     message: string,
@@ -280,6 +281,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
   }
 
   return {
+    /** A form elicitation, not asked yet (see `ctx.elicit` for the rules of `requestedSchema`). */
     elicit,
     /** A URL-mode elicitation: sends the user to `url` (spec: client/elicitation, URL mode). */
     elicitUrl(message: string, url: string, options: AskOptions = {}): Ask<ElicitResult> {

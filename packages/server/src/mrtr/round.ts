@@ -12,6 +12,7 @@ const NOT_ASKED = Symbol("not asked");
 
 /** Thrown by an ask to end the round; handlers should let it pass (a `finally` still runs). */
 export class InputRequiredSignal extends Error {
+  /** Made by the server's asks; a handler never needs to make one. */
   constructor() {
     super("input required: this round ends here and the client will retry with the answers");
     this.name = "InputRequiredSignal";

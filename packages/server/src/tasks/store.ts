@@ -102,6 +102,7 @@ export interface TaskPage {
 
 /** Thrown by {@link TaskStore.create} when no more tasks fit. Answered -32000 (server busy). */
 export class TaskLimitError extends Error {
+  /** Thrown by a {@link TaskStore}'s `create`; `message` says which limit was reached. */
   constructor(message: string) {
     super(message);
     this.name = "TaskLimitError";

@@ -86,6 +86,11 @@ export class MemoryEventStore implements EventStore {
   readonly #max: number;
   readonly #sessions = new Map<string, { next: number; events: StoredEvent[] }>();
 
+  /**
+   * An empty store.
+   * @param maxEventsPerSession how many events each session keeps for replay, the oldest dropped first
+   * @throws RangeError when it is not an integer of at least 1.
+   */
   constructor(maxEventsPerSession = DEFAULT_MAX_EVENTS_PER_SESSION) {
     if (!Number.isSafeInteger(maxEventsPerSession) || maxEventsPerSession < 1) {
       throw new RangeError(`maxEventsPerSession must be an integer >= 1, got ${maxEventsPerSession}`);
