@@ -7,6 +7,12 @@
 //      difference, on an exported declaration without a doc comment, or on guide code
 //      (docs/server.md, docs/client.md) that does not type-check (scripts/api-docs.mjs)
 //   3. build, typecheck, lint and unit-test every workspace package (turbo)
+//   3b. pack check: pack every published package, publint and attw on each tarball,
+//      install them all into a fresh project outside the repository, import and
+//      require every entry, make a real call from ESM and CJS, type-check a CommonJS
+//      and an ES module TypeScript project (scripts/pack-check.mjs, about 45 s)
+//   3c. the same install with every runtime dependency at the lowest version its
+//      range admits, then the imports and the calls (pack-check.mjs --lowest, ~10 s)
 //   4. run the benchmarks briefly (bench --quick, about 40 s; bench:tasks --quick, a few
 //      seconds, with its own redis-server), to prove they work
 //   5. run the official conformance suite: the fixture server, then our client
@@ -26,6 +32,8 @@ const steps = [
   ["check-generated", process.execPath, [join(root, "scripts", "check-generated.mjs")]],
   ["api docs", process.execPath, [join(root, "scripts", "api-docs.mjs"), "--check"]],
   ["build, typecheck, lint, test", bin("turbo"), ["run", "build", "typecheck", "lint", "test", "--continue", "--output-logs=new-only"]],
+  ["pack check (publint, attw, a fresh consumer)", process.execPath, [join(root, "scripts", "pack-check.mjs"), "--no-build"]],
+  ["pack check at the lowest dependency versions", process.execPath, [join(root, "scripts", "pack-check.mjs"), "--no-build", "--lowest"]],
 ];
 // The benchmark runs briefly (--quick) only to prove it works; its numbers are never asserted.
 steps.push(["bench --quick", process.execPath, [join(root, "bench", "run.mjs"), "--quick", "--no-build"]]);

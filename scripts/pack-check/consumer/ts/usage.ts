@@ -1,0 +1,61 @@
+// Compiled (tsc --noEmit) in a CommonJS TypeScript project and in an ES
+// module one: types and values from every package's main entry and a few
+// subpaths, used the way an application would. Never run.
+import { callToolResult, text } from "@x/builders";
+import { Client, type ClientOptions, McpClientError, StreamableHttpTransport } from "@x/client";
+import { type Dialect, type JsonSchemaValidator, schemaDialect } from "@x/json-schema";
+import { ajvValidator } from "@x/json-schema/ajv";
+import { errorResponse, type JsonRpcErrorResponse, JsonRpcErrorCode } from "@x/jsonrpc";
+import { PROTOCOL_VERSION as LEGACY_VERSION, type Tool as LegacyTool } from "@x/mcp-v2511";
+import { type CallToolResult, PROTOCOL_VERSION, type Tool } from "@x/mcp-v2607";
+import { encodeHeaderValue } from "@x/mcp-v2607/wire";
+import { type InstrumentOptions, instrumentServers } from "@x/otel";
+import { RedisTaskStore } from "@x/redis";
+import { type ListenOptions, listen, McpServer, type RunningHttpServer } from "@x/server";
+import { registerActionTool } from "@x/server/actions";
+import { jwtVerifier } from "@x/server/auth";
+import { CHANNELS } from "@x/server/telemetry";
+import { buildContext } from "@x/server/testing";
+
+export async function start(options: ListenOptions = { port: 0 }): Promise<RunningHttpServer> {
+  const server = new McpServer({ name: "typed", version: "1.0.0" });
+  // The handler's argument type comes from the literal schema (json-schema-to-ts, resolved from the consumer).
+  server.registerTool(
+    "shout",
+    { inputSchema: { type: "object", properties: { words: { type: "string" } }, required: ["words"] } },
+    ({ words }) => words.toUpperCase(),
+  );
+  return listen(server, options);
+}
+
+export async function call(url: string): Promise<CallToolResult | undefined> {
+  const options: ClientOptions = {};
+  const client = new Client({ name: "typed", version: "1.0.0" }, options);
+  try {
+    await client.connect(new StreamableHttpTransport(url));
+    return (await client.callTool("shout", { words: "hi" })) as CallToolResult;
+  } catch (error) {
+    if (error instanceof McpClientError) return undefined;
+    throw error;
+  } finally {
+    await client.close();
+  }
+}
+
+export const values = {
+  result: callToolResult([{ type: "text", text: "x" }]) satisfies CallToolResult,
+  content: text("x"),
+  dialect: schemaDialect({}) satisfies Dialect,
+  validator: ajvValidator satisfies JsonSchemaValidator,
+  error: errorResponse(1, JsonRpcErrorCode.InvalidParams, "bad") satisfies JsonRpcErrorResponse,
+  versions: [PROTOCOL_VERSION, LEGACY_VERSION] as const,
+  header: encodeHeaderValue("é"),
+  instrument: (options: InstrumentOptions) => instrumentServers(options),
+  store: RedisTaskStore,
+  actions: registerActionTool,
+  verifier: jwtVerifier,
+  channels: CHANNELS,
+  context: buildContext,
+};
+
+export type Tools = [Tool, LegacyTool];
