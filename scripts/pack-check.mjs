@@ -33,7 +33,7 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import semver from "semver";
 import { readTarball } from "./lib/tarball.mjs";
-import { publishablePackages } from "./lib/workspace.mjs";
+import { pnpmCommand, publishablePackages } from "./lib/workspace.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const here = join(root, "scripts", "pack-check");
@@ -273,7 +273,8 @@ async function main() {
     mkdirSync(tarballs);
     const packed = await pool(
       packages.map(({ dir, manifest }) => async () => {
-        const result = await run("pnpm", ["pack", "--json", "--pack-destination", tarballs], { cwd: dir, timeoutMs: PACK_MS });
+        const [pnpm, pnpmArgs] = pnpmCommand();
+        const result = await run(pnpm, [...pnpmArgs, "pack", "--json", "--pack-destination", tarballs], { cwd: dir, timeoutMs: PACK_MS });
         if (result.status !== 0) return { manifest, error: result.stdout + result.stderr };
         const info = JSON.parse(result.stdout.slice(result.stdout.indexOf("{")));
         const path = info.filename.startsWith("/") ? info.filename : join(tarballs, basename(info.filename));

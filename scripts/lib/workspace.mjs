@@ -56,3 +56,15 @@ export function publishablePackages(root) {
   const under = join(root, "packages");
   return workspacePackages(root).filter(({ dir, manifest }) => !manifest.private && dir.startsWith(`${under}/`));
 }
+
+/**
+ * How to run pnpm from a script: through the pnpm that runs us when there is
+ * one (`pnpm test` sets npm_execpath; CI runs pnpm through npx, so it may not
+ * be on PATH), else `pnpm` from PATH. Returns `[command, leadingArgs]`.
+ */
+export function pnpmCommand() {
+  // biome-ignore lint/suspicious/noUndeclaredEnvVars: read by root scripts, which no turbo task runs
+  const execPath = process.env.npm_execpath;
+  if (execPath && /pnpm(\.c?js)?$/.test(execPath)) return [process.execPath, [execPath]];
+  return ["pnpm", []];
+}
