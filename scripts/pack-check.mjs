@@ -11,8 +11,8 @@
 //      together with npm, then: an ES module imports every entry of every
 //      package's `exports` map and a CommonJS script requires each (same values
 //      as import); both make a real call (an @x/server tool over HTTP on
-//      127.0.0.1, called by @x/client); a CommonJS TypeScript project
-//      (module node16) and an ES module one (nodenext) type-check
+//      127.0.0.1, called by @x/client); CommonJS TypeScript projects (module
+//      node16 and nodenext) and an ES module one (nodenext) type-check
 //      (scripts/pack-check/consumer/ holds these files).
 // Prints one summary line per package: packed and unpacked size, file count,
 // publint and attw results. Every step runs even after a failure; the exit code
@@ -190,7 +190,14 @@ async function runAttw(name, tarballPath, allow) {
   return { problems, unexpected, stale };
 }
 
-const describeProblem = (p) => `${p.kind} ${p.entrypoint ?? ""} ${p.resolutionKind ?? ""}${p.fileName ? ` ${p.fileName}` : ""}`.trim();
+/** One line per attw problem: its kind, then every other field it has (entrypoint, resolution kind, file names, ...). */
+const describeProblem = (p) =>
+  [
+    p.kind,
+    ...Object.entries(p)
+      .filter(([key, value]) => key !== "kind" && (typeof value === "string" || typeof value === "number"))
+      .map(([key, value]) => (key === "entrypoint" || key === "resolutionKind" ? String(value) : `${key}=${value}`)),
+  ].join(" ");
 function countKinds(problems) {
   const counts = new Map();
   for (const problem of problems) counts.set(problem.kind, (counts.get(problem.kind) ?? 0) + 1);
@@ -470,7 +477,7 @@ function installedVersions(nodeModules, name, depth = 0) {
   return [...new Set(versions)];
 }
 
-/** Type-checks scripts/pack-check/consumer/ts/usage.ts and every entry in a CommonJS and an ES module TypeScript project. */
+/** Type-checks scripts/pack-check/consumer/ts/usage.ts and every entry in two CommonJS TypeScript projects and an ES module one. */
 async function typeCheck(consumer) {
   const installed = JSON.parse(readFileSync(join(consumer, "package.json"), "utf8")).dependencies;
   const { listEntries } = await import(join(here, "consumer", "entries.cjs"));
@@ -482,16 +489,22 @@ async function typeCheck(consumer) {
     `export const entries = [${entries.map((_, i) => `entry${i}`).join(", ")}];`,
     "",
   ].join("\n");
+  // A CommonJS project under node16 rules (what attw's node16-cjs column models:
+  // a require() must reach CommonJS declarations) and under nodenext (TypeScript's
+  // model of a Node that can require() an ES module), and an ES module project.
   const projects = [
-    ["TypeScript CommonJS project (module node16)", "ts-cjs", { name: "ts-cjs", private: true }, "tsconfig.cjs.json"],
-    ["TypeScript ES module project (module nodenext)", "ts-esm", { name: "ts-esm", private: true, type: "module" }, "tsconfig.esm.json"],
+    ["TypeScript CommonJS project (module node16)", "ts-cjs-node16", { name: "ts-cjs", private: true }, "node16"],
+    ["TypeScript CommonJS project (module nodenext)", "ts-cjs-nodenext", { name: "ts-cjs", private: true }, "nodenext"],
+    ["TypeScript ES module project (module nodenext)", "ts-esm", { name: "ts-esm", private: true, type: "module" }, "nodenext"],
   ];
   await pool(
-    projects.map(([label, folder, manifest, tsconfig]) => async () => {
+    projects.map(([label, folder, manifest, module]) => async () => {
       const dir = join(consumer, folder);
       mkdirSync(dir);
       writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-      copyFileSync(join(here, "consumer", "ts", tsconfig), join(dir, "tsconfig.json"));
+      const tsconfig = JSON.parse(readFileSync(join(here, "consumer", "ts", "tsconfig.json"), "utf8"));
+      Object.assign(tsconfig.compilerOptions, { module, moduleResolution: module });
+      writeFileSync(join(dir, "tsconfig.json"), `${JSON.stringify(tsconfig, null, 2)}\n`);
       copyFileSync(join(here, "consumer", "ts", "usage.ts"), join(dir, "usage.ts"));
       writeFileSync(join(dir, "entries.ts"), entriesTs);
       const result = await run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], {

@@ -9,8 +9,8 @@
 //   3. build, typecheck, lint and unit-test every workspace package (turbo)
 //   3b. pack check: pack every published package, publint and attw on each tarball,
 //      install them all into a fresh project outside the repository, import and
-//      require every entry, make a real call from ESM and CJS, type-check a CommonJS
-//      and an ES module TypeScript project (scripts/pack-check.mjs, about 45 s)
+//      require every entry, make a real call from ESM and CJS, type-check CommonJS
+//      (module node16 and nodenext) and ES module TypeScript projects (scripts/pack-check.mjs, ~50 s)
 //   3c. the same install with every runtime dependency at the lowest version its
 //      range admits, then the imports and the calls (pack-check.mjs --lowest, ~10 s)
 //   4. run the benchmarks briefly (bench --quick, about 40 s; bench:tasks --quick, a few
