@@ -18,6 +18,12 @@
 // output is given back its `require` (padded to the same length, so the
 // source maps stay right).
 //
+// CommonJS: for each "exports" entry this script also writes dist/X.cjs and
+// dist/X.d.cts, which re-export the ES module dist/X.js (the "require"
+// condition of the entry points at them). Node 20.19+ and 22.12+ load an ES
+// module from require() synchronously, so a CommonJS program gets the very
+// same module instance as an importing one: one build, no dual-package state.
+//
 //   node ../../scripts/bundle.mjs        (run in a package's directory, after tsc)
 //
 // Options, for a package without module state (a generated revision package):
@@ -53,7 +59,7 @@ function entries() {
   const add = (target) => {
     if (typeof target === "string" && target.startsWith("./dist/") && target.endsWith(".js")) targets.add(target);
   };
-  for (const value of Object.values(pkg.exports ?? {})) add(typeof value === "string" ? value : value.import);
+  for (const value of Object.values(pkg.exports ?? {})) add(importTarget(value));
   for (const value of Object.values(pkg.imports ?? {}))
     for (const target of typeof value === "string" ? [value] : Object.values(value)) add(target);
   if (targets.length === 0) throw new Error(`${pkg.name}: no ./dist/*.js entry in package.json "exports"`);
@@ -65,6 +71,48 @@ function entries() {
       if (!source) throw new Error(`${pkg.name}: no source for ${target} (looked for src/${stem}.ts and .js)`);
       return { in: source, out: stem };
     });
+}
+
+/** The JavaScript file an "exports" value gives `import`: a string, `{ import: "…" }` or `{ import: { default: "…" } }`. */
+function importTarget(value) {
+  if (typeof value === "string") return value;
+  const target = value?.import;
+  return typeof target === "string" ? target : target?.default;
+}
+
+/**
+ * Writes dist/X.cjs and dist/X.d.cts beside each entry's dist/X.js and
+ * dist/X.d.ts, and checks that the entry's "require" condition names them,
+ * so that a CommonJS program (and a CommonJS TypeScript project) resolves
+ * every entry. Returns the .cjs files written.
+ */
+function writeCommonJsTwins() {
+  const written = [];
+  for (const [subpath, value] of Object.entries(pkg.exports ?? {})) {
+    const target = importTarget(value);
+    if (typeof target !== "string" || !target.startsWith("./dist/") || !target.endsWith(".js")) continue;
+    const stem = target.slice(0, -".js".length);
+    const base = stem.slice(stem.lastIndexOf("/") + 1);
+    const expected = { types: `${stem}.d.cts`, default: `${stem}.cjs` };
+    const given = typeof value === "object" ? value.require : undefined;
+    if (given?.types !== expected.types || given?.default !== expected.default) {
+      throw new Error(`bundle: ${pkg.name} exports["${subpath}"].require must be ${JSON.stringify(expected)}`);
+    }
+    // TypeScript's older `moduleResolution: node` reads no "exports": "main"/"types" and "typesVersions" say the same.
+    const legacy = subpath === "." ? [pkg.main, pkg.types] : [expected.default, pkg.typesVersions?.["*"]?.[subpath.slice(2)]?.[0]];
+    if (legacy[0] !== expected.default || legacy[1] !== expected.types) {
+      const where = subpath === "." ? `"main" and "types"` : `typesVersions["*"]["${subpath.slice(2)}"]`;
+      throw new Error(`bundle: ${pkg.name} ${where} must name ${expected.default} and ${expected.types}`);
+    }
+    const js = resolve(dir, `${stem}.cjs`);
+    writeFileSync(
+      js,
+      `"use strict";\n// The ES module itself: Node 20.19+ and 22.12+ require() it synchronously.\nmodule.exports = require("./${base}.js");\n`,
+    );
+    writeFileSync(resolve(dir, `${stem}.d.cts`), `export * from "./${base}.js";\n`);
+    written.push(js);
+  }
+  return written;
 }
 
 const common = {
@@ -138,13 +186,14 @@ if (standalone) {
 
 // Remove JavaScript this build did not write (per-file output of older builds).
 const written = new Set(outputs.map((f) => resolve(dir, f)));
+for (const file of writeCommonJsTwins()) written.add(file);
 const files = [...written].filter((f) => f.endsWith(".js")).map((f) => relative(dir, f));
 for (const file of keep) written.add(resolve(dir, "dist", file));
 function sweep(folder) {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) sweep(path);
-    else if (/\.js(\.map)?$/.test(entry.name) && !written.has(path)) rmSync(path);
+    else if (/\.c?js(\.map)?$/.test(entry.name) && !written.has(path)) rmSync(path);
   }
 }
 sweep(join(dir, "dist"));
