@@ -59,3 +59,12 @@ export const values = {
 };
 
 export type Tools = [Tool, LegacyTool];
+
+// The types are real, not `any`: each line below must be an error (an
+// expected error that does not occur fails the compile itself).
+// @ts-expect-error McpServer is not a number
+export const notANumber: number = new McpServer({ name: "typed", version: "1.0.0" });
+// @ts-expect-error a tool name is a string
+export const badCall = (client: Client) => client.callTool(42);
+// @ts-expect-error PROTOCOL_VERSION is a string
+export const notAVersion: number = PROTOCOL_VERSION;
