@@ -47,7 +47,10 @@ describe("the wire entry", () => {
     expect(root.readEnvelope).toBe(readEnvelope);
     expect(root.toolHeaderParams).toBe(toolHeaderParams);
     const pkg = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
-    expect(pkg.exports["./wire"]).toEqual({ types: "./dist/wire.d.ts", import: "./dist/wire.js" });
+    expect(pkg.exports["./wire"]).toEqual({
+      import: { types: "./dist/wire.d.ts", default: "./dist/wire.js" },
+      require: { types: "./dist/wire.d.cts", default: "./dist/wire.cjs" },
+    });
   });
 });
 
