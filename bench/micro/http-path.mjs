@@ -114,7 +114,10 @@ await round(bare, 20_000);
 console.log(`node ${process.version}, ${N.toLocaleString("en")} requests per round, ${WIDTH} in flight`);
 const rows = { x: [], bare: [] };
 for (let r = 0; r < 3; r++) {
-  for (const [name, listener] of [["x", x], ["bare", bare]]) {
+  for (const [name, listener] of [
+    ["x", x],
+    ["bare", bare],
+  ]) {
     if (ONLY !== undefined && ONLY !== name) continue;
     const m = await round(listener, N);
     rows[name].push(m);
@@ -122,7 +125,10 @@ for (let r = 0; r < 3; r++) {
   }
 }
 const median = (a) => [...a].sort((p, q) => p - q)[a.length >> 1];
-if (ONLY !== undefined) { if (globalThis.__done) await globalThis.__done(); process.exit(0); }
+if (ONLY !== undefined) {
+  if (globalThis.__done) await globalThis.__done();
+  process.exit(0);
+}
 const mx = median(rows.x);
 const mb = median(rows.bare);
 console.log(`median: x ${mx.toFixed(2)} µs, bare ${mb.toFixed(2)} µs, x - bare ${(mx - mb).toFixed(2)} µs per request`);
