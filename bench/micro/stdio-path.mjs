@@ -97,6 +97,8 @@ const median = (a) => [...a].sort((p, q) => p - q)[a.length >> 1];
 if (ONLY === undefined) {
   const mx = median(rows.x);
   const mb = median(rows.bare);
-  console.log(`median: x ${mx.toFixed(2)} µs, bare ${mb.toFixed(2)} µs, x - bare ${(mx - mb).toFixed(2)} µs, bare/x ${(mb / mx).toFixed(2)}`);
+  console.log(
+    `median: x ${mx.toFixed(2)} µs, bare ${mb.toFixed(2)} µs, x - bare ${(mx - mb).toFixed(2)} µs, bare/x ${(mb / mx).toFixed(2)}`,
+  );
 }
 process.exit(0);
