@@ -286,7 +286,7 @@ export function decodeJson(bytes: Uint8Array, maxDepth: number, subject = "the m
     return parseError(subject, "utf-8");
   }
   if (text.trim() === "") return parseError(subject, "empty");
-  if (jsonDepthExceeds(bytes, maxDepth)) {
+  if (opensExceed(text, maxDepth) && jsonDepthExceeds(bytes, maxDepth)) {
     return {
       ok: false,
       code: JsonRpcErrorCode.InvalidRequest,
@@ -300,6 +300,20 @@ export function decodeJson(bytes: Uint8Array, maxDepth: number, subject = "the m
     if (error instanceof MissingDependencyError) throw error;
     return parseError(subject, "syntax");
   }
+}
+
+/**
+ * True when `text` holds more than `limit` opening brackets (`{` and `[`, in
+ * strings too): only then can it nest deeper than `limit`. Counted with
+ * `indexOf`, which skips through text far faster than a loop over its bytes,
+ * so a typical message (a handful of brackets) is cleared without the byte
+ * scan of {@link jsonDepthExceeds} (about 1.7 ns a byte).
+ */
+function opensExceed(text: string, limit: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf("{"); i !== -1; i = text.indexOf("{", i + 1)) if (++count > limit) return true;
+  for (let i = text.indexOf("["); i !== -1; i = text.indexOf("[", i + 1)) if (++count > limit) return true;
+  return false;
 }
 
 function parseError(subject: string, reason: DecodeJsonReason): DecodeJsonResult {

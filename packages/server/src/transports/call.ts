@@ -14,6 +14,10 @@ import type { JsonObject } from "../objects.js";
 
 export class Call implements TransportInfo {
   #controller: AbortController | undefined = undefined;
+  /** The {@link CallList} holding this call, and its neighbours there (internal to the list). */
+  list: CallList | undefined = undefined;
+  prev: Call | undefined = undefined;
+  next: Call | undefined = undefined;
   /** True once {@link Call.abort} was called. */
   aborted = false;
   /** See {@link TransportInfo.notify}. */
@@ -39,5 +43,46 @@ export class Call implements TransportInfo {
       if (this.aborted) this.#controller.abort();
     }
     return this.#controller.signal;
+  }
+}
+
+/**
+ * The calls a transport has in flight (internal): a list threaded through
+ * the calls themselves, so adding and removing one allocates nothing. A
+ * `Set` took one add and one delete per request, and V8 rehashed it as it
+ * filled and emptied: about 0.5 µs of a request's CPU time.
+ */
+export class CallList {
+  /** Calls in the list. */
+  size = 0;
+  #head: Call | undefined = undefined;
+
+  /** Adds `call` (no-op when it is in a list already). */
+  add(call: Call): void {
+    if (call.list !== undefined) return;
+    call.list = this;
+    call.prev = undefined;
+    call.next = this.#head;
+    if (this.#head !== undefined) this.#head.prev = call;
+    this.#head = call;
+    this.size++;
+  }
+
+  /** Removes `call`; false when it was not in this list. */
+  delete(call: Call): boolean {
+    if (call.list !== this) return false;
+    if (call.prev !== undefined) call.prev.next = call.next;
+    else this.#head = call.next;
+    if (call.next !== undefined) call.next.prev = call.prev;
+    call.list = call.prev = call.next = undefined;
+    this.size--;
+    return true;
+  }
+
+  /** The calls now in the list, as an array (safe to change the list while going through it). */
+  toArray(): Call[] {
+    const calls: Call[] = [];
+    for (let c = this.#head; c !== undefined; c = c.next) calls.push(c);
+    return calls;
   }
 }

@@ -130,6 +130,10 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     }
     // A request answered at once is written at once (into this turn's batch).
     if (outcome instanceof Promise) {
+      // Only a request still running can be cancelled: one answered at once
+      // never enters the map (a Map set and delete per request cost more
+      // than the rest of the transport's work for it).
+      inFlight.set(inbound.id, call);
       outcome.then(
         (o) => answered(inbound, call, o),
         (error) => {
@@ -146,7 +150,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   const answered = (inbound: InboundRequest, call: Call, outcome: Outcome | undefined): void => {
     call.done = true;
     if (outcome?.response && !call.aborted) write(outcome.response);
-    if (inFlight.get(inbound.id) === call) inFlight.delete(inbound.id);
+    if (inFlight.size > 0 && inFlight.get(inbound.id) === call) inFlight.delete(inbound.id);
     if (--running === 0) onIdle?.();
   };
 
@@ -224,9 +228,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       write(errorResponse(inbound.id, ErrorCode.InvalidRequest, "Invalid request: initialize has not been answered yet"));
       return;
     }
-    const call = new Call();
-    inFlight.set(inbound.id, call);
-    serve(inbound, call);
+    serve(inbound, new Call());
   };
 
   return new Promise<void>((resolve) => {

@@ -28,7 +28,7 @@ import { SERVER_BUSY } from "../../errors.js";
 import type { JsonObject } from "../../objects.js";
 import { answerNow, type McpServer, partsOf } from "../../server.js";
 import { publishRequestRejected, rejectionsObserved } from "../../telemetry.js";
-import { Call } from "../call.js";
+import { Call, CallList } from "../call.js";
 import { readMessage } from "../messages.js";
 import { ChunkQueue, SSE_KEEPALIVE, sseEvent } from "../sse.js";
 import { type AuthInfo, missingScopes } from "../../authorization.js";
@@ -319,7 +319,7 @@ export class Core implements HttpCore {
   readonly bodyTimeoutMs: number;
   readonly maxActive: number;
   readonly keepAliveMs: number;
-  readonly inFlight = new Set<Call>();
+  readonly inFlight = new CallList();
   readonly #idleWaiters = new Set<() => void>();
   // Clients send the same Accept header again and again: remember the last one read.
   lastAccept: string | undefined = undefined;
@@ -374,7 +374,7 @@ export class Core implements HttpCore {
         resolve();
       };
       const deadline = setTimeout(() => {
-        for (const c of this.inFlight) c.abort();
+        for (const c of this.inFlight.toArray()) c.abort();
         wake();
       }, deadlineMs);
       this.#idleWaiters.add(wake);
@@ -384,7 +384,8 @@ export class Core implements HttpCore {
   /** A call ended: it leaves the in-flight set, and `drain` wakes once none is left. */
   finished(call: Call): void {
     this.inFlight.delete(call);
-    if (this.inFlight.size === 0) for (const wake of [...this.#idleWaiters]) wake();
+    // Checked first: copying the (empty) set of waiters on every request that empties the set was 0.4 µs of 24 per request.
+    if (this.inFlight.size === 0 && this.#idleWaiters.size > 0) for (const wake of [...this.#idleWaiters]) wake();
   }
 
   /**
