@@ -459,11 +459,7 @@ async function benchHttp() {
   // per repetition each time, all its servers alike (bounded: CONFIG.extra).
   const deadline = performance.now() + CONFIG.extra.httpMs;
   for (let more = 0; more < CONFIG.extra.times; more++) {
-    const pending = HTTP_CELLS.filter(
-      ({ cell }) =>
-        !ceilingHolds(results.bare[cell], results.x[cell]) ||
-        (cell === "echo c=32" && !ceilingHolds(results.bare[cell], results.x[cell], (r) => r.mean, true)),
-    );
+    const pending = HTTP_CELLS.filter(({ cell }) => !ceilingHolds(results.bare[cell], results.x[cell]));
     if (pending.length === 0 || performance.now() > deadline) break;
     log(`bench: bare not yet steady on ${pending.map((c) => c.cell).join(", ")}: ${CONFIG.repetitions} more rounds of those`);
     for (let j = 0; j < CONFIG.repetitions; j++) await round(pending);
