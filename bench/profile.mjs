@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Profiles one server under HTTP load and summarises where its CPU time goes.
 //
-//   node bench/profile.mjs [x|official|official-once|bare] [echo|structured|list|discover] [seconds] [connections]
+//   node bench/profile.mjs [x|official|official-once|tmcp|bare] [echo|structured|list|discover] [seconds] [connections]
 //   node bench/profile.mjs x stdio [seconds]
 //   node bench/profile.mjs --summary FILE.cpuprofile
 //
@@ -75,6 +75,7 @@ async function run() {
     x: ["x.mjs"],
     official: ["official.mjs"],
     "official-once": ["official.mjs", "--once"],
+    tmcp: ["tmcp.mjs"],
     bare: ["bare.mjs", join(here, "results", "bare-answers.json")],
   }[who];
   if (!script) throw new Error(`unknown server ${who}`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `pnpm bench [--quick] [--no-build] [--cpu-prof]`: the same workloads against
-// @x/server, the official @modelcontextprotocol/server and a bare responder,
-// in one invocation, in both protocol eras (2026-07-28, and 2025-11-25 on an
+// @x/server, the official @modelcontextprotocol/server, tmcp and a bare
+// responder, in one invocation, in both protocol eras (2026-07-28, and 2025-11-25 on an
 // initialized session), and the memory of abandoned earlier-era sessions.
 // Prints one table and writes the raw results as JSON under bench/results/.
 // See bench/README.md for how to read it.
@@ -31,44 +31,74 @@ const quick = args.includes("--quick");
 const profile = args.includes("--cpu-prof");
 
 /**
- * Run lengths. The full run stays under about six minutes on two cores.
+ * Run lengths. The full run takes about six minutes on two cores.
+ *
+ * The HTTP and stdio rows are measured in short slices (`sliceMs`,
+ * `stdioSliceMs`), in rounds: each round loads every server once per row, the
+ * servers one after another, in the opposite order every other round (so the
+ * two servers of a ratio are always next to each other in time, and neither
+ * always goes first). There are `repetitions` x `slicesPerRepetition` rounds;
+ * repetition j is the best slice of rounds j, j + repetitions,
+ * j + 2 x repetitions, ... (so every repetition spans the whole phase, and a
+ * slice slowed by another process's burst is outdone). `unstableSpread`: a row
+ * whose bare figure moves more than this (either way, against its median)
+ * across the repetitions is flagged unstable. `extra`: a row that is
+ * unstable, or has bare below @x, after the rounds gets `repetitions` more
+ * rounds of its own (one more slice per repetition), up to `times` times,
+ * started within `httpMs` (`stdioMs` for stdio) after the last round.
+ *
  * `sessions`: how many earlier-era sessions the abandoned-sessions rows open
  * (over `connections` connections) and the idle timeout (ms) their servers
  * run with; it must exceed the time the opening takes.
  */
 const CONFIG = quick
   ? {
-      durationMs: 150,
+      sliceMs: 100,
       warmupMs: 150,
-      repetitions: 1,
+      repetitions: 2,
+      slicesPerRepetition: 1,
       concurrency: [1, 32],
-      stdioMs: 200,
+      stdioSliceMs: 100,
       stdioWindow: 64,
       coldRuns: 3,
+      unstableSpread: 0.05,
+      extra: { times: 0, httpMs: 0, stdioMs: 0 },
       sessions: { count: 1000, idleMs: 10_000, connections: 8 },
     }
   : {
-      durationMs: 1500,
+      sliceMs: 300,
       warmupMs: 1500,
       repetitions: 3,
+      slicesPerRepetition: 5,
       concurrency: [1, 32],
-      stdioMs: 2000,
+      stdioSliceMs: 300,
       stdioWindow: 64,
-      coldRuns: 10,
+      coldRuns: 15,
+      unstableSpread: 0.05,
+      extra: { times: 3, httpMs: 60_000, stdioMs: 15_000 },
       sessions: { count: 10_000, idleMs: 30_000, connections: 8 },
     };
+const ROUNDS = CONFIG.repetitions * CONFIG.slicesPerRepetition;
 
 /**
  * The servers under test: `script` and its arguments, relative to
- * bench/servers, and the eras each is loaded in (`modern` 2026-07-28,
- * `legacy` 2025-11-25 on a session).
+ * bench/servers, the column it fills, and the eras each is loaded in
+ * (`modern` 2026-07-28, `legacy` 2025-11-25 on a session). `legacyVersions`:
+ * the versions its `initialize` may answer (tmcp offers 2025-06-18 at most).
  */
 const HTTP_SERVERS = [
   { key: "x", label: "@x/server", args: ["x.mjs"], eras: ["modern", "legacy"] },
-  { key: "officialPerRequest", label: "official (server per request)", args: ["official.mjs"], eras: ["modern"] },
-  { key: "officialOnce", label: "official (server built once)", args: ["official.mjs", "--once"], eras: ["modern"] },
-  { key: "officialSessions", label: "official (sessions)", args: ["official.mjs", "--sessions"], eras: ["legacy"] },
   { key: "bare", label: "bare node:http", args: ["bare.mjs", "ANSWERS", "--http"], eras: ["modern", "legacy"] },
+  {
+    key: "tmcp",
+    label: "tmcp",
+    args: ["tmcp.mjs"],
+    eras: ["modern", "legacy"],
+    legacyVersions: ["2025-11-25", "2025-06-18"],
+  },
+  { key: "officialOnce", label: "official (server built once)", args: ["official.mjs", "--once"], eras: ["modern"] },
+  { key: "officialPerRequest", label: "official (server per request)", args: ["official.mjs"], eras: ["modern"] },
+  { key: "officialSessions", label: "official (sessions)", args: ["official.mjs", "--sessions"], eras: ["legacy"] },
 ];
 /** The servers of the abandoned-sessions rows, started with the idle timeout of CONFIG.sessions. */
 const SESSION_SERVERS = [
@@ -77,16 +107,18 @@ const SESSION_SERVERS = [
 ];
 const STDIO_SERVERS = [
   { key: "x", args: ["x.mjs", "--stdio"] },
-  { key: "official", args: ["official.mjs", "--stdio"] },
   { key: "bare", args: ["bare.mjs", "ANSWERS", "--stdio"] },
+  { key: "tmcp", args: ["tmcp.mjs", "--stdio"] },
+  { key: "official", args: ["official.mjs", "--stdio"] },
 ];
-/** What a cold import loads for each column. */
+/** What a cold import loads for each column (tmcp: the server and its HTTP transport, no schema adapter). */
 const IMPORTS = {
-  x: "@x/server",
-  official: "@modelcontextprotocol/server",
-  bare: "node:http",
-  xClient: "@x/client",
-  officialClient: "@modelcontextprotocol/client",
+  x: ["@x/server"],
+  official: ["@modelcontextprotocol/server"],
+  tmcp: ["tmcp", "@tmcp/transport-http"],
+  bare: ["node:http"],
+  xClient: ["@x/client"],
+  officialClient: ["@modelcontextprotocol/client"],
 };
 
 const median = (values) => {
@@ -96,6 +128,50 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The installed version of a dependency of this package. */
+const versionOf = (name) => JSON.parse(readFileSync(join(here, "node_modules", name, "package.json"), "utf8")).version;
+
+/**
+ * A row's repetitions from its slices, in round order: repetition j is the
+ * best of slices j, j + R, j + 2R, ... (R = CONFIG.repetitions) by the
+ * figure `pick` reads (req/s unless told): the highest, or the lowest when
+ * `lowerIsBetter` (latency). Another process on the machine only ever slows
+ * a slice down, so the best slice is the nearest to what the server can do.
+ */
+function repetitionsOf(slices, pick = (r) => r.rps, lowerIsBetter = false) {
+  const R = CONFIG.repetitions;
+  const best = (values) => {
+    const finite = values.filter((v) => Number.isFinite(v));
+    if (finite.length === 0) return Number.NaN;
+    return lowerIsBetter ? Math.min(...finite) : Math.max(...finite);
+  };
+  return Array.from({ length: R }, (_, j) => best((slices ?? []).filter((_, i) => i % R === j).map(pick)));
+}
+
+/** A figure with its spread: the median of `reps`, their min and max, and the reps themselves. */
+function spreadOf(reps) {
+  const finite = reps.filter((v) => Number.isFinite(v));
+  if (finite.length === 0) return { value: Number.NaN, min: Number.NaN, max: Number.NaN, reps };
+  return { value: median(finite), min: Math.min(...finite), max: Math.max(...finite), reps };
+}
+
+/**
+ * Whether a row's ceiling holds on the slices so far: bare's repetitions
+ * within CONFIG.unstableSpread of their median, and bare not below @x.
+ */
+function ceilingHolds(bareSlices, xSlices, pick = (r) => r.rps, lowerIsBetter = false) {
+  if (!bareSlices?.length || !xSlices?.length) return true;
+  const bare = spreadOf(repetitionsOf(bareSlices, pick, lowerIsBetter));
+  const x = spreadOf(repetitionsOf(xSlices, pick, lowerIsBetter));
+  const steady = Math.max(1 - bare.min / bare.value, bare.max / bare.value - 1) <= CONFIG.unstableSpread;
+  return steady && (lowerIsBetter ? bare.value <= x.value : bare.value >= x.value);
+}
+
+/** Paired ratios: repetition j of `a` over repetition j of `b`, with their spread. */
+function pairedRatio(a, b) {
+  if (!a?.reps || !b?.reps) return spreadOf([a?.value / b?.value]);
+  return spreadOf(a.reps.map((v, j) => v / b.reps[j]));
+}
 
 // ---------------------------------------------------------------- build
 
@@ -188,43 +264,46 @@ function askMemory(child) {
 
 // ---------------------------------------------------------------- HTTP
 
-async function post(url, workload, sessionId) {
+async function post(url, workload, sessionId, version) {
   const response = await fetch(url, {
     method: "POST",
-    headers: headersOf(workload, sessionId),
+    headers: headersOf(workload, sessionId, version),
     body: JSON.stringify(workload.message),
   });
   return { status: response.status, text: await response.text(), type: response.headers.get("content-type") };
 }
 
 /** A JSON-RPC message POSTed on an earlier-era session; answers the status (the body is read and dropped). */
-async function postOnSession(url, sessionId, message, method = "POST") {
-  const headers = { ...INITIALIZE_HEADERS, "mcp-protocol-version": LEGACY_VERSION, "mcp-session-id": sessionId };
+async function postOnSession(url, sessionId, message, method = "POST", version = LEGACY_VERSION) {
+  const headers = { ...INITIALIZE_HEADERS, "mcp-protocol-version": version, "mcp-session-id": sessionId };
   const response = await fetch(url, { method, headers, body: message === undefined ? undefined : JSON.stringify(message) });
   await response.text();
   return response.status;
 }
 
 /**
- * Opens an earlier-era session as a client does: `initialize` (checked: 200,
- * the version asked for, a session id), then `notifications/initialized`
- * (202). Answers the session id; throws with what was answered otherwise.
+ * Opens an earlier-era session as a client does: `initialize` asking for
+ * LEGACY_VERSION (checked: 200, a session id, and one of `versions`, the
+ * version asked for unless told), then `notifications/initialized` (202).
+ * Answers the session id and the version negotiated; throws with what was
+ * answered otherwise.
  */
-async function openSession(url, label) {
+async function openSession(url, label, versions = [LEGACY_VERSION]) {
   const response = await fetch(url, { method: "POST", headers: INITIALIZE_HEADERS, body: JSON.stringify(INITIALIZE) });
   const text = await response.text();
   const id = response.headers.get("mcp-session-id");
-  if (response.status !== 200 || !id || !text.includes(`"protocolVersion":"${LEGACY_VERSION}"`)) {
+  const version = versions.find((v) => text.includes(`"protocolVersion":"${v}"`));
+  if (response.status !== 200 || !id || version === undefined) {
     throw new Error(`${label} answered initialize with ${response.status} (session id ${id}): ${text.slice(0, 300)}`);
   }
-  const status = await postOnSession(url, id, INITIALIZED);
+  const status = await postOnSession(url, id, INITIALIZED, "POST", version);
   if (status !== 202) throw new Error(`${label} answered notifications/initialized with ${status}`);
-  return id;
+  return { id, version };
 }
 
-/** Whether an answer to `workload` is right: 200, holds `expect`, and nothing of the other era. */
+/** Whether an answer to `workload` is right: 200, holds every `expect`, and nothing of the other era. */
 function answerIsRight(workload, { status, text }) {
-  return status === 200 && text.includes(workload.expect) && !(workload.refuse && text.includes(workload.refuse));
+  return status === 200 && workload.expect.every((e) => text.includes(e)) && !(workload.refuse && text.includes(workload.refuse));
 }
 
 /** The bare responder's key of a workload's request. */
@@ -277,10 +356,21 @@ function askLoad(message) {
   });
 }
 
-/** One bounded autocannon run, in the load process (an earlier-era workload on `sessionId`). */
-function loadRun(url, workload, connections, durationMs, sessionId) {
-  return askLoad({ url, headers: headersOf(workload, sessionId), body: JSON.stringify(workload.message), connections, durationMs });
+/** One bounded autocannon run, in the load process (an earlier-era workload on the server's session). */
+function loadRun(s, workload, connections, durationMs) {
+  return askLoad({
+    url: s.url,
+    headers: headersOf(workload, s.sessionId, s.sessionVersion),
+    body: JSON.stringify(workload.message),
+    connections,
+    durationMs,
+  });
 }
+
+/** The HTTP cells (a workload at a concurrency), in the order of a round. */
+const HTTP_CELLS = [...WORKLOADS, ...LEGACY_WORKLOADS].flatMap((workload) =>
+  CONFIG.concurrency.map((connections) => ({ workload, connections, cell: `${workload.key} c=${connections}` })),
+);
 
 async function benchHttp() {
   const answersFile = join(here, "results", "bare-answers.json");
@@ -289,7 +379,9 @@ async function benchHttp() {
   servers.x = { ...x, ...(await startHttpServer(x)) };
   // One earlier-era session per server for the whole run, shared by every
   // connection of its load (concurrent requests on one session, as one client sends them).
-  servers.x.sessionId = await openSession(servers.x.url, x.label);
+  const session = await openSession(servers.x.url, x.label);
+  servers.x.sessionId = session.id;
+  servers.x.sessionVersion = session.version;
   await captureAnswers(servers.x.url, answersFile, servers.x.sessionId);
   await Promise.all(
     HTTP_SERVERS.slice(1).map(async (s) => {
@@ -298,56 +390,97 @@ async function benchHttp() {
   );
   const results = {};
   const checks = {};
+  const sessionVersions = {};
   const workloadsOf = (s) => [...(s.eras.includes("modern") ? WORKLOADS : []), ...(s.eras.includes("legacy") ? LEGACY_WORKLOADS : [])];
+  // Every server's answer to every workload it is loaded with is checked once, before any load.
   for (const s of Object.values(servers)) {
     results[s.key] = {};
     checks[s.key] = {};
     // The bare responder has no sessions: it answers the earlier era's bytes to any session id.
     if (s.eras.includes("legacy") && s.sessionId === undefined) {
-      s.sessionId = s.key === "bare" ? "00000000-0000-4000-8000-000000000000" : await openSession(s.url, s.label);
+      if (s.key === "bare") s.sessionId = "00000000-0000-4000-8000-000000000000";
+      else {
+        try {
+          const opened = await openSession(s.url, s.label, s.legacyVersions);
+          s.sessionId = opened.id;
+          s.sessionVersion = opened.version;
+        } catch (error) {
+          checks[s.key].session = String(error.message ?? error);
+          log(`bench: ${s.label}: ${checks[s.key].session}`);
+        }
+      }
     }
+    if (s.sessionVersion) sessionVersions[s.key] = s.sessionVersion;
     for (const workload of workloadsOf(s)) {
-      const answer = await post(s.url, workload, s.sessionId);
+      if (workload.era === LEGACY_VERSION && s.sessionId === undefined) {
+        checks[s.key][workload.key] = "no session";
+        continue;
+      }
+      const answer = await post(s.url, workload, s.sessionId, s.sessionVersion);
       const ok = answerIsRight(workload, answer);
       checks[s.key][workload.key] = ok ? "ok" : `answered ${answer.status}: ${answer.text.slice(0, 300)}`;
       if (!ok) log(`bench: ${s.label} answered ${workload.name} wrongly: ${answer.status} ${answer.text.slice(0, 300)}`);
     }
     s.rssIdle = rssMiB(s.child.pid);
   }
+  const loaded = (s, workload) => checks[s.key][workload.key] === "ok";
   log("bench: warming up the HTTP servers...");
   for (const s of Object.values(servers)) {
-    if (s.eras.includes("modern")) await loadRun(s.url, ECHO, 32, CONFIG.warmupMs);
-    if (s.eras.includes("legacy")) await loadRun(s.url, LEGACY_WORKLOADS[0], 32, CONFIG.warmupMs, s.sessionId);
+    if (loaded(s, ECHO)) await loadRun(s, ECHO, 32, CONFIG.warmupMs);
+    if (loaded(s, LEGACY_WORKLOADS[0])) await loadRun(s, LEGACY_WORKLOADS[0], 32, CONFIG.warmupMs);
   }
 
-  for (let rep = 0; rep < CONFIG.repetitions; rep++) {
-    for (const workload of [...WORKLOADS, ...LEGACY_WORKLOADS]) {
-      for (const connections of CONFIG.concurrency) {
-        for (const s of Object.values(servers)) {
-          if (checks[s.key][workload.key] !== "ok") continue;
-          const cell = `${workload.key} c=${connections}`;
-          const r = await loadRun(s.url, workload, connections, CONFIG.durationMs, s.sessionId);
-          results[s.key][cell] ??= [];
-          results[s.key][cell].push(r);
-          log(
-            `bench: [${rep + 1}/${CONFIG.repetitions}] ${s.label.padEnd(30)} ${workload.name.padEnd(36)} c=${String(connections).padEnd(3)} ${Math.round(r.rps)} req/s  mean ${r.mean.toFixed(2)} ms${r.non2xx || r.errors ? `  non-2xx ${r.non2xx} errors ${r.errors}` : ""}`,
-          );
-        }
+  // Rounds: each loads every server once per cell, next to each other, in the
+  // opposite order every other round (see CONFIG).
+  const order = Object.values(servers);
+  const roundsOf = {};
+  const round = async (cells) => {
+    for (const { workload, connections, cell } of cells) {
+      const inTurn = (roundsOf[cell] ?? 0) % 2 === 0 ? order : [...order].reverse();
+      roundsOf[cell] = (roundsOf[cell] ?? 0) + 1;
+      for (const s of inTurn) {
+        if (!loaded(s, workload)) continue;
+        const r = await loadRun(s, workload, connections, CONFIG.sliceMs);
+        results[s.key][cell] ??= [];
+        results[s.key][cell].push(r);
+        if (r.non2xx || r.errors) log(`bench: ${s.label} ${workload.name} c=${connections}: non-2xx ${r.non2xx} errors ${r.errors}`);
       }
     }
+  };
+  for (let n = 0; n < ROUNDS; n++) {
+    const t0 = performance.now();
+    await round(HTTP_CELLS);
+    const last = (key) => Math.round(results[key]?.["echo c=32"]?.at(-1)?.rps ?? Number.NaN);
+    log(
+      `bench: HTTP round ${n + 1}/${ROUNDS} in ${((performance.now() - t0) / 1000).toFixed(1)} s; echo c=32: @x ${last("x")}, bare ${last("bare")}, tmcp ${last("tmcp")}, official ${last("officialOnce")} req/s`,
+    );
+  }
+  // A cell whose ceiling does not hold yet gets more rounds, one more slice
+  // per repetition each time, all its servers alike (bounded: CONFIG.extra).
+  const deadline = performance.now() + CONFIG.extra.httpMs;
+  for (let more = 0; more < CONFIG.extra.times; more++) {
+    const pending = HTTP_CELLS.filter(({ cell }) => !ceilingHolds(results.bare[cell], results.x[cell]));
+    if (pending.length === 0 || performance.now() > deadline) break;
+    log(`bench: bare not yet steady on ${pending.map((c) => c.cell).join(", ")}: ${CONFIG.repetitions} more rounds of those`);
+    for (let j = 0; j < CONFIG.repetitions; j++) await round(pending);
   }
   const rss = {};
   for (const s of Object.values(servers)) {
     rss[s.key] = { idleMiB: s.rssIdle, afterLoadMiB: rssMiB(s.child.pid) };
     await stop(s.child);
   }
-  return { results, checks, rss, answersFile };
+  return { results, checks, rss, answersFile, sessionVersions, rounds: roundsOf };
 }
 
 // ---------------------------------------------------------------- stdio
 
-/** Pipelined tools/call over stdio: keeps `window` requests in flight for `durationMs`. */
-async function stdioRun(server, answersFile) {
+/**
+ * A stdio server as a child process, driven with pipelined tools/call echo
+ * lines: `slice(ms)` keeps `CONFIG.stdioWindow` requests in flight (refilled
+ * in batches) for `ms`, counts the answers (by newline) that came in that
+ * time, then waits for the ones still in flight (bounded: 10 s).
+ */
+async function startStdioServer(server, answersFile) {
   const argv = server.args.map((a) => (a === "ANSWERS" ? answersFile : a));
   const flags = profile
     ? ["--cpu-prof", `--cpu-prof-dir=${join(here, "results", "profiles")}`, `--cpu-prof-name=${server.key}-stdio.cpuprofile`]
@@ -392,40 +525,58 @@ async function stdioRun(server, answersFile) {
   child.stdin.write(lineOf(ECHO, nextId++));
   inFlight = 1;
   const answer = await Promise.race([firstAnswer, sleep(15_000).then(() => "")]);
-  const ok = answer.includes(ECHO.expect);
-  let result = { ok, answer: answer.slice(0, 300) };
-  if (ok) {
-    // Warm up, then measure.
-    for (const ms of [CONFIG.warmupMs, CONFIG.stdioMs]) {
-      const before = received;
-      const t0 = performance.now();
-      sending = true;
-      refill();
-      await sleep(ms);
-      sending = false;
-      const seconds = (performance.now() - t0) / 1000;
-      result = { ok, rps: (received - before) / seconds, requests: received - before, seconds };
-      while (inFlight > 0 && child.exitCode === null) await sleep(5);
-    }
-    result.rssAfterLoadMiB = rssMiB(child.pid);
-  }
-  child.stdin.end();
-  await Promise.race([new Promise((resolve) => child.once("exit", resolve)), sleep(1000)]);
-  await stop(child);
-  return result;
+  const ok = ECHO.expect.every((e) => answer.includes(e));
+  const slice = async (ms) => {
+    const before = received;
+    const t0 = performance.now();
+    sending = true;
+    refill();
+    await sleep(ms);
+    const requests = received - before;
+    const seconds = (performance.now() - t0) / 1000;
+    sending = false;
+    const deadline = Date.now() + 10_000;
+    while (inFlight > 0 && child.exitCode === null && Date.now() < deadline) await sleep(2);
+    return { rps: requests / seconds, requests, seconds };
+  };
+  return { key: server.key, child, ok, answer: answer.slice(0, 300), slice };
 }
 
 async function benchStdio(answersFile) {
+  const servers = [];
+  for (const s of STDIO_SERVERS) servers.push(await startStdioServer(s, answersFile));
   const results = {};
-  for (let rep = 0; rep < CONFIG.repetitions; rep++) {
-    for (const s of STDIO_SERVERS) {
-      const r = await stdioRun(s, answersFile);
-      results[s.key] ??= [];
-      results[s.key].push(r);
-      log(
-        `bench: [${rep + 1}/${CONFIG.repetitions}] stdio ${s.key.padEnd(10)} ${r.ok ? `${Math.round(r.rps)} req/s` : `wrong answer: ${r.answer}`}`,
-      );
+  for (const s of servers) {
+    results[s.key] = { ok: s.ok, answer: s.answer, slices: [] };
+    if (!s.ok) log(`bench: stdio ${s.key} answered wrongly: ${s.answer}`);
+    else await s.slice(CONFIG.warmupMs);
+  }
+  // Rounds, as for HTTP: every server once per round, in the opposite order
+  // every other round; more rounds while bare is not steady (CONFIG.extra).
+  let rounds = 0;
+  const round = async () => {
+    for (const s of rounds % 2 === 0 ? servers : [...servers].reverse()) {
+      if (s.ok) results[s.key].slices.push(await s.slice(CONFIG.stdioSliceMs));
     }
+    rounds++;
+  };
+  for (let n = 0; n < ROUNDS; n++) await round();
+  const deadline = performance.now() + CONFIG.extra.stdioMs;
+  for (let more = 0; more < CONFIG.extra.times; more++) {
+    if (ceilingHolds(results.bare.slices, results.x.slices) || performance.now() > deadline) break;
+    log(`bench: stdio bare not yet steady: ${CONFIG.repetitions} more rounds`);
+    for (let j = 0; j < CONFIG.repetitions; j++) await round();
+  }
+  results.rounds = rounds;
+  for (const s of servers) {
+    results[s.key].rssAfterLoadMiB = rssMiB(s.child.pid);
+    s.child.stdin.end();
+    await Promise.race([new Promise((resolve) => s.child.once("exit", resolve)), sleep(1000)]);
+    await stop(s.child);
+    const r = spreadOf(repetitionsOf(results[s.key].slices));
+    log(
+      `bench: stdio ${s.key.padEnd(10)} ${s.ok ? `${Math.round(r.value)} req/s (${Math.round(r.min)}-${Math.round(r.max)})` : "wrong answer"}`,
+    );
   }
   return results;
 }
@@ -455,7 +606,7 @@ async function sessionRow(s, openInTurn) {
   try {
     // Warm-up: the first sessions load code (validators, the SDK's lazy parts); they are DELETEd.
     for (let i = 0; i < 20; i++) {
-      const id = await openSession(server.url, s.label);
+      const { id } = await openSession(server.url, s.label);
       await postOnSession(server.url, id, LEGACY_WORKLOADS[0].message);
       await postOnSession(server.url, id, undefined, "DELETE");
     }
@@ -522,22 +673,32 @@ async function benchSessions() {
 
 // ---------------------------------------------------------------- cold import and bundle size
 
+/**
+ * Cold imports: fresh processes, each spec of IMPORTS once per run (the runs
+ * interleave the specs), grouped into repetitions as the slices of the load
+ * rows are (run i belongs to repetition i mod R). A repetition's figure for a
+ * spec is its fastest run minus the fastest empty `node` of the same runs.
+ */
 function coldImports() {
-  const specs = { empty: undefined, ...IMPORTS };
+  const specs = { empty: [], ...IMPORTS };
   const times = Object.fromEntries(Object.keys(specs).map((k) => [k, []]));
   for (let i = 0; i < CONFIG.coldRuns; i++) {
-    for (const [key, spec] of Object.entries(specs)) {
-      const code = spec === undefined ? "" : `await import(${JSON.stringify(spec)});`;
+    for (const [key, modules] of Object.entries(specs)) {
+      const code = modules.map((m) => `await import(${JSON.stringify(m)});`).join("");
       const t0 = process.hrtime.bigint();
       const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], { cwd: here, stdio: ["ignore", "ignore", "pipe"] });
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      if (r.status !== 0) throw new Error(`importing ${spec} failed: ${r.stderr}`);
+      if (r.status !== 0) throw new Error(`importing ${modules.join(", ")} failed: ${r.stderr}`);
       times[key].push(ms);
     }
   }
-  const empty = median(times.empty);
-  const out = { emptyMs: empty, runs: times };
-  for (const key of Object.keys(IMPORTS)) out[key] = median(times[key]) - empty;
+  const best = (key) => repetitionsOf(times[key], (ms) => ms, true);
+  const empty = best("empty");
+  const out = { emptyMs: median(empty), runs: times, reps: {} };
+  for (const key of Object.keys(IMPORTS)) {
+    out.reps[key] = best(key).map((ms, j) => ms - empty[j]);
+    out[key] = median(out.reps[key]);
+  }
   return out;
 }
 
@@ -569,6 +730,7 @@ async function bundleSizes() {
     ["x", "x", []],
     ["xWorker", "x", ["worker"]],
     ["official", "official", []],
+    ["tmcp", "tmcp", []],
     ["bare", "bare", []],
   ];
   const out = {};
@@ -582,105 +744,149 @@ async function bundleSizes() {
 
 // ---------------------------------------------------------------- table
 
+/** The columns of the table, in order; ratios are `@x` over each of the others. */
+const COLUMNS = [
+  { key: "x", label: "@x" },
+  { key: "official", label: "official" },
+  { key: "tmcp", label: "tmcp" },
+  { key: "bare", label: "bare" },
+];
+const PEERS = ["official", "tmcp", "bare"];
+
+/** A figure measured once (no repetitions): its value is its own min and max. */
+const single = (value) => ({ value, min: value, max: value });
+/** No figure, and why (printed under the table). */
+const none = (why) => ({ value: Number.NaN, min: Number.NaN, max: Number.NaN, why });
+
+/**
+ * The rows of the table. Each column of a row is a figure with its spread
+ * (`value`, `min`, `max`, and `reps` when it was repeated); `kind: "load"`
+ * marks the rows measured under load, which have a bare column to judge the
+ * measurement by.
+ */
 function summarise(http, stdio, cold, bundles, sessions) {
   const rows = [];
-  const best = (cell) => {
-    const a = median((http.results.officialPerRequest[cell] ?? []).map((r) => r.rps));
-    const b = median((http.results.officialOnce[cell] ?? []).map((r) => r.rps));
-    if (!Number.isFinite(a)) return { value: b, from: "once" };
-    if (!Number.isFinite(b)) return { value: a, from: "per request" };
-    return a >= b ? { value: a, from: "per request" } : { value: b, from: "once" };
+  const fromSlices = (key, cell, pick, lowerIsBetter) => {
+    const slices = http.results[key]?.[cell];
+    if (!slices?.length) return none(`not loaded: ${http.checks[key]?.session ?? "its answer was wrong (see checks)"}`);
+    return spreadOf(repetitionsOf(slices, pick, lowerIsBetter));
   };
+  // The official SDK's two 2026-07-28 wirings: each row takes the faster (by its median).
   const officialFrom = {};
+  const bestOfficial = (cell, pick, higherIsBetter = true) => {
+    const a = fromSlices("officialPerRequest", cell, pick);
+    const b = fromSlices("officialOnce", cell, pick);
+    const aBetter = !Number.isFinite(b.value) || (higherIsBetter ? a.value >= b.value : a.value <= b.value);
+    officialFrom[cell] = aBetter ? "per request" : "once";
+    return aBetter ? a : b;
+  };
   for (const workload of WORKLOADS) {
     for (const c of CONFIG.concurrency) {
       const cell = `${workload.key} c=${c}`;
-      const official = best(cell);
-      officialFrom[cell] = official.from;
       rows.push({
         figure: `HTTP ${workload.name}, c=${c} (req/s)`,
         key: `http ${cell}`,
+        kind: "load",
+        rounds: http.rounds[cell],
         higherIsBetter: true,
-        x: median((http.results.x[cell] ?? []).map((r) => r.rps)),
-        official: official.value,
-        bare: median((http.results.bare[cell] ?? []).map((r) => r.rps)),
+        x: fromSlices("x", cell),
+        official: bestOfficial(cell),
+        tmcp: fromSlices("tmcp", cell),
+        bare: fromSlices("bare", cell),
       });
     }
   }
-  // The earlier era: the official SDK's sessionful wiring is its only column.
+  // The earlier era: the official SDK's sessionful wiring is its column.
   for (const workload of LEGACY_WORKLOADS) {
     for (const c of CONFIG.concurrency) {
       const cell = `${workload.key} c=${c}`;
       rows.push({
         figure: `HTTP ${workload.name}, c=${c} (req/s)`,
         key: `http ${cell}`,
+        kind: "load",
+        rounds: http.rounds[cell],
         higherIsBetter: true,
-        x: median((http.results.x[cell] ?? []).map((r) => r.rps)),
-        official: median((http.results.officialSessions[cell] ?? []).map((r) => r.rps)),
-        bare: median((http.results.bare[cell] ?? []).map((r) => r.rps)),
+        x: fromSlices("x", cell),
+        official: fromSlices("officialSessions", cell),
+        tmcp: fromSlices("tmcp", cell),
+        bare: fromSlices("bare", cell),
       });
     }
   }
   // autocannon's percentiles are whole milliseconds; its mean keeps the fraction.
-  const latency = (key, cell) => median((http.results[key][cell] ?? []).map((r) => r.mean));
+  const mean = (r) => r.mean;
   const echo32 = "echo c=32";
-  const officialEcho = officialFrom[echo32] === "once" ? "officialOnce" : "officialPerRequest";
   rows.push({
     figure: "HTTP tools/call echo, c=32, mean latency (ms)",
     key: "http echo c=32 latency",
+    kind: "load",
+    rounds: http.rounds[echo32],
     higherIsBetter: false,
-    x: latency("x", echo32),
-    official: latency(officialEcho, echo32),
-    bare: latency("bare", echo32),
+    x: fromSlices("x", echo32, mean, true),
+    official: fromSlices(officialFrom[echo32] === "once" ? "officialOnce" : "officialPerRequest", echo32, mean, true),
+    tmcp: fromSlices("tmcp", echo32, mean, true),
+    bare: fromSlices("bare", echo32, mean, true),
   });
+  const stdioOf = (key) => (stdio[key]?.ok ? spreadOf(repetitionsOf(stdio[key].slices)) : none(`wrong answer: ${stdio[key]?.answer}`));
   rows.push({
     figure: "stdio tools/call echo, pipelined (req/s)",
     key: "stdio",
+    kind: "load",
+    rounds: stdio.rounds,
     higherIsBetter: true,
-    x: median((stdio.x ?? []).map((r) => r.rps)),
-    official: median((stdio.official ?? []).map((r) => r.rps)),
-    bare: median((stdio.bare ?? []).map((r) => r.rps)),
+    x: stdioOf("x"),
+    official: stdioOf("official"),
+    tmcp: stdioOf("tmcp"),
+    bare: stdioOf("bare"),
   });
+  // Cold imports: each run of fresh processes is a repetition (x and its peers paired per run).
+  const coldOf = (key) => spreadOf(cold.reps[key]);
   rows.push({
     figure: "cold import over empty node (ms)",
     key: "cold",
     higherIsBetter: false,
-    x: cold.x,
-    official: cold.official,
-    bare: cold.bare,
+    x: coldOf("x"),
+    official: coldOf("official"),
+    tmcp: coldOf("tmcp"),
+    bare: coldOf("bare"),
   });
-  // A bare client needs no import at all (fetch is global): no bare figure.
   rows.push({
     figure: "cold import of the client (ms)",
     key: "cold client",
+    client: true,
     higherIsBetter: false,
-    x: cold.xClient,
-    official: cold.officialClient,
-    bare: Number.NaN,
+    x: coldOf("xClient"),
+    official: coldOf("officialClient"),
+    tmcp: none("tmcp ships no client"),
+    bare: none("a bare client needs no import (fetch is global)"),
   });
+  const kb = (b) => single(b.gzipBytes / 1024);
   rows.push({
     figure: "minimal HTTP server bundle (KB gzip)",
     key: "bundle",
     higherIsBetter: false,
-    x: bundles.x.gzipBytes / 1024,
-    official: bundles.official.gzipBytes / 1024,
-    bare: bundles.bare.gzipBytes / 1024,
+    x: kb(bundles.x),
+    official: kb(bundles.official),
+    tmcp: kb(bundles.tmcp),
+    bare: kb(bundles.bare),
   });
   rows.push({
     figure: "minimal HTTP server bundle, worker condition (KB gzip)",
     key: "bundle worker",
     higherIsBetter: false,
-    x: bundles.xWorker.gzipBytes / 1024,
-    official: Number.NaN,
-    bare: Number.NaN,
+    x: kb(bundles.xWorker),
+    official: none("no worker condition"),
+    tmcp: none("no worker condition"),
+    bare: none("no worker condition"),
   });
   rows.push({
     figure: "HTTP server RSS after load (MiB)",
     key: "rss",
     higherIsBetter: false,
-    x: http.rss.x.afterLoadMiB,
-    official: Math.max(http.rss.officialPerRequest.afterLoadMiB, http.rss.officialOnce.afterLoadMiB),
-    bare: http.rss.bare.afterLoadMiB,
+    x: single(http.rss.x.afterLoadMiB),
+    official: single(Math.max(http.rss.officialPerRequest.afterLoadMiB, http.rss.officialOnce.afterLoadMiB)),
+    tmcp: single(http.rss.tmcp.afterLoadMiB),
+    bare: single(http.rss.bare.afterLoadMiB),
   });
   const n = CONFIG.sessions.count.toLocaleString("en-US");
   const phases = [
@@ -688,6 +894,7 @@ function summarise(http, stdio, cold, bundles, sessions) {
     ["open", "all open"],
     ["after", "after the idle timeout"],
   ];
+  const notInSessions = none("not in the abandoned-sessions rows");
   for (const [measure, unit, name] of [
     ["heapUsedMiB", "MiB", "heap used after GC"],
     ["rssMiB", "MiB", "RSS"],
@@ -697,9 +904,10 @@ function summarise(http, stdio, cold, bundles, sessions) {
         figure: `${n} sessions abandoned: ${name}, ${when} (${unit})`,
         key: `sessions ${measure} ${phase}`,
         higherIsBetter: false,
-        x: sessions.x[phase]?.[measure] ?? Number.NaN,
-        official: sessions.official[phase]?.[measure] ?? Number.NaN,
-        bare: Number.NaN,
+        x: single(sessions.x[phase]?.[measure] ?? Number.NaN),
+        official: single(sessions.official[phase]?.[measure] ?? Number.NaN),
+        tmcp: notInSessions,
+        bare: notInSessions,
       });
     }
   }
@@ -707,93 +915,180 @@ function summarise(http, stdio, cold, bundles, sessions) {
     figure: "heap after GC per open session (KB)",
     key: "sessions per session",
     higherIsBetter: false,
-    x: sessions.x.heapPerSessionKB,
-    official: sessions.official.heapPerSessionKB,
-    bare: Number.NaN,
+    x: single(sessions.x.heapPerSessionKB),
+    official: single(sessions.official.heapPerSessionKB),
+    tmcp: notInSessions,
+    bare: notInSessions,
   });
-  for (const row of rows) {
-    row.xOverOfficial = row.x / row.official;
-    row.xOverBare = row.x / row.bare;
-  }
+  for (const row of rows) judge(row);
   return { rows, officialFrom };
 }
 
-function goals(rows) {
+/**
+ * Ratios (@x over each peer, paired per repetition) and, for a load row,
+ * whether the measurement holds: `unstable` when bare moved more than
+ * CONFIG.unstableSpread against its median across the repetitions, `broken`
+ * when bare came out slower than @x (the ceiling below what it bounds).
+ */
+function judge(row) {
+  row.ratios = Object.fromEntries(PEERS.map((peer) => [peer, pairedRatio(row.x, row[peer])]));
+  row.status = "";
+  if (row.kind !== "load") return;
+  const bare = row.bare;
+  if (!Number.isFinite(bare.value)) {
+    row.status = "no bare figure";
+    return;
+  }
+  row.bareSpread = { low: bare.min / bare.value - 1, high: bare.max / bare.value - 1 };
+  // Below by its median or by the median paired ratio: either way the ceiling did not bound @x.
+  const ratio = row.ratios.bare.value;
+  const bareBelowX = row.higherIsBetter ? bare.value < row.x.value || ratio > 1 : bare.value > row.x.value || ratio < 1;
+  if (bareBelowX) row.status = "BROKEN: bare below @x";
+  else if (Math.max(-row.bareSpread.low, row.bareSpread.high) > CONFIG.unstableSpread) row.status = "unstable";
+  else row.status = "ok";
+}
+
+/** A ratio goal on one load row: met when the median paired ratio reaches `at` and the row is not broken. */
+function ratioGoal(row, goal, at) {
+  const r = row.ratios.bare;
+  const broken = row.status.startsWith("BROKEN");
+  return {
+    goal,
+    row: row.key,
+    value: r.value,
+    min: r.min,
+    max: r.max,
+    met: !broken && r.value >= at,
+    shown: "ratio",
+    note: broken ? "broken measurement, no result" : row.status === "unstable" ? "row unstable" : undefined,
+  };
+}
+
+/**
+ * The goals of issue 19, judged on the figures of this run. `idleMemory`
+ * (the memory-after-idle phase of the issue's "New rows") is
+ * `{ x: { beforeMiB, afterIdleMiB } }`, the RSS of @x before the load and
+ * after it was idle; without it that goal is printed as not measured.
+ */
+function goals(rows, { idleMemory } = {}) {
   const row = (key) => rows.find((r) => r.key === key);
-  const heapBefore = row("sessions heapUsedMiB before").x;
-  const heapAfter = row("sessions heapUsedMiB after").x;
-  return [
-    {
-      goal: "HTTP tools/call echo at c=32 >= 50% of bare",
-      value: row("http echo c=32").xOverBare,
-      met: row("http echo c=32").xOverBare >= 0.5,
-      shown: "ratio",
-    },
-    {
-      goal: "stdio pipelined tools/call >= 50% of bare",
-      value: row("stdio").xOverBare,
-      met: row("stdio").xOverBare >= 0.5,
-      shown: "ratio",
-    },
-    { goal: "cold import of @x/server < 20 ms over empty node", value: row("cold").x, met: row("cold").x < 20, shown: "ms" },
-    { goal: "minimal HTTP server, validator included, <= 25 KB gzip", value: row("bundle").x, met: row("bundle").x <= 25, shown: "KB" },
-    {
-      goal: "minimal HTTP server, worker condition, validator included, <= 25 KB gzip",
-      value: row("bundle worker").x,
-      met: row("bundle worker").x <= 25,
-      shown: "KB",
-    },
-    { goal: "RSS after load <= 2x bare", value: row("rss").xOverBare, met: row("rss").xOverBare <= 2, shown: "ratio" },
-    {
-      goal: `heap after GC of @x back to its level before once ${CONFIG.sessions.count.toLocaleString("en-US")} abandoned sessions ended (within 1 MiB)`,
-      value: heapAfter - heapBefore,
-      met: heapAfter - heapBefore <= 1,
-      shown: "MiB",
-    },
+  const out = [
+    ratioGoal(row("http echo c=32"), "HTTP tools/call echo, c=32 >= 0.90 of bare", 0.9),
+    ratioGoal(row("http structured c=32"), "HTTP tools/call structured, c=32 >= 0.90 of bare", 0.9),
+    ratioGoal(row("stdio"), "stdio pipelined tools/call >= 0.75 of bare", 0.75),
   ];
+  for (const peer of ["tmcp", "official"]) {
+    const compared = rows.filter((r) => !r.client && Number.isFinite(r.ratios[peer].value) && !r.status.startsWith("BROKEN"));
+    const behind = compared.filter((r) => (r.higherIsBetter ? r.ratios[peer].value <= 1 : r.ratios[peer].value >= 1));
+    out.push({
+      goal: `@x ahead of ${peer} on every server row`,
+      met: behind.length === 0,
+      shown: "text",
+      text:
+        behind.length === 0
+          ? `ahead on all ${compared.length} rows with a ${peer} figure`
+          : `behind on ${behind.map((r) => `${r.key} (${r.ratios[peer].value.toFixed(2)})`).join(", ")}; ahead on ${compared.length - behind.length} of ${compared.length}`,
+    });
+  }
+  const bundle = row("bundle").x.value;
+  const worker = row("bundle worker").x.value;
+  const cold = row("cold").x;
+  out.push(
+    { goal: "minimal HTTP server, validator included, <= 25 KB gzip", value: bundle, met: bundle <= 25, shown: "KB" },
+    { goal: "minimal HTTP server, worker condition, validator included, <= 25 KB gzip", value: worker, met: worker <= 25, shown: "KB" },
+    { goal: "cold import of @x/server <= 10 ms over empty node", ...cold, met: cold.value <= 10, shown: "ms" },
+  );
+  const idle = idleMemory?.x;
+  out.push(
+    idle
+      ? {
+          goal: "RSS of @x after idle within 10% of its level before the load",
+          value: idle.afterIdleMiB / idle.beforeMiB,
+          met: Math.abs(idle.afterIdleMiB / idle.beforeMiB - 1) <= 0.1,
+          shown: "ratio",
+        }
+      : {
+          goal: "RSS of @x after idle within 10% of its level before the load",
+          met: undefined,
+          shown: "text",
+          text: "not measured in this run (the memory-after-idle phase is not in it)",
+        },
+  );
+  return out;
 }
 
-function format(value, key) {
-  if (!Number.isFinite(value)) return "n/a";
-  if (key === "http echo c=32 latency") return value.toFixed(2);
-  if (key === "cold" || key === "cold client" || key.startsWith("bundle") || key === "rss" || key.startsWith("sessions"))
-    return value.toFixed(1);
-  return Math.round(value).toLocaleString("en-US");
+/** One figure as the table prints it: the unit's precision, and its min–max when repeated. */
+function format(figure, key) {
+  if (!Number.isFinite(figure?.value)) return "n/a";
+  const one = (v) => {
+    if (key === "http echo c=32 latency") return v.toFixed(2);
+    if (key.startsWith("http") || key === "stdio") return Math.round(v).toLocaleString("en-US");
+    return v.toFixed(1);
+  };
+  const shown = one(figure.value);
+  if (!figure.reps || figure.reps.length < 2) return shown;
+  return `${shown} (${one(figure.min)}–${one(figure.max)})`;
 }
 
-function printTable(rows, officialFrom, goalList, meta, bundles) {
-  const header = ["figure", "@x", "official", "bare", "@x / official", "@x / bare"];
+function formatRatio(ratio, row) {
+  if (row.status.startsWith("BROKEN")) return "broken";
+  if (!Number.isFinite(ratio.value)) return "n/a";
+  if (!ratio.reps || ratio.reps.length < 2) return ratio.value.toFixed(2);
+  return `${ratio.value.toFixed(2)} (${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)})`;
+}
+
+const percent = (v) => `${v >= 0 ? "+" : ""}${(v * 100).toFixed(1)}%`;
+
+function printTable(rows, officialFrom, goalList, meta, bundles, sessionVersions) {
+  const header = ["figure", ...COLUMNS.map((c) => c.label), ...PEERS.map((p) => `@x / ${p}`), "bare spread", "measurement"];
   const lines = rows.map((r) => [
     r.figure,
-    format(r.x, r.key),
-    format(r.official, r.key),
-    format(r.bare, r.key),
-    Number.isFinite(r.xOverOfficial) ? r.xOverOfficial.toFixed(2) : "n/a",
-    Number.isFinite(r.xOverBare) ? r.xOverBare.toFixed(2) : "n/a",
+    ...COLUMNS.map((c) => format(r[c.key], r.key)),
+    ...PEERS.map((p) => formatRatio(r.ratios[p], r)),
+    r.bareSpread ? `${percent(r.bareSpread.low)} ${percent(r.bareSpread.high)}` : "",
+    r.rounds ? `${r.status}, ${r.rounds} rounds` : r.status,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const render = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
+  const render = (cells) =>
+    `| ${cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
   const out = [];
   out.push(`@x/bench ${meta.quick ? "(--quick: numbers are not meaningful)" : ""}`.trim());
   out.push(
-    `node ${process.version}, ${meta.cpus} x ${meta.cpuModel}, load average before ${meta.loadBefore.map((l) => l.toFixed(2)).join(" ")}`,
+    `node ${process.version}, ${meta.cpus} x ${meta.cpuModel}, load average before ${meta.loadBefore.map((l) => l.toFixed(2)).join(" ")}, after ${meta.loadAfter.map((l) => l.toFixed(2)).join(" ")}`,
   );
   out.push(
-    `${CONFIG.repetitions} repetition(s) of ${CONFIG.durationMs} ms per HTTP cell (medians), stdio ${CONFIG.stdioMs} ms, cold import median of ${CONFIG.coldRuns} processes`,
+    `HTTP and stdio: ${ROUNDS} rounds of one ${CONFIG.sliceMs} ms slice (stdio ${CONFIG.stdioSliceMs} ms) per server and row, the servers in turn, in the opposite order every other round, after a warm-up; ${CONFIG.repetitions} repetitions, repetition j the best slice of rounds j, j+${CONFIG.repetitions}, ...; cold import: ${CONFIG.coldRuns} runs of fresh processes, repetition j the fastest of runs j, j+${CONFIG.repetitions}, ... Figures: median (min–max) over the repetitions; ratios paired per repetition (@x's repetition j over the peer's repetition j).`,
   );
   out.push("");
   out.push(render(header));
-  out.push(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
+  out.push(`|${widths.map((w, i) => (i === 0 || i === widths.length - 1 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
   for (const l of lines) out.push(render(l));
   out.push("");
-  const froms = Object.entries(officialFrom).map(([cell, from]) => `${cell}: ${from}`);
-  out.push(`official = the faster of "server per request" (its docs) and "server built once", per row: ${froms.join(", ")}`);
   out.push(
-    `2025-11-25 rows: one session per server (initialize + notifications/initialized) shared by all connections; official = its sessionful wiring (a McpServer and NodeStreamableHTTPServerTransport per session), serving that era only; bare answers @x's bytes to any session id.`,
+    `bare spread: the bare figure's min and max over the repetitions against its median; a row beyond ±${(CONFIG.unstableSpread * 100).toFixed(0)}% is "unstable", a row where bare is below @x "BROKEN" (its ratios are not results).`,
+  );
+  const froms = Object.entries(officialFrom)
+    .filter(([cell]) => !cell.startsWith("legacy"))
+    .map(([cell, from]) => `${cell}: ${from}`);
+  out.push(`official = the faster of "server per request" (its docs) and "server built once", per row: ${froms.join(", ")}`);
+  const versions = Object.entries(sessionVersions)
+    .map(([key, version]) => `${key} ${version}`)
+    .join(", ");
+  out.push(
+    `2025-11-25 rows: one session per server (initialize + notifications/initialized) shared by all connections; official = its sessionful wiring (a McpServer and NodeStreamableHTTPServerTransport per session), serving that era only; bare answers @x's bytes to any session id. Version each initialize negotiated: ${versions} (tmcp offers 2025-06-18 at most; its session then serves tools/call the same way).`,
+  );
+  out.push(
+    `tmcp = tmcp ${meta.versions.tmcp} with @tmcp/transport-http ${meta.versions.tmcpHttp} on node:http (@remix-run/node-fetch-server), @tmcp/transport-stdio ${meta.versions.tmcpStdio}, tools declared with valibot through @tmcp/adapter-valibot; its cold import is tmcp + @tmcp/transport-http.`,
   );
   out.push(
     `sessions rows: each server with a ${CONFIG.sessions.idleMs / 1000} s idle timeout (@x: sessionIdleTimeoutMs; official: a sweep written in servers/official.mjs, the SDK has none); heap after GC asked over IPC, RSS from /proc.`,
   );
+  const reasons = new Map();
+  for (const r of rows) {
+    for (const c of COLUMNS)
+      if (r[c.key]?.why) reasons.set(`${c.label}: ${r[c.key].why}`, (reasons.get(`${c.label}: ${r[c.key].why}`) ?? 0) + 1);
+  }
+  if (reasons.size) out.push(`n/a: ${[...reasons.keys()].join("; ")}.`);
   out.push("req/s: higher is better; ms, KB and MiB: lower is better.");
   const top = (b) =>
     Object.entries(b.byPackage)
@@ -801,13 +1096,23 @@ function printTable(rows, officialFrom, goalList, meta, bundles) {
       .map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(1)}`)
       .join(", ");
   out.push(
-    `@x bundle: minimal/x.mjs (imports @x/server, which leaves action tools to @x/server/actions), everything it needs at run time inside: its JSON Schema validator (default conditions: ajv, and @cfworker/json-schema for runtimes that forbid code generation; worker condition: @cfworker/json-schema only) and lossless-json. Largest parts, KB minified: ${top(bundles.x)}; worker condition: ${top(bundles.xWorker)}.`,
+    `@x bundle: minimal/x.mjs (imports @x/server, which leaves action tools to @x/server/actions), everything it needs at run time inside: its JSON Schema validator (default conditions: ajv, and @cfworker/json-schema for runtimes that forbid code generation; worker condition: @cfworker/json-schema only) and lossless-json. Largest parts, KB minified: ${top(bundles.x)}; worker condition: ${top(bundles.xWorker)}; tmcp (minimal/tmcp.mjs): ${top(bundles.tmcp)}.`,
   );
   out.push("");
-  out.push("goals:");
+  out.push("goals (issue 19):");
   for (const g of goalList) {
-    const shown = g.shown === "ratio" ? g.value.toFixed(2) : `${g.value.toFixed(1)} ${g.shown}`;
-    out.push(`  [${g.met ? "met" : "NOT met"}] ${g.goal}: ${shown}`);
+    let shown;
+    if (g.shown === "text") shown = g.text;
+    else if (g.shown === "ratio")
+      shown =
+        Number.isFinite(g.min) && g.min !== g.max ? `${g.value.toFixed(2)} (${g.min.toFixed(2)}–${g.max.toFixed(2)})` : g.value.toFixed(2);
+    else
+      shown =
+        Number.isFinite(g.min) && g.min !== g.max
+          ? `${g.value.toFixed(1)} ${g.shown} (${g.min.toFixed(1)}–${g.max.toFixed(1)})`
+          : `${g.value.toFixed(1)} ${g.shown}`;
+    const mark = g.met === undefined ? "not measured" : g.met ? "met" : "NOT met";
+    out.push(`  [${mark}] ${g.goal}: ${shown}${g.note ? ` (${g.note})` : ""}`);
   }
   process.stdout.write(`${out.join("\n")}\n`);
 }
@@ -830,6 +1135,9 @@ async function main() {
       official: JSON.parse(readFileSync(join(here, "node_modules", "@modelcontextprotocol", "server", "package.json"), "utf8")).version,
       x: JSON.parse(readFileSync(join(root, "packages", "server", "package.json"), "utf8")).version,
       autocannon: JSON.parse(readFileSync(join(here, "node_modules", "autocannon", "package.json"), "utf8")).version,
+      tmcp: versionOf("tmcp"),
+      tmcpHttp: versionOf("@tmcp/transport-http"),
+      tmcpStdio: versionOf("@tmcp/transport-stdio"),
     },
   };
   const t0 = performance.now();
@@ -844,11 +1152,16 @@ async function main() {
   const stdio = await benchStdio(http.answersFile);
   log(`bench: ${CONFIG.sessions.count} earlier-era sessions opened and abandoned (idle timeout ${CONFIG.sessions.idleMs / 1000} s)...`);
   const sessions = await benchSessions();
+  // Issue 19's "New rows" (client rows, cost-growth tables, memory after idle)
+  // plug in here: their phases run with the load process still up, add their
+  // rows after the ones of summarise(), and the memory-after-idle phase sets
+  // `idleMemory` ({ x: { beforeMiB, afterIdleMiB } }) for its goal.
+  const idleMemory = undefined;
   await stop(loadProcess);
   meta.seconds = (performance.now() - t0) / 1000;
   meta.loadAfter = loadavg();
   const { rows, officialFrom } = summarise(http, stdio, cold, bundles, sessions);
-  const goalList = goals(rows);
+  const goalList = goals(rows, { idleMemory });
   const file = join(here, "results", `${meta.date.replace(/[:.]/g, "-")}${quick ? "-quick" : ""}.json`);
   const report = {
     meta,
@@ -857,6 +1170,7 @@ async function main() {
     goals: goalList,
     http: http.results,
     checks: http.checks,
+    sessionVersions: http.sessionVersions,
     rss: http.rss,
     stdio,
     sessions,
@@ -865,11 +1179,12 @@ async function main() {
   };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(here, "results", quick ? "latest-quick.json" : "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
-  printTable(rows, officialFrom, goalList, meta, bundles);
+  printTable(rows, officialFrom, goalList, meta, bundles, http.sessionVersions);
   log(`bench: ${meta.seconds.toFixed(0)} s; raw results in ${file}`);
-  const failed = [...Object.values(http.checks), ...Object.values(sessions).map((r) => r.checks)].some((c) =>
-    Object.values(c).some((v) => v !== "ok"),
-  );
+  const failed =
+    [...Object.values(http.checks), ...Object.values(sessions).map((r) => r.checks)].some((c) =>
+      Object.values(c).some((v) => v !== "ok"),
+    ) || STDIO_SERVERS.some((s) => !stdio[s.key]?.ok);
   if (failed) process.exitCode = 1;
 }
 

@@ -15,7 +15,7 @@ function request(id, method, params = {}) {
 
 /**
  * One workload: `name` (table row), the JSON-RPC request (id 1) and the
- * headers that mirror it; `expect` is a substring a correct answer holds.
+ * headers that mirror it; `expect` lists substrings a correct answer holds.
  */
 export const WORKLOADS = [
   {
@@ -23,26 +23,26 @@ export const WORKLOADS = [
     key: "echo",
     message: request(1, "tools/call", { name: "echo", arguments: { text: "hello" } }),
     toolName: "echo",
-    expect: '"text":"hello"',
+    expect: ['"text":"hello"'],
   },
   {
     name: "tools/call structured",
     key: "structured",
     message: request(1, "tools/call", { name: "add", arguments: { a: 2, b: 40 } }),
     toolName: "add",
-    expect: '"structuredContent":{"sum":42}',
+    expect: ['"structuredContent":{"sum":42}'],
   },
   {
     name: "tools/list",
     key: "list",
     message: request(1, "tools/list"),
-    expect: '"name":"echo"',
+    expect: ['"name":"echo"', '"name":"add"', '"outputSchema"'],
   },
   {
     name: "server/discover",
     key: "discover",
     message: request(1, "server/discover"),
-    expect: '"supportedVersions"',
+    expect: ['"supportedVersions"', '"2026-07-28"'],
   },
 ];
 
@@ -72,15 +72,20 @@ export const LEGACY_WORKLOADS = [
     key: "legacy echo",
     era: LEGACY_VERSION,
     message: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "hello" } } },
-    expect: '"text":"hello"',
+    expect: ['"text":"hello"'],
     refuse: '"resultType"',
   },
 ];
 
-/** The HTTP headers of a workload's request; an earlier-era one carries `sessionId` as `Mcp-Session-Id`. */
-export function headersOf(workload, sessionId) {
+/**
+ * The HTTP headers of a workload's request; an earlier-era one carries
+ * `sessionId` as `Mcp-Session-Id` and `version`, the version its
+ * `initialize` negotiated (LEGACY_VERSION unless the server offered an
+ * older one), as `MCP-Protocol-Version`.
+ */
+export function headersOf(workload, sessionId, version = LEGACY_VERSION) {
   if (workload.era === LEGACY_VERSION) {
-    return { ...INITIALIZE_HEADERS, "mcp-protocol-version": LEGACY_VERSION, "mcp-session-id": sessionId };
+    return { ...INITIALIZE_HEADERS, "mcp-protocol-version": version, "mcp-session-id": sessionId };
   }
   const headers = {
     "content-type": "application/json",
