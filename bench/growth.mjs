@@ -360,7 +360,9 @@ async function phaseListen(cfg, x) {
   }
   const [, mid, big] = xs.rows;
   const checks = [
-    linear("@x RSS per idle stream", mid.rssKBPerStream, big.rssKBPerStream, "KB/stream"),
+    // Not the RSS per stream: it is not a cost of the streams alone. The process keeps resident
+    // pages its heap freed in earlier phases, and new streams fill those first (their RSS per
+    // stream at 1 000 was 0.5 KB, at 10 000 11.5 KB, in one run): the heap used is the measure.
     linear("@x heap per idle stream", mid.heapKBPerStream, big.heapKBPerStream, "KB/stream"),
     linear("@x notify all once, per stream", mid.notifyUsPerStream, big.notifyUsPerStream, "µs/stream"),
   ];
@@ -672,14 +674,9 @@ export async function benchGrowth({ quick = false } = {}) {
           .join("; ") || "all",
     },
     {
-      goal: `memory per idle listen stream within 2 KB of a bare node:http SSE response's (RSS after GC, ${fmt(xStream.count)} streams)`,
-      met: xStream.rssKBPerStream - bareStream.rssKBPerStream <= 2,
-      shown: `@x ${fmt(xStream.rssKBPerStream, 2)} KB, bare ${fmt(bareStream.rssKBPerStream, 2)} KB`,
-    },
-    {
-      goal: `(the same for the heap used after GC, ${fmt(xStream.count)} streams) within 2 KB`,
-      met: xStream.heapKBPerStream - bareStream.heapKBPerStream <= 2,
-      shown: `@x ${fmt(xStream.heapKBPerStream, 2)} KB, bare ${fmt(bareStream.heapKBPerStream, 2)} KB`,
+      goal: `memory per idle listen stream within 2 KB of a bare node:http SSE response's (${fmt(xStream.count)} streams; both the RSS and the heap used, after GC)`,
+      met: xStream.rssKBPerStream - bareStream.rssKBPerStream <= 2 && xStream.heapKBPerStream - bareStream.heapKBPerStream <= 2,
+      shown: `RSS @x ${fmt(xStream.rssKBPerStream, 2)} KB, bare ${fmt(bareStream.rssKBPerStream, 2)} KB; heap @x ${fmt(xStream.heapKBPerStream, 2)} KB, bare ${fmt(bareStream.heapKBPerStream, 2)} KB`,
     },
     {
       goal: `RSS after ${cfg.idleMs / 1000} s idle within 10% of its level before the load`,
