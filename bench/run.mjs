@@ -1188,4 +1188,36 @@ async function main() {
   if (failed) process.exitCode = 1;
 }
 
-runMain(main);
+// ---------------------------------------------------------------- client rows and cost growth
+
+/**
+ * After the main table: the client rows (client.mjs) and the cost-growth
+ * tables (growth.mjs), printed after it and merged into its JSON (keys
+ * `clients` and `growth`). `--no-growth` skips both.
+ */
+async function clientsAndGrowth() {
+  if (args.includes("--no-growth")) return;
+  const { benchClients } = await import("./client.mjs");
+  const { benchGrowth } = await import("./growth.mjs");
+  log("bench: client rows...");
+  const clients = await benchClients({ quick });
+  process.stdout.write(`\n${clients.text}\n`);
+  log("bench: cost growth...");
+  const growth = await benchGrowth({ quick });
+  process.stdout.write(`\n${growth.text}\n`);
+  const latest = join(here, "results", quick ? "latest-quick.json" : "latest.json");
+  const report = JSON.parse(readFileSync(latest, "utf8"));
+  report.clients = clients;
+  report.growth = growth;
+  const dated = join(here, "results", `${report.meta.date.replace(/[:.]/g, "-")}${quick ? "-quick" : ""}.json`);
+  for (const file of [dated, latest]) writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  const failed = Object.entries(clients.checks)
+    .filter(([key]) => key !== "bareCounts")
+    .some(([, cells]) => Object.values(cells).some((v) => v !== "ok"));
+  if (failed) process.exitCode = 1;
+}
+
+runMain(async () => {
+  await main();
+  await clientsAndGrowth();
+});
