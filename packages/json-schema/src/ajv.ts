@@ -133,8 +133,10 @@ const trusted = new Map<Dialect, Ajv>();
 const untrustedInstances = new Map<Dialect, Ajv>();
 
 /**
- * The one ajv instance of `dialect` that {@link ajvValidator} compiles
- * trusted schemas on, made on first use. For callers that need ajv's own
+ * The ajv instance of `dialect` that {@link ajvValidator} compiles
+ * trusted schemas on, made on first use and replaced by a fresh one every
+ * {@link AJV_COMPILES_PER_INSTANCE} compiles (formats added with
+ * `addFormat` carry over; keywords added with `addKeyword` do not). For callers that need ajv's own
  * error objects (keyword, params) rather than problems: a schema compiled
  * here shares the instance's compiled meta-schema and formats, which cost
  * more than a small schema's compile. Give it schemas without `$id` and
@@ -152,6 +154,41 @@ export function trustedAjv(dialect: Dialect): Ajv {
   return ajv;
 }
 
+/**
+ * Compiles on one shared instance before it is replaced by a fresh one.
+ * ajv keeps a reference to every schema and function it ever compiled (its
+ * code-generation scope only grows), so a long-lived instance would hold
+ * each registration's compiled code (about 3 KB) for the life of the
+ * process, tools removed or not. A replaced instance is collected once the
+ * checks compiled on it are no longer used; formats added to it
+ * (`addFormat`) are carried over to the next one.
+ */
+export const AJV_COMPILES_PER_INSTANCE = 256;
+
+const compiles = new Map<Map<Dialect, Ajv>, Map<Dialect, number>>();
+
+/** The instance of `instances` to compile the next schema of `dialect` on, renewed every {@link AJV_COMPILES_PER_INSTANCE} compiles. */
+function instanceFor(instances: Map<Dialect, Ajv>, dialect: Dialect): Ajv {
+  let counts = compiles.get(instances);
+  if (!counts) {
+    counts = new Map();
+    compiles.set(instances, counts);
+  }
+  const count = (counts.get(dialect) ?? 0) + 1;
+  const current = instances.get(dialect);
+  if (current && count <= AJV_COMPILES_PER_INSTANCE) {
+    counts.set(dialect, count);
+    return current;
+  }
+  const fresh = newAjv(dialect);
+  for (const [name, format] of Object.entries(current?.formats ?? {})) {
+    if (format !== undefined && !(name in fresh.formats)) fresh.addFormat(name, format);
+  }
+  instances.set(dialect, fresh);
+  counts.set(dialect, 1);
+  return fresh;
+}
+
 function checkOf(validate: ValidateFunction): (value: unknown) => ValidatorProblem[] {
   return (value) => (validate(value) ? [] : toProblems(validate.errors));
 }
@@ -166,9 +203,24 @@ function toProblems(errors: ErrorObject[] | null | undefined): ValidatorProblem[
   });
 }
 
-function compileIn(ajv: Ajv, schema: object | boolean, id: string | undefined): ValidateFunction {
+/**
+ * Compiles on a long-lived instance without leaving the schema in its
+ * cache: ajv keys that cache by the schema object and never drops an entry,
+ * and every compile here gets a fresh copy, so each registration (a tool
+ * added and removed, say) would keep its compiled code for the life of the
+ * process. The returned function holds what it needs itself.
+ */
+function compileUncached(ajv: Ajv, schema: object | boolean): ValidateFunction {
   try {
     return ajv.compile(schema);
+  } finally {
+    if (typeof schema === "object" && schema !== null) ajv.removeSchema(schema);
+  }
+}
+
+function compileIn(ajv: Ajv, schema: object | boolean, id: string | undefined): ValidateFunction {
+  try {
+    return compileUncached(ajv, schema);
   } finally {
     // A shared instance must not keep ids from untrusted schemas.
     if (id !== undefined) {
@@ -190,11 +242,7 @@ function refusal(error: unknown): SchemaCompileError {
 
 function compileUntrusted(schema: object | boolean, dialect: Dialect): ValidateFunction {
   // A missing ajv is the installation's problem, not the schema's: thrown as it is, before any compile.
-  let shared = untrustedInstances.get(dialect);
-  if (!shared) {
-    shared = newAjv(dialect);
-    untrustedInstances.set(dialect, shared);
-  }
+  const shared = instanceFor(untrustedInstances, dialect);
   const declaredId = typeof schema === "object" ? (schema as Record<string, unknown>)[idKeyword(dialect)] : undefined;
   const id = typeof declaredId === "string" ? declaredId : undefined;
   try {
@@ -222,7 +270,7 @@ export const ajvValidator: JsonSchemaValidator = {
   generatesCode: true,
   compile(schema, dialect, { untrusted }) {
     const body = schema as object | boolean;
-    return checkOf(untrusted ? compileUntrusted(body, dialect) : trustedAjv(dialect).compile(body));
+    return checkOf(untrusted ? compileUntrusted(body, dialect) : compileUncached(instanceFor(trusted, dialect), body));
   },
 };
 

@@ -1,5 +1,6 @@
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { ajvValidator, newAjv, trustedAjv } from "../src/ajv.js";
+import { AJV_COMPILES_PER_INSTANCE, ajvValidator, newAjv, trustedAjv } from "../src/ajv.js";
 import { compileSchema, DIALECT_KEYWORDS, SUPPORTED_DIALECTS } from "../src/index.js";
 
 describe("trustedAjv", () => {
@@ -25,5 +26,48 @@ describe("DIALECT_KEYWORDS", () => {
       if (dialect === "2020-12" || dialect === "2019-09") ajv.push("$anchor");
       expect([...DIALECT_KEYWORDS[dialect]].sort(), dialect).toEqual(ajv.sort());
     }
+  });
+});
+
+describe("memory of compiled schemas", () => {
+  // ajv caches every schema object it compiles and never drops one; compileSchema
+  // hands it a fresh copy each time, so without clean-up each compile stays for good.
+  const heapAfter = (count: number, untrusted: boolean) => {
+    const program = `
+      const m = await import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)});
+      const { compileSchema } = m;
+      const { ajvValidator } = await import(${JSON.stringify(new URL("../dist/ajv.js", import.meta.url).href)});
+      const round = (from) => { for (let i = from; i < from + ${count}; i++) compileSchema({ type: "object", properties: { ["p" + i]: { type: "string", minLength: i % 7 } }, required: ["p" + i] }, { validator: ajvValidator${untrusted ? ", untrusted: m.untrustedSchemas()" : ""} }); };
+      const used = () => { globalThis.gc(); globalThis.gc(); return process.memoryUsage().heapUsed; };
+      round(0); const before = used(); round(${count}); round(${2 * count}); console.log(used() - before);`;
+    const out = execFileSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", program], { encoding: "utf8" });
+    return Number(out.trim());
+  };
+
+  it.each([false, true])("does not grow with the number of schemas compiled (untrusted: %s)", (untrusted) => {
+    // 2,000 more compiles: about 8 MB kept when one ajv instance held them all (4 KB each).
+    const grown = heapAfter(1000, untrusted);
+    expect(grown).toBeLessThan(1_500_000);
+  });
+
+  it("a format added to the shared instance is still asserted after it was renewed", () => {
+    trustedAjv("draft-07").addFormat("x-upper", /^[A-Z]+$/);
+    const before = trustedAjv("draft-07");
+    const draft07 = "http://json-schema.org/draft-07/schema#";
+    for (let i = 0; i <= AJV_COMPILES_PER_INSTANCE; i++)
+      compileSchema({ $schema: draft07, type: "string", maxLength: i }, { validator: ajvValidator });
+    expect(trustedAjv("draft-07")).not.toBe(before);
+    const upper = compileSchema({ $schema: draft07, type: "string", format: "x-upper" }, { validator: ajvValidator });
+    expect(upper("ABC")).toEqual([]);
+    expect(upper("abc")).toHaveLength(1);
+  });
+
+  it("a compiled check still works after its schema left the cache", () => {
+    const check = compileSchema(
+      { type: "object", properties: { n: { $ref: "#/$defs/even" } }, $defs: { even: { type: "integer", multipleOf: 2 } } },
+      { validator: ajvValidator },
+    );
+    expect(check({ n: 4 })).toEqual([]);
+    expect(check({ n: 3 })).toHaveLength(1);
   });
 });

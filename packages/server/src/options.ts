@@ -71,7 +71,11 @@ export interface ServerOptions {
    * @deprecated Logging is deprecated by the 2026-07-28 spec.
    */
   logging?: boolean;
-  /** Most `subscriptions/listen` streams open at once; past it a listen is refused with -32000. Default 1000. */
+  /**
+   * Most `subscriptions/listen` streams open at once; past it a listen is refused with -32000. Default 1000.
+   * Over HTTP each open stream is also one of the transport's `maxConcurrentRequests` (default 1024,
+   * 503 past it): raising this above about 1000 needs that raised too.
+   */
   maxListenStreams?: number;
   /**
    * Who is asking, for binding `requestState` to a principal (for example the
