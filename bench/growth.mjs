@@ -684,7 +684,7 @@ export async function benchGrowth({ quick = false } = {}) {
       shown: `${fmt(before.rssMiB, 1)} -> ${fmt(idle.rssMiB, 1)} MiB (${fmt(idle.rssMiB / before.rssMiB, 2)}x); heap after GC ${fmt(before.heapUsedMiB, 1)} -> ${fmt(idle.heapUsedMiB, 1)} MiB`,
     },
     {
-      goal: `(the same from the level once the tools/list fillers were removed, which keeps what registerTool retains: see bench/README.md) RSS after ${cfg.idleMs / 1000} s idle within 10% of it`,
+      goal: `(the same from the level once the tools/list fillers were removed) RSS after ${cfg.idleMs / 1000} s idle within 10% of it`,
       met: idle.rssMiB <= afterRemoval.rssMiB * 1.1,
       shown: `${fmt(afterRemoval.rssMiB, 1)} -> ${fmt(idle.rssMiB, 1)} MiB (${fmt(idle.rssMiB / afterRemoval.rssMiB, 2)}x); heap after GC ${fmt(afterRemoval.heapUsedMiB, 1)} -> ${fmt(idle.heapUsedMiB, 1)} MiB`,
     },
