@@ -242,13 +242,21 @@ export class Dispatcher {
     } catch (error) {
       return this.failed(error, id, method);
     }
-    if (running instanceof Promise) {
-      return running.then(
-        (result) => this.#answered(result, id, method, revision),
-        (error) => this.failed(error, id, method),
-      );
-    }
+    if (running instanceof Promise) return this.#whenAnswered(running, id, method, revision);
     return this.#answered(running, id, method, revision);
+  }
+
+  /**
+   * The outcome of a handler still running. Its own function so that the
+   * callbacks hold only what they use: closures made in `answer` would keep
+   * its whole scope (the params, the context, the run's scope) for as long as
+   * the handler runs, which for `subscriptions/listen` is the whole stream.
+   */
+  #whenAnswered(running: Promise<unknown>, id: RequestId, method: string, revision: Revision): Promise<Outcome> {
+    return running.then(
+      (result) => this.#answered(result, id, method, revision),
+      (error) => this.failed(error, id, method),
+    );
   }
 
   /**

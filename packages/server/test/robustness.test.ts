@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listen, McpServer, type RunningHttpServer } from "../src/index.js";
 import { rpc } from "./helpers.js";
 
@@ -88,6 +88,65 @@ describe("transport limits and failures", () => {
     expect(overflowed).toBe(1);
     expect(small.ended).toBe(true);
     expect(small.push("more")).toBe(false);
+  });
+
+  it("reads an SSE queue with take() and onceReady(): each wake-up is called once, at a push, the end or an abandon", async () => {
+    const { ChunkQueue } = await import("../src/transports/sse.js");
+    const q = new ChunkQueue();
+    expect(q.take()).toBeUndefined();
+    let wakes = 0;
+    q.onceReady(() => wakes++);
+    q.push("a");
+    q.push("b");
+    expect(wakes).toBe(1);
+    expect([q.take(), q.take(), q.take()]).toEqual(["a", "b", undefined]);
+    q.onceReady(() => wakes++);
+    q.end();
+    expect(wakes).toBe(2);
+    expect(q.ended).toBe(true);
+    let cancelled = 0;
+    const gone = new ChunkQueue();
+    gone.onCancel = () => cancelled++;
+    gone.push("unread");
+    gone.onceReady(() => wakes++);
+    gone.abandon();
+    expect([wakes, cancelled, gone.take()]).toEqual([3, 1, undefined]);
+  });
+
+  it("keeps many SSE streams alive with one timer, which stops with the last stream", async () => {
+    const { ChunkQueue, KeepAlive, SSE_KEEPALIVE } = await import("../src/transports/sse.js");
+    vi.useFakeTimers();
+    try {
+      const keepAlive = new KeepAlive(1000);
+      const [a, b] = [new ChunkQueue(), new ChunkQueue()];
+      keepAlive.add(a);
+      keepAlive.add(b);
+      expect(vi.getTimerCount()).toBe(1);
+      vi.advanceTimersByTime(1000);
+      expect([a.take(), b.take()]).toEqual([SSE_KEEPALIVE, SSE_KEEPALIVE]);
+      keepAlive.delete(a);
+      vi.advanceTimersByTime(1000);
+      expect([a.take(), b.take()]).toEqual([undefined, SSE_KEEPALIVE]);
+      keepAlive.delete(b);
+      expect(vi.getTimerCount()).toBe(0);
+      keepAlive.add(a);
+      expect(vi.getTimerCount()).toBe(1);
+      keepAlive.delete(a);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("runs a call's onAbort once, after its signal (if made) is aborted", async () => {
+    const { Call } = await import("../src/transports/call.js");
+    const call = new Call();
+    const seen: boolean[] = [];
+    const signal = call.signal;
+    call.onAbort = () => seen.push(signal.aborted);
+    call.abort();
+    call.abort();
+    expect(seen).toEqual([true]);
+    expect(call.onAbort).toBeUndefined();
   });
 
   it("aborts a request whose SSE stream outgrows maxBufferedBytes while the client does not read", async () => {

@@ -7,9 +7,10 @@
 import type { JSONRPCNotification, RequestId, ServerCapabilities, SubscriptionFilter, SubscriptionsListenResult } from "@x/mcp-v2607";
 import { ErrorCode, META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
 import { type DetailedTask, declaresTasks, TaskMethod, tasksRequiredData } from "@x/mcp-v2607/tasks";
-import type { RequestContext } from "../context.js";
+import type { RequestContext, TransportInfo } from "../context.js";
 import { McpError, SERVER_BUSY } from "../errors.js";
 import { copyOwn, isObject, type JsonObject } from "../objects.js";
+import { Call } from "../transports/call.js";
 import type { Feature, MethodTable, ServerHost } from "./feature.js";
 
 /** One open listen stream. */
@@ -17,8 +18,8 @@ interface Listener {
   id: RequestId;
   filter: SubscriptionFilter;
   uris: Set<string>;
-  /** The tasks (of `owner`) whose statuses it hears (tasks extension). */
-  taskIds: Set<string>;
+  /** The tasks (of `owner`) whose statuses it hears (tasks extension); `undefined` when none. */
+  taskIds: Set<string> | undefined;
   owner: string;
   notify: (n: JSONRPCNotification) => boolean;
   end: () => void;
@@ -51,8 +52,9 @@ export class Subscriptions {
    * Opens a listen stream: sends the acknowledgement with the granted
    * filter, then keeps the listener until `end` is called (by the caller on
    * cancellation, or by {@link Subscriptions.closeAll}).
-   * @returns the function that removes the listener, or `undefined` when the
-   *   acknowledgement could not be delivered (the response cannot stream).
+   * @returns the listener, to pass to {@link Subscriptions.remove}, or
+   *   `undefined` when the acknowledgement could not be delivered (the
+   *   response cannot stream).
    */
   open(
     id: RequestId,
@@ -60,21 +62,24 @@ export class Subscriptions {
     notify: (n: JSONRPCNotification) => boolean,
     end: () => void,
     owner = "",
-  ): (() => void) | undefined {
+  ): object | undefined {
     if (!notify(tagged(Method.NotificationsSubscriptionsAcknowledged, id, { notifications: granted }))) return undefined;
     const listener: Listener = {
       id,
       filter: granted,
       uris: new Set(granted.resourceSubscriptions ?? []),
-      taskIds: new Set(granted.taskIds ?? []),
+      taskIds: granted.taskIds?.length ? new Set(granted.taskIds) : undefined,
       owner,
       notify,
       end,
     };
     this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
+    return listener;
+  }
+
+  /** Removes a listener {@link Subscriptions.open} returned (no-op when gone already). */
+  remove(listener: object): void {
+    this.#listeners.delete(listener as Listener);
   }
 
   /** Tells every listener that asked for it that a list changed. */
@@ -94,7 +99,7 @@ export class Subscriptions {
   /** Tells the listeners of `task` (the owner's own) its new status (`notifications/tasks`, the detailed task). */
   taskStatus(owner: string, task: DetailedTask): void {
     for (const l of this.#listeners) {
-      if (l.owner === owner && l.taskIds.has(task.taskId))
+      if (l.owner === owner && l.taskIds?.has(task.taskId))
         l.notify(tagged(TaskMethod.Status, l.id, task as unknown as NonNullable<JSONRPCNotification["params"]>));
     }
   }
@@ -148,7 +153,7 @@ export class ListenFeature implements Feature {
         }
         const granted: SubscriptionFilter & { taskIds?: string[] } = grant(filter, this.#host.capabilities());
         const wanted = filter.taskIds;
-        if (wanted === undefined) return this.#open(granted, ctx, notify, "");
+        if (wanted === undefined) return this.#open(granted, ctx, transport, notify, "");
         if (!declaresTasks(ctx.clientCapabilities)) {
           throw new McpError(
             ErrorCode.MissingRequiredClientCapability,
@@ -166,7 +171,7 @@ export class ListenFeature implements Feature {
         // Only the caller's own tasks are granted: another's are left out as if unknown.
         return Promise.all(wanted.map((id) => this.#tasks.owns(id, owner))).then((owned) => {
           granted.taskIds = [...new Set((wanted as string[]).filter((_, i) => owned[i]))];
-          return this.#open(granted, ctx, notify, owner);
+          return this.#open(granted, ctx, transport, notify, owner);
         });
       },
     },
@@ -175,22 +180,33 @@ export class ListenFeature implements Feature {
   #open(
     granted: SubscriptionFilter & { taskIds?: string[] },
     ctx: RequestContext,
+    transport: TransportInfo,
     notify: (n: JSONRPCNotification) => boolean,
     owner: string,
   ): Promise<SubscriptionsListenResult> {
+    // The transports' own calls are told of their abort directly: a signal read here would
+    // make an AbortController (and its listener) that every open stream would keep.
+    const call = transport instanceof Call ? transport : undefined;
+    // Only these are held for the stream's life, not the whole context.
+    const requestId = ctx.requestId;
+    const signal = call ? undefined : ctx.signal;
+    const subscriptions = this.#subscriptions;
     return new Promise<SubscriptionsListenResult>((resolve, reject) => {
-      let unsubscribe: (() => void) | undefined;
+      let listener: object | undefined;
       const finish = () => {
-        unsubscribe?.();
-        ctx.signal.removeEventListener("abort", finish);
-        resolve({ resultType: "complete", _meta: { [META_SUBSCRIPTION_ID]: ctx.requestId } } as SubscriptionsListenResult);
+        if (listener) subscriptions.remove(listener);
+        if (call) {
+          if (call.onAbort === finish) call.onAbort = undefined;
+        } else signal?.removeEventListener("abort", finish);
+        resolve({ resultType: "complete", _meta: { [META_SUBSCRIPTION_ID]: requestId } } as SubscriptionsListenResult);
       };
-      unsubscribe = this.#subscriptions.open(ctx.requestId, granted, notify, finish, owner);
-      if (!unsubscribe) {
+      listener = subscriptions.open(requestId, granted, notify, finish, owner);
+      if (!listener) {
         reject(new McpError(ErrorCode.InvalidRequest, "subscriptions/listen needs a streaming response: send Accept: text/event-stream"));
         return;
       }
-      ctx.signal.addEventListener("abort", finish, { once: true });
+      if (call) call.onAbort = finish;
+      else signal?.addEventListener("abort", finish, { once: true });
     });
   }
 

@@ -28,12 +28,21 @@ export class Call implements TransportInfo {
   assigns: Readonly<JsonObject> | undefined = undefined;
   /** See {@link TransportInfo.auth}. */
   auth: AuthInfo | undefined = undefined;
+  /**
+   * Run once by {@link Call.abort}, after the signal (if made) is aborted: a
+   * long-lived request (`subscriptions/listen`) waits on this, not on a
+   * signal listener, so it makes no `AbortController` for the whole stream.
+   */
+  onAbort: (() => void) | undefined = undefined;
 
   /** Aborts the call: its signal (now, or when it is first read) is aborted with the default `AbortError`. Idempotent. */
   abort(): void {
     if (this.aborted) return;
     this.aborted = true;
     this.#controller?.abort();
+    const onAbort = this.onAbort;
+    this.onAbort = undefined;
+    onAbort?.();
   }
 
   /** The call's signal, made on first read. */

@@ -12,6 +12,42 @@ export function sseEvent(message: unknown): string {
 /** An SSE comment line, ignored by clients; keeps idle connections open. */
 export const SSE_KEEPALIVE = ":\n\n";
 
+/**
+ * One keep-alive timer for many SSE streams: every `ms` it pushes
+ * {@link SSE_KEEPALIVE} to each stream added and not yet deleted. A
+ * `setInterval` per stream cost each idle stream a timer, its closure and
+ * its list entry; the shared one runs only while a stream is in the set
+ * (and never keeps the process alive). A stream's first comment comes
+ * within `ms` of its start, not exactly `ms` after it.
+ */
+export class KeepAlive {
+  readonly #streams = new Set<ChunkQueue>();
+  readonly #ms: number;
+  #timer: ReturnType<typeof setInterval> | undefined = undefined;
+
+  /** `ms`: the interval, in milliseconds (> 0). */
+  constructor(ms: number) {
+    this.#ms = ms;
+  }
+
+  /** Starts keeping `stream` alive. */
+  add(stream: ChunkQueue): void {
+    this.#streams.add(stream);
+    if (this.#timer !== undefined) return;
+    this.#timer = setInterval(() => {
+      for (const s of this.#streams) s.push(SSE_KEEPALIVE);
+    }, this.#ms);
+    this.#timer.unref?.();
+  }
+
+  /** Stops keeping `stream` alive; the timer stops with the last stream. */
+  delete(stream: ChunkQueue): void {
+    if (!this.#streams.delete(stream) || this.#streams.size > 0 || this.#timer === undefined) return;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
 /** Default cap of the bytes one SSE stream may hold unread: 8 MiB. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
@@ -51,13 +87,13 @@ export class ChunkQueue implements AsyncIterable<string> {
       this.#chunks = [];
       this.#head = 0;
       this.#bytes = 0;
-      this.#wake?.();
+      this.#signal();
       this.onOverflow?.();
       return false;
     }
     this.#chunks.push(chunk);
     this.#bytes += chunk.length;
-    this.#wake?.();
+    this.#signal();
     return true;
   }
 
@@ -72,18 +108,42 @@ export class ChunkQueue implements AsyncIterable<string> {
     this.#chunks = [];
     this.#head = 0;
     this.#bytes = 0;
-    this.#wake?.();
+    this.#signal();
     this.onCancel?.();
   }
 
   /** Ends the stream after the chunks already pushed. */
   end(): void {
     this.#ended = true;
-    this.#wake?.();
+    this.#signal();
   }
 
   get ended(): boolean {
     return this.#ended;
+  }
+
+  /**
+   * The next unread chunk, or `undefined` when none is there now (then see
+   * {@link ChunkQueue.ended}). For a consumer without the async iterator;
+   * use one or the other, not both.
+   */
+  take(): string | undefined {
+    return this.#take();
+  }
+
+  /**
+   * Calls `wake` once, at the next push, end or abandon (a later call
+   * replaces an earlier `wake` not called yet). With {@link ChunkQueue.take},
+   * a reader that costs an idle stream no promise and no generator.
+   */
+  onceReady(wake: () => void): void {
+    this.#wake = wake;
+  }
+
+  #signal(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
   }
 
   #take(): string | undefined {

@@ -1,6 +1,6 @@
 // subscriptions/listen (src/features/subscriptions.ts): a long-lived request whose stream carries the change
 // notifications the client opted in to, each tagged with the subscription's id.
-import { request as httpRequest } from "node:http";
+import { type IncomingMessage, request as httpRequest } from "node:http";
 import { validate } from "@x/mcp-v2607";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, McpServer, type RunningHttpServer } from "../../src/index.js";
@@ -96,6 +96,23 @@ describe("subscriptions/listen over Streamable HTTP", () => {
     tools.req.destroy();
     prompts.req.destroy();
     await until(() => server.listenStreams === 0);
+  });
+
+  it("a client that goes away ends its listen stream, and an open stream keeps no body reader on its request", async () => {
+    const before = server.listenStreams;
+    const requests: IncomingMessage[] = [];
+    const seen = (req: IncomingMessage) => requests.push(req);
+    running.server.prependListener("request", seen);
+    const l = openListen({ toolsListChanged: true }, 77);
+    try {
+      await until(() => l.lines.some((m) => m.method === "notifications/subscriptions/acknowledged"));
+    } finally {
+      running.server.off("request", seen);
+    }
+    expect(server.listenStreams).toBe(before + 1);
+    expect(requests.map((r) => [r.listenerCount("data"), r.listenerCount("end")])).toEqual([[0, 0]]);
+    l.req.destroy();
+    await until(() => server.listenStreams === before);
   });
 
   it("closing the server ends every listen stream with its final result", async () => {

@@ -30,7 +30,7 @@ import { answerNow, type McpServer, partsOf } from "../../server.js";
 import { publishRequestRejected, rejectionsObserved } from "../../telemetry.js";
 import { Call, CallList } from "../call.js";
 import { readMessage } from "../messages.js";
-import { ChunkQueue, SSE_KEEPALIVE, sseEvent } from "../sse.js";
+import { ChunkQueue, KeepAlive, sseEvent } from "../sse.js";
 import { type AuthInfo, missingScopes } from "../../authorization.js";
 import { type AuthOptions, type AuthSettings, authSettings, bearerToken, challenge, queryHasToken } from "./auth.js";
 import { type HttpSession, LegacyHttp, type LegacyHttpOptions } from "./legacy.js";
@@ -319,6 +319,8 @@ export class Core implements HttpCore {
   readonly bodyTimeoutMs: number;
   readonly maxActive: number;
   readonly keepAliveMs: number;
+  /** The one keep-alive timer of this core's SSE answers; `undefined` when `keepAliveMs` is 0. */
+  readonly keepAlive: KeepAlive | undefined;
   readonly inFlight = new CallList();
   readonly #idleWaiters = new Set<() => void>();
   // Clients send the same Accept header again and again: remember the last one read.
@@ -343,6 +345,7 @@ export class Core implements HttpCore {
     this.bodyTimeoutMs = bodyTimeoutOf(options);
     this.maxActive = options.maxConcurrentRequests ?? 1024;
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.keepAlive = this.keepAliveMs > 0 ? new KeepAlive(this.keepAliveMs) : undefined;
     this.auth = options.auth ? authSettings(options.auth) : undefined;
     this.legacy = new LegacyHttp(this, server, options);
   }
@@ -772,6 +775,8 @@ function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
   if (first.kind === "initialize") return core.legacy.initialize(ex, first.id, first.params);
   const inbound = first as InboundRequest;
   if (ex.legacy) return core.legacy.call(ex, inbound);
+  // The exchange lives as long as its response (a listen stream's, for long): it need not hold the request too.
+  ex.inbound = undefined;
   const cors = ex.cors;
   const accepts = ex.accepts;
   const call = new Call();
@@ -785,17 +790,14 @@ function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
   let resolveAnswer: ((a: HttpAnswer) => void) | undefined;
   let streamAnswer: HttpAnswer | undefined;
   let stream: ChunkQueue | undefined;
-  let timer: ReturnType<typeof setInterval> | undefined;
   call.notify = (note: JSONRPCNotification): boolean => {
     if (call.done || !accepts.sse || call.aborted) return false;
     if (!stream) {
       stream = new ChunkQueue(core.options.maxBufferedBytes);
-      stream.onCancel = () => call.abort();
-      stream.onOverflow = () => call.abort();
-      if (core.keepAliveMs > 0) {
-        timer = setInterval(() => stream?.push(SSE_KEEPALIVE), core.keepAliveMs);
-        timer.unref?.();
-      }
+      const abort = () => call.abort();
+      stream.onCancel = abort;
+      stream.onOverflow = abort;
+      core.keepAlive?.add(stream);
       streamAnswer = { status: 200, headers: { ...SSE_HEADERS, ...cors }, stream };
       resolveAnswer?.(streamAnswer);
     }
@@ -804,7 +806,7 @@ function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
   /** Ends the call; the JSON answer, or undefined when the outcome went down the SSE stream. */
   const finish = (outcome: Outcome): HttpAnswer | undefined => {
     call.done = true;
-    if (timer) clearInterval(timer);
+    if (stream) core.keepAlive?.delete(stream);
     ex.unwatch();
     core.finished(call);
     if (stream) {
@@ -819,7 +821,12 @@ function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
     outcome,
     inbound,
     finish,
-    () => streamAnswer,
+    // Read once: the stream's answer is not kept for the rest of its life.
+    () => {
+      const answer = streamAnswer;
+      streamAnswer = undefined;
+      return answer;
+    },
     (resolve) => {
       resolveAnswer = resolve;
     },
@@ -842,19 +849,35 @@ export function settleAnswer(
   waitForStream: (resolve: (answer: HttpAnswer) => void) => void,
 ): HttpAnswer | Promise<HttpAnswer> {
   if (!(outcome instanceof Promise)) return finish(outcome) ?? (current() as HttpAnswer);
+  // The callbacks below hold the request's id, not the request: they live as long as the outcome runs.
+  const id = inbound.id;
   const open = current();
   if (open) {
-    outcome.then(finish, () => finish(internalErrorOutcome(inbound.id)));
+    whenSettled(outcome, id, finish);
     return open;
   }
   return new Promise<HttpAnswer>((resolve) => {
     waitForStream(resolve);
-    const settle = (o: Outcome) => {
-      const answer = finish(o);
-      if (answer) resolve(answer);
-    };
-    outcome.then(settle, () => settle(internalErrorOutcome(inbound.id)));
+    whenSettled(outcome, id, finish, resolve);
   });
+}
+
+/**
+ * Runs `finish` on the outcome once it settles (a rejection as an internal
+ * error), and gives a JSON answer to `resolve`. Apart from `settleAnswer` so
+ * that its callbacks hold only these, not `settleAnswer`'s other arguments.
+ */
+function whenSettled(
+  outcome: Promise<Outcome>,
+  id: RequestId,
+  finish: (outcome: Outcome) => HttpAnswer | undefined,
+  resolve?: (answer: HttpAnswer) => void,
+): void {
+  const settle = (o: Outcome) => {
+    const answer = finish(o);
+    if (answer && resolve) resolve(answer);
+  };
+  outcome.then(settle, () => settle(internalErrorOutcome(id)));
 }
 
 // ---------------------------------------------------------------------------

@@ -105,37 +105,47 @@ class NodeExchange extends Exchange {
   }
 }
 
-async function writeStream(
-  answer: Extract<HttpAnswer, { stream: ChunkQueue }>,
-  res: ServerResponse,
-  exchange: NodeExchange,
-): Promise<void> {
+/**
+ * Writes an SSE answer's chunks to `res` as they come, respecting the
+ * socket's backpressure, and ends `res` after the last. Driven by the
+ * queue's wake-up callback, not an async iterator: an idle stream (an open
+ * `subscriptions/listen`) then holds no generator, promise or async frame.
+ */
+function writeStream(answer: Extract<HttpAnswer, { stream: ChunkQueue }>, res: ServerResponse, exchange: NodeExchange): void {
   res.writeHead(answer.status, answer.headers);
   res.flushHeaders();
-  const iterator = answer.stream[Symbol.asyncIterator]();
-  // abandon() first: a generator parked on an empty queue would only see return() at its next chunk.
-  if (!exchange.gone)
-    exchange.onGone = () => {
-      answer.stream.abandon();
-      iterator.return?.();
-    };
-  for (;;) {
-    const next = await iterator.next();
-    if (next.done || res.destroyed) break;
-    // Respect the socket's backpressure: wait for 'drain' (or the end of the response).
-    if (!res.write(next.value) && !res.destroyed) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          res.off("drain", done);
-          res.off("close", done);
-          resolve();
-        };
-        res.on("drain", done);
-        res.on("close", done);
-      });
+  const queue = answer.stream;
+  // The client went away: drop what is unread and end the queue now (its reader wakes and stops).
+  if (!exchange.gone) exchange.onGone = () => queue.abandon();
+  const pump = () => {
+    try {
+      for (;;) {
+        if (res.destroyed) return;
+        const chunk = queue.take();
+        if (chunk === undefined) {
+          if (queue.ended) res.end();
+          else queue.onceReady(later);
+          return;
+        }
+        // Respect the socket's backpressure: wait for 'drain' (or the end of the response).
+        if (!res.write(chunk) && !res.destroyed) {
+          const done = () => {
+            res.off("drain", done);
+            res.off("close", done);
+            pump();
+          };
+          res.on("drain", done);
+          res.on("close", done);
+          return;
+        }
+      }
+    } catch {
+      res.destroy();
     }
-  }
-  if (!res.destroyed) res.end();
+  };
+  // Chunks are written in a microtask after their push, never inside the pusher's call.
+  const later = () => queueMicrotask(pump);
+  pump();
 }
 
 /**
@@ -246,7 +256,7 @@ function readNodeBody(req: IncomingMessage, core: Core, ex: NodeExchange): Promi
       settled = true;
       if (timer !== undefined) clearTimeout(timer);
     };
-    req.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       if (settled) return;
       size += chunk.length;
       if (!core.admit(ex, size)) {
@@ -256,21 +266,32 @@ function readNodeBody(req: IncomingMessage, core: Core, ex: NodeExchange): Promi
         return;
       }
       chunks.push(chunk);
-    });
-    req.on("end", () => {
+    };
+    const onEnd = () => {
       if (settled) return;
       settle();
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    });
+      // Nothing more comes: let go of these closures and of the chunks they hold, which
+      // a request answered by a long stream (subscriptions/listen) would keep as long as it.
+      chunks.length = 0;
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("close", onClose);
+      req.off("error", fail);
+      req.on("error", ignoreError);
+    };
     const fail = (error?: Error) => {
       if (settled) return;
       settle();
       chunks.length = 0;
       reject(error ?? new Error("the connection closed before the body ended"));
     };
-    req.on("error", fail);
     // A connection cut (a timeout, the client gone) may close the request without an error.
-    req.on("close", () => fail());
+    const onClose = () => fail();
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", fail);
+    req.on("close", onClose);
     // Whatever the server's own timeouts (a framework's may have none), a stalled body is let go.
     const ms = core.bodyTimeoutMs;
     if (ms > 0 && !settled) {
@@ -282,6 +303,9 @@ function readNodeBody(req: IncomingMessage, core: Core, ex: NodeExchange): Promi
     }
   });
 }
+
+/** The request's 'error' listener once its body was read: an error then concerns no one here, but must not go unhandled. */
+function ignoreError(): void {}
 
 /** What frameworks leave on Node's request: a router's full target, a body parser's result. */
 interface FrameworkFields {
