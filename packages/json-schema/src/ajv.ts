@@ -182,7 +182,8 @@ function instanceFor(instances: Map<Dialect, Ajv>, dialect: Dialect): Ajv {
   }
   const fresh = newAjv(dialect);
   for (const [name, format] of Object.entries(current?.formats ?? {})) {
-    if (format !== undefined && !(name in fresh.formats)) fresh.addFormat(name, format);
+    // A format the caller added, or one of ajv-formats' that the caller replaced.
+    if (format !== undefined && fresh.formats[name] !== format) fresh.addFormat(name, format);
   }
   instances.set(dialect, fresh);
   counts.set(dialect, 1);

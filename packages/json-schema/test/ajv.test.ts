@@ -62,6 +62,18 @@ describe("memory of compiled schemas", () => {
     expect(upper("abc")).toHaveLength(1);
   });
 
+  it("a built-in format the caller replaced stays replaced after a renewal", () => {
+    trustedAjv("2019-09").addFormat("email", /^[a-z]+@corp$/);
+    const dialect = "https://json-schema.org/draft/2019-09/schema";
+    const before = trustedAjv("2019-09");
+    for (let i = 0; i <= AJV_COMPILES_PER_INSTANCE; i++)
+      compileSchema({ $schema: dialect, type: "string", maxLength: i }, { validator: ajvValidator });
+    expect(trustedAjv("2019-09")).not.toBe(before);
+    const email = compileSchema({ $schema: dialect, type: "string", format: "email" }, { validator: ajvValidator });
+    expect(email("a@corp")).toEqual([]);
+    expect(email("a@example.com")).toHaveLength(1);
+  });
+
   it("a compiled check still works after its schema left the cache", () => {
     const check = compileSchema(
       { type: "object", properties: { n: { $ref: "#/$defs/even" } }, $defs: { even: { type: "integer", multipleOf: 2 } } },

@@ -198,14 +198,19 @@ describe("transport limits and failures", () => {
         },
       );
       req.on("error", () => {}); // the server cuts the stream: expected
+      let cut = false;
+      req.on("socket", (socket) => socket.on("close", () => (cut = true)));
       req.end(body);
       for (let i = 0; i < 500 && !aborted; i++) await new Promise((res) => setTimeout(res, 10));
       expect(aborted).toBe(true);
+      // The server also closes the connection rather than leave it parked on a 'drain' that never comes.
+      for (let i = 0; i < 500 && !cut; i++) await new Promise((res) => setTimeout(res, 10));
+      expect(cut).toBe(true);
       req.destroy();
     } finally {
       await r.close(200);
     }
-  });
+  }, 15_000);
 
   it("publishes transport refusals on x-mcp:request:rejected", async () => {
     const { subscribe, unsubscribe } = await import("node:diagnostics_channel");

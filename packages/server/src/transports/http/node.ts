@@ -117,6 +117,13 @@ function writeStream(answer: Extract<HttpAnswer, { stream: ChunkQueue }>, res: S
   const queue = answer.stream;
   // The client went away: drop what is unread and end the queue now (its reader wakes and stops).
   if (!exchange.gone) exchange.onGone = () => queue.abandon();
+  // Past maxBufferedBytes the client is not keeping up: the writer may be parked on a 'drain'
+  // that never comes, so the connection is cut (the client sees an error, not a clean end).
+  const overflowed = queue.onOverflow;
+  queue.onOverflow = () => {
+    overflowed?.();
+    res.destroy();
+  };
   const pump = () => {
     try {
       for (;;) {
