@@ -9,10 +9,9 @@
 // p50/p99 latency at 1, 32 and 256 connections (against the official SDK and
 // the bare responder). Every table says whether its cost grew at most
 // linearly. See bench/README.md, "Cost growth".
-import { fork } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { log, runMain, started, stop } from "./lifecycle.mjs";
+import { forkWorker, log, runMain, stop } from "./lifecycle.mjs";
 import {
   ask,
   captureAnswers,
@@ -69,38 +68,15 @@ const ECHO = request("tools/call", { name: "echo", arguments: { text: "hello" } 
 // ---------------------------------------------------------------- the load process
 
 let loadProcess;
-let nextLoadId = 1;
-const loadWaiters = new Map();
+let askLoad;
 
 function startLoad() {
-  loadProcess = fork(join(here, "growth-load.mjs"), [], { cwd: here, stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  started.add(loadProcess);
-  loadProcess.on("exit", () => started.delete(loadProcess));
-  loadProcess.on("message", (message) => {
-    const waiter = loadWaiters.get(message.id);
-    loadWaiters.delete(message.id);
-    if (message.error) waiter?.reject(new Error(message.error));
-    else waiter?.resolve(message.result);
-  });
+  ({ child: loadProcess, ask: askLoad } = forkWorker(join(here, "growth-load.mjs"), here));
 }
 
 /** One job for the load process (bounded by its own limits, and here by 5 minutes). */
 function load(kind, fields) {
-  const id = nextLoadId++;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`load ${kind} did not answer within 5 minutes`)), 300_000);
-    loadWaiters.set(id, {
-      resolve: (r) => {
-        clearTimeout(timer);
-        resolve(r);
-      },
-      reject: (e) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    });
-    loadProcess.send({ id, kind, ...fields });
-  });
+  return askLoad({ kind, ...fields }, 300_000);
 }
 
 /**

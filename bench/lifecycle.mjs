@@ -2,6 +2,8 @@
 // stderr, and the child processes it started killed however it ends (done,
 // failed, or interrupted).
 
+import { fork } from "node:child_process";
+
 export const T0 = performance.now();
 
 /** One line on stderr, prefixed with the seconds since the script started. */
@@ -39,4 +41,43 @@ export function runMain(main) {
     cleanUp();
     process.exit(1);
   });
+}
+
+/**
+ * Forks `script` (a load generator answering `{ id, ... }` messages with
+ * `{ id, result }` or `{ id, error }` over IPC), registered in {@link started}.
+ * `ask(message, timeoutMs?)` sends one message and resolves with its result;
+ * with `timeoutMs` it rejects when no answer came in time.
+ */
+export function forkWorker(script, cwd) {
+  const child = fork(script, [], { cwd, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  started.add(child);
+  child.on("exit", () => started.delete(child));
+  let nextId = 1;
+  const waiters = new Map();
+  child.on("message", (message) => {
+    const waiter = waiters.get(message.id);
+    waiters.delete(message.id);
+    if (message.error) waiter?.reject(new Error(message.error));
+    else waiter?.resolve(message.result);
+  });
+  const ask = (message, timeoutMs) => {
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      const timer =
+        timeoutMs === undefined ? undefined : setTimeout(() => reject(new Error(`${script}: no answer within ${timeoutMs} ms`)), timeoutMs);
+      waiters.set(id, {
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+      child.send({ id, ...message });
+    });
+  };
+  return { child, ask };
 }

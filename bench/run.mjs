@@ -5,13 +5,13 @@
 // initialized session), and the memory of abandoned earlier-era sessions.
 // Prints one table and writes the raw results as JSON under bench/results/.
 // See bench/README.md for how to read it.
-import { fork, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { log, runMain, started, stop } from "./lifecycle.mjs";
+import { forkWorker, log, runMain, started, stop } from "./lifecycle.mjs";
 import {
   ECHO,
   headersOf,
@@ -332,28 +332,10 @@ async function captureAnswers(url, file, sessionId) {
 }
 
 let loadProcess;
-let nextLoadId = 1;
-const loadWaiters = new Map();
+let askLoad;
 
 function startLoadProcess() {
-  loadProcess = fork(join(here, "load.mjs"), [], { cwd: here, stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  started.add(loadProcess);
-  loadProcess.on("exit", () => started.delete(loadProcess));
-  loadProcess.on("message", (message) => {
-    const waiter = loadWaiters.get(message.id);
-    loadWaiters.delete(message.id);
-    if (message.error) waiter?.reject(new Error(message.error));
-    else waiter?.resolve(message.result);
-  });
-}
-
-/** One message to the load process, answered with its result. */
-function askLoad(message) {
-  const id = nextLoadId++;
-  return new Promise((resolve, reject) => {
-    loadWaiters.set(id, { resolve, reject });
-    loadProcess.send({ id, ...message });
-  });
+  ({ child: loadProcess, ask: askLoad } = forkWorker(join(here, "load.mjs"), here));
 }
 
 /** One bounded autocannon run, in the load process (an earlier-era workload on the server's session). */
