@@ -406,9 +406,9 @@ async function phaseLatency(cfg, x, answersFile) {
   const checks = [
     linear(
       "@x p50 latency, per connection",
-      per(mid, (r) => r.x.mean.median),
-      per(big, (r) => r.x.mean.median),
-      "ms/connection (mean)",
+      per(mid, (r) => r.x.p50.median),
+      per(big, (r) => r.x.p50.median),
+      "ms/connection",
     ),
     linear(
       "@x p99 latency, per connection",
@@ -534,7 +534,7 @@ function tablesText(r) {
   out.push(...verdicts(r.listen.checks));
   out.push("");
   out.push(
-    "tools/call echo latency (ms, autocannon: p50 and p99 are whole milliseconds), keep-alive connections each with one call in flight",
+    "tools/call echo latency (ms, each answer timed by the load process in fractional milliseconds), keep-alive connections each with one call in flight",
   );
   out.push(
     renderTable(
@@ -552,12 +552,12 @@ function tablesText(r) {
       ],
       r.latency.rows.map((row) => [
         fmt(row.connections),
-        fmtSpread(row.x.p50),
-        fmtSpread(row.x.p99),
-        fmtSpread(row.official.p50),
-        fmtSpread(row.official.p99),
-        fmtSpread(row.bare.p50),
-        fmtSpread(row.bare.p99),
+        fmtSpread(row.x.p50, 2),
+        fmtSpread(row.x.p99, 2),
+        fmtSpread(row.official.p50, 2),
+        fmtSpread(row.official.p99, 2),
+        fmtSpread(row.bare.p50, 2),
+        fmtSpread(row.bare.p99, 2),
         fmt(row.x.rps.median),
         fmt(row.official.rps.median),
         fmt(row.bare.rps.median),
