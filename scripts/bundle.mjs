@@ -18,6 +18,13 @@
 // output is given back its `require` (padded to the same length, so the
 // source maps stay right).
 //
+// Chunks: esbuild puts the code two entries share into a chunk, one chunk
+// per set of entries that reach a module. Each entry but the main one
+// (dist/index.js) is built as if it imported the main entry first, so that
+// every entry reaches all of the main entry's code: importing the main
+// entry then loads itself and one chunk (eight files for @x/server before),
+// and the other entries use that chunk's classes and state.
+//
 // CommonJS: for each "exports" entry this script also writes dist/X.cjs and
 // dist/X.d.cts, which re-export the ES module dist/X.js (the "require"
 // condition of the entry points at them). Node 20.19+ and 22.12+ load an ES
@@ -34,6 +41,17 @@
 //   --keep FILE     dist/FILE (e.g. generated/validators.js) is written by
 //                   another build step: entries import it instead of carrying
 //                   it, and it is not bundled. Needs --standalone.
+//   --inline PKG    the built code of dependency PKG (its dist/, through its
+//                   "exports") goes into this package's files instead of
+//                   staying an import. Only for packages with no module
+//                   state and no classes (nothing whose identity two copies
+//                   would split): @x/builders, @x/mcp-v2607, @x/mcp-v2511.
+//                   Why: each further package a cold import resolves and
+//                   each further module it loads costs Node's loader about
+//                   a millisecond (bench/README.md, "Cold import"). PKG
+//                   stays a dependency: the declarations import its types,
+//                   and an `import()` of it (loaded on first use, off the
+//                   cold path) stays an import.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
@@ -42,9 +60,18 @@ const dir = process.cwd();
 const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
 const args = process.argv.slice(2);
 const standalone = args.includes("--standalone");
-const keep = args.flatMap((arg, i) => (args[i - 1] === "--keep" ? [arg] : []));
+const valued = (flag) => args.flatMap((arg, i) => (args[i - 1] === flag ? [arg] : []));
+const keep = valued("--keep");
+const inline = valued("--inline");
 for (const [i, arg] of args.entries()) {
-  if (arg !== "--standalone" && arg !== "--keep" && args[i - 1] !== "--keep") throw new Error(`bundle: unknown argument ${arg}`);
+  const value = args[i - 1] === "--keep" || args[i - 1] === "--inline";
+  if (arg !== "--standalone" && arg !== "--keep" && arg !== "--inline" && !value) throw new Error(`bundle: unknown argument ${arg}`);
+}
+for (const name of inline) {
+  if (!(name in (pkg.dependencies ?? {}))) throw new Error(`bundle: --inline ${name}: not a dependency of ${pkg.name}`);
+  // A `#name` import in its files would resolve against this package's "imports" instead of its own.
+  const manifest = JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8"));
+  if (manifest.imports !== undefined) throw new Error(`bundle: --inline ${name}: it has subpath imports ("imports"), which cannot move`);
 }
 if (keep.length > 0 && !standalone) throw new Error("bundle: --keep needs --standalone");
 
@@ -115,6 +142,33 @@ function writeCommonJsTwins() {
   return written;
 }
 
+/** The bare specifier's package name: `@scope/name` or `name`. */
+const packageOf = (specifier) =>
+  specifier
+    .split("/")
+    .slice(0, specifier.startsWith("@") ? 2 : 1)
+    .join("/");
+
+/**
+ * Every import that is not relative stays external (as `packages: "external"`
+ * does), except those of the packages named: esbuild resolves those through
+ * their "exports" and bundles their built files.
+ */
+function externalExcept(names) {
+  return {
+    name: "external-except",
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.kind === "entry-point") return undefined;
+        // A package loaded lazily (`import()` on first use) is not on the cold path: it stays one.
+        if (args.path.startsWith("#") || args.kind === "dynamic-import" || !names.includes(packageOf(args.path)))
+          return { path: args.path, external: true };
+        return undefined;
+      });
+    },
+  };
+}
+
 const common = {
   absWorkingDir: dir,
   outdir: "dist",
@@ -122,8 +176,7 @@ const common = {
   format: "esm",
   platform: "node",
   target: "node20",
-  packages: "external",
-  external: ["#*"],
+  ...(inline.length === 0 ? { packages: "external", external: ["#*"] } : { plugins: [externalExcept(inline)] }),
   sourcemap: true,
   metafile: true,
   write: false,
@@ -164,12 +217,44 @@ function linkEntries(entry, all) {
   };
 }
 
+/**
+ * Each entry but the main one (`dist/index.js`) is built as if it imported
+ * the main entry's source first. Entries share code through chunks, one
+ * chunk per set of entries that reach a module; with every entry reaching
+ * all of the main entry's modules, those sets collapse, and importing the
+ * package's main entry loads two files (itself and one chunk) instead of one
+ * per combination of entries (eight for @x/server). Nothing runs twice:
+ * the main entry has no top-level effects but its definitions.
+ */
+function withMain(main) {
+  return {
+    name: "with-main",
+    setup(build) {
+      if (main === undefined) return;
+      build.onResolve({ filter: /^with-main:/ }, (args) => ({ path: args.path.slice("with-main:".length), namespace: "with-main" }));
+      // The main entry is reached through a module of its own: package.json's "sideEffects": false
+      // would have esbuild drop a bare import of the entry itself.
+      build.onResolve({ filter: /^main-entry:$/ }, () => ({ path: "main", namespace: "main-entry" }));
+      build.onLoad({ filter: /.*/, namespace: "main-entry" }, () => ({
+        contents: `export * from ${JSON.stringify(resolve(dir, main.in))};\n`,
+        resolveDir: dir,
+        loader: "js",
+      }));
+      build.onLoad({ filter: /.*/, namespace: "with-main" }, (args) => ({
+        contents: `import "main-entry:";\nexport * from ${JSON.stringify(resolve(dir, args.path))};\n`,
+        resolveDir: dir,
+        loader: "js",
+      }));
+    },
+  };
+}
+
 const outputs = [];
 if (standalone) {
   const all = entries();
   const owner = new Map(); // source file -> the entry that carries it
   for (const entry of all) {
-    const result = await esbuild.build({ ...common, entryPoints: [entry], plugins: [linkEntries(entry, all)] });
+    const result = await esbuild.build({ ...common, entryPoints: [entry], plugins: [...(common.plugins ?? []), linkEntries(entry, all)] });
     writeOutputs(result);
     outputs.push(...Object.keys(result.metafile.outputs));
     // A module two entries carry would be two copies with two states: import it through an entry instead.
@@ -179,7 +264,15 @@ if (standalone) {
     }
   }
 } else {
-  const result = await esbuild.build({ ...common, entryPoints: entries(), splitting: true, chunkNames: "chunks/[name]-[hash]" });
+  const all = entries();
+  const main = all.find((e) => e.out === "index");
+  const result = await esbuild.build({
+    ...common,
+    entryPoints: all.map((e) => (e === main ? e : { in: `with-main:${e.in}`, out: e.out })),
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
+    plugins: [withMain(main), ...(common.plugins ?? [])],
+  });
   writeOutputs(result);
   outputs.push(...Object.keys(result.metafile.outputs));
 }

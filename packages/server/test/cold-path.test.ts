@@ -1,0 +1,33 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { coldPath } from "../../../test-support/cold-path.js";
+
+// What `import "@x/server"` reads before it returns: Node's loader pays about
+// a millisecond per further file and package (bench/README.md, "Cold
+// import"), so the build keeps the main entry to a few files and inlines the
+// stateless workspace packages (scripts/bundle.mjs, --inline).
+describe("the cold path of the built main entry", () => {
+  const root = resolve(".");
+  const built = existsSync(resolve(root, "dist/index.js"));
+
+  it("is built (pnpm build runs before the tests)", () => {
+    expect(built).toBe(true);
+  });
+
+  it.runIf(built)("reads three files of @x/server and imports only @x/jsonrpc and @x/json-schema of the workspace", () => {
+    const { files, specifiers } = coldPath(root, "dist/index.js");
+    expect(files[0]).toBe("dist/index.js");
+    expect(files.length).toBeLessThanOrEqual(3);
+    expect(specifiers.filter((s) => s.startsWith("@x/"))).toEqual(["@x/json-schema", "@x/json-schema/ajv", "@x/jsonrpc"]);
+    // Everything else on it is Node's own: the validator, jose and the rest load on first use.
+    expect(specifiers.filter((s) => !s.startsWith("@x/") && !s.startsWith("node:"))).toEqual([]);
+  });
+
+  it.runIf(built)("keeps the other entries on the main entry's chunk, so their state is the main entry's", () => {
+    const main = coldPath(root, "dist/index.js").files.find((f) => f.startsWith("dist/chunks/") && f !== "dist/index.js");
+    for (const entry of ["dist/actions/index.js", "dist/auth/index.js", "dist/express.js", "dist/testing.js", "dist/telemetry-entry.js"]) {
+      expect(coldPath(root, entry).files, entry).toContain(main);
+    }
+  });
+});
