@@ -3,17 +3,19 @@
 // responder on one workload, alternating runs so that both see the same
 // machine. Not part of `pnpm bench`.
 //
-//   node bench/ab.mjs [echo|structured|list|discover] [connections] [runs] [seconds]
+//   node bench/ab.mjs [echo|structured|list|discover|"legacy echo"] [connections] [runs] [seconds]
+//
+// "legacy echo" runs on one 2025-11-25 session opened on @x (bare answers any session id).
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
-import { headersOf, WORKLOADS } from "./workloads.mjs";
+import { headersOf, INITIALIZE, INITIALIZE_HEADERS, INITIALIZED, LEGACY_WORKLOADS, WORKLOADS } from "./workloads.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [what = "echo", connections = "32", runs = "5", seconds = "2"] = process.argv.slice(2);
-const workload = WORKLOADS.find((w) => w.key === what);
+const workload = [...WORKLOADS, ...LEGACY_WORKLOADS].find((w) => w.key === what);
 
 function start(args) {
   const child = spawn(process.execPath, [join(here, "servers", args[0]), ...args.slice(1)], {
@@ -31,6 +33,13 @@ function start(args) {
 
 const x = await start(["x.mjs"]);
 const bare = await start(["bare.mjs", join(here, "results", "bare-answers.json")]);
+let headers = headersOf(workload);
+if (workload.era !== undefined) {
+  const opened = await fetch(x.url, { method: "POST", headers: INITIALIZE_HEADERS, body: JSON.stringify(INITIALIZE) });
+  await opened.text();
+  headers = headersOf(workload, opened.headers.get("mcp-session-id"));
+  await fetch(x.url, { method: "POST", headers, body: JSON.stringify(INITIALIZED) });
+}
 const rps = { x: [], bare: [] };
 // CPU time of a process (user + system), in milliseconds, from /proc.
 const cpuMs = (pid, which = "both") => {
@@ -48,7 +57,7 @@ const run = async (url, who) => {
   const r = await autocannon({
     url,
     method: "POST",
-    headers: headersOf(workload),
+    headers,
     body: JSON.stringify(workload.message),
     connections: Number(connections),
     duration: Number(seconds),

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Profiles one server under HTTP load and summarises where its CPU time goes.
 //
-//   node bench/profile.mjs [x|official|official-once|tmcp|bare] [echo|structured|list|discover] [seconds] [connections]
+//   node bench/profile.mjs [x|official|official-once|tmcp|bare] [echo|structured|list|discover|"legacy echo"] [seconds] [connections]
 //   node bench/profile.mjs x stdio [seconds]
 //   node bench/profile.mjs --summary FILE.cpuprofile
 //
@@ -14,7 +14,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ECHO, headersOf, lineOf, WORKLOADS } from "./workloads.mjs";
+import { ECHO, headersOf, INITIALIZE, INITIALIZE_HEADERS, INITIALIZED, LEGACY_WORKLOADS, lineOf, WORKLOADS } from "./workloads.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = join(here, "results", "profiles");
@@ -117,12 +117,23 @@ async function run() {
         if (text.includes("\n")) resolve(JSON.parse(text.slice(0, text.indexOf("\n"))).url);
       });
     });
-    const workload = WORKLOADS.find((w) => w.key === what);
+    const workload = [...WORKLOADS, ...LEGACY_WORKLOADS].find((w) => w.key === what);
+    if (workload === undefined) throw new Error(`no workload ${what}`);
+    // An earlier-era workload runs on one session, opened here as the table's rows open theirs.
+    let headers = headersOf(workload);
+    if (workload.era !== undefined) {
+      const opened = await fetch(url, { method: "POST", headers: INITIALIZE_HEADERS, body: JSON.stringify(INITIALIZE) });
+      const text = await opened.text();
+      const sessionId = opened.headers.get("mcp-session-id");
+      const version = /"protocolVersion":"([^"]+)"/.exec(text)?.[1];
+      headers = headersOf(workload, sessionId, version);
+      await fetch(url, { method: "POST", headers, body: JSON.stringify(INITIALIZED) });
+    }
     const { default: autocannon } = await import("autocannon");
     const result = await autocannon({
       url,
       method: "POST",
-      headers: headersOf(workload),
+      headers,
       body: JSON.stringify(workload.message),
       connections: Number(connectionsText),
       duration: seconds,

@@ -161,6 +161,65 @@ describe("initialize era over Streamable HTTP", () => {
     expect(bad.error.code).toBe(-32602);
   });
 
+  it("answers a tools/call it answers at once as JSON, one that runs on as SSE opening with the priming event", async () => {
+    const { headers } = await open(srv.url);
+    const now = await post(srv.url, rq("tools/call", { name: "echo", arguments: { text: "hi" } }), headers);
+    expect(now.headers.get("content-type")).toMatch(/^application\/json/);
+    expect((await now.json()).result.content[0].text).toBe("hi");
+    // A notification sent before an answer given at once: an SSE body complete when written, so
+    // it goes with a Content-Length, in one piece.
+    expect((await answerOf(await post(srv.url, rq("logging/setLevel", { level: "warning" }), headers))).result).toEqual({});
+    const logged = await post(srv.url, rq("tools/call", { name: "logs", arguments: {} }), headers);
+    expect(logged.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const body = await logged.text();
+    expect(logged.headers.get("content-length")).toBe(String(Buffer.byteLength(body)));
+    expect(body).toMatch(
+      /^id: \S+\nretry: 1000\ndata: \n\nid: \S+\nevent: message\ndata: \{"jsonrpc":"2.0","method":"notifications\/message"/,
+    );
+    expect(body).toContain('"text":"logged"');
+    // A call that does not answer at once: the stream is open (no length) before its first progress.
+    const res = await post(
+      srv.url,
+      { ...rq("tools/call", { name: "steps", arguments: {} }), params: { name: "steps", arguments: {}, _meta: { progressToken: "p" } } },
+      headers,
+    );
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(res.headers.get("content-length")).toBeNull();
+    const events = sse(res);
+    const priming = await events.next();
+    expect(priming?.id).toBeDefined();
+    expect(priming?.data).toBe("");
+    expect((await events.message())?.params).toMatchObject({ progress: 1 });
+    released?.();
+    expect((await events.message())?.params).toMatchObject({ progress: 2 });
+    expect((await events.message())?.result.content[0].text).toBe("stepped");
+  });
+
+  it("keeps a session's open streams alive with comments on the handler's one keep-alive timer", async () => {
+    const own = await start(eraServer(), { keepAliveMs: 25 });
+    try {
+      const { headers } = await open(own.url);
+      const call = (token: string) =>
+        post(
+          own.url,
+          {
+            ...rq("tools/call", { name: "steps", arguments: {} }),
+            params: { name: "steps", arguments: {}, _meta: { progressToken: token } },
+          },
+          headers,
+        );
+      const reader = (await call("a")).body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = "";
+      const comments = () => (text.match(/(^|\n):\n\n/g) ?? []).length;
+      for (let i = 0; i < 100 && comments() < 2; i++) text += (await reader.read()).value ?? "";
+      expect(comments()).toBeGreaterThanOrEqual(2);
+      released?.();
+      await reader.cancel().catch(() => {});
+    } finally {
+      await own.stop();
+    }
+  });
+
   it("requires the session: missing 400, unknown 404, malformed 400, ended by DELETE 404", async () => {
     const { headers, id } = await open(srv.url);
     const missing = await post(srv.url, rq("tools/list"), { "mcp-protocol-version": "2025-11-25" });

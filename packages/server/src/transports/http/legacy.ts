@@ -24,7 +24,7 @@ import { ASKING_METHODS } from "../../mrtr/asks.js";
 import type { JsonObject } from "../../objects.js";
 import { answerNow, type LegacyChange, type LegacyParts, type McpServer, partsOf } from "../../server.js";
 import { Call } from "../call.js";
-import { ChunkQueue, SSE_KEEPALIVE } from "../sse.js";
+import { ChunkQueue } from "../sse.js";
 import type { Core, Exchange, HttpAnswer } from "./core.js";
 import { errorAnswer, settleAnswer } from "./core.js";
 import { type EventStore, MemoryEventStore, MemorySessionStore, type SessionStore } from "./sessions.js";
@@ -72,7 +72,6 @@ class HttpSession {
   readonly attached = new Map<string, ChunkQueue>();
   /** Requests in flight, by id (a Map tells 1 from "1"). */
   readonly calls = new Map<unknown, LegacyCall>();
-  readonly timers = new Map<ChunkQueue, ReturnType<typeof setInterval>>();
   streams = 0;
   /**
    * The subject and client of the token that opened the session (`auth`
@@ -282,10 +281,10 @@ export class LegacyHttp {
 
   /**
    * A request on a session: answered as JSON, or as an SSE stream when the
-   * handler sends something first, or from the start for a method that may
-   * ask the client (`tools/call`, `prompts/get`, `resources/read`) when the
-   * client accepts SSE. The stream opens with a priming event (an id, empty
-   * data, `retry`). The connection going away does not cancel the request
+   * handler sends something first, or, for a method that may ask the client
+   * (`tools/call`, `prompts/get`, `resources/read`) when the client accepts
+   * SSE, as soon as the handler does not answer at once. The stream opens
+   * with a priming event (an id, empty data, `retry`). The connection going away does not cancel the request
    * (spec 2025-11-25: only `notifications/cancelled` does): its events are
    * stored for a `Last-Event-ID` resume.
    */
@@ -321,7 +320,6 @@ export class LegacyHttp {
     };
     live.calls.set(inbound.id, entry);
     call.notify = (note) => entry.send(note as unknown as JsonObject);
-    if (accepts.sse && ASKING_METHODS.has(inbound.method)) start();
     const finish = (outcome: Outcome): HttpAnswer | undefined => {
       entry.done = true;
       call.done = true;
@@ -347,6 +345,10 @@ export class LegacyHttp {
     } catch {
       outcome = internalErrorOutcome(inbound.id);
     }
+    // A method that may ask the client gets its SSE stream (and its priming event, for a resume
+    // after a dropped connection) as soon as it is known to run on; one answered at once gets
+    // JSON, as there is nothing to resume.
+    if (outcome instanceof Promise && !streamAnswer && accepts.sse && ASKING_METHODS.has(inbound.method)) start();
     return settleAnswer(
       outcome,
       inbound,
@@ -415,11 +417,9 @@ export class LegacyHttp {
     queue.onCancel = gone;
     queue.onOverflow = gone;
     live.attached.set(streamId, queue);
-    if (this.#core.keepAliveMs > 0) {
-      const timer = setInterval(() => queue.push(SSE_KEEPALIVE), this.#core.keepAliveMs);
-      timer.unref?.();
-      live.timers.set(queue, timer);
-    }
+    // One timer for all the handler's streams (a timer per stream was a setInterval and a
+    // clearInterval per request on a session).
+    this.#core.keepAlive?.add(queue);
     return queue;
   }
 
@@ -427,9 +427,7 @@ export class LegacyHttp {
     const queue = live.attached.get(streamId);
     if (!queue) return;
     live.attached.delete(streamId);
-    const timer = live.timers.get(queue);
-    if (timer) clearInterval(timer);
-    live.timers.delete(queue);
+    this.#core.keepAlive?.delete(queue);
     if (endIt) queue.end();
   }
 

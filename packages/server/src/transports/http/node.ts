@@ -112,9 +112,17 @@ class NodeExchange extends Exchange {
  * `subscriptions/listen`) then holds no generator, promise or async frame.
  */
 function writeStream(answer: Extract<HttpAnswer, { stream: ChunkQueue }>, res: ServerResponse, exchange: NodeExchange): void {
-  res.writeHead(answer.status, answer.headers);
-  res.flushHeaders();
   const queue = answer.stream;
+  if (queue.ended) {
+    // The whole stream is known (a request answered at once on an SSE response, as the
+    // initialize era's tools/call is): one body with its length, no chunked encoding.
+    let text = "";
+    for (let chunk = queue.take(); chunk !== undefined; chunk = queue.take()) text += chunk;
+    res.writeHead(answer.status, { ...answer.headers, "content-length": String(Buffer.byteLength(text)) });
+    res.end(text);
+    return;
+  }
+  res.writeHead(answer.status, answer.headers);
   // The client went away: drop what is unread and end the queue now (its reader wakes and stops).
   if (!exchange.gone) exchange.onGone = () => queue.abandon();
   // Past maxBufferedBytes the client is not keeping up: the writer may be parked on a 'drain'
@@ -124,16 +132,27 @@ function writeStream(answer: Extract<HttpAnswer, { stream: ChunkQueue }>, res: S
     overflowed?.();
     res.destroy();
   };
+  // The head leaves with the first chunk, or on its own when the stream has nothing to say yet
+  // (an idle listen stream: the client must see the 200 at once).
+  let flushed = false;
   const pump = () => {
+    // What is ready leaves in one write: the head, a priming event, the answer and the end of a
+    // stream answered at once were four system calls (and four wake-ups of the client) before.
+    res.cork();
     try {
       for (;;) {
         if (res.destroyed) return;
         const chunk = queue.take();
         if (chunk === undefined) {
           if (queue.ended) res.end();
-          else queue.onceReady(later);
+          else {
+            if (!flushed) res.flushHeaders();
+            queue.onceReady(later);
+          }
+          flushed = true;
           return;
         }
+        flushed = true;
         // Respect the socket's backpressure: wait for 'drain' (or the end of the response).
         if (!res.write(chunk) && !res.destroyed) {
           const done = () => {
@@ -148,6 +167,9 @@ function writeStream(answer: Extract<HttpAnswer, { stream: ChunkQueue }>, res: S
       }
     } catch {
       res.destroy();
+    } finally {
+      // end() uncorks by itself.
+      if (!res.writableEnded && !res.destroyed) res.uncork();
     }
   };
   // Chunks are written in a microtask after their push, never inside the pusher's call.

@@ -84,7 +84,8 @@ export const DEFAULT_MAX_EVENTS_PER_SESSION = 1000;
  */
 export class MemoryEventStore implements EventStore {
   readonly #max: number;
-  readonly #sessions = new Map<string, { next: number; events: StoredEvent[] }>();
+  /** Per session: the events from `start` on are kept (the slots before it are dropped ones, cleared). */
+  readonly #sessions = new Map<string, { next: number; start: number; events: (StoredEvent | undefined)[] }>();
 
   /**
    * An empty store.
@@ -101,22 +102,31 @@ export class MemoryEventStore implements EventStore {
   append(sessionId: string, streamId: string, message: JsonObject | undefined): string {
     let log = this.#sessions.get(sessionId);
     if (!log) {
-      log = { next: 0, events: [] };
+      log = { next: 0, start: 0, events: [] };
       this.#sessions.set(sessionId, log);
     }
     const id = `${streamId}.${++log.next}`;
     log.events.push({ id, streamId, message });
-    if (log.events.length > this.#max) log.events.splice(0, log.events.length - this.#max);
+    // The oldest is dropped by moving `start`, and the array compacted once per `max` drops:
+    // a splice per event moved all the others, O(max) for every event of a busy session.
+    if (log.events.length - log.start > this.#max) {
+      log.events[log.start++] = undefined;
+      if (log.start >= this.#max) {
+        log.events = log.events.slice(log.start);
+        log.start = 0;
+      }
+    }
     return id;
   }
 
   replay(sessionId: string, lastEventId: string): { streamId: string; events: StoredEvent[] } | undefined {
-    const events = this.#sessions.get(sessionId)?.events;
-    if (!events) return undefined;
-    const at = events.findIndex((e) => e.id === lastEventId);
+    const log = this.#sessions.get(sessionId);
+    if (!log) return undefined;
+    const kept = log.events.slice(log.start) as StoredEvent[];
+    const at = kept.findIndex((e) => e.id === lastEventId);
     if (at < 0) return undefined;
-    const streamId = events[at]!.streamId;
-    return { streamId, events: events.slice(at + 1).filter((e) => e.streamId === streamId) };
+    const streamId = kept[at]!.streamId;
+    return { streamId, events: kept.slice(at + 1).filter((e) => e.streamId === streamId) };
   }
 
   forget(sessionId: string): void {

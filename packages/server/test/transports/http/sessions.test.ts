@@ -32,6 +32,22 @@ describe("MemoryEventStore", () => {
     expect(kept?.events.map((e) => e.message)).toEqual([{ n: 8 }, { n: 9 }]);
     expect(() => new MemoryEventStore(0)).toThrow(RangeError);
   });
+
+  it("keeps the newest maxEventsPerSession events across many drops (the log is compacted in steps)", () => {
+    const store = new MemoryEventStore(5);
+    const ids: string[] = [];
+    for (let i = 0; i < 1003; i++) ids.push(store.append("s", i % 2 === 0 ? "p1" : "get", { n: i }));
+    // Only the last five are known: the sixth newest was dropped.
+    expect(store.replay("s", ids[1003 - 6]!)).toBeUndefined();
+    expect(store.replay("s", ids[1003 - 5]!)).toEqual({
+      streamId: "p1",
+      events: [
+        { id: ids[1000], streamId: "p1", message: { n: 1000 } },
+        { id: ids[1002], streamId: "p1", message: { n: 1002 } },
+      ],
+    });
+    expect(store.replay("s", ids[1002]!)).toEqual({ streamId: "p1", events: [] });
+  });
 });
 
 describe("MemorySessionStore", () => {
