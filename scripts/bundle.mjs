@@ -217,6 +217,11 @@ function linkEntries(entry, all) {
   };
 }
 
+/** Whether a source file has a default export (`export default …`, or `… as default` in an export list). */
+function hasDefaultExport(file) {
+  return /\bexport\s+default\b|\bas\s+default\b/.test(readFileSync(file, "utf8"));
+}
+
 /**
  * Each entry but the main one (`dist/index.js`) is built as if it imported
  * the main entry's source first. Entries share code through chunks, one
@@ -241,7 +246,10 @@ function withMain(main) {
         loader: "js",
       }));
       build.onLoad({ filter: /.*/, namespace: "with-main" }, (args) => ({
-        contents: `import "main-entry:";\nexport * from ${JSON.stringify(resolve(dir, args.path))};\n`,
+        // `export *` leaves out `default`: an entry's default export is re-exported by name.
+        contents: `import "main-entry:";\nexport * from ${JSON.stringify(resolve(dir, args.path))};\n${
+          hasDefaultExport(resolve(dir, args.path)) ? `export { default } from ${JSON.stringify(resolve(dir, args.path))};\n` : ""
+        }`,
         resolveDir: dir,
         loader: "js",
       }));

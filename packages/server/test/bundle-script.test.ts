@@ -1,0 +1,68 @@
+// scripts/bundle.mjs on a package of its own (written here into a temporary
+// folder): the other entries are built on the main entry's chunk, keep their
+// default exports, and share the main entry's classes and state.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { coldPath } from "../../../test-support/cold-path.js";
+
+const script = resolve("../../scripts/bundle.mjs");
+const dir = mkdtempSync(join(tmpdir(), "x-bundle-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const entry = (name: string) => ({
+  import: { types: `./dist/${name}.d.ts`, default: `./dist/${name}.js` },
+  require: { types: `./dist/${name}.d.cts`, default: `./dist/${name}.cjs` },
+});
+writeFileSync(
+  join(dir, "package.json"),
+  JSON.stringify({
+    name: "fixture",
+    version: "1.0.0",
+    type: "module",
+    sideEffects: false,
+    main: "./dist/index.cjs",
+    types: "./dist/index.d.cts",
+    typesVersions: { "*": { extra: ["./dist/extra.d.cts"], other: ["./dist/other.d.cts"] } },
+    exports: { ".": entry("index"), "./extra": entry("extra"), "./other": entry("other") },
+  }),
+);
+mkdirSync(join(dir, "src"));
+mkdirSync(join(dir, "dist"));
+writeFileSync(join(dir, "src/thing.js"), "export class Thing {}\nexport const registry = new Map();\n");
+writeFileSync(join(dir, "src/index.js"), 'export { Thing, registry } from "./thing.js";\nexport const own = 1;\n');
+writeFileSync(
+  join(dir, "src/extra.js"),
+  'import { Thing, registry } from "./thing.js";\nexport default function make() { registry.set("made", true); return new Thing(); }\nexport const named = 2;\n',
+);
+writeFileSync(
+  join(dir, "src/other.js"),
+  'import { registry } from "./thing.js";\nexport const seen = () => registry.get("made") === true;\n',
+);
+
+describe("scripts/bundle.mjs", () => {
+  const out = execFileSync(process.execPath, [script], { cwd: dir, encoding: "utf8" });
+
+  it("keeps a default export of an entry other than the main one", async () => {
+    expect(out).toMatch(/^bundle: fixture -> /);
+    const extra = await import(pathToFileURL(join(dir, "dist/extra.js")).href);
+    expect(Object.keys(extra).sort()).toEqual(["default", "named"]);
+    expect(typeof extra.default).toBe("function");
+  });
+
+  it("gives every entry the main entry's classes and state", async () => {
+    const main = await import(pathToFileURL(join(dir, "dist/index.js")).href);
+    const extra = await import(pathToFileURL(join(dir, "dist/extra.js")).href);
+    const other = await import(pathToFileURL(join(dir, "dist/other.js")).href);
+    expect(extra.default()).toBeInstanceOf(main.Thing);
+    expect(main.registry.get("made")).toBe(true);
+    expect(other.seen()).toBe(true);
+  });
+
+  it("loads the main entry from itself and one chunk", () => {
+    expect(coldPath(dir, "dist/index.js").files.length).toBeLessThanOrEqual(2);
+  });
+});
