@@ -71,16 +71,25 @@ function exchange(listener, sink = sinks[0]) {
   });
 }
 
-// The bare responder's listener (servers/bare.mjs), answering @x's bytes.
+// The bare responder's listener (servers/bare.mjs), answering @x's bytes at the end of the turn as it does.
 let answerBytes;
+let due = [];
+const writeDue = () => {
+  const list = due;
+  due = [];
+  for (let i = 0; i < list.length; i += 2) {
+    list[i].writeHead(200, { "content-type": "application/json" });
+    list[i].end(list[i + 1]);
+  }
+};
 const bare = (req, res) => {
   const chunks = [];
   req.on("data", (chunk) => chunks.push(chunk));
   req.on("end", () => {
     const message = JSON.parse(Buffer.concat(chunks).toString("utf8"));
     const text = answerBytes[0] + JSON.stringify(message.id) + answerBytes[1];
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(text);
+    if (due.length === 0) setImmediate(writeDue);
+    due.push(res, text);
   });
 };
 

@@ -60,6 +60,17 @@ if (process.argv.includes("--stdio")) {
   });
   process.stdin.on("end", () => process.exit(0));
 } else {
+  // Answers leave at the end of the turn, together, as in bare.mjs (and @x/server).
+  let due = [];
+  const writeDue = () => {
+    const list = due;
+    due = [];
+    for (let i = 0; i < list.length; i += 2) {
+      const [body, type, status] = list[i + 1];
+      list[i].writeHead(status, { "content-type": type });
+      list[i].end(body);
+    }
+  };
   const http = createServer((req, res) => {
     if (req.method !== "POST") {
       res.writeHead(405, { allow: "POST" });
@@ -76,8 +87,8 @@ if (process.argv.includes("--stdio")) {
         res.end();
         return;
       }
-      res.writeHead(a[2], { "content-type": a[1] });
-      res.end(a[0]);
+      if (due.length === 0) setImmediate(writeDue);
+      due.push(res, a);
     });
   });
   http.listen(0, "127.0.0.1", () => {
