@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { configureNodeServer, createFetchHandler, createNodeHandler, listen, McpServer, type RunningHttpServer } from "../src/index.js";
-import { head, parseRawAnswer, rawClient, rpc, stalledPost, testServer } from "./helpers.js";
+import { head, parseRawAnswer, rawClient, request, rpc, stalledPost, testServer } from "./helpers.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -262,5 +262,49 @@ describe("bodyTimeoutMs: a body that never all arrives is answered whatever the 
     const answer = await rpc(running.url, "tools/call", { name: "slow" });
     expect(answer.status).toBe(200);
     expect(answer.json.result.content[0].text).toBe("slept");
+  });
+});
+
+describe("body deadlines shared by the node handler's reads", () => {
+  it("lets go of every stalled body at its own deadline while others in flight are answered", async () => {
+    const running = await listen(testServer(), { port: 0, bodyTimeoutMs: 200 });
+    open.push(running);
+    const started = Date.now();
+    // Three bodies that never end, started 60 ms apart, and one request that ends in the middle of them.
+    const stalled = [0, 60, 120].map(async (delay) => {
+      await sleep(delay);
+      const from = Date.now();
+      const raw = await stalledPost(running.url, 100, 10, 3000);
+      return { raw, after: Date.now() - from };
+    });
+    await sleep(90);
+    const fine = await rpc(running.url, "tools/call", { name: "echo", arguments: { text: "meanwhile" } });
+    expect(fine.status).toBe(200);
+    expect(fine.json.result.content[0].text).toBe("meanwhile");
+    for (const { raw, after } of await Promise.all(stalled)) {
+      expect(raw).toMatch(/^HTTP\/1\.1 408 /);
+      expect(parseRawAnswer(raw!).json.error.code).toBe(-32600);
+      // Not before the deadline; within two sweeps (50 ms each here) and some scheduling after it.
+      expect(after).toBeGreaterThanOrEqual(195);
+      expect(after).toBeLessThan(200 + 2 * 50 + 400);
+    }
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+
+  it("keeps no deadline for a body that ended: a slow body finished in time is answered, not cut", async () => {
+    const running = await listen(testServer(), { port: 0, bodyTimeoutMs: 300 });
+    open.push(running);
+    const text = JSON.stringify(request("tools/list"));
+    const client = rawClient(running.url);
+    client.socket.write(head(running.url, { "content-length": String(Buffer.byteLength(text)) }));
+    client.socket.write(text.slice(0, 5));
+    await sleep(150);
+    client.socket.write(text.slice(5));
+    // Well past the deadline of the read's start: the read left the list when it ended.
+    await sleep(400);
+    const raw = client.received();
+    client.socket.destroy();
+    expect(raw).toMatch(/^HTTP\/1\.1 200 /);
+    expect(parseRawAnswer(raw).json.result.tools.length).toBeGreaterThan(0);
   });
 });

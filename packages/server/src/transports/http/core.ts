@@ -138,7 +138,9 @@ export interface HttpTransportOptions extends LegacyHttpOptions {
    * body that never arrives whatever the timeouts of the server the handler
    * is mounted in (Node's own allow five minutes, Fastify's none). A body a
    * framework already read is not timed. Default 30 000; 0 (or a negative
-   * number) turns it off.
+   * number) turns it off. Through `createNodeHandler` the deadlines are
+   * swept by one timer, so a late body is let go within two sweeps after it
+   * (a sweep: a quarter of this, at most 1 s).
    */
   bodyTimeoutMs?: number;
   /** Most requests handled at once (open listen streams included); past it: 503. Default 1024. */
