@@ -27,12 +27,19 @@ describe("findNonFinite", () => {
   });
 
   it("finds one in a value too large or too deep for the quick walk", () => {
-    const wide = Array.from({ length: 20_000 }, (_, i) => ({ i }));
+    const wide = Array.from({ length: 300_000 }, (_, i) => ({ i }));
     wide.push({ i: Number.POSITIVE_INFINITY });
-    expect(findNonFinite(wide)).toBe("/20000/i");
+    expect(findNonFinite(wide)).toBe("/300000/i");
     let deep: unknown = [Number.NaN];
     for (let i = 0; i < 100; i++) deep = { d: deep };
     expect(findNonFinite(deep)).toBe(`${"/d".repeat(100)}/0`);
+  });
+
+  it("finds one at the end of a 1 MB result of 20 000 objects, within the quick walk", () => {
+    const items: Record<string, unknown>[] = Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `item-${i}`, value: i * 0.5 }));
+    expect(findNonFinite({ items })).toBeUndefined();
+    items[19_999]!.value = Number.NaN;
+    expect(findNonFinite({ items })).toBe("/items/19999/value");
   });
 
   it("words the problem once for every check", () => {
