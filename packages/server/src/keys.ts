@@ -4,21 +4,15 @@
  * server/utilities/pagination). HMAC-SHA256 from `node:crypto`.
  */
 import type * as Crypto from "node:crypto";
-import { createRequire } from "node:module";
-
-let cryptoModule: typeof Crypto | undefined;
+import { nodeBuiltin } from "./builtins.js";
 
 /**
  * `node:crypto`, loaded on first use: a server that never signs a cursor nor
  * seals a `requestState` never loads it (loading it costs milliseconds).
- * Through `process.getBuiltinModule` where there is one (Node 20.16 and
- * later, Deno, Bun, and workerd with `nodejs_compat`, whose bundled modules
- * have no `import.meta.url` to resolve from), else `createRequire`.
+ * See `nodeBuiltin` for where it comes from.
  */
 export function nodeCrypto(): typeof Crypto {
-  const builtin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
-  cryptoModule ??= (builtin ? builtin("node:crypto") : createRequire(import.meta.url)("node:crypto")) as typeof Crypto;
-  return cryptoModule;
+  return nodeBuiltin<typeof Crypto>("node:crypto");
 }
 
 /** The minimum key length, in bytes. */

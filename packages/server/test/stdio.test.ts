@@ -1,6 +1,6 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { PassThrough } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { McpServer, serveStdio } from "../src/index.js";
 import { request, testServer } from "./helpers.js";
 
@@ -172,4 +172,25 @@ describe("serveStdio line limit", () => {
       expect(lines[1].result.tools.length).toBeGreaterThan(0);
     }
   });
+});
+
+describe("stdio under fake timers", () => {
+  it("writes a turn's answers with the real setImmediate, so a test with vi.useFakeTimers() still gets them", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const done = serveStdio(testServer(), { input, output, errors: new PassThrough() });
+    vi.useFakeTimers();
+    let line: string;
+    try {
+      // Only the turn's flush writes; with a faked setImmediate it would never come (the test's timeout bounds the wait).
+      const written = new Promise<string>((resolve) => output.once("data", (chunk) => resolve(String(chunk))));
+      input.write(`${JSON.stringify(request("tools/call", { name: "echo", arguments: { text: "faked" } }))}\n`);
+      line = await written;
+    } finally {
+      vi.useRealTimers();
+    }
+    input.end();
+    await done;
+    expect(JSON.parse(line.split("\n")[0]!).result.content[0].text).toBe("faked");
+  }, 3000);
 });

@@ -3,6 +3,7 @@
  * message per line on stdin and stdout, split only on `\n`; nothing but
  * protocol messages on stdout; diagnostics go to stderr.
  */
+import { atTurnEnd } from "../builtins.js";
 import type { Readable, Writable } from "node:stream";
 import { errorResponse, stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
@@ -110,7 +111,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     pendingOut += `${stringifyJson(message)}\n`;
     if (!flushScheduled) {
       flushScheduled = true;
-      setImmediate(flush);
+      (atTurnEnd ?? setImmediate)(flush);
     }
   };
 

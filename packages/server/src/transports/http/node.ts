@@ -2,9 +2,12 @@
  * The `node:http` adapter of the Streamable HTTP core: Node's own request
  * and response objects, no web `Request`/`Response` per call.
  */
+import type * as AsyncHooks from "node:async_hooks";
+import type { AsyncResource } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { stringifyJson } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
+import { atTurnEnd, nodeBuiltin } from "../../builtins.js";
 import type { McpServer } from "../../server.js";
 import type { Call } from "../call.js";
 import type { ChunkQueue } from "../sse.js";
@@ -58,26 +61,47 @@ export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, next?: un
  */
 let dueResponses: ServerResponse[] = [];
 let dueAnswers: Extract<HttpAnswer, { body: string }>[] = [];
+// Each answer is written in the async context of its own request (an
+// AsyncLocalStorage store, a trace's active span), not in that of the
+// request that happened to queue first: 'finish' and 'close' listeners and
+// loggers read it.
+let dueScopes: AsyncResource[] = [];
+let Scope: typeof AsyncResource | undefined;
 
 function endAtTurnEnd(res: ServerResponse, answer: Extract<HttpAnswer, { body: string }>): void {
-  if (dueResponses.length === 0) setImmediate(writeDue);
+  Scope ??= nodeBuiltin<typeof AsyncHooks>("node:async_hooks").AsyncResource;
+  if (dueResponses.length === 0) (atTurnEnd ?? setImmediate)(writeDue);
   dueResponses.push(res);
   dueAnswers.push(answer);
+  dueScopes.push(new Scope("x-mcp.answer"));
 }
 
 function writeDue(): void {
   const responses = dueResponses;
   const answers = dueAnswers;
+  const scopes = dueScopes;
   // Taken first: an answer queued while these are written goes in a turn of its own.
   dueResponses = [];
   dueAnswers = [];
+  dueScopes = [];
   for (let i = 0; i < responses.length; i++) {
     const res = responses[i]!;
-    if (res.destroyed) continue;
-    const answer = answers[i]!;
+    if (!res.destroyed) scopes[i]!.runInAsyncScope(writeAnswer, null, res, answers[i]!);
+  }
+}
+
+function writeAnswer(res: ServerResponse, answer: Extract<HttpAnswer, { body: string }>): void {
+  try {
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+  } catch {
+    // As the listener's own failure path: a 500 while nothing was sent, else the connection is cut.
     try {
-      res.writeHead(answer.status, answer.headers);
-      res.end(answer.body);
+      if (res.headersSent) res.destroy();
+      else {
+        const failed = errorAnswer(500, ErrorCode.InternalError, "Internal error");
+        res.writeHead(failed.status, failed.headers).end(failed.body);
+      }
     } catch {
       res.destroy();
     }

@@ -2,9 +2,10 @@
 // loop's turn, together: a burst of requests is answered with one burst of
 // writes. These tests hold what that must keep: every answer arrives, in
 // order, and a response whose client left before its turn ended is skipped.
-import { IncomingMessage, ServerResponse } from "node:http";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createServer, IncomingMessage, request as httpRequest, ServerResponse } from "node:http";
 import { Writable } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createNodeHandler, listen } from "../../../src/index.js";
 import { headersFor, request, testServer } from "../../helpers.js";
 
@@ -106,6 +107,67 @@ describe("answers written at the end of the turn", () => {
       all.forEach((seen, c) => expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => `c${c}-${i}`)));
     } finally {
       await running.close(1000);
+    }
+  });
+  it("writes each answer in its own request's async context: loggers on 'finish' see their own AsyncLocalStorage store", async () => {
+    const als = new AsyncLocalStorage<{ id: number }>();
+    const handler = createNodeHandler(testServer(), { path: "/mcp" });
+    let next = 0;
+    let finished = 0;
+    const wrong: number[] = [];
+    const http = createServer((req, res) => {
+      const id = ++next;
+      als.run({ id }, () => {
+        res.on("finish", () => {
+          finished++;
+          if (als.getStore()?.id !== id) wrong.push(id);
+        });
+        handler(req, res);
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`;
+      for (let round = 0; round < 5; round++) {
+        await Promise.all(
+          Array.from({ length: 16 }, async (_, i) => {
+            const body = request("tools/call", { name: "echo", arguments: { text: `r${round}-${i}` } });
+            const res = await fetch(url, { method: "POST", headers: headersFor(body), body: JSON.stringify(body) });
+            expect(((await res.json()) as { id: number }).id).toBe(body.id);
+          }),
+        );
+      }
+      expect(finished).toBe(80);
+      expect(wrong).toEqual([]);
+    } finally {
+      http.closeAllConnections();
+      http.close();
+    }
+  });
+
+  it("answers while a test has fake timers installed (the turn's end is the real setImmediate)", async () => {
+    const http = createServer(createNodeHandler(testServer(), { path: "/mcp" }));
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const body = request("tools/call", { name: "echo", arguments: { text: "faked" } });
+    vi.useFakeTimers();
+    try {
+      const text = await new Promise<string>((resolve, reject) => {
+        const port = (http.address() as { port: number }).port;
+        const req = httpRequest(`http://127.0.0.1:${port}/mcp`, { method: "POST", headers: headersFor(body) }, (res) => {
+          let received = "";
+          res.on("data", (chunk) => {
+            received += chunk;
+          });
+          res.on("end", () => resolve(received));
+        });
+        req.on("error", reject);
+        req.end(JSON.stringify(body));
+      });
+      expect(JSON.parse(text).result.content[0].text).toBe("faked");
+    } finally {
+      vi.useRealTimers();
+      http.closeAllConnections();
+      http.close();
     }
   });
 });
