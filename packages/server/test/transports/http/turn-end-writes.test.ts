@@ -104,7 +104,9 @@ describe("answers written at the end of the turn", () => {
         return seen;
       };
       const all = await Promise.all(Array.from({ length: 32 }, (_, c) => connection(c)));
-      all.forEach((seen, c) => expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => `c${c}-${i}`)));
+      all.forEach((seen, c) => {
+        expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => `c${c}-${i}`));
+      });
     } finally {
       await running.close(1000);
     }
