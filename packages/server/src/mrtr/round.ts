@@ -10,11 +10,22 @@ import type { Ask, Kind, NotSupported } from "./asks.js";
 /** Stands for an ask the client's capabilities rule out: it is answered "not supported", never asked. */
 const NOT_ASKED = Symbol("not asked");
 
-/** Thrown by an ask to end the round; handlers should let it pass (a `finally` still runs). */
+/**
+ * Thrown by an ask to end the round; handlers should let it pass (a `finally` still runs).
+ * It is control flow, not a fault, so it carries no stack trace (`stack` is
+ * its name and message only): capturing one through the handler's async
+ * frames was the costliest single step of a round that ends on an ask.
+ */
 export class InputRequiredSignal extends Error {
   /** Made by the server's asks; a handler never needs to make one. */
   constructor() {
-    super("input required: this round ends here and the client will retry with the answers");
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super("input required: this round ends here and the client will retry with the answers");
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     this.name = "InputRequiredSignal";
   }
 }

@@ -59,3 +59,17 @@ describe("resolving the asks of a run", () => {
     expect(outcome.used).toEqual({ mine: { action: "decline" } });
   });
 });
+
+describe("the signal that ends a round", () => {
+  it("is an Error without a stack trace, and leaves Error.stackTraceLimit as it was", async () => {
+    const { InputRequiredSignal } = await import("../../src/index.js");
+    const before = Error.stackTraceLimit;
+    const signal = new InputRequiredSignal();
+    expect(signal).toBeInstanceOf(Error);
+    expect(signal.name).toBe("InputRequiredSignal");
+    expect(signal.stack).not.toMatch(/\n\s+at /);
+    expect(Error.stackTraceLimit).toBe(before);
+    // Other errors keep their traces.
+    expect(new Error("x").stack).toMatch(/\n\s+at /);
+  });
+});
