@@ -95,16 +95,20 @@ function writeAnswer(res: ServerResponse, answer: Extract<HttpAnswer, { body: st
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body);
   } catch {
-    // As the listener's own failure path: a 500 while nothing was sent, else the connection is cut.
-    try {
-      if (res.headersSent) res.destroy();
-      else {
-        const failed = errorAnswer(500, ErrorCode.InternalError, "Internal error");
-        res.writeHead(failed.status, failed.headers).end(failed.body);
-      }
-    } catch {
-      res.destroy();
+    answerFailure(res);
+  }
+}
+
+/** A fault of the handler itself on `res`: 500 with -32603 while nothing was sent, else the connection is cut. */
+function answerFailure(res: ServerResponse): void {
+  try {
+    if (res.headersSent) res.destroy();
+    else {
+      const answer = errorAnswer(500, ErrorCode.InternalError, "Internal error");
+      res.writeHead(answer.status, answer.headers).end(answer.body);
     }
+  } catch {
+    res.destroy();
   }
 }
 
@@ -301,14 +305,7 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
     }
     const current = new NodeExchange(req, deadlines);
     exchange = current;
-    const failed = () => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      const answer = errorAnswer(500, ErrorCode.InternalError, "Internal error");
-      res.writeHead(answer.status, answer.headers).end(answer.body);
-    };
+    const failed = () => answerFailure(res);
     // One `then` with both callbacks (not then + catch): a promise and a job fewer per request.
     core.serve(current).then((answer) => {
       if (res.destroyed) return;
