@@ -43,9 +43,18 @@
 //                   it, and it is not bundled. Needs --standalone.
 //   --inline PKG    the built code of dependency PKG (its dist/, through its
 //                   "exports") goes into this package's files instead of
-//                   staying an import. Only for packages with no module
-//                   state and no classes (nothing whose identity two copies
-//                   would split): @x/builders, @x/mcp-v2607, @x/mcp-v2511.
+//                   staying an import. Only for packages whose copies can
+//                   live side by side: no state two copies would split
+//                   (a cache is only memory), and every class checked with
+//                   `instanceof` branded by brandAcrossCopies (@x/jsonrpc),
+//                   so that one copy's instance passes another copy's check
+//                   (@x/builders, @x/mcp-v2607, @x/mcp-v2511, @x/jsonrpc,
+//                   @x/json-schema). A `#name` import of PKG stays one and
+//                   resolves against this package's "imports", which must
+//                   map the same names (to entries of this package's own
+//                   src/). PKG's run-time requires resolve from this
+//                   package's folder then, so each of PKG's dependencies
+//                   must be one of this package's too (checked here).
 //                   Why: each further package a cold import resolves and
 //                   each further module it loads costs Node's loader about
 //                   a millisecond (bench/README.md, "Cold import"). PKG
@@ -69,9 +78,18 @@ for (const [i, arg] of args.entries()) {
 }
 for (const name of inline) {
   if (!(name in (pkg.dependencies ?? {}))) throw new Error(`bundle: --inline ${name}: not a dependency of ${pkg.name}`);
-  // A `#name` import in its files would resolve against this package's "imports" instead of its own.
+  // A `#name` import in its files stays an import and resolves against this package's "imports":
+  // this package must map every such name itself, to files of its own that play the same part.
   const manifest = JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8"));
-  if (manifest.imports !== undefined) throw new Error(`bundle: --inline ${name}: it has subpath imports ("imports"), which cannot move`);
+  for (const key of Object.keys(manifest.imports ?? {})) {
+    if (!(key in (pkg.imports ?? {})))
+      throw new Error(`bundle: --inline ${name}: it imports "${key}", which ${pkg.name}'s "imports" must map too`);
+  }
+  // Its code, now in this package's files, loads its dependencies from this package's folder.
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+    if (!(dependency in pkg.dependencies))
+      throw new Error(`bundle: --inline ${name}: its dependency ${dependency} must be one of ${pkg.name}'s too`);
+  }
 }
 if (keep.length > 0 && !standalone) throw new Error("bundle: --keep needs --standalone");
 
@@ -89,7 +107,7 @@ function entries() {
   for (const value of Object.values(pkg.exports ?? {})) add(importTarget(value));
   for (const value of Object.values(pkg.imports ?? {}))
     for (const target of typeof value === "string" ? [value] : Object.values(value)) add(target);
-  if (targets.length === 0) throw new Error(`${pkg.name}: no ./dist/*.js entry in package.json "exports"`);
+  if (targets.size === 0) throw new Error(`${pkg.name}: no ./dist/*.js entry in package.json "exports"`);
   return [...targets]
     .filter((target) => !keep.includes(target.slice("./dist/".length)))
     .map((target) => {
@@ -237,14 +255,18 @@ function withMain(main) {
     setup(build) {
       if (main === undefined) return;
       build.onResolve({ filter: /^with-main:/ }, (args) => ({ path: args.path.slice("with-main:".length), namespace: "with-main" }));
+      // A module of this package loaded on first use (`import()`) reaches the main entry too: the
+      // code it shares with the main entry then stays on the main entry's chunk (which is loaded
+      // already when it runs) instead of going into a chunk of its own that the main entry imports.
+      build.onResolve({ filter: /^\./ }, (args) => {
+        if (args.kind !== "dynamic-import" || args.namespace !== "file") return undefined;
+        const source = resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts"));
+        const inSrc = source.startsWith(`${join(dir, "src")}/`) && existsSync(source);
+        return inSrc ? { path: relative(dir, source), namespace: "with-main" } : undefined;
+      });
       // The main entry is reached through a module of its own: package.json's "sideEffects": false
       // would have esbuild drop a bare import of the entry itself.
-      build.onResolve({ filter: /^main-entry:$/ }, () => ({ path: "main", namespace: "main-entry" }));
-      build.onLoad({ filter: /.*/, namespace: "main-entry" }, () => ({
-        contents: `export * from ${JSON.stringify(resolve(dir, main.in))};\n`,
-        resolveDir: dir,
-        loader: "js",
-      }));
+      build.onResolve({ filter: /^main-entry:$/ }, () => ({ path: resolve(dir, main.in), sideEffects: true }));
       build.onLoad({ filter: /.*/, namespace: "with-main" }, (args) => ({
         // `export *` leaves out `default`: an entry's default export is re-exported by name.
         contents: `import "main-entry:";\nexport * from ${JSON.stringify(resolve(dir, args.path))};\n${

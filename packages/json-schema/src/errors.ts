@@ -1,3 +1,5 @@
+import { brandAcrossCopies } from "@x/jsonrpc";
+
 /** Why `compileSchema` refused a schema (see {@link SchemaCompileError}). */
 export type SchemaRefusal = "not-an-object" | "not-json" | "too-large" | "too-deep" | "unknown-dialect" | "unresolved-ref" | "invalid";
 
@@ -11,6 +13,11 @@ export type SchemaRefusal = "not-an-object" | "not-json" | "too-large" | "too-de
  * `cause` the validator's error where it threw one (ajv's).
  */
 export class SchemaCompileError extends Error {
+  static {
+    // @x/server and @x/client carry their own copies of this package.
+    brandAcrossCopies(SchemaCompileError, "@x/json-schema/SchemaCompileError");
+  }
+
   /** What is wrong with the schema. */
   readonly reason: SchemaRefusal;
   /** The figures behind the reason (see the class comment). */

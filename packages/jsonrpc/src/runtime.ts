@@ -12,12 +12,40 @@
 import { createRequire } from "node:module";
 
 /**
+ * Makes `value instanceof cls` true for an instance of any copy of `cls`
+ * (the class of another copy of the same package's code, branded with the
+ * same `key`), not only of this one. `@x/server` and `@x/client` carry
+ * their own copies of this package and of `@x/json-schema` (fewer packages
+ * for Node to resolve on a cold start), so an error one copy throws must
+ * still be recognised by a check written against another. The brand is a
+ * `Symbol.for(key)` property on the prototype; `instanceof` a subclass of
+ * `cls` keeps its ordinary meaning.
+ *
+ * @param cls the class, branded once (call it in its static block).
+ * @param key the name the copies share, e.g. `"@x/jsonrpc/MissingDependencyError"`.
+ */
+export function brandAcrossCopies(cls: abstract new (...args: never[]) => object, key: string): void {
+  const brand = Symbol.for(key);
+  Object.defineProperty(cls.prototype, brand, { value: true });
+  Object.defineProperty(cls, Symbol.hasInstance, {
+    value(this: unknown, value: unknown): boolean {
+      if (this !== cls) return Function.prototype[Symbol.hasInstance].call(this, value);
+      return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+    },
+  });
+}
+
+/**
  * Thrown when a package loaded on first use is not installed (for example
  * beside a bundle built with that package left out). Its message names the
  * package; callers pass it on as it is, never as a schema or parse error,
  * since it is a problem of the installation, not of any schema or message.
  */
 export class MissingDependencyError extends Error {
+  static {
+    brandAcrossCopies(MissingDependencyError, "@x/jsonrpc/MissingDependencyError");
+  }
+
   /** The package that could not be found, e.g. `"ajv"`. */
   readonly dependency: string;
 

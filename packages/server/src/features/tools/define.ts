@@ -302,7 +302,7 @@ function compileFor(
     check = compileSchema(schema, { validator });
   } catch (error) {
     if (error instanceof MissingDependencyError) throw error;
-    throw new Error(`tool ${tool}: ${which} does not compile: ${(error as Error).message}`);
+    throw new Error(`tool ${tool}: ${which} does not compile: ${(error as Error).message}`, { cause: error });
   }
   // After the compile, which has read the dialect: JSON Schema ignores an
   // unknown keyword, so a misspelt one would leave its check undone, silently.
