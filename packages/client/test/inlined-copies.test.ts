@@ -12,6 +12,8 @@ describe.runIf(existsSync(built))("the built client's copies of @x/jsonrpc and @
 
   it("throw a MissingDependencyError the package's class recognises, and recognise the package's", () => {
     expect(dist.MissingDependencyError).not.toBe(MissingDependencyError);
+    // The class keeps its own name (stack traces and util.inspect print it).
+    expect(dist.MissingDependencyError.name).toBe("MissingDependencyError");
     expect(new dist.MissingDependencyError("ajv", null) instanceof MissingDependencyError).toBe(true);
     expect(new MissingDependencyError("ajv", null) instanceof dist.MissingDependencyError).toBe(true);
   });

@@ -13,11 +13,6 @@ export type SchemaRefusal = "not-an-object" | "not-json" | "too-large" | "too-de
  * `cause` the validator's error where it threw one (ajv's).
  */
 export class SchemaCompileError extends Error {
-  static {
-    // @x/server and @x/client carry their own copies of this package.
-    brandAcrossCopies(SchemaCompileError, "@x/json-schema/SchemaCompileError");
-  }
-
   /** What is wrong with the schema. */
   readonly reason: SchemaRefusal;
   /** The figures behind the reason (see the class comment). */
@@ -37,3 +32,6 @@ export class SchemaCompileError extends Error {
     this.data = data;
   }
 }
+
+// @x/server and @x/client carry their own copies of this package (after the class: see brandAcrossCopies).
+brandAcrossCopies(SchemaCompileError, "@x/json-schema/SchemaCompileError");

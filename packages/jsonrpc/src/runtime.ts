@@ -21,7 +21,7 @@ import { createRequire } from "node:module";
  * `Symbol.for(key)` property on the prototype; `instanceof` a subclass of
  * `cls` keeps its ordinary meaning.
  *
- * @param cls the class, branded once (call it in its static block).
+ * @param cls the class, branded once (call it right after the class declaration).
  * @param key the name the copies share, e.g. `"@x/jsonrpc/MissingDependencyError"`.
  */
 export function brandAcrossCopies(cls: abstract new (...args: never[]) => object, key: string): void {
@@ -42,10 +42,6 @@ export function brandAcrossCopies(cls: abstract new (...args: never[]) => object
  * since it is a problem of the installation, not of any schema or message.
  */
 export class MissingDependencyError extends Error {
-  static {
-    brandAcrossCopies(MissingDependencyError, "@x/jsonrpc/MissingDependencyError");
-  }
-
   /** The package that could not be found, e.g. `"ajv"`. */
   readonly dependency: string;
 
@@ -63,6 +59,9 @@ export class MissingDependencyError extends Error {
     this.dependency = dependency;
   }
 }
+// After the class, not in a static block: a class that names itself inside its body is renamed
+// by esbuild (`class _MissingDependencyError`), and its name is what stack traces print.
+brandAcrossCopies(MissingDependencyError, "@x/jsonrpc/MissingDependencyError");
 
 function missing(error: unknown, dependency: string): unknown {
   const code = (error as { code?: unknown } | null)?.code;

@@ -16,6 +16,7 @@ describe("brandAcrossCopies", () => {
     expect(ours instanceof copy.MissingDependencyError).toBe(true);
     expect(theirs instanceof MissingDependencyError).toBe(true);
     expect(theirs instanceof Error).toBe(true);
+    expect(MissingDependencyError.name).toBe("MissingDependencyError");
   });
 
   it("does not let other errors or values pass", () => {

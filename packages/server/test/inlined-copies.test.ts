@@ -15,6 +15,8 @@ describe.runIf(existsSync(built))("the built server's copies of @x/jsonrpc and @
 
   it("throw errors the packages' classes recognise, and recognise theirs", () => {
     expect(dist.MissingDependencyError).not.toBe(MissingDependencyError);
+    // The class keeps its own name (stack traces and util.inspect print it).
+    expect(dist.MissingDependencyError.name).toBe("MissingDependencyError");
     expect(new dist.MissingDependencyError("ajv", null) instanceof MissingDependencyError).toBe(true);
     expect(new MissingDependencyError("ajv", null) instanceof dist.MissingDependencyError).toBe(true);
   });
