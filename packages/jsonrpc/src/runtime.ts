@@ -21,8 +21,12 @@ import { createRequire } from "node:module";
  * `Symbol.for(key)` property on the prototype; `instanceof` a subclass of
  * `cls` keeps its ordinary meaning.
  *
+ * Packaging, not a protocol rule: no spec section.
+ *
  * @param cls the class, branded once (call it right after the class declaration).
  * @param key the name the copies share, e.g. `"@x/jsonrpc/MissingDependencyError"`.
+ * @returns nothing; `cls` and its prototype are changed in place.
+ * @throws TypeError when `cls` was branded already, or it or its prototype is frozen.
  */
 export function brandAcrossCopies(cls: abstract new (...args: never[]) => object, key: string): void {
   const brand = Symbol.for(key);
