@@ -16,6 +16,7 @@ import { INITIALIZE_ERA_VERSIONS, isInitializeEraVersion } from "@x/mcp-v2511/wi
 import type { JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { ClientErrorCode, McpClientError } from "./errors.js";
+import { loadOnce } from "./lazy.js";
 import { checkAnswer, type InputContext, type InputHandlers } from "./mrtr.js";
 
 /**
@@ -55,11 +56,10 @@ export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([
 ]);
 
 type Validate = typeof import("@x/mcp-v2511").validate;
-let validateModule: Promise<Validate> | undefined;
+const validateModule = loadOnce(() => import("@x/mcp-v2511").then((m): Validate => m.validate));
 /** The 2025-11-25 validators, loaded on first use (a client of the modern era never pays for them). */
 export function loadLegacyValidate(): Promise<Validate> {
-  validateModule ??= import("@x/mcp-v2511").then((m) => m.validate);
-  return validateModule;
+  return validateModule.get();
 }
 
 /** What the server said in its `InitializeResult`. */

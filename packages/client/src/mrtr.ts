@@ -15,17 +15,17 @@ import type {
 } from "@x/mcp-v2607";
 import { isObject } from "@x/jsonrpc";
 import { Method } from "@x/mcp-v2607/constants";
+import { loadOnce } from "./lazy.js";
 
 type Validate = typeof import("@x/mcp-v2607").validate;
-let validateModule: Promise<Validate> | undefined;
+const validateModule = loadOnce(() => import("@x/mcp-v2607").then((m): Validate => m.validate));
 /**
  * The generated `validate`, loaded when the first answer is checked: the
  * module holds every definition's validator and costs tens of milliseconds
  * to load, which a client that never answers input requests should not pay.
  */
 function loadValidate(): Promise<Validate> {
-  validateModule ??= import("@x/mcp-v2607").then((m) => m.validate);
-  return validateModule;
+  return validateModule.get();
 }
 import { ClientErrorCode, McpClientError } from "./errors.js";
 

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -20,5 +21,23 @@ describe("the cold path of the built main entry", () => {
     expect(files.length).toBeLessThanOrEqual(4);
     expect(files).toContain("dist/default-validator.js");
     expect(specifiers.filter((s) => s.startsWith("@x/"))).toEqual([]);
+  });
+
+  // OAuth, SSE parsing, the loopback receiver and the cache's credential
+  // digest are imported on first use (bench/README.md, "Cold import").
+  it.runIf(built)("imports oauth4webapi, eventsource-parser, node:http and node:crypto only on first use", () => {
+    const { specifiers } = coldPath(root, "dist/index.js");
+    for (const lazy of ["oauth4webapi", "eventsource-parser", "node:http", "node:crypto"]) expect(specifiers).not.toContain(lazy);
+    // What Node itself loaded for a fresh `import "@x/client"`.
+    const loaded = JSON.parse(
+      execFileSync(
+        process.execPath,
+        ["--input-type=module", "-e", 'await import("./dist/index.js"); process.stdout.write(JSON.stringify(process.moduleLoadList))'],
+        { cwd: root, encoding: "utf8" },
+      ),
+    ) as string[];
+    expect(loaded).toContain("NativeModule fs"); // the list is Node's, and read
+    for (const builtin of ["http", "_http_server", "crypto", "internal/crypto/hash"])
+      expect(loaded).not.toContain(`NativeModule ${builtin}`);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, ClientErrorCode, StreamableHttpTransport } from "../src/index.js";
@@ -344,5 +345,20 @@ describe("Streamable HTTP: authorization context", () => {
     await client.readResource("file:///me", { cache: "bypass" });
     await client.readResource("file:///me");
     expect(seen.map((s) => s.headers.authorization)).toEqual(["Bearer alice", "Bearer bob", "Bearer alice"]);
+  });
+
+  it("is the SHA-256 of the Authorization header (base64url), never the credential, and none without one", async () => {
+    const sha = (text: string) => createHash("sha256").update(text).digest("base64url");
+    const fixed = new StreamableHttpTransport("http://127.0.0.1:9/mcp", { headers: { authorization: "Bearer s3cret" } });
+    const context = await fixed.authContext();
+    expect(context).toBe(sha("Bearer s3cret"));
+    expect(context).not.toContain("s3cret");
+    let token = "one";
+    const dynamic = new StreamableHttpTransport("http://127.0.0.1:9/mcp", { headers: async () => ({ authorization: `Bearer ${token}` }) });
+    const first = await dynamic.authContext();
+    token = "two";
+    expect(await dynamic.authContext()).toBe(sha("Bearer two"));
+    expect(first).toBe(sha("Bearer one"));
+    expect(await new StreamableHttpTransport("http://127.0.0.1:9/mcp").authContext()).toBeUndefined();
   });
 });

@@ -5,7 +5,8 @@
  * each tried in the order the spec gives.
  */
 import { resourceMetadataPaths } from "@x/mcp-v2607/wire";
-import * as oauth from "oauth4webapi";
+import type * as OAuth from "oauth4webapi";
+import { loadOAuth } from "./oauth-lib.js";
 import { authError, clip } from "../errors.js";
 
 /** One challenge of a `WWW-Authenticate` header: its scheme (lowercased) and parameters (names lowercased). */
@@ -228,7 +229,7 @@ export function authorizationServerMetadataUrls(issuer: URL): URL[] {
  * expected issuer, RFC 8414 §3.3).
  * @throws McpClientError -32097 `"authorization_server_metadata"`: none found, or the issuer does not match.
  */
-export async function discoverAuthorizationServer(issuer: string, ctx: DiscoveryContext): Promise<oauth.AuthorizationServer> {
+export async function discoverAuthorizationServer(issuer: string, ctx: DiscoveryContext): Promise<OAuth.AuthorizationServer> {
   let issuerUrl: URL;
   try {
     issuerUrl = new URL(issuer);
@@ -258,7 +259,7 @@ export async function discoverAuthorizationServer(issuer: string, ctx: Discovery
       continue;
     }
     try {
-      return await oauth.processDiscoveryResponse(issuerUrl, response);
+      return await (await loadOAuth()).processDiscoveryResponse(issuerUrl, response);
     } catch (error) {
       throw authError(
         "authorization_server_metadata",

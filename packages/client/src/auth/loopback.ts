@@ -3,7 +3,7 @@
  * an HTTP listener on 127.0.0.1 that takes the authorization server's
  * redirect and hands its parameters to the transport.
  */
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { OAuthClientProvider } from "./provider.js";
 
@@ -63,6 +63,8 @@ export class LoopbackRedirectReceiver {
    * @throws the listen error (e.g. the port is taken).
    */
   static async start(options: LoopbackOptions = {}): Promise<LoopbackRedirectReceiver> {
+    // Imported here: loading node:http is a noticeable part of a cold start, and most clients never open this server.
+    const { createServer } = await import("node:http");
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

@@ -6,7 +6,7 @@
  * sends the request again. OAuth mechanics are oauth4webapi's; the order of
  * discovery, the challenges, scope selection and the hooks are ours.
  */
-import * as oauth from "oauth4webapi";
+import type * as OAuth from "oauth4webapi";
 import { authError, clip, isMcpClientError } from "../errors.js";
 import {
   type Challenge,
@@ -18,6 +18,7 @@ import {
   type ResourceMetadata,
   AUTH_REQUEST_TIMEOUT_MS,
 } from "./discovery.js";
+import { loadedOAuth, loadOAuth, oauthNow } from "./oauth-lib.js";
 import {
   InMemoryTokenStore,
   type OAuthClientInformation,
@@ -51,7 +52,7 @@ function unionScopes(...lists: Array<string | string[] | undefined>): string[] {
 }
 
 /** The OAuth error a token endpoint put in its `WWW-Authenticate` challenge (a 401 for a bad client authentication). */
-function challengeError(error: oauth.WWWAuthenticateChallengeError): { error?: string; description?: string } {
+function challengeError(error: OAuth.WWWAuthenticateChallengeError): { error?: string; description?: string } {
   const parameters = error.cause[0]?.parameters as Record<string, string> | undefined;
   return {
     ...(parameters?.error ? { error: parameters.error } : {}),
@@ -59,7 +60,10 @@ function challengeError(error: oauth.WWWAuthenticateChallengeError): { error?: s
   };
 }
 
+// Its errors exist only once oauth4webapi was loaded, and only it throws them.
 function describe(error: unknown): string {
+  const oauth = loadedOAuth();
+  if (oauth === undefined) return error instanceof Error ? error.message : String(error);
   if (error instanceof oauth.WWWAuthenticateChallengeError) {
     const { error: code, description } = challengeError(error);
     return `${code ?? "a challenge"}${description ? `: ${description}` : ""} (HTTP ${error.status})`;
@@ -73,7 +77,7 @@ function describe(error: unknown): string {
 
 interface Discovered {
   prm: ResourceMetadata;
-  as: oauth.AuthorizationServer;
+  as: OAuth.AuthorizationServer;
 }
 
 /**
@@ -91,7 +95,7 @@ export class OAuthSession {
   #state: StoredAuthorization | undefined;
   #loaded = false;
   #discovered: Discovered | undefined;
-  #dpop: oauth.DPoPHandle | undefined;
+  #dpop: OAuth.DPoPHandle | undefined;
   #dpopKeys: CryptoKeyPair | undefined;
   #running: Promise<void> | undefined;
   #refreshing: Promise<boolean> | undefined;
@@ -209,6 +213,7 @@ export class OAuthSession {
       return this.#fetch(url, { ...init, headers });
     }
     if (this.#dpop && tokens.token_type.toLowerCase() === "dpop") {
+      const oauth = oauthNow(); // #dpop is set only by #setUpDpop, which loaded it
       try {
         return await oauth.protectedResourceRequest(
           tokens.access_token,
@@ -288,7 +293,7 @@ export class OAuthSession {
     state.scopes = scopes;
     await this.#setUpDpop(as);
 
-    let response: oauth.TokenEndpointResponse;
+    let response: OAuth.TokenEndpointResponse;
     if (grant) response = await this.#machineGrant(as, prm, scope);
     else response = await this.#authorizationCode(as, prm, scope, state);
     state.tokens = toStored(response, state.tokens);
@@ -300,7 +305,8 @@ export class OAuthSession {
     return grants === undefined || grants.includes("refresh_token");
   }
 
-  async #setUpDpop(as: oauth.AuthorizationServer): Promise<void> {
+  async #setUpDpop(as: OAuth.AuthorizationServer): Promise<void> {
+    const oauth = await loadOAuth();
     const wanted = this.#provider.dpop;
     if (!wanted || !Array.isArray(as.dpop_signing_alg_values_supported) || as.dpop_signing_alg_values_supported.length === 0) {
       this.#dpop = undefined;
@@ -317,6 +323,7 @@ export class OAuthSession {
 
   // One option bag serves requests whose customFetch types differ only in the body type, hence `any`.
   #options<T extends object>(extra: T): any {
+    const oauth = oauthNow();
     return {
       ...extra,
       DPoP: this.#dpop,
@@ -330,8 +337,9 @@ export class OAuthSession {
   async #tokenRequest(
     step: "token",
     send: () => Promise<Response>,
-    read: (response: Response) => Promise<oauth.TokenEndpointResponse>,
-  ): Promise<oauth.TokenEndpointResponse> {
+    read: (response: Response) => Promise<OAuth.TokenEndpointResponse>,
+  ): Promise<OAuth.TokenEndpointResponse> {
+    const oauth = await loadOAuth();
     for (let attempt = 0; ; attempt++) {
       try {
         return await read(await send());
@@ -344,12 +352,13 @@ export class OAuthSession {
   }
 
   async #machineGrant(
-    as: oauth.AuthorizationServer,
+    as: OAuth.AuthorizationServer,
     prm: ResourceMetadata,
     scope: string | undefined,
-  ): Promise<oauth.TokenEndpointResponse> {
+  ): Promise<OAuth.TokenEndpointResponse> {
+    const oauth = await loadOAuth();
     const grant = this.#provider.grant as NonNullable<OAuthClientProvider["grant"]>;
-    const client: oauth.Client = { client_id: grant.client.client_id };
+    const client: OAuth.Client = { client_id: grant.client.client_id };
     const auth = clientAuth(grant.client, as, grant.privateKey);
     const parameters: Record<string, string> = { resource: prm.resource };
     if (scope) parameters.scope = scope;
@@ -383,7 +392,8 @@ export class OAuthSession {
   }
 
   /** The client identity: pre-registered, then a Client ID Metadata Document, then dynamic registration. */
-  async #clientFor(as: oauth.AuthorizationServer, state: StoredAuthorization, redirectUri: string): Promise<OAuthClientInformation> {
+  async #clientFor(as: OAuth.AuthorizationServer, state: StoredAuthorization, redirectUri: string): Promise<OAuthClientInformation> {
+    const oauth = await loadOAuth();
     const given = this.#provider.clientInformation;
     const preregistered = typeof given === "function" ? given(as.issuer) : given;
     if (preregistered) return preregistered;
@@ -399,7 +409,7 @@ export class OAuthSession {
     const metadata = this.#registrationMetadata(as, redirectUri);
     let registered: { client_id: string; client_secret?: unknown; token_endpoint_auth_method?: unknown };
     try {
-      const response = await oauth.dynamicClientRegistrationRequest(as, metadata as Partial<oauth.Client>, this.#options({}));
+      const response = await oauth.dynamicClientRegistrationRequest(as, metadata as Partial<OAuth.Client>, this.#options({}));
       registered = await readRegistration(response);
     } catch (error) {
       throw authError(
@@ -419,7 +429,7 @@ export class OAuthSession {
   }
 
   #registrationMetadata(
-    as: oauth.AuthorizationServer,
+    as: OAuth.AuthorizationServer,
     redirectUri: string,
   ): Record<string, unknown> & { token_endpoint_auth_method?: string } {
     const given = this.#provider.clientMetadata ?? {};
@@ -440,11 +450,12 @@ export class OAuthSession {
   }
 
   async #authorizationCode(
-    as: oauth.AuthorizationServer,
+    as: OAuth.AuthorizationServer,
     prm: ResourceMetadata,
     scope: string | undefined,
     state: StoredAuthorization,
-  ): Promise<oauth.TokenEndpointResponse> {
+  ): Promise<OAuth.TokenEndpointResponse> {
+    const oauth = await loadOAuth();
     const redirect = this.#provider.redirectUrl;
     const authorize = this.#provider.authorize;
     if (redirect === undefined || !authorize) {
@@ -457,7 +468,7 @@ export class OAuthSession {
     }
     const redirectUri = String(redirect);
     const info = await this.#clientFor(as, state, redirectUri);
-    const client: oauth.Client = { client_id: info.client_id };
+    const client: OAuth.Client = { client_id: info.client_id };
     const verifier = oauth.generateRandomCodeVerifier();
     const expectedState = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint);
@@ -533,6 +544,7 @@ export class OAuthSession {
   }
 
   async #doRefresh(): Promise<boolean> {
+    const oauth = await loadOAuth();
     const state = await this.#load();
     const refreshToken = state?.tokens?.refresh_token;
     if (!state || !refreshToken) return false;
@@ -548,7 +560,7 @@ export class OAuthSession {
       const { as, prm } = discovered;
       const info = this.#provider.grant?.client ?? this.#preregistered(as.issuer) ?? state.client;
       if (!info) throw new Error("no client identity for the refresh");
-      const client: oauth.Client = { client_id: info.client_id };
+      const client: OAuth.Client = { client_id: info.client_id };
       const auth = clientAuth(info, as, this.#provider.grant?.privateKey);
       const response = await this.#tokenRequest(
         "token",
@@ -585,7 +597,8 @@ export class OAuthSession {
 }
 
 /** Client authentication at the token endpoint: the client's method, else what the server advertises. */
-function clientAuth(info: OAuthClientInformation, as: oauth.AuthorizationServer, privateKey?: CryptoKey): oauth.ClientAuth {
+function clientAuth(info: OAuthClientInformation, as: OAuth.AuthorizationServer, privateKey?: CryptoKey): OAuth.ClientAuth {
+  const oauth = oauthNow();
   const supported = as.token_endpoint_auth_methods_supported;
   let method = info.token_endpoint_auth_method;
   if (!method) {
@@ -615,14 +628,14 @@ function clientAuth(info: OAuthClientInformation, as: oauth.AuthorizationServer,
  * joined by a colon, in Base64. The WHATWG form encoding leaves `-._*` and
  * alphanumerics as they are, which servers that skip the decoding step also read.
  */
-function secretBasic(secret: string): oauth.ClientAuth {
+function secretBasic(secret: string): OAuth.ClientAuth {
   const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
   return (_as, client, _body, headers) => {
     headers.set("authorization", `Basic ${Buffer.from(`${encode(client.client_id)}:${encode(secret)}`).toString("base64")}`);
   };
 }
 
-function toStored(response: oauth.TokenEndpointResponse, previous: StoredTokens | undefined): StoredTokens {
+function toStored(response: OAuth.TokenEndpointResponse, previous: StoredTokens | undefined): StoredTokens {
   const tokens: StoredTokens = { access_token: response.access_token, token_type: response.token_type };
   const refresh = response.refresh_token ?? previous?.refresh_token;
   if (refresh) tokens.refresh_token = refresh;
@@ -663,8 +676,9 @@ async function readRegistration(
 }
 
 function statusOf(error: unknown): Record<string, unknown> | undefined {
-  if (error instanceof oauth.ResponseBodyError) return { status: error.status, error: error.error };
-  if (error instanceof oauth.WWWAuthenticateChallengeError) {
+  const oauth = loadedOAuth();
+  if (oauth !== undefined && error instanceof oauth.ResponseBodyError) return { status: error.status, error: error.error };
+  if (oauth !== undefined && error instanceof oauth.WWWAuthenticateChallengeError) {
     const code = challengeError(error).error;
     return { status: error.status, ...(code ? { error: code } : {}) };
   }

@@ -11,15 +11,14 @@
  * stream, `notifications/cancelled` on abort, resumption of a broken SSE
  * stream with `Last-Event-ID`, and `DELETE` at the end.
  */
-import { createHash } from "node:crypto";
 import { MissingDependencyError, parseJson, stringifyJson } from "@x/jsonrpc";
 import { Header, isValidSessionId } from "@x/mcp-v2511/wire";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
-import { createParser } from "eventsource-parser";
 import { OAuthSession } from "../auth/session.js";
 import type { OAuthClientProvider } from "../auth/provider.js";
 import { clip, isMcpClientError, type McpClientError, transportError } from "../errors.js";
 import { standardHeaders } from "../headers.js";
+import { loadOnce } from "../lazy.js";
 import { isNotification, isRequest, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionHooks, type Transport } from "./transport.js";
 
@@ -597,6 +596,7 @@ export class StreamableHttpTransport implements Transport {
     cursor: StreamCursor,
     onMessage: (message: unknown) => boolean,
   ): Promise<unknown> {
+    const { createParser } = await eventSourceParser.get();
     let done = false;
     let failure: McpClientError | MissingDependencyError | undefined;
     const parser = createParser({
@@ -698,8 +698,18 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function digest(authorization: string | null): string | undefined {
-  return authorization === null ? undefined : createHash("sha256").update(authorization).digest("base64url");
+// Imported on first use, not with the package: a client that reads only JSON
+// answers, or keeps no cache, never needs them, and loading them is a
+// noticeable part of a cold start (node:crypto's internals are compiled on
+// first import).
+const eventSourceParser = loadOnce(() => import("eventsource-parser"));
+const nodeCrypto = loadOnce(() => import("node:crypto"));
+
+/** The `Authorization` value's SHA-256, base64url: an authorization context that does not keep the credential. */
+async function digest(authorization: string | null): Promise<string | undefined> {
+  if (authorization === null) return undefined;
+  const { createHash } = await nodeCrypto.get();
+  return createHash("sha256").update(authorization).digest("base64url");
 }
 
 function describe(error: unknown): string {
