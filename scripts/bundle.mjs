@@ -18,6 +18,11 @@
 // output is given back its `require` (padded to the same length, so the
 // source maps stay right).
 //
+// ASCII: esbuild escapes every non-ASCII character of the code, but keeps
+// some comments as written; an output file with one non-ASCII character is
+// held by Node as a two-byte string (twice the memory, slower to decode),
+// so such a file fails the build with its line.
+//
 // Chunks: esbuild puts the code two entries share into a chunk, one chunk
 // per set of entries that reach a module. Each entry but the main one
 // (dist/index.js) is built as if it imported the main entry first, so that
@@ -206,9 +211,27 @@ const common = {
 /** esbuild's spelling of a `require` it left to the program, and the literal call it stands for. */
 const WRAPPED_REQUIRE = /\b__require\((?=["'])/g;
 
-/** Writes a build's output files, each `__require("…")` given back as a literal `require  ("…")` of the same length. */
+/** A character esbuild's ASCII output left as it is: in a comment it kept (in an object literal or a class body) or a regular expression. */
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * Writes a build's output files, each `__require("…")` given back as a
+ * literal `require  ("…")` of the same length.
+ * @throws Error naming the file and line when a .js output is not ASCII:
+ *   Node then holds the whole module's source as a two-byte string (twice
+ *   the memory, for as long as the program runs) and decodes it at half the
+ *   speed on every cold import.
+ */
 function writeOutputs(result) {
   for (const file of result.outputFiles) {
+    if (file.path.endsWith(".js") && NON_ASCII.test(file.text)) {
+      const lines = file.text.split("\n");
+      const at = lines.findIndex((line) => NON_ASCII.test(line));
+      throw new Error(
+        `bundle: ${relative(dir, file.path)}:${at + 1} is not ASCII (a comment esbuild keeps, or a regular expression): ` +
+          `write it in ASCII or with a \\u escape: ${lines[at].trim().slice(0, 120)}`,
+      );
+    }
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, file.path.endsWith(".js") ? file.text.replace(WRAPPED_REQUIRE, "require  (") : file.contents);
   }

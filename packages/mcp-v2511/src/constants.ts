@@ -44,7 +44,7 @@ export const Method = /* @__PURE__ */ Object.freeze({
   // Lifecycle and utilities (both directions for ping)
   Initialize: "initialize",
   Ping: "ping",
-  // Client → server requests
+  // Client to server requests
   ToolsList: "tools/list",
   ToolsCall: "tools/call",
   PromptsList: "prompts/list",
@@ -61,7 +61,7 @@ export const Method = /* @__PURE__ */ Object.freeze({
   TasksResult: "tasks/result",
   TasksList: "tasks/list",
   TasksCancel: "tasks/cancel",
-  // Server → client requests
+  // Server to client requests
   SamplingCreateMessage: "sampling/createMessage",
   ElicitationCreate: "elicitation/create",
   RootsList: "roots/list",

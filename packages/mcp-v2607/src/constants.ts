@@ -34,7 +34,7 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly ["2026-07-28"] = /* @__PURE__
  * if (request.method === Method.ToolsCall) { ... }
  */
 export const Method = /* @__PURE__ */ Object.freeze({
-  // Client → server requests
+  // Client to server requests
   ServerDiscover: "server/discover",
   ToolsList: "tools/list",
   ToolsCall: "tools/call",
@@ -45,7 +45,7 @@ export const Method = /* @__PURE__ */ Object.freeze({
   ResourcesRead: "resources/read",
   SubscriptionsListen: "subscriptions/listen",
   CompletionComplete: "completion/complete",
-  // Server → client requests, carried in an InputRequiredResult
+  // Server to client requests, carried in an InputRequiredResult
   SamplingCreateMessage: "sampling/createMessage",
   ElicitationCreate: "elicitation/create",
   RootsList: "roots/list",

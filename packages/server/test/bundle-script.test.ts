@@ -2,7 +2,7 @@
 // folder): the other entries are built on the main entry's chunk, keep their
 // default exports, and share the main entry's classes and state.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -64,5 +64,30 @@ describe("scripts/bundle.mjs", () => {
 
   it("loads the main entry from itself and one chunk", () => {
     expect(coldPath(dir, "dist/index.js").files.length).toBeLessThanOrEqual(2);
+  });
+
+  it("writes ASCII only, and refuses a kept comment that is not (Node would hold the module as a two-byte string)", () => {
+    const built = coldPath(dir, "dist/index.js").files.map((file) => readFileSync(join(dir, file), "utf8"));
+    for (const text of built) expect(/[\u0080-\uffff]/.test(text)).toBe(false);
+    const bad = mkdtempSync(join(tmpdir(), "x-bundle-ascii-"));
+    try {
+      writeFileSync(
+        join(bad, "package.json"),
+        JSON.stringify({ name: "ascii", version: "1.0.0", type: "module", exports: { ".": "./dist/index.js" } }),
+      );
+      mkdirSync(join(bad, "src"));
+      // esbuild escapes the string, and keeps the comment inside the object literal as written.
+      writeFileSync(join(bad, "src/index.js"), 'export const table = {\n  // left \u2192 right\n  arrow: "\u2192",\n};\n');
+      let failure = "";
+      try {
+        execFileSync(process.execPath, [script], { cwd: bad, encoding: "utf8", stdio: "pipe" });
+      } catch (error) {
+        failure = String((error as { stderr?: string }).stderr);
+      }
+      expect(failure).toContain("dist/index.js:3 is not ASCII");
+      expect(failure).toContain("left \u2192 right");
+    } finally {
+      rmSync(bad, { recursive: true, force: true });
+    }
   });
 });

@@ -333,7 +333,7 @@ export class OAuthSession {
     };
   }
 
-  /** A token request, sent once more when the authorization server asks for a DPoP nonce (RFC 9449 §8). */
+  /** A token request, sent once more when the authorization server asks for a DPoP nonce (RFC 9449, section 8). */
   async #tokenRequest(
     step: "token",
     send: () => Promise<Response>,
