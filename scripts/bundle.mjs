@@ -59,7 +59,8 @@
 //                   map the same names (to entries of this package's own
 //                   src/). PKG's run-time requires resolve from this
 //                   package's folder then, so each of PKG's dependencies
-//                   must be one of this package's too (checked here).
+//                   must be one of this package's too, in the same range
+//                   (checked here).
 //                   Why: each further package a cold import resolves and
 //                   each further module it loads costs Node's loader about
 //                   a millisecond (bench/README.md, "Cold import"). PKG
@@ -90,10 +91,15 @@ for (const name of inline) {
     if (!(key in (pkg.imports ?? {})))
       throw new Error(`bundle: --inline ${name}: it imports "${key}", which ${pkg.name}'s "imports" must map too`);
   }
-  // Its code, now in this package's files, loads its dependencies from this package's folder.
-  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+  // Its code, now in this package's files, loads its dependencies from this package's folder,
+  // so they must be this package's too, with the same range (the versions that code was built for).
+  for (const [dependency, range] of Object.entries(manifest.dependencies ?? {})) {
     if (!(dependency in pkg.dependencies))
       throw new Error(`bundle: --inline ${name}: its dependency ${dependency} must be one of ${pkg.name}'s too`);
+    if (pkg.dependencies[dependency] !== range)
+      throw new Error(
+        `bundle: --inline ${name}: it depends on ${dependency} ${range}, ${pkg.name} on ${pkg.dependencies[dependency]}: make them the same`,
+      );
   }
 }
 if (keep.length > 0 && !standalone) throw new Error("bundle: --keep needs --standalone");

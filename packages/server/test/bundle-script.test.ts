@@ -66,6 +66,45 @@ describe("scripts/bundle.mjs", () => {
     expect(coldPath(dir, "dist/index.js").files.length).toBeLessThanOrEqual(2);
   });
 
+  it("refuses to inline a package whose dependency this package has in another range", () => {
+    const carrier = mkdtempSync(join(tmpdir(), "x-bundle-inline-"));
+    try {
+      const inlined = join(carrier, "node_modules", "inlined");
+      mkdirSync(join(inlined, "dist"), { recursive: true });
+      writeFileSync(
+        join(inlined, "package.json"),
+        JSON.stringify({
+          name: "inlined",
+          version: "1.0.0",
+          type: "module",
+          exports: { ".": "./dist/index.js" },
+          dependencies: { shared: "^1.0.0" },
+        }),
+      );
+      writeFileSync(join(inlined, "dist/index.js"), "export const one = 1;\n");
+      const manifest = (range: string) => ({
+        name: "carrier",
+        version: "1.0.0",
+        type: "module",
+        main: "./dist/index.cjs",
+        types: "./dist/index.d.cts",
+        exports: { ".": entry("index") },
+        dependencies: { inlined: "1.0.0", shared: range },
+      });
+      mkdirSync(join(carrier, "src"));
+      writeFileSync(join(carrier, "src/index.js"), 'export { one } from "inlined";\n');
+      const build = () =>
+        execFileSync(process.execPath, [script, "--inline", "inlined"], { cwd: carrier, encoding: "utf8", stdio: "pipe" });
+      writeFileSync(join(carrier, "package.json"), JSON.stringify(manifest("^2.0.0")));
+      expect(build).toThrow(/it depends on shared \^1\.0\.0, carrier on \^2\.0\.0/);
+      writeFileSync(join(carrier, "package.json"), JSON.stringify(manifest("^1.0.0")));
+      expect(build()).toMatch(/^bundle: carrier -> /);
+      expect(readFileSync(join(carrier, "dist/index.js"), "utf8")).not.toContain('from "inlined"');
+    } finally {
+      rmSync(carrier, { recursive: true, force: true });
+    }
+  });
+
   it("writes ASCII only, and refuses a kept comment that is not (Node would hold the module as a two-byte string)", () => {
     const built = coldPath(dir, "dist/index.js").files.map((file) => readFileSync(join(dir, file), "utf8"));
     for (const text of built) expect(/[\u0080-\uffff]/.test(text)).toBe(false);
