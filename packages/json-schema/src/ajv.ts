@@ -110,10 +110,42 @@ const DRAFT_06_META = "http://json-schema.org/draft-06/schema#";
  * their own (callers drop it once `schemaDialect` has read it):
  * formats asserted, all errors reported, extension keywords allowed.
  * draft-06 is read by ajv's draft-07 class with the draft-06 meta-schema
- * and without `if`/`then`/`else`, which draft-07 added.
+ * and without `if`/`then`/`else`, which draft-07 added. Its
+ * `validateSchema` (which `compile` calls first) runs on one instance per
+ * dialect shared by every instance made here, so the meta-schema is
+ * compiled once per process, not once per instance (2020-12's costs tens
+ * of milliseconds, and instances are renewed every
+ * {@link AJV_COMPILES_PER_INSTANCE} compiles); its result, its `errors` and
+ * the error it throws are what the instance's own would be. A schema with a
+ * `$schema` of its own is checked by the instance itself, which may know
+ * meta-schemas added to it alone.
  * @throws MissingDependencyError when `ajv`, `ajv-formats` or (draft-04) `ajv-draft-04` is not installed.
  */
 export function newAjv(dialect: Dialect): Ajv {
+  const ajv = makeAjv(dialect);
+  let checker = metaCheckers.get(dialect);
+  if (!checker) {
+    checker = makeAjv(dialect);
+    metaCheckers.set(dialect, checker);
+  }
+  const shared = checker;
+  const own = ajv.validateSchema;
+  ajv.validateSchema = function validateSchema(this: Ajv, schema, throwOrLogError) {
+    // A schema naming its meta-schema may name one added to this instance only (addMetaSchema).
+    if (typeof schema === "object" && schema !== null && "$schema" in schema) return own.call(this, schema, throwOrLogError);
+    try {
+      return shared.validateSchema(schema, throwOrLogError);
+    } finally {
+      this.errors = shared.errors;
+    }
+  };
+  return ajv;
+}
+
+/** The instances that check schemas against their dialect's meta-schema for every instance {@link newAjv} makes. */
+const metaCheckers = new Map<Dialect, Ajv>();
+
+function makeAjv(dialect: Dialect): Ajv {
   const { addFormats } = loadAjv();
   // strict: false lets schemas carry extension keywords (x-mcp-header, ...).
   const options: Options = { strict: false, allErrors: true, validateFormats: true, logger };

@@ -19,6 +19,41 @@ describe("trustedAjv", () => {
   });
 });
 
+describe("the meta-schema check of newAjv's instances", () => {
+  const META_2020 = "https://json-schema.org/draft/2020-12/schema";
+  // ajv's SchemaEnv of a schema gets its `validate` when ajv compiles it (ajv internals, read-only here).
+  const compiledMeta = (ajv: ReturnType<typeof newAjv>) =>
+    (ajv as unknown as { schemas: Record<string, { validate?: unknown }> }).schemas[META_2020]?.validate !== undefined;
+
+  it("runs on one instance per dialect: fresh instances compile schemas without compiling the meta-schema", () => {
+    const first = newAjv("2020-12");
+    const second = newAjv("2020-12");
+    expect(first.compile({ type: "string" })("x")).toBe(true);
+    expect(second.compile({ type: "integer" })(1)).toBe(true);
+    expect(compiledMeta(first)).toBe(false);
+    expect(compiledMeta(second)).toBe(false);
+  });
+
+  it("refuses an invalid schema with ajv's own message and errors, as the instance itself would", () => {
+    const bad = { type: "object", properties: { n: { type: "integer", minimum: "zero" } } };
+    const ajv = newAjv("2020-12");
+    expect(() => ajv.compile(bad)).toThrow(/^schema is invalid: data\/properties\/n\/minimum must be number$/);
+    expect(ajv.validateSchema(bad)).toBe(false);
+    expect(ajv.errors?.[0]).toMatchObject({ instancePath: "/properties/n/minimum", keyword: "type" });
+    expect(ajv.validateSchema({ type: "string" })).toBe(true);
+    expect(ajv.errors).toBeNull();
+    for (const dialect of SUPPORTED_DIALECTS)
+      expect(() => newAjv(dialect).compile({ minLength: -1 }), dialect).toThrow(/schema is invalid/);
+  });
+
+  it("leaves a schema that names its meta-schema to the instance, which may know one added to it alone", () => {
+    const ajv = newAjv("2020-12");
+    ajv.addMetaSchema({ $id: "https://example.com/meta", type: "object", properties: { minLength: { type: "integer" } } });
+    expect(ajv.compile({ $schema: "https://example.com/meta", minLength: 2 })("abc")).toBe(true);
+    expect(() => ajv.compile({ $schema: "https://example.com/meta", minLength: "two" })).toThrow(/schema is invalid/);
+  });
+});
+
 describe("DIALECT_KEYWORDS", () => {
   it("are the keywords ajv's instance of each dialect knows, and $anchor from 2019-09 on", () => {
     for (const dialect of SUPPORTED_DIALECTS) {
