@@ -61,6 +61,8 @@
 //                   package's folder then, so each of PKG's dependencies
 //                   must be one of this package's too, in the same range
 //                   (checked here).
+//                   A `require` call or `import()` of PKG (loaded on first
+//                   use) stays one too, off the cold path.
 //                   Why: each further package a cold import resolves and
 //                   each further module it loads costs Node's loader about
 //                   a millisecond (bench/README.md, "Cold import"). PKG
@@ -189,8 +191,13 @@ function externalExcept(names) {
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, (args) => {
         if (args.kind === "entry-point") return undefined;
-        // A package loaded lazily (`import()` on first use) is not on the cold path: it stays one.
-        if (args.path.startsWith("#") || args.kind === "dynamic-import" || !names.includes(packageOf(args.path)))
+        // A package loaded lazily (`import()`, or a `require` call on first use) is not on the cold path: it stays one.
+        if (
+          args.path.startsWith("#") ||
+          args.kind === "dynamic-import" ||
+          args.kind === "require-call" ||
+          !names.includes(packageOf(args.path))
+        )
           return { path: args.path, external: true };
         return undefined;
       });

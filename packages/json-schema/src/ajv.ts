@@ -111,10 +111,11 @@ const DRAFT_06_META = "http://json-schema.org/draft-06/schema#";
  * formats asserted, all errors reported, extension keywords allowed.
  * draft-06 is read by ajv's draft-07 class with the draft-06 meta-schema
  * and without `if`/`then`/`else`, which draft-07 added. Its
- * `validateSchema` (which `compile` calls first) runs on one instance per
- * dialect shared by every instance made here, so the meta-schema is
- * compiled once per process, not once per instance (2020-12's costs tens
- * of milliseconds, and instances are renewed every
+ * `validateSchema` (which `compile` calls first) uses the meta-schema check
+ * this package's build compiled ahead of time (2020-12 and draft-07), else
+ * one instance per dialect shared by every instance made here, so the
+ * meta-schema is not compiled for each instance (2020-12's costs tens of
+ * milliseconds, and instances are renewed every
  * {@link AJV_COMPILES_PER_INSTANCE} compiles); its result, its `errors` and
  * the error it throws are what the instance's own would be. A schema with a
  * `$schema` of its own is checked by the instance itself, which may know
@@ -123,16 +124,18 @@ const DRAFT_06_META = "http://json-schema.org/draft-06/schema#";
  */
 export function newAjv(dialect: Dialect): Ajv {
   const ajv = makeAjv(dialect);
-  let checker = metaCheckers.get(dialect);
-  if (!checker) {
-    checker = makeAjv(dialect);
-    metaCheckers.set(dialect, checker);
-  }
-  const shared = checker;
   const own = ajv.validateSchema;
   ajv.validateSchema = function validateSchema(this: Ajv, schema, throwOrLogError) {
-    // A schema naming its meta-schema may name one added to this instance only (addMetaSchema).
-    if (typeof schema === "object" && schema !== null && "$schema" in schema) return own.call(this, schema, throwOrLogError);
+    // A boolean is valid (ajv's own answer); a schema naming its meta-schema may name one added to this instance only.
+    if (typeof schema !== "object" || schema === null || "$schema" in schema) return own.call(this, schema, throwOrLogError);
+    const check = precompiledMetaCheck(dialect);
+    if (check) {
+      const valid = check(schema) === true;
+      this.errors = check.errors ?? null;
+      if (!valid && throwOrLogError) throw new Error(`schema is invalid: ${this.errorsText(this.errors)}`);
+      return valid;
+    }
+    const shared = metaChecker(dialect);
     try {
       return shared.validateSchema(schema, throwOrLogError);
     } finally {
@@ -142,16 +145,68 @@ export function newAjv(dialect: Dialect): Ajv {
   return ajv;
 }
 
-/** The instances that check schemas against their dialect's meta-schema for every instance {@link newAjv} makes. */
+/** The instances that check schemas against their dialect's meta-schema for every instance {@link newAjv} makes, when no precompiled check is there. */
 const metaCheckers = new Map<Dialect, Ajv>();
+
+function metaChecker(dialect: Dialect): Ajv {
+  let checker = metaCheckers.get(dialect);
+  if (!checker) {
+    checker = makeAjv(dialect);
+    metaCheckers.set(dialect, checker);
+  }
+  return checker;
+}
+
+// The meta-schema checks this package's build compiles ahead of time
+// (scripts/meta-validators.mjs), one literal require each so that a bundler
+// carries them; resolved through the package's own name, so that a copy of
+// this code inside another package's files finds them too.
+const META_CHECKS: Partial<Record<Dialect, () => unknown>> = {
+  "2020-12": () => requireLazily(() => require("@x/json-schema/meta/2020-12"), "@x/json-schema/meta/2020-12", "@x/json-schema", url),
+  "draft-07": () => requireLazily(() => require("@x/json-schema/meta/draft-07"), "@x/json-schema/meta/draft-07", "@x/json-schema", url),
+};
+const metaChecks = new Map<Dialect, ValidateFunction | null>();
+
+/**
+ * The precompiled meta-schema check of `dialect`, loaded once, or
+ * `undefined` when there is none or it cannot be loaded (a bundle built
+ * without it, say): an optimisation only, so the instance then compiles the
+ * meta-schema itself, as ajv does.
+ */
+function precompiledMetaCheck(dialect: Dialect): ValidateFunction | undefined {
+  let check = metaChecks.get(dialect);
+  if (check === undefined) {
+    let found: unknown;
+    try {
+      const module = META_CHECKS[dialect]?.() as { default?: unknown } | undefined;
+      found = typeof module === "function" ? module : module?.default;
+    } catch {
+      // Not there: the meta-schema is compiled at run time.
+    }
+    check = typeof found === "function" ? (found as ValidateFunction) : null;
+    metaChecks.set(dialect, check);
+  }
+  return check ?? undefined;
+}
+
+/**
+ * The options {@link newAjv} gives ajv's class of `dialect` (besides a
+ * logger that drops ajv's expected notices): formats asserted, all errors
+ * reported, extension keywords allowed (`strict: false`: `x-mcp-header`
+ * and the like). Also what this package's build compiles the precompiled
+ * meta-schema checks with (scripts/meta-validators.mjs).
+ * @returns a new options object each call.
+ */
+export function ajvOptions(dialect: Dialect): Options {
+  const options: Options = { strict: false, allErrors: true, validateFormats: true };
+  if (dialect === "draft-07" || dialect === "draft-06" || dialect === "draft-04") options.ignoreKeywordsWithRef = true;
+  if (dialect === "draft-06") options.defaultMeta = DRAFT_06_META;
+  return options;
+}
 
 function makeAjv(dialect: Dialect): Ajv {
   const { addFormats } = loadAjv();
-  // strict: false lets schemas carry extension keywords (x-mcp-header, ...).
-  const options: Options = { strict: false, allErrors: true, validateFormats: true, logger };
-  if (dialect === "draft-07" || dialect === "draft-06" || dialect === "draft-04") options.ignoreKeywordsWithRef = true;
-  if (dialect === "draft-06") options.defaultMeta = DRAFT_06_META;
-  const ajv = new (classOf(dialect))(options) as Ajv;
+  const ajv = new (classOf(dialect))({ ...ajvOptions(dialect), logger }) as Ajv;
   if (dialect === "draft-06") {
     ajv.addMetaSchema(loadOnce<AnySchemaObject>("ajv/dist/refs/json-schema-draft-06.json", ""));
     for (const keyword of ["if", "then", "else"]) ajv.removeKeyword(keyword);

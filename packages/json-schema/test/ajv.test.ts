@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { AJV_COMPILES_PER_INSTANCE, ajvValidator, newAjv, trustedAjv } from "../src/ajv.js";
+import { AJV_COMPILES_PER_INSTANCE, ajvOptions, ajvValidator, loadAjv, loadAjvDraft07, newAjv, trustedAjv } from "../src/ajv.js";
 import { compileSchema, DIALECT_KEYWORDS, SUPPORTED_DIALECTS } from "../src/index.js";
 
 describe("trustedAjv", () => {
@@ -44,6 +44,51 @@ describe("the meta-schema check of newAjv's instances", () => {
     expect(ajv.errors).toBeNull();
     for (const dialect of SUPPORTED_DIALECTS)
       expect(() => newAjv(dialect).compile({ minLength: -1 }), dialect).toThrow(/schema is invalid/);
+  });
+
+  it("is ajv's own answer, errors included, from the check compiled at build time (2020-12, draft-07)", () => {
+    const { Ajv2020, addFormats } = loadAjv();
+    const Ajv07 = loadAjvDraft07();
+    const corpus: object[] = [
+      { type: "object", properties: { n: { type: "integer", minimum: "zero" } } },
+      { type: "strnig" },
+      { minLength: -1 },
+      { $id: "has space" },
+      { pattern: "(" },
+      { $ref: "#/$defs/x", $defs: { x: { type: 5 } }, definitions: { y: { enum: 1 } } },
+      { required: ["a", "a"] },
+      { enum: [] },
+      { format: 3 },
+      { $anchor: "1bad" },
+      { items: [{ type: "x" }], additionalItems: 3 },
+      { dependentRequired: { a: [1] } },
+      { unevaluatedProperties: "no" },
+      { if: 1, else: [] },
+      { "x-mcp-header": 3, type: "string" },
+      { properties: { a: { properties: { b: { anyOf: [{ maximum: "1" }] } } } } },
+      { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+    ];
+    const runtime = {
+      "2020-12": new Ajv2020(ajvOptions("2020-12")),
+      "draft-07": new Ajv07({ ...ajvOptions("draft-07"), logger: false }),
+    } as const;
+    for (const [dialect, reference] of Object.entries(runtime)) {
+      addFormats(reference);
+      const ajv = newAjv(dialect as "2020-12" | "draft-07");
+      for (const schema of corpus) {
+        const expected = reference.validateSchema(schema);
+        expect(ajv.validateSchema(schema), `${dialect} ${JSON.stringify(schema)}`).toBe(expected);
+        expect(ajv.errors, `${dialect} ${JSON.stringify(schema)}`).toEqual(reference.errors);
+      }
+    }
+    // The instances above loaded the build's checks rather than compiling the meta-schema (fresh process: no earlier instance).
+    const program = `
+      import { createRequire } from "node:module";
+      const { newAjv } = await import(${JSON.stringify(new URL("../dist/ajv.js", import.meta.url).href)});
+      newAjv("2020-12").compile({ type: "string" }); newAjv("draft-07").compile({ type: "string" });
+      console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes("/dist/meta/"))));`;
+    const loaded = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", program], { encoding: "utf8" })) as string[];
+    expect(loaded.map((file) => file.slice(file.lastIndexOf("/") + 1)).sort()).toEqual(["2020-12.cjs", "draft-07.cjs"]);
   });
 
   it("leaves a schema that names its meta-schema to the instance, which may know one added to it alone", () => {
