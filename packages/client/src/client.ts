@@ -953,7 +953,8 @@ export class Client {
           { cause: error },
         );
       if (userSignal?.aborted) throw this.cancelled(method, userSignal.reason);
-      if (isMcpClientError(error)) throw error;
+      // A package that is not installed is the installation's problem: said as it is, not as a broken stream.
+      if (isMcpClientError(error) || error instanceof MissingDependencyError) throw error;
       throw transportError(
         "stream_broken",
         `The ${method} request failed: ${error instanceof Error ? error.message : String(error)}`,

@@ -67,11 +67,25 @@ export class MissingDependencyError extends Error {
 // by esbuild (`class _MissingDependencyError`), and its name is what stack traces print.
 brandAcrossCopies(MissingDependencyError, "@x/jsonrpc/MissingDependencyError");
 
-function missing(error: unknown, dependency: string): unknown {
+/**
+ * The error to throw for a failed `require` or `import()` of `dependency`: a
+ * {@link MissingDependencyError} naming it when the error says that very
+ * package was not found (`MODULE_NOT_FOUND`, `ERR_MODULE_NOT_FOUND`), else
+ * the error as it is (the module was found and threw while loading).
+ *
+ * Packaging, not a protocol rule: no spec section.
+ *
+ * @param error what the `require` or `import()` threw
+ * @param dependency the package it loads, e.g. `"eventsource-parser"`
+ * @returns the error to throw; never throws itself.
+ */
+export function asMissingDependency(error: unknown, dependency: string): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   const notFound = code === "MODULE_NOT_FOUND" || code === "ERR_MODULE_NOT_FOUND";
   return notFound && String((error as Error).message).includes(dependency) ? new MissingDependencyError(dependency, error) : error;
 }
+
+const missing = asMissingDependency;
 
 /**
  * Builds a loader like `requireAtRunTime` (this package's own) that resolves from `from`

@@ -239,6 +239,8 @@ export async function discoverAuthorizationServer(issuer: string, ctx: Discovery
   if (issuerUrl.protocol !== "https:" && !ctx.insecure(issuerUrl)) {
     throw authError("authorization_server_metadata", `the authorization server ${issuer} is not https`);
   }
+  // Before any request, and outside the checks below: a missing oauth4webapi is the installation's fault, not the server's.
+  const oauth = await loadOAuth();
   const tried: string[] = [];
   for (const url of authorizationServerMetadataUrls(issuerUrl)) {
     let response: Response;
@@ -259,7 +261,7 @@ export async function discoverAuthorizationServer(issuer: string, ctx: Discovery
       continue;
     }
     try {
-      return await (await loadOAuth()).processDiscoveryResponse(issuerUrl, response);
+      return await oauth.processDiscoveryResponse(issuerUrl, response);
     } catch (error) {
       throw authError(
         "authorization_server_metadata",

@@ -4,14 +4,15 @@
  * OAuth server) does not pay for loading and compiling it at start-up.
  */
 import type * as OAuth from "oauth4webapi";
-import { loadOnce } from "../lazy.js";
+import { importOnce } from "../lazy.js";
 
-const oauth = loadOnce((): Promise<typeof OAuth> => import("oauth4webapi"));
+const oauth = importOnce((): Promise<typeof OAuth> => import("oauth4webapi"), "oauth4webapi");
 
 /**
  * The oauth4webapi module, imported once.
- * @returns a promise of the module; it rejects with the import's error (the
- *   next call tries again).
+ * @returns a promise of the module; it rejects with a MissingDependencyError
+ *   when oauth4webapi is not installed, else the import's error (the next
+ *   call tries again).
  */
 export const loadOAuth = (): Promise<typeof OAuth> => oauth.get();
 

@@ -18,7 +18,7 @@ import { OAuthSession } from "../auth/session.js";
 import type { OAuthClientProvider } from "../auth/provider.js";
 import { clip, isMcpClientError, type McpClientError, transportError } from "../errors.js";
 import { standardHeaders } from "../headers.js";
-import { loadOnce } from "../lazy.js";
+import { importOnce } from "../lazy.js";
 import { isNotification, isRequest, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionHooks, type Transport } from "./transport.js";
 
@@ -209,7 +209,7 @@ export class StreamableHttpTransport implements Transport {
         response = await (this.oauth ? this.oauth.fetch(this.url, init, options) : this.fetch(this.url, init));
       } catch (error) {
         if (controller.signal.aborted) throw this.abortReason(controller, error);
-        if (isMcpClientError(error)) throw error;
+        if (isMcpClientError(error) || error instanceof MissingDependencyError) throw error;
         throw transportError("connection_failed", `POST ${this.url.href} failed: ${describe(error)}`, { url: this.url.href }, error);
       }
       this.checkSession(response, sentSession, message.method);
@@ -353,7 +353,7 @@ export class StreamableHttpTransport implements Transport {
       response = await this.fetch(this.url, { method: "POST", headers, body, signal: controller.signal });
     } catch (error) {
       if (controller.signal.aborted) throw this.abortReason(controller, error);
-      if (isMcpClientError(error)) throw error;
+      if (isMcpClientError(error) || error instanceof MissingDependencyError) throw error;
       throw transportError("connection_failed", `POST ${this.url.href} failed: ${describe(error)}`, { url: this.url.href }, error);
     } finally {
       clearTimeout(timer);
@@ -390,7 +390,7 @@ export class StreamableHttpTransport implements Transport {
       response = await this.fetch(this.url, { method: "GET", headers, signal: controller.signal });
     } catch (error) {
       if (controller.signal.aborted) throw this.abortReason(controller, error);
-      if (isMcpClientError(error)) throw error;
+      if (isMcpClientError(error) || error instanceof MissingDependencyError) throw error;
       throw transportError("connection_failed", `GET ${this.url.href} failed: ${describe(error)}`, { url: this.url.href }, error);
     }
     this.checkSession(response, sentSession, "GET");
@@ -596,7 +596,14 @@ export class StreamableHttpTransport implements Transport {
     cursor: StreamCursor,
     onMessage: (message: unknown) => boolean,
   ): Promise<unknown> {
-    const { createParser } = await eventSourceParser.get();
+    let createParser: typeof import("eventsource-parser")["createParser"];
+    try {
+      ({ createParser } = await eventSourceParser.get());
+    } catch (error) {
+      // The stream is not read: let the server go of it (an earlier-era GET stream would otherwise be held open).
+      await body.cancel().catch(() => {});
+      throw error;
+    }
     let done = false;
     let failure: McpClientError | MissingDependencyError | undefined;
     const parser = createParser({
@@ -699,17 +706,26 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 // Imported on first use, not with the package: a client that reads only JSON
-// answers, or keeps no cache, never needs them, and loading them is a
-// noticeable part of a cold start (node:crypto's internals are compiled on
-// first import).
-const eventSourceParser = loadOnce(() => import("eventsource-parser"));
-const nodeCrypto = loadOnce(() => import("node:crypto"));
+// answers never needs it, and loading it is a noticeable part of a cold start.
+const eventSourceParser = importOnce(() => import("eventsource-parser"), "eventsource-parser");
 
-/** The `Authorization` value's SHA-256, base64url: an authorization context that does not keep the credential. */
+// The last digest made: the Authorization value rarely changes between requests.
+let lastDigest: { of: string; is: string } | undefined;
+
+/**
+ * The `Authorization` value's SHA-256, base64url: an authorization context
+ * that does not keep the credential. Web Crypto, which every runtime the
+ * client runs on has (Node, Bun, Deno, workerd, browsers).
+ */
 async function digest(authorization: string | null): Promise<string | undefined> {
   if (authorization === null) return undefined;
-  const { createHash } = await nodeCrypto.get();
-  return createHash("sha256").update(authorization).digest("base64url");
+  if (lastDigest?.of === authorization) return lastDigest.is;
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(authorization)));
+  let binary = "";
+  for (const byte of hash) binary += String.fromCharCode(byte);
+  const is = btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  lastDigest = { of: authorization, is };
+  return is;
 }
 
 function describe(error: unknown): string {
