@@ -416,7 +416,9 @@ export class StreamableHttpTransport implements Transport {
             else if (isRequest(message)) this.answer(message);
             return false;
           });
-        } catch {
+        } catch (error) {
+          // A package not installed will not be there on the next attempt either: the session goes on without the stream.
+          if (error instanceof MissingDependencyError) break;
           // A bad event or a broken read: the stream is opened again below.
         }
         if (events > 0) attempts = 0;
