@@ -71,7 +71,10 @@ http.close();`,
 
   it("in the initialize era, the GET stream is not asked for again when eventsource-parser is missing", async () => {
     const server = new McpServer({ name: "s", version: "1" });
-    server.registerTool("echo", { inputSchema: { type: "object" } }, () => ({ content: [{ type: "text", text: "hi" }] }));
+    server.registerTool("echo", { inputSchema: { type: "object" } }, () => ({
+      resultType: "complete",
+      content: [{ type: "text", text: "hi" }],
+    }));
     const handle = createNodeHandler(server);
     let gets = 0;
     const http = createServer((req, res) => {
