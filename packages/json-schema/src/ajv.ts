@@ -42,6 +42,12 @@ const MODULES = {
   "ajv-draft-04": () => requireLazily(() => require("ajv-draft-04"), "ajv-draft-04", "ajv-draft-04", url),
   "ajv/dist/refs/json-schema-draft-06.json": () =>
     requireLazily(() => require("ajv/dist/refs/json-schema-draft-06.json"), "ajv/dist/refs/json-schema-draft-06.json", "ajv", url),
+  // The meta-schema checks this package's build compiles ahead of time (scripts/meta-validators.mjs),
+  // by the package's own name, so that a copy of this code inside another package's files finds them too.
+  "@x/json-schema/meta/2020-12": () =>
+    requireLazily(() => require("@x/json-schema/meta/2020-12"), "@x/json-schema/meta/2020-12", "@x/json-schema", url),
+  "@x/json-schema/meta/draft-07": () =>
+    requireLazily(() => require("@x/json-schema/meta/draft-07"), "@x/json-schema/meta/draft-07", "@x/json-schema", url),
 } as const;
 
 const modules = new Map<string, unknown>();
@@ -157,14 +163,11 @@ function metaChecker(dialect: Dialect): Ajv {
   return checker;
 }
 
-// The meta-schema checks this package's build compiles ahead of time
-// (scripts/meta-validators.mjs), one literal require each so that a bundler
-// carries them; resolved through the package's own name, so that a copy of
-// this code inside another package's files finds them too.
-const META_CHECKS: Partial<Record<Dialect, () => unknown>> = {
-  "2020-12": () => requireLazily(() => require("@x/json-schema/meta/2020-12"), "@x/json-schema/meta/2020-12", "@x/json-schema", url),
-  "draft-07": () => requireLazily(() => require("@x/json-schema/meta/draft-07"), "@x/json-schema/meta/draft-07", "@x/json-schema", url),
+const META_CHECKS: Partial<Record<Dialect, keyof typeof MODULES>> = {
+  "2020-12": "@x/json-schema/meta/2020-12",
+  "draft-07": "@x/json-schema/meta/draft-07",
 };
+/** Each dialect's precompiled check once looked for: the function, or null when it could not be loaded (not tried again). */
 const metaChecks = new Map<Dialect, ValidateFunction | null>();
 
 /**
@@ -176,10 +179,10 @@ const metaChecks = new Map<Dialect, ValidateFunction | null>();
 function precompiledMetaCheck(dialect: Dialect): ValidateFunction | undefined {
   let check = metaChecks.get(dialect);
   if (check === undefined) {
+    const specifier = META_CHECKS[dialect];
     let found: unknown;
     try {
-      const module = META_CHECKS[dialect]?.() as { default?: unknown } | undefined;
-      found = typeof module === "function" ? module : module?.default;
+      if (specifier) found = loadOnce(specifier, "default");
     } catch {
       // Not there: the meta-schema is compiled at run time.
     }
@@ -194,8 +197,9 @@ function precompiledMetaCheck(dialect: Dialect): ValidateFunction | undefined {
  * logger that drops ajv's expected notices): formats asserted, all errors
  * reported, extension keywords allowed (`strict: false`: `x-mcp-header`
  * and the like). Also what this package's build compiles the precompiled
- * meta-schema checks with (scripts/meta-validators.mjs).
- * @returns a new options object each call.
+ * meta-schema checks with (scripts/meta-validators.mjs). Packaging of
+ * JSON Schema, not an MCP rule: no spec section.
+ * @returns a new options object each call; never throws.
  */
 export function ajvOptions(dialect: Dialect): Options {
   const options: Options = { strict: false, allErrors: true, validateFormats: true };
