@@ -219,7 +219,11 @@ export interface ClientOptions {
   /**
    * Before calling a tool it has not seen in a `tools/list`, list the tools
    * (through the cache) to learn its `x-mcp-header` annotations and
-   * `outputSchema`. Default true.
+   * `outputSchema`. Default true. A listing that fails is warned about and
+   * the call goes on without the definition, except when the call would
+   * meet the same failure: a cancel, a timeout, a failed transport or
+   * authorization (other than a refused scope), or a missing package; then
+   * the call rejects with that error.
    */
   lookupTools?: boolean;
   /** Receives warnings, e.g. a tool dropped for invalid `x-mcp-header` annotations. Default: `console.warn`. */
@@ -1504,12 +1508,18 @@ export class Client {
         await this.listAllTools({ signal: options.signal, timeout: options.timeout });
       } catch (error) {
         // A server that cannot list its tools can still be called: go on without
-        // the definition. A cancel, a timeout or a dead transport ends the call.
+        // the definition. A cancel, a timeout or a dead transport ends the call, and so
+        // does what the call would meet again: a failed authorization (the user is not
+        // sent through it twice) and a package left out of the installation. A refused
+        // scope is the list's own: the call may need another one.
         const code = isMcpClientError(error) ? error.code : undefined;
         if (
           code === ClientErrorCode.RequestCancelled ||
           code === ClientErrorCode.RequestTimeout ||
-          code === ClientErrorCode.TransportFailed
+          code === ClientErrorCode.TransportFailed ||
+          (code === ClientErrorCode.AuthorizationFailed &&
+            (error as { data?: { reason?: unknown } }).data?.reason !== "insufficient_scope") ||
+          error instanceof MissingDependencyError
         )
           throw error;
         this.warn(

@@ -226,7 +226,9 @@ export function authorizationServerMetadataUrls(issuer: URL): URL[] {
  * Reads and validates the authorization server's metadata: the first
  * well-known URL that answers 2xx is checked by oauth4webapi
  * (`processDiscoveryResponse`: a JSON object whose `issuer` is exactly the
- * expected issuer, RFC 8414 §3.3).
+ * expected issuer, RFC 8414 §3.3). When a URL gives no HTTP answer at all
+ * (refused, reset, or no answer within {@link AUTH_REQUEST_TIMEOUT_MS}), the
+ * later URLs, all on the same origin, are not tried.
  * @throws McpClientError -32097 `"authorization_server_metadata"`: none found, or the issuer does not match.
  */
 export async function discoverAuthorizationServer(issuer: string, ctx: DiscoveryContext): Promise<OAuth.AuthorizationServer> {
@@ -242,7 +244,14 @@ export async function discoverAuthorizationServer(issuer: string, ctx: Discovery
   // Before any request, and outside the checks below: a missing oauth4webapi is the installation's fault, not the server's.
   const oauth = await loadOAuth();
   const tried: string[] = [];
+  // Every URL is on the issuer's origin: once one gave no HTTP answer at all (refused, reset, timed
+  // out), the others are skipped, so a host that never answers costs one timeout, not one per URL.
+  let unreachable = false;
   for (const url of authorizationServerMetadataUrls(issuerUrl)) {
+    if (unreachable) {
+      tried.push(`${url.href} (skipped)`);
+      continue;
+    }
     let response: Response;
     try {
       response = await ctx.fetch(url, {
@@ -253,6 +262,7 @@ export async function discoverAuthorizationServer(issuer: string, ctx: Discovery
       });
     } catch {
       tried.push(`${url.href} (unreachable)`);
+      unreachable = true;
       continue;
     }
     if (!response.ok) {

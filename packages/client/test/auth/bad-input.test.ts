@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  AUTH_REQUEST_TIMEOUT_MS,
   Client,
   ClientErrorCode,
   MAX_AUTHORIZATIONS_PER_REQUEST,
@@ -211,6 +212,73 @@ describe("servers that must be refused", () => {
     const error = await failure(server.url, provider());
     expect(error.data.reason).toBe("resource_metadata");
     expect(error.message).toMatch(/\.well-known\/oauth-protected-resource\/mcp/);
+  });
+
+  it(
+    "an authorization server that never answers costs one timeout: its other well-known URLs are skipped",
+    async () => {
+      // A real server that takes every request and answers none.
+      const asked: string[] = [];
+      const silent = await serve((req) => {
+        asked.push(req.url ?? "");
+      });
+      servers.push(silent);
+      const server = await always401((o) => ({ resource: `${o}/mcp`, authorization_servers: [`${silent.origin}/tenant`] }));
+      const started = Date.now();
+      const error = await failure(server.url, provider());
+      const ms = Date.now() - started;
+      expect(error.data.reason).toBe("authorization_server_metadata");
+      // An issuer with a path has three metadata URLs; only the first was asked.
+      expect(asked).toEqual(["/.well-known/oauth-authorization-server/tenant"]);
+      expect(error.message).toMatch(/oauth-authorization-server\/tenant \(unreachable\)/);
+      expect(error.message.match(/\(skipped\)/g)).toHaveLength(2);
+      expect(ms).toBeGreaterThanOrEqual(AUTH_REQUEST_TIMEOUT_MS - 100);
+      expect(ms).toBeLessThan(2 * AUTH_REQUEST_TIMEOUT_MS);
+    },
+    4 * AUTH_REQUEST_TIMEOUT_MS,
+  );
+
+  it("an authorization server that refuses connections: one attempt, then the error", async () => {
+    const closed = await serve(() => {});
+    const origin = closed.origin;
+    await closed.close();
+    const server = await always401((o) => ({ resource: `${o}/mcp`, authorization_servers: [`${origin}/a/b`] }));
+    const fetched: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      fetched.push(String(input instanceof Request ? input.url : input));
+      return fetch(input, init);
+    };
+    const client = new Client({ name: "bad", version: "1" }, { onWarning: () => {} });
+    const error = (await client
+      .connect(new StreamableHttpTransport(server.url, { auth: provider(), fetch: counting }))
+      .then(() => client.listTools())
+      .catch((e) => e)) as { data: { reason: string }; message: string };
+    await client.close();
+    expect(error.data.reason).toBe("authorization_server_metadata");
+    expect(fetched.filter((url) => url.startsWith(origin))).toEqual([`${origin}/.well-known/oauth-authorization-server/a/b`]);
+    expect(error.message).toContain(`${origin}/.well-known/openid-configuration/a/b (skipped)`);
+    expect(error.message).toContain(`${origin}/a/b/.well-known/openid-configuration (skipped)`);
+  });
+
+  it("a tools/call whose tool lookup fails authorization ends there: the server is asked once, the user never twice", async () => {
+    const server = await always401((o) => ({ resource: `${o}/mcp`, authorization_servers: [o] }), {
+      "/.well-known/oauth-authorization-server": (o) => asMetadata(o, { issuer: "https://attacker.example.com" }),
+    });
+    const auth = provider();
+    const warnings: string[] = [];
+    // No probe on connect: the tools/list the call makes first is the first request.
+    const client = new Client({ name: "bad", version: "1" }, { protocol: "2026-07-28", onWarning: (w) => warnings.push(w) });
+    const error = (await client
+      .connect(new StreamableHttpTransport(server.url, { auth }))
+      .then(() => client.callTool("echo", { text: "hi" }))
+      .catch((e) => e)) as { code: number; data: { reason: string } };
+    await client.close();
+    expect(error.code).toBe(ClientErrorCode.AuthorizationFailed);
+    expect(error.data.reason).toBe("authorization_server_metadata");
+    // The tools/list before the call met the 401; the call itself was not sent into the same wall.
+    expect(server.hits()).toBe(1);
+    expect(auth.calls).toBe(0);
+    expect(warnings.filter((w) => w.includes("Could not list the tools"))).toEqual([]);
   });
 
   it("a server that keeps answering 401 to valid tokens: bounded authorizations, then step unauthorized", async () => {
