@@ -45,6 +45,31 @@ export interface Outcome {
   status?: number;
 }
 
+/**
+ * An outcome whose response was also written out as JSON text when it was
+ * answered (internal; see {@link responseText}). `text` is dropped wherever
+ * code outside the dispatcher (an `execute` override) may have changed the
+ * response.
+ */
+export class TextOutcome implements Outcome {
+  readonly stage = "handler" as const;
+  constructor(
+    public response: JSONRPCResultResponse,
+    public text: string | undefined,
+  ) {}
+}
+
+/**
+ * The JSON text a transport sends for an outcome's response: the text
+ * written when it was answered where there is one (the same bytes, made
+ * without a second walk of the stamp), else `stringifyJson` of the response.
+ * @returns the text; `undefined` where there is no response.
+ * @throws what `stringifyJson` throws (a cycle in a result, a failing `toJSON`).
+ */
+export function responseText(outcome: Outcome): string {
+  return outcome instanceof TextOutcome && outcome.text !== undefined ? outcome.text : stringifyJson(outcome.response);
+}
+
 /** A request that passed the envelope check, as `inspect` classified it. */
 export interface InboundRequest {
   kind: "request";
@@ -342,8 +367,12 @@ export class Dispatcher {
   /** The response carrying a handler's result, stamped for its revision (a result that cannot be stamped is a fault). */
   #answered(result: unknown, id: RequestId, method: string, revision: Revision): Outcome {
     try {
-      const stamped = revision.stamp(result as JsonObject, this.#settings.info);
-      return { response: resultResponse(id, stamped) as JSONRPCResultResponse, stage: "handler" };
+      const info = this.#settings.info;
+      const response = resultResponse(id, revision.stamp(result as JsonObject, info)) as JSONRPCResultResponse;
+      // The answer's text now, as the copy is a snapshot now: what a transport sends is what was answered.
+      const text = typeof id === "string" || typeof id === "number" ? revision.stampText?.(result, info) : undefined;
+      if (text === undefined) return { response, stage: "handler" };
+      return new TextOutcome(response, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text}}`);
     } catch (error) {
       return this.failed(error, id, method);
     }

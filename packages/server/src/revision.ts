@@ -19,7 +19,19 @@ export interface Revision {
   readEnvelope(params: JsonObject): EnvelopeCheck;
   /** Adds what every result of this revision carries (resultType, server info) to a shallow copy of `result`, and returns the copy; `result` is left as it was. */
   stamp(result: JsonObject, serverInfo: Implementation): JsonObject;
+  /**
+   * The JSON text of `stamp(result, serverInfo)`, written without walking
+   * what the stamp adds again, when that text is exactly what
+   * `JSON.stringify` of the stamped copy gives; `undefined` when it cannot
+   * be (the caller then writes the stamped copy). Absent: always the copy.
+   */
+  stampText?(result: unknown, serverInfo: Implementation): string | undefined;
 }
+
+/** The text after a stamped result's own members (what `revision2607.stamp` appends, with or without `resultType`), for the last server info seen. */
+let suffixOf: Implementation | undefined;
+let metaSuffix = "";
+let fullSuffix = "";
 
 /** Revision 2026-07-28: per-request `_meta`, `resultType` on every result, server info in result `_meta`. */
 export const revision2607: Revision = {
@@ -44,6 +56,31 @@ export const revision2607: Revision = {
       stamped._meta = { "io.modelcontextprotocol/serverInfo": serverInfo };
     }
     return stamped;
+  },
+  stampText(result, serverInfo) {
+    // Only where `stamp` appends its members after the result's own and `JSON.stringify` writes the
+    // result's own members as the copy's: no `_meta` and no `toJSON` anywhere on it, and a
+    // `resultType` either absent (both are appended) or the result's own (kept in its place).
+    if (!isObject(result) || "_meta" in result || result.toJSON !== undefined) return undefined;
+    const hasType = result.resultType !== undefined;
+    if (hasType ? !Object.hasOwn(result, "resultType") : "resultType" in result) return undefined;
+    let own: string;
+    try {
+      own = JSON.stringify(result);
+    } catch {
+      // A bigint or a cycle: the copy's path knows what to do (or to fail) with it.
+      return undefined;
+    }
+    // A boxed primitive writes as one; only an object's text is spliced.
+    if (own.charCodeAt(0) !== 123 || own.charCodeAt(own.length - 1) !== 125) return undefined;
+    if (serverInfo !== suffixOf) {
+      // The server info is frozen (McpServer's constructor), so its text is kept with it.
+      metaSuffix = `"_meta":{${JSON.stringify(META_SERVER_INFO)}:${JSON.stringify(serverInfo)}}}`;
+      fullSuffix = `"resultType":"complete",${metaSuffix}`;
+      suffixOf = serverInfo;
+    }
+    const suffix = hasType ? metaSuffix : fullSuffix;
+    return own.length === 2 ? `{${suffix}` : `${own.slice(0, -1)},${suffix}`;
   },
 };
 

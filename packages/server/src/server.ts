@@ -16,7 +16,7 @@ import { PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { HELP_TOOL } from "./actions/gates.js";
 import { resolveCacheOptions } from "./cache.js";
 import { createContext, type RequestContext, type TransportInfo } from "./context.js";
-import { Dispatcher, type Inbound, type InboundRequest, type Outcome, rejected, rejectionsObserved } from "./dispatch.js";
+import { Dispatcher, type Inbound, type InboundRequest, type Outcome, rejected, rejectionsObserved, TextOutcome } from "./dispatch.js";
 import { CompletionFeature } from "./features/completion.js";
 import { DiscoverFeature } from "./features/discover.js";
 import type { Feature, MethodEntry, ServerHost } from "./features/feature.js";
@@ -129,7 +129,7 @@ export let answerNow: (server: McpServer, request: InboundRequest, transport: Tr
  *   ({ text }) => String(text));
  */
 export class McpServer {
-  /** The `Implementation` stamped into every result's `_meta`. */
+  /** The `Implementation` stamped into every result's `_meta` (frozen: name, version, title, websiteUrl as given). */
   readonly info: Implementation;
   /** The key ring that signs cursors and seals `requestState`. */
   readonly keys: KeyRing;
@@ -160,7 +160,8 @@ export class McpServer {
     const implementation: Implementation = { name: info.name, version: info.version };
     if (info.title !== undefined) implementation.title = info.title;
     if (info.websiteUrl !== undefined) implementation.websiteUrl = info.websiteUrl;
-    this.info = implementation;
+    // Frozen: every 2026-07-28 answer carries it, and its JSON text is written once and kept.
+    this.info = Object.freeze(implementation);
     this.#logging = options.logging === true;
     const cache = resolveCacheOptions(options.cache);
     const pageSize = options.pageSize ?? 100;
@@ -607,12 +608,15 @@ export class McpServer {
       // its code), or resolve to something that is no Outcome: every case
       // becomes an answer, as from a handler.
       const refused = (error: unknown) => server.#dispatcher.failed(error, request.id, request.method);
-      const checked = (outcome: unknown): Outcome =>
-        isObject(outcome) && (outcome.response === undefined || isObject(outcome.response)) && "response" in outcome
+      const checked = (outcome: unknown): Outcome => {
+        // The override may have changed the response after it was written out: it is written anew.
+        if (outcome instanceof TextOutcome) outcome.text = undefined;
+        return isObject(outcome) && (outcome.response === undefined || isObject(outcome.response)) && "response" in outcome
           ? (outcome as object as Outcome)
           : refused(
               new TypeError(`execute() of ${server.constructor.name} resolved to ${typeof outcome}, not an Outcome { response, stage }`),
             );
+      };
       try {
         return Promise.resolve(server.execute(request, transport)).then(checked, refused);
       } catch (error) {

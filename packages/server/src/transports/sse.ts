@@ -6,7 +6,12 @@ import { stringifyJson } from "@x/jsonrpc";
 
 /** Formats one JSON-RPC message as an SSE event: a single `data:` line (compact JSON has no newline). */
 export function sseEvent(message: unknown): string {
-  return `event: message\ndata: ${stringifyJson(message)}\n\n`;
+  return sseEventOf(stringifyJson(message));
+}
+
+/** {@link sseEvent} of a message already written as compact JSON. */
+export function sseEventOf(json: string): string {
+  return `event: message\ndata: ${json}\n\n`;
 }
 
 /** An SSE comment line, ignored by clients; keeps idle connections open. */

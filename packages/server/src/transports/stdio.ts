@@ -7,7 +7,7 @@ import { atTurnEnd } from "../builtins.js";
 import type { Readable, Writable } from "node:stream";
 import { errorResponse, stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
-import { errorOutcome, type InboundRequest, initializeRefused, internalErrorOutcome, type Outcome } from "../dispatch.js";
+import { errorOutcome, type InboundRequest, initializeRefused, internalErrorOutcome, type Outcome, responseText } from "../dispatch.js";
 import { isProtocolError } from "../errors.js";
 import { legacyValidators, readInitialize } from "../legacy/era.js";
 import { LegacySession } from "../legacy/session.js";
@@ -107,8 +107,11 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     if (!outputClosed) output.write(text);
   };
   const write = (message: unknown): void => {
+    if (!outputClosed) writeText(stringifyJson(message));
+  };
+  const writeText = (json: string): void => {
     if (outputClosed) return;
-    pendingOut += `${stringifyJson(message)}\n`;
+    pendingOut += `${json}\n`;
     if (!flushScheduled) {
       flushScheduled = true;
       (atTurnEnd ?? setImmediate)(flush);
@@ -150,7 +153,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
 
   const answered = (inbound: InboundRequest, call: Call, outcome: Outcome | undefined): void => {
     call.done = true;
-    if (outcome?.response && !call.aborted) write(outcome.response);
+    if (outcome?.response && !call.aborted) writeText(responseText(outcome));
     if (inFlight.size > 0 && inFlight.get(inbound.id) === call) inFlight.delete(inbound.id);
     if (--running === 0) onIdle?.();
   };

@@ -23,14 +23,14 @@ import { errorResponse, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, RequestId } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { checkRequestHeaders } from "@x/mcp-v2607/wire";
-import { type Inbound, type InboundRequest, internalErrorOutcome, type Outcome } from "../../dispatch.js";
+import { type Inbound, type InboundRequest, internalErrorOutcome, type Outcome, responseText } from "../../dispatch.js";
 import { SERVER_BUSY } from "../../errors.js";
 import type { JsonObject } from "../../objects.js";
 import { answerNow, type McpServer, partsOf } from "../../server.js";
 import { publishRequestRejected, rejectionsObserved } from "../../telemetry.js";
 import { Call, CallList } from "../call.js";
 import { readMessage } from "../messages.js";
-import { ChunkQueue, KeepAlive, sseEvent } from "../sse.js";
+import { ChunkQueue, KeepAlive, sseEvent, sseEventOf } from "../sse.js";
 import { type AuthInfo, missingScopes } from "../../authorization.js";
 import { type AuthOptions, type AuthSettings, authSettings, bearerToken, challenge, queryHasToken } from "./auth.js";
 import { type HttpSession, LegacyHttp, type LegacyHttpOptions } from "./legacy.js";
@@ -812,11 +812,11 @@ function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
     ex.unwatch();
     core.finished(call);
     if (stream) {
-      if (!call.aborted) stream.push(sseEvent(outcome.response));
+      if (!call.aborted) stream.push(sseEventOf(responseText(outcome)));
       stream.end();
       return undefined;
     }
-    return { status: statusOf(outcome), headers: jsonHeaders(cors), body: stringifyJson(outcome.response) };
+    return { status: statusOf(outcome), headers: jsonHeaders(cors), body: responseText(outcome) };
   };
   const outcome = answerNow(core.server, inbound, call);
   return settleAnswer(
