@@ -63,7 +63,8 @@ export const revision2607: Revision = {
     // `resultType` either absent (both are appended) or the result's own (kept in its place).
     if (!isObject(result) || "_meta" in result || result.toJSON !== undefined) return undefined;
     const hasType = result.resultType !== undefined;
-    if (hasType ? !Object.hasOwn(result, "resultType") : "resultType" in result) return undefined;
+    // Enumerable as well as own: a hidden one is skipped by the copy too, which then appends "complete".
+    if (hasType ? !Object.prototype.propertyIsEnumerable.call(result, "resultType") : "resultType" in result) return undefined;
     let own: string;
     try {
       own = JSON.stringify(result);

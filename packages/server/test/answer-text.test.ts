@@ -65,7 +65,7 @@ describe("stampText", () => {
     expect(written).toBeGreaterThan(1000);
   });
 
-  it("leaves to the stamped copy what it cannot write the same: its own _meta or an undefined or inherited resultType, toJSON, bigint, cycles, boxed values", () => {
+  it("leaves to the stamped copy what it cannot write the same: its own _meta or an undefined, inherited or hidden resultType, toJSON, bigint, cycles, boxed values", () => {
     class WithJson {
       toJSON() {
         return { content: [] };
@@ -81,6 +81,8 @@ describe("stampText", () => {
     for (const result of [
       { content: [], resultType: undefined },
       new Typed(),
+      // Own but hidden: the copy skips it and appends "complete".
+      Object.defineProperty({ content: [] }, "resultType", { value: "input_required", enumerable: false }),
       { content: [], _meta: { "x/a": 1 } },
       { content: [], toJSON: () => ({}) },
       new WithJson(),
