@@ -18,7 +18,7 @@ import type { MethodEntry } from "./features/feature.js";
 import type { ToolsFeature } from "./features/tools/index.js";
 import { ASKING_METHODS } from "./mrtr/asks.js";
 import { type RoundSettings, runRound } from "./mrtr/run.js";
-import { isObject, type JsonObject } from "./objects.js";
+import { copyOwn, isObject, type JsonObject } from "./objects.js";
 import { answerSessionMethod, checkClientAnswer, type EraMethod, hasLaterEnvelope, LATER_ONLY_METHODS } from "./legacy/era.js";
 import type { LegacySession } from "./legacy/session.js";
 import { type Revision, revision2511, revision2607 } from "./revision.js";
@@ -368,9 +368,12 @@ export class Dispatcher {
   #answered(result: unknown, id: RequestId, method: string, revision: Revision): Outcome {
     try {
       const info = this.#settings.info;
-      const response = resultResponse(id, revision.stamp(result as JsonObject, info)) as JSONRPCResultResponse;
-      // The answer's text now, as the copy is a snapshot now: what a transport sends is what was answered.
-      const text = typeof id === "string" || typeof id === "number" ? revision.stampText?.(result, info) : undefined;
+      // Where the text is written, the result is read once, into a plain copy, and both the stamped
+      // response and its text come from that copy: a getter or proxy cannot make them differ.
+      const textual = revision.stampText !== undefined && isObject(result) && (typeof id === "string" || typeof id === "number");
+      const source = textual ? copyOwn(result) : result;
+      const response = resultResponse(id, revision.stamp(source as JsonObject, info)) as JSONRPCResultResponse;
+      const text = textual ? revision.stampText?.(source, info) : undefined;
       if (text === undefined) return { response, stage: "handler" };
       return new TextOutcome(response, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text}}`);
     } catch (error) {

@@ -610,7 +610,14 @@ export class McpServer {
       const refused = (error: unknown) => server.#dispatcher.failed(error, request.id, request.method);
       const checked = (outcome: unknown): Outcome => {
         // The override may have changed the response after it was written out: it is written anew.
-        if (outcome instanceof TextOutcome) outcome.text = undefined;
+        if (outcome instanceof TextOutcome) {
+          try {
+            outcome.text = undefined;
+          } catch {
+            // A frozen one: a plain outcome of the same response.
+            return { stage: outcome.stage, response: outcome.response };
+          }
+        }
         return isObject(outcome) && (outcome.response === undefined || isObject(outcome.response)) && "response" in outcome
           ? (outcome as object as Outcome)
           : refused(

@@ -161,6 +161,58 @@ describe("answers written as text", () => {
     expect(Object.isFrozen(a.info)).toBe(true);
   });
 
+  it("writes a result read once: with getters that change on every read or a strict proxy, the text is the response's", async () => {
+    const responses: unknown[] = [];
+    class Keeping extends McpServer {
+      override async execute(request: Parameters<McpServer["execute"]>[0], transport?: TransportInfo): Promise<Outcome> {
+        const outcome = await super.execute(request, transport);
+        // Kept as a string now: the text must be what the response was when it was answered.
+        responses.push(JSON.stringify(outcome.response));
+        return outcome;
+      }
+    }
+    const s = new Keeping({ name: "once", version: "1" });
+    let ticks = 0;
+    s.registerTool("getter", {}, () =>
+      untyped({
+        get content() {
+          return [{ type: "text", text: `read ${++ticks}` }];
+        },
+      }),
+    );
+    const known = new Set(["content", "then", "resultType", "structuredContent", "isError", "_meta"]);
+    s.registerTool("strict", {}, () =>
+      untyped(
+        new Proxy(
+          { content: [{ type: "text", text: "strict" }] },
+          {
+            get(target, key) {
+              if (typeof key === "string" && !known.has(key)) throw new Error(`read of ${key}`);
+              return Reflect.get(target, key);
+            },
+          },
+        ),
+      ),
+    );
+    const lines = await stdioText(s, [call(1, "getter"), call(2, "strict")]);
+    expect(lines).toEqual(responses);
+    expect(JSON.parse(lines[1]!).result.content).toEqual([{ type: "text", text: "strict" }]);
+  });
+
+  it("a frozen outcome from an execute() override is answered, with the response it carries", async () => {
+    class Freezing extends McpServer {
+      override async execute(request: Parameters<McpServer["execute"]>[0], transport?: TransportInfo): Promise<Outcome> {
+        return Object.freeze(await super.execute(request, transport));
+      }
+    }
+    const s = new Freezing({ name: "freezing", version: "1" });
+    s.registerTool("plain", {}, () => untyped({ content: [{ type: "text", text: "hi" }] }));
+    const [line] = await stdioText(s, [call(1, "plain")]);
+    const answer = JSON.parse(line!);
+    expect(answer.error).toBeUndefined();
+    expect(answer.result.content).toEqual([{ type: "text", text: "hi" }]);
+  });
+
   it("what an execute() override changes in the response is sent, over stdio and HTTP", async () => {
     class Tracing extends McpServer {
       override async execute(request: Parameters<McpServer["execute"]>[0], transport?: TransportInfo): Promise<Outcome> {
