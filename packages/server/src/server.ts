@@ -150,13 +150,15 @@ export class McpServer {
   #serving = false;
 
   /**
-   * @throws TypeError when `info.name` or `info.version` is missing, `info.title` is not a string, or an option has the wrong type;
+   * @throws TypeError when `info.name` or `info.version` is missing, `info.title` or `info.websiteUrl` is not a string, or an option has the wrong type;
    *   RangeError when a cache hint, `pageSize`, `toolTimeoutMs` or a key is invalid.
    */
   constructor(info: ServerInfo, options: ServerOptions = {}) {
     if (typeof info?.name !== "string" || info.name === "") throw new TypeError("server name is required");
     if (typeof info.version !== "string" || info.version === "") throw new TypeError("server version is required");
     if (info.title !== undefined && typeof info.title !== "string") throw new TypeError("server title must be a string");
+    // A string only: the Implementation's text is kept, so a URL object changed later would leave it stale.
+    if (info.websiteUrl !== undefined && typeof info.websiteUrl !== "string") throw new TypeError("server websiteUrl must be a string");
     const implementation: Implementation = { name: info.name, version: info.version };
     if (info.title !== undefined) implementation.title = info.title;
     if (info.websiteUrl !== undefined) implementation.websiteUrl = info.websiteUrl;

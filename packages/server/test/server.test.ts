@@ -17,6 +17,10 @@ describe("configuration is checked when configured, not when served", () => {
     expect(() => new McpServer({ name: "c", version: "1" }, { pageSize: 0 })).toThrow(RangeError);
     expect(() => new McpServer({ name: "c", version: "1" }, { requestStateKeys: [Buffer.alloc(8)] })).toThrow(/at least 32 bytes/);
     expect(() => new McpServer({ name: "c", version: "1", title: 5 as never })).toThrow(/title must be a string/);
+    expect(() => new McpServer({ name: "c", version: "1", websiteUrl: new URL("https://example.com") as never })).toThrow(
+      /websiteUrl must be a string/,
+    );
+    expect(new McpServer({ name: "c", version: "1", websiteUrl: "https://example.com" }).info.websiteUrl).toBe("https://example.com");
   });
 });
 
