@@ -257,20 +257,41 @@ async function bundleForWorkerd(script: string): Promise<string> {
   return result.outputFiles[0]!.text;
 }
 
+/**
+ * Bundles `script` as a browser app's bundler would: esbuild's browser
+ * platform (the browser condition) with nothing left out, so an `import` of
+ * any `node:*` module anywhere in what it reaches fails the build.
+ */
+async function bundleForBrowser(script: string): Promise<string> {
+  const result = await esbuild.build({
+    entryPoints: [join(packageDir, "scripts", script)],
+    absWorkingDir: packageDir,
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    logLevel: "silent",
+  });
+  return result.outputFiles[0]!.text;
+}
+
 /** 32 bytes, base64: the request-state key the server Worker gets as its MCP_REQUEST_STATE_KEYS binding. */
 const WORKER_KEY = Buffer.alloc(32, 7).toString("base64");
 
 /**
  * Runs `script` bundled in workerd on 127.0.0.1 (a free port), with
  * nodejs_compat (Buffer, node:crypto; string bindings appear in
- * process.env, where the server reads MCP_REQUEST_STATE_KEYS).
+ * process.env, where the server reads MCP_REQUEST_STATE_KEYS); with `web`,
+ * bundled for browsers and run with the web platform's APIs only.
  */
-async function startWorker(script: string): Promise<{ url: URL; stop: () => Promise<void> }> {
+async function startWorker(script: string, web = false): Promise<{ url: URL; stop: () => Promise<void> }> {
   const miniflare = new Miniflare({
     modules: true,
-    script: await bundleForWorkerd(script),
+    script: web ? await bundleForBrowser(script) : await bundleForWorkerd(script),
     compatibilityDate: "2025-09-01",
-    compatibilityFlags: ["nodejs_compat"],
+    // web: no nodejs_compat, so no Buffer, no process and no node:* module, as in a browser.
+    compatibilityFlags: web ? [] : ["nodejs_compat"],
     bindings: { MCP_REQUEST_STATE_KEYS: WORKER_KEY },
     host: "127.0.0.1",
     port: 0,
@@ -311,25 +332,33 @@ describe("workerd (Miniflare)", () => {
     }
   });
 
-  describe("@x/client on it (example server on Node)", () => {
-    for (const protocol of ["2026-07-28", "2025-11-25"] as const) {
-      it(`lists, calls and answers an elicitation in the ${protocol} era`, async () => {
-        const server = await listen(createExampleServer(), { port: 0, host: "127.0.0.1" });
-        const worker = await startWorker("worker-client.mjs").catch(async (error) => {
-          await server.close();
-          throw error;
-        });
-        try {
-          const query = new URLSearchParams({ url: server.url, protocol });
-          const response = await fetch(new URL(`/?${query}`, worker.url), { signal: AbortSignal.timeout(30_000) });
-          const text = await response.text();
-          if (response.status !== 200) throw new Error(`@x/client on workerd failed (${response.status}): ${text}`);
-          expect(JSON.parse(text)).toEqual(driven(protocol, /^workerd \(Cloudflare-Workers\)$/));
-        } finally {
-          await worker.stop();
-          await server.close();
-        }
-      });
-    }
+  it("a browser bundle of @x/client builds with no node:* module left out, and carries no import of one", async () => {
+    const code = await bundleForBrowser("worker-client.mjs");
+    expect(code).not.toMatch(/\bfrom\s*["']node:|\bimport\s*\(\s*["']node:/);
+    expect(code).toContain("runtime-client");
   });
+
+  for (const web of [false, true]) {
+    describe(`@x/client on it (example server on Node)${web ? ", bundled for browsers, without nodejs_compat" : ""}`, () => {
+      for (const protocol of ["2026-07-28", "2025-11-25"] as const) {
+        it(`lists, calls and answers an elicitation in the ${protocol} era`, async () => {
+          const server = await listen(createExampleServer(), { port: 0, host: "127.0.0.1" });
+          const worker = await startWorker("worker-client.mjs", web).catch(async (error) => {
+            await server.close();
+            throw error;
+          });
+          try {
+            const query = new URLSearchParams({ url: server.url, protocol });
+            const response = await fetch(new URL(`/?${query}`, worker.url), { signal: AbortSignal.timeout(30_000) });
+            const text = await response.text();
+            if (response.status !== 200) throw new Error(`@x/client on workerd failed (${response.status}): ${text}`);
+            expect(JSON.parse(text)).toEqual(driven(protocol, /^workerd \(Cloudflare-Workers\)$/));
+          } finally {
+            await worker.stop();
+            await server.close();
+          }
+        });
+      }
+    });
+  }
 });

@@ -13,7 +13,7 @@ import { MissingDependencyError } from "./runtime.js";
 import { parseJson } from "./json.js";
 
 export { parseJson, replaceBigInts, stringifyJson } from "./json.js";
-export { asMissingDependency, brandAcrossCopies, MissingDependencyError, requireLazily, runTimeRequire } from "./runtime.js";
+export { asMissingDependency, brandAcrossCopies, MissingDependencyError, nodeBuiltin, requireLazily, runTimeRequire } from "./runtime.js";
 
 /**
  * A JSON-RPC request id: a string or an integer (MCP forbids `null`; spec

@@ -9,7 +9,29 @@
  * package is loaded with `createRequire` from the caller's location; when it
  * is not installed there, the error names it.
  */
-import { createRequire } from "node:module";
+
+/**
+ * A Node built-in module by name (`"node:fs/promises"`), loaded when asked
+ * for through `process.getBuiltinModule` (Node 20.16 and later, Bun, Deno,
+ * workerd with `nodejs_compat`). No `import` of it stands in the module, so
+ * a browser bundle of a package that uses it builds and loads, and nothing
+ * is loaded until a feature that needs it runs.
+ *
+ * Packaging, not a protocol rule: no spec section.
+ *
+ * @param id the module, e.g. `"node:child_process"`
+ * @returns its exports.
+ * @throws Error naming the module when this runtime has no Node built-ins
+ *   (a browser, workerd without `nodejs_compat`).
+ */
+export function nodeBuiltin<T>(id: string): T {
+  const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const module = typeof host?.getBuiltinModule === "function" ? host.getBuiltinModule(id) : undefined;
+  if (module === undefined) throw new Error(`This needs the Node built-in module ${id}, which this runtime does not have`);
+  return module as T;
+}
+
+type NodeModule = typeof import("node:module");
 
 /**
  * Makes `value instanceof cls` true for an instance of any copy of `cls`
@@ -100,7 +122,7 @@ export function runTimeRequire(from: string | URL): (specifier: string, dependen
   // Not kept between calls: callers keep what they load, so each package is required once.
   return (specifier, dependency) => {
     try {
-      return createRequire(from)(specifier);
+      return nodeBuiltin<NodeModule>("node:module").createRequire(from)(specifier);
     } catch (error) {
       throw missing(error, dependency);
     }

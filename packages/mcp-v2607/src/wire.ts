@@ -86,7 +86,9 @@ export function decodeHeaderValue(value: string): string | undefined {
     const encoded = value.slice(SENTINEL_PREFIX.length, value.length - SENTINEL_SUFFIX.length);
     if (encoded.length % 4 !== 0 || !BASE64.test(encoded)) return undefined;
     try {
-      return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(Buffer.from(encoded, "base64"));
+      // atob, not Buffer: the client uses these rules in browsers too.
+      const bytes = Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0));
+      return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
     } catch {
       return undefined;
     }

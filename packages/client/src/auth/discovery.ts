@@ -8,6 +8,7 @@ import { resourceMetadataPaths } from "@x/mcp-v2607/wire";
 import type * as OAuth from "oauth4webapi";
 import { loadOAuth } from "./oauth-lib.js";
 import { authError, clip } from "../errors.js";
+import { utf8Length } from "../transports/jsonrpc.js";
 
 /** One challenge of a `WWW-Authenticate` header: its scheme (lowercased) and parameters (names lowercased). */
 export interface Challenge {
@@ -129,7 +130,7 @@ async function getJson(url: URL, ctx: DiscoveryContext): Promise<{ status: numbe
     return { status: response.status };
   }
   const text = await response.text().catch(() => "");
-  if (Buffer.byteLength(text) > MAX_METADATA_BYTES) return { status: response.status };
+  if (utf8Length(text) > MAX_METADATA_BYTES) return { status: response.status };
   try {
     return { status: response.status, body: JSON.parse(text) };
   } catch {

@@ -5,6 +5,7 @@
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { nodeBuiltin } from "@x/jsonrpc";
 import type { OAuthClientProvider } from "./provider.js";
 
 /** Default longest wait for the redirect, in milliseconds (5 minutes). */
@@ -63,8 +64,8 @@ export class LoopbackRedirectReceiver {
    * @throws the listen error (e.g. the port is taken).
    */
   static async start(options: LoopbackOptions = {}): Promise<LoopbackRedirectReceiver> {
-    // Imported here: loading node:http is a noticeable part of a cold start, and most clients never open this server.
-    const { createServer } = await import("node:http");
+    // Loaded here: node:http is a noticeable part of a cold start, most clients never open this server, and a browser has none.
+    const { createServer } = nodeBuiltin<typeof import("node:http")>("node:http");
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

@@ -50,7 +50,12 @@ export async function importPrivateKey(pem: string, algorithm = "ES256"): Promis
   if (!params) throw new TypeError(`Unsupported signing algorithm ${algorithm}`);
   const match = /-----BEGIN PRIVATE KEY-----([\s\S]+?)-----END PRIVATE KEY-----/.exec(pem);
   if (!match) throw new TypeError("The private key must be a PKCS#8 PEM (BEGIN PRIVATE KEY)");
-  const der = Buffer.from((match[1] as string).replace(/\s+/g, ""), "base64");
+  let der: Uint8Array<ArrayBuffer>;
+  try {
+    der = Uint8Array.from(atob((match[1] as string).replace(/\s+/g, "")), (c) => c.charCodeAt(0));
+  } catch {
+    throw new TypeError("The private key's PEM body is not Base64");
+  }
   return crypto.subtle.importKey("pkcs8", der, params, false, ["sign"]);
 }
 

@@ -2,8 +2,11 @@
  * What an app gives the HTTP transport to authorize (spec 2026-07-28,
  * basic/authorization): its hooks and where tokens are kept.
  */
-import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { nodeBuiltin } from "@x/jsonrpc";
+import { utf8Length } from "../transports/jsonrpc.js";
+
+/** `node:fs/promises`, loaded when a FileTokenStore first reads or writes: a browser build of the client has no file system. */
+const files = (): typeof import("node:fs/promises") => nodeBuiltin("node:fs/promises");
 
 /**
  * A client identity known before any registration: pre-registered
@@ -130,11 +133,11 @@ export class FileTokenStore implements TokenStore {
   async #read(): Promise<Record<string, StoredAuthorization>> {
     let text: string;
     try {
-      text = await readFile(this.path, "utf8");
+      text = await files().readFile(this.path, "utf8");
     } catch {
       return {};
     }
-    if (Buffer.byteLength(text) > MAX_TOKEN_FILE_BYTES) return {};
+    if (utf8Length(text) > MAX_TOKEN_FILE_BYTES) return {};
     try {
       const value = JSON.parse(text) as unknown;
       return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, StoredAuthorization>) : {};
@@ -144,11 +147,12 @@ export class FileTokenStore implements TokenStore {
   }
 
   async #write(all: Record<string, StoredAuthorization>): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    const fs = files();
+    await fs.mkdir(nodeBuiltin<typeof import("node:path")>("node:path").dirname(this.path), { recursive: true, mode: 0o700 });
     const temporary = `${this.path}.${process.pid}.tmp`;
-    await writeFile(temporary, JSON.stringify(all), { mode: 0o600 });
-    await chmod(temporary, 0o600);
-    await rename(temporary, this.path);
+    await fs.writeFile(temporary, JSON.stringify(all), { mode: 0o600 });
+    await fs.chmod(temporary, 0o600);
+    await fs.rename(temporary, this.path);
   }
 }
 

@@ -631,7 +631,8 @@ function clientAuth(info: OAuthClientInformation, as: OAuth.AuthorizationServer,
 function secretBasic(secret: string): OAuth.ClientAuth {
   const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
   return (_as, client, _body, headers) => {
-    headers.set("authorization", `Basic ${Buffer.from(`${encode(client.client_id)}:${encode(secret)}`).toString("base64")}`);
+    // The form encoding leaves only ASCII, which btoa takes as it is.
+    headers.set("authorization", `Basic ${btoa(`${encode(client.client_id)}:${encode(secret)}`)}`);
   };
 }
 

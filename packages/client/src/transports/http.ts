@@ -19,7 +19,7 @@ import type { OAuthClientProvider } from "../auth/provider.js";
 import { clip, isMcpClientError, type McpClientError, transportError } from "../errors.js";
 import { standardHeaders } from "../headers.js";
 import { importOnce } from "../lazy.js";
-import { isNotification, isRequest, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
+import { concatBytes, isNotification, isRequest, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionHooks, type Transport } from "./transport.js";
 
 /** Wait before resuming a broken SSE stream when the server sent no `retry` field, in milliseconds. */
@@ -523,7 +523,7 @@ export class StreamableHttpTransport implements Transport {
     } finally {
       reader.releaseLock();
     }
-    return new TextDecoder().decode(Buffer.concat(chunks));
+    return new TextDecoder().decode(concatBytes(chunks));
   }
 
   private tooLarge(message: JSONRPCRequest, bytes: number): McpClientError {

@@ -37,7 +37,43 @@ export function responseFor(value: JSONRPCResponse & { id?: RequestId | null }, 
   return undefined;
 }
 
-/** Length of a string in UTF-8 bytes. */
-export function utf8Length(text: string): number {
-  return Buffer.byteLength(text, "utf8");
+const NodeBuffer = (globalThis as { Buffer?: { byteLength(text: string, encoding: "utf8"): number } }).Buffer;
+
+/**
+ * Length of a string in UTF-8 bytes: Node's `Buffer.byteLength` where there
+ * is one (it does not copy), else {@link countUtf8Bytes} (browsers have no `Buffer`).
+ */
+export const utf8Length: (text: string) => number =
+  NodeBuffer !== undefined ? (text) => NodeBuffer.byteLength(text, "utf8") : countUtf8Bytes;
+
+/**
+ * The UTF-8 length of a string, counted without encoding it. A lone
+ * surrogate counts 3 bytes, as an encoder writes U+FFFD for it.
+ */
+export function countUtf8Bytes(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // a pair: 2 UTF-16 units, 4 bytes
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/** The bytes of `chunks` one after another, in one array (`Buffer.concat` without Node). */
+export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  let total = 0;
+  for (const chunk of chunks) total += chunk.byteLength;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
 }

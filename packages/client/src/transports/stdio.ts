@@ -5,18 +5,16 @@
  */
 import type * as ChildProcesses from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { createRequire } from "node:module";
 
 /**
  * `node:child_process`, loaded when the first server is spawned: importing
  * `@x/client` must not need it, since runtimes without processes (workerd)
- * have none. Through `process.getBuiltinModule` where there is one, else `createRequire`.
+ * have none, and a browser bundle must not name it.
  */
 function childProcesses(): typeof ChildProcesses {
-  const builtin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
-  return (builtin ? builtin("node:child_process") : createRequire(import.meta.url)("node:child_process")) as typeof ChildProcesses;
+  return nodeBuiltin<typeof ChildProcesses>("node:child_process");
 }
-import { MissingDependencyError, parseJson, stringifyJson } from "@x/jsonrpc";
+import { MissingDependencyError, nodeBuiltin, parseJson, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 import { META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
 import { clip, type McpClientError, transportError } from "../errors.js";
