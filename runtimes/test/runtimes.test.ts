@@ -234,27 +234,34 @@ describe.each(runtimes)("$name", (runtime) => {
 // ---------------------------------------------------------------------------
 // workerd, through Miniflare
 
+/** What the two bundles of a script share: one ES module in memory, for es2022. */
+async function bundle(script: string, options: esbuild.BuildOptions): Promise<string> {
+  const result = await esbuild.build({
+    entryPoints: [join(packageDir, "scripts", script)],
+    absWorkingDir: packageDir,
+    bundle: true,
+    format: "esm",
+    target: "es2022",
+    write: false,
+    ...options,
+  });
+  return result.outputFiles![0]!.text;
+}
+
 /**
  * Bundles `script` (in scripts/) for workerd as wrangler does: the workerd,
  * worker and browser conditions (so @x/json-schema's default validator is
  * the cfworker one, which needs no code generation: workerd forbids it), a
  * platform-neutral ES module, `node:*` left to the runtime (nodejs_compat).
  */
-async function bundleForWorkerd(script: string): Promise<string> {
-  const result = await esbuild.build({
-    entryPoints: [join(packageDir, "scripts", script)],
-    absWorkingDir: packageDir,
-    bundle: true,
-    format: "esm",
+function bundleForWorkerd(script: string): Promise<string> {
+  return bundle(script, {
     platform: "neutral",
     conditions: ["workerd", "worker", "browser"],
     mainFields: ["browser", "module", "main"],
     external: ["node:*"],
-    target: "es2022",
-    write: false,
     logLevel: "error",
   });
-  return result.outputFiles[0]!.text;
 }
 
 /**
@@ -262,18 +269,8 @@ async function bundleForWorkerd(script: string): Promise<string> {
  * platform (the browser condition) with nothing left out, so an `import` of
  * any `node:*` module anywhere in what it reaches fails the build.
  */
-async function bundleForBrowser(script: string): Promise<string> {
-  const result = await esbuild.build({
-    entryPoints: [join(packageDir, "scripts", script)],
-    absWorkingDir: packageDir,
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    write: false,
-    logLevel: "silent",
-  });
-  return result.outputFiles[0]!.text;
+function bundleForBrowser(script: string): Promise<string> {
+  return bundle(script, { platform: "browser", logLevel: "silent" });
 }
 
 /** 32 bytes, base64: the request-state key the server Worker gets as its MCP_REQUEST_STATE_KEYS binding. */
