@@ -19,8 +19,25 @@ const CLIENTS = [
 
 function config(quick) {
   return quick
-    ? { repetitions: 1, durationMs: 150, warmupMs: 100, inFlight: [1, 32], transports: ["http", "stdio"] }
-    : { repetitions: 3, durationMs: 1500, warmupMs: 700, inFlight: [1, 32], transports: ["http", "stdio"] };
+    ? { repetitions: 1, slicesPerRepetition: 1, durationMs: 150, warmupMs: 100, inFlight: [1, 32], transports: ["http", "stdio"] }
+    : { repetitions: 3, slicesPerRepetition: 3, durationMs: 600, warmupMs: 700, inFlight: [1, 32], transports: ["http", "stdio"] };
+}
+
+/**
+ * A figure's repetitions from its runs, in round order: repetition j is the
+ * best of runs j, j + R, j + 2R, ... (R repetitions; the highest, or the
+ * lowest when `lowerIsBetter`), as the server rows do: another process only
+ * ever slows a run down.
+ */
+function repetitionsOf(runs, R, pick, lowerIsBetter) {
+  return Array.from({ length: R }, (_, j) => {
+    const values = runs
+      .filter((_, i) => i % R === j)
+      .map(pick)
+      .filter((v) => Number.isFinite(v));
+    if (values.length === 0) return Number.NaN;
+    return lowerIsBetter ? Math.min(...values) : Math.max(...values);
+  });
 }
 
 /** The requests a client sends to connect and call, answered by bare-client.mjs from @x/server's answers. */
@@ -63,8 +80,9 @@ export async function benchClients({ quick = false } = {}) {
   const bare = await startServer("bare-client.mjs", [answersFile], { ipc: true, label: "bare responder (clients)" });
   const results = {};
   const checks = {};
+  const rounds = cfg.repetitions * cfg.slicesPerRepetition;
   try {
-    for (let rep = 0; rep < cfg.repetitions; rep++) {
+    for (let rep = 0; rep < rounds; rep++) {
       for (const transport of cfg.transports) {
         for (const inFlight of cfg.inFlight) {
           // Interleaved, and the order of the two clients alternates with the repetition.
@@ -86,10 +104,10 @@ export async function benchClients({ quick = false } = {}) {
             try {
               const r = await drive(message);
               results[c.key][cell] ??= [];
-              results[c.key][cell].push(r);
+              results[c.key][cell][rep] = r;
               checks[c.key][cell] ??= r.failures === 0 ? "ok" : `${r.failures} calls failed`;
               log(
-                `client: [${rep + 1}/${cfg.repetitions}] ${c.label.padEnd(16)} ${transport.padEnd(5)} in flight ${String(inFlight).padEnd(3)} ${Math.round(r.rps)} calls/s, ${r.cpuUsPerCall.toFixed(1)} µs CPU/call`,
+                `client: [${rep + 1}/${rounds}] ${c.label.padEnd(16)} ${transport.padEnd(5)} in flight ${String(inFlight).padEnd(3)} ${Math.round(r.rps)} calls/s, ${r.cpuUsPerCall.toFixed(1)} µs CPU/call`,
               );
             } catch (error) {
               checks[c.key][cell] = String(error.message).slice(0, 300);
@@ -108,7 +126,12 @@ export async function benchClients({ quick = false } = {}) {
   for (const transport of cfg.transports) {
     for (const inFlight of cfg.inFlight) {
       const cell = `${transport} ${inFlight}`;
-      const of = (key, f) => spread((results[key]?.[cell] ?? []).map(f));
+      // A failed run leaves a hole, so every repetition keeps its own rounds.
+      const runsOf = (key) => Array.from({ length: rounds }, (_, i) => results[key]?.[cell]?.[i] ?? {});
+      const of = (key, f, lowerIsBetter) => {
+        const reps = repetitionsOf(runsOf(key), cfg.repetitions, f, lowerIsBetter);
+        return { ...spread(reps), reps };
+      };
       rows.push({
         figure: `tools/call round trips/s, ${transport === "http" ? "HTTP" : "stdio"}, ${inFlight} in flight`,
         key: `client ${cell} rps`,
@@ -120,16 +143,17 @@ export async function benchClients({ quick = false } = {}) {
         figure: `client CPU per call (µs), ${transport === "http" ? "HTTP" : "stdio"}, ${inFlight} in flight`,
         key: `client ${cell} cpu`,
         higherIsBetter: false,
-        x: of("x", (r) => r.cpuUsPerCall),
-        official: of("official", (r) => r.cpuUsPerCall),
+        x: of("x", (r) => r.cpuUsPerCall, true),
+        official: of("official", (r) => r.cpuUsPerCall, true),
       });
     }
   }
   for (const r of rows) {
-    r.ratio = r.x.median / r.official.median;
-    // The ratio's spread: the worst and best pairing of repetitions.
-    r.ratioMin = r.x.min / r.official.max;
-    r.ratioMax = r.x.max / r.official.min;
+    // Paired: repetition j of @x over repetition j of the official client (the same rounds).
+    const paired = spread(r.x.reps.map((v, j) => v / r.official.reps[j]));
+    r.ratio = paired.median;
+    r.ratioMin = paired.min;
+    r.ratioMax = paired.max;
   }
   const goals = [
     {
@@ -149,7 +173,7 @@ export async function benchClients({ quick = false } = {}) {
     `${fmt(r.ratio, 2)} (${fmt(r.ratioMin, 2)}–${fmt(r.ratioMax, 2)})`,
   ]);
   const text = [
-    `client rows: median (min–max) of ${cfg.repetitions} repetition(s) of ${cfg.durationMs} ms, each a fresh client process, against the bare responder (servers/bare-client.mjs)`,
+    `client rows: ${rounds} round(s) of one ${cfg.durationMs} ms run per client and row, each run a fresh client process after a ${cfg.warmupMs} ms warm-up, the clients in turn, in the opposite order every other round, against the bare responder (servers/bare-client.mjs); ${cfg.repetitions} repetition(s), repetition j the best run of rounds j, j+${cfg.repetitions}, ...; figures: median (min–max) over the repetitions; ratios paired per repetition`,
     "",
     renderTable(header, lines),
     "",
