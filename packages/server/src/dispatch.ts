@@ -19,6 +19,7 @@ import type { ToolsFeature } from "./features/tools/index.js";
 import { ASKING_METHODS } from "./mrtr/asks.js";
 import { type RoundSettings, runRound } from "./mrtr/run.js";
 import { copyOwn, isObject, type JsonObject } from "./objects.js";
+import { pageTextOf } from "./pagination.js";
 import { answerSessionMethod, checkClientAnswer, type EraMethod, hasLaterEnvelope, LATER_ONLY_METHODS } from "./legacy/era.js";
 import type { LegacySession } from "./legacy/session.js";
 import { type Revision, revision2511, revision2607 } from "./revision.js";
@@ -371,9 +372,11 @@ export class Dispatcher {
       // Where the text is written, the result is read once, into a plain copy, and both the stamped
       // response and its text come from that copy: a getter or proxy cannot make them differ.
       const textual = revision.stampText !== undefined && isObject(result) && (typeof id === "string" || typeof id === "number");
-      const source = textual ? copyOwn(result) : result;
+      // A list page the server made itself (a plain object, its text kept with the page): no copy, no second walk.
+      const known = textual ? pageTextOf(result) : undefined;
+      const source = textual && known === undefined ? copyOwn(result) : result;
       const response = resultResponse(id, revision.stamp(source as JsonObject, info)) as JSONRPCResultResponse;
-      const text = textual ? revision.stampText?.(source, info) : undefined;
+      const text = textual ? revision.stampText?.(source, info, known) : undefined;
       if (text === undefined) return { response, stage: "handler" };
       return new TextOutcome(response, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text}}`);
     } catch (error) {

@@ -80,3 +80,85 @@ export function listResult<K extends string, T>(
   if (slice.nextCursor !== undefined) result.nextCursor = slice.nextCursor;
   return result as never;
 }
+
+/** One page of a {@link PageCache}: its items and next cursor, and the JSON text of its result once written. */
+interface CachedPage<T> {
+  readonly items: readonly T[];
+  readonly nextCursor: string | undefined;
+  /** The hints the text was written with (they can differ between calls). */
+  ttlMs?: number;
+  cacheScope?: CacheHints["cacheScope"];
+  text?: string;
+}
+
+/** A page result made by a {@link PageCache} → its page, for {@link pageTextOf}. */
+const pageOfResult = new WeakMap<object, CachedPage<unknown>>();
+
+/**
+ * The pages of a list that stays the same until it is replaced (tools/list's
+ * cached definitions): each page's slice, its next cursor (an HMAC) and the
+ * JSON text of its result are made once, not on every call; a cursor is
+ * still verified once per distinct cursor string. Drop the cache with the
+ * list. Memory: at most one entry per page offset this server's keys
+ * signed (capped at the list's page count plus 16 cursor strings; beyond
+ * that a page is made as without a cache), so about the list's JSON text.
+ */
+export class PageCache<T> {
+  readonly #items: readonly T[];
+  #first: CachedPage<T> | undefined;
+  readonly #byCursor = new Map<string, CachedPage<T>>();
+  readonly #cap: number;
+
+  constructor(items: readonly T[], pageSize: number) {
+    this.#items = items;
+    this.#cap = Math.ceil(items.length / Math.max(1, pageSize)) + 16;
+  }
+
+  /**
+   * The result of the page at `cursor`, as {@link listResult} makes it (a new
+   * object and items array on every call, so a caller may change it).
+   * @throws McpError(-32602) for a cursor this server's keys did not sign.
+   */
+  result<K extends string>(keys: KeyRing, list: string, key: K, cursor: unknown, pageSize: number, hints: CacheHints) {
+    // Only cursors that verified are kept: any other value is checked (and refused) every time.
+    let cached = cursor === undefined ? this.#first : typeof cursor === "string" ? this.#byCursor.get(cursor) : undefined;
+    if (cached === undefined) {
+      const slice = page(keys, list, this.#items, cursor, pageSize);
+      cached = { items: slice.items, nextCursor: slice.nextCursor };
+      if (cursor === undefined) this.#first = cached;
+      else if (typeof cursor === "string" && this.#byCursor.size < this.#cap) this.#byCursor.set(cursor, cached);
+    }
+    const slice: { items: T[]; nextCursor?: string } = { items: cached.items.slice() };
+    if (cached.nextCursor !== undefined) slice.nextCursor = cached.nextCursor;
+    const result = listResult(key, slice, hints);
+    if (cached.ttlMs !== hints.ttlMs || cached.cacheScope !== hints.cacheScope) {
+      cached.ttlMs = hints.ttlMs;
+      cached.cacheScope = hints.cacheScope;
+      cached.text = undefined;
+    }
+    pageOfResult.set(result, cached);
+    return result;
+  }
+}
+
+/**
+ * The JSON text of a page result a {@link PageCache} made (`JSON.stringify`
+ * of it, written on the page's first answer and kept), or `undefined` for
+ * any other value.
+ */
+export function pageTextOf(result: object): string | undefined {
+  const cached = pageOfResult.get(result);
+  if (cached === undefined) return undefined;
+  // Hints changed after this result was made: its text is not the kept one.
+  const own = result as { ttlMs?: unknown; cacheScope?: unknown };
+  if (own.ttlMs !== cached.ttlMs || own.cacheScope !== cached.cacheScope) return undefined;
+  if (cached.text === undefined) {
+    try {
+      cached.text = JSON.stringify(result);
+    } catch {
+      // A bigint or a cycle in a definition: the caller's own path knows what to do (or to fail) with it.
+      return undefined;
+    }
+  }
+  return cached.text;
+}

@@ -24,8 +24,9 @@ export interface Revision {
    * what the stamp adds again, when that text is exactly what
    * `JSON.stringify` of the stamped copy gives; `undefined` when it cannot
    * be (the caller then writes the stamped copy). Absent: always the copy.
+   * `ownText`: `JSON.stringify(result)` when the caller already has it.
    */
-  stampText?(result: unknown, serverInfo: Implementation): string | undefined;
+  stampText?(result: unknown, serverInfo: Implementation, ownText?: string): string | undefined;
 }
 
 /** The text after a stamped result's own members (what `revision2607.stamp` appends, with or without `resultType`), for the last server info seen. */
@@ -57,7 +58,7 @@ export const revision2607: Revision = {
     }
     return stamped;
   },
-  stampText(result, serverInfo) {
+  stampText(result, serverInfo, ownText) {
     // Only where `stamp` appends its members after the result's own and `JSON.stringify` writes the
     // result's own members as the copy's: no `_meta` and no `toJSON` anywhere on it, and a
     // `resultType` either absent (both are appended) or the result's own (kept in its place).
@@ -66,11 +67,14 @@ export const revision2607: Revision = {
     // Enumerable as well as own: a hidden one is skipped by the copy too, which then appends "complete".
     if (hasType ? !Object.prototype.propertyIsEnumerable.call(result, "resultType") : "resultType" in result) return undefined;
     let own: string;
-    try {
-      own = JSON.stringify(result);
-    } catch {
-      // A bigint or a cycle: the copy's path knows what to do (or to fail) with it.
-      return undefined;
+    if (ownText !== undefined) own = ownText;
+    else {
+      try {
+        own = JSON.stringify(result);
+      } catch {
+        // A bigint or a cycle: the copy's path knows what to do (or to fail) with it.
+        return undefined;
+      }
     }
     // A boxed primitive writes as one; only an object's text is spliced.
     if (own.charCodeAt(0) !== 123 || own.charCodeAt(own.length - 1) !== 125) return undefined;

@@ -11,7 +11,7 @@ import { declaresTasks } from "@x/mcp-v2607/tasks";
 import type { RequestContext, RunScope } from "../../context.js";
 import { McpError } from "../../errors.js";
 import { isObject } from "../../objects.js";
-import { listResult, page } from "../../pagination.js";
+import { PageCache } from "../../pagination.js";
 import { checkRequiredCapabilities, type Feature, type MethodTable, type ServerHost } from "../feature.js";
 import { defineTool, type RegisteredTool, type ToolConfig, type ToolHandler } from "./define.js";
 import { type RunToolOptions, runTool, type ToolRunResult } from "./run.js";
@@ -64,6 +64,9 @@ export class ToolsFeature implements Feature {
   #definitions: Tool[] | undefined;
   /** The definitions as the `initialize` era lists them (`execution.taskSupport`). */
   #legacyDefinitions: Tool[] | undefined;
+  /** The pages of each era's list (see PageCache), dropped with the definitions. */
+  #pages: PageCache<Tool> | undefined;
+  #legacyPages: PageCache<Tool> | undefined;
   #tasks: { runner: TaskRunner; owner: (ctx: RequestContext) => string; legacy: LegacyTasks | undefined } | undefined;
   #taskTools = 0;
 
@@ -82,9 +85,11 @@ export class ToolsFeature implements Feature {
     [Method.ToolsList]: {
       enabled: () => this.#tools.size > 0,
       handle: (params, ctx) => {
-        const tools = ctx.protocolVersion === PROTOCOL_VERSION ? this.list() : this.#legacyList();
-        const slice = page(this.#host.keys, Method.ToolsList, tools, params.cursor, this.#host.pageSize);
-        return listResult("tools", slice, this.#host.hints(Method.ToolsList));
+        const modern = ctx.protocolVersion === PROTOCOL_VERSION;
+        const pageSize = this.#host.pageSize;
+        // Per era, until the registry changes: the pages are the same on every call.
+        const pages = modern ? this.#modernPages(pageSize) : this.#legacyPagesOf(pageSize);
+        return pages.result(this.#host.keys, Method.ToolsList, "tools", params.cursor, pageSize, this.#host.hints(Method.ToolsList));
       },
     },
     [Method.ToolsCall]: {
@@ -243,6 +248,16 @@ export class ToolsFeature implements Feature {
     return this.#legacyDefinitions;
   }
 
+  #modernPages(pageSize: number): PageCache<Tool> {
+    this.#pages ??= new PageCache(this.list(), pageSize);
+    return this.#pages;
+  }
+
+  #legacyPagesOf(pageSize: number): PageCache<Tool> {
+    this.#legacyPages ??= new PageCache(this.#legacyList(), pageSize);
+    return this.#legacyPages;
+  }
+
   /** The registered tool of that name. */
   get(name: string): RegisteredTool | undefined {
     return this.#tools.get(name);
@@ -313,6 +328,8 @@ export class ToolsFeature implements Feature {
   #changed(notify: boolean): void {
     this.#definitions = undefined;
     this.#legacyDefinitions = undefined;
+    this.#pages = undefined;
+    this.#legacyPages = undefined;
     if (notify) this.#host.listChanged("tools");
   }
 }
