@@ -34,3 +34,47 @@ export function copyOwn(source: object): JsonObject {
 
 // One rule for "a JSON object" on both sides of the wire.
 export { isObject } from "@x/jsonrpc";
+
+/**
+ * A deep copy of plain JSON data (plain objects, arrays, strings, numbers,
+ * booleans, null, bigint, undefined), every object and array of it frozen;
+ * `undefined` when `value` holds anything else (a class instance, a getter,
+ * a `toJSON`, a function, a cycle) or is nested too deep for the stack,
+ * because then its JSON text could change without the copy changing.
+ * Own enumerable string keys only, as `JSON.stringify` reads them.
+ */
+export function frozenJsonCopy<T>(value: T): T | undefined {
+  try {
+    return copyFrozen(value, new Set()) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Thrown inside {@link frozenJsonCopy} for a value it does not copy. */
+const NOT_PLAIN = Symbol("not plain JSON data");
+
+function copyFrozen(value: unknown, ancestors: Set<object>): unknown {
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) return value;
+  if (typeof value === "function" || ancestors.has(value)) throw NOT_PLAIN;
+  const proto = Object.getPrototypeOf(value);
+  const array = Array.isArray(value);
+  if (array ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
+  ancestors.add(value);
+  let copy: unknown[] | Record<string, unknown>;
+  if (array) {
+    copy = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) copy[i] = copyFrozen(value[i], ancestors);
+  } else {
+    copy = proto === null ? Object.create(null) : {};
+    for (const key of Object.keys(value)) {
+      const descriptor = Object.getOwnPropertyDescriptor(value, key);
+      if (descriptor === undefined || !("value" in descriptor) || key === "toJSON") throw NOT_PLAIN;
+      const item = copyFrozen(descriptor.value, ancestors);
+      if (key === "__proto__") Object.defineProperty(copy, key, { value: item, enumerable: true });
+      else (copy as Record<string, unknown>)[key] = item;
+    }
+  }
+  ancestors.delete(value);
+  return Object.freeze(copy);
+}

@@ -85,6 +85,8 @@ export function listResult<K extends string, T>(
 interface CachedPage<T> {
   readonly items: readonly T[];
   readonly nextCursor: string | undefined;
+  /** Whether its text may be kept (every item is frozen plain data). */
+  readonly keepText: boolean;
   /** The hints the text was written with (they can differ between calls). */
   ttlMs?: number;
   cacheScope?: CacheHints["cacheScope"];
@@ -96,47 +98,70 @@ const pageOfResult = new WeakMap<object, CachedPage<unknown>>();
 
 /**
  * The pages of a list that stays the same until it is replaced (tools/list's
- * cached definitions): each page's slice, its next cursor (an HMAC) and the
- * JSON text of its result are made once, not on every call; a cursor is
- * still verified once per distinct cursor string. Drop the cache with the
- * list. Memory: at most one entry per page offset this server's keys
- * signed (capped at the list's page count plus 16 cursor strings; beyond
- * that a page is made as without a cache), so about the list's JSON text.
+ * cached definitions): each page's slice, its next cursor (an HMAC) and,
+ * when `keepText` (every item is frozen plain data, so its text cannot
+ * change), the JSON text of its result are made once, not on every call.
+ * A cursor string is verified the first time it is seen; one that fails is
+ * never kept. Drop the cache with the list. Memory: one entry per page
+ * boundary of this `pageSize` (a cursor another server signed for another
+ * offset is served, not kept), so about the list's JSON text, and at most
+ * the page count plus 16 cursor strings.
  */
 export class PageCache<T> {
   readonly #items: readonly T[];
-  #first: CachedPage<T> | undefined;
-  readonly #byCursor = new Map<string, CachedPage<T>>();
+  readonly #pageSize: number;
+  readonly #keepText: boolean;
+  readonly #pages = new Map<number, CachedPage<T>>();
+  /** Cursor strings that verified → their offset. */
+  readonly #offsets = new Map<string, number>();
   readonly #cap: number;
 
-  constructor(items: readonly T[], pageSize: number) {
+  constructor(items: readonly T[], pageSize: number, keepText: boolean) {
     this.#items = items;
+    this.#pageSize = pageSize;
+    this.#keepText = keepText;
     this.#cap = Math.ceil(items.length / Math.max(1, pageSize)) + 16;
   }
 
   /**
    * The result of the page at `cursor`, as {@link listResult} makes it (a new
-   * object and items array on every call, so a caller may change it).
+   * object and items array on every call, so a caller may change them).
    * @throws McpError(-32602) for a cursor this server's keys did not sign.
    */
-  result<K extends string>(keys: KeyRing, list: string, key: K, cursor: unknown, pageSize: number, hints: CacheHints) {
-    // Only cursors that verified are kept: any other value is checked (and refused) every time.
-    let cached = cursor === undefined ? this.#first : typeof cursor === "string" ? this.#byCursor.get(cursor) : undefined;
+  result<K extends string>(keys: KeyRing, list: string, key: K, cursor: unknown, hints: CacheHints) {
+    let start = 0;
+    if (cursor !== undefined) {
+      const known = typeof cursor === "string" ? this.#offsets.get(cursor) : undefined;
+      if (known !== undefined) start = known;
+      else {
+        start = readCursor(keys, list, cursor);
+        if (this.#offsets.size < this.#cap) this.#offsets.set(cursor as string, start);
+      }
+    }
+    const items = this.#items;
+    const size = this.#pageSize;
+    const own = start % size === 0 && start <= items.length;
+    let cached = own ? this.#pages.get(start) : undefined;
     if (cached === undefined) {
-      const slice = page(keys, list, this.#items, cursor, pageSize);
-      cached = { items: slice.items, nextCursor: slice.nextCursor };
-      if (cursor === undefined) this.#first = cached;
-      else if (typeof cursor === "string" && this.#byCursor.size < this.#cap) this.#byCursor.set(cursor, cached);
+      const end = start + size;
+      cached = {
+        items: items.slice(start, end),
+        nextCursor: end < items.length ? makeCursor(keys, list, end) : undefined,
+        keepText: this.#keepText,
+      };
+      if (own) this.#pages.set(start, cached);
     }
     const slice: { items: T[]; nextCursor?: string } = { items: cached.items.slice() };
     if (cached.nextCursor !== undefined) slice.nextCursor = cached.nextCursor;
     const result = listResult(key, slice, hints);
-    if (cached.ttlMs !== hints.ttlMs || cached.cacheScope !== hints.cacheScope) {
-      cached.ttlMs = hints.ttlMs;
-      cached.cacheScope = hints.cacheScope;
-      cached.text = undefined;
+    if (cached.keepText) {
+      if (cached.ttlMs !== hints.ttlMs || cached.cacheScope !== hints.cacheScope) {
+        cached.ttlMs = hints.ttlMs;
+        cached.cacheScope = hints.cacheScope;
+        cached.text = undefined;
+      }
+      pageOfResult.set(result, cached);
     }
-    pageOfResult.set(result, cached);
     return result;
   }
 }

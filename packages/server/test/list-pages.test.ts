@@ -81,7 +81,7 @@ describe("tools/list pages made once", () => {
     const s = server(3);
     const reference = (await walk(s)).texts;
     const outcome = await s.handle(list());
-    const result = outcome.response as { result: { tools: unknown[]; ttlMs: number; nextCursor?: string } };
+    const result = outcome.response as unknown as { result: { tools: unknown[]; ttlMs: number; nextCursor?: string } };
     result.result.tools.push({ name: "intruder", inputSchema: { type: "object" } });
     result.result.tools.reverse();
     result.result.ttlMs = 99;
@@ -131,5 +131,60 @@ describe("tools/list pages made once", () => {
     expect((await walk(s)).texts).toEqual(one.texts);
     s.removeTool("t999");
     expect((await walk(s)).names[0]).toHaveLength(999);
+  });
+
+  it("the definitions are frozen copies: nothing an answer's reader, a handler or the registering code changes reaches the list", async () => {
+    const annotations = { readOnlyHint: true };
+    const s = new McpServer({ name: "frozen", version: "1.0.0" }, { pageSize: 2, requestStateKeys: [KEY] });
+    s.registerTool("sorter", { annotations }, (_args, ctx) => {
+      // ctx.tools is the published list: read-only, all the way down.
+      expect(() => (ctx.tools as unknown[]).reverse()).toThrow(TypeError);
+      expect(() => {
+        (ctx.tools[0]!.annotations as { readOnlyHint: boolean }).readOnlyHint = false;
+      }).toThrow(TypeError);
+      return { content: [] } as never;
+    });
+    for (const name of ["b", "c", "d"]) s.registerTool(name, { description: name }, () => ({ content: [] }) as never);
+    const reference = await walk(s);
+    expect(reference.names).toEqual([
+      ["sorter", "b"],
+      ["c", "d"],
+    ]);
+    const first = (await s.handle(list())).response as unknown as { result: { tools: Array<{ description?: string }> } };
+    expect(() => {
+      first.result.tools[1]!.description = "CHANGED";
+    }).toThrow(TypeError);
+    const call = await s.handle({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "sorter", _meta: meta() } });
+    expect((call.response as { error?: unknown }).error).toBeUndefined();
+    annotations.readOnlyHint = false;
+    const after = await walk(s);
+    expect(after.texts).toEqual(reference.texts);
+    expect(after.names).toEqual(reference.names);
+  });
+
+  it("a definition holding more than plain data (a class instance, its toJSON) is written afresh on every answer", async () => {
+    const s = server(2);
+    const where = new URL("https://example.com/a");
+    s.registerTool("located", { _meta: { "x/where": where } as never }, () => ({ content: [] }) as never);
+    const before = await walk(s);
+    expect(before.texts.join("")).toContain("https://example.com/a");
+    where.pathname = "/b";
+    const after = await walk(s);
+    expect(after.texts.join("")).toContain("https://example.com/b");
+    // Removing it makes the rest plain again: kept, and still right.
+    s.removeTool("located");
+    expect((await walk(s)).names).toEqual([["t0", "t1"]]);
+  });
+
+  it("serves a cursor another server signed for an offset that is not one of its own page boundaries", async () => {
+    const signer = server(5, 1);
+    const verifier = server(5, 2);
+    const cursor = JSON.parse(sent(await signer.handle(list()))).result.nextCursor;
+    for (let i = 0; i < 2; i++) {
+      const page = JSON.parse(sent(await verifier.handle(list(cursor))));
+      expect(page.result.tools.map((t: { name: string }) => t.name)).toEqual(["t1", "t2"]);
+      const next = JSON.parse(sent(await verifier.handle(list(page.result.nextCursor))));
+      expect(next.result.tools.map((t: { name: string }) => t.name)).toEqual(["t3", "t4"]);
+    }
   });
 });

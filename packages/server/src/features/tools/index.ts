@@ -10,7 +10,7 @@ import { ErrorCode, Method, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { declaresTasks } from "@x/mcp-v2607/tasks";
 import type { RequestContext, RunScope } from "../../context.js";
 import { McpError } from "../../errors.js";
-import { isObject } from "../../objects.js";
+import { frozenJsonCopy, isObject } from "../../objects.js";
 import { PageCache } from "../../pagination.js";
 import { checkRequiredCapabilities, type Feature, type MethodTable, type ServerHost } from "../feature.js";
 import { defineTool, type RegisteredTool, type ToolConfig, type ToolHandler } from "./define.js";
@@ -69,6 +69,8 @@ export class ToolsFeature implements Feature {
   #legacyPages: PageCache<Tool> | undefined;
   #tasks: { runner: TaskRunner; owner: (ctx: RequestContext) => string; legacy: LegacyTasks | undefined } | undefined;
   #taskTools = 0;
+  /** Tools whose definition is not plain JSON data (see frozenJsonCopy): their pages' text is not kept. */
+  #unfrozen = 0;
 
   constructor(host: ServerHost, options: ToolsOptions) {
     this.#host = host;
@@ -89,7 +91,7 @@ export class ToolsFeature implements Feature {
         const pageSize = this.#host.pageSize;
         // Per era, until the registry changes: the pages are the same on every call.
         const pages = modern ? this.#modernPages(pageSize) : this.#legacyPagesOf(pageSize);
-        return pages.result(this.#host.keys, Method.ToolsList, "tools", params.cursor, pageSize, this.#host.hints(Method.ToolsList));
+        return pages.result(this.#host.keys, Method.ToolsList, "tools", params.cursor, this.#host.hints(Method.ToolsList));
       },
     },
     [Method.ToolsCall]: {
@@ -238,23 +240,28 @@ export class ToolsFeature implements Feature {
 
   /** The published definitions, in registration order (cached until the registry changes). */
   list(): readonly Tool[] {
-    this.#definitions ??= [...this.#tools.values()].map((t) => t.definition);
+    this.#definitions ??= Object.freeze([...this.#tools.values()].map((t) => t.definition)) as Tool[];
     return this.#definitions;
   }
 
   /** The definitions as the `initialize` era lists them: `execution.taskSupport` on the tools that allow tasks. */
   #legacyList(): readonly Tool[] {
-    this.#legacyDefinitions ??= [...this.#tools.values()].map((t) => legacyToolDefinition(t.definition, t.taskSupport));
+    this.#legacyDefinitions ??= Object.freeze(
+      [...this.#tools.values()].map((t) => {
+        const definition = legacyToolDefinition(t.definition, t.taskSupport);
+        return frozenJsonCopy(definition) ?? definition;
+      }),
+    ) as Tool[];
     return this.#legacyDefinitions;
   }
 
   #modernPages(pageSize: number): PageCache<Tool> {
-    this.#pages ??= new PageCache(this.list(), pageSize);
+    this.#pages ??= new PageCache(this.list(), pageSize, this.#unfrozen === 0);
     return this.#pages;
   }
 
   #legacyPagesOf(pageSize: number): PageCache<Tool> {
-    this.#legacyPages ??= new PageCache(this.#legacyList(), pageSize);
+    this.#legacyPages ??= new PageCache(this.#legacyList(), pageSize, this.#unfrozen === 0);
     return this.#legacyPages;
   }
 
@@ -302,7 +309,11 @@ export class ToolsFeature implements Feature {
   mount(tools: readonly RegisteredTool[], onRemove?: OnRemove): void {
     for (const tool of tools) this.#checkName(tool.name);
     for (const tool of tools) {
-      this.#tools.set(tool.name, tool);
+      // Published as a frozen copy: the kept pages (and their text) cannot drift from it, and no
+      // answer, handler (`ctx.tools`) or later change to the registered objects reaches the registry.
+      const definition = frozenJsonCopy(tool.definition);
+      if (definition === undefined) this.#unfrozen++;
+      this.#tools.set(tool.name, definition === undefined ? tool : { ...tool, definition });
       if (tool.taskSupport !== undefined) this.#taskTools++;
       if (onRemove) this.#onRemove.set(tool.name, onRemove);
     }
@@ -317,6 +328,7 @@ export class ToolsFeature implements Feature {
     const removed = this.#tools.get(name);
     if (!removed || !this.#tools.delete(name)) return false;
     if (removed.taskSupport !== undefined) this.#taskTools--;
+    if (!Object.isFrozen(removed.definition)) this.#unfrozen--;
     const hook = this.#onRemove.get(name);
     this.#onRemove.delete(name);
     // The plug-in's bookkeeping first (it may take its helper tool away too): one notification for both.
