@@ -149,7 +149,7 @@ export interface RequestContext {
    * outside a run. Asks read it; handlers rarely need to.
    */
   readonly answers: Readonly<JsonObject>;
-  /** The tool definitions this server serves (its mount list), in `tools/list` order. */
+  /** The tool definitions this server serves (its mount list), in `tools/list` order: frozen, deep (see `registerTool`). */
   readonly tools: readonly Tool[];
   /**
    * Asks the user for structured input (form elicitation; spec: client/elicitation,

@@ -297,6 +297,11 @@ export class McpServer {
    * output (and receive it: defaults filled, transforms applied), and
    * `structuredContent` as the output schema's input.
    *
+   * The published definition is a deep-frozen copy of what is given (unless
+   * it holds more than plain JSON data: a class instance, getter or
+   * `toJSON`), so later changes to the given objects do not reach
+   * `tools/list`, whose pages are made once per set of tools.
+   *
    * @throws TypeError or Error naming the tool when the name is taken, empty,
    *   reserved (`help`) or outside the spec's rule (unless `strictToolNames: false`),
    *   a schema does not compile (including an unresolvable `$ref`), a Standard
