@@ -93,7 +93,7 @@ interface CachedPage<T> {
   text?: string;
 }
 
-/** A page result made by a {@link PageCache} → its page, for {@link pageTextOf}. */
+/** A page result made by a {@link PageCache}, with its page, for {@link pageTextOf}. */
 const pageOfResult = new WeakMap<object, CachedPage<unknown>>();
 
 /**
@@ -112,7 +112,7 @@ export class PageCache<T> {
   readonly #pageSize: number;
   readonly #keepText: boolean;
   readonly #pages = new Map<number, CachedPage<T>>();
-  /** Cursor strings that verified → their offset. */
+  /** Cursor strings that verified, with their offset. */
   readonly #offsets = new Map<string, number>();
   readonly #cap: number;
 
