@@ -60,17 +60,22 @@ function copyFrozen(value: unknown, ancestors: Set<object>): unknown {
   const proto = Object.getPrototypeOf(value);
   const array = Array.isArray(value);
   if (array ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
+  // JSON.stringify calls a toJSON whether or not it is enumerable.
+  if (Object.hasOwn(value, "toJSON")) throw NOT_PLAIN;
   ancestors.add(value);
+  const read = (key: string) => {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    if (descriptor !== undefined && !("value" in descriptor)) throw NOT_PLAIN;
+    return copyFrozen(descriptor?.value, ancestors);
+  };
   let copy: unknown[] | Record<string, unknown>;
   if (array) {
     copy = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) copy[i] = copyFrozen(value[i], ancestors);
+    for (let i = 0; i < value.length; i++) copy[i] = read(String(i));
   } else {
     copy = proto === null ? Object.create(null) : {};
     for (const key of Object.keys(value)) {
-      const descriptor = Object.getOwnPropertyDescriptor(value, key);
-      if (descriptor === undefined || !("value" in descriptor) || key === "toJSON") throw NOT_PLAIN;
-      const item = copyFrozen(descriptor.value, ancestors);
+      const item = read(key);
       if (key === "__proto__") Object.defineProperty(copy, key, { value: item, enumerable: true });
       else (copy as Record<string, unknown>)[key] = item;
     }

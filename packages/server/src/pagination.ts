@@ -91,6 +91,8 @@ interface CachedPage<T> {
   ttlMs?: number;
   cacheScope?: CacheHints["cacheScope"];
   text?: string;
+  /** Its text could not be written (a bigint): the caller's own path answers it, every time. */
+  noText?: boolean;
 }
 
 /** A page result made by a {@link PageCache}, with its page, for {@link pageTextOf}. */
@@ -173,7 +175,7 @@ export class PageCache<T> {
  */
 export function pageTextOf(result: object): string | undefined {
   const cached = pageOfResult.get(result);
-  if (cached === undefined) return undefined;
+  if (cached === undefined || cached.noText) return undefined;
   // Hints changed after this result was made: its text is not the kept one.
   const own = result as { ttlMs?: unknown; cacheScope?: unknown };
   if (own.ttlMs !== cached.ttlMs || own.cacheScope !== cached.cacheScope) return undefined;
@@ -181,7 +183,8 @@ export function pageTextOf(result: object): string | undefined {
     try {
       cached.text = JSON.stringify(result);
     } catch {
-      // A bigint or a cycle in a definition: the caller's own path knows what to do (or to fail) with it.
+      // A bigint in a definition: the caller's own path knows what to do with it.
+      cached.noText = true;
       return undefined;
     }
   }

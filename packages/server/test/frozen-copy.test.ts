@@ -53,6 +53,9 @@ describe("frozenJsonCopy", () => {
       [new Map()],
       cycle,
       deep,
+      { hidden: Object.defineProperty({ a: 1 }, "toJSON", { value: () => "HIDDEN" }) },
+      { list: Object.assign([1, 2], { toJSON: () => "ARR" }) },
+      [Object.defineProperty([1], "0", { get: () => Math.random(), enumerable: true })],
     ];
     for (const value of cases) expect(frozenJsonCopy(value)).toBeUndefined();
     // A shared (not cyclic) object appears twice: copied twice.

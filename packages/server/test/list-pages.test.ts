@@ -2,7 +2,7 @@
 // src/pagination.ts): the slice, the next cursor and the result's JSON text
 // are kept. What is sent must stay exactly what a fresh page would be, and
 // nothing a caller does with one answer may show up in the next.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { responseText } from "../src/dispatch.js";
 import { McpServer, type Outcome } from "../src/index.js";
 import { meta } from "./helpers.js";
@@ -185,6 +185,28 @@ describe("tools/list pages made once", () => {
       expect(page.result.tools.map((t: { name: string }) => t.name)).toEqual(["t1", "t2"]);
       const next = JSON.parse(sent(await verifier.handle(list(page.result.nextCursor))));
       expect(next.result.tools.map((t: { name: string }) => t.name)).toEqual(["t3", "t4"]);
+    }
+  });
+
+  it("keeps the text again once the last tool that is not plain data is gone, even if someone froze its definition", async () => {
+    const s = server(2, 10);
+    s.registerTool("located", { _meta: { "x/where": new URL("https://example.com/a") } as never }, () => ({ content: [] }) as never);
+    const listed = (await s.handle(list())).response as unknown as { result: { tools: Array<{ name: string }> } };
+    expect(listed.result.tools[2]!.name).toBe("located");
+    Object.freeze(listed.result.tools[2]);
+    s.removeTool("located");
+    // How often a tools/list result is written by JSON.stringify, over two more answers of the same page.
+    const stringify = vi.spyOn(JSON, "stringify");
+    try {
+      sent(await s.handle(list()));
+      const before = stringify.mock.calls.filter(([v]) => (v as { tools?: unknown })?.tools !== undefined).length;
+      responseText(await s.handle(list()));
+      const after = stringify.mock.calls.filter(([v]) => (v as { tools?: unknown })?.tools !== undefined).length;
+      // sent() itself stringifies the response once (not a result): only the first answer wrote the page.
+      expect(after).toBe(before);
+      expect(before).toBe(1);
+    } finally {
+      stringify.mockRestore();
     }
   });
 });

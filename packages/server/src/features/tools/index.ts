@@ -69,8 +69,8 @@ export class ToolsFeature implements Feature {
   #legacyPages: PageCache<Tool> | undefined;
   #tasks: { runner: TaskRunner; owner: (ctx: RequestContext) => string; legacy: LegacyTasks | undefined } | undefined;
   #taskTools = 0;
-  /** Tools whose definition is not plain JSON data (see frozenJsonCopy): their pages' text is not kept. */
-  #unfrozen = 0;
+  /** The tools whose definition is not plain JSON data (see frozenJsonCopy): while any is registered, no page text is kept. */
+  readonly #unfrozen = new Set<string>();
 
   constructor(host: ServerHost, options: ToolsOptions) {
     this.#host = host;
@@ -249,19 +249,24 @@ export class ToolsFeature implements Feature {
     this.#legacyDefinitions ??= Object.freeze(
       [...this.#tools.values()].map((t) => {
         const definition = legacyToolDefinition(t.definition, t.taskSupport);
-        return frozenJsonCopy(definition) ?? definition;
+        // Only its top level and `execution` are new; below, it is the (frozen) published definition.
+        if (definition !== t.definition && Object.isFrozen(t.definition)) {
+          Object.freeze(definition.execution);
+          Object.freeze(definition);
+        }
+        return definition;
       }),
     ) as Tool[];
     return this.#legacyDefinitions;
   }
 
   #modernPages(pageSize: number): PageCache<Tool> {
-    this.#pages ??= new PageCache(this.list(), pageSize, this.#unfrozen === 0);
+    this.#pages ??= new PageCache(this.list(), pageSize, this.#unfrozen.size === 0);
     return this.#pages;
   }
 
   #legacyPagesOf(pageSize: number): PageCache<Tool> {
-    this.#legacyPages ??= new PageCache(this.#legacyList(), pageSize, this.#unfrozen === 0);
+    this.#legacyPages ??= new PageCache(this.#legacyList(), pageSize, this.#unfrozen.size === 0);
     return this.#legacyPages;
   }
 
@@ -312,7 +317,8 @@ export class ToolsFeature implements Feature {
       // Published as a frozen copy: the kept pages (and their text) cannot drift from it, and no
       // answer, handler (`ctx.tools`) or later change to the registered objects reaches the registry.
       const definition = frozenJsonCopy(tool.definition);
-      if (definition === undefined) this.#unfrozen++;
+      if (definition === undefined) this.#unfrozen.add(tool.name);
+      else this.#unfrozen.delete(tool.name);
       this.#tools.set(tool.name, definition === undefined ? tool : { ...tool, definition });
       if (tool.taskSupport !== undefined) this.#taskTools++;
       if (onRemove) this.#onRemove.set(tool.name, onRemove);
@@ -328,7 +334,7 @@ export class ToolsFeature implements Feature {
     const removed = this.#tools.get(name);
     if (!removed || !this.#tools.delete(name)) return false;
     if (removed.taskSupport !== undefined) this.#taskTools--;
-    if (!Object.isFrozen(removed.definition)) this.#unfrozen--;
+    this.#unfrozen.delete(name);
     const hook = this.#onRemove.get(name);
     this.#onRemove.delete(name);
     // The plug-in's bookkeeping first (it may take its helper tool away too): one notification for both.
