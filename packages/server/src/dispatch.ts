@@ -373,7 +373,7 @@ export class Dispatcher {
       // response and its text come from that copy: a getter or proxy cannot make them differ.
       const textual = revision.stampText !== undefined && isObject(result) && (typeof id === "string" || typeof id === "number");
       // A list page the server made itself (a plain object, its text kept with the page): no copy, no second walk.
-      const known = textual ? pageTextOf(result) : undefined;
+      const known = textual && method === Method.ToolsList ? pageTextOf(result) : undefined;
       const source = textual && known === undefined ? copyOwn(result) : result;
       const response = resultResponse(id, revision.stamp(source as JsonObject, info)) as JSONRPCResultResponse;
       const text = textual ? revision.stampText?.(source, info, known) : undefined;

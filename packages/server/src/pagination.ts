@@ -58,7 +58,11 @@ export function page<T>(
   cursor: unknown,
   pageSize: number,
 ): { items: T[]; nextCursor?: string } {
-  const start = cursor === undefined ? 0 : readCursor(keys, list, cursor);
+  return pageAt(keys, list, items, cursor === undefined ? 0 : readCursor(keys, list, cursor), pageSize);
+}
+
+/** The page of `items` at offset `start`, with the cursor of the next one (absent on the last page). */
+function pageAt<T>(keys: KeyRing, list: string, items: readonly T[], start: number, pageSize: number): { items: T[]; nextCursor?: string } {
   const end = start + pageSize;
   const out: { items: T[]; nextCursor?: string } = { items: items.slice(start, end) };
   if (end < items.length) out.nextCursor = makeCursor(keys, list, end);
@@ -81,18 +85,15 @@ export function listResult<K extends string, T>(
   return result as never;
 }
 
-/** One page of a {@link PageCache}: its items and next cursor, and the JSON text of its result once written. */
+/** One page of a {@link PageCache}, and the JSON text of its result once written. */
 interface CachedPage<T> {
-  readonly items: readonly T[];
-  readonly nextCursor: string | undefined;
-  /** Whether its text may be kept (every item is frozen plain data). */
-  readonly keepText: boolean;
-  /** The hints the text was written with (they can differ between calls). */
+  readonly slice: { readonly items: readonly T[]; readonly nextCursor?: string };
+  /** Whether its text may be kept: every item is frozen plain data, and writing it has not failed (a bigint). */
+  keepText: boolean;
+  text?: string;
+  /** The hints the text was written with. */
   ttlMs?: number;
   cacheScope?: CacheHints["cacheScope"];
-  text?: string;
-  /** Its text could not be written (a bigint): the caller's own path answers it, every time. */
-  noText?: boolean;
 }
 
 /** A page result made by a {@link PageCache}, with its page, for {@link pageTextOf}. */
@@ -140,30 +141,16 @@ export class PageCache<T> {
         if (this.#offsets.size < this.#cap) this.#offsets.set(cursor as string, start);
       }
     }
-    const items = this.#items;
-    const size = this.#pageSize;
-    const own = start % size === 0 && start <= items.length;
+    const own = start % this.#pageSize === 0 && start <= this.#items.length;
     let cached = own ? this.#pages.get(start) : undefined;
     if (cached === undefined) {
-      const end = start + size;
-      cached = {
-        items: items.slice(start, end),
-        nextCursor: end < items.length ? makeCursor(keys, list, end) : undefined,
-        keepText: this.#keepText,
-      };
+      cached = { slice: pageAt(keys, list, this.#items, start, this.#pageSize), keepText: this.#keepText };
       if (own) this.#pages.set(start, cached);
     }
-    const slice: { items: T[]; nextCursor?: string } = { items: cached.items.slice() };
-    if (cached.nextCursor !== undefined) slice.nextCursor = cached.nextCursor;
+    const slice: { items: T[]; nextCursor?: string } = { items: cached.slice.items.slice() };
+    if (cached.slice.nextCursor !== undefined) slice.nextCursor = cached.slice.nextCursor;
     const result = listResult(key, slice, hints);
-    if (cached.keepText) {
-      if (cached.ttlMs !== hints.ttlMs || cached.cacheScope !== hints.cacheScope) {
-        cached.ttlMs = hints.ttlMs;
-        cached.cacheScope = hints.cacheScope;
-        cached.text = undefined;
-      }
-      pageOfResult.set(result, cached);
-    }
+    if (cached.keepText) pageOfResult.set(result, cached);
     return result;
   }
 }
@@ -175,18 +162,19 @@ export class PageCache<T> {
  */
 export function pageTextOf(result: object): string | undefined {
   const cached = pageOfResult.get(result);
-  if (cached === undefined || cached.noText) return undefined;
-  // Hints changed after this result was made: its text is not the kept one.
-  const own = result as { ttlMs?: unknown; cacheScope?: unknown };
-  if (own.ttlMs !== cached.ttlMs || own.cacheScope !== cached.cacheScope) return undefined;
+  if (cached === undefined || !cached.keepText) return undefined;
+  const { ttlMs, cacheScope } = result as { ttlMs?: number; cacheScope?: CacheHints["cacheScope"] };
   if (cached.text === undefined) {
     try {
       cached.text = JSON.stringify(result);
     } catch {
-      // A bigint in a definition: the caller's own path knows what to do with it.
-      cached.noText = true;
+      // A bigint in a definition: the caller's own path knows what to do with it, every time.
+      cached.keepText = false;
       return undefined;
     }
+    cached.ttlMs = ttlMs;
+    cached.cacheScope = cacheScope;
   }
-  return cached.text;
+  // Other hints than the kept text's: write this one afresh.
+  return ttlMs === cached.ttlMs && cacheScope === cached.cacheScope ? cached.text : undefined;
 }

@@ -87,10 +87,7 @@ export class ToolsFeature implements Feature {
     [Method.ToolsList]: {
       enabled: () => this.#tools.size > 0,
       handle: (params, ctx) => {
-        const modern = ctx.protocolVersion === PROTOCOL_VERSION;
-        const pageSize = this.#host.pageSize;
-        // Per era, until the registry changes: the pages are the same on every call.
-        const pages = modern ? this.#modernPages(pageSize) : this.#legacyPagesOf(pageSize);
+        const pages = this.#pagesOf(ctx.protocolVersion === PROTOCOL_VERSION);
         return pages.result(this.#host.keys, Method.ToolsList, "tools", params.cursor, this.#host.hints(Method.ToolsList));
       },
     },
@@ -260,13 +257,17 @@ export class ToolsFeature implements Feature {
     return this.#legacyDefinitions;
   }
 
-  #modernPages(pageSize: number): PageCache<Tool> {
-    this.#pages ??= new PageCache(this.list(), pageSize, this.#unfrozen.size === 0);
-    return this.#pages;
-  }
-
-  #legacyPagesOf(pageSize: number): PageCache<Tool> {
-    this.#legacyPages ??= new PageCache(this.#legacyList(), pageSize, this.#unfrozen.size === 0);
+  /**
+   * The pages of an era's list, kept until the registry changes. Text only
+   * for 2026-07-28: the `initialize` era writes its answers from the response.
+   */
+  #pagesOf(modern: boolean): PageCache<Tool> {
+    const size = this.#host.pageSize;
+    if (modern) {
+      this.#pages ??= new PageCache(this.list(), size, this.#unfrozen.size === 0);
+      return this.#pages;
+    }
+    this.#legacyPages ??= new PageCache(this.#legacyList(), size, false);
     return this.#legacyPages;
   }
 
