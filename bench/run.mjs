@@ -31,7 +31,7 @@ const quick = args.includes("--quick");
 const profile = args.includes("--cpu-prof");
 
 /**
- * Run lengths. The full run takes about six minutes on two cores.
+ * Run lengths (the full run's length is in bench/README.md).
  *
  * The HTTP and stdio rows are measured in short slices (`sliceMs`,
  * `stdioSliceMs`), in rounds: each round loads every server once per row, the
@@ -45,7 +45,9 @@ const profile = args.includes("--cpu-prof");
  * across the repetitions is flagged unstable. `extra`: a row that is
  * unstable, or has bare below @x, after the rounds gets `repetitions` more
  * rounds of its own (one more slice per repetition), up to `times` times,
- * started within `httpMs` (`stdioMs` for stdio) after the last round.
+ * started within `httpMs` (`stdioMs` for stdio) after the last round; an
+ * HTTP extra round loads @x and bare only, and a peer's ratio pairs it with
+ * @x over the rounds both ran.
  *
  * `sessions`: how many earlier-era sessions the abandoned-sessions rows open
  * (over `connections` connections) and the idle timeout (ms) their servers
@@ -75,7 +77,7 @@ const CONFIG = quick
       stdioWindow: 64,
       coldRuns: 30,
       unstableSpread: 0.05,
-      extra: { times: 8, httpMs: 180_000, stdioMs: 30_000 },
+      extra: { times: 15, httpMs: 240_000, stdioMs: 30_000 },
       sessions: { count: 10_000, idleMs: 30_000, connections: 8 },
     };
 const ROUNDS = CONFIG.repetitions * CONFIG.slicesPerRepetition;
@@ -416,12 +418,13 @@ async function benchHttp() {
   // opposite order every other round (see CONFIG).
   const order = Object.values(servers);
   const roundsOf = {};
-  const round = async (cells) => {
+  // `only`: the keys of the servers loaded (every server unless told).
+  const round = async (cells, only) => {
     for (const { workload, connections, cell } of cells) {
       const inTurn = (roundsOf[cell] ?? 0) % 2 === 0 ? order : [...order].reverse();
       roundsOf[cell] = (roundsOf[cell] ?? 0) + 1;
       for (const s of inTurn) {
-        if (!loaded(s, workload)) continue;
+        if (!loaded(s, workload) || (only !== undefined && !only.includes(s.key))) continue;
         const r = await loadRun(s, workload, connections, CONFIG.sliceMs);
         results[s.key][cell] ??= [];
         results[s.key][cell].push(r);
@@ -438,7 +441,10 @@ async function benchHttp() {
     );
   }
   // A cell whose ceiling does not hold yet gets more rounds, one more slice
-  // per repetition each time, all its servers alike (bounded: CONFIG.extra).
+  // per repetition each time (bounded: CONFIG.extra). Only @x and bare are
+  // loaded in them: the ceiling is judged on those two, and a peer's ratio
+  // is paired with @x's slices of the rounds that peer ran (summarise), so
+  // the time goes to the slices the judgement needs.
   const deadline = performance.now() + CONFIG.extra.httpMs;
   for (let more = 0; more < CONFIG.extra.times; more++) {
     // The latency row is measured on the echo c=32 slices, and judged by them too.
@@ -448,7 +454,7 @@ async function benchHttp() {
     const pending = HTTP_CELLS.filter(({ cell }) => !holds(cell));
     if (pending.length === 0 || performance.now() > deadline) break;
     log(`bench: bare not yet steady on ${pending.map((c) => c.cell).join(", ")}: ${CONFIG.repetitions} more rounds of those`);
-    for (let j = 0; j < CONFIG.repetitions; j++) await round(pending);
+    for (let j = 0; j < CONFIG.repetitions; j++) await round(pending, ["x", "bare"]);
   }
   const rss = {};
   for (const s of Object.values(servers)) {
@@ -755,7 +761,21 @@ function summarise(http, stdio, cold, bundles, sessions) {
   const fromSlices = (key, cell, pick, lowerIsBetter) => {
     const slices = http.results[key]?.[cell];
     if (!slices?.length) return none(`not loaded: ${http.checks[key]?.session ?? "its answer was wrong (see checks)"}`);
-    return spreadOf(repetitionsOf(slices, pick, lowerIsBetter));
+    return { ...spreadOf(repetitionsOf(slices, pick, lowerIsBetter)), slices: slices.length };
+  };
+  // @x's figure over its first `n` slices: the rounds a peer was loaded in too (extra rounds load only @x and bare).
+  const xOver = (cell, n, pick, lowerIsBetter) => {
+    const slices = http.results.x?.[cell];
+    return slices?.length > n ? spreadOf(repetitionsOf(slices.slice(0, n), pick, lowerIsBetter)) : undefined;
+  };
+  const pairedFor = (row, cell, pick, lowerIsBetter) => {
+    row.xPaired = {};
+    for (const peer of ["official", "tmcp"]) {
+      const n = row[peer]?.slices;
+      const paired = n === undefined ? undefined : xOver(cell, n, pick, lowerIsBetter);
+      if (paired !== undefined) row.xPaired[peer] = paired;
+    }
+    return row;
   };
   // The official SDK's two 2026-07-28 wirings: each row takes the faster (by its median).
   const officialFrom = {};
@@ -769,50 +789,67 @@ function summarise(http, stdio, cold, bundles, sessions) {
   for (const workload of WORKLOADS) {
     for (const c of CONFIG.concurrency) {
       const cell = `${workload.key} c=${c}`;
-      rows.push({
-        figure: `HTTP ${workload.name}, c=${c} (req/s)`,
-        key: `http ${cell}`,
-        kind: "load",
-        rounds: http.rounds[cell],
-        higherIsBetter: true,
-        x: fromSlices("x", cell),
-        official: bestOfficial(cell),
-        tmcp: fromSlices("tmcp", cell),
-        bare: fromSlices("bare", cell),
-      });
+      rows.push(
+        pairedFor(
+          {
+            figure: `HTTP ${workload.name}, c=${c} (req/s)`,
+            key: `http ${cell}`,
+            kind: "load",
+            rounds: http.rounds[cell],
+            higherIsBetter: true,
+            x: fromSlices("x", cell),
+            official: bestOfficial(cell),
+            tmcp: fromSlices("tmcp", cell),
+            bare: fromSlices("bare", cell),
+          },
+          cell,
+        ),
+      );
     }
   }
   // The earlier era: the official SDK's sessionful wiring is its column.
   for (const workload of LEGACY_WORKLOADS) {
     for (const c of CONFIG.concurrency) {
       const cell = `${workload.key} c=${c}`;
-      rows.push({
-        figure: `HTTP ${workload.name}, c=${c} (req/s)`,
-        key: `http ${cell}`,
-        kind: "load",
-        rounds: http.rounds[cell],
-        higherIsBetter: true,
-        x: fromSlices("x", cell),
-        official: fromSlices("officialSessions", cell),
-        tmcp: fromSlices("tmcp", cell),
-        bare: fromSlices("bare", cell),
-      });
+      rows.push(
+        pairedFor(
+          {
+            figure: `HTTP ${workload.name}, c=${c} (req/s)`,
+            key: `http ${cell}`,
+            kind: "load",
+            rounds: http.rounds[cell],
+            higherIsBetter: true,
+            x: fromSlices("x", cell),
+            official: fromSlices("officialSessions", cell),
+            tmcp: fromSlices("tmcp", cell),
+            bare: fromSlices("bare", cell),
+          },
+          cell,
+        ),
+      );
     }
   }
   // The mean of each answer's own fractional duration (load.mjs).
   const mean = (r) => r.mean;
   const echo32 = "echo c=32";
-  rows.push({
-    figure: "HTTP tools/call echo, c=32, mean latency (ms)",
-    key: "http echo c=32 latency",
-    kind: "load",
-    rounds: http.rounds[echo32],
-    higherIsBetter: false,
-    x: fromSlices("x", echo32, mean, true),
-    official: fromSlices(officialFrom[echo32] === "once" ? "officialOnce" : "officialPerRequest", echo32, mean, true),
-    tmcp: fromSlices("tmcp", echo32, mean, true),
-    bare: fromSlices("bare", echo32, mean, true),
-  });
+  rows.push(
+    pairedFor(
+      {
+        figure: "HTTP tools/call echo, c=32, mean latency (ms)",
+        key: "http echo c=32 latency",
+        kind: "load",
+        rounds: http.rounds[echo32],
+        higherIsBetter: false,
+        x: fromSlices("x", echo32, mean, true),
+        official: fromSlices(officialFrom[echo32] === "once" ? "officialOnce" : "officialPerRequest", echo32, mean, true),
+        tmcp: fromSlices("tmcp", echo32, mean, true),
+        bare: fromSlices("bare", echo32, mean, true),
+      },
+      echo32,
+      mean,
+      true,
+    ),
+  );
   const stdioOf = (key) => (stdio[key]?.ok ? spreadOf(repetitionsOf(stdio[key].slices)) : none(`wrong answer: ${stdio[key]?.answer}`));
   rows.push({
     figure: "stdio tools/call echo, pipelined (req/s)",
@@ -917,7 +954,8 @@ function summarise(http, stdio, cold, bundles, sessions) {
  * when bare came out slower than @x (the ceiling below what it bounds).
  */
 function judge(row) {
-  row.ratios = Object.fromEntries(PEERS.map((peer) => [peer, pairedRatio(row.x, row[peer])]));
+  // A peer left out of the extra rounds is paired with @x over the rounds it ran (row.xPaired).
+  row.ratios = Object.fromEntries(PEERS.map((peer) => [peer, pairedRatio(row.xPaired?.[peer] ?? row.x, row[peer])]));
   row.status = "";
   if (row.kind !== "load") return;
   const bare = row.bare;
@@ -1045,7 +1083,7 @@ function printTable(rows, officialFrom, goalList, meta, bundles, sessionVersions
     `node ${process.version}, ${meta.cpus} x ${meta.cpuModel}, load average before ${meta.loadBefore.map((l) => l.toFixed(2)).join(" ")}, after ${meta.loadAfter.map((l) => l.toFixed(2)).join(" ")}`,
   );
   out.push(
-    `HTTP and stdio: ${ROUNDS} rounds of one ${CONFIG.sliceMs} ms slice (stdio ${CONFIG.stdioSliceMs} ms) per server and row, the servers in turn, in the opposite order every other round, after a warm-up; ${CONFIG.repetitions} repetitions, repetition j the best slice of rounds j, j+${CONFIG.repetitions}, ...; cold import: ${CONFIG.coldRuns} runs of fresh processes, repetition j the fastest of runs j, j+${CONFIG.repetitions}, ... Figures: median (min–max) over the repetitions; ratios paired per repetition (@x's repetition j over the peer's repetition j).`,
+    `HTTP and stdio: ${ROUNDS} rounds of one ${CONFIG.sliceMs} ms slice (stdio ${CONFIG.stdioSliceMs} ms) per server and row, the servers in turn, in the opposite order every other round, after a warm-up; ${CONFIG.repetitions} repetitions, repetition j the best slice of rounds j, j+${CONFIG.repetitions}, ...; cold import: ${CONFIG.coldRuns} runs of fresh processes, repetition j the fastest of runs j, j+${CONFIG.repetitions}, ... Figures: median (min–max) over the repetitions; ratios paired per repetition (@x's repetition j over the peer's repetition j); a row's extra rounds load @x and bare only, so @x's ratio to official or tmcp is taken over the rounds those ran.`,
   );
   out.push("");
   out.push(render(header));
