@@ -440,6 +440,8 @@ async function benchHttp() {
       `bench: HTTP round ${n + 1}/${ROUNDS} in ${((performance.now() - t0) / 1000).toFixed(1)} s; echo c=32: @x ${last("x")}, bare ${last("bare")}, tmcp ${last("tmcp")}, official ${last("officialOnce")} req/s`,
     );
   }
+  // RSS after the full rounds, the load every server got alike (the extra rounds load @x and bare only).
+  for (const s of Object.values(servers)) s.rssAfterRounds = rssMiB(s.child.pid);
   // A cell whose ceiling does not hold yet gets more rounds, one more slice
   // per repetition each time (bounded: CONFIG.extra). Only @x and bare are
   // loaded in them: the ceiling is judged on those two, and a peer's ratio
@@ -458,7 +460,7 @@ async function benchHttp() {
   }
   const rss = {};
   for (const s of Object.values(servers)) {
-    rss[s.key] = { idleMiB: s.rssIdle, afterLoadMiB: rssMiB(s.child.pid) };
+    rss[s.key] = { idleMiB: s.rssIdle, afterLoadMiB: s.rssAfterRounds, afterExtraRoundsMiB: rssMiB(s.child.pid) };
     await stop(s.child);
   }
   return { results, checks, rss, answersFile, sessionVersions, rounds: roundsOf };
