@@ -788,47 +788,28 @@ function summarise(http, stdio, cold, bundles, sessions) {
     officialFrom[cell] = aBetter ? "per request" : "once";
     return aBetter ? a : b;
   };
-  for (const workload of WORKLOADS) {
-    for (const c of CONFIG.concurrency) {
-      const cell = `${workload.key} c=${c}`;
-      rows.push(
-        pairedFor(
-          {
-            figure: `HTTP ${workload.name}, c=${c} (req/s)`,
-            key: `http ${cell}`,
-            kind: "load",
-            rounds: http.rounds[cell],
-            higherIsBetter: true,
-            x: fromSlices("x", cell),
-            official: bestOfficial(cell),
-            tmcp: fromSlices("tmcp", cell),
-            bare: fromSlices("bare", cell),
-          },
-          cell,
-        ),
-      );
-    }
-  }
-  // The earlier era: the official SDK's sessionful wiring is its column.
-  for (const workload of LEGACY_WORKLOADS) {
-    for (const c of CONFIG.concurrency) {
-      const cell = `${workload.key} c=${c}`;
-      rows.push(
-        pairedFor(
-          {
-            figure: `HTTP ${workload.name}, c=${c} (req/s)`,
-            key: `http ${cell}`,
-            kind: "load",
-            rounds: http.rounds[cell],
-            higherIsBetter: true,
-            x: fromSlices("x", cell),
-            official: fromSlices("officialSessions", cell),
-            tmcp: fromSlices("tmcp", cell),
-            bare: fromSlices("bare", cell),
-          },
-          cell,
-        ),
-      );
+  // The earlier era's official column is its sessionful wiring.
+  const eras = [
+    [WORKLOADS, bestOfficial],
+    [LEGACY_WORKLOADS, (cell) => fromSlices("officialSessions", cell)],
+  ];
+  for (const [workloads, officialOf] of eras) {
+    for (const workload of workloads) {
+      for (const c of CONFIG.concurrency) {
+        const cell = `${workload.key} c=${c}`;
+        const row = {
+          figure: `HTTP ${workload.name}, c=${c} (req/s)`,
+          key: `http ${cell}`,
+          kind: "load",
+          rounds: http.rounds[cell],
+          higherIsBetter: true,
+          x: fromSlices("x", cell),
+          official: officialOf(cell),
+          tmcp: fromSlices("tmcp", cell),
+          bare: fromSlices("bare", cell),
+        };
+        rows.push(pairedFor(row, cell));
+      }
     }
   }
   // The mean of each answer's own fractional duration (load.mjs).
