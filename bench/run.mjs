@@ -77,7 +77,7 @@ const CONFIG = quick
       stdioWindow: 64,
       coldRuns: 30,
       unstableSpread: 0.05,
-      extra: { times: 15, httpMs: 240_000, stdioMs: 30_000 },
+      extra: { times: 30, httpMs: 420_000, stdioMs: 45_000 },
       sessions: { count: 10_000, idleMs: 30_000, connections: 8 },
     };
 const ROUNDS = CONFIG.repetitions * CONFIG.slicesPerRepetition;
@@ -548,22 +548,25 @@ async function benchStdio(answersFile) {
   // Rounds, as for HTTP: every server once per round, in the opposite order
   // every other round; more rounds while bare is not steady (CONFIG.extra).
   let rounds = 0;
-  const round = async () => {
+  const round = async (only) => {
     for (const s of rounds % 2 === 0 ? servers : [...servers].reverse()) {
-      if (s.ok) results[s.key].slices.push(await s.slice(CONFIG.stdioSliceMs));
+      if (s.ok && (only === undefined || only.includes(s.key))) results[s.key].slices.push(await s.slice(CONFIG.stdioSliceMs));
     }
     rounds++;
   };
   for (let n = 0; n < ROUNDS; n++) await round();
+  // RSS after the full rounds, the load every server got alike.
+  for (const s of servers) results[s.key].rssAfterLoadMiB = rssMiB(s.child.pid);
+  // As for HTTP, the extra rounds load @x and bare only (the ceiling is
+  // judged on them); a peer's ratio pairs it with @x's first ROUNDS slices.
   const deadline = performance.now() + CONFIG.extra.stdioMs;
   for (let more = 0; more < CONFIG.extra.times; more++) {
     if (ceilingHolds(results.bare.slices, results.x.slices) || performance.now() > deadline) break;
-    log(`bench: stdio bare not yet steady: ${CONFIG.repetitions} more rounds`);
-    for (let j = 0; j < CONFIG.repetitions; j++) await round();
+    log(`bench: stdio bare not yet steady: ${CONFIG.repetitions} more rounds of @x and bare`);
+    for (let j = 0; j < CONFIG.repetitions; j++) await round(["x", "bare"]);
   }
   results.rounds = rounds;
   for (const s of servers) {
-    results[s.key].rssAfterLoadMiB = rssMiB(s.child.pid);
     s.child.stdin.end();
     await Promise.race([new Promise((resolve) => s.child.once("exit", resolve)), sleep(1000)]);
     await stop(s.child);
@@ -766,19 +769,18 @@ function summarise(http, stdio, cold, bundles, sessions) {
     return { ...spreadOf(repetitionsOf(slices, pick, lowerIsBetter)), slices: slices.length };
   };
   // @x's figure over its first `n` slices: the rounds a peer was loaded in too (extra rounds load only @x and bare).
-  const xOver = (cell, n, pick, lowerIsBetter) => {
-    const slices = http.results.x?.[cell];
-    return slices?.length > n ? spreadOf(repetitionsOf(slices.slice(0, n), pick, lowerIsBetter)) : undefined;
-  };
-  const pairedFor = (row, cell, pick, lowerIsBetter) => {
+  const xOver = (slices, n, pick, lowerIsBetter) =>
+    slices?.length > n ? spreadOf(repetitionsOf(slices.slice(0, n), pick, lowerIsBetter)) : undefined;
+  const pairedOver = (row, xSlices, pick, lowerIsBetter) => {
     row.xPaired = {};
     for (const peer of ["official", "tmcp"]) {
       const n = row[peer]?.slices;
-      const paired = n === undefined ? undefined : xOver(cell, n, pick, lowerIsBetter);
+      const paired = n === undefined ? undefined : xOver(xSlices, n, pick, lowerIsBetter);
       if (paired !== undefined) row.xPaired[peer] = paired;
     }
     return row;
   };
+  const pairedFor = (row, cell, pick, lowerIsBetter) => pairedOver(row, http.results.x?.[cell], pick, lowerIsBetter);
   // The official SDK's two 2026-07-28 wirings: each row takes the faster (by its median).
   const officialFrom = {};
   const bestOfficial = (cell, pick, higherIsBetter = true) => {
@@ -833,18 +835,26 @@ function summarise(http, stdio, cold, bundles, sessions) {
       true,
     ),
   );
-  const stdioOf = (key) => (stdio[key]?.ok ? spreadOf(repetitionsOf(stdio[key].slices)) : none(`wrong answer: ${stdio[key]?.answer}`));
-  rows.push({
-    figure: "stdio tools/call echo, pipelined (req/s)",
-    key: "stdio",
-    kind: "load",
-    rounds: stdio.rounds,
-    higherIsBetter: true,
-    x: stdioOf("x"),
-    official: stdioOf("official"),
-    tmcp: stdioOf("tmcp"),
-    bare: stdioOf("bare"),
-  });
+  const stdioOf = (key) =>
+    stdio[key]?.ok
+      ? { ...spreadOf(repetitionsOf(stdio[key].slices)), slices: stdio[key].slices.length }
+      : none(`wrong answer: ${stdio[key]?.answer}`);
+  rows.push(
+    pairedOver(
+      {
+        figure: "stdio tools/call echo, pipelined (req/s)",
+        key: "stdio",
+        kind: "load",
+        rounds: stdio.rounds,
+        higherIsBetter: true,
+        x: stdioOf("x"),
+        official: stdioOf("official"),
+        tmcp: stdioOf("tmcp"),
+        bare: stdioOf("bare"),
+      },
+      stdio.x?.ok ? stdio.x.slices : undefined,
+    ),
+  );
   // Cold imports: each run of fresh processes is a repetition (x and its peers paired per run).
   const coldOf = (key) => spreadOf(cold.reps[key]);
   rows.push({
