@@ -1,8 +1,9 @@
 // The transport's node:http requests (src/transports/node-fetch.ts) against a
 // real node:http server on 127.0.0.1: what they send, what they give back,
 // and where they hand over to the global fetch.
+import { getEventListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { isNode, nodeFetch } from "../src/transports/node-fetch.js";
@@ -236,5 +237,109 @@ describe("nodeFetch", () => {
     const manual = await nodeFetch(`${base}/manual`, { redirect: "manual" });
     expect(manual.status).toBe(307);
     expect(seen.map((s) => s.url)).toEqual(["/form", "/manual"]);
+  });
+
+  it("fails, without a crash, on a status a Response cannot hold and on an upgrade nobody asked for", async () => {
+    const sockets = new Set<Socket>();
+    const raw = createTcpServer((socket) => {
+      sockets.add(socket);
+      socket.once("data", (data) => {
+        const upgrade = data.toString("latin1").startsWith("GET /upgrade");
+        socket.end(
+          upgrade
+            ? "HTTP/1.1 101 Switching Protocols\r\nconnection: upgrade\r\nupgrade: websocket\r\n\r\n"
+            : "HTTP/1.1 600 Odd\r\ncontent-length: 2\r\nconnection: close\r\n\r\nhi",
+        );
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+    const at = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+    try {
+      const odd = await nodeFetch(`${at}/odd`, { method: "POST", body: "{}" }).catch((e: unknown) => e);
+      expect(odd).toBeInstanceOf(TypeError);
+      expect((odd as TypeError).message).toBe("fetch failed");
+      const upgraded = await nodeFetch(`${at}/upgrade`).catch((e: unknown) => e);
+      expect(upgraded).toBeInstanceOf(TypeError);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  });
+
+  it("drops credentials on a redirect to another origin, and refuses one to a data: URL", async () => {
+    const other: Seen[] = [];
+    const elsewhere = createServer((req, res) => {
+      other.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: "", remotePort: 0 });
+      res.end("elsewhere");
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, "127.0.0.1", resolve));
+    const target = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/landed`;
+    route = (req, res) => {
+      res.writeHead(308, { location: req.url === "/to-data" ? "data:text/plain,hello" : target });
+      res.end();
+    };
+    try {
+      const headers = { authorization: "Bearer t", cookie: "sid=abc", "proxy-authorization": "Basic cA==", "mcp-session-id": "s1" };
+      expect(await (await nodeFetch(`${base}/away`, { method: "POST", headers, body: "{}" })).text()).toBe("elsewhere");
+      expect(other[0]?.headers["mcp-session-id"]).toBe("s1");
+      expect(other[0]?.headers.authorization).toBeUndefined();
+      expect(other[0]?.headers.cookie).toBeUndefined();
+      expect(other[0]?.headers["proxy-authorization"]).toBeUndefined();
+      await expect(nodeFetch(`${base}/to-data`)).rejects.toThrow(TypeError);
+    } finally {
+      elsewhere.closeAllConnections();
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
+  });
+
+  it("writes a header value as Latin-1, as fetch does, with a string body too", async () => {
+    route = (req, res) => res.end(req.headers["x-v"]);
+    const response = await nodeFetch(`${base}/latin1`, { method: "POST", headers: { "x-v": "caf\u00e9" }, body: "x" });
+    // node:http reads header bytes as Latin-1: one byte e9 reads back as the same character.
+    expect(seen[0]?.headers["x-v"]).toBe("caf\u00e9");
+    expect(response.status).toBe(200);
+  });
+
+  it("errors the body of a broken gzip stream and lets its connection go", async () => {
+    route = (_req, res) => {
+      res.writeHead(200, { "content-encoding": "gzip" });
+      res.write(Buffer.from("this is not gzip at all"));
+    };
+    const response = await nodeFetch(`${base}/bad-gzip`);
+    await expect(response.text()).rejects.toThrow(TypeError);
+    await vi.waitFor(() => expect(closedEarly).toBe(1));
+  });
+
+  it("leaves no abort listener behind once a body was read or cancelled", async () => {
+    route = (_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.write("part");
+      setTimeout(() => res.end(" rest"), 20);
+    };
+    const controller = new AbortController();
+    for (let i = 0; i < 5; i++) await (await nodeFetch(`${base}/read`, { signal: controller.signal })).text();
+    for (let i = 0; i < 5; i++) await (await nodeFetch(`${base}/cancel`, { signal: controller.signal })).body?.cancel();
+    await vi.waitFor(() => expect(getEventListeners(controller.signal, "abort")).toHaveLength(0));
+  });
+
+  it("hands to the global fetch when undici's global dispatcher is a proxy or mock agent", async () => {
+    const key = Symbol.for("undici.globalDispatcher.1");
+    const g = globalThis as Record<symbol, unknown>;
+    const before = g[key];
+    const dispatched: string[] = [];
+    class MockAgent {
+      dispatch(options: { path: string }) {
+        dispatched.push(options.path);
+        throw new Error("the mock answers nothing");
+      }
+    }
+    g[key] = new MockAgent();
+    try {
+      await expect(nodeFetch(`${base}/mocked`, { method: "POST", body: "{}" })).rejects.toThrow();
+      expect(dispatched).toEqual(["/mocked"]);
+      expect(seen).toHaveLength(0);
+    } finally {
+      g[key] = before;
+    }
   });
 });

@@ -18,6 +18,13 @@
  * closing. A GET, HEAD or DELETE whose reused socket was reset before an
  * answer is sent once more on a new one; a POST is not (the server may have
  * acted on it), it fails as `fetch` fails.
+ *
+ * The global `fetch` sends instead when the program set it up to send its
+ * own way: undici's global dispatcher set to anything but a plain `Agent`
+ * (a proxy, a `MockAgent`), `NODE_USE_ENV_PROXY`, or `globalThis.fetch`
+ * replaced after this module loaded. Not seen: a plain `Agent` with options
+ * of its own (a CA, say) and a `fetch` replaced before; pass the
+ * transport's `fetch` option then.
  */
 import { nodeBuiltin } from "@x/jsonrpc";
 import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
@@ -32,6 +39,8 @@ const HANDLED = new Set(["method", "headers", "body", "signal", "redirect"]);
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
 const IDEMPOTENT = new Set(["GET", "HEAD", "DELETE"]);
+/** The headers fetch drops when a redirect leaves the origin. */
+const CROSS_ORIGIN_DROPPED = ["authorization", "proxy-authorization", "cookie", "host"];
 /** How long an idle kept-alive socket is kept (ms). */
 const IDLE_SOCKET_MS = 4000;
 /** One keep-alive agent per protocol, made on first use. */
@@ -71,9 +80,25 @@ const current = (): typeof fetch => globalThis.fetch;
  */
 export const nodeFetch: typeof fetch = (input, init) => {
   const url = typeof input === "string" ? safeUrl(input) : input instanceof URL ? input : undefined;
-  if (url === undefined || globalThis.fetch !== original || !handles(url, init)) return current()(input, init);
+  if (url === undefined || globalThis.fetch !== original || fetchConfigured() || !handles(url, init)) return current()(input, init);
   return send(url, init ?? {}, current, true);
 };
+
+/** Where undici (Node's fetch, and undici from npm) keeps the dispatcher `setGlobalDispatcher` set. */
+const GLOBAL_DISPATCHER = Symbol.for("undici.globalDispatcher.1");
+
+/**
+ * Whether the global `fetch` was set up to send differently: a global
+ * dispatcher that is not a plain `Agent` (a `ProxyAgent`, `MockAgent`,
+ * `EnvHttpProxyAgent`, ...), or Node's proxy variables turned on
+ * (`NODE_USE_ENV_PROXY`). Then `fetch` sends, as the program asked.
+ */
+function fetchConfigured(): boolean {
+  const dispatcher = (globalThis as Record<symbol, unknown>)[GLOBAL_DISPATCHER] as { constructor?: { name?: string } } | undefined;
+  if (dispatcher !== undefined && dispatcher?.constructor?.name !== "Agent") return true;
+  const flag = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NODE_USE_ENV_PROXY;
+  return flag !== undefined && flag !== "" && flag !== "0";
+}
 
 function safeUrl(text: string): URL | undefined {
   try {
@@ -95,8 +120,8 @@ function handles(url: URL, init: RequestInit | undefined): boolean {
 
 /**
  * The request again at `location`, by fetch's rules: 303 (and 301/302 of a
- * POST) becomes a GET without body, `authorization` is dropped when the
- * origin changes, at most 20 redirects.
+ * POST) becomes a GET without body, credentials are dropped when the
+ * origin changes, only to http(s), at most 20 redirects.
  */
 function redirected(
   from: URL,
@@ -113,7 +138,9 @@ function redirected(
     return Promise.reject(new TypeError("fetch failed", { cause: error }));
   }
   if (redirects >= 20) return Promise.reject(new TypeError("fetch failed", { cause: new Error("redirect count exceeded") }));
-  if (to.protocol !== "http:" && to.protocol !== "https:") return fallback()(to, init);
+  if (to.protocol !== "http:" && to.protocol !== "https:") {
+    return Promise.reject(new TypeError("fetch failed", { cause: new Error(`redirect to a ${to.protocol} URL`) }));
+  }
   const method = (init.method ?? "GET").toUpperCase();
   const headers = new Headers(init.headers);
   const next: RequestInit = { ...init, headers };
@@ -122,7 +149,7 @@ function redirected(
     next.body = undefined;
     for (const name of ["content-type", "content-encoding", "content-language", "content-location"]) headers.delete(name);
   }
-  if (to.origin !== from.origin) headers.delete("authorization");
+  if (to.origin !== from.origin) for (const name of CROSS_ORIGIN_DROPPED) headers.delete(name);
   return send(to, next, fallback, true, redirects + 1);
 }
 
@@ -152,21 +179,48 @@ function send(url: URL, init: RequestInit, fallback: () => typeof fetch, mayRetr
       }
     };
     const done = () => signal?.removeEventListener("abort", onAbort);
-    signal?.addEventListener("abort", onAbort, { once: true });
-    req = http.request(url, options, (res) => {
-      if (settled) {
-        res.destroy();
-        return;
-      }
+    const fail = (cause: unknown) => {
+      if (settled) return;
       settled = true;
-      const status = res.statusCode ?? 0;
-      if (REDIRECT.has(status) && res.headers.location !== undefined) {
-        res.resume();
-        done();
-        resolve(redirected(url, init, status, res.headers.location, fallback, redirects));
-        return;
-      }
-      resolve(toResponse(res, method, status, signal, done));
+      done();
+      reject(new TypeError("fetch failed", { cause }));
+    };
+    try {
+      req = http.request(url, options, (res) => {
+        if (settled) {
+          res.destroy();
+          return;
+        }
+        const status = res.statusCode ?? 0;
+        if (REDIRECT.has(status) && res.headers.location !== undefined) {
+          settled = true;
+          res.resume();
+          done();
+          resolve(redirected(url, init, status, res.headers.location, fallback, redirects));
+          return;
+        }
+        let response: Response;
+        try {
+          response = toResponse(res, method, status, signal, done);
+        } catch (error) {
+          // A status a Response cannot hold (under 200 or over 599): no answer fetch would give either.
+          res.destroy();
+          fail(error);
+          return;
+        }
+        settled = true;
+        resolve(response);
+      });
+    } catch (error) {
+      // Node refused the request itself (a header value with a control character, say).
+      fail(error);
+      return;
+    }
+    signal?.addEventListener("abort", onAbort, { once: true });
+    // A 101 to a request that asked for no upgrade: nothing to read, as fetch sees it.
+    req.on("upgrade", (_res, socket) => {
+      socket.destroy();
+      fail(new Error("unexpected upgrade"));
     });
     req.on("error", (error: NodeJS.ErrnoException) => {
       if (settled) return;
@@ -179,7 +233,8 @@ function send(url: URL, init: RequestInit, fallback: () => typeof fetch, mayRetr
       }
       reject(signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: error }));
     });
-    req.end(body);
+    // Bytes, not a string: Node writes the header block with a string first chunk in its encoding (UTF-8), and fetch writes header values as Latin-1.
+    req.end(typeof body === "string" ? Buffer.from(body) : body);
   });
 }
 
@@ -194,7 +249,9 @@ function toResponse(res: IncomingMessage, method: string, status: number, signal
       // A header value the Fetch API refuses is left out, as fetch leaves it out.
     }
   }
-  const init = { status, statusText: res.statusMessage ?? "", headers };
+  const statusText = res.statusMessage ?? "";
+  // A reason phrase the Fetch API refuses (a control character) is left out.
+  const init = { status, statusText: /^[\t\x20-\x7e\x80-\xff]*$/.test(statusText) ? statusText : "", headers };
   if (NULL_BODY.has(status) || method === "HEAD") {
     res.resume();
     res.once("end", done);
@@ -221,8 +278,11 @@ function toResponse(res: IncomingMessage, method: string, status: number, signal
       });
       source.once("error", (error: Error) => {
         done();
+        res.destroy();
         controller.error(signal?.aborted ? signal.reason : new TypeError("terminated", { cause: error }));
       });
+      // A body cancelled by its reader ends with neither 'end' nor 'error'.
+      source.once("close", done);
       if (signal) {
         onAbort = () => {
           controller.error(signal.reason);
@@ -237,6 +297,7 @@ function toResponse(res: IncomingMessage, method: string, status: number, signal
     },
     cancel() {
       res.destroy();
+      if (source !== res) source.destroy();
     },
   });
   return new Response(stream, init);
@@ -247,13 +308,18 @@ function decoded(res: IncomingMessage, encoding: string | null): Readable {
   const name = encoding?.trim().toLowerCase();
   if (name === undefined || name === "" || name === "identity") return res;
   const zlib = nodeBuiltin<NodeZlib>("node:zlib");
+  // As fetch: a body cut short after whole blocks still gives what was decoded.
+  const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
   const decoder =
     name === "gzip" || name === "x-gzip"
-      ? zlib.createGunzip()
+      ? zlib.createGunzip(flush)
       : name === "deflate"
-        ? zlib.createInflate()
+        ? zlib.createInflate(flush)
         : name === "br"
-          ? zlib.createBrotliDecompress()
+          ? zlib.createBrotliDecompress({
+              flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+              finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+            })
           : undefined;
   if (decoder === undefined) return res;
   res.on("error", (error) => decoder.destroy(error));
