@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// Builds of @x/server against each other on the in-process request paths of
+// paths.mjs, in two ways that hold on a busy machine:
+//
+//   node bench/micro/ab-builds.mjs --snapshot NAME
+//       copy the current build of @x/server (packages/server/dist) to bench/results/builds/NAME
+//   node bench/micro/ab-builds.mjs --instructions NAME [http|stdio] [few=5000] [many=25000]
+//       instructions per request, counted by valgrind: the same within about 1% however busy the machine is
+//   node bench/micro/ab-builds.mjs A B [http|stdio] [rounds=20] [requests=40000]
+//       CPU time per request of A and B in one process, alternating rounds, and their paired difference
+//   node bench/micro/ab-builds.mjs --run NAME [http|stdio] N
+//       N requests through one build after a check of its answer, nothing printed (what --instructions counts)
+//
+// NAME is a snapshot, `current` (the workspace's @x/server as built now) or
+// `bare` (the bare responder). On this 2-core VM, timings of one build in two
+// processes a minute apart differ by more than most changes to the request
+// path (CPU time per request moved by ±30% with the machine's spells), and
+// even rounds alternating in one process spread by several µs; the
+// instruction count does not move with them, which is why it is the ruler
+// for changes to the request path (bench/README.md, "The ruler", item 6).
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { cpuPerRequest, driver, median } from "./paths.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..");
+const builds = join(here, "..", "results", "builds");
+const mode = process.argv[2];
+
+/** The module and kind of a build name. */
+async function load(name) {
+  if (name === "bare") return { which: "bare", mod: undefined };
+  if (name === "current") return { which: "x", mod: await import("@x/server") };
+  const entry = join(builds, name, "dist", "index.js");
+  if (!existsSync(entry)) throw new Error(`no snapshot ${name}: run --snapshot ${name} first`);
+  return { which: "x", mod: await import(pathToFileURL(entry).href) };
+}
+
+const runOf = async (name, path) => {
+  const { which, mod } = await load(name);
+  return driver(which, path, mod);
+};
+
+/**
+ * Instructions per request of build `name` on `path`, counted by valgrind
+ * (callgrind) in two runs, with `few` and with `many` requests: their
+ * difference over the requests between them leaves out start-up and
+ * warm-up. V8 runs with --single-threaded --predictable (no concurrent
+ * compiler or GC threads whose timing changes what runs, so the count
+ * repeats); the figure is of that mode, for comparing builds, not a timing.
+ * Rejects when valgrind is missing or a run fails.
+ */
+export async function instructionsPerRequest(name, path, few, many) {
+  const count = (n) =>
+    new Promise((resolve, reject) => {
+      const args = ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, "--single-threaded", "--predictable"];
+      const child = spawn("valgrind", [...args, fileURLToPath(import.meta.url), "--run", name, path, String(n)], {
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      let err = "";
+      child.stderr.on("data", (chunk) => {
+        err += chunk;
+      });
+      child.on("error", reject);
+      child.on("exit", (code) => {
+        const m = /Collected\s*:\s*(\d+)/.exec(err);
+        if (code !== 0 || !m) reject(new Error(`valgrind run of ${name} ${path} failed (${code}): ${err.slice(-500)}`));
+        else resolve(Number(m[1]));
+      });
+    });
+  const [a, b] = await Promise.all([count(few), count(many)]);
+  return (b - a) / (many - few);
+}
+
+const isMain = process.argv[1] === fileURLToPath(import.meta.url);
+if (isMain && mode === "--snapshot") {
+  const name = process.argv[3];
+  if (!name || name === "bare" || name === "current") throw new Error("usage: ab-builds.mjs --snapshot NAME (not bare or current)");
+  const to = join(builds, name);
+  rmSync(to, { recursive: true, force: true });
+  mkdirSync(to, { recursive: true });
+  const from = join(root, "packages", "server");
+  cpSync(join(from, "dist"), join(to, "dist"), { recursive: true });
+  cpSync(join(from, "package.json"), join(to, "package.json"));
+  // Its dependencies resolve where the package's own do.
+  symlinkSync(join(from, "node_modules"), join(to, "node_modules"), "dir");
+  console.log(`snapshot of packages/server/dist in ${to}`);
+  process.exit(0);
+} else if (isMain && mode === "--run") {
+  const [name, path = "http", n = "10000"] = process.argv.slice(3);
+  const run = await runOf(name, path);
+  await run(Number(n));
+  process.exit(0);
+} else if (isMain && mode === "--instructions") {
+  const [name, path = "http", few = "5000", many = "25000"] = process.argv.slice(3);
+  if (!name) throw new Error("usage: ab-builds.mjs --instructions NAME [http|stdio] [few] [many]");
+  const per = await instructionsPerRequest(name, path, Number(few), Number(many));
+  console.log(`${name} ${path}: ${Math.round(per).toLocaleString("en")} instructions/request`);
+  process.exit(0);
+} else if (isMain) {
+  const [a, b, path = "http", roundsText = "20", requestsText = "40000"] = process.argv.slice(2);
+  if (!a || !b || a === b) throw new Error("usage: ab-builds.mjs A B [http|stdio] [rounds] [requests] (two different builds)");
+  const rounds = Number(roundsText);
+  const n = Number(requestsText);
+  const runs = { [a]: await runOf(a, path), [b]: await runOf(b, path) };
+  for (const run of Object.values(runs)) await cpuPerRequest(run, n / 2);
+  const rows = { [a]: [], [b]: [] };
+  for (let r = 0; r < rounds; r++) for (const name of r % 2 === 0 ? [a, b] : [b, a]) rows[name].push(await cpuPerRequest(runs[name], n));
+  const diffs = rows[b].map((v, i) => v - rows[a][i]);
+  console.log(`node ${process.version}, ${path}, ${rounds} rounds of ${n.toLocaleString("en")} requests per build`);
+  for (const name of [a, b])
+    console.log(`  ${name.padEnd(12)} median ${median(rows[name]).toFixed(2)} µs CPU/request (min ${Math.min(...rows[name]).toFixed(2)})`);
+  const lower = diffs.filter((d) => d < 0).length;
+  console.log(
+    `  ${b} - ${a}: median ${median(diffs).toFixed(2)} µs (min ${Math.min(...diffs).toFixed(2)}, max ${Math.max(...diffs).toFixed(2)}), ${lower} of ${rounds} rounds lower`,
+  );
+  process.exit(0);
+}
