@@ -10,6 +10,7 @@ import type { Implementation } from "@x/mcp-v2607";
 import { META_SERVER_INFO, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { type EnvelopeCheck, readEnvelope } from "@x/mcp-v2607/wire";
 import { copyOwn, isObject, type JsonObject } from "./objects.js";
+import { resultText } from "./result-text.js";
 
 /** The revision-specific parts of the dispatcher. */
 export interface Revision {
@@ -70,7 +71,8 @@ export const revision2607: Revision = {
     if (ownText !== undefined) own = ownText;
     else {
       try {
-        own = JSON.stringify(result);
+        // A tool result of the usual shape is written by its shape (the same text, without the generic walk).
+        own = resultText(result) ?? JSON.stringify(result);
       } catch {
         // A bigint or a cycle: the copy's path knows what to do (or to fail) with it.
         return undefined;
