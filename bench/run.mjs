@@ -49,6 +49,10 @@ const profile = args.includes("--cpu-prof");
  * HTTP extra round loads @x and bare only, and a peer's ratio pairs it with
  * @x over the rounds both ran.
  *
+ * `instructions`: the request counts of the valgrind runs of each
+ * instruction row (HTTP counts a multiple of its 32 calls in flight, stdio of
+ * its 64 lines a chunk); neighbouring counts make one repetition.
+ *
  * `sessions`: how many earlier-era sessions the abandoned-sessions rows open
  * (over `connections` connections) and the idle timeout (ms) their servers
  * run with; it must exceed the time the opening takes.
@@ -63,6 +67,7 @@ const CONFIG = quick
       stdioSliceMs: 100,
       stdioWindow: 64,
       coldRuns: 3,
+      instructions: { http: [96, 192], stdio: [128, 256] },
       unstableSpread: 0.05,
       extra: { times: 0, httpMs: 0, stdioMs: 0 },
       sessions: { count: 1000, idleMs: 10_000, connections: 8 },
@@ -76,6 +81,7 @@ const CONFIG = quick
       stdioSliceMs: 300,
       stdioWindow: 64,
       coldRuns: 30,
+      instructions: { http: [8000, 16000, 24000, 32000, 40000], stdio: [10240, 20480, 30720, 40960] },
       unstableSpread: 0.05,
       extra: { times: 30, httpMs: 420_000, stdioMs: 45_000 },
       sessions: { count: 10_000, idleMs: 30_000, connections: 8 },
@@ -578,6 +584,58 @@ async function benchStdio(answersFile) {
   return results;
 }
 
+// ---------------------------------------------------------------- instructions per request
+
+/**
+ * The request path's own cost, as a count that the machine's spells do not
+ * move: instructions per `tools/call` echo of @x and of bare on the
+ * in-process paths of micro/paths.mjs (HTTP through each one's `node:http`
+ * listener on Node's request and response objects, 32 in flight; stdio
+ * through each one's line loop on in-memory streams), counted by valgrind
+ * (micro/ab-builds.mjs `countInstructions`). Each figure runs
+ * `CONFIG.instructions[path]` requests in as many processes, two at a time;
+ * repetition j is the count between runs j and j + 1 over the requests
+ * between them (start-up and warm-up fall out). Bounded by the counts; a run
+ * that fails is reported, not retried. `{ skipped }` without valgrind.
+ */
+async function benchInstructions() {
+  const probe = spawnSync("valgrind", ["--version"], { stdio: "ignore" });
+  if (probe.error || probe.status !== 0) return { skipped: "valgrind is not installed (Debian's valgrind package)" };
+  const { countInstructions } = await import("./micro/ab-builds.mjs");
+  const jobs = [];
+  for (const path of ["http", "stdio"]) {
+    for (const name of ["current", "bare"]) for (const n of CONFIG.instructions[path]) jobs.push({ path, name, n, count: Number.NaN });
+  }
+  const failures = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const job = jobs[next++];
+      try {
+        job.count = await countInstructions(job.name, job.path, job.n);
+      } catch (error) {
+        failures.push(String(error.message ?? error).slice(0, 500));
+      }
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  const out = { failures };
+  for (const path of ["http", "stdio"]) {
+    out[path] = {};
+    for (const name of ["current", "bare"]) {
+      const runs = jobs.filter((j) => j.path === path && j.name === name);
+      const reps = runs.slice(1).map((run, j) => (run.count - runs[j].count) / (run.n - runs[j].n));
+      out[path][name === "current" ? "x" : "bare"] = { runs: runs.map(({ n, count }) => ({ requests: n, instructions: count })), reps };
+      const r = spreadOf(reps);
+      log(
+        `bench: instructions ${path.padEnd(5)} ${name.padEnd(7)} ${Math.round(r.value)} per request (${Math.round(r.min)}-${Math.round(r.max)})`,
+      );
+    }
+  }
+  for (const failure of failures) log(`bench: instructions: ${failure}`);
+  return out;
+}
+
 // ---------------------------------------------------------------- abandoned sessions
 
 const MiB = 1048576;
@@ -761,7 +819,7 @@ const none = (why) => ({ value: Number.NaN, min: Number.NaN, max: Number.NaN, wh
  * marks the rows measured under load, which have a bare column to judge the
  * measurement by.
  */
-function summarise(http, stdio, cold, bundles, sessions) {
+function summarise(http, stdio, cold, bundles, sessions, instructions) {
   const rows = [];
   const fromSlices = (key, cell, pick, lowerIsBetter) => {
     const slices = http.results[key]?.[cell];
@@ -857,6 +915,27 @@ function summarise(http, stdio, cold, bundles, sessions) {
   );
   // Cold imports: each run of fresh processes is a repetition (x and its peers paired per run).
   const coldOf = (key) => spreadOf(cold.reps[key]);
+  // The in-process rows: @x and bare only (official and tmcp are many times slower, and their ratios need no such ruler).
+  const onlyXAndBare = none("counted for @x and bare only (the ruler of the request path's own cost)");
+  for (const [path, figure] of [
+    ["http", "HTTP tools/call echo, in-process, instructions per request"],
+    ["stdio", "stdio tools/call echo, in-process, instructions per request"],
+  ]) {
+    const of = (key) => {
+      if (instructions.skipped) return none(instructions.skipped);
+      const reps = instructions[path]?.[key]?.reps ?? [];
+      return reps.length > 0 && reps.every(Number.isFinite) ? spreadOf(reps) : none("a valgrind run failed (see the log)");
+    };
+    rows.push({
+      figure,
+      key: `instructions ${path}`,
+      higherIsBetter: false,
+      x: of("x"),
+      official: onlyXAndBare,
+      tmcp: onlyXAndBare,
+      bare: of("bare"),
+    });
+  }
   rows.push({
     figure: "cold import over empty node (ms)",
     key: "cold",
@@ -1041,7 +1120,7 @@ function format(figure, key) {
   if (!Number.isFinite(figure?.value)) return "n/a";
   const one = (v) => {
     if (key === "http echo c=32 latency") return v.toFixed(2);
-    if (key.startsWith("http") || key === "stdio") return Math.round(v).toLocaleString("en-US");
+    if (key.startsWith("http") || key === "stdio" || key.startsWith("instructions")) return Math.round(v).toLocaleString("en-US");
     return v.toFixed(1);
   };
   const shown = one(figure.value);
@@ -1169,6 +1248,8 @@ async function main() {
   const http = await benchHttp();
   log("bench: stdio...");
   const stdio = await benchStdio(http.answersFile);
+  log("bench: instructions per request (valgrind)...");
+  const instructions = await benchInstructions();
   log(`bench: ${CONFIG.sessions.count} earlier-era sessions opened and abandoned (idle timeout ${CONFIG.sessions.idleMs / 1000} s)...`);
   const sessions = await benchSessions();
   // Issue 19's "New rows" (client rows, cost-growth tables, memory after idle)
@@ -1179,7 +1260,7 @@ async function main() {
   await stop(loadProcess);
   meta.seconds = (performance.now() - t0) / 1000;
   meta.loadAfter = loadavg();
-  const { rows, officialFrom } = summarise(http, stdio, cold, bundles, sessions);
+  const { rows, officialFrom } = summarise(http, stdio, cold, bundles, sessions, instructions);
   const goalList = goals(rows, { idleMemory });
   const file = join(here, "results", `${meta.date.replace(/[:.]/g, "-")}${quick ? "-quick" : ""}.json`);
   const report = {
@@ -1192,6 +1273,7 @@ async function main() {
     sessionVersions: http.sessionVersions,
     rss: http.rss,
     stdio,
+    instructions,
     sessions,
     cold,
     bundles,

@@ -4,8 +4,9 @@
 //
 //   node bench/micro/ab-builds.mjs --snapshot NAME
 //       copy the current build of @x/server (packages/server/dist) to bench/results/builds/NAME
-//   node bench/micro/ab-builds.mjs --instructions NAME [http|stdio] [few=5000] [many=25000]
-//       instructions per request, counted by valgrind: the same within about 1% however busy the machine is
+//   node bench/micro/ab-builds.mjs --instructions NAME [http|stdio] [count count ...]
+//       instructions per request, counted by valgrind in runs of each count of requests (default 8000 24000 40000):
+//       the same within a few % however busy the machine is (a full collection falls in one step or the next)
 //   node bench/micro/ab-builds.mjs A B [http|stdio] [rounds=20] [requests=40000]
 //       CPU time per request of A and B in one process, alternating rounds, and their paired difference
 //   node bench/micro/ab-builds.mjs --run NAME [http|stdio] N
@@ -44,34 +45,39 @@ const runOf = async (name, path) => {
 };
 
 /**
- * Instructions per request of build `name` on `path`, counted by valgrind
- * (callgrind) in two runs, with `few` and with `many` requests: their
- * difference over the requests between them leaves out start-up and
- * warm-up. V8 runs with --single-threaded --predictable (no concurrent
- * compiler or GC threads whose timing changes what runs, so the count
- * repeats); the figure is of that mode, for comparing builds, not a timing.
- * Rejects when valgrind is missing or a run fails.
+ * V8 made to run the same way every time: no concurrent compiler or GC
+ * threads, whose timing would change what runs. (--predictable-gc-schedule
+ * as well made the counts less steady, not more: a fixed heap growth ran
+ * more full collections, each a lump in the count of the requests it fell among.)
  */
-export async function instructionsPerRequest(name, path, few, many) {
-  const count = (n) =>
-    new Promise((resolve, reject) => {
-      const args = ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, "--single-threaded", "--predictable"];
-      const child = spawn("valgrind", [...args, fileURLToPath(import.meta.url), "--run", name, path, String(n)], {
-        stdio: ["ignore", "ignore", "pipe"],
-      });
-      let err = "";
-      child.stderr.on("data", (chunk) => {
-        err += chunk;
-      });
-      child.on("error", reject);
-      child.on("exit", (code) => {
-        const m = /Collected\s*:\s*(\d+)/.exec(err);
-        if (code !== 0 || !m) reject(new Error(`valgrind run of ${name} ${path} failed (${code}): ${err.slice(-500)}`));
-        else resolve(Number(m[1]));
-      });
+const V8_FLAGS = ["--single-threaded", "--predictable"];
+
+/**
+ * The instructions valgrind (callgrind) counts for a whole process that
+ * sends `n` requests through build `name` on `path` (start-up and warm-up
+ * included: the difference of two counts is the cost of the requests between
+ * them). V8 runs with {@link V8_FLAGS}, so the count of the same run
+ * repeats; what still moves it is where full collections fall, a few % over
+ * 8,000 HTTP requests. A count is of that mode, for comparing builds, not a
+ * timing. Rejects when valgrind is missing or the run fails.
+ */
+export function countInstructions(name, path, n) {
+  return new Promise((resolve, reject) => {
+    const args = ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, ...V8_FLAGS];
+    const child = spawn("valgrind", [...args, fileURLToPath(import.meta.url), "--run", name, path, String(n)], {
+      stdio: ["ignore", "ignore", "pipe"],
     });
-  const [a, b] = await Promise.all([count(few), count(many)]);
-  return (b - a) / (many - few);
+    let err = "";
+    child.stderr.on("data", (chunk) => {
+      err += chunk;
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      const m = /Collected\s*:\s*(\d+)/.exec(err);
+      if (code !== 0 || !m) reject(new Error(`valgrind run of ${name} ${path} failed (${code}): ${err.slice(-500)}`));
+      else resolve(Number(m[1]));
+    });
+  });
 }
 
 const isMain = process.argv[1] === fileURLToPath(import.meta.url);
@@ -94,10 +100,19 @@ if (isMain && mode === "--snapshot") {
   await run(Number(n));
   process.exit(0);
 } else if (isMain && mode === "--instructions") {
-  const [name, path = "http", few = "5000", many = "25000"] = process.argv.slice(3);
-  if (!name) throw new Error("usage: ab-builds.mjs --instructions NAME [http|stdio] [few] [many]");
-  const per = await instructionsPerRequest(name, path, Number(few), Number(many));
-  console.log(`${name} ${path}: ${Math.round(per).toLocaleString("en")} instructions/request`);
+  const [name, path = "http", ...given] = process.argv.slice(3);
+  if (!name) throw new Error("usage: ab-builds.mjs --instructions NAME [http|stdio] [count count ...]");
+  const counts = (given.length >= 2 ? given : ["8000", "24000", "40000"]).map(Number);
+  // Two runs at a time (2 cores); each neighbouring pair of counts is one figure.
+  const totals = [];
+  for (let i = 0; i < counts.length; i += 2)
+    totals.push(...(await Promise.all(counts.slice(i, i + 2).map((n) => countInstructions(name, path, n)))));
+  const per = totals.slice(1).map((total, i) => (total - totals[i]) / (counts[i + 1] - counts[i]));
+  const all = (totals.at(-1) - totals[0]) / (counts.at(-1) - counts[0]);
+  const shown = (v) => Math.round(v).toLocaleString("en");
+  console.log(
+    `${name} ${path}: ${shown(all)} instructions/request over ${counts[0]}..${counts.at(-1)} requests (per step: ${per.map(shown).join(", ")})`,
+  );
   process.exit(0);
 } else if (isMain) {
   const [a, b, path = "http", roundsText = "20", requestsText = "40000"] = process.argv.slice(2);
