@@ -10,6 +10,7 @@ import {
   isRequestId,
   JsonRpcErrorCode,
   jsonDepthExceeds,
+  decodeJsonText,
   replaceBigInts,
   resultResponse,
   stringifyJson,
@@ -210,7 +211,28 @@ describe("jsonDepthExceeds", () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 6 }), fc.nat(8), (value, limit) => {
         expect(jsonDepthExceeds(bytes(JSON.stringify(value)), limit)).toBe(depthOf(value) > limit);
+        // The same text as a string, non-ASCII characters included, gives the same answer.
+        expect(jsonDepthExceeds(JSON.stringify(value), limit)).toBe(depthOf(value) > limit);
       }),
+    );
+  });
+});
+
+describe("decodeJsonText", () => {
+  it("answers as decodeJson does for the same message, but for the UTF-8 check", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.jsonValue({ maxDepth: 5 }).map((v) => JSON.stringify(v)),
+          fc.string(),
+          fc.constantFrom("", " \t", "{", `{"a":${"[".repeat(70)}${"]".repeat(70)}}`, "9007199254740993", "[12345678901234567890]"),
+        ),
+        fc.constantFrom(4, 64),
+        (text, depth) => {
+          expect(decodeJsonText(text, depth, "the line")).toStrictEqual(decodeJson(bytes(text), depth, "the line"));
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

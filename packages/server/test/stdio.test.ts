@@ -1,5 +1,6 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { PassThrough } from "node:stream";
+import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { McpServer, serveStdio } from "../src/index.js";
 import { request, testServer } from "./helpers.js";
@@ -171,6 +172,52 @@ describe("serveStdio line limit", () => {
       expect(lines[1].id).toBe(short.id);
       expect(lines[1].result.tools.length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("serveStdio chunks", () => {
+  /** The lines a client might send: ASCII and non-ASCII requests, invalid UTF-8, blank, too long, not JSON. */
+  const line = fc.oneof(
+    fc
+      .constantFrom("hello", "caf\u00e9 \ud83d\ude00", "\u2028")
+      .map((text) => Buffer.from(JSON.stringify(request("tools/call", { name: "echo", arguments: { text } })))),
+    fc.constant(Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d])),
+    fc.constantFrom(Buffer.from(""), Buffer.from(" \t\r"), Buffer.from("not json"), Buffer.from(`{"x":"${"y".repeat(500)}"}`)),
+  );
+
+  it("answers the same, in the same order, however the bytes are cut into chunks (fast-check)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 12 }), fc.array(fc.nat(), { maxLength: 6 }), async (lines, cuts) => {
+        const bytes = Buffer.concat(lines.flatMap((l) => [l, Buffer.from("\n")]));
+        const at = [...new Set(cuts.map((c) => c % bytes.length))].sort((a, b) => a - b);
+        const chunks = [0, ...at].map((from, i) => bytes.subarray(from, [...at, bytes.length][i]));
+        // One write per line is the reference: no line shares a chunk or spans two.
+        const reference = await run(
+          testServer(),
+          lines.map((l) => Buffer.concat([l, Buffer.from("\n")])),
+          { maxLineBytes: 400 },
+        );
+        const cut = await run(testServer(), chunks, { maxLineBytes: 400 });
+        expect(cut).toEqual(reference);
+        expect(reference).toHaveLength(lines.filter((l) => l.toString().trim() !== "").length);
+        // Every request is answered with its result, the others with errors.
+        const requests = lines.filter((l) => l.includes('"method":"tools/call"')).length;
+        expect(reference.filter((r) => r.result?.content[0].type === "text")).toHaveLength(requests);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("reads a chunk of ASCII lines as text and still refuses the bad ones among them", async () => {
+    const ok = request("tools/call", { name: "echo", arguments: { text: "ascii" } });
+    const wide = request("tools/call", { name: "echo", arguments: { text: "\u00e9" } });
+    const chunk = Buffer.concat([
+      Buffer.from(`${JSON.stringify(ok)}\n{bad\n${"x".repeat(450)}\n`),
+      Buffer.from(`${JSON.stringify(wide)}\n`),
+      Buffer.from([0x22, 0xc3, 0x28, 0x22, 0x0a]),
+    ]);
+    const lines = await run(testServer(), [chunk], { maxLineBytes: 400 });
+    expect(lines.map((l) => l.result?.content[0].text ?? l.error.code)).toEqual(["ascii", -32700, -32600, "\u00e9", -32700]);
   });
 });
 

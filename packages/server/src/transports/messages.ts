@@ -4,7 +4,7 @@
  * a batch, then let the dispatcher classify it and check its envelope.
  * Streamable HTTP reads a body, stdio a line; both call {@link readMessage}.
  */
-import { decodeJson, MissingDependencyError } from "@x/jsonrpc";
+import { decodeJson, decodeJsonText, MissingDependencyError } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { errorOutcome, type Inbound, type Outcome, rejected } from "../dispatch.js";
 import type { LegacySession } from "../legacy/session.js";
@@ -13,17 +13,25 @@ import { rejectionsObserved } from "../telemetry.js";
 import { statusOf } from "./http/status.js";
 
 /**
- * Reads one message: `subject` names what carried it in the parse error's
+ * Reads one message, from its bytes or from text a transport already found
+ * to be UTF-8 (stdio reads a chunk of ASCII lines as one string): `subject`
+ * names what carried it in the parse error's
  * text ("the body", "the line"). An integer beyond ±(2^53 − 1) is read as a
  * `bigint` with every digit (`parseJson`). Never throws: bytes that are not
  * UTF-8 JSON give -32700, nesting deeper than `maxDepth` or a batch -32600,
  * a message that needs lossless-json when it is not installed -32603 (the
  * MissingDependencyError shown once as a process warning), all without an id.
  */
-export function readMessage(server: McpServer, bytes: Uint8Array, maxDepth: number, subject: string, session?: LegacySession): Inbound {
+export function readMessage(
+  server: McpServer,
+  message: Uint8Array | string,
+  maxDepth: number,
+  subject: string,
+  session?: LegacySession,
+): Inbound {
   let decoded: ReturnType<typeof decodeJson>;
   try {
-    decoded = decodeJson(bytes, maxDepth, subject);
+    decoded = typeof message === "string" ? decodeJsonText(message, maxDepth, subject) : decodeJson(message, maxDepth, subject);
   } catch (error) {
     if (error instanceof MissingDependencyError) return missing(error);
     throw error;

@@ -3,7 +3,7 @@
  * message per line on stdin and stdout, split only on `\n`; nothing but
  * protocol messages on stdout; diagnostics go to stderr.
  */
-import { atTurnEnd } from "../builtins.js";
+import { atTurnEnd, nodeBuiltin } from "../builtins.js";
 import type { Readable, Writable } from "node:stream";
 import { errorResponse, stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
@@ -76,6 +76,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   let bufferedSize = 0;
   let discarding = false;
   const legacy = partsOf(server).legacy;
+  const isAscii = asciiCheck();
   /** The connection's era once pinned; its session in the initialize era. */
   let era: "2026" | "legacy" | undefined;
   let session: LegacySession | undefined;
@@ -201,7 +202,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     );
   };
 
-  const handleLine = (line: Buffer) => {
+  const handleLine = (line: Buffer | string) => {
     // A blank line (only white space) carries no message.
     if (isBlank(line)) return;
     const inbound = readMessage(server, line, maxDepth, "the line", session);
@@ -252,26 +253,49 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       if (running === 0) resolve();
       else onIdle = () => resolve();
     };
+    const tooLong = () => write(errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid request: line longer than ${maxLine} bytes`));
+    /** One line, ended by the newline just read (not included): answered, or refused when too long. */
+    const endLine = (head: Buffer) => {
+      if (discarding) {
+        discarding = false;
+      } else if (bufferedSize + head.length > maxLine) {
+        // The whole line counts, also when its end came in this chunk.
+        buffered = [];
+        bufferedSize = 0;
+        tooLong();
+      } else {
+        const line = buffered.length ? Buffer.concat([...buffered, head]) : head;
+        buffered = [];
+        bufferedSize = 0;
+        handleLine(line);
+      }
+    };
     input.on("data", (chunk: Buffer | string) => {
       let data = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      // The line an earlier chunk began is ended first, as bytes.
+      if (buffered.length > 0 || discarding) {
+        const nl = data.indexOf(10);
+        if (nl !== -1) {
+          endLine(data.subarray(0, nl));
+          data = data.subarray(nl + 1);
+        }
+      }
+      // The whole lines of a chunk of ASCII (most traffic) are read as one string and split
+      // there: no Buffer and no UTF-8 decoding per line. ASCII is UTF-8, with the same offsets.
+      const last = buffered.length > 0 || discarding ? -1 : data.lastIndexOf(10);
+      if (last !== -1 && isAscii !== undefined && isAscii(data.subarray(0, last))) {
+        const text = data.toString("latin1", 0, last + 1);
+        for (let start = 0, nl = text.indexOf("\n"); nl !== -1; start = nl + 1, nl = text.indexOf("\n", start)) {
+          if (nl - start > maxLine) tooLong();
+          else handleLine(text.slice(start, nl));
+        }
+        data = data.subarray(last + 1);
+      }
       for (;;) {
         const nl = data.indexOf(10);
         if (nl === -1) break;
-        const head = data.subarray(0, nl);
+        endLine(data.subarray(0, nl));
         data = data.subarray(nl + 1);
-        if (discarding) {
-          discarding = false;
-        } else if (bufferedSize + head.length > maxLine) {
-          // The whole line counts, also when its end came in this chunk.
-          buffered = [];
-          bufferedSize = 0;
-          write(errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid request: line longer than ${maxLine} bytes`));
-        } else {
-          const line = buffered.length ? Buffer.concat([...buffered, head]) : head;
-          buffered = [];
-          bufferedSize = 0;
-          handleLine(line);
-        }
       }
       if (data.length > 0 && !discarding) {
         bufferedSize += data.length;
@@ -279,7 +303,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
           buffered = [];
           bufferedSize = 0;
           discarding = true;
-          write(errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid request: line longer than ${maxLine} bytes`));
+          tooLong();
         } else {
           buffered.push(Buffer.from(data));
         }
@@ -306,10 +330,24 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   });
 }
 
+/**
+ * Node's check that bytes are all ASCII (`node:buffer` `isAscii`, one pass
+ * over a whole chunk); `undefined` where the runtime has none, and then every
+ * line is decoded on its own.
+ */
+function asciiCheck(): ((bytes: Uint8Array) => boolean) | undefined {
+  try {
+    return nodeBuiltin<{ isAscii?: (bytes: Uint8Array) => boolean }>("node:buffer").isAscii;
+  } catch {
+    return undefined;
+  }
+}
+
 /** True for a line of JSON white space only (space, tab, CR), which is skipped, not answered. */
-function isBlank(line: Buffer): boolean {
+function isBlank(line: Buffer | string): boolean {
+  const text = typeof line === "string";
   for (let i = 0; i < line.length; i++) {
-    const b = line[i]!;
+    const b = text ? line.charCodeAt(i) : line[i]!;
     if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) return false;
   }
   return true;
