@@ -12,18 +12,22 @@ const TEXT_BLOCK = '{"type":"text","text":';
 /**
  * The very text `JSON.stringify(result)` gives, for a result whose own
  * enumerable members are only these, in any order: `content`, an array of
- * text blocks `{ type: "text", text }` (exactly those two keys, in that
- * order, `text` a string); `isError`, a boolean; `structuredContent`, an
+ * text blocks (plain objects with exactly the keys `type` and `text`, in
+ * that order, both strings); `isError`, a boolean; `structuredContent`, an
  * object without `toJSON` (written by `JSON.stringify`); `resultType`, a
- * string. `result` itself must have no `toJSON` (the caller checks).
+ * string. `result` is a plain object without `toJSON` (the caller's copy).
  *
  * @returns the text, or `undefined` for any other shape (another member, a
- *   block with annotations or its keys in another order, an inherited
- *   member): the caller then writes `JSON.stringify(result)`. Reads each
- *   member once, as `JSON.stringify` does.
+ *   block with annotations, keys in another order, an array, a boxed value
+ *   or a class instance as a block, an inherited member): the caller then
+ *   writes `JSON.stringify(result)`. The shapes are checked before any
+ *   member is read, so a getter runs once, as under `JSON.stringify`, but
+ *   for a block whose `type` or `text` getter gives something other than a
+ *   string (it runs again in the caller's `JSON.stringify`).
  * @throws what `JSON.stringify` of `structuredContent` throws (a bigint, a cycle).
  */
 export function resultText(result: object): string | undefined {
+  if (!isPlain(result)) return undefined;
   let out = "{";
   for (const key in result) {
     if (!Object.hasOwn(result, key)) return undefined;
@@ -39,30 +43,44 @@ export function resultText(result: object): string | undefined {
   return `${out}}`;
 }
 
-/** `JSON.stringify` of an object without `toJSON` (which would be called with another key than nested); else `undefined`. */
-function objectText(value: unknown): string | undefined {
-  return typeof value === "object" && value !== null && (value as { toJSON?: unknown }).toJSON === undefined
-    ? JSON.stringify(value)
-    : undefined;
+/** An object of `Object.prototype` or none, not an array: what `JSON.stringify` writes as `{...}` of its own keys. */
+function isPlain(value: object): boolean {
+  if (Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
-/** `JSON.stringify` of an array of plain text blocks; `undefined` for anything else. */
+/** `JSON.stringify` of an object without `toJSON` (which would be called with another key than nested); else `undefined`. */
+function objectText(value: unknown): string | undefined {
+  // `in`, not a read: a toJSON getter runs once, in JSON.stringify, as it would nested.
+  return typeof value === "object" && value !== null && !("toJSON" in value) ? JSON.stringify(value) : undefined;
+}
+
+/** A plain object whose own enumerable keys are exactly `type` then `text` (JSON.stringify writes them in that order), read without reading them. */
+function isTextBlock(block: unknown): block is { type: unknown; text: unknown } {
+  if (typeof block !== "object" || block === null || !isPlain(block) || "toJSON" in block) return false;
+  let keys = 0;
+  for (const key in block) {
+    if (key !== (keys === 0 ? "type" : keys === 1 ? "text" : undefined) || !Object.hasOwn(block, key)) return false;
+    keys++;
+  }
+  return keys === 2;
+}
+
+/** `JSON.stringify` of an array of text blocks; `undefined` for anything else. */
 function contentText(value: unknown): string | undefined {
-  if (!Array.isArray(value) || (value as { toJSON?: unknown }).toJSON !== undefined) return undefined;
+  if (!Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype || "toJSON" in value) return undefined;
+  // Read once, as JSON.stringify does (a getter of a block may change the array).
+  const length = value.length;
+  for (let i = 0; i < length; i++) if (!isTextBlock(value[i])) return undefined;
   let out = "[";
-  for (let i = 0; i < value.length; i++) {
-    const block: unknown = value[i];
-    if (typeof block !== "object" || block === null || (block as { toJSON?: unknown }).toJSON !== undefined) return undefined;
-    // Exactly `type` then `text`, both own: JSON.stringify writes keys in the object's own order.
-    let keys = 0;
-    for (const key in block) {
-      if (key !== (keys === 0 ? "type" : keys === 1 ? "text" : undefined) || !Object.hasOwn(block, key)) return undefined;
-      keys++;
-    }
-    if (keys !== 2) return undefined;
+  for (let i = 0; i < length; i++) {
+    const block = value[i];
+    if (typeof block !== "object" || block === null) return undefined;
     const { type, text } = block as { type: unknown; text: unknown };
-    if (type !== "text" || typeof text !== "string") return undefined;
-    out += `${i === 0 ? TEXT_BLOCK : `,${TEXT_BLOCK}`}${JSON.stringify(text)}}`;
+    if (typeof type !== "string" || typeof text !== "string") return undefined;
+    const head = type === "text" ? TEXT_BLOCK : `{"type":${JSON.stringify(type)},"text":`;
+    out += `${i === 0 ? head : `,${head}`}${JSON.stringify(text)}}`;
   }
   return `${out}]`;
 }

@@ -117,6 +117,78 @@ describe("resultText", () => {
     expect(ours).toEqual(expect.arrayContaining(["result.content", "result.isError", "block.type", "block.text"]));
   });
 
+  it("leaves to JSON.stringify a block that is an array, a boxed value, a class instance or a proxy of an array", () => {
+    class TextBlock {
+      type = "text";
+      text = "instance";
+    }
+    for (const block of [
+      Object.assign([], { type: "text", text: "array" }),
+      Object.assign(new Number(7), { type: "text", text: "boxed" }),
+      new TextBlock(),
+      new Proxy(Object.assign([], { type: "text", text: "proxied" }), {}),
+    ]) {
+      const r = { content: [block] };
+      expect(resultText(r)).toBeUndefined();
+    }
+    // A block of another type with exactly these keys is still written as JSON.stringify writes it.
+    const odd = { content: [{ type: "note", text: "n" }] };
+    expect(resultText(odd)).toBe(JSON.stringify(odd));
+  });
+
+  it("reads the length of content once, and runs a getter once even when a later block is not a text block", () => {
+    const grows: Record<string, unknown>[] = [];
+    grows.push({
+      type: "text",
+      get text() {
+        grows.push({ type: "text", text: "pushed" });
+        return "a";
+      },
+    });
+    const r1 = { content: grows };
+    const t1 = resultText(r1);
+    grows.length = 1;
+    expect(t1).toBe(JSON.stringify(r1).replace(',{"type":"text","text":"pushed"}', ""));
+    expect(JSON.parse(t1!).content).toHaveLength(1);
+
+    let runs = 0;
+    const counted = {
+      content: [
+        {
+          type: "text",
+          get text() {
+            runs++;
+            return "once";
+          },
+        },
+        { type: "image", data: "AA==", mimeType: "image/png" },
+      ],
+    };
+    // The stamp path: resultText, then JSON.stringify when it writes nothing.
+    const text = resultText(counted) ?? JSON.stringify(counted);
+    expect(runs).toBe(1);
+    expect(JSON.parse(text).content[0].text).toBe("once");
+
+    let toJsonReads = 0;
+    const structured = {
+      content: [],
+      structuredContent: {
+        n: 1,
+        get toJSON() {
+          toJsonReads++;
+          return undefined;
+        },
+      },
+    };
+    const written = resultText(structured) ?? JSON.stringify(structured);
+    const ours = toJsonReads;
+    toJsonReads = 0;
+    JSON.stringify(structured);
+    // As many reads as JSON.stringify alone makes (it reads an own enumerable toJSON twice: as the hook and as a member).
+    expect(ours).toBe(toJsonReads);
+    expect(JSON.parse(written).structuredContent).toEqual({ n: 1 });
+  });
+
   it("throws what JSON.stringify of structuredContent throws (bigint, cycle)", () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;

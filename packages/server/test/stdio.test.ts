@@ -1,5 +1,5 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { PassThrough } from "node:stream";
+import { PassThrough, Readable } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { McpServer, serveStdio } from "../src/index.js";
@@ -206,6 +206,25 @@ describe("serveStdio chunks", () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it("reads plain Uint8Array chunks (a stream in object mode) as it reads Buffers", async () => {
+    const a = request("tools/call", { name: "echo", arguments: { text: "typed" } });
+    const b = request("tools/call", { name: "echo", arguments: { text: "\u00e9" } });
+    const encoded = new TextEncoder().encode(`${JSON.stringify(a)}\n${JSON.stringify(b)}\n`);
+    const stdout = new PassThrough();
+    const out: Buffer[] = [];
+    stdout.on("data", (c) => out.push(c));
+    const first = JSON.stringify(a).length + 1;
+    // A whole ASCII line, then a line cut in two.
+    const input = Readable.from([encoded.subarray(0, first), encoded.subarray(first, first + 40), encoded.subarray(first + 40)]);
+    await serveStdio(testServer(), { input, output: stdout, errors: new PassThrough() });
+    const lines = Buffer.concat(out)
+      .toString("utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.result.content[0].text)).toEqual(["typed", "\u00e9"]);
   });
 
   it("reads a chunk of ASCII lines as text and still refuses the bad ones among them", async () => {

@@ -270,8 +270,14 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
         handleLine(line);
       }
     };
-    input.on("data", (chunk: Buffer | string) => {
-      let data = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    input.on("data", (chunk: Buffer | Uint8Array | string) => {
+      // A stream in object mode may hand plain Uint8Arrays: a Buffer view of the same bytes (no copy).
+      let data =
+        typeof chunk === "string"
+          ? Buffer.from(chunk)
+          : Buffer.isBuffer(chunk)
+            ? chunk
+            : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       // The line an earlier chunk began is ended first, as bytes.
       if (buffered.length > 0 || discarding) {
         const nl = data.indexOf(10);
