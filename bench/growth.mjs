@@ -265,12 +265,17 @@ async function phaseResults(cfg, x, answersFile) {
   const small = await repeat(cfg.reps, async () => (await cpuPerCall(x, x.url, ECHO, cfg.resultCalls(1), 4)).usPerCall);
   const at = (kind, kb) => rows.find((r) => r.kind === kind && r.kb === kb);
   const [, midKB, bigKB] = cfg.resultKB;
+  // Bare writing the same bytes, its growth printed beside @x's (judged on @x's alone): past a
+  // megabyte V8's strings and the socket cost more per KB for any server, and the machine's
+  // spells move the two sizes' figures apart (bare's own read 1.07x in one run and 1.34x in the next).
+  const bareGrowth = (kind) => `bare's own: ${(at(kind, bigKB).bare.median / bigKB / (at(kind, midKB).bare.median / midKB)).toFixed(2)}x`;
   const checks = ["text", "struct"].map((kind) =>
     linear(
       `@x ${kind === "text" ? "text" : "structured"} result, per KB`,
       at(kind, midKB).x.median / midKB,
       at(kind, bigKB).x.median / bigKB,
       "µs/KB",
+      bareGrowth(kind),
     ),
   );
   return { rows, smallEchoUs: small, checks };
