@@ -222,7 +222,8 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
  * the limit is passed, so that a hostile message is refused before
  * `JSON.parse` (whose recursion a deep enough message would exhaust) runs.
  * The characters it looks at are ASCII, the same as bytes and as UTF-16
- * code units. Does not check that the text is JSON; never throws.
+ * code units. Does not check that the text is JSON; never throws. (The
+ * bound protects the server; the spec sets none: 2026-07-28, basic/index.)
  */
 export function jsonDepthExceeds(text: Uint8Array | string, limit: number): boolean {
   // One loop per kind of input: indexing both through one accessor made the byte scan of a
@@ -312,7 +313,8 @@ export function decodeJson(bytes: Uint8Array, maxDepth: number, subject = "the m
 /**
  * {@link decodeJson} for a message already read as text (by a transport that
  * checked its bytes were UTF-8 for a whole chunk at once): the same checks
- * and answers but the UTF-8 one. A leading byte order mark is the caller's
+ * and answers but the UTF-8 one (spec 2026-07-28, basic/index "Messages":
+ * UTF-8 JSON-RPC; basic/transports/stdio: one message per line). A leading byte order mark is the caller's
  * to drop, as `decodeJson`'s decoder does.
  *
  * @returns as {@link decodeJson}.
