@@ -108,6 +108,13 @@ export type TransportFailure =
  * - `"unauthorized"`: the server kept answering `401` after new tokens.
  * - `"insufficient_scope"`: the server kept answering `403 insufficient_scope`
  *   after the step-up limit.
+ *
+ * A step that reaches a URL (the metadata, registration and token requests, and
+ * `"authorization"` for the URL the user is sent to) also fails when that URL
+ * is neither https nor http on a loopback host (`data.url`), when its answer
+ * is larger than `MAX_AUTH_RESPONSE_BYTES` (`data.url`, `data.limit`), or when
+ * it gets no whole answer within the request time-out (`data.url`,
+ * `data.timeoutMs`).
  */
 export type AuthStep =
   | "resource_metadata"

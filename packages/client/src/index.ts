@@ -75,6 +75,7 @@ export {
   jwtBearer,
   type LoopbackOptions,
   LoopbackRedirectReceiver,
+  MAX_AUTH_RESPONSE_BYTES,
   MAX_AUTHORIZATIONS_PER_REQUEST,
   MAX_METADATA_BYTES,
   MAX_STEP_UPS_PER_REQUEST,

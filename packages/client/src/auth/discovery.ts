@@ -6,9 +6,9 @@
  */
 import { resourceMetadataPaths } from "@x/mcp-v2607/wire";
 import type * as OAuth from "oauth4webapi";
+import { type AuthStep, authError, ClientErrorCode, clip, isMcpClientError } from "../errors.js";
 import { loadOAuth } from "./oauth-lib.js";
-import { authError, clip } from "../errors.js";
-import { utf8Length } from "../transports/jsonrpc.js";
+import { type AuthRequests, authRequest } from "./requests.js";
 
 /** One challenge of a `WWW-Authenticate` header: its scheme (lowercased) and parameters (names lowercased). */
 export interface Challenge {
@@ -20,10 +20,6 @@ export interface Challenge {
 
 /** Longest `WWW-Authenticate` header read, in characters; the rest is ignored. */
 const MAX_CHALLENGE_CHARS = 8192;
-/** Largest metadata document read, in bytes. */
-export const MAX_METADATA_BYTES = 256 * 1024;
-/** Longest wait for one metadata, registration or token request, in milliseconds. */
-export const AUTH_REQUEST_TIMEOUT_MS = 10_000;
 
 /**
  * Parses a `WWW-Authenticate` header (RFC 9110 §11.6.1) into its challenges.
@@ -105,36 +101,18 @@ export interface ResourceMetadata {
   [member: string]: unknown;
 }
 
-/** How the discovery requests are made. */
-export interface DiscoveryContext {
-  fetch: typeof fetch;
-  /** Plain http allowed for this URL. */
-  insecure: (url: URL) => boolean;
-}
-
-async function getJson(url: URL, ctx: DiscoveryContext): Promise<{ status: number; body?: unknown; response?: Response }> {
-  if (url.protocol !== "https:" && !ctx.insecure(url)) return { status: 0 };
-  let response: Response;
+/**
+ * GETs one metadata document through {@link authRequest} (https or loopback,
+ * bounded, timed). `undefined` when no HTTP answer came at all (refused,
+ * reset): the caller may try the next URL.
+ * @throws McpClientError -32097 naming `step`: an insecure URL, a body over the limit, the time-out.
+ */
+async function getMetadata(requests: AuthRequests, step: AuthStep, url: URL): Promise<Response | undefined> {
   try {
-    response = await ctx.fetch(url, {
-      method: "GET",
-      headers: { accept: "application/json" },
-      redirect: "manual",
-      signal: AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS),
-    });
-  } catch {
-    return { status: 0 };
-  }
-  if (!response.ok) {
-    await response.body?.cancel().catch(() => {});
-    return { status: response.status };
-  }
-  const text = await response.text().catch(() => "");
-  if (utf8Length(text) > MAX_METADATA_BYTES) return { status: response.status };
-  try {
-    return { status: response.status, body: JSON.parse(text) };
-  } catch {
-    return { status: response.status };
+    return await authRequest(requests, step, url, { method: "GET", headers: { accept: "application/json" }, redirect: "manual" });
+  } catch (error) {
+    if (isMcpClientError(error, ClientErrorCode.AuthorizationFailed)) throw error;
+    return undefined;
   }
 }
 
@@ -166,14 +144,16 @@ export function resourceMatches(resource: string, endpoint: URL): boolean {
 
 /**
  * Reads the protected resource metadata: from the challenge's
- * `resource_metadata` URL when given, then the well-known URLs.
+ * `resource_metadata` URL when given, then the well-known URLs; a URL that
+ * answers with anything but such a document, or not at all, passes to the next.
  * @throws McpClientError -32097 `"resource_metadata"` when none answers with a document naming an
- *   authorization server, `"resource_mismatch"` when its `resource` is not this endpoint.
+ *   authorization server, or a request failed as {@link authRequest} says (not https or loopback,
+ *   too large, timed out), `"resource_mismatch"` when its `resource` is not this endpoint.
  */
 export async function discoverResourceMetadata(
   endpoint: URL,
   metadataUrl: string | undefined,
-  ctx: DiscoveryContext,
+  requests: AuthRequests,
 ): Promise<ResourceMetadata> {
   const candidates: URL[] = [];
   if (metadataUrl) {
@@ -186,8 +166,15 @@ export async function discoverResourceMetadata(
   candidates.push(...resourceMetadataUrls(endpoint));
   const tried: string[] = [];
   for (const url of candidates) {
-    const { status, body } = await getJson(url, ctx);
-    tried.push(`${url.href} (${status || "unreachable"})`);
+    const response = await getMetadata(requests, "resource_metadata", url);
+    tried.push(`${url.href} (${response?.status ?? "unreachable"})`);
+    if (!response?.ok) continue;
+    let body: unknown;
+    try {
+      body = JSON.parse(await response.text());
+    } catch {
+      continue;
+    }
     if (typeof body !== "object" || body === null || typeof (body as ResourceMetadata).resource !== "string") continue;
     const metadata = body as ResourceMetadata;
     if (!resourceMatches(metadata.resource, endpoint)) {
@@ -228,49 +215,31 @@ export function authorizationServerMetadataUrls(issuer: URL): URL[] {
  * well-known URL that answers 2xx is checked by oauth4webapi
  * (`processDiscoveryResponse`: a JSON object whose `issuer` is exactly the
  * expected issuer, RFC 8414 §3.3). When a URL gives no HTTP answer at all
- * (refused, reset, or no answer within {@link AUTH_REQUEST_TIMEOUT_MS}), the
- * later URLs, all on the same origin, are not tried.
- * @throws McpClientError -32097 `"authorization_server_metadata"`: none found, or the issuer does not match.
+ * (refused, reset), the later URLs, all on the same origin, are not tried.
+ * @throws McpClientError -32097 `"authorization_server_metadata"`: none found, the issuer does not
+ *   match, or a request failed as {@link authRequest} says (not https or loopback, too large, timed out).
  */
-export async function discoverAuthorizationServer(issuer: string, ctx: DiscoveryContext): Promise<OAuth.AuthorizationServer> {
+export async function discoverAuthorizationServer(issuer: string, requests: AuthRequests): Promise<OAuth.AuthorizationServer> {
   let issuerUrl: URL;
   try {
     issuerUrl = new URL(issuer);
   } catch {
     throw authError("authorization_server_metadata", `the authorization server ${clip(issuer, 120)} is not a URL`);
   }
-  if (issuerUrl.protocol !== "https:" && !ctx.insecure(issuerUrl)) {
-    throw authError("authorization_server_metadata", `the authorization server ${issuer} is not https`);
-  }
   // Before any request, and outside the checks below: a missing oauth4webapi is the installation's fault, not the server's.
   const oauth = await loadOAuth();
   const tried: string[] = [];
-  // Every URL is on the issuer's origin: once one gave no HTTP answer at all (refused, reset, timed
-  // out), the others are skipped, so a host that never answers costs one timeout, not one per URL.
+  // Every URL is on the issuer's origin: once one gave no HTTP answer at all, the others are skipped.
   let unreachable = false;
   for (const url of authorizationServerMetadataUrls(issuerUrl)) {
     if (unreachable) {
       tried.push(`${url.href} (skipped)`);
       continue;
     }
-    let response: Response;
-    try {
-      response = await ctx.fetch(url, {
-        method: "GET",
-        headers: { accept: "application/json" },
-        redirect: "manual",
-        signal: AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS),
-      });
-    } catch {
-      tried.push(`${url.href} (unreachable)`);
-      unreachable = true;
-      continue;
-    }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => {});
-      tried.push(`${url.href} (${response.status})`);
-      continue;
-    }
+    const response = await getMetadata(requests, "authorization_server_metadata", url);
+    tried.push(`${url.href} (${response?.status ?? "unreachable"})`);
+    if (!response) unreachable = true;
+    if (!response?.ok) continue;
     try {
       return await oauth.processDiscoveryResponse(issuerUrl, response);
     } catch (error) {

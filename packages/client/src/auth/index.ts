@@ -1,5 +1,6 @@
 /** OAuth for the HTTP transport (spec 2026-07-28, basic/authorization). */
-export { parseChallenges, type Challenge, type ResourceMetadata, MAX_METADATA_BYTES, AUTH_REQUEST_TIMEOUT_MS } from "./discovery.js";
+export { parseChallenges, type Challenge, type ResourceMetadata } from "./discovery.js";
+export { AUTH_REQUEST_TIMEOUT_MS, MAX_AUTH_RESPONSE_BYTES, MAX_METADATA_BYTES } from "./requests.js";
 export { DEFAULT_REDIRECT_WAIT_MS, type LoopbackOptions, LoopbackRedirectReceiver } from "./loopback.js";
 export { type ClientCredentialsOptions, clientCredentials, importPrivateKey, type JwtBearerOptions, jwtBearer } from "./machine.js";
 export {

@@ -26,6 +26,8 @@ export interface ClientCredentialsOptions {
   tokenStore?: TokenStore;
   /** See {@link OAuthClientProvider.allowInsecureRequests}. */
   allowInsecureRequests?: boolean;
+  /** See {@link OAuthClientProvider.requestTimeoutMs}. */
+  requestTimeoutMs?: number;
 }
 
 const IMPORT: Record<string, EcKeyImportParams | RsaHashedImportParams | Algorithm> = {
@@ -88,6 +90,7 @@ export async function clientCredentials(options: ClientCredentialsOptions): Prom
     grant,
     ...(options.tokenStore ? { tokenStore: options.tokenStore } : {}),
     ...(options.allowInsecureRequests !== undefined ? { allowInsecureRequests: options.allowInsecureRequests } : {}),
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   };
 }
 
@@ -100,7 +103,10 @@ export interface JwtBearerOptions {
   assertion: (context: { issuer: string; tokenEndpoint: string; resource: string; scope?: string }) => Promise<string> | string;
   scope?: string;
   tokenStore?: TokenStore;
+  /** See {@link OAuthClientProvider.allowInsecureRequests}. */
   allowInsecureRequests?: boolean;
+  /** See {@link OAuthClientProvider.requestTimeoutMs}. */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -125,5 +131,6 @@ export function jwtBearer(options: JwtBearerOptions): OAuthClientProvider {
     grant,
     ...(options.tokenStore ? { tokenStore: options.tokenStore } : {}),
     ...(options.allowInsecureRequests !== undefined ? { allowInsecureRequests: options.allowInsecureRequests } : {}),
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   };
 }

@@ -220,8 +220,24 @@ export interface OAuthClientProvider {
    */
   dpop?: boolean | CryptoKeyPair;
   /**
-   * Allow plain-http authorization servers and metadata. Default: only for
-   * loopback hosts (`localhost`, `127.0.0.1`, `[::1]`); every other host must be https.
+   * Plain http for the OAuth requests and the authorization URL (spec
+   * 2026-07-28, basic/authorization/security-considerations "Communication
+   * Security": authorization server endpoints are https). Each URL is judged
+   * by itself: the protected resource metadata, the authorization server
+   * metadata, the authorization, registration and token endpoints. Default
+   * (`undefined`): https, or http on a loopback host (`localhost`,
+   * 127.0.0.0/8, `[::1]`) for local development; an https issuer does not
+   * make an http endpoint acceptable. `true` allows http to any host (an
+   * explicit opt-out, for test set-ups); `false` allows none, not even
+   * loopback. A URL refused fails the request with -32097 naming the step
+   * and the URL. The MCP endpoint itself is yours to choose and not judged.
    */
   allowInsecureRequests?: boolean;
+  /**
+   * Longest wait for each OAuth request (metadata, registration, token), from
+   * sending it to the last byte of its answer, in milliseconds: a positive
+   * integer, default `AUTH_REQUEST_TIMEOUT_MS` (10 000). A request that runs
+   * out fails with -32097 naming its step, its URL and this limit.
+   */
+  requestTimeoutMs?: number;
 }

@@ -7,16 +7,14 @@
  * discovery, the challenges, scope selection and the hooks are ours.
  */
 import type * as OAuth from "oauth4webapi";
-import { authError, clip, isMcpClientError } from "../errors.js";
+import { type AuthStep, authError, ClientErrorCode, clip, isMcpClientError } from "../errors.js";
 import {
   type Challenge,
-  type DiscoveryContext,
   discoverAuthorizationServer,
   discoverResourceMetadata,
   parseChallenges,
   pickChallenge,
   type ResourceMetadata,
-  AUTH_REQUEST_TIMEOUT_MS,
 } from "./discovery.js";
 import { loadedOAuth, loadOAuth, oauthNow } from "./oauth-lib.js";
 import {
@@ -27,6 +25,7 @@ import {
   type StoredTokens,
   type TokenStore,
 } from "./provider.js";
+import { AUTH_REQUEST_TIMEOUT_MS, type AuthRequests, authRequest, isLoopbackHost, requireSecureEndpoint } from "./requests.js";
 
 /** How many times one request is authorized anew after a `401` before it fails with step `"unauthorized"`. */
 export const MAX_AUTHORIZATIONS_PER_REQUEST = 2;
@@ -39,7 +38,8 @@ export const MAX_STEP_UPS_PER_REQUEST = 2;
  */
 export const REFRESH_MARGIN_SECONDS = 60;
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/** An error of our own request guard or step, passed on as it is (a `DOMException` also has a numeric `code`). */
+const isAuthFailure = (error: unknown): boolean => isMcpClientError(error, ClientErrorCode.AuthorizationFailed);
 
 /** The union of scope strings (space-separated), in first-seen order; `undefined` when empty. */
 function unionScopes(...lists: Array<string | string[] | undefined>): string[] {
@@ -91,7 +91,7 @@ export class OAuthSession {
   readonly #fetch: typeof fetch;
   readonly #store: TokenStore;
   readonly #key: string;
-  readonly #ctx: DiscoveryContext;
+  readonly #requests: AuthRequests;
   #state: StoredAuthorization | undefined;
   #loaded = false;
   #discovered: Discovered | undefined;
@@ -102,7 +102,8 @@ export class OAuthSession {
 
   /**
    * @throws TypeError when `clientMetadataUrl` is not an https URL with a path
-   *   (spec 2026-07-28, client-registration: Client ID Metadata Documents), or `redirectUrl` is not a URL.
+   *   (spec 2026-07-28, client-registration: Client ID Metadata Documents), `redirectUrl` is not a URL,
+   *   or `requestTimeoutMs` is not a positive integer of at most 2^31 - 1.
    */
   constructor(endpoint: URL, provider: OAuthClientProvider, fetchImpl: typeof fetch) {
     if (provider.clientMetadataUrl !== undefined) {
@@ -115,16 +116,16 @@ export class OAuthSession {
     if (provider.redirectUrl !== undefined && !URL.canParse(String(provider.redirectUrl))) {
       throw new TypeError(`redirectUrl is not a URL: ${clip(String(provider.redirectUrl), 120)}`);
     }
+    const timeoutMs = provider.requestTimeoutMs ?? AUTH_REQUEST_TIMEOUT_MS;
+    if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2 ** 31 - 1) {
+      throw new TypeError(`requestTimeoutMs must be a positive integer of at most 2147483647, got ${timeoutMs}`);
+    }
     this.#endpoint = endpoint;
     this.#provider = provider;
     this.#fetch = fetchImpl;
     this.#store = provider.tokenStore ?? new InMemoryTokenStore();
     this.#key = endpoint.href;
-    const allow = provider.allowInsecureRequests;
-    this.#ctx = {
-      fetch: fetchImpl,
-      insecure: (url) => url.protocol === "https:" || allow === true || (allow === undefined && LOOPBACK.has(url.hostname)),
-    };
+    this.#requests = { fetch: fetchImpl, allowInsecureRequests: provider.allowInsecureRequests, timeoutMs };
   }
 
   /** The access token the next request carries, or `undefined` before authorization. */
@@ -268,7 +269,7 @@ export class OAuthSession {
 
   /** Discovers (again, since the server may have moved), then runs the grant and stores the tokens. */
   async #authorize(challenge: Challenge | undefined, stepUp: boolean): Promise<void> {
-    const prm = await discoverResourceMetadata(this.#endpoint, challenge?.params.resource_metadata, this.#ctx);
+    const prm = await discoverResourceMetadata(this.#endpoint, challenge?.params.resource_metadata, this.#requests);
     const issuer = (prm.authorization_servers as string[])[0] as string;
     let state = await this.#load();
     if (state && state.issuer !== issuer) {
@@ -276,7 +277,7 @@ export class OAuthSession {
       state = undefined;
       await this.#save(undefined);
     }
-    const as = this.#discovered?.as.issuer === issuer ? this.#discovered.as : await discoverAuthorizationServer(issuer, this.#ctx);
+    const as = this.#discovered?.as.issuer === issuer ? this.#discovered.as : await discoverAuthorizationServer(issuer, this.#requests);
     this.#discovered = { prm, as };
     state ??= { issuer: as.issuer };
     state.issuer = issuer;
@@ -321,15 +322,20 @@ export class OAuthSession {
     this.#dpop = oauth.DPoP({}, this.#dpopKeys);
   }
 
+  /**
+   * oauth4webapi's options for a request of `step`: it sends through
+   * {@link authRequest}, which judges each URL, bounds the answer and times
+   * the request, so oauth4webapi's own http check is off rather than a
+   * second, issuer-wide answer.
+   */
   // One option bag serves requests whose customFetch types differ only in the body type, hence `any`.
-  #options<T extends object>(extra: T): any {
+  #options<T extends object>(step: AuthStep, extra: T): any {
     const oauth = oauthNow();
     return {
       ...extra,
       DPoP: this.#dpop,
-      signal: AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS),
-      [oauth.customFetch]: (target: string, options: unknown) => this.#fetch(target, options as RequestInit),
-      [oauth.allowInsecureRequests]: this.#ctx.insecure(new URL(this.#discovered?.as.issuer ?? this.#endpoint.href)),
+      [oauth.customFetch]: (target: string, options: unknown) => authRequest(this.#requests, step, new URL(target), options as RequestInit),
+      [oauth.allowInsecureRequests]: true,
     };
   }
 
@@ -345,7 +351,7 @@ export class OAuthSession {
         return await read(await send());
       } catch (error) {
         if (attempt === 0 && this.#dpop && oauth.isDPoPNonceError(error)) continue;
-        if (isMcpClientError(error)) throw error;
+        if (isAuthFailure(error)) throw error;
         throw authError(step, `the token endpoint refused: ${describe(error)}`, statusOf(error), error);
       }
     }
@@ -365,7 +371,7 @@ export class OAuthSession {
     if (grant.kind === "client_credentials") {
       return this.#tokenRequest(
         "token",
-        () => oauth.clientCredentialsGrantRequest(as, client, auth, parameters, this.#options({})),
+        () => oauth.clientCredentialsGrantRequest(as, client, auth, parameters, this.#options("token", {})),
         (response) => oauth.processClientCredentialsResponse(as, client, response),
       );
     }
@@ -385,7 +391,7 @@ export class OAuthSession {
           auth,
           "urn:ietf:params:oauth:grant-type:jwt-bearer",
           { ...parameters, assertion },
-          this.#options({}),
+          this.#options("token", {}),
         ),
       (response) => oauth.processGenericTokenEndpointResponse(as, client, response),
     );
@@ -409,9 +415,14 @@ export class OAuthSession {
     const metadata = this.#registrationMetadata(as, redirectUri);
     let registered: { client_id: string; client_secret?: unknown; token_endpoint_auth_method?: unknown };
     try {
-      const response = await oauth.dynamicClientRegistrationRequest(as, metadata as Partial<OAuth.Client>, this.#options({}));
+      const response = await oauth.dynamicClientRegistrationRequest(
+        as,
+        metadata as Partial<OAuth.Client>,
+        this.#options("registration", {}),
+      );
       registered = await readRegistration(response);
     } catch (error) {
+      if (isAuthFailure(error)) throw error;
       throw authError(
         "registration",
         `dynamic client registration at ${String(as.registration_endpoint)} failed: ${describe(error)}`,
@@ -438,7 +449,7 @@ export class OAuthSession {
       ? "client_secret_basic"
       : (["none", "client_secret_basic", "client_secret_post"].find((m) => supported.includes(m)) ?? supported[0]);
     const redirect = new URL(redirectUri);
-    const native = redirect.protocol !== "https:" && redirect.protocol !== "http:" ? true : LOOPBACK.has(redirect.hostname);
+    const native = redirect.protocol !== "https:" && redirect.protocol !== "http:" ? true : isLoopbackHost(redirect.hostname);
     return {
       redirect_uris: [redirectUri],
       grant_types: ["authorization_code", "refresh_token"],
@@ -461,17 +472,19 @@ export class OAuthSession {
     if (redirect === undefined || !authorize) {
       throw authError("authorization", "the server requires authorization but the auth option has no redirectUrl and authorize hook");
     }
-    if (!as.authorization_endpoint) throw authError("authorization_server_metadata", `${as.issuer} has no authorization_endpoint`);
     if (!as.code_challenge_methods_supported?.includes("S256")) {
       // PKCE S256 is required; a server that does not advertise it is refused (spec: Authorization Code Protection).
       throw authError("authorization_server_metadata", `${as.issuer} does not advertise PKCE S256 (code_challenge_methods_supported)`);
     }
+    // Both places the code travels are judged before the user is sent anywhere or a client registered.
+    const url = endpointOf(as, "authorization_endpoint");
+    requireSecureEndpoint(this.#requests, "authorization", url);
+    requireSecureEndpoint(this.#requests, "token", endpointOf(as, "token_endpoint"));
     const redirectUri = String(redirect);
     const info = await this.#clientFor(as, state, redirectUri);
     const client: OAuth.Client = { client_id: info.client_id };
     const verifier = oauth.generateRandomCodeVerifier();
     const expectedState = oauth.generateRandomState();
-    const url = new URL(as.authorization_endpoint);
     url.searchParams.set("response_type", "code");
     url.searchParams.set("client_id", info.client_id);
     url.searchParams.set("redirect_uri", redirectUri);
@@ -516,7 +529,7 @@ export class OAuthSession {
           callback,
           redirectUri,
           verifier,
-          this.#options({ additionalParameters: { resource: prm.resource } }),
+          this.#options("token", { additionalParameters: { resource: prm.resource } }),
         ),
       (response) => oauth.processAuthorizationCodeResponse(as, client, response),
     );
@@ -551,9 +564,9 @@ export class OAuthSession {
     try {
       let discovered = this.#discovered;
       if (!discovered || discovered.as.issuer !== state.issuer) {
-        const prm = await discoverResourceMetadata(this.#endpoint, undefined, this.#ctx);
+        const prm = await discoverResourceMetadata(this.#endpoint, undefined, this.#requests);
         if (prm.authorization_servers?.[0] !== state.issuer) throw new Error("the authorization server changed");
-        discovered = { prm, as: await discoverAuthorizationServer(state.issuer, this.#ctx) };
+        discovered = { prm, as: await discoverAuthorizationServer(state.issuer, this.#requests) };
         this.#discovered = discovered;
         await this.#setUpDpop(discovered.as);
       }
@@ -570,7 +583,7 @@ export class OAuthSession {
             client,
             auth,
             refreshToken,
-            this.#options({ additionalParameters: { resource: prm.resource } }),
+            this.#options("token", { additionalParameters: { resource: prm.resource } }),
           ),
         (r) => oauth.processRefreshTokenResponse(as, client, r),
       );
@@ -594,6 +607,18 @@ export class OAuthSession {
       ? { client_id: cimd, token_endpoint_auth_method: "none" }
       : undefined;
   }
+}
+
+/**
+ * An endpoint the authorization server's metadata names, as a URL.
+ * @throws McpClientError -32097 `"authorization_server_metadata"` when it is missing or not a URL.
+ */
+function endpointOf(as: OAuth.AuthorizationServer, member: "authorization_endpoint" | "token_endpoint"): URL {
+  const value = as[member];
+  if (typeof value !== "string" || !URL.canParse(value)) {
+    throw authError("authorization_server_metadata", `${as.issuer} has no usable ${member}`);
+  }
+  return new URL(value);
 }
 
 /** Client authentication at the token endpoint: the client's method, else what the server advertises. */

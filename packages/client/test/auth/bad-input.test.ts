@@ -5,7 +5,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  AUTH_REQUEST_TIMEOUT_MS,
   Client,
   ClientErrorCode,
   MAX_AUTHORIZATIONS_PER_REQUEST,
@@ -214,29 +213,22 @@ describe("servers that must be refused", () => {
     expect(error.message).toMatch(/\.well-known\/oauth-protected-resource\/mcp/);
   });
 
-  it(
-    "an authorization server that never answers costs one timeout: its other well-known URLs are skipped",
-    async () => {
-      // A real server that takes every request and answers none.
-      const asked: string[] = [];
-      const silent = await serve((req) => {
-        asked.push(req.url ?? "");
-      });
-      servers.push(silent);
-      const server = await always401((o) => ({ resource: `${o}/mcp`, authorization_servers: [`${silent.origin}/tenant`] }));
-      const started = Date.now();
-      const error = await failure(server.url, provider());
-      const ms = Date.now() - started;
-      expect(error.data.reason).toBe("authorization_server_metadata");
-      // An issuer with a path has three metadata URLs; only the first was asked.
-      expect(asked).toEqual(["/.well-known/oauth-authorization-server/tenant"]);
-      expect(error.message).toMatch(/oauth-authorization-server\/tenant \(unreachable\)/);
-      expect(error.message.match(/\(skipped\)/g)).toHaveLength(2);
-      expect(ms).toBeGreaterThanOrEqual(AUTH_REQUEST_TIMEOUT_MS - 100);
-      expect(ms).toBeLessThan(2 * AUTH_REQUEST_TIMEOUT_MS);
-    },
-    4 * AUTH_REQUEST_TIMEOUT_MS,
-  );
+  it("an authorization server that never answers costs one time-out, named: its other well-known URLs are not asked", async () => {
+    // A real server that takes every request and answers none.
+    const asked: string[] = [];
+    const silent = await serve((req) => {
+      asked.push(req.url ?? "");
+    });
+    servers.push(silent);
+    const server = await always401((o) => ({ resource: `${o}/mcp`, authorization_servers: [`${silent.origin}/tenant`] }));
+    const error = await failure(server.url, { ...provider(), requestTimeoutMs: 100 });
+    expect(error.data.reason).toBe("authorization_server_metadata");
+    // An issuer with a path has three metadata URLs; only the first was asked.
+    expect(asked).toEqual(["/.well-known/oauth-authorization-server/tenant"]);
+    expect(error.message).toContain(
+      `authorization server metadata request to ${silent.origin}/.well-known/oauth-authorization-server/tenant timed out after 100 ms`,
+    );
+  });
 
   it("an authorization server that refuses connections: one attempt, then the error", async () => {
     const closed = await serve(() => {});
