@@ -111,13 +111,18 @@ function expectUnavailable(answer: Awaited<ReturnType<typeof call>>) {
   expect(runs).toBe(0);
 }
 
-const SHORT_TIMEOUT_MS = 200;
+/**
+ * The verifier's time-out where the endpoint never answers: what ends the
+ * wait there, so no race; kept well above a loopback answer's time, since the
+ * same verifier must then get the recovered endpoint's answer. Other modes keep the default.
+ */
+const timeoutFor = (mode: Failure) => (mode === "silent" ? 1_000 : undefined);
 
 describe("jwtVerifier with a failing JWKS endpoint", () => {
   let key: TestKey;
   let stranger: TestKey;
 
-  async function setup() {
+  async function setup(mode: Failure) {
     key ??= await makeKey("k1");
     // Same kid, another key: a signature the healthy JWKS does not verify.
     stranger ??= await makeKey("k1");
@@ -126,7 +131,7 @@ describe("jwtVerifier with a failing JWKS endpoint", () => {
     });
     stops.push(jwks.stop);
     const served = await protect((audience) =>
-      jwtVerifier({ jwksUrl: `${jwks.origin}/jwks`, issuer: ISSUER, audience, jwksTimeoutMs: SHORT_TIMEOUT_MS }),
+      jwtVerifier({ jwksUrl: `${jwks.origin}/jwks`, issuer: ISSUER, audience, jwksTimeoutMs: timeoutFor(mode) }),
     );
     return { jwks, served };
   }
@@ -134,7 +139,7 @@ describe("jwtVerifier with a failing JWKS endpoint", () => {
   it.each<Failure>(["500", "503", "html", "not-json", "not-a-key-set", "reset", "silent"])(
     "JWKS %s: a valid token gets 503 with Retry-After, never 401; once the JWKS recovers the same token passes and a forged one is 401",
     async (mode) => {
-      const { jwks, served } = await setup();
+      const { jwks, served } = await setup(mode);
       const token = await sign(key, served.resource);
       jwks.state.mode = mode;
       expectUnavailable(await call(served.resource, token));
@@ -155,7 +160,7 @@ describe("jwtVerifier with a failing JWKS endpoint", () => {
 });
 
 describe("introspectionVerifier with a failing endpoint", () => {
-  async function setup() {
+  async function setup(mode: Failure) {
     const introspection = await endpoint((_req, res, body) => {
       const token = new URLSearchParams(body).get("token");
       const answer = token === "good" ? { active: true, sub: "alice", scope: "mcp" } : { active: false };
@@ -167,7 +172,7 @@ describe("introspectionVerifier with a failing endpoint", () => {
         endpoint: `${introspection.origin}/introspect`,
         clientId: "rs",
         clientSecret: "secret",
-        timeoutMs: SHORT_TIMEOUT_MS,
+        timeoutMs: timeoutFor(mode),
       }),
     );
     return { introspection, served };
@@ -176,7 +181,7 @@ describe("introspectionVerifier with a failing endpoint", () => {
   it.each<Failure>(["500", "503", "html", "not-json", "not-a-key-set", "not-an-answer", "reset", "silent"])(
     "endpoint %s: an active token gets 503 with Retry-After, never 401; once it recovers the same token passes and an inactive one is 401",
     async (mode) => {
-      const { introspection, served } = await setup();
+      const { introspection, served } = await setup(mode);
       introspection.state.mode = mode;
       expectUnavailable(await call(served.resource, "good"));
       expect(introspection.state.asked).toBe(1);
