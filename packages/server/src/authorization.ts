@@ -21,6 +21,14 @@ export interface AuthInfo {
   readonly claims?: Readonly<JsonObject> | undefined;
   /** Merged into `ctx.assigns` of the request (the transport's `assigns` hook wins on a shared key). */
   readonly assigns?: Readonly<JsonObject> | undefined;
+  /**
+   * Set by the HTTP transport when the token names neither a subject nor a
+   * client: a SHA-256 digest of the token (base64url, over a purpose prefix
+   * and the token; never the token), which then makes the principal (see
+   * `principalOf`), so two such tokens are two principals. The transport
+   * replaces what a verifier puts here; with a subject or client it is not read.
+   */
+  readonly tokenDigest?: string | undefined;
 }
 
 /** The scopes of `needed` that `granted` lacks. */
@@ -28,12 +36,40 @@ export function missingScopes(needed: readonly string[], granted: readonly strin
   return needed.filter((s) => !granted.includes(s));
 }
 
+/** True when the token names whom it is about or for: a non-empty subject or client id. */
+function namesPrincipal(auth: AuthInfo): boolean {
+  return !!auth.subject || !!auth.clientId;
+}
+
+/** Keeps the digest of the principal apart from any other digest of the same token (the introspection cache's). */
+const TOKEN_DIGEST_PURPOSE = "x-mcp:principal-token\0";
+
 /**
- * The principal of a verified token: the subject and the client together,
- * so that a session or a `requestState` made for one is refused for the other.
+ * The verified `auth` as the request carries it: with its {@link
+ * AuthInfo.tokenDigest} when the token names neither subject nor client
+ * (the only case that pays for a digest), else as it is.
+ */
+export function withTokenDigest(auth: AuthInfo, token: string): AuthInfo | Promise<AuthInfo> {
+  if (namesPrincipal(auth)) return auth;
+  const bytes = new TextEncoder().encode(TOKEN_DIGEST_PURPOSE + token);
+  return globalThis.crypto.subtle.digest("SHA-256", bytes).then((digest) => {
+    let binary = "";
+    for (const byte of new Uint8Array(digest)) binary += String.fromCharCode(byte);
+    const tokenDigest = btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    return { ...auth, tokenDigest };
+  });
+}
+
+/**
+ * The principal of a verified token, which sessions, `requestState` and
+ * tasks are bound to: the subject and the client together, so that what one
+ * made is refused for the other. A token naming neither is its own principal,
+ * by its {@link AuthInfo.tokenDigest}: a three-member array, so it equals no
+ * subject and client pair. `undefined` without `auth`.
  */
 export function principalOf(auth: AuthInfo | undefined): string | undefined {
   if (auth === undefined) return undefined;
+  if (!namesPrincipal(auth) && auth.tokenDigest !== undefined) return JSON.stringify([null, null, auth.tokenDigest]);
   return JSON.stringify([auth.subject ?? null, auth.clientId ?? null]);
 }
 

@@ -81,8 +81,8 @@ export interface ServerOptions {
    * Who is asking, for binding `requestState` to a principal (for example the
    * subject of a verified bearer token in `ctx.assigns`). A state sealed for one
    * principal is refused for another. Default: the subject and client of
-   * the request's verified bearer token (`ctx.auth`, HTTP `auth` option),
-   * else no principal.
+   * the request's verified bearer token (`ctx.auth`, HTTP `auth` option), or
+   * a digest of the token when it names neither, else no principal.
    */
   principal?: (ctx: RequestContext) => string | undefined;
   /** How long a sealed `requestState` stays valid, in milliseconds. Default 600 000 (10 minutes). */

@@ -54,7 +54,7 @@ import { LegacyTasks } from "./tasks/legacy.js";
 import type { DetailedTask } from "@x/mcp-v2607/tasks";
 import type { TaskStore } from "./tasks/store.js";
 
-/** The default `principal`: the verified token's subject and client (HTTP `auth` option), else none. */
+/** The default `principal`: the verified token's (HTTP `auth` option; `principalOf`), else none. */
 const tokenPrincipal = (ctx: RequestContext) => principalOf(ctx.auth);
 
 function keysFrom(option: ServerOptions["requestStateKeys"]): Uint8Array[] {

@@ -45,9 +45,11 @@ export interface IntrospectionVerifierOptions {
 
 /**
  * A `verifyAccessToken` that introspects each token (RFC 7662 section 2):
- * `undefined` for an answer with `active` not `true`, of another audience
- * or issuer, or expired; rejects (the request gets 503) when the endpoint
- * cannot be reached or answers other than 200 with a JSON object. Answers
+ * `undefined` for an answer with `active: false`, of another audience
+ * or issuer, or expired; rejects (the request gets 503 with `Retry-After`,
+ * never 401) whenever the token could not be checked: the endpoint
+ * unreachable or past `timeoutMs`, or answering other than 200 with a JSON
+ * object holding a boolean `active`. Answers
  * are cached for up to `cacheTtlMs` (so a revoked token may pass until its
  * answer leaves the cache); the oldest entry goes first when it is full.
  * @throws TypeError when `endpoint` is not a URL, or neither client credentials nor `authenticate` are given.
@@ -72,10 +74,15 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): Ve
     if (options.authenticate) Object.assign(headers, await options.authenticate(body));
     else headers.authorization = `Basic ${btoa(`${formEncode(options.clientId!)}:${formEncode(options.clientSecret!)}`)}`;
     const response = await doFetch(endpoint, { method: "POST", headers, body, signal: AbortSignal.timeout(timeout), redirect: "error" });
-    if (response.status !== 200) throw new Error(`introspection endpoint answered ${response.status}`);
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      throw new Error(`introspection endpoint answered ${response.status}`);
+    }
     const answer: unknown = await response.json();
-    if (!isObject(answer)) throw new Error("introspection endpoint answered no JSON object");
-    if (answer.active !== true) return undefined;
+    // RFC 7662 section 2.2: `active` is required. Without it the token was not checked, so no 401.
+    if (!isObject(answer) || typeof answer.active !== "boolean")
+      throw new Error("introspection endpoint answered no introspection response");
+    if (!answer.active) return undefined;
     if (options.audience !== undefined && answer.aud !== undefined) {
       const aud = Array.isArray(answer.aud) ? answer.aud : [answer.aud];
       if (!aud.includes(options.audience)) return undefined;

@@ -42,7 +42,10 @@ export interface JwtVerifierOptions {
  * A `verifyAccessToken` for JWT access tokens. Resolves `undefined` for a
  * token that is malformed, signed by no key of the JWKS, of a refused
  * algorithm, of another issuer or audience, without `exp`, expired or not yet valid;
- * rejects only when the JWKS cannot be fetched (the request then gets 503).
+ * rejects whenever the keys cannot be had (the JWKS unreachable, timed out,
+ * answering other than 200, not JSON, or not a key set): the request then
+ * gets 503 with `Retry-After`, never 401, so a client does not re-authorize
+ * during an authorization server's outage.
  * Scopes come from `scope` (space-separated) or `scp` (array or string),
  * the client from `client_id` or `azp`.
  * @throws TypeError for unusable options (no key source or both, `none` or an `HS*` algorithm, no issuer or audience).
@@ -84,12 +87,36 @@ export function jwtVerifier(options: JwtVerifierOptions): VerifyAccessToken {
     try {
       ({ payload } = await jwtVerify(token, keys, verifyOptions));
     } catch (error) {
-      // The JWKS could not be had: not the token's fault, so no 401.
-      if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError)) throw error;
-      return undefined;
+      // Only a token found bad is 401; anything else (the JWKS unreachable, 5xx, not JSON, no key set) is 503.
+      if (isTokenFault(error)) return undefined;
+      throw error;
     }
     return authInfoOf(payload as JsonObject, options.assigns);
   };
+}
+
+/**
+ * The failures of `jwtVerify` that come from the token itself: it is no JWS
+ * or JWT, names an algorithm refused or unknown, names no key of the set (or
+ * several), its signature or its claims fail. jose reports a JWKS it could
+ * not fetch or read as other errors (a plain `JOSEError` for a non-200 or
+ * non-JSON answer, `JWKSTimeout`, `JWKSInvalid`, a network `TypeError`), which
+ * are therefore not listed: any failure not named here is the key source's.
+ */
+const TOKEN_FAULTS: readonly (abstract new (...args: never[]) => Error)[] = [
+  errors.JWSInvalid,
+  errors.JWTInvalid,
+  errors.JOSEAlgNotAllowed,
+  errors.JOSENotSupported,
+  errors.JWKSNoMatchingKey,
+  errors.JWKSMultipleMatchingKeys,
+  errors.JWSSignatureVerificationFailed,
+  errors.JWTClaimValidationFailed,
+  errors.JWTExpired,
+];
+
+function isTokenFault(error: unknown): boolean {
+  return TOKEN_FAULTS.some((fault) => error instanceof fault);
 }
 
 /** The {@link AuthInfo} of verified claims (or an introspection answer). */

@@ -120,7 +120,7 @@ function taskIdOf(params: JsonObject): string {
  * The revision's tasks of one server: how a call becomes a task, and the
  * `tasks/*` methods of an `initialize`-era session. Tasks are owned as in
  * the extension (`ServerOptions.principal`, by default the verified
- * token's subject and client): another owner's task is "not found".
+ * token's principal, `principalOf`): another owner's task is "not found".
  */
 export class LegacyTasks {
   readonly #runner: TaskRunner;

@@ -17,7 +17,7 @@ import type { JsonObject } from "../objects.js";
  */
 export interface TaskRecord {
   taskId: string;
-  /** Who made it (`ServerOptions.principal`, else the token's subject and client); `""` for nobody in particular. Another owner is told the task does not exist. */
+  /** Who made it (`ServerOptions.principal`, else the token's principal: its subject and client, or its digest); `""` for nobody in particular. Another owner is told the task does not exist. */
   owner: string;
   /** The request it augments (`tools/call`). */
   method: string;

@@ -31,7 +31,7 @@ import { publishRequestRejected, rejectionsObserved } from "../../telemetry.js";
 import { Call, CallList } from "../call.js";
 import { readMessage } from "../messages.js";
 import { ChunkQueue, KeepAlive, sseEvent, sseEventOf } from "../sse.js";
-import { type AuthInfo, missingScopes } from "../../authorization.js";
+import { type AuthInfo, missingScopes, withTokenDigest } from "../../authorization.js";
 import { type AuthOptions, type AuthSettings, authSettings, bearerToken, challenge, queryHasToken } from "./auth.js";
 import { type HttpSession, LegacyHttp, type LegacyHttpOptions } from "./legacy.js";
 import { statusOf } from "./status.js";
@@ -537,14 +537,20 @@ function verifyToken(core: Core, auth: AuthSettings, ex: Exchange): HttpAnswer |
   }
   if (verdict instanceof Promise) {
     return verdict.then(
-      (info) => admitToken(core, auth, ex, info),
+      (info) => admitToken(core, auth, ex, token, info),
       () => unverifiable(ex),
     );
   }
-  return admitToken(core, auth, ex, verdict);
+  return admitToken(core, auth, ex, token, verdict);
 }
 
-function admitToken(core: Core, auth: AuthSettings, ex: Exchange, info: AuthInfo | undefined): HttpAnswer | Promise<HttpAnswer> {
+function admitToken(
+  core: Core,
+  auth: AuthSettings,
+  ex: Exchange,
+  token: string,
+  info: AuthInfo | undefined,
+): HttpAnswer | Promise<HttpAnswer> {
   if (info === undefined || info === null || typeof info !== "object") {
     return authRefusal(ex, auth, 401, "invalid_token", "the access token is invalid, expired or not meant for this resource");
   }
@@ -555,7 +561,14 @@ function admitToken(core: Core, auth: AuthSettings, ex: Exchange, info: AuthInfo
   if (missingScopes(auth.required, scopes).length > 0) {
     return authRefusal(ex, auth, 403, "insufficient_scope", "the access token lacks scopes this server requires", auth.required.join(" "));
   }
-  ex.auth = Array.isArray(info.scopes) ? info : { ...info, scopes };
+  const admitted = withTokenDigest(Array.isArray(info.scopes) ? info : { ...info, scopes }, token);
+  if (admitted instanceof Promise) {
+    return admitted.then((bound) => {
+      ex.auth = bound;
+      return climb(core, ex, AFTER_TOKEN);
+    });
+  }
+  ex.auth = admitted;
   return climb(core, ex, AFTER_TOKEN);
 }
 

@@ -74,8 +74,8 @@ class HttpSession {
   readonly calls = new Map<unknown, LegacyCall>();
   streams = 0;
   /**
-   * The subject and client of the token that opened the session (`auth`
-   * option only): a request on it with another principal's token is
+   * The principal (`principalOf`) of the token that opened the session
+   * (`auth` option only): a request on it with another principal's token is
    * answered as for an unknown session.
    */
   readonly principal: string | undefined;

@@ -1,0 +1,201 @@
+// An authorization server that fails is not the token's fault: whatever
+// keeps the ready verifiers from getting keys (JWKS) or an answer
+// (introspection) is 503 with Retry-After, never 401 invalid_token, which
+// would send the client to re-authorize during the outage. Only a token
+// actually checked and found bad is 401. Real loopback endpoints on
+// 127.0.0.1 switch between failing and healthy; a fresh verifier per test, so
+// no key set or answer is cached from an earlier one.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { introspectionVerifier, jwtVerifier } from "../../src/auth/index.js";
+import { McpServer, type VerifyAccessToken } from "../../src/index.js";
+import { headersFor, request } from "../helpers.js";
+import { ISSUER, loopback, makeKey, serveMcp, sign, type TestKey } from "./fixture.js";
+
+/** How a failing endpoint fails; `ok` answers properly. */
+type Failure = "500" | "503" | "html" | "not-json" | "not-a-key-set" | "not-an-answer" | "reset" | "silent";
+type Mode = Failure | "ok";
+
+/** Answers `res` the way `mode` fails. */
+function fail(mode: Failure, req: IncomingMessage, res: ServerResponse): void {
+  switch (mode) {
+    case "500":
+      res.writeHead(500, { "content-type": "text/plain" }).end("internal error");
+      return;
+    case "503":
+      res.writeHead(503, { "content-type": "text/plain", "retry-after": "30" }).end("down for maintenance");
+      return;
+    case "html":
+      res.writeHead(200, { "content-type": "text/html" }).end("<html><body>Sign in to the proxy</body></html>");
+      return;
+    case "not-json":
+      res.writeHead(200, { "content-type": "application/json" }).end('{"keys": [');
+      return;
+    case "not-a-key-set":
+      res.writeHead(200, { "content-type": "application/json" }).end('{"keys": "none today"}');
+      return;
+    case "not-an-answer":
+      // JSON, but no introspection answer: RFC 7662 section 2.2 requires a boolean `active`.
+      res.writeHead(200, { "content-type": "application/json" }).end('{"error": "temporarily_unavailable"}');
+      return;
+    case "reset":
+      req.socket.resetAndDestroy();
+      return;
+    case "silent":
+      // Never answered: the verifier's own time-out ends the wait; the connection is closed when the endpoint stops.
+      return;
+  }
+}
+
+/** An endpoint whose `mode` a test switches; `asked` counts requests. */
+async function endpoint(healthy: (req: IncomingMessage, res: ServerResponse, body: string) => void) {
+  const state: { mode: Mode; asked: number } = { mode: "ok", asked: 0 };
+  const server = await loopback((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      state.asked++;
+      if (state.mode === "ok") healthy(req, res, body);
+      else fail(state.mode, req, res);
+    });
+  });
+  return { ...server, state };
+}
+
+let runs = 0;
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0).reverse()) await stop();
+  runs = 0;
+});
+
+/** A server protected by `verifier(resource)`; stopped after the test. */
+async function protect(verifier: (resource: string) => VerifyAccessToken) {
+  const mcp = new McpServer({ name: "outage", version: "1" });
+  mcp.registerTool("whoami", {}, (_a, ctx) => {
+    runs++;
+    return ctx.auth?.subject ?? "nobody";
+  });
+  const served = await serveMcp(mcp, (resource) => ({
+    auth: { verifyAccessToken: verifier(resource), resourceMetadata: { resource, authorizationServers: [ISSUER] } },
+  }));
+  stops.push(served.stop);
+  return served;
+}
+
+async function call(resource: string, token: string) {
+  const body = request("tools/call", { name: "whoami", arguments: {} });
+  const response = await fetch(resource, {
+    method: "POST",
+    headers: { ...headersFor(body), authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    retryAfter: response.headers.get("retry-after"),
+    challenge: response.headers.get("www-authenticate"),
+    json: JSON.parse(text),
+  };
+}
+
+/** The answer to a token that could not be checked: 503, Retry-After, no challenge, handler not run. */
+function expectUnavailable(answer: Awaited<ReturnType<typeof call>>) {
+  expect(answer.status).toBe(503);
+  expect(answer.retryAfter).toBe("1");
+  expect(answer.challenge).toBeNull();
+  expect(answer.json.error.code).toBe(-32603);
+  expect(runs).toBe(0);
+}
+
+/**
+ * The verifier's time-out where the endpoint never answers: what ends the
+ * wait there, so no race; kept well above a loopback answer's time, since the
+ * same verifier must then get the recovered endpoint's answer. Other modes keep the default.
+ */
+const timeoutFor = (mode: Failure) => (mode === "silent" ? 1_000 : undefined);
+
+describe("jwtVerifier with a failing JWKS endpoint", () => {
+  let key: TestKey;
+  let stranger: TestKey;
+
+  async function setup(mode: Failure) {
+    key ??= await makeKey("k1");
+    // Same kid, another key: a signature the healthy JWKS does not verify.
+    stranger ??= await makeKey("k1");
+    const jwks = await endpoint((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [key.jwk] }));
+    });
+    stops.push(jwks.stop);
+    const served = await protect((audience) =>
+      jwtVerifier({ jwksUrl: `${jwks.origin}/jwks`, issuer: ISSUER, audience, jwksTimeoutMs: timeoutFor(mode) }),
+    );
+    return { jwks, served };
+  }
+
+  it.each<Failure>(["500", "503", "html", "not-json", "not-a-key-set", "reset", "silent"])(
+    "JWKS %s: a valid token gets 503 with Retry-After, never 401; once the JWKS recovers the same token passes and a forged one is 401",
+    async (mode) => {
+      const { jwks, served } = await setup(mode);
+      const token = await sign(key, served.resource);
+      jwks.state.mode = mode;
+      expectUnavailable(await call(served.resource, token));
+      expect(jwks.state.asked).toBe(1);
+      // Still failing: asked again (a failed fetch caches nothing), still 503.
+      expectUnavailable(await call(served.resource, token));
+      expect(jwks.state.asked).toBe(2);
+      jwks.state.mode = "ok";
+      const recovered = await call(served.resource, token);
+      expect(recovered.status).toBe(200);
+      expect(recovered.json.result.content[0].text).toBe("alice");
+      const forged = await call(served.resource, await sign(stranger, served.resource));
+      expect(forged.status).toBe(401);
+      expect(forged.challenge).toContain('error="invalid_token"');
+      expect(runs).toBe(1);
+    },
+  );
+});
+
+describe("introspectionVerifier with a failing endpoint", () => {
+  async function setup(mode: Failure) {
+    const introspection = await endpoint((_req, res, body) => {
+      const token = new URLSearchParams(body).get("token");
+      const answer = token === "good" ? { active: true, sub: "alice", scope: "mcp" } : { active: false };
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+    });
+    stops.push(introspection.stop);
+    const served = await protect(() =>
+      introspectionVerifier({
+        endpoint: `${introspection.origin}/introspect`,
+        clientId: "rs",
+        clientSecret: "secret",
+        timeoutMs: timeoutFor(mode),
+      }),
+    );
+    return { introspection, served };
+  }
+
+  it.each<Failure>(["500", "503", "html", "not-json", "not-a-key-set", "not-an-answer", "reset", "silent"])(
+    "endpoint %s: an active token gets 503 with Retry-After, never 401; once it recovers the same token passes and an inactive one is 401",
+    async (mode) => {
+      const { introspection, served } = await setup(mode);
+      introspection.state.mode = mode;
+      expectUnavailable(await call(served.resource, "good"));
+      expect(introspection.state.asked).toBe(1);
+      // A failure is not cached: asked again, still 503.
+      expectUnavailable(await call(served.resource, "good"));
+      expect(introspection.state.asked).toBe(2);
+      introspection.state.mode = "ok";
+      const recovered = await call(served.resource, "good");
+      expect(recovered.status).toBe(200);
+      expect(recovered.json.result.content[0].text).toBe("alice");
+      const inactive = await call(served.resource, "revoked");
+      expect(inactive.status).toBe(401);
+      expect(inactive.challenge).toContain('error="invalid_token"');
+      expect(runs).toBe(1);
+    },
+  );
+});
