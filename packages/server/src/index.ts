@@ -81,12 +81,12 @@ export {
 } from "./transports/http/auth.js";
 export type { CorsOptions, HttpTransportOptions } from "./transports/http/core.js";
 export { createFetchHandler } from "./transports/http/fetch.js";
+export { DEFAULT_SSE_RETRY_MS, type LegacyHttpOptions } from "./transports/http/legacy.js";
 export {
   DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
   DEFAULT_SESSION_IDLE_MS,
-  DEFAULT_SSE_RETRY_MS,
-  type LegacyHttpOptions,
-} from "./transports/http/legacy.js";
+} from "./transports/http/session-table.js";
 export {
   DEFAULT_MAX_EVENTS_PER_SESSION,
   type EventStore,

@@ -60,10 +60,20 @@ export class LegacySession {
   readonly subscriptions = new Set<string>();
   /** True once the session ended (DELETE, idle timeout, server closed, stdio input ended). */
   closed = false;
-  /** When the session last saw a message from its client, in ms since the epoch. */
+  /**
+   * When the session last saw activity, in ms since the epoch: a message from
+   * its client, or (over HTTP) a stream opened or closed, a request to the
+   * client sent or settled. Idle timeouts count from it.
+   */
   lastSeen = Date.now();
   /** How long a server-to-client request waits for its answer, in ms. */
   readonly requestTimeoutMs: number;
+  /**
+   * Called when a server-to-client request starts or stops waiting for its
+   * answer (see {@link LegacySession.pending}): the HTTP transport does not
+   * end a session whose client still owes it an answer.
+   */
+  onPendingChange: (() => void) | undefined = undefined;
   #link: SessionLink;
   readonly #pending = new Map<string, Pending>();
   #nextId = 0;
@@ -140,7 +150,7 @@ export class LegacySession {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let sent = false;
       const done = () => {
-        this.#pending.delete(id);
+        if (this.#pending.delete(id)) this.onPendingChange?.();
         if (timer) clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
       };
@@ -159,6 +169,7 @@ export class LegacySession {
           reject(error);
         },
       });
+      this.onPendingChange?.();
       signal?.addEventListener("abort", onAbort, { once: true });
       if (this.requestTimeoutMs > 0) {
         timer = setTimeout(() => {

@@ -487,24 +487,28 @@ describe("faults of the initialize era", () => {
 });
 
 describe("bounded sessions", () => {
-  it("refuses initialize past maxSessions with 503, ends idle sessions, and keeps nothing of an ended session", async () => {
+  it("refuses initialize past maxSessions with 503 when no session is idle, ends idle sessions, and keeps nothing of an ended session", async () => {
     const events = new MemoryEventStore(10);
     const srv = await start(eraServer(), { maxSessions: 2, sessionIdleTimeoutMs: 60_000, eventStore: events });
     try {
       const a = await open(srv.url);
-      await open(srv.url);
+      const b = await open(srv.url);
+      // Both busy (an open GET stream each): none can be ended to make room.
+      const streams = [];
+      for (const s of [a, b]) {
+        const stream = sse(await fetch(srv.url, { headers: { ...s.headers, accept: "text/event-stream" } }));
+        await stream.next();
+        streams.push(stream);
+      }
       const third = await post(srv.url, initializeBody());
       expect(third.status).toBe(503);
       expect(third.headers.get("retry-after")).toBe("1");
-      const get = await fetch(srv.url, { headers: { ...a.headers, accept: "text/event-stream" } });
-      const stream = sse(get);
-      await stream.next();
-      expect(events.sessions).toBe(1);
+      expect(events.sessions).toBe(2);
       // Not idle while its GET stream is open; idle once it closes.
       srv.legacy.sweep(Date.now() + 120_000);
-      expect(srv.legacy.size).toBe(1);
-      await stream.cancel();
-      for (let i = 0; i < 100 && srv.legacy.session(a.id)?.closed === false && srv.legacy.size > 0; i++) {
+      expect(srv.legacy.size).toBe(2);
+      for (const stream of streams) await stream.cancel();
+      for (let i = 0; i < 100 && srv.legacy.size > 0; i++) {
         srv.legacy.sweep(Date.now() + 120_000);
         if (srv.legacy.size > 0) await new Promise((r) => setTimeout(r, 5));
       }

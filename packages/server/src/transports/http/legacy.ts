@@ -27,29 +27,40 @@ import { Call } from "../call.js";
 import { ChunkQueue } from "../sse.js";
 import type { Core, Exchange, HttpAnswer } from "./core.js";
 import { errorAnswer, settleAnswer } from "./core.js";
+import { DEFAULT_SESSION_IDLE_MS, HttpSession, type LegacyCall, SessionTable, UNINITIALIZED_SESSION_IDLE_MS } from "./session-table.js";
 import { type EventStore, MemoryEventStore, MemorySessionStore, type SessionStore } from "./sessions.js";
 import { statusOf } from "./status.js";
 
-/** Default most sessions open at once: 1000. Past it `initialize` gets 503 with `Retry-After`. */
-export const DEFAULT_MAX_SESSIONS = 1000;
-/** Default idle time after which a session ends: 30 minutes. Its id then gets 404 and the client initializes again. */
-export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
-/**
- * Idle time after which a session that never sent `notifications/initialized`
- * ends (or the idle timeout, when shorter): 60 s, so that bare `initialize`
- * calls cannot hold every session slot for the whole idle timeout.
- */
-export const UNINITIALIZED_SESSION_IDLE_MS = 60_000;
 /** Default `retry` sent on SSE streams: how long a client waits before reconnecting, 1000 ms. */
 export const DEFAULT_SSE_RETRY_MS = 1000;
 
 /** Options of the `initialize` era on Streamable HTTP (part of `HttpTransportOptions`). */
 export interface LegacyHttpOptions {
-  /** Most sessions open at once; past it `initialize` is answered 503 with `Retry-After: 1`. Default {@link DEFAULT_MAX_SESSIONS}. */
+  /**
+   * Most sessions open at once. An `initialize` on a full table ends an idle
+   * session (no request in flight, no open stream, no request to the client
+   * waiting): the oldest that never sent `notifications/initialized` although
+   * half of `maxSessions` sessions were opened after it, else the one least
+   * recently active. Its id then gets 404, and its client initializes again
+   * (spec 2025-11-25: basic/transports, "Session Management"). With no idle
+   * session the `initialize` is answered 503 with `Retry-After: 1` and -32000.
+   * Default 1000 (`DEFAULT_MAX_SESSIONS`).
+   */
   maxSessions?: number;
   /**
-   * How long a session may go without a request and without an open stream,
-   * in ms, before it ends (later requests with its id get 404). Default
+   * With the `auth` option: most sessions one principal (the subject and
+   * client of its token) has open at once. Its `initialize` past it ends its
+   * own idle session chosen as for `maxSessions`, never another principal's;
+   * with none of its own idle it is answered 429 with `Retry-After: 1` and
+   * -32000. Default 100 (`DEFAULT_MAX_SESSIONS_PER_PRINCIPAL`); a value of
+   * `maxSessions` or more lets one principal fill the table.
+   * @throws RangeError (when the transport is made) unless an integer of at least 1.
+   */
+  maxSessionsPerPrincipal?: number;
+  /**
+   * How long a session may stay idle (no request in flight, no open stream,
+   * no request to the client waiting), in ms, before it ends (later requests
+   * with its id get 404). Default
    * {@link DEFAULT_SESSION_IDLE_MS}; 0 turns the timeout off.
    */
   sessionIdleTimeoutMs?: number;
@@ -65,33 +76,6 @@ export interface LegacyHttpOptions {
   sseRetryMs?: number;
 }
 
-/** The live parts of one session in this process: its streams and its requests in flight. */
-class HttpSession {
-  readonly session: LegacySession;
-  /** Live SSE connections by stream id (`get` for the GET stream, `p<n>` for a POST response). */
-  readonly attached = new Map<string, ChunkQueue>();
-  /** Requests in flight, by id (a Map tells 1 from "1"). */
-  readonly calls = new Map<unknown, LegacyCall>();
-  streams = 0;
-  /**
-   * The principal (`principalOf`) of the token that opened the session
-   * (`auth` option only): a request on it with another principal's token is
-   * answered as for an unknown session.
-   */
-  readonly principal: string | undefined;
-  constructor(session: LegacySession, principal: string | undefined) {
-    this.session = session;
-    this.principal = principal;
-  }
-}
-
-interface LegacyCall {
-  readonly streamId: string;
-  readonly call: Call;
-  done: boolean;
-  send(message: JsonObject): boolean;
-}
-
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
 
 /** The `initialize` era of one transport core. */
@@ -100,8 +84,7 @@ export class LegacyHttp {
   readonly #parts: LegacyParts;
   readonly #store: SessionStore;
   readonly #events: EventStore | undefined;
-  readonly #live = new Map<string, HttpSession>();
-  readonly #max: number;
+  readonly #live: SessionTable;
   readonly #idleMs: number;
   readonly #retryMs: number;
   #sweep: ReturnType<typeof setInterval> | undefined;
@@ -111,7 +94,7 @@ export class LegacyHttp {
     this.#parts = partsOf(server).legacy;
     this.#store = options.sessionStore ?? new MemorySessionStore();
     this.#events = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
-    this.#max = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    this.#live = new SessionTable(options.maxSessions, options.maxSessionsPerPrincipal);
     this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
     this.#retryMs = options.sseRetryMs ?? DEFAULT_SSE_RETRY_MS;
   }
@@ -141,6 +124,7 @@ export class LegacyHttp {
     if (!this.served || id === undefined || (ex.method !== "GET" && ex.method !== "DELETE")) return undefined;
     const found = this.#find(ex, id);
     if (!(found instanceof HttpSession)) return found;
+    this.#live.touch(found);
     if (ex.method === "DELETE") {
       this.end(found);
       return { status: 200, headers: { ...ex.cors }, body: "" };
@@ -175,7 +159,7 @@ export class LegacyHttp {
     const found = this.#find(ex, id);
     if (!(found instanceof HttpSession)) return found;
     ex.legacy = found;
-    found.session.lastSeen = Date.now();
+    this.#live.touch(found);
     return undefined;
   }
 
@@ -227,9 +211,17 @@ export class LegacyHttp {
         : internalErrorOutcome(id);
       return { status: statusOf(outcome), headers: headers(), body: stringifyJson(outcome.response) };
     }
-    if (this.#live.size >= this.#max || this.#store.size >= this.#max) {
-      return errorAnswer(503, -32000, `Server busy: ${this.#max} sessions open`, id, { "retry-after": "1", ...ex.cors });
+    const principal = principalOf(ex.auth);
+    const reclaimed = this.#live.reclaim(principal, this.#store.size);
+    if (reclaimed === "principal") {
+      const message = `Too many sessions: ${this.#live.perPrincipal} open for this principal, none idle`;
+      return errorAnswer(429, -32000, message, id, { "retry-after": "1", ...ex.cors });
     }
+    if (reclaimed === "full") {
+      return errorAnswer(503, -32000, `Server busy: ${this.#live.max} sessions open, none idle`, id, { "retry-after": "1", ...ex.cors });
+    }
+    // The same end as DELETE or the idle timeout: nothing of the session is kept, and its id gets 404.
+    if (reclaimed) this.end(reclaimed);
     // Web Crypto, not node:crypto: the fetch adapter also runs on hosts without Node modules.
     const sessionId = globalThis.crypto.randomUUID();
     let live: HttpSession | undefined;
@@ -239,9 +231,10 @@ export class LegacyHttp {
       (message, related) => (live ? this.#route(live, message, related) : false),
       this.#parts.requestTimeoutMs,
     );
-    live = new HttpSession(session, principalOf(ex.auth));
+    live = new HttpSession(session, principal);
+    session.onPendingChange = () => this.#live.touch(live!);
     this.#store.set(session);
-    this.#live.set(sessionId, live);
+    this.#live.add(live);
     if (this.#live.size === 1) {
       this.#parts.watchers.add(this.#watch);
       this.#parts.closers.add(this.#close);
@@ -276,6 +269,7 @@ export class LegacyHttp {
       }
       // Any other notification (and one before initialized) is dropped: it has no answer.
     }
+    this.#live.touch(live); // the handshake may have completed
     return { status: 202, headers: { ...ex.cors }, body: "" };
   }
 
@@ -319,18 +313,19 @@ export class LegacyHttp {
       },
     };
     live.calls.set(inbound.id, entry);
+    this.#live.touch(live);
     call.notify = (note) => entry.send(note as unknown as JsonObject);
     const finish = (outcome: Outcome): HttpAnswer | undefined => {
       entry.done = true;
       call.done = true;
       core.finished(call);
       if (live.calls.get(inbound.id) === entry) live.calls.delete(inbound.id);
-      live.session.lastSeen = Date.now();
       if (streamAnswer) {
         if (!call.aborted && outcome.response) this.#emit(live, streamId, outcome.response as unknown as JsonObject);
         this.#detach(live, streamId, true);
-        return undefined;
       }
+      this.#live.touch(live);
+      if (streamAnswer) return undefined;
       return {
         // 200 for every JSON-RPC answer on a session: the era's clients read 404 as "session ended" and 400 as a
         // transport refusal, so a method error must not borrow them (an `execute` override may still ask for a status).
@@ -369,7 +364,7 @@ export class LegacyHttp {
     for (const streamId of [...live.attached.keys()]) this.#detach(live, streamId, true);
     this.#events?.forget(id);
     this.#store.delete(id);
-    this.#live.delete(id);
+    this.#live.delete(live);
     if (this.#live.size === 0) {
       this.#stopSweep();
       this.#parts.watchers.delete(this.#watch);
@@ -412,11 +407,11 @@ export class LegacyHttp {
     const queue = new ChunkQueue(this.#core.options.maxBufferedBytes);
     const gone = () => {
       if (live.attached.get(streamId) === queue) this.#detach(live, streamId, false);
-      live.session.lastSeen = Date.now();
     };
     queue.onCancel = gone;
     queue.onOverflow = gone;
     live.attached.set(streamId, queue);
+    this.#live.touch(live);
     // One timer for all the handler's streams (a timer per stream was a setInterval and a
     // clearInterval per request on a session).
     this.#core.keepAlive?.add(queue);
@@ -429,6 +424,7 @@ export class LegacyHttp {
     live.attached.delete(streamId);
     this.#core.keepAlive?.delete(queue);
     if (endIt) queue.end();
+    this.#live.touch(live);
   }
 
   /**
@@ -479,17 +475,15 @@ export class LegacyHttp {
   }
 
   /**
-   * Ends the sessions idle since before `now - sessionIdleTimeoutMs` (no
-   * request in flight, no open stream), and those that never sent
-   * `notifications/initialized` after {@link UNINITIALIZED_SESSION_IDLE_MS}.
+   * Ends the sessions idle (no request in flight, no open stream, no request
+   * to the client waiting) since before `now - sessionIdleTimeoutMs`, and
+   * those that never sent `notifications/initialized` after
+   * {@link UNINITIALIZED_SESSION_IDLE_MS}.
    */
   sweep(now: number): void {
     if (this.#idleMs <= 0) return;
     const uninitialized = Math.min(this.#idleMs, UNINITIALIZED_SESSION_IDLE_MS);
-    for (const live of [...this.#live.values()]) {
-      const limit = live.session.initialized ? this.#idleMs : uninitialized;
-      if (live.calls.size === 0 && live.attached.size === 0 && now - live.session.lastSeen >= limit) this.end(live);
-    }
+    for (const live of this.#live.expired(now, this.#idleMs, uninitialized)) this.end(live);
   }
 }
 
