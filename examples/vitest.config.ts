@@ -1,9 +1,9 @@
 import { defineConfig } from "vitest/config";
+import { HANG_GUARD } from "../test-support/vitest.js";
 
 export default defineConfig({
   test: {
+    ...HANG_GUARD,
     include: ["test/**/*.test.ts"],
-    // Every test drives a real server (a framework, Next.js, a child process) over HTTP or stdio: seconds on a loaded 2-core machine.
-    testTimeout: 30_000,
   },
 });

@@ -1,9 +1,9 @@
 import { defineConfig } from "vitest/config";
+import { HANG_GUARD } from "../test-support/vitest.js";
 
 export default defineConfig({
   test: {
-    // The test spawns the built fixture (dist/) and talks to it; one file, one fork.
-    testTimeout: 60_000,
+    ...HANG_GUARD,
     server: {
       deps: {
         external: [/packages\/mcp-v2607\/dist\//, /packages\/jsonrpc\/dist\//],

@@ -241,5 +241,5 @@ describe("the demo (node dist/auth-demo.js)", () => {
     expect(stdout).toMatch(/token request, refresh: POST .+ → 400/);
     expect(stdout).toContain("token requests: refresh_token (refused), authorization_code");
     expect(stdout).toContain("Done.");
-  }, 60_000); // a process that waits 3 s for a token to expire: slow on a loaded machine
+  });
 });

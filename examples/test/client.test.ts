@@ -98,7 +98,7 @@ describe("the demo entry (node dist/client.js) with answers typed on stdin", () 
     expect(stdout).toMatch(/Started the example server \(PID \d+\)/);
     expect(stdout).toContain("Party size: 4");
     expect(stdout).toContain("book_table → Booked Chez Panisse for 4 at 19:30.");
-  }, 30_000); // spawns the client, which spawns the server: slow on a loaded machine
+  });
 
   it("books a table over stdio, and treats the end of input as a cancel", async () => {
     const booked = await run(["--stdio"], "2\n1\n");
@@ -107,7 +107,7 @@ describe("the demo entry (node dist/client.js) with answers typed on stdin", () 
     const cancelled = await run(["--stdio"], "");
     expect(cancelled.code).toBe(0);
     expect(cancelled.stdout).toContain("book_table → No booking made.");
-  }, 30_000);
+  });
 });
 
 describe("the demo's conditional elicitation step", () => {

@@ -1,10 +1,9 @@
 import { defineConfig } from "vitest/config";
+import { HANG_GUARD } from "../../test-support/vitest.js";
 
 export default defineConfig({
   test: {
-    // A guard against a hang, not a measure of speed: on a loaded 2-core machine a
-    // test that starts servers and child processes may take several seconds.
-    testTimeout: 20_000,
+    ...HANG_GUARD,
     server: {
       deps: {
         // Workspace packages are loaded by Node as built (dist/), not transformed

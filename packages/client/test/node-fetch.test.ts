@@ -116,7 +116,7 @@ describe("nodeFetch", () => {
     later();
     expect(await response.text()).toBe("data: after the silence\n\n");
     expect(closedEarly).toBe(0);
-  }, 10_000);
+  });
 
   it("gives a null body for 204 and 304", async () => {
     route = (req, res) => {

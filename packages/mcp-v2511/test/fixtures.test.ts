@@ -142,7 +142,7 @@ describe("valid fixtures", () => {
     const found = [...diagnostics].filter(([, list]) => list.length > 0);
     expect(found).toEqual([]);
     expect(diagnostics.size).toBe(valid.length);
-  }, 60_000);
+  });
 });
 
 describe("invalid fixtures", () => {
@@ -163,7 +163,7 @@ describe("invalid fixtures", () => {
     expect(invalid.length - typeErrors.length).toBe(4);
     expect(diagnostics.get("(program)") ?? []).toEqual([]);
     expect(diagnostics.get("(header)") ?? []).toEqual([]);
-  }, 60_000);
+  });
 });
 
 // ---------------------------------------------------------------------------

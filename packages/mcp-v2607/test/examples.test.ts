@@ -67,7 +67,7 @@ describe("spec examples", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });
 
 // ---------------------------------------------------------------------------

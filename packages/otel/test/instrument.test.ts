@@ -387,7 +387,7 @@ describe("the initialize era", () => {
     expect(point.attributes["mcp.session.id"]).toBeUndefined();
     expect(point.attributes["mcp.protocol.version"]).toBe("2025-11-25");
     // The client's first connect of that era loads the era's validators: slow on a loaded machine.
-  }, 30_000);
+  });
 });
 
 describe("stopping and failing", () => {

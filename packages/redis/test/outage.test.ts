@@ -75,7 +75,7 @@ describe("a Redis outage", () => {
       await b.close();
       await store.close();
     }
-  }, 60_000);
+  });
 
   it("the default report is one line on stderr per outage", async () => {
     const lines: string[] = [];
@@ -104,7 +104,7 @@ describe("a Redis outage", () => {
       process.stderr.write = write;
       await bus.close();
     }
-  }, 60_000);
+  });
 
   it("a part made while Redis is down waits for the first connection, at most connectTimeoutMs", async () => {
     await redis().kill();
@@ -140,7 +140,7 @@ describe("a Redis outage", () => {
       await impatient.close();
       await patient.close();
     }
-  }, 60_000);
+  });
 
   it("a subscription Redis refuses after a reconnection is reported, and tried again until it is made", async () => {
     const prefix = freshPrefix();
@@ -177,5 +177,5 @@ describe("a Redis outage", () => {
       await a.close();
       await b.close();
     }
-  }, 60_000);
+  });
 });

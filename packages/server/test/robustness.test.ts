@@ -210,7 +210,7 @@ describe("transport limits and failures", () => {
     } finally {
       await r.close(200);
     }
-  }, 15_000);
+  });
 
   it("publishes transport refusals on x-mcp:request:rejected", async () => {
     const { subscribe, unsubscribe } = await import("node:diagnostics_channel");

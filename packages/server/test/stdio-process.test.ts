@@ -40,7 +40,7 @@ afterEach(async () => {
   current = undefined;
 });
 
-describe("stdio transport, a real child process", { timeout: 30_000 }, () => {
+describe("stdio transport, a real child process", () => {
   it("sends progress and log notifications before the response, and nothing but JSON-RPC on stdout", async () => {
     current = start();
     const { send, lines, until } = current;

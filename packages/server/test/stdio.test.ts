@@ -258,5 +258,5 @@ describe("stdio under fake timers", () => {
     input.end();
     await done;
     expect(JSON.parse(line.split("\n")[0]!).result.content[0].text).toBe("faked");
-  }, 3000);
+  });
 });
