@@ -1,14 +1,24 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { configureNodeServer, createFetchHandler, createNodeHandler, listen, McpServer, type RunningHttpServer } from "../src/index.js";
 import { head, parseRawAnswer, rawClient, request, rpc, stalledPost, testServer } from "./helpers.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits (bounded) for the server to receive `count` more requests. */
+/** Waits for the server to receive `count` more requests (the hang guard bounds the wait). */
 async function requestsSeen(server: Server, count: number): Promise<void> {
-  for (let i = 0; i < count; i++) await Promise.race([once(server, "request"), sleep(3000)]);
+  for (let i = 0; i < count; i++) await once(server, "request");
+}
+
+/** POSTs a 50 KiB body until it is read in full (400: not a request), at most 200 tries; the last status. */
+async function untilBigBodyFits(url: string): Promise<number> {
+  let status = 0;
+  for (let i = 0; i < 200 && status !== 400; i++) {
+    status = (await postBytes(url, 50 * 1024)).status;
+    if (status !== 400) await new Promise((r) => setImmediate(r));
+  }
+  return status;
 }
 
 /** POSTs `size` bytes of (invalid) JSON; the answer's status, Retry-After and body. */
@@ -55,18 +65,17 @@ describe("slow clients: timeouts and the cap on request bodies in flight", () =>
     expect(capped.server.headersTimeout).toBe(400);
   });
 
-  it("a stalled body holds its bytes: a second request past maxBodyBytesInFlight gets 503 until the stalled connection times out", async () => {
+  it("a stalled body holds its bytes: a second request past maxBodyBytesInFlight gets 503 while it is stalled, and fits once it is gone", async () => {
     const running = await listen(testServer(), {
       port: 0,
       maxBodyBytes: 64 * 1024,
       maxBodyBytesInFlight: 96 * 1024,
-      // Long enough that the checks below run while the body is stalled, even on a loaded machine.
-      requestTimeoutMs: 3000,
-      headersTimeoutMs: 300,
+      // No time-out cuts the stalled body while the checks below run, however slow the machine.
+      requestTimeoutMs: 0,
+      bodyTimeoutMs: 0,
     });
     open.push(running);
     const stalled = rawClient(running.url);
-    const started = Date.now();
     const seen = requestsSeen(running.server, 1);
     stalled.socket.write(head(running.url, { "content-length": String(60 * 1024) }));
     stalled.socket.write("x".repeat(30 * 1024)); // then nothing more
@@ -85,22 +94,32 @@ describe("slow clients: timeouts and the cap on request bodies in flight", () =>
     // A small body still fits.
     expect((await rpc(running.url, "tools/list")).status).toBe(200);
 
-    // The stalled connection is answered 408 (JSON) and closed after the request timeout.
-    const closedAt = await Promise.race([stalled.closed, sleep(10_000).then(() => undefined)]);
-    expect(closedAt).toBeDefined();
-    expect(closedAt! - started).toBeGreaterThanOrEqual(2900);
+    // Its bytes are released when its client goes: the big body then fits (read in full, refused as not a request).
+    stalled.socket.destroy();
+    await stalled.closed;
+    expect(await untilBigBodyFits(running.url)).toBe(400);
+  });
+
+  it("a stalled body is answered 408 (JSON) and closed at the request time-out, and its bytes are released", async () => {
+    const running = await listen(testServer(), {
+      port: 0,
+      maxBodyBytes: 64 * 1024,
+      maxBodyBytesInFlight: 96 * 1024,
+      requestTimeoutMs: 300,
+    });
+    open.push(running);
+    const stalled = rawClient(running.url);
+    const started = Date.now();
+    stalled.socket.write(head(running.url, { "content-length": String(60 * 1024) }));
+    stalled.socket.write("x".repeat(30 * 1024)); // then nothing more
+    const closedAt = await stalled.closed;
+    // Never before the time-out (a timer does not fire early); how long after it depends on the machine, so it is not checked.
+    expect(closedAt - started).toBeGreaterThanOrEqual(290);
     const answer = stalled.received();
     expect(answer.startsWith("HTTP/1.1 408")).toBe(true);
     expect(answer.toLowerCase()).toContain("content-type: application/json");
     expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
-
-    // Its bytes are released: the big body now fits (the release follows the close within a few ticks).
-    let status = 0;
-    for (let i = 0; i < 40 && status !== 400; i++) {
-      status = (await postBytes(running.url, 50 * 1024)).status;
-      if (status !== 400) await sleep(25);
-    }
-    expect(status).toBe(400); // read in full, then refused as not a request
+    expect(await untilBigBodyFits(running.url)).toBe(400);
   });
 
   it("a client that trickles its headers is closed after headersTimeoutMs", async () => {
@@ -109,9 +128,8 @@ describe("slow clients: timeouts and the cap on request bodies in flight", () =>
     const trickle = rawClient(running.url);
     const started = Date.now();
     trickle.socket.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
-    const closedAt = await Promise.race([trickle.closed, sleep(3000).then(() => undefined)]);
-    expect(closedAt).toBeDefined();
-    expect(closedAt! - started).toBeGreaterThanOrEqual(250);
+    const closedAt = await trickle.closed;
+    expect(closedAt - started).toBeGreaterThanOrEqual(250); // never before the time-out
     expect(trickle.received().startsWith("HTTP/1.1 408")).toBe(true);
   });
 
@@ -125,12 +143,7 @@ describe("slow clients: timeouts and the cap on request bodies in flight", () =>
     await seen;
     expect((await postBytes(running.url, 50 * 1024)).status).toBe(503);
     gone.socket.destroy();
-    let status = 0;
-    for (let i = 0; i < 40 && status !== 400; i++) {
-      status = (await postBytes(running.url, 50 * 1024)).status;
-      if (status !== 400) await sleep(25);
-    }
-    expect(status).toBe(400);
+    expect(await untilBigBodyFits(running.url)).toBe(400);
   });
 
   it("an SSE response outlives requestTimeoutMs: the timeout covers receiving the request, not the answer", async () => {
@@ -168,8 +181,7 @@ describe("slow clients: timeouts and the cap on request bodies in flight", () =>
       expect(busy.status).toBe(503);
       expect(busy.retryAfter).toBe("1");
       expect(JSON.parse(busy.raw).error.code).toBe(-32000);
-      const closedAt = await Promise.race([stalled.closed, sleep(3000).then(() => undefined)]);
-      expect(closedAt).toBeDefined();
+      await stalled.closed;
       expect(stalled.received().startsWith("HTTP/1.1 408")).toBe(true);
     } finally {
       http.closeAllConnections();
@@ -180,15 +192,24 @@ describe("slow clients: timeouts and the cap on request bodies in flight", () =>
   it("createFetchHandler enforces maxBodyBytesInFlight, and releases a body's bytes when its request is aborted", async () => {
     const handle = createFetchHandler(testServer(), { maxBodyBytes: 64 * 1024, maxBodyBytesInFlight: 96 * 1024 });
     const controller = new AbortController();
+    let taken!: () => void;
+    const firstChunkTaken = new Promise<void>((resolve) => {
+      taken = resolve;
+    });
     const stalledBody = new ReadableStream<Uint8Array>({
       start(c) {
         c.enqueue(new Uint8Array(60 * 1024).fill(0x20));
-      }, // never closed
+      },
+      // Asked for more once the handler took the first chunk; never closed.
+      pull() {
+        taken();
+      },
     });
     const post = (body: BodyInit, signal?: AbortSignal) =>
       handle(new Request("http://localhost/mcp", { method: "POST", body, signal, duplex: "half" } as RequestInit));
     const stalled = post(stalledBody, controller.signal);
-    await sleep(20);
+    await firstChunkTaken;
+    await new Promise((r) => setImmediate(r));
     const busy = await post(`"${"x".repeat(50 * 1024)}"`);
     expect(busy.status).toBe(503);
     expect(busy.headers.get("retry-after")).toBe("1");
@@ -208,7 +229,7 @@ describe("bodyTimeoutMs: a body that never all arrives is answered whatever the 
     try {
       const address = http.address();
       const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp`;
-      const raw = await stalledPost(url, 60 * 1024, 30 * 1024, 10_000);
+      const raw = await stalledPost(url, 60 * 1024, 30 * 1024, 170_000);
       expect(raw).toBeDefined();
       const answer = parseRawAnswer(raw!);
       expect(answer.status).toBe("HTTP/1.1 408 Request Timeout");
@@ -252,59 +273,107 @@ describe("bodyTimeoutMs: a body that never all arrives is answered whatever the 
   });
 
   it("a body that arrives in time is not cut: bodyTimeoutMs bounds the read, not the call", async () => {
-    const s = new McpServer({ name: "slow-call", version: "1" });
-    s.registerTool("slow", {}, async () => {
-      await sleep(400);
-      return "slept";
-    });
-    const running = await listen(s, { port: 0, bodyTimeoutMs: 100 });
-    open.push(running);
-    const answer = await rpc(running.url, "tools/call", { name: "slow" });
-    expect(answer.status).toBe(200);
-    expect(answer.json.result.content[0].text).toBe("slept");
+    // The sweep's interval faked: many sweeps pass while the tool runs, none while the body is read.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      let started!: () => void;
+      const running_ = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      let finish!: () => void;
+      const finished = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      const s = new McpServer({ name: "slow-call", version: "1" });
+      s.registerTool("slow", {}, async () => {
+        started();
+        await finished;
+        return "slept";
+      });
+      const running = await listen(s, { port: 0, bodyTimeoutMs: 100 });
+      open.push(running);
+      const answer = rpc(running.url, "tools/call", { name: "slow" });
+      await running_;
+      vi.advanceTimersByTime(20 * 100); // twenty deadlines' worth of sweeps while the call runs
+      finish();
+      expect((await answer).status).toBe(200);
+      expect((await answer).json.result.content[0].text).toBe("slept");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
 describe("body deadlines shared by the node handler's reads", () => {
-  it("lets go of every stalled body at its own deadline while others in flight are answered", async () => {
-    const running = await listen(testServer(), { port: 0, bodyTimeoutMs: 200 });
-    open.push(running);
-    const started = Date.now();
-    // Three bodies that never end, started 60 ms apart, and one request that ends in the middle of them.
-    const stalled = [0, 60, 120].map(async (delay) => {
-      await sleep(delay);
-      const from = Date.now();
-      const raw = await stalledPost(running.url, 100, 10, 3000);
-      return { raw, after: Date.now() - from };
-    });
-    await sleep(90);
-    const fine = await rpc(running.url, "tools/call", { name: "echo", arguments: { text: "meanwhile" } });
-    expect(fine.status).toBe(200);
-    expect(fine.json.result.content[0].text).toBe("meanwhile");
-    for (const { raw, after } of await Promise.all(stalled)) {
-      expect(raw).toMatch(/^HTTP\/1\.1 408 /);
-      expect(parseRawAnswer(raw!).json.error.code).toBe(-32600);
-      // Not before the deadline; within two sweeps (50 ms each here) and some scheduling after it.
-      expect(after).toBeGreaterThanOrEqual(195);
-      expect(after).toBeLessThan(200 + 2 * 50 + 400);
+  it("lets go of each stalled body at its own deadline, counted in sweeps of the shared timer, while others in flight are answered", async () => {
+    // Only the sweep's interval is faked: the sockets and the answers' turn-end writes run as usual.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      // bodyTimeoutMs 200: a sweep every 50 ms, and a read is due 5 sweeps after it starts.
+      const running = await listen(testServer(), { port: 0, bodyTimeoutMs: 200 });
+      open.push(running);
+      const stall = async () => {
+        const client = rawClient(running.url);
+        const reads = vi.getTimerCount();
+        client.socket.write(head(running.url, { "content-length": "100" }));
+        client.socket.write("x".repeat(10));
+        // The read has started once the sweep's interval runs (or, for a later read, once the request arrived).
+        if (reads === 0) for (let i = 0; i < 10_000 && vi.getTimerCount() === 0; i++) await new Promise((r) => setImmediate(r));
+        return client;
+      };
+      const seenFirst = requestsSeen(running.server, 1);
+      const first = await stall();
+      await seenFirst;
+      expect(vi.getTimerCount()).toBe(1);
+      vi.advanceTimersByTime(4 * 50); // 4 sweeps: the first is not yet due
+      const seenSecond = requestsSeen(running.server, 1);
+      const second = await stall();
+      await seenSecond;
+      const fine = await rpc(running.url, "tools/call", { name: "echo", arguments: { text: "meanwhile" } });
+      expect(fine.status).toBe(200);
+      expect(fine.json.result.content[0].text).toBe("meanwhile");
+      expect(first.received()).toBe("");
+      vi.advanceTimersByTime(50); // sweep 5: the first is due, the second (due at sweep 9) is not
+      await first.closed;
+      expect(first.received()).toMatch(/^HTTP\/1\.1 408 /);
+      expect(parseRawAnswer(first.received()).json.error.code).toBe(-32600);
+      expect(second.received()).toBe("");
+      vi.advanceTimersByTime(3 * 50); // sweep 8: still not
+      const again = await rpc(running.url, "tools/list");
+      expect(again.status).toBe(200);
+      expect(second.received()).toBe("");
+      vi.advanceTimersByTime(50); // sweep 9
+      await second.closed;
+      expect(second.received()).toMatch(/^HTTP\/1\.1 408 /);
+    } finally {
+      vi.useRealTimers();
     }
-    expect(Date.now() - started).toBeLessThan(2500);
   });
 
   it("keeps no deadline for a body that ended: a slow body finished in time is answered, not cut", async () => {
-    const running = await listen(testServer(), { port: 0, bodyTimeoutMs: 300 });
-    open.push(running);
-    const text = JSON.stringify(request("tools/list"));
-    const client = rawClient(running.url);
-    client.socket.write(head(running.url, { "content-length": String(Buffer.byteLength(text)) }));
-    client.socket.write(text.slice(0, 5));
-    await sleep(150);
-    client.socket.write(text.slice(5));
-    // Well past the deadline of the read's start: the read left the list when it ended.
-    await sleep(400);
-    const raw = client.received();
-    client.socket.destroy();
-    expect(raw).toMatch(/^HTTP\/1\.1 200 /);
-    expect(parseRawAnswer(raw).json.result.tools.length).toBeGreaterThan(0);
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      // bodyTimeoutMs 300: a sweep every 75 ms, and a read is due 5 sweeps after it starts.
+      const running = await listen(testServer(), { port: 0, bodyTimeoutMs: 300 });
+      open.push(running);
+      const text = JSON.stringify(request("tools/list"));
+      const client = rawClient(running.url);
+      const seen = requestsSeen(running.server, 1);
+      client.socket.write(head(running.url, { "content-length": String(Buffer.byteLength(text)), connection: "close" }));
+      client.socket.write(text.slice(0, 5));
+      await seen;
+      for (let i = 0; i < 10_000 && vi.getTimerCount() === 0; i++) await new Promise((r) => setImmediate(r));
+      vi.advanceTimersByTime(4 * 75); // 4 sweeps: not yet due
+      client.socket.write(text.slice(5));
+      await client.closed; // answered in full (Connection: close)
+      // Well past the deadline of the read's start: the read left the list when it ended.
+      vi.advanceTimersByTime(20 * 75);
+      const raw = client.received();
+      client.socket.destroy();
+      expect(raw).toMatch(/^HTTP\/1\.1 200 /);
+      expect(parseRawAnswer(raw).json.result.tools.length).toBeGreaterThan(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
