@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   Client,
   clientCredentials,
@@ -148,19 +148,29 @@ describe("the authorization code flow against oidc-provider", () => {
   });
 
   it("the time the user spends authorizing does not count against the probe's or the request's timeout", async () => {
-    const auth = provider({
-      authorize: async (url) => {
-        // Longer than both timeouts below: the client must not give up while the user signs in.
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        return followAuthorization(url, REDIRECT);
-      },
-    });
-    const client = new Client({ name: "auth-test", version: "1" }, { onWarning: () => {}, probeTimeout: 100, timeout: 100 });
-    await client.connect(new StreamableHttpTransport(rs.url, { auth }));
-    expect(client.protocolVersion).toBe("2026-07-28");
-    const result = await client.callTool("whoami", {});
-    expect(result.content).toEqual([{ type: "text", text: "user-1" }]);
-    await client.close();
+    // The clock is faked, so that only the time the test lets pass counts: a round trip on a busy
+    // machine takes none of it, and the user's sign-in takes ten times the timeouts.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let signIns = 0;
+      const auth = provider({
+        authorize: async (url) => {
+          signIns += 1;
+          vi.advanceTimersByTime(1000);
+          return followAuthorization(url, REDIRECT);
+        },
+      });
+      const client = new Client({ name: "auth-test", version: "1" }, { onWarning: () => {}, probeTimeout: 100, timeout: 100 });
+      await client.connect(new StreamableHttpTransport(rs.url, { auth }));
+      expect(client.protocolVersion).toBe("2026-07-28");
+      expect(signIns).toBe(1); // within the probe's timeout
+      const result = await client.callTool("whoami", {});
+      expect(result.content).toEqual([{ type: "text", text: "user-1" }]);
+      expect(signIns).toBe(2); // the step-up, within the call's timeout
+      await client.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a clientMetadataUrl that is not https with a path is refused when the transport is made", () => {
