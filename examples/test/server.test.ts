@@ -130,6 +130,25 @@ describe("example server over HTTP (a real process)", () => {
     expect(division.isError).toBe(true);
     expect(division.content[0].text).toBe("Cannot divide by zero");
   });
+
+  it("add sums an integer beyond 2^53 as the double JSON.parse gives, not a tool fault", async () => {
+    // Written as text: JSON.stringify here would round 9007199254740993 itself.
+    const text = JSON.stringify(body(10, "tools/call", { name: "add", arguments: { a: "__A__", b: 1 } })).replace(
+      '"__A__"',
+      "9007199254740993",
+    );
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "add",
+    };
+    const response = await fetch(url, { method: "POST", headers, body: text });
+    const { result } = await response.json();
+    expect(result.isError).toBeUndefined();
+    expect(result.structuredContent).toEqual({ sum: 9007199254740992 + 1 });
+  });
 });
 
 describe("example server over stdio (a real process)", () => {

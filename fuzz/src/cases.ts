@@ -39,8 +39,11 @@ export interface Expect {
   status?: readonly number[];
   /** For `silent`: the kind counted when the server answers anyway. */
   silentKind?: "answered-notification" | "answered-response";
-  /** Checks made on a result: `echo` compares structuredContent with the arguments, `add` checks the sum is a number. */
-  probe?: { kind: "echo"; args: J } | { kind: "add" };
+  /**
+   * Checks made on a result: `echo` compares structuredContent with the arguments, `add` checks the sum is a number,
+   * `sum` checks `add` of `a` and `b` is no tool fault and, for finite numbers, their double sum.
+   */
+  probe?: { kind: "echo"; args: J } | { kind: "add" } | { kind: "sum"; a: J; b: J };
 }
 
 /** The HTTP request line and headers of a case, beyond its body. */

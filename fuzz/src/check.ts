@@ -122,6 +122,32 @@ export function differences(
   return out;
 }
 
+/** A number as sent, read as JSON.parse reads it (an integer beyond 2^53 the nearest double, 1e400 Infinity). */
+function parsedNumber(value: J | L): number {
+  return value instanceof Raw ? Number(value.text) : (value as number);
+}
+
+/**
+ * The `sum` probe: `add` (a `number` schema) with any numbers is never a tool fault, and when the
+ * numbers and their sum are finite it answers the double sum of what JSON.parse reads (other
+ * arguments may be refused as invalid, and a sum past the double range as one JSON cannot carry).
+ */
+export function sumViolations(probe: { a: J; b: J }, result: { [key: string]: L }): Violation[] {
+  const structured = result.structuredContent;
+  const sent = `a=${show(probe.a as L)}, b=${show(probe.b as L)}`;
+  if (result.isError === true && isRecord(structured) && structured.errorType === "tool_fault") {
+    return [{ kind: "number-tool-fault", detail: `${sent}: ${show(structured.message)}` }];
+  }
+  const a = parsedNumber(probe.a);
+  const b = parsedNumber(probe.b);
+  if (!Number.isFinite(a) || !Number.isFinite(b) || !Number.isFinite(a + b)) return [];
+  const sum = isRecord(structured) ? structured.sum : undefined;
+  if (result.isError === true || !(sum instanceof Raw) || Number(sum.text) !== a + b) {
+    return [{ kind: "number-sum-wrong", detail: `${sent}: expected ${a + b}, answered ${show(result.isError === true ? result : sum)}` }];
+  }
+  return [];
+}
+
 /** Splits an SSE body into the JSON texts of its `data` fields. */
 function sseData(body: string): string[] {
   const out: string[] = [];
@@ -264,6 +290,7 @@ export function check(expect: Expect, observed: Observed, idText: string | undef
 
   // 5. What the result carries.
   const result = r.result;
+  if (expect.probe?.kind === "sum" && isRecord(result)) for (const v of sumViolations(expect.probe, result)) add(v.kind, v.detail);
   if (expect.probe && isRecord(result) && result.isError !== true && result.resultType === "complete") {
     const structured = result.structuredContent;
     if (expect.probe.kind === "echo") {

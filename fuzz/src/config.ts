@@ -46,6 +46,8 @@ export const VIOLATION_KINDS = [
   "number-changed", // a number a double holds exactly, not echoed with the same value
   "echo-changed", // anything else echoed differently (strings, keys, structure)
   "output-schema-broken", // structuredContent on the wire that breaks the tool's outputSchema
+  "number-tool-fault", // add answered a tool fault for numeric arguments (a handler got a type its schema excludes)
+  "number-sum-wrong", // add's sum of finite numbers is not the double sum of what JSON.parse reads
   // the initialize era (2025-11-25)
   "version-negotiation", // InitializeResult.protocolVersion is not the one asked for when served, nor the server's newest otherwise
   "session-id-missing", // an HTTP initialize answered without a valid Mcp-Session-Id
@@ -116,9 +118,9 @@ export const LIMITS = {
 
 /** The fixture's tools, as the generators call them. */
 export const TOOLS = {
-  /** Returns its arguments as structuredContent and as JSON text: the number-preservation probe. */
+  /** Returns its arguments as structuredContent and as JSON text: the number-preservation probe (it opts in to exact integers). */
   echo: "echo",
-  /** a + b, with an outputSchema whose sum is a number. */
+  /** a + b, with an outputSchema whose sum is a number: any numeric argument (2^53 + 1 too) gives the double sum, never a fault. */
   add: "add",
   /** Arguments mirrored in Mcp-Param-* headers (x-mcp-header). */
   route: "route",

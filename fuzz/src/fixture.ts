@@ -22,7 +22,12 @@ function createFixtureServer(): McpServer {
 
   server.registerTool(
     TOOLS.echo,
-    { description: "Returns its arguments", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
+    {
+      description: "Returns its arguments",
+      // Exact integers: the probe checks every digit comes back.
+      bigIntegers: "bigint",
+      inputSchema: { type: "object", properties: { text: { type: "string" } } },
+    },
     (args) =>
       callToolResult([
         ["text", JSON.stringify(args)],

@@ -350,6 +350,36 @@ const bigProgressTokenCase: fc.Arbitrary<Case> = fc.tuple(validRequest, validId,
   };
 });
 
+/** Integer literals past the double range (309 to 400 digits): JSON.parse reads them as Infinity. */
+const beyondDoublesText = fc
+  .tuple(fc.integer({ min: 309, max: 400 }), fc.boolean())
+  .map(([digits, negative]) => new Raw(`${negative ? "-" : ""}9${"0".repeat(digits - 1)}`));
+
+/** Any number a client may send as a tool argument, integers beyond 2^53 most of all. */
+const anyNumber: fc.Arbitrary<J> = fc.oneof(
+  { arbitrary: bigIntegerText, weight: 5 },
+  { arbitrary: plainNumber, weight: 3 },
+  { arbitrary: spelledText, weight: 1 },
+  { arbitrary: lossyText, weight: 1 },
+  { arbitrary: overflowText, weight: 1 },
+  { arbitrary: beyondDoublesText, weight: 1 },
+);
+
+/**
+ * `add` (a `number` schema, no opt-in) with any two numbers: never a tool fault, and for finite
+ * numbers the double sum of what JSON.parse reads (an integer beyond 2^53 is its nearest double).
+ */
+export const addNumbersCase: fc.Arbitrary<Case> = fc.tuple(anyNumber, anyNumber, validMeta, validId, order).map(([a, b, meta, id, o]) => {
+  const params = { ...toolCall(TOOLS.add, { a, b }), _meta: meta };
+  return {
+    category: "valid/add-numbers",
+    transports: BOTH,
+    render: renderTree(message("tools/call", params, o), id),
+    http: httpSpec(clientHeaders("tools/call", params)),
+    expect: { ...RESULT, probe: { kind: "sum", a, b } },
+  };
+});
+
 /** Valid requests with unknown members added at the top level and in params: still answered. */
 const extraFieldsCase: fc.Arbitrary<Case> = fc
   .tuple(validRequest, validId, fc.array(fc.tuple(key, jsonValue), { minLength: 1, maxLength: 3 }))
@@ -1268,6 +1298,7 @@ export const FAMILIES: readonly { name: string; weight: number; arbitrary: fc.Ar
   { name: "valid", weight: 300, arbitrary: validCase, transports: BOTH },
   { name: "route-bom", weight: 5, arbitrary: routeBomCase, transports: BOTH },
   { name: "progress-token-bigint", weight: 5, arbitrary: bigProgressTokenCase, transports: BOTH },
+  { name: "add-numbers", weight: 20, arbitrary: addNumbersCase, transports: BOTH },
   { name: "extra-fields", weight: 20, arbitrary: extraFieldsCase, transports: BOTH },
   { name: "truncated", weight: 40, arbitrary: truncatedCase, transports: BOTH },
   { name: "invalid-utf8", weight: 30, arbitrary: badUtf8Case, transports: BOTH },

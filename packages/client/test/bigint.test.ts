@@ -1,5 +1,6 @@
 // Integers beyond ±(2^53 − 1) keep every digit between @x/client and a real @x/server, both
-// ways, over Streamable HTTP (JSON and SSE), stdio and the in-memory transport.
+// ways, over Streamable HTTP (JSON and SSE), stdio and the in-memory transport (the server's
+// tools opt in with bigIntegers: by default a handler gets JSON.parse's double).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +21,7 @@ const TOOLS = `(server, seen) => {
   server.registerTool(
     "echo_n",
     {
+      bigIntegers: "bigint",
       inputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
       outputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
     },
@@ -29,7 +31,7 @@ const TOOLS = `(server, seen) => {
     },
   );
   server.registerTool("big_result", {}, () => ({ resultType: "complete", content: [], structuredContent: { big: 2n ** 64n, list: [-(10n ** 30n), 1] } }));
-  server.registerTool("log_n", {}, async (args, ctx) => {
+  server.registerTool("log_n", { bigIntegers: "bigint" }, async (args, ctx) => {
     ctx.log("info", { n: args.n });
     return { resultType: "complete", content: [], structuredContent: { n: args.n } };
   });

@@ -10,7 +10,7 @@
  * @module @x/jsonrpc
  */
 import { MissingDependencyError } from "./runtime.js";
-import { parseJson } from "./json.js";
+import { readJson } from "./json.js";
 
 export { parseJson, replaceBigInts, stringifyJson } from "./json.js";
 export { asMissingDependency, brandAcrossCopies, MissingDependencyError, nodeBuiltin, requireLazily, runTimeRequire } from "./runtime.js";
@@ -273,10 +273,12 @@ export type DecodeJsonReason = "utf-8" | "empty" | "depth" | "syntax";
 
 /**
  * What {@link decodeJson} gives: the decoded value, or the code and message of
- * the error to answer with and the reason.
+ * the error to answer with and the reason. `lossless` is true when the text
+ * held a run of 16 digits and was read again by lossless-json: only then may
+ * `value` hold a `bigint`; false, `value` is exactly what `JSON.parse` gives.
  */
 export type DecodeJsonResult =
-  | { ok: true; value: unknown }
+  | { ok: true; value: unknown; lossless: boolean }
   | {
       ok: false;
       code: typeof JsonRpcErrorCode.ParseError | typeof JsonRpcErrorCode.InvalidRequest;
@@ -288,12 +290,13 @@ const UTF8 = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Decodes one message: strict UTF-8 (a leading byte order mark is dropped),
- * then the depth bound, then {@link parseJson} (integers beyond 2^53 as `bigint`).
+ * then the depth bound, then {@link parseJson} (integers beyond 2^53 as `bigint`;
+ * `lossless` says whether the value may hold one).
  *
  * @param maxDepth the deepest `{`/`[` nesting accepted (see {@link DEFAULT_MAX_JSON_DEPTH}).
  * @param subject how the error message names what was read, e.g. `"the body"`
  *   or `"the line"` (default `"the message"`).
- * @returns `{ ok: true, value }`, or `{ ok: false, code, message, reason }`:
+ * @returns `{ ok: true, value, lossless }`, or `{ ok: false, code, message, reason }`:
  *   -32700 `"Parse error: {subject} is not UTF-8 JSON"` for invalid UTF-8,
  *   blank text or bad JSON; -32600 `"Invalid request: JSON nested deeper than
  *   {maxDepth}"` for too deep a nesting.
@@ -331,7 +334,7 @@ export function decodeJsonText(text: string, maxDepth: number, subject = "the me
     };
   }
   try {
-    return { ok: true, value: parseJson(text) };
+    return readJson(text);
   } catch (error) {
     if (error instanceof MissingDependencyError) throw error;
     return parseError(subject, "syntax");

@@ -52,8 +52,20 @@ const PARSE_OPTIONS = { parseNumber: readNumber, onDuplicateKey: ({ newValue }: 
  *   installed; RangeError when such text nests thousands of levels deep.
  */
 export function parseJson(text: string): unknown {
+  return readJson(text).value;
+}
+
+/**
+ * {@link parseJson}'s value, and whether lossless-json read it: only then may
+ * the value hold a `bigint`. `lossless: false` is a value `JSON.parse` gave,
+ * which a reader may hand on as it is, without looking for a `bigint` in it.
+ * Throws what {@link parseJson} throws.
+ */
+export function readJson(text: string): { ok: true; value: unknown; lossless: boolean } {
   const value: unknown = JSON.parse(text);
-  return LONG_DIGIT_RUN.test(text) ? losslessJson().parse(text, null, PARSE_OPTIONS) : value;
+  return LONG_DIGIT_RUN.test(text)
+    ? { ok: true, value: losslessJson().parse(text, null, PARSE_OPTIONS), lossless: true }
+    : { ok: true, value, lossless: false };
 }
 
 /**

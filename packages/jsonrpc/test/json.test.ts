@@ -185,6 +185,16 @@ describe("replaceBigInts", () => {
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
     expect(Object.hasOwn(copy, "__proto__")).toBe(true);
   });
+
+  it("with Number, gives back what JSON.parse reads: the same nearest double for any integer, Infinity past the range", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 400n), max: 10n ** 400n }), (n) => {
+        const text = `[${n},{"n":${n}}]`;
+        expect(replaceBigInts(parseJson(text), Number)).toStrictEqual(JSON.parse(text));
+      }),
+    );
+    expect(replaceBigInts(parseJson(`1${"0".repeat(400)}`), Number)).toBe(Number.POSITIVE_INFINITY);
+  });
 });
 
 describe("lossless-json is loaded on first need only", () => {

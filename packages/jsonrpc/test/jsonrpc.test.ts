@@ -244,8 +244,8 @@ describe("decodeJson", () => {
   });
 
   it("decodes UTF-8 JSON, dropping a byte order mark", () => {
-    expect(decodeJson(bytes('{"a":"é"}'), 64)).toStrictEqual({ ok: true, value: { a: "é" } });
-    expect(decodeJson(new Uint8Array([0xef, 0xbb, 0xbf, ...bytes("[1]")]), 64)).toStrictEqual({ ok: true, value: [1] });
+    expect(decodeJson(bytes('{"a":"é"}'), 64)).toStrictEqual({ ok: true, value: { a: "é" }, lossless: false });
+    expect(decodeJson(new Uint8Array([0xef, 0xbb, 0xbf, ...bytes("[1]")]), 64)).toStrictEqual({ ok: true, value: [1], lossless: false });
   });
 
   it("refuses invalid UTF-8, blank text and bad JSON with -32700, naming the subject", () => {
@@ -277,7 +277,7 @@ describe("decodeJson", () => {
       message: "Invalid request: JSON nested deeper than 2",
       reason: "depth",
     });
-    expect(decodeJson(bytes("[[]]"), 2)).toStrictEqual({ ok: true, value: [[]] });
+    expect(decodeJson(bytes("[[]]"), 2)).toStrictEqual({ ok: true, value: [[]], lossless: false });
     // Deeper than JSON.parse's recursion could bear: refused without a stack overflow.
     expect(decodeJson(bytes("[".repeat(1_000_000)), DEFAULT_MAX_JSON_DEPTH)).toMatchObject({ ok: false, reason: "depth" });
   });
@@ -295,6 +295,20 @@ describe("decodeJson", () => {
   });
 
   it("reads an integer beyond 2^53 as a bigint with exactly its digits", () => {
-    expect(decodeJson(bytes('{"id":9007199254740993}'), 64)).toStrictEqual({ ok: true, value: { id: 9007199254740993n } });
+    expect(decodeJson(bytes('{"id":9007199254740993}'), 64)).toStrictEqual({ ok: true, value: { id: 9007199254740993n }, lossless: true });
+  });
+
+  it("says lossless only for text with a run of 16 digits: otherwise the value is JSON.parse's, with no bigint to look for", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+        const text = JSON.stringify(value);
+        const decoded = decodeJsonText(text, 64);
+        if (!decoded.ok) throw new Error(`refused ${text}`);
+        expect(decoded.lossless).toBe(/\d{16}/.test(text));
+        if (!decoded.lossless) expect(decoded.value).toStrictEqual(JSON.parse(text));
+      }),
+    );
+    // A run inside a string is a false alarm: read again, with nothing to change.
+    expect(decodeJsonText('{"s":"1234567890123456"}', 64)).toStrictEqual({ ok: true, value: { s: "1234567890123456" }, lossless: true });
   });
 });

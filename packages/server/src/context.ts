@@ -259,6 +259,8 @@ export interface RunScope {
   task?: TaskScope;
   /** For a tool with `taskStart: "deferred"`: turns the rest of the run into a task (see `RequestContext.startTask`). */
   startTask?: () => Promise<boolean>;
+  /** The request's `InboundRequest.lossless`: `false` when it holds no `bigint` (its values need no conversion). */
+  lossless?: boolean | undefined;
 }
 
 /** What a run needs of the task it belongs to (internal). */

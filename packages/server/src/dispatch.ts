@@ -88,6 +88,14 @@ export interface InboundRequest {
    * `undefined` for a 2026-07-28 request. Its envelope is then the session's.
    */
   session?: LegacySession;
+  /**
+   * How the message was read (`decodeJson`'s `lossless`), set by this
+   * package's transports: `false` when `JSON.parse` alone read it, so it
+   * holds no `bigint` and what handlers receive needs no conversion; `true`
+   * when lossless-json read it. Absent for a message handed to `handle` or
+   * `inspect` as a value: it may hold a `bigint` (README "Numbers").
+   */
+  lossless?: boolean;
 }
 
 /**
@@ -254,7 +262,7 @@ export class Dispatcher {
     }
     const entry = this.#table.get(method);
     if (!entry?.enabled()) return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, "message");
-    const scope: RunScope = {};
+    const scope: RunScope = { lossless: request.lossless };
     const ctx = this.#context(request, transport, scope);
     // The table is keyed by method; its params are what the client sent (see methods.ts).
     const handle = entry.handle as (params: JsonObject, ctx: RequestContext, t: TransportInfo, s: RunScope) => unknown;
@@ -312,7 +320,7 @@ export class Dispatcher {
     const era = this.#eraMethods.get(method);
     const entry = era ?? (LATER_ONLY_METHODS.has(method) ? undefined : this.#table.get(method));
     if (!entry?.enabled()) return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, "message");
-    const scope: RunScope = { direct: true, session };
+    const scope: RunScope = { direct: true, session, lossless: request.lossless };
     const ctx = this.#context(request, transport, scope, {
       get logLevel() {
         return session.logLevel;

@@ -32,9 +32,12 @@ export {
   type ToolConfig,
   type ToolHandler,
   type ToolHandlerResult,
+  type ToolConfigCheck,
   type ToolResultOf,
   type TypedToolResult,
+  type WithBigIntegers,
 } from "./features/tools/define.js";
+export type { BigIntegers } from "./numbers.js";
 export { TOOL_NAME_PATTERN } from "./features/tools/index.js";
 export type { KeyRing } from "./keys.js";
 export {

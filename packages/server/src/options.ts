@@ -104,18 +104,15 @@ export interface ServerOptions {
    */
   toolTimeoutMs?: number;
   /**
-   * How a tool handler receives an integer beyond ±(2^53 − 1) in its
-   * arguments, which JSON numbers cannot carry exactly: `"bigint"` (default)
-   * as a `bigint` with every digit, `"string"` as its decimal digits
-   * (`"9007199254740993"`). Either way the arguments are checked against
-   * `inputSchema` first, the integer as sent (it passes `type: "integer"`),
-   * and a safe integer stays a `number`. Elsewhere (request ids, `_meta`,
-   * elicitation answers) such an integer is always a `bigint`. A tool (or
-   * ask) whose schema is a Standard Schema is the exception: its library is
-   * handed the nearest double (its number type is one), and the handler
-   * gets what the library gives back.
+   * Removed: a tool opts in to exact integers with its own
+   * `ToolConfig.bigIntegers`, whose handler type follows; every other
+   * handler receives an integer beyond ±(2^53 − 1) as the double `JSON.parse`
+   * gives (README "Numbers"). A server-wide choice could not change the
+   * types of handlers registered on it.
+   * @deprecated Set `bigIntegers` on each tool that needs exact integers.
+   * @throws TypeError (from the constructor) for any value.
    */
-  bigIntegers?: "bigint" | "string";
+  bigIntegers?: never;
   /**
    * The protocol versions served, any of `"2026-07-28"` (required) and the
    * `initialize` era's `"2025-11-25"`, `"2025-06-18"`, `"2025-03-26"`,

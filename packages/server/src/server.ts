@@ -33,6 +33,7 @@ import {
   checkTimeout,
   type ToolArguments,
   type ToolConfig,
+  type ToolConfigCheck,
   type ToolHandler,
   type ToolHandlerResult,
   type ToolResultOf,
@@ -150,7 +151,8 @@ export class McpServer {
   #serving = false;
 
   /**
-   * @throws TypeError when `info.name` or `info.version` is missing, `info.title` or `info.websiteUrl` is not a string, or an option has the wrong type;
+   * @throws TypeError when `info.name` or `info.version` is missing, `info.title` or `info.websiteUrl` is not a string, or an option has the wrong type
+   *   (the removed `bigIntegers` included: a tool opts in with its own);
    *   RangeError when a cache hint, `pageSize`, `toolTimeoutMs` or a key is invalid.
    */
   constructor(info: ServerInfo, options: ServerOptions = {}) {
@@ -170,6 +172,12 @@ export class McpServer {
     if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new RangeError(`pageSize must be an integer >= 1, got ${options.pageSize}`);
     this.keys = new KeyRing(keysFrom(options.requestStateKeys));
     if (options.toolTimeoutMs !== undefined) checkTimeout("toolTimeoutMs", options.toolTimeoutMs);
+    // Refused rather than ignored: a server that relied on it would get doubles silently.
+    if (options.bigIntegers !== undefined) {
+      throw new TypeError(
+        'ServerOptions.bigIntegers was removed: a tool opts in with its own bigIntegers ("bigint" or "string") in registerTool\'s config; every other handler receives an integer beyond 2^53 as the double JSON.parse gives',
+      );
+    }
     const host: ServerHost = {
       info: implementation,
       keys: this.keys,
@@ -297,6 +305,12 @@ export class McpServer {
    * output (and receive it: defaults filled, transforms applied), and
    * `structuredContent` as the output schema's input.
    *
+   * Numbers: the handler receives what `JSON.parse` gives (an integer beyond
+   * 2^53 as the nearest double), unless the config opts in with
+   * `bigIntegers`, which widens the number positions of the arguments' type
+   * to match (`bigIntegers` beside a Standard Schema `inputSchema` does not
+   * compile, and throws).
+   *
    * The published definition is a deep-frozen copy of what is given (unless
    * it holds more than plain JSON data: a class instance, getter or
    * `toJSON`), so later changes to the given objects do not reach
@@ -311,12 +325,12 @@ export class McpServer {
    */
   registerTool<const Config extends ToolConfig & { outputSchema: object }, const Result extends ToolResultOf<Config>>(
     name: string,
-    config: Config,
+    config: Config & ToolConfigCheck<Config>,
     handler: ToolHandler<ToolArguments<Config>, Result>,
   ): this;
   registerTool<Args = never, const Config extends ToolConfig = ToolConfig>(
     name: string,
-    config: Config,
+    config: Config & ToolConfigCheck<Config>,
     handler: ToolHandler<
       [Args] extends [never] ? ToolArguments<Config> : NoInfer<Args>,
       [Args] extends [never] ? ToolResultOf<Config> : ToolHandlerResult

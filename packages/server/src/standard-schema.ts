@@ -19,7 +19,6 @@
  * never sees a Standard Schema's values.
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
-import { replaceBigInts } from "@x/jsonrpc";
 import { boundText, ECHO_LIMIT, MESSAGE_LIMIT } from "./actions/bound.js";
 import type { JsonObject } from "./objects.js";
 import { nonFiniteProblem, type SchemaProblem } from "./schema.js";
@@ -159,11 +158,11 @@ function outcomeOf(result: StandardSchemaV1.Result<unknown>): StandardOutcome {
 }
 
 /**
- * The library's validation of `schema` as a {@link StandardCheck}. A value
- * read from JSON may hold a `bigint` (an integer beyond 2^53): the library
- * is handed the nearest double instead, since a library's number is a
- * double. A validation that throws (or rejects) is reported as one problem
- * at the root with the error's message, as the library's answer would be.
+ * The library's validation of `schema` as a {@link StandardCheck}. A
+ * library's number is a double: callers hand it values with `JSON.parse`'s
+ * numbers (`asParsed` of `numbers.ts`), never a `bigint`. A validation that
+ * throws (or rejects) is reported as one problem at the root with the
+ * error's message, as the library's answer would be.
  */
 export function standardCheck(schema: StandardSchemaV1): StandardCheck {
   const validate = schema["~standard"].validate;
@@ -176,7 +175,7 @@ export function standardCheck(schema: StandardSchemaV1): StandardCheck {
   return (value) => {
     let result: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>;
     try {
-      result = validate(replaceBigInts(value, Number));
+      result = validate(value);
     } catch (error) {
       return thrown(error);
     }

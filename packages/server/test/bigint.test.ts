@@ -1,6 +1,7 @@
-// Integers beyond ±(2^53 − 1) keep every digit: in arguments, results, notifications, requestState
-// and request ids, over real HTTP and over stdio. Bodies are written and read as text here:
-// JSON.parse in the test would round them itself.
+// Integers beyond ±(2^53 − 1) keep every digit: in the arguments of tools that opt in
+// (bigIntegers), results, notifications, requestState and request ids, over real HTTP and over
+// stdio; elicitation answers reach handlers as JSON.parse's doubles. Bodies are written and read as
+// text here: JSON.parse in the test would round them itself.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +23,7 @@ function bigServer(options: ServerOptions = {}) {
   server.registerTool(
     "echo_n",
     {
+      bigIntegers: "bigint",
       inputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
       outputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
     },
@@ -30,11 +32,23 @@ function bigServer(options: ServerOptions = {}) {
       return { resultType: "complete", content: [{ type: "text", text: String(args.n) }], structuredContent: { n: args.n as never } };
     },
   );
-  server.registerTool("number_n", { inputSchema: { type: "object", properties: { n: { type: "number", minimum: 0 } } } }, (args) =>
-    String(args.n),
+  server.registerTool(
+    "number_n",
+    { bigIntegers: "bigint", inputSchema: { type: "object", properties: { n: { type: "number", minimum: 0 } } } },
+    (args) => String(args.n),
   );
-  server.registerTool("small_n", { inputSchema: { type: "object", properties: { n: { type: "integer", maximum: 100 } } } }, (args) =>
-    String(args.n),
+  server.registerTool(
+    "small_n",
+    { bigIntegers: "bigint", inputSchema: { type: "object", properties: { n: { type: "integer", maximum: 100 } } } },
+    (args) => String(args.n),
+  );
+  server.registerTool(
+    "digits_n",
+    { bigIntegers: "string", inputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } },
+    (args) => {
+      seen.push(args.n);
+      return String(args.n);
+    },
   );
   server.registerTool("big_result", {}, () => ({
     resultType: "complete",
@@ -45,12 +59,12 @@ function bigServer(options: ServerOptions = {}) {
     ctx.progress(1, 2);
     return "progressed";
   });
-  server.registerTool("log_n", {}, async (args, ctx) => {
+  server.registerTool("log_n", { bigIntegers: "bigint" }, async (args, ctx) => {
     ctx.log("info", { n: args.n });
     return "logged";
   });
   const integer = { type: "object" as const, properties: { v: { type: "integer" as const } }, required: ["v"] };
-  server.registerTool("ask_twice", {}, async (args, ctx) => {
+  server.registerTool("ask_twice", { bigIntegers: "bigint" }, async (args, ctx) => {
     const a = await ctx.elicit("a?", integer);
     const b = await ctx.elicit("b?", integer);
     const value = (answer: typeof a) => (answer.action === "accept" ? answer.content?.v : undefined);
@@ -84,7 +98,7 @@ describe("big integers over Streamable HTTP", () => {
     return { status: response.status, type: response.headers.get("content-type") ?? "", text: await response.text() };
   };
 
-  it("an argument of 2^53 + 1 reaches the handler as that bigint and comes back with every digit (text and structuredContent)", async () => {
+  it("an argument of 2^53 + 1 reaches a tool that opts in as that bigint and comes back with every digit (text and structuredContent)", async () => {
     const res = await post(callText("1", "echo_n", `{"n":${BIG}}`));
     expect(res.status).toBe(200);
     expect(big.seen.at(-1)).toBe(BigInt(BIG));
@@ -154,7 +168,7 @@ describe("big integers over Streamable HTTP", () => {
     expect(res.text).toContain("progressed");
   });
 
-  it("big integers in elicitation answers survive the sealed requestState of a Multi Round-Trip Request", async () => {
+  it("elicitation answers reach the handler as JSON.parse's doubles, from inputResponses and from the sealed requestState", async () => {
     const caps = { [META_CLIENT_CAPABILITIES]: { elicitation: {} } };
     const args = `{"k":${HUGE}}`;
     const r1 = JSON.parse((await post(callText("10", "ask_twice", args, caps), "ask_twice")).text);
@@ -168,7 +182,7 @@ describe("big integers over Streamable HTTP", () => {
       callText("12", "ask_twice", args, caps, `,"inputResponses":${answer("elicit-2", `-${BIG}`)},"requestState":${state}`),
       "ask_twice",
     );
-    expect(r3.text).toContain(`"structuredContent":{"arg":${HUGE},"a":${BIG},"b":-${BIG}}`);
+    expect(r3.text).toContain(`"structuredContent":{"arg":${HUGE},"a":9007199254740992,"b":-9007199254740992}`);
   });
 });
 
@@ -230,20 +244,11 @@ describe("big integers over stdio", () => {
     expect(lines[0]).toMatch(/"id":9007199254740992[,}]/);
   });
 
-  it("bigIntegers: 'string' hands such integers to the handler as decimal strings, still checked as integers", async () => {
-    const { server, seen } = bigServer({ bigIntegers: "string" });
-    const lines = await run(server, [callText(BIG, "echo_n", `{"n":${BIG}}`), callText("2", "echo_n", `{"n":7}`)]);
+  it('a tool with bigIntegers: "string" gets such integers as decimal strings, still checked as integers', async () => {
+    const { server, seen } = bigServer();
+    const lines = await run(server, [callText(BIG, "digits_n", `{"n":${BIG}}`), callText("2", "digits_n", `{"n":7}`)]);
     expect(seen).toEqual([BIG, 7]);
     expect(lines[0]).toMatch(new RegExp(`"id":${BIG}[,}]`));
-  });
-});
-
-describe("the bigIntegers option", () => {
-  it('takes "bigint" or "string" only', () => {
-    expect(() => new McpServer({ name: "s", version: "1" }, { bigIntegers: "number" as never })).toThrow(
-      new TypeError('bigIntegers must be "bigint" or "string", got number'),
-    );
-    expect(() => new McpServer({ name: "s", version: "1" }, { bigIntegers: "string" })).not.toThrow();
   });
 });
 

@@ -19,6 +19,7 @@ import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabiliti
 import { META_PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import type { RequestContext, RunScope } from "../context.js";
 import { ClientRequestError, McpError } from "../errors.js";
+import { asParsed } from "../numbers.js";
 import { isObject, type JsonObject } from "../objects.js";
 import type { LegacySession } from "./session.js";
 
@@ -194,14 +195,16 @@ export interface EraMethod {
 /**
  * Checks a client's answer to a server-to-client request with the era's
  * validator for `method`'s result.
+ * @returns the answer with `JSON.parse`'s numbers (README "Numbers"): what the handler receives.
  * @throws ClientRequestError(-32602) naming the method when the answer is not of its result type.
  */
 export function checkClientAnswer(method: string, answer: unknown): unknown {
   const v = legacyValidators();
   const check =
     method === "elicitation/create" ? v.ElicitResult : method === "sampling/createMessage" ? v.CreateMessageResult : v.ListRootsResult;
-  if (!check(answer)) throw new ClientRequestError(ErrorCode.InvalidParams, `the client's answer to ${method} is not a valid result`);
-  return answer;
+  const parsed = asParsed(answer);
+  if (!check(parsed)) throw new ClientRequestError(ErrorCode.InvalidParams, `the client's answer to ${method} is not a valid result`);
+  return parsed;
 }
 
 /** True when `value` carries the 2026-07-28 envelope (`_meta` with a protocol version): a request of the later era. */

@@ -13,7 +13,6 @@
  * `state.ts` seals what a round gathered, and `run.ts` runs a handler as a round.
  */
 import { createMessageRequest, elicitRequest, elicitUrlRequest } from "@x/builders";
-import { replaceBigInts } from "@x/jsonrpc";
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -25,6 +24,7 @@ import type {
 } from "@x/mcp-v2607";
 import { Method } from "@x/mcp-v2607/constants";
 import { isObject, type JsonObject } from "../objects.js";
+import { asParsed } from "../numbers.js";
 import { MissingDependencyError } from "../runtime-deps.js";
 import { type CompiledSchema, compileSchema, defaultValidator, type JsonSchemaValidator } from "../schema.js";
 import {
@@ -184,6 +184,12 @@ function acceptedAs(result: ElicitResult, outcome: StandardOutcome): StandardEli
   return copy as StandardElicitResult<unknown>;
 }
 
+/** An answer with JSON.parse's numbers (README "Numbers") if it is of its type, else `undefined`. */
+function checkedAnswer<T>(answer: unknown, valid: (value: unknown) => value is T): T | undefined {
+  const parsed = asParsed(answer);
+  return valid(parsed) ? parsed : undefined;
+}
+
 /** Form elicitation needs `elicitation` with `form`, or an empty `elicitation` (form is the default mode). */
 function formMissing(caps: ClientCapabilities): string | undefined {
   // Unchecked: the client's capabilities are only known to be an object.
@@ -248,9 +254,9 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
         matches ??= answerSchema(requestedSchema, validator ?? defaultValidator());
       },
       accept: (answer) => {
-        // The generated validators know no bigint (an answer's integer beyond 2^53): checked as the nearest double.
-        if (!V!.ElicitResult(replaceBigInts(answer, Number))) return undefined;
-        const result = answer as ElicitResult;
+        // JSON.parse's numbers, as the answer's type declares them (an integer beyond 2^53 the nearest double).
+        const result = asParsed(answer) as ElicitResult;
+        if (!V!.ElicitResult(result)) return undefined;
         if (result.action === "accept" && matches!(result.content ?? {}).length > 0) return undefined;
         return result;
       },
@@ -271,8 +277,8 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
         checked("elicit", () => elicitRequest(message, requestedSchema));
       },
       accept: (answer) => {
-        if (known instanceof TypeError || !V!.ElicitResult(replaceBigInts(answer, Number))) return undefined;
-        const result = answer as ElicitResult;
+        const result = asParsed(answer) as ElicitResult;
+        if (known instanceof TypeError || !V!.ElicitResult(result)) return undefined;
         if (result.action !== "accept") return result;
         const outcome = known.check(result.content ?? {});
         return outcome instanceof Promise ? outcome.then((o) => acceptedAs(result, o)) : acceptedAs(result, outcome);
@@ -292,7 +298,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
         options,
         missing: isObject(e) && e.url !== undefined ? undefined : "elicitation.url",
         check: () => checked("elicitUrl", () => elicitUrlRequest(message, url)),
-        accept: (answer) => (V!.ElicitResult(answer) ? answer : undefined),
+        accept: (answer) => checkedAnswer(answer, V!.ElicitResult),
       };
     },
     /** A sampling request. @deprecated Sampling is deprecated by the 2026-07-28 spec. */
@@ -303,7 +309,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
         options,
         missing: isObject(caps.sampling) ? undefined : "sampling",
         check: () => checked("createMessage", () => createMessageRequest(params)),
-        accept: (answer) => (V!.CreateMessageResult(answer) ? answer : undefined),
+        accept: (answer) => checkedAnswer(answer, V!.CreateMessageResult),
       };
     },
     /** A roots request. @deprecated Roots are deprecated by the 2026-07-28 spec. */
@@ -314,7 +320,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
         options,
         missing: isObject(caps.roots) ? undefined : "roots",
         check: () => {},
-        accept: (answer) => (V!.ListRootsResult(answer) ? answer : undefined),
+        accept: (answer) => checkedAnswer(answer, V!.ListRootsResult),
       };
     },
   };

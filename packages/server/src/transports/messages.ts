@@ -17,7 +17,8 @@ import { statusOf } from "./http/status.js";
  * to be UTF-8 (stdio reads a chunk of ASCII lines as one string): `subject`
  * names what carried it in the parse error's
  * text ("the body", "the line"). An integer beyond ±(2^53 − 1) is read as a
- * `bigint` with every digit (`parseJson`). Never throws: bytes that are not
+ * `bigint` with every digit (`parseJson`); a request says whether it may
+ * hold one (`InboundRequest.lossless`). Never throws: bytes that are not
  * UTF-8 JSON give -32700, nesting deeper than `maxDepth` or a batch -32600,
  * a message that needs lossless-json when it is not installed -32603 (the
  * MissingDependencyError shown once as a process warning), all without an id.
@@ -38,7 +39,10 @@ export function readMessage(
   }
   if (!decoded.ok) return refused(decoded.code, decoded.message);
   if (Array.isArray(decoded.value)) return refused(ErrorCode.InvalidRequest, "Invalid request: batches are not supported");
-  return server.inspect(decoded.value, session);
+  const inbound = server.inspect(decoded.value, session);
+  // The parse's own signal: only a message lossless-json read is walked for bigints later.
+  if (inbound.kind === "request") inbound.lossless = decoded.lossless;
+  return inbound;
 }
 
 let warned = false;

@@ -3,6 +3,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";
+import { stringifyJson } from "@x/jsonrpc";
 import { expect } from "vitest";
 import { createNodeHandler, type McpServer, type NodeHandler, type NodeHandlerOptions, serveStdio } from "../../src/index.js";
 import type { Core } from "../../src/transports/http/core.js";
@@ -140,7 +141,8 @@ export function stdioConnect(server: McpServer) {
   let id = 0;
   return {
     send(message: Message) {
-      stdin.write(`${JSON.stringify(message)}\n`);
+      // A bigint is written as its digits, as a client of this SDK writes it.
+      stdin.write(`${stringifyJson(message)}\n`);
     },
     /** Sends a request and returns its id. */
     request(method: string, params: Message = {}) {

@@ -11,6 +11,7 @@ import type { JsonObject } from "../../objects.js";
 import { MissingDependencyError } from "../../runtime-deps.js";
 import { type CompiledSchema, compileSchema, type JsonSchemaValidator, unknownKeyword } from "../../schema.js";
 import { checkedScopes } from "../../authorization.js";
+import { type BigIntegers, checkBigIntegers } from "../../numbers.js";
 import { isStandardSchema, type StandardCheck, type StandardSchemaV1, standardCheck, standardJsonSchema } from "../../standard-schema.js";
 
 /** A JSON Schema object for a tool's arguments; its root `type` must be `"object"`. */
@@ -29,10 +30,10 @@ export type ToolHandlerResult = CallToolResult | InputRequiredResult | string;
 /**
  * A tool handler: receives the call's arguments (already checked against
  * `inputSchema`; for a Standard Schema, the value its validation gave back)
- * and the request context. An integer beyond ±(2^53 − 1)
- * arrives as a `bigint` with every digit (a decimal string with the server
- * option `bigIntegers: "string"`); a safe integer is a `number`, a decimal a
- * double. A `bigint` it returns (in `structuredContent`, say) is written as
+ * and the request context. Numbers are what `JSON.parse` gives: an integer
+ * beyond ±(2^53 − 1) arrives as the nearest double, unless the tool opts in
+ * with `bigIntegers` (then as a `bigint` with every digit, or its decimal
+ * digits). A `bigint` it returns (in `structuredContent`, say) is written as
  * its digits. It may throw: the fault becomes an `isError` result and the
  * server goes on serving.
  */
@@ -43,8 +44,9 @@ export type ToolHandler<Args = JsonObject, Result = ToolHandlerResult> = (args: 
  * inline in `registerTool`'s config), through json-schema-to-ts' `FromSchema`;
  * a schema typed only as {@link InputSchema}/{@link OutputSchema} (not a
  * literal) gives `JsonObject`. A property with a `default` stays optional:
- * the server does not fill defaults in. `integer` is typed `number`, though an
- * integer beyond ±(2^53 − 1) arrives as a `bigint` (see {@link ToolHandler}).
+ * the server does not fill defaults in. `integer` is typed `number`, which is
+ * what a handler receives unless its tool opts in with `bigIntegers` (see
+ * {@link WithBigIntegers}).
  */
 export type SchemaType<S> = [S] extends [never]
   ? JsonObject
@@ -68,24 +70,45 @@ export type TypedToolResult<Out> =
   | (InputRequiredResult & { resultType: "input_required" });
 
 /**
+ * `T` with every `number` position (a number literal included) widened to
+ * take what `bigIntegers: B` hands a handler for an integer beyond
+ * ±(2^53 − 1): `number | bigint` for `"bigint"`, `number | string` for
+ * `"string"`, both for the union. Arrays, tuples and nested objects are
+ * widened throughout; other types stay. Use it to declare the arguments of
+ * `registerTool<Args>` for a tool that opts in.
+ */
+export type WithBigIntegers<T, B extends BigIntegers | undefined> = T extends number
+  ? T | (B extends "bigint" ? bigint : B extends "string" ? string : never)
+  : T extends readonly unknown[]
+    ? { [K in keyof T]: WithBigIntegers<T[K], B> }
+    : T extends object
+      ? { [K in keyof T]: WithBigIntegers<T[K], B> }
+      : T;
+
+/**
  * The handler's argument type for a config: for a Standard Schema
  * `inputSchema`, the type its validation gives back
  * (`StandardSchemaV1.InferOutput`: defaults filled, transforms applied);
  * for a literal JSON Schema, {@link SchemaType}; `JsonObject` when there is
  * none. The Standard Schema test comes first: a library's schema object may
- * look like a JSON Schema too (a zod object has `type: "object"`).
+ * look like a JSON Schema too (a zod object has `type: "object"`). With
+ * `bigIntegers`, every number position is widened (see {@link WithBigIntegers}).
  */
 export type ToolArguments<C> = C extends { inputSchema: infer S }
   ? S extends StandardSchemaV1
     ? StandardSchemaV1.InferOutput<S>
-    : SchemaType<S>
+    : "bigIntegers" extends keyof C
+      ? WithBigIntegers<SchemaType<S>, Extract<C["bigIntegers" & keyof C], BigIntegers>>
+      : SchemaType<S>
   : JsonObject;
 
 /**
  * The handler's result type for a config: {@link TypedToolResult} of what a
  * Standard Schema `outputSchema` accepts (`StandardSchemaV1.InferInput`: the
  * server validates it and sends the validation's output) or of a literal
- * JSON Schema's type; else {@link ToolHandlerResult}.
+ * JSON Schema's type (for a tool that opts in with `bigIntegers`, a number
+ * position may hold a `bigint` too, which is written with every digit); else
+ * {@link ToolHandlerResult}.
  */
 export type ToolResultOf<C> = C extends { outputSchema: infer S }
   ? [S] extends [never]
@@ -95,9 +118,16 @@ export type ToolResultOf<C> = C extends { outputSchema: infer S }
       : S extends object
         ? string extends keyof S
           ? ToolHandlerResult
-          : TypedToolResult<SchemaType<S>>
+          : TypedToolResult<"bigIntegers" extends keyof C ? WithBigIntegers<SchemaType<S>, "bigint"> : SchemaType<S>>
         : ToolHandlerResult
   : ToolHandlerResult;
+
+/**
+ * What `registerTool` adds to its config's type: `bigIntegers` beside a
+ * Standard Schema `inputSchema` does not compile (its library reads numbers
+ * as doubles, and its output type is what the handler gets).
+ */
+export type ToolConfigCheck<C> = C extends { inputSchema: StandardSchemaV1; bigIntegers: BigIntegers } ? { bigIntegers?: never } : unknown;
 
 /** The definition of a tool, as given to `McpServer.registerTool`. */
 export interface ToolConfig {
@@ -158,6 +188,23 @@ export interface ToolConfig {
    * Round-Trip asks of the call (answered before any task exists).
    */
   taskStart?: "immediate" | "deferred";
+  /**
+   * Opts in to exact integers: how the handler receives an integer beyond
+   * ±(2^53 − 1) in its arguments, which a `number` cannot hold exactly
+   * (`9007199254740993` would be `...992`): `"bigint"`, a `bigint` with
+   * every digit; `"string"`, its decimal digits (`"9007199254740993"`). The
+   * arguments are checked against `inputSchema` first, the integer as sent
+   * (it passes `type: "integer"`; a bound compares its nearest double). The
+   * handler's argument type says so: every number position becomes
+   * `number | bigint` (or `number | string`; see {@link WithBigIntegers}),
+   * and with a literal `outputSchema` its `structuredContent` may hold a
+   * `bigint` where a number is declared. Default: none, the double
+   * `JSON.parse` gives. Needs a JSON Schema `inputSchema` (or none): a
+   * Standard Schema's library reads numbers as doubles. A safe integer is
+   * always a `number`. (Spec 2026-07-28, server/tools "Calling Tools"; the
+   * spec sets no precision.)
+   */
+  bigIntegers?: BigIntegers;
 }
 
 /** A tool as held by the server: its published definition and its compiled checks. */
@@ -186,6 +233,8 @@ export interface RegisteredTool {
   readonly taskSupport?: "optional" | "required" | undefined;
   /** `ToolConfig.taskStart` (`undefined`: immediate). */
   readonly taskStart?: "deferred" | undefined;
+  /** `ToolConfig.bigIntegers` (`undefined`: the handler gets `JSON.parse`'s numbers). */
+  readonly bigIntegers?: BigIntegers | undefined;
 }
 
 /** How {@link defineTool} checks the schemas. */
@@ -202,7 +251,8 @@ export interface DefineToolOptions {
  * and keeps its library's validation).
  *
  * @throws TypeError when the name is empty, the input schema's root type is not `"object"`,
- *   `taskSupport` or `taskStart` is not one of its values, or an `x-mcp-header` annotation breaks a rule; Error naming the tool and schema when a schema does not compile,
+ *   `taskSupport`, `taskStart` or `bigIntegers` is not one of its values, `bigIntegers` is set beside a
+ *   Standard Schema `inputSchema`, or an `x-mcp-header` annotation breaks a rule; Error naming the tool and schema when a schema does not compile,
  *   also when its `$schema` names a dialect that is not supported (the message
  *   names it), a keyword's value is not what the dialect's meta-schema allows
  *   (`required` not an array: the message gives its path), or a `$ref` does not resolve;
@@ -243,6 +293,12 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
   if (config.taskStart !== undefined && config.taskStart !== "immediate" && config.taskStart !== "deferred") {
     throw new TypeError(`tool ${name}: taskStart must be "immediate" or "deferred", got ${String(config.taskStart)}`);
   }
+  const bigIntegers = checkBigIntegers(`tool ${name}: bigIntegers`, config.bigIntegers);
+  if (bigIntegers !== undefined && standardIn) {
+    throw new TypeError(
+      `tool ${name}: bigIntegers needs a JSON Schema inputSchema (the ${String(standardIn["~standard"].vendor)} schema's library reads numbers as doubles)`,
+    );
+  }
   const strict = options.strictSchemas !== false;
   const definition: Tool = { name, inputSchema } as Tool;
   if (config.title !== undefined) definition.title = config.title;
@@ -270,6 +326,7 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
     timeoutMs: config.timeoutMs,
     taskSupport: support === "forbidden" ? undefined : support,
     taskStart: config.taskStart === "deferred" ? "deferred" : undefined,
+    bigIntegers,
   };
 }
 

@@ -43,8 +43,6 @@ export interface ToolsOptions {
   validator?: JsonSchemaValidator;
   /** The server's run limit of a call, in milliseconds. */
   toolTimeoutMs?: number;
-  /** How handlers receive integers beyond 2^53 (see `ServerOptions.bigIntegers`). */
-  bigIntegers?: "bigint" | "string";
 }
 
 /** A registered tool's hook, run when it is removed (plug-ins keep their own bookkeeping in step). */
@@ -77,10 +75,7 @@ export class ToolsFeature implements Feature {
     this.#strict = options.strictToolNames !== false;
     this.#strictSchemas = options.strictSchemas !== false;
     this.#validator = options.validator;
-    const big = options.bigIntegers;
-    if (big !== undefined && big !== "bigint" && big !== "string")
-      throw new TypeError(`bigIntegers must be "bigint" or "string", got ${String(big)}`);
-    this.#run = { timeoutMs: options.toolTimeoutMs, bigIntegers: big };
+    this.#run = { timeoutMs: options.toolTimeoutMs };
   }
 
   readonly methods: MethodTable = {

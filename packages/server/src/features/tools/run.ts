@@ -3,12 +3,12 @@
  * the handler run inside a fault boundary under its run limit, the result
  * normalised and checked against `outputSchema`, telemetry published.
  */
-import { replaceBigInts } from "@x/jsonrpc";
 import type { CallToolResult, InputRequiredResult } from "@x/mcp-v2607";
 import { boundText, boundValue, MESSAGE_LIMIT } from "../../actions/bound.js";
 import type { RequestContext, RunScope } from "../../context.js";
 import { isProtocolError } from "../../errors.js";
 import { roundEnded } from "../../mrtr/run.js";
+import { asDigits, asParsed } from "../../numbers.js";
 import { copyOwn, type JsonObject } from "../../objects.js";
 import { formatProblems, nonFiniteProblem, type SchemaProblem } from "../../schema.js";
 import type { StandardOutcome } from "../../standard-schema.js";
@@ -35,8 +35,6 @@ export function toolErrorResult(text: string, structured?: CallToolResult["struc
 export interface RunToolOptions {
   /** The server's run limit in milliseconds (0: none), used when the tool has no own `timeoutMs`. Default {@link DEFAULT_TOOL_TIMEOUT_MS}. */
   timeoutMs?: number;
-  /** `"string"`: integers beyond 2^53 reach the handler as decimal strings, after the input check. Default `"bigint"`. */
-  bigIntegers?: "bigint" | "string" | undefined;
 }
 
 /** The name a fault is reported under: the error's name (its class name when that says more), or `"throw"` for a thrown non-Error value. */
@@ -158,6 +156,13 @@ class RunLimit {
  * -32768 to -32000) is rethrown, so the request is answered with that
  * JSON-RPC error; so is the end of a Multi Round-Trip round.
  *
+ * The handler gets the arguments' numbers as `JSON.parse` reads them (an
+ * integer beyond 2^53 as the nearest double, checked as such: one past the
+ * double range is a non-finite number), unless the tool opted in with
+ * `bigIntegers`: then they are checked as sent and handed on exactly (as
+ * `bigint`s, or as their digits). A message `JSON.parse` alone read
+ * (`scope.lossless === false`) holds no `bigint`, and is not walked for one.
+ *
  * A tool whose `inputSchema` is a Standard Schema has its arguments checked
  * by the library (`~standard.validate`) instead, and the handler gets the
  * value the library gives back; its problems are reported in the same
@@ -231,21 +236,26 @@ function runGuarded(
   options: RunToolOptions,
   event: ToolCallEvent | undefined,
 ): ToolRunResult | Promise<ToolRunResult> {
+  // What the handler is typed for: JSON.parse's numbers, unless it opted in (README "Numbers").
+  const exact = tool.bigIntegers !== undefined;
+  const given = exact || scope.lossless === false ? args : asParsed(args);
   // A schema's number check passes Infinity and NaN, and an overflowing
   // literal such as -1e400 parses to one: reported first, beside the schema's problems.
-  const nonFinite = nonFiniteProblem(args);
+  const nonFinite = nonFiniteProblem(given);
   if (tool.parseInput !== undefined) {
     // A Standard Schema: its library checks, and its output is what the handler gets.
-    const parsed = tool.parseInput(args);
+    const parsed = tool.parseInput(given);
     const proceed = (outcome: StandardOutcome) =>
       outcome.ok && !nonFinite
         ? invoke(tool, outcome.value, ctx, scope, options, event)
         : invalidArguments(tool, nonFinite, outcome.ok ? [] : outcome.problems);
     return parsed instanceof Promise ? parsed.then(proceed) : proceed(parsed);
   }
-  const inputProblems = tool.checkInput(args);
+  const inputProblems = tool.checkInput(given);
   if (nonFinite || inputProblems.length > 0) return invalidArguments(tool, nonFinite, inputProblems);
-  return invoke(tool, options.bigIntegers === "string" ? replaceBigInts(args, String) : args, ctx, scope, options, event);
+  // "string": checked as the integers sent, handed on as their digits.
+  const digits = tool.bigIntegers === "string" && scope.lossless !== false;
+  return invoke(tool, digits ? asDigits(given) : given, ctx, scope, options, event);
 }
 
 /** The answer to arguments that fail the tool's input check (classified `dispatch`). */
@@ -375,7 +385,8 @@ function checkResult(
       return toolErrorResult(`Tool ${tool.name} declares an outputSchema but returned no structuredContent`);
     }
     if (tool.parseOutput !== undefined) {
-      const parsed = tool.parseOutput(result.structuredContent);
+      // A bigint the handler returned reaches the library as the nearest double, as arguments do.
+      const parsed = tool.parseOutput(asParsed(result.structuredContent));
       return parsed instanceof Promise ? parsed.then((outcome) => parsedResult(tool, result, outcome)) : parsedResult(tool, result, parsed);
     }
     const problems = tool.checkOutput(result.structuredContent);
