@@ -130,7 +130,8 @@ export function rejected(outcome: Outcome, method: string | undefined, status: (
   const response = outcome.response as JSONRPCErrorResponse | undefined;
   if (response?.error) {
     publishRequestRejected({
-      requestId: response.id,
+      // An id that could not be read is written null; the event has none.
+      requestId: response.id ?? undefined,
       method,
       code: response.error.code,
       message: response.error.message,

@@ -38,13 +38,13 @@ async function post(body: unknown, headers?: Record<string, string>) {
 }
 
 describe("Streamable HTTP: the order of checks", () => {
-  it("1. a foreign Origin or Host is refused with 403 and an error with no id", async () => {
+  it("1. a foreign Origin or Host is refused with 403 and an error whose id is null (none was read)", async () => {
     const body = request("tools/list");
     const badOrigin = await send({ body: JSON.stringify(body), headers: { ...headersFor(body), origin: "https://evil.example" } });
     expect(badOrigin.status).toBe(403);
     const parsed = JSON.parse(badOrigin.body);
     expect(parsed.error).toBeDefined();
-    expect("id" in parsed).toBe(false);
+    expect(parsed.id).toBeNull();
     const badHost = await send({ body: JSON.stringify(body), headers: { ...headersFor(body), host: "evil.example:3000" } });
     expect(badHost.status).toBe(403);
     // A foreign Origin wins over every later problem, even a GET.
@@ -78,7 +78,7 @@ describe("Streamable HTTP: the order of checks", () => {
     for (const body of ["{not json", Buffer.from([0x7b, 0xff, 0xfe, 0x7d])]) {
       const res = await send({ body, headers: { "content-type": "application/json" } });
       expect(res.status).toBe(400);
-      expect(JSON.parse(res.body).error.code).toBe(-32700);
+      expect(JSON.parse(res.body)).toMatchObject({ error: { code: -32700 }, id: null });
     }
   });
 
@@ -87,6 +87,8 @@ describe("Streamable HTTP: the order of checks", () => {
       const res = await post(body, { "content-type": "application/json" });
       expect(res.status).toBe(400);
       expect(res.json.error.code).toBe(-32600);
+      // None of these has an id the server could read: JSON-RPC 2.0 answers null.
+      expect(res.json.id).toBeNull();
     }
   });
 

@@ -151,6 +151,7 @@ describe.each(versions)("%s", (_name, express) => {
     expect(await malformed.json()).toEqual({
       jsonrpc: "2.0",
       error: { code: -32700, message: "Parse error: the body is not valid JSON (refused by the body parser in front of the MCP handler)" },
+      id: null,
     });
     const big = await send("/mcp", JSON.stringify(request("tools/call", { name: "echo", arguments: { text: "z".repeat(2048) } })));
     expect(big.status).toBe(413);
