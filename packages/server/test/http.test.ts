@@ -60,11 +60,67 @@ describe("Streamable HTTP: the order of checks", () => {
     }
   });
 
-  it("2. a method other than POST gets 405 with Allow: POST", async () => {
-    for (const method of ["GET", "DELETE", "PUT"]) {
+  it("2. a method the endpoint does not serve gets 405 with an Allow that lists what it serves", async () => {
+    // This server also serves the initialize era: GET and DELETE serve its sessions, so a GET without one is refused but allowed.
+    for (const method of ["GET", "DELETE", "PUT", "PATCH"]) {
       const res = await send({ method });
-      expect(res.status).toBe(405);
-      expect(res.headers.allow).toBe("POST");
+      expect(res.status, method).toBe(405);
+      expect(res.headers.allow, method).toBe("GET, POST, DELETE");
+      expect(JSON.parse(res.body)).toMatchObject({ error: { code: -32600 }, id: null });
+    }
+    expect(JSON.parse((await send({ method: "GET" })).body).error.message).toContain("needs the Mcp-Session-Id");
+    // A 2026-07-28-only endpoint serves POST alone; with CORS on, OPTIONS too (the preflight says the same).
+    const modern = await listen(testServer({ protocolVersions: ["2026-07-28"] }), { port: 0 });
+    const cors = await listen(testServer(), { port: 0, cors: { origins: ["https://app.example.com"] } });
+    try {
+      for (const method of ["GET", "DELETE", "PUT"]) {
+        const res = await fetch(modern.url, { method });
+        expect(res.status).toBe(405);
+        expect(res.headers.get("allow")).toBe("POST");
+      }
+      const get = await fetch(cors.url);
+      expect(get.status).toBe(405);
+      expect(get.headers.get("allow")).toBe("GET, POST, DELETE, OPTIONS");
+      const preflight = await fetch(cors.url, {
+        method: "OPTIONS",
+        headers: { origin: "https://app.example.com", "access-control-request-method": "POST" },
+      });
+      expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, POST, DELETE, OPTIONS");
+    } finally {
+      await modern.close();
+      await cors.close();
+    }
+  });
+
+  it("3. a body not sent as application/json gets 415 and -32600 (id null), whatever it holds", async () => {
+    const body = request("tools/list");
+    const refused: (string | undefined)[] = [
+      "text/plain",
+      "text/plain;charset=UTF-8",
+      "application/x-www-form-urlencoded",
+      "text/plain; a=application/json",
+      "application/jsonx",
+      "application/json-seq",
+      undefined,
+    ];
+    for (const type of refused) {
+      const headers = { ...headersFor(body) };
+      if (type === undefined) delete headers["content-type"];
+      else headers["content-type"] = type;
+      const res = await send({ body: JSON.stringify(body), headers });
+      expect(res.status, String(type)).toBe(415);
+      expect(res.headers["content-type"]).toBe("application/json");
+      expect(JSON.parse(res.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 }, id: null });
+      expect(JSON.parse(res.body).error.message).toContain("Content-Type: application/json");
+    }
+    for (const type of [
+      "application/json; charset=utf-8",
+      "Application/JSON",
+      "APPLICATION/JSON;charset=UTF-8",
+      " application/json ; q=1",
+    ]) {
+      const res = await send({ body: JSON.stringify(body), headers: { ...headersFor(body), "content-type": type } });
+      expect(res.status, type).toBe(200);
     }
   });
 
@@ -230,7 +286,7 @@ describe("Streamable HTTP: the order of checks", () => {
     try {
       const res = await fetch(r.url, {
         method: "POST",
-        headers: { origin: "https://elsewhere.example", host: "elsewhere.example" },
+        headers: { origin: "https://elsewhere.example", host: "elsewhere.example", "content-type": "application/json" },
         body: "{",
       });
       expect(res.status).toBe(400);
