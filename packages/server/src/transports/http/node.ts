@@ -11,6 +11,7 @@ import { atTurnEnd, nodeBuiltin } from "../../builtins.js";
 import type { McpServer } from "../../server.js";
 import type { Call } from "../call.js";
 import type { ChunkQueue } from "../sse.js";
+import { lingerAnswer, lingers, stalled } from "./linger.js";
 import {
   BodyTimeout,
   BodyUnavailable,
@@ -93,62 +94,13 @@ function writeDue(): void {
 function writeAnswer(res: ServerResponse, answer: Extract<HttpAnswer, { body: string }>): void {
   try {
     const req = res.req as IncomingMessage | undefined;
-    // Answered before the body was all read (413, 415, 503, ...): the rest of it must be read first (see lingerAnswer).
-    if (req !== undefined && !req.complete && req.httpVersionMajor === 1 && !bodyTimedOut.has(req)) return lingerAnswer(req, res, answer);
+    // Answered before the body was all read (413, 415, 503, ...): the rest of it is read first.
+    if (req !== undefined && lingers(req)) return lingerAnswer(req, res, answer);
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body);
   } catch {
     answerFailure(res);
   }
-}
-
-/** Most bytes of a body read and thrown away after an answer given before it was read (see {@link lingerAnswer}): 16 MiB. */
-const LINGER_BYTES = 16 * 1024 * 1024;
-/** Most time spent reading them, in milliseconds: 10 s. */
-const LINGER_MS = 10_000;
-/** Requests whose body read passed `bodyTimeoutMs`: the client stalls, so nothing is waited for after the 408. */
-const bodyTimedOut = new WeakSet<IncomingMessage>();
-
-/**
- * Writes an answer given before the request's body was all read, then reads
- * the rest of the body and throws it away before ending the response. A
- * connection closed with unread bytes in its receive buffer is closed with a
- * reset (TCP), and a client still sending its body then loses the answer
- * before reading it; with the body read, the close is an orderly one. The
- * whole answer goes out at once (with its Content-Length, so the client
- * has it all); the response ends once the body ended, after
- * {@link LINGER_BYTES} more bytes or after {@link LINGER_MS}, whichever
- * comes first. A body declared longer than {@link LINGER_BYTES}, or of no
- * declared length, gets `Connection: close`: it may not be read to its end.
- */
-function lingerAnswer(req: IncomingMessage, res: ServerResponse, answer: Extract<HttpAnswer, { body: string }>): void {
-  const declared = Number(req.headers["content-length"]);
-  const headers: Record<string, string> = { ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)) };
-  if (!(declared <= LINGER_BYTES)) headers.connection = "close";
-  res.writeHead(answer.status, headers);
-  res.write(answer.body);
-  let read = 0;
-  const done = () => {
-    clearTimeout(timer);
-    req.off("data", onData);
-    req.off("end", done);
-    req.off("close", done);
-    if (!res.writableEnded && !res.destroyed) res.end();
-  };
-  const onData = (chunk: Buffer) => {
-    read += chunk.length;
-    if (read > LINGER_BYTES) done();
-  };
-  const timer = setTimeout(() => {
-    done();
-    // A body that stopped coming: a kept-alive connection would wait for it; close it once the answer is out.
-    res.once("finish", () => req.socket?.destroy());
-  }, LINGER_MS);
-  timer.unref?.();
-  req.on("data", onData);
-  req.on("end", done);
-  req.on("close", done);
-  req.resume();
 }
 
 /** A fault of the handler itself on `res`: 500 with -32603 while nothing was sent, else the connection is cut. */
@@ -449,7 +401,7 @@ function readNodeBody(req: IncomingMessage, core: Core, ex: NodeExchange): Promi
       next: undefined,
       expire: () => {
         ex.bodyTimedOut = true;
-        bodyTimedOut.add(req);
+        stalled(req);
         fail(new BodyTimeout(core.bodyTimeoutMs));
       },
     };
