@@ -100,7 +100,9 @@ export interface ServerOptions {
   /**
    * How long a tool call may run, in milliseconds, before it is answered with
    * a `tool_fault` result and its `ctx.signal` is aborted (a tool's own
-   * `timeoutMs` wins). 0 turns the limit off. Default 60 000.
+   * `timeoutMs` wins). 0 turns the limit off. Default 60 000. Time the tool
+   * waits on the client (an initialize-era ask) does not count:
+   * `clientRequestTimeoutMs` bounds that.
    */
   toolTimeoutMs?: number;
   /**
@@ -130,8 +132,11 @@ export interface ServerOptions {
   /**
    * How long a server-to-client request of an `initialize`-era session
    * (`ctx.elicit`, `ctx.createMessage`, `ctx.listRoots`) waits for the
-   * client's answer, in milliseconds, before the handler's ask fails
-   * (`notifications/cancelled` is sent). 0: no limit. Default 60 000.
+   * client's answer, in milliseconds, before the handler's ask fails with a
+   * `ClientRequestError` (-32001) whose message names the method, the
+   * elicitation's message (or the request's id) and this limit
+   * (`notifications/cancelled` is sent). The tool's own limit
+   * (`toolTimeoutMs`) is held during the wait. 0: no limit. Default 60 000.
    */
   clientRequestTimeoutMs?: number;
   /**
