@@ -79,6 +79,15 @@ export interface TransportInfo {
   notify?: (notification: JSONRPCNotification) => boolean;
   /** What the HTTP transport's `auth` verifier found in the request's bearer token; `undefined` without `auth`. */
   auth?: AuthInfo;
+  /**
+   * True when the client's next request may reach another instance of the
+   * server (Streamable HTTP routes each request on its own), where a
+   * `requestState` sealed with a key of this process would not open. Set by
+   * the HTTP transport; the server then warns, once, when it seals with a
+   * random per-process key. Over stdio one process holds the key.
+   * @internal
+   */
+  manyInstances?: boolean;
 }
 
 /**

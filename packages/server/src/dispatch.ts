@@ -264,7 +264,7 @@ export class Dispatcher {
     let running: unknown;
     try {
       running = ASKING_METHODS.has(method)
-        ? runRound(this.#settings, params, ctx, scope, () => handle(params, ctx, transport, scope))
+        ? runRound(this.#settings, params, ctx, scope, () => handle(params, ctx, transport, scope), transport.manyInstances === true)
         : handle(params, ctx, transport, scope);
     } catch (error) {
       return this.failed(error, id, method);

@@ -812,6 +812,8 @@ function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
   const cors = ex.cors;
   const accepts = ex.accepts;
   const call = new Call();
+  // The client's retry of an input_required answer may reach another instance.
+  call.manyInstances = true;
   if (ex.assigns) call.assigns = ex.assigns;
   if (ex.auth) call.auth = ex.auth;
   core.inFlight.add(call);
