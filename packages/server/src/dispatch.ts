@@ -13,7 +13,7 @@ import type { JSONRPCErrorResponse, JSONRPCResultResponse, RequestId } from "@x/
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type { HeaderParam, RequestEnvelope } from "@x/mcp-v2607/wire";
 import { createContext, type Peer, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
-import { isProtocolError, McpError, ResourceNotFoundError } from "./errors.js";
+import { isProtocolError, McpError, ResourceNotFoundError, reportToStderr } from "./errors.js";
 import type { MethodEntry } from "./features/feature.js";
 import type { ToolsFeature } from "./features/tools/index.js";
 import { ASKING_METHODS } from "./mrtr/asks.js";
@@ -401,10 +401,7 @@ export class Dispatcher {
     try {
       const onError = this.#settings.onError;
       if (onError) onError(error, { method, requestId });
-      else {
-        const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        process.stderr.write(`x-mcp: ${method} (id ${stringifyJson(requestId)}) failed: ${text}\n`);
-      }
+      else reportToStderr(error, `${method} (id ${stringifyJson(requestId)})`);
     } catch {
       // A failing reporter must not change the answer.
     }

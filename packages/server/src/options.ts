@@ -90,8 +90,11 @@ export interface ServerOptions {
   /**
    * Called with every error a handler threw that is answered as -32603
    * "Internal error" (its text is never sent to the client). Default: one
-   * line on stderr. Tool faults are not errors of this kind: they are answered
-   * as `isError` results (see `toolTimeoutMs` and the `x-mcp:tool:error` channel).
+   * line on stderr with the error's stack, and nothing for an error whose
+   * `reported` member is `true` (a task store or event bus that reported its
+   * outage once already, as `@x/redis` does). Tool faults are not errors of
+   * this kind: they are answered as `isError` results (see `toolTimeoutMs`
+   * and the `x-mcp:tool:error` channel).
    * Also called, with `requestId` undefined and `method` saying what failed,
    * for a failure no request awaits: a task's store write after its handle
    * was sent, or an event bus that cannot publish or subscribe.
