@@ -95,9 +95,11 @@ function writeAnswer(res: ServerResponse, answer: Extract<HttpAnswer, { body: st
   try {
     const req = res.req as IncomingMessage | undefined;
     // Answered before the body was all read (413, 415, 503, ...): the rest of it is read first.
-    if (req !== undefined && lingers(req)) return lingerAnswer(req, res, answer);
-    res.writeHead(answer.status, answer.headers);
-    res.end(answer.body);
+    if (req !== undefined && lingers(req)) lingerAnswer(req, res, answer);
+    else {
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
+    }
   } catch {
     answerFailure(res);
   }
