@@ -4,6 +4,7 @@
  */
 import { stringifyJson } from "@x/jsonrpc";
 import type { AudioContent, CallToolResult, ContentBlock, EmbeddedResource, ImageContent, ResourceLink, TextContent } from "@x/mcp-v2607";
+import { CONTENT_BLOCK_TYPES, checkContentBlock, looksLikeContentBlock } from "./blocks.js";
 import { describeValue, isPlainObject } from "./util.js";
 
 /** The body of an embedded resource shorthand: a URI plus exactly one of `text` or `blob` (base64). */
@@ -31,10 +32,13 @@ export type ContentShorthand =
 
 /**
  * One entry of {@link callToolResult}:
- * - a {@link ContentShorthand} tuple, or a ready `ContentBlock` (an object with `type`): appended to `content`;
+ * - a {@link ContentShorthand} tuple, or a ready `ContentBlock` (an object whose `type` is `text`, `image`,
+ *   `audio`, `resource` or `resource_link`, checked as that block): appended to `content`;
  * - `["data", object]`: sets `structuredContent` and appends its JSON text as a text block (a `bigint` as its digits);
  * - `["_data", object]`: sets `structuredContent` with no text mirror;
- * - a plain object without `type` (a "bare map"): same as `["data", object]`;
+ * - any other plain object (a "bare map": no `type`, or a `type` that is no content block's, as a domain
+ *   object's `{ type: "invoice", total: 3 }`): same as `["data", object]`; except an object with such a
+ *   `type` and only members content blocks have (`{ type: "txt", text: "hi" }`), a misspelt block, which throws;
  * - `["error", true | false | null | string]`: `true` sets `isError` (sticky), a string
  *   appends it as text and sets `isError`, `false`/`null` change nothing.
  */
@@ -91,13 +95,16 @@ export function contentBlock(shorthand: ContentShorthand): ContentBlock {
       if (hasText === hasBlob) {
         throw new TypeError(`resource must have exactly one of text or blob (strings), got ${describeValue(value)}`);
       }
-      return { type: "resource", resource: { ...value } as EmbeddedResource["resource"] } satisfies EmbeddedResource;
+      // The other members (mimeType, _meta) are checked with the block.
+      const block = { type: "resource", resource: { ...value } as EmbeddedResource["resource"] } satisfies EmbeddedResource;
+      return checkContentBlock(block, "resource") as unknown as EmbeddedResource;
     }
     case "link": {
       if (!isPlainObject(value) || typeof value.name !== "string" || typeof value.uri !== "string") {
         throw new TypeError(`link must be an object with string name and uri, got ${describeValue(value)}`);
       }
-      return { ...(value as LinkShorthand), type: "resource_link" } as ResourceLink;
+      // Every ResourceLink member may be given (title, size, icons, ...): checked with the block.
+      return checkContentBlock({ ...(value as LinkShorthand), type: "resource_link" }, "link") as unknown as ResourceLink;
     }
     default:
       throw new TypeError(`shorthand tag must be one of text, image, audio, resource, link, got ${describeValue(tag)}`);
@@ -107,6 +114,26 @@ export function contentBlock(shorthand: ContentShorthand): ContentBlock {
 const CONTENT_TAGS = new Set(["text", "image", "audio", "resource", "link"]);
 
 /**
+ * Refuses a value JSON cannot carry as it is: a cycle, or a number that is
+ * not finite (written `null`, which would change the data unseen, and the
+ * server refuses such `structuredContent`). A `bigint` is fine: it is
+ * written with its digits.
+ */
+function checkJsonValue(value: unknown, tag: string): void {
+  try {
+    JSON.stringify(value, (key, v) => {
+      if (typeof v === "number" && !Number.isFinite(v))
+        throw new TypeError(`${tag} holds ${v} at ${JSON.stringify(key)}, which JSON cannot carry`);
+      return typeof v === "bigint" ? 0 : v;
+    });
+  } catch (error) {
+    throw error instanceof TypeError && error.message.startsWith(tag)
+      ? error
+      : new TypeError(`${tag} cannot be written as JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
  * Builds the `CallToolResult` a tool returns from `tools/call`, from a list of
  * entries read in order (see {@link CallToolResultEntry}).
  *
@@ -114,8 +141,11 @@ const CONTENT_TAGS = new Set(["text", "image", "audio", "resource", "link"]);
  * `isError` is present only when an entry set it (`true`); `structuredContent`
  * only when a `data`/`_data`/bare-map entry gave it.
  *
- * @throws TypeError when an entry has an unknown tag or wrong shape, or when a
- *   second `data`, `_data` or bare-map entry tries to set `structuredContent` again.
+ * @throws TypeError when an entry has an unknown tag or wrong shape (a content
+ *   block with a member of the wrong type, a misspelt block's `type`), when a
+ *   `data`, `_data` or bare-map value holds a number JSON cannot carry
+ *   (`NaN`, `Infinity`) or a cycle, or when a second such entry tries to set
+ *   `structuredContent` again.
  *
  * @example
  * callToolResult([["text", "3 rows"], ["data", { rows: 3 }]]);
@@ -139,6 +169,7 @@ export function callToolResult(entries: readonly CallToolResultEntry[]): CallToo
     if (structuredContent !== undefined) {
       throw new TypeError(`${tag}: structuredContent is already set; only one data, _data or bare map entry is allowed`);
     }
+    checkJsonValue(value, tag);
     structuredContent = value;
     if (mirror) content.push({ type: "text", text: stringifyJson(value) });
   };
@@ -162,8 +193,15 @@ export function callToolResult(entries: readonly CallToolResultEntry[]): CallToo
         throw new TypeError(`entries[${index}] has an unknown tag ${describeValue(tag)}`);
       }
     } else if (isPlainObject(entry)) {
-      if (typeof entry.type === "string") content.push(entry as ContentBlock);
-      else setStructured(entry, true, `entries[${index}]`);
+      const where = `entries[${index}]`;
+      if (typeof entry.type === "string" && CONTENT_BLOCK_TYPES.has(entry.type)) {
+        content.push(checkContentBlock(entry, where) as ContentBlock);
+      } else if ("type" in entry && looksLikeContentBlock(entry)) {
+        // Only content-block members: a block with a wrong type (a typo, the shorthand's "link"), not data.
+        throw new TypeError(
+          `${where} looks like a content block, but its type ${describeValue(entry.type)} is none of text, image, audio, resource, resource_link; to send it as data, pass ["data", value]`,
+        );
+      } else setStructured(entry, true, where);
     } else {
       throw new TypeError(`entries[${index}] must be a tuple, a content block or a plain object, got ${describeValue(entry)}`);
     }

@@ -3,6 +3,7 @@
  */
 import type { DiscoverResult, Implementation, ServerCapabilities } from "@x/mcp-v2607";
 import { META_SERVER_INFO, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
+import { checkJsonObject, fail, optionalBoolean, optionalStrings } from "./members.js";
 import { describeValue, isPlainObject } from "./util.js";
 
 /** Capability flags: `true` enables a capability with no options, an object enables it with those options, anything else leaves it out. */
@@ -16,8 +17,13 @@ export type CapabilityFlags = { [K in keyof ServerCapabilities]?: ServerCapabili
  *
  * An object whose values are all objects already is a ready
  * `ServerCapabilities` and is returned unchanged (the same object).
+ * Either way the objects are checked against the schema: `tools` and
+ * `prompts` may hold `listChanged`, `resources` `listChanged` and
+ * `subscribe` (booleans); `completions` and `logging` are JSON objects,
+ * `experimental` and `extensions` maps of JSON objects.
  *
- * @throws TypeError when `flags` is not a plain object.
+ * @throws TypeError when `flags` is not a plain object, or a capability
+ *   object has a member of the wrong type.
  *
  * @example
  * capabilities({ tools: true, resources: { subscribe: true }, prompts: false });
@@ -28,13 +34,29 @@ export function capabilities(flags: CapabilityFlags | ServerCapabilities = {}): 
     throw new TypeError(`capabilities must be a plain object, got ${describeValue(flags)}`);
   }
   const values = Object.values(flags);
-  if (values.every((v) => isPlainObject(v))) return flags as ServerCapabilities;
+  if (values.every((v) => isPlainObject(v))) return checkCapabilities(flags);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(flags)) {
     if (value === true) out[key] = {};
     else if (isPlainObject(value)) out[key] = value;
   }
-  return out as ServerCapabilities;
+  return checkCapabilities(out);
+}
+
+/** Checks the capability objects the schema describes (see {@link capabilities}); returns them. */
+function checkCapabilities(caps: Record<string, unknown>): ServerCapabilities {
+  for (const [key, value] of Object.entries(caps)) {
+    const where = `capabilities.${key}`;
+    if (!isPlainObject(value)) continue;
+    if (key === "tools" || key === "prompts" || key === "resources") {
+      optionalBoolean(value, "listChanged", where);
+      if (key === "resources") optionalBoolean(value, "subscribe", where);
+    } else if (key === "completions" || key === "logging") checkJsonObject(value, where);
+    else if (key === "experimental" || key === "extensions") {
+      for (const [name, one] of Object.entries(value)) checkJsonObject(one, `${where}.${name}`);
+    }
+  }
+  return caps as ServerCapabilities;
 }
 
 /** Input of {@link serverInfo}. */
@@ -92,7 +114,9 @@ export interface DiscoverResultOptions extends ServerInfoOptions {
  * `_meta["io.modelcontextprotocol/serverInfo"]`, `resultType: "complete"`, and
  * the no-reuse cache hint (`cacheScope: "private"`, `ttlMs: 0`).
  *
- * @throws TypeError naming `name` or `version` when missing, or `capabilities` when not an object.
+ * @throws TypeError naming `name` or `version` when missing, `capabilities`
+ *   as {@link capabilities} does, `supportedVersions` when not an array of
+ *   strings, or `instructions` when not a string.
  *
  * @example
  * discoverResult({ name: "MyServer", version: "1.0.0", capabilities: { tools: true } });
@@ -101,6 +125,10 @@ export interface DiscoverResultOptions extends ServerInfoOptions {
  */
 export function discoverResult(options: DiscoverResultOptions): DiscoverResult {
   const info = serverInfo(options);
+  optionalStrings(options as unknown as Record<string, unknown>, "supportedVersions", "discoverResult");
+  if (options.instructions !== undefined && typeof options.instructions !== "string") {
+    fail("instructions", "must be a string when given", options.instructions);
+  }
   const result: DiscoverResult = {
     resultType: "complete",
     supportedVersions: options.supportedVersions ? [...options.supportedVersions] : [PROTOCOL_VERSION],

@@ -19,6 +19,7 @@ import type {
   Tool,
 } from "@x/mcp-v2607";
 import { type CacheHintOptions, cacheHints } from "./cache.js";
+import { checkPrompt, checkResource, checkTemplate, checkTool } from "./items.js";
 import { describeValue, isGiven, isPlainObject, optionsObject } from "./util.js";
 
 /** Anything that can describe itself as a `Tool` definition (e.g. a registered tool of a server). */
@@ -63,11 +64,21 @@ function resolveCursor(positional: unknown, options: ListResultOptions): string 
   return cursorOf(positional !== undefined ? positional : options.nextCursor);
 }
 
-/** Copies `items` into a new array after checking each element; the message names `argument[index]`. */
-function checkedItems<T>(items: unknown, argument: string, isItem: (item: unknown) => boolean, shape: string): T[] {
+/**
+ * Copies `items` into a new array after checking each element (its shape,
+ * then every member the schema names, with `check`); the message names `argument[index]`.
+ */
+function checkedItems<T>(
+  items: unknown,
+  argument: string,
+  isItem: (item: unknown) => boolean,
+  shape: string,
+  check: (item: Record<string, unknown>, where: string) => void,
+): T[] {
   if (!Array.isArray(items)) throw new TypeError(`${argument} must be an array, got ${describeValue(items)}`);
   return items.map((item, index) => {
     if (!isItem(item)) throw new TypeError(`${argument}[${index}] must be ${shape}, got ${describeValue(item)}`);
+    check(item as Record<string, unknown>, `${argument}[${index}]`);
     return item as T;
   });
 }
@@ -85,8 +96,11 @@ const hasStrings =
  * through (absent or `null`: last page, no `nextCursor` key).
  *
  * @throws TypeError when `tools` is not an array, an element is neither a
- *   tool (object with a string `name`) nor describes one, or `nextCursor` is
- *   not a string; RangeError naming `ttlMs` or `cacheScope` when a hint is invalid.
+ *   tool (object with a string `name`) nor describes one, a member the
+ *   schema names has the wrong type (an `inputSchema` that is no
+ *   `{ type: "object" }` schema, a hint that is no boolean, ...), or
+ *   `nextCursor` is not a string; RangeError naming `ttlMs` or `cacheScope`
+ *   when a hint is invalid.
  *
  * @example
  * listToolsResult([{ name: "add", inputSchema: { type: "object" } }], { ttlMs: 60_000 });
@@ -97,9 +111,12 @@ export function listToolsResult(tools: readonly (Tool | DescribesTool)[], option
   if (!Array.isArray(tools)) throw new TypeError(`tools must be an array, got ${describeValue(tools)}`);
   const hints = cacheHints(opts);
   const list = tools.map((tool, index) => {
-    if (tool && typeof (tool as DescribesTool).describe === "function") return (tool as DescribesTool).describe();
-    if (isPlainObject(tool) && typeof tool.name === "string") return tool as Tool;
-    throw new TypeError(`tools[${index}] must be a Tool or have describe(), got ${describeValue(tool)}`);
+    const described = tool && typeof (tool as DescribesTool).describe === "function" ? (tool as DescribesTool).describe() : tool;
+    if (!isPlainObject(described) || typeof described.name !== "string") {
+      throw new TypeError(`tools[${index}] must be a Tool or have describe(), got ${describeValue(tool)}`);
+    }
+    checkTool(described, `tools[${index}]`);
+    return described as unknown as Tool;
   });
   const result: ListToolsResult = { resultType: "complete", tools: list, ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };
   const nextCursor = cursorOf(opts.nextCursor);
@@ -118,7 +135,8 @@ export function listToolsResult(tools: readonly (Tool | DescribesTool)[], option
  * as {@link listToolsResult}). Cache hints default to private / 0.
  *
  * @throws TypeError when `resources` is not an array, an element is not an
- *   object with string `name` and `uri`, `nextCursor` is not a string, or the
+ *   object with string `name` and `uri` or has a member of the wrong type
+ *   (`size` no integer, `annotations`, `icons`, ...), `nextCursor` is not a string, or the
  *   argument and `options.nextCursor` disagree; RangeError naming `ttlMs` or
  *   `cacheScope` when a hint is invalid.
  *
@@ -132,7 +150,7 @@ export function listResourcesResult(
   options?: ListResultOptions,
 ): ListResourcesResult {
   const opts = optionsObject(options);
-  const list = checkedItems<Resource>(resources, "resources", hasStrings("name", "uri"), "a Resource (string name and uri)");
+  const list = checkedItems<Resource>(resources, "resources", hasStrings("name", "uri"), "a Resource (string name and uri)", checkResource);
   const hints = cacheHints(opts);
   const result: ListResourcesResult = { resultType: "complete", resources: list, ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };
   const cursor = resolveCursor(nextCursor, opts);
@@ -149,7 +167,8 @@ export function listResourcesResult(
  * no key; `""` is a valid cursor). Cache hints default to private / 0.
  *
  * @throws TypeError when `prompts` is not an array, an element is not an
- *   object with a string `name`, `nextCursor` is not a string, or the argument
+ *   object with a string `name` or has a member of the wrong type (its
+ *   `arguments`, `icons`, ...), `nextCursor` is not a string, or the argument
  *   and `options.nextCursor` disagree; RangeError naming `ttlMs` or
  *   `cacheScope` when a hint is invalid.
  *
@@ -159,7 +178,7 @@ export function listResourcesResult(
  */
 export function listPromptsResult(prompts: readonly Prompt[], nextCursor?: string | null, options?: ListResultOptions): ListPromptsResult {
   const opts = optionsObject(options);
-  const list = checkedItems<Prompt>(prompts, "prompts", hasStrings("name"), "a Prompt (string name)");
+  const list = checkedItems<Prompt>(prompts, "prompts", hasStrings("name"), "a Prompt (string name)", checkPrompt);
   const hints = cacheHints(opts);
   const result: ListPromptsResult = { resultType: "complete", prompts: list, ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };
   const cursor = resolveCursor(nextCursor, opts);
@@ -179,7 +198,8 @@ export function listPromptsResult(prompts: readonly Prompt[], nextCursor?: strin
  * if you really paginate templates). Cache hints default to private / 0.
  *
  * @throws TypeError when `templates` is not an array, an element is not an
- *   object with string `name` and `uriTemplate`, or `options.nextCursor` is
+ *   object with string `name` and `uriTemplate` or has a member of the wrong
+ *   type, or `options.nextCursor` is
  *   given; RangeError naming `ttlMs` or `cacheScope` when a hint is invalid.
  *
  * @example
@@ -196,6 +216,7 @@ export function listResourceTemplatesResult(
     "templates",
     hasStrings("name", "uriTemplate"),
     "a ResourceTemplate (string name and uriTemplate)",
+    checkTemplate,
   );
   if (isGiven(opts.nextCursor)) {
     throw new TypeError(`nextCursor: listResourceTemplatesResult takes no cursor, got ${describeValue(opts.nextCursor)}`);

@@ -15,6 +15,9 @@ import type {
   InputRequiredResult,
   ListRootsRequest,
 } from "@x/mcp-v2607";
+import { checkSamplingContent } from "./blocks.js";
+import { checkJsonObject } from "./members.js";
+import { checkPrimitiveSchema } from "./primitive.js";
 import { describeValue, isGiven, isPlainObject, optionsObject } from "./util.js";
 
 /** An `elicitation/create` request in form mode. */
@@ -41,9 +44,10 @@ function requireMessage(message: unknown): string {
  *
  * The schema must be flat: `type: "object"`, a `properties` object whose
  * every value is an object with a primitive `type` (`string`, `number`,
- * `integer`, `boolean`, or `array` for a multi-select enum), and an optional
- * `required` list naming declared properties. Finer points (enum shapes,
- * formats) are left to the `@x/mcp-v2607` validator.
+ * `integer`, `boolean`, or `array` for a multi-select enum) and the members
+ * of one of the spec's primitive schemas (`minLength` an integer, `enum`
+ * strings, `oneOf` of `{ const, title }`, `default` of the property's type,
+ * ...), and an optional `required` list naming declared properties.
  *
  * @throws TypeError naming `message` when it is not a string, or naming
  *   `requestedSchema` (or the offending `requestedSchema.properties.<name>` /
@@ -64,6 +68,10 @@ export function elicitRequest(message: string, requestedSchema: RequestedSchema)
         `requestedSchema.properties.${name} must be a primitive schema (type string, number, integer, boolean or array), got ${describeValue(property)}`,
       );
     }
+    checkPrimitiveSchema(property, `requestedSchema.properties.${name}`);
+  }
+  if (requestedSchema.$schema !== undefined && typeof requestedSchema.$schema !== "string") {
+    throw new TypeError(`requestedSchema.$schema must be a string when given, got ${describeValue(requestedSchema.$schema)}`);
   }
   const required: unknown = requestedSchema.required;
   if (required !== undefined) {
@@ -106,8 +114,11 @@ export function elicitUrlRequest(message: string, url: string): UrlElicitRequest
  *
  * @throws TypeError naming `params` when it is not an object, naming
  *   `messages` / `messages[i]` when it is not an array of `{ role, content }`
- *   messages with role `"user"` or `"assistant"`; RangeError naming
- *   `maxTokens` when it is not an integer >= 1.
+ *   messages with role `"user"` or `"assistant"` and a content of text,
+ *   image, audio, `tool_use` or `tool_result` blocks (one, or an array);
+ *   naming `systemPrompt`, `temperature`, `stopSequences`, `includeContext`
+ *   or `metadata` when of the wrong type; RangeError naming `maxTokens` when
+ *   it is not an integer >= 1.
  *
  * @example
  * createMessageRequest({ messages: [{ role: "user", content: { type: "text", text: "Capital of France?" } }], maxTokens: 100 });
@@ -118,19 +129,44 @@ export function createMessageRequest(params: CreateMessageRequestParams): Create
   const messages: unknown = params.messages;
   if (!Array.isArray(messages)) throw new TypeError(`messages must be an array, got ${describeValue(messages)}`);
   messages.forEach((message, index) => {
-    if (
-      !isPlainObject(message) ||
-      (message.role !== "user" && message.role !== "assistant") ||
-      !(isPlainObject(message.content) || Array.isArray(message.content))
-    ) {
+    if (!isPlainObject(message) || (message.role !== "user" && message.role !== "assistant")) {
       throw new TypeError(`messages[${index}] must be { role: "user" | "assistant", content }, got ${describeValue(message)}`);
     }
+    checkSamplingContent(message.content, `messages[${index}].content`);
+    if (message._meta !== undefined && !isPlainObject(message._meta)) {
+      throw new TypeError(`messages[${index}]._meta must be a plain object when given, got ${describeValue(message._meta)}`);
+    }
   });
+  checkSamplingOptions(params);
   const maxTokens: unknown = params.maxTokens;
   if (typeof maxTokens !== "number" || !Number.isSafeInteger(maxTokens) || maxTokens < 1) {
     throw new RangeError(`maxTokens must be an integer >= 1, got ${describeValue(maxTokens)}`);
   }
   return { method: "sampling/createMessage", params };
+}
+
+/**
+ * The plain members of `sampling/createMessage` params a builder can check
+ * without the schema: `systemPrompt` a string, `temperature` a finite
+ * number, `stopSequences` strings, `includeContext` one of its three values,
+ * `metadata` a JSON object (no `null`, fractions or `bigint`s in it, as the schema's `JSONObject`). `modelPreferences`, `tools` and `toolChoice`
+ * are kept as given (the `@x/mcp-v2607` validator's).
+ */
+function checkSamplingOptions(params: Record<string, unknown>): void {
+  const { systemPrompt, temperature, stopSequences, includeContext, metadata } = params;
+  if (systemPrompt !== undefined && typeof systemPrompt !== "string") {
+    throw new TypeError(`systemPrompt must be a string when given, got ${describeValue(systemPrompt)}`);
+  }
+  if (temperature !== undefined && !(typeof temperature === "number" && Number.isFinite(temperature))) {
+    throw new TypeError(`temperature must be a finite number when given, got ${describeValue(temperature)}`);
+  }
+  if (stopSequences !== undefined && !(Array.isArray(stopSequences) && stopSequences.every((s) => typeof s === "string"))) {
+    throw new TypeError(`stopSequences must be an array of strings when given, got ${describeValue(stopSequences)}`);
+  }
+  if (includeContext !== undefined && includeContext !== "none" && includeContext !== "thisServer" && includeContext !== "allServers") {
+    throw new TypeError(`includeContext must be "none", "thisServer" or "allServers" when given, got ${describeValue(includeContext)}`);
+  }
+  if (metadata !== undefined) checkJsonObject(metadata, "metadata");
 }
 
 /**
@@ -156,6 +192,30 @@ export interface InputRequiredResultOptions {
 const INPUT_METHODS = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
 
 /**
+ * A request written by hand is held to the rules of the builder that would
+ * have made it: {@link elicitRequest} or {@link elicitUrlRequest} by its
+ * `mode`, {@link createMessageRequest}; `roots/list` takes no more than `_meta`.
+ */
+function checkInputRequest(request: { method: string; params?: Record<string, unknown> }, where: string): void {
+  const params = request.params;
+  try {
+    if (request.method === "elicitation/create" && params !== undefined) {
+      if (params.mode === "url") elicitUrlRequest(params.message as string, params.url as string);
+      else if (params.mode === undefined || params.mode === "form")
+        elicitRequest(params.message as string, params.requestedSchema as RequestedSchema);
+      else throw new TypeError(`mode must be "form" or "url", got ${describeValue(params.mode)}`);
+    } else if (request.method === "sampling/createMessage") createMessageRequest(params as unknown as CreateMessageRequestParams);
+    if (params?._meta !== undefined && !isPlainObject(params._meta)) {
+      throw new TypeError(`params._meta must be a plain object when given, got ${describeValue(params._meta)}`);
+    }
+  } catch (error) {
+    throw error instanceof RangeError
+      ? new RangeError(`${where}: ${error.message}`)
+      : new TypeError(`${where}: ${(error as Error).message}`);
+  }
+}
+
+/**
  * Builds the `InputRequiredResult` that ends a round of a Multi Round-Trip
  * Request: `{ resultType: "input_required", inputRequests?, requestState? }`
  * (spec: basic/patterns/mrtr, "InputRequiredResult"). It NEVER carries cache
@@ -163,9 +223,10 @@ const INPUT_METHODS = new Set(["elicitation/create", "sampling/createMessage", "
  *
  * Build the values of `inputRequests` with {@link elicitRequest},
  * {@link elicitUrlRequest}, {@link createMessageRequest} and
- * {@link listRootsRequest}; each is checked only for a known `method` and an
- * object `params` (`roots/list` may omit it). An empty `inputRequests` map
- * counts as absent and is left out of the result.
+ * {@link listRootsRequest}; one written by hand is held to the same rules
+ * (a known `method`, object `params`, which `roots/list` may omit, and what
+ * that builder checks). An empty `inputRequests` map counts as absent and is
+ * left out of the result.
  *
  * @throws TypeError when neither a non-empty `inputRequests` nor a
  *   `requestState` is given (the spec requires at least one); naming
@@ -203,6 +264,7 @@ export function inputRequiredResult(options: InputRequiredResultOptions): InputR
           `inputRequests[${JSON.stringify(key)}] must be an elicitation/create, sampling/createMessage or roots/list request with object params, got ${describeValue(request)}`,
         );
       }
+      checkInputRequest(request as { method: string; params?: Record<string, unknown> }, `inputRequests[${JSON.stringify(key)}]`);
     }
     if (entries.length > 0) result.inputRequests = { ...(requests as Record<string, InputRequest>) };
   }

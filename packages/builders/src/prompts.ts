@@ -3,6 +3,7 @@
  * and "Data Types" → PromptMessage).
  */
 import type { GetPromptResult, PromptMessage } from "@x/mcp-v2607";
+import { checkContentBlock } from "./blocks.js";
 import { type ContentShorthand, contentBlock } from "./content.js";
 import { describeValue, isGiven, isPlainObject, optionsObject } from "./util.js";
 
@@ -13,7 +14,7 @@ import { describeValue, isGiven, isPlainObject, optionsObject } from "./util.js"
  *   for other assistant content pass a ready message);
  * - `["image", [mime, b64]]`, `["audio", [mime, b64]]`, `["resource", {...}]`,
  *   `["link", {...}]` → a `"user"` message with that content block (see `contentBlock`);
- * - a ready `PromptMessage` (`{ role, content }`) → kept as is (the same object).
+ * - a ready `PromptMessage` (`{ role, content }`) → kept as is (the same object), its content checked as a content block.
  */
 export type PromptEntry = ContentShorthand | readonly ["assistant", string] | PromptMessage;
 
@@ -40,7 +41,9 @@ const SHORTHAND_TAGS = new Set(["text", "image", "audio", "resource", "link"]);
  *   `entries[i]` when an entry has an unknown tag (a `["description", ...]`
  *   entry is told to use the option), a malformed shorthand, or is a message
  *   whose `role` is not `"user"`/`"assistant"` or whose `content` is not a
- *   content block; naming `description` when it is not a string.
+ *   valid content block (its `type` one of `text`, `image`, `audio`,
+ *   `resource`, `resource_link`, its members of their types); naming
+ *   `description` when it is not a string.
  *
  * @example
  * getPromptResult([["text", "hello"], ["assistant", "hi there"]], { description: "greeting" });
@@ -76,11 +79,8 @@ export function getPromptResult(entries: readonly PromptEntry[], options?: GetPr
       if (entry.role !== "user" && entry.role !== "assistant") {
         throw new TypeError(`entries[${index}].role must be "user" or "assistant", got ${describeValue(entry.role)}`);
       }
-      if (!isPlainObject(entry.content) || typeof entry.content.type !== "string") {
-        throw new TypeError(
-          `entries[${index}].content must be a content block (an object with a string type), got ${describeValue(entry.content)}`,
-        );
-      }
+      // A prompt message carries a content block: there is no data to take an unknown type for.
+      checkContentBlock(entry.content, `entries[${index}].content`);
       return entry as PromptMessage;
     }
     throw new TypeError(`entries[${index}] must be a [tag, value] tuple or a { role, content } message, got ${describeValue(entry)}`);

@@ -5,6 +5,7 @@
  */
 import type { BlobResourceContents, MetaObject, ReadResourceResult, ResultMetaObject, TextResourceContents } from "@x/mcp-v2607";
 import { type CacheHintOptions, cacheHints } from "./cache.js";
+import { optionalMeta, optionalString } from "./members.js";
 import { describeValue, isGiven, isPlainObject, optionsObject } from "./util.js";
 
 /** Input of {@link resourceContents} with a text body. */
@@ -178,6 +179,8 @@ export function readResourceResult(options: ReadResourceResultOptions): ReadReso
           `contents[${index}] must be an object with a string uri and a string text or blob, got ${describeValue(entry)}`,
         );
       }
+      optionalString(entry, "mimeType", `contents[${index}]`);
+      optionalMeta(entry, `contents[${index}]`);
       return entry as ResourceContents;
     });
   } else {

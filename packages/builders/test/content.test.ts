@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callToolResult, contentBlock } from "../src/index.js";
+import { callToolResult, contentBlock, createMessageRequest, getPromptResult } from "../src/index.js";
 import { expectValid } from "./helpers.js";
 
 describe("contentBlock", () => {
@@ -157,5 +157,69 @@ describe("callToolResult", () => {
     expect(() => callToolResult([42] as never)).toThrow(/entries\[0\]/);
     expect(() => callToolResult([["error", 3]] as never)).toThrow(/error must be/);
     expect(() => callToolResult([["data", [1, 2]]] as never)).toThrow(/data must be a plain object/);
+  });
+});
+
+describe("an object whose type is no content block's", () => {
+  it("is data (structuredContent and its JSON text), as a domain object passed to the builder is", () => {
+    const result = callToolResult([{ type: "invoice", total: 3 }]);
+    expect(result).toEqual({
+      resultType: "complete",
+      structuredContent: { type: "invoice", total: 3 },
+      content: [{ type: "text", text: '{"type":"invoice","total":3}' }],
+    });
+    expectValid("CallToolResult", result);
+    expectValid("CallToolResult", callToolResult([["text", "1 invoice"], { type: 7, lines: [] }]));
+  });
+
+  it("throws when it has only members content blocks have: a misspelt block, not data", () => {
+    for (const block of [
+      { type: "txt", text: "hi" },
+      { type: "Text", text: "hi" },
+      { type: "link", name: "a", uri: "file:///a" },
+      { type: "img", data: "aGk=", mimeType: "image/png" },
+      { type: "invoice" },
+    ]) {
+      expect(() => callToolResult([block as never])).toThrow(
+        /entries\[0\] looks like a content block, but its type .* is none of text, image, audio, resource, resource_link; to send it as data, pass \["data", value\]/,
+      );
+    }
+    // Wrapped, the same object is data.
+    expect(callToolResult([["data", { type: "txt", text: "hi" }]]).structuredContent).toEqual({ type: "txt", text: "hi" });
+  });
+
+  it("a block of a known type is checked as that block, member by member", () => {
+    const cases: [unknown, RegExp][] = [
+      [{ type: "text", text: 5 }, /entries\[0\]\.text must be a string/],
+      [{ type: "image", data: "aGk=" }, /entries\[0\]\.mimeType must be a string/],
+      [{ type: "resource", resource: { uri: "file:///a" } }, /entries\[0\]\.resource must have exactly one of text or blob/],
+      [{ type: "resource_link", name: "a", uri: "file:///a", size: 1.5 }, /entries\[0\]\.size must be an integer/],
+      [
+        { type: "text", text: "a", annotations: { priority: Number.NaN } },
+        /entries\[0\]\.annotations\.priority must be a number from 0 to 1/,
+      ],
+      [{ type: "text", text: "a", _meta: [] }, /entries\[0\]\._meta must be a plain object/],
+    ];
+    for (const [block, message] of cases) expect(() => callToolResult([block as never])).toThrow(message);
+    expect(() => contentBlock(["link", { name: "a", uri: "file:///a", icons: [{ sizes: ["1x1"] }] }] as never)).toThrow(
+      /link\.icons\[0\]\.src must be a string/,
+    );
+  });
+
+  it("data JSON cannot carry (a number that is not finite, a cycle) throws instead of turning into null", () => {
+    expect(() => callToolResult([["data", { ratio: Number.NaN }]])).toThrow(/data holds NaN at "ratio", which JSON cannot carry/);
+    expect(() => callToolResult([{ total: Number.POSITIVE_INFINITY }])).toThrow(/entries\[0\] holds Infinity/);
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(() => callToolResult([["_data", cycle]])).toThrow(/_data cannot be written as JSON/);
+  });
+
+  it("where only a content block fits (a prompt message, a sampling message), it throws", () => {
+    expect(() => getPromptResult([{ role: "user", content: { type: "invoice", total: 3 } } as never])).toThrow(
+      /entries\[0\]\.content\.type must be one of text, image, audio, resource, resource_link/,
+    );
+    expect(() =>
+      createMessageRequest({ messages: [{ role: "user", content: { type: "invoice", total: 3 } as never }], maxTokens: 10 }),
+    ).toThrow(/messages\[0\]\.content\.type must be one of text, image, audio, tool_use, tool_result/);
   });
 });

@@ -82,10 +82,14 @@ export interface JsonRpcErrorObject {
   data?: unknown;
 }
 
-/** An error response. `id` is absent when the request's id could not be read (JSON-RPC 2.0 says `null`; MCP omits it). */
+/**
+ * An error response. `id` is `null` when the request's id could not be read
+ * (a parse error, a message with no valid id): JSON-RPC 2.0 ("Response
+ * object") requires the member then, and `null` is what it names.
+ */
 export interface JsonRpcErrorResponse {
   jsonrpc: "2.0";
-  id?: RequestId;
+  id: RequestId | null;
   error: JsonRpcErrorObject;
 }
 
@@ -97,19 +101,19 @@ export interface JsonRpcResultResponse<T = unknown> {
 }
 
 /**
- * Builds an error response: `{ jsonrpc: "2.0", error: { code, message, data? }, id? }`.
- * `id` is left out when `undefined` (a message whose id could not be read),
- * `data` when `undefined`. The keys come in that order (`jsonrpc`, `error`,
- * `id`), which is the order MCP servers of this repository have always
- * serialised, so moving to this builder changes no bytes on the wire.
- * Never throws; values are not checked.
+ * Builds an error response: `{ jsonrpc: "2.0", error: { code, message, data? }, id }`.
+ * `id` is `null` when `undefined` is given (a message whose id could not be
+ * read: JSON-RPC 2.0, "Response object", requires `null` there, as for a
+ * parse error), and `data` is left out when `undefined`. The keys come in
+ * that order (`jsonrpc`, `error`, `id`), the order MCP servers of this
+ * repository have always written. Every transport's id-less refusal is
+ * built here, so both ends of every transport agree. Never throws; values
+ * are not checked.
  */
 export function errorResponse(id: RequestId | undefined, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
   const error: JsonRpcErrorObject = { code, message };
   if (data !== undefined) error.data = data;
-  const response: JsonRpcErrorResponse = { jsonrpc: "2.0", error };
-  if (id !== undefined) response.id = id;
-  return response;
+  return { jsonrpc: "2.0", error, id: id === undefined ? null : id };
 }
 
 /** Builds a result response `{ jsonrpc: "2.0", id, result }`. Never throws; values are not checked. */
@@ -135,8 +139,8 @@ export interface ClassifiedNotification {
 /**
  * A response to the request `id`: exactly one of `result` or `error`, as sent
  * (neither is checked further). An error response may have no `id`: its
- * sender could not read the request's (JSON-RPC 2.0 sends `null`, MCP leaves
- * it out).
+ * sender could not read the request's (JSON-RPC 2.0 sends `null`; some
+ * senders leave the member out). Both read as no id.
  */
 export type ClassifiedResponse =
   | { kind: "response"; id: RequestId; result: unknown }

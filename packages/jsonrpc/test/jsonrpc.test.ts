@@ -76,8 +76,16 @@ describe("JsonRpcErrorCode", () => {
 });
 
 describe("errorResponse and resultResponse", () => {
-  it("leaves out an undefined id and undefined data", () => {
-    expect(errorResponse(undefined, -32600, "bad")).toStrictEqual({ jsonrpc: "2.0", error: { code: -32600, message: "bad" } });
+  it("writes an id that could not be read as null (JSON-RPC 2.0), and leaves out undefined data", () => {
+    expect(errorResponse(undefined, -32600, "bad")).toStrictEqual({ jsonrpc: "2.0", error: { code: -32600, message: "bad" }, id: null });
+    expect(JSON.stringify(errorResponse(undefined, -32700, "Parse error"))).toBe(
+      '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"},"id":null}',
+    );
+    // What the builder writes, the classifier reads back as an error response without an id.
+    expect(classify(errorResponse(undefined, -32700, "Parse error"))).toStrictEqual({
+      kind: "response",
+      error: { code: -32700, message: "Parse error" },
+    });
     expect(errorResponse(7, -32602, "bad", { at: "x" })).toStrictEqual({
       jsonrpc: "2.0",
       id: 7,

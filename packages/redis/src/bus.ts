@@ -99,21 +99,23 @@ export class RedisEventBus implements EventBus {
 
   /**
    * PUBLISHes `message` on the topic's channel; resolves once Redis took it.
-   * @throws (rejects) while Redis is unreachable or the bus is closed;
-   *   TypeError for a message that is not JSON (a cycle).
+   * @throws (rejects) RedisUnavailableError (marked `reported`: the outage
+   *   was told to `onError` once) while Redis is unreachable; Error when the
+   *   bus is closed; TypeError for a message that is not JSON (a cycle).
    */
   async publish(topic: BusTopicName, message: Message): Promise<void> {
     if (this.#closed) throw new Error("RedisEventBus: the bus is closed");
     const text = stringifyJson(message) as string;
     await this.#watch.ready(this.#pub, this.#connectTimeoutMs);
-    await this.#pub.publish(this.channelOf(topic), text);
+    await this.#watch.command(this.#pub, () => this.#pub.publish(this.channelOf(topic), text));
   }
 
   /**
    * Adds `listener` to `topic`; resolves, with the function that removes it,
    * once Redis confirmed the subscription (at once when the topic already
    * has one). The last listener's removal unsubscribes the channel.
-   * @throws (rejects) while Redis is unreachable or the bus is closed.
+   * @throws (rejects) RedisUnavailableError (marked `reported`) while Redis
+   *   is unreachable; Error when the bus is closed.
    */
   async subscribe(topic: BusTopicName, listener: (message: Message) => void): Promise<() => void> {
     if (this.#closed) throw new Error("RedisEventBus: the bus is closed");
@@ -155,7 +157,7 @@ export class RedisEventBus implements EventBus {
 
   async #subscribeChannel(channel: string): Promise<void> {
     await this.#watch.ready(this.#sub, this.#connectTimeoutMs);
-    await this.#sub.subscribe(channel);
+    await this.#watch.command(this.#sub, () => this.#sub.subscribe(channel));
     if (this.#topics.has(channel)) this.#confirmed.add(channel);
   }
 

@@ -67,12 +67,23 @@ export const OWN_CONNECTION_OPTIONS = Object.freeze({
   commandTimeout: DEFAULT_COMMAND_TIMEOUT_MS,
 });
 
-/** Reported once per outage of a part's connections; `cause` is the connection's own error. */
+/**
+ * Redis cannot be reached: reported once per outage of a part's connections
+ * (through `onError`), and what each command of the part rejects with
+ * during the outage. `cause` is the connection's own error.
+ */
 export class RedisUnavailableError extends Error {
+  /**
+   * True on the rejections of commands during an outage: the outage was
+   * reported already, once, so whoever logs failures need not print it
+   * again (the server's default reporting prints nothing for it).
+   */
+  readonly reported: boolean;
   /** Made by the store and the bus when Redis cannot be reached; reported through `onError`. */
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(message: string, options?: { cause?: unknown; reported?: boolean }) {
     super(message, options);
     this.name = "RedisUnavailableError";
+    this.reported = options?.reported === true;
   }
 }
 
@@ -167,11 +178,45 @@ export class OutageWatch {
    * Resolves once `redis` can take commands: at once when it is ready or
    * has been ready before (a command then fails fast while it is down),
    * else after waiting for its first connection (see {@link untilReady}).
+   * @throws RedisUnavailableError (reported) when it was not ready in time.
    */
   async ready(redis: Redis, timeoutMs: number): Promise<void> {
     if (this.#everReady.has(redis)) return;
-    await untilReady(redis, timeoutMs, this.#part);
+    try {
+      await untilReady(redis, timeoutMs, this.#part);
+    } catch (error) {
+      throw this.failed(redis, error);
+    }
     this.#everReady.add(redis);
+  }
+
+  /**
+   * What a command on `redis` that failed with `error` rejects with: when
+   * the connection is down (not a reply of Redis, which is the command's own
+   * failure), a {@link RedisUnavailableError} marked `reported`, the outage
+   * reported first if it was not yet (so it is told once, whichever of the
+   * connection's events and the command's failure comes first); else
+   * `error` itself.
+   */
+  failed(redis: Redis, error: unknown): unknown {
+    const cause = error instanceof Error ? error : new Error(String(error));
+    // A reply is Redis answering; a command that timed out on a connection still up is a slow Redis, not a lost one.
+    const up = redis.status === "ready" && (redis as unknown as { stream?: { writable?: boolean } }).stream?.writable === true;
+    if (cause.name === "ReplyError" || (up && !(cause instanceof RedisUnavailableError))) return error;
+    this.#fail(redis, cause);
+    return new RedisUnavailableError(
+      `${this.#part}: Redis at ${whereOf(redis)} is unreachable (${cause.message || cause.name}); the outage was reported when it began`,
+      { cause, reported: true },
+    );
+  }
+
+  /** Runs one command on `redis`; its failure while the connection is down is {@link OutageWatch.failed}'s. */
+  async command<T>(redis: Redis, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw this.failed(redis, error);
+    }
   }
 
   /** Starts watching `redis` (its `error`, `close` and `ready` events). */

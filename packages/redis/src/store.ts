@@ -194,8 +194,10 @@ function recordOf(flat: readonly string[]): TaskRecord | undefined {
  * Not for Redis Cluster (the scripts touch keys of several slots).
  *
  * While Redis is unreachable every method rejects (at once on a connection
- * the store made; a given client follows its own options), the server
- * answers -32603, and `onError` is told once per outage. A write whose
+ * the store made; a given client follows its own options) with a
+ * `RedisUnavailableError` marked `reported`, the server answers -32603, and
+ * `onError` is told once per outage (the server's default reporting prints
+ * nothing more per request). A write whose
  * connection broke while it was in flight rejects without telling whether
  * it was applied; the record in Redis is the truth.
  */
@@ -244,7 +246,7 @@ export class RedisTaskStore implements TaskStore {
    * Stores a new task (its `undefined` members left out).
    * @throws (rejects) TaskLimitError when `maxTasks` unexpired tasks are held;
    *   Error when a task with that id exists (a task is never replaced);
-   *   the connection's error while Redis is unreachable.
+   *   RedisUnavailableError (marked `reported`) while Redis is unreachable.
    */
   async create(record: TaskRecord): Promise<void> {
     const fields: string[] = [];
@@ -268,7 +270,7 @@ export class RedisTaskStore implements TaskStore {
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
     const redis = await this.#redis();
-    return recordOf((await redis.call("HGETALL", this.taskKey(taskId))) as string[]);
+    return recordOf((await this.#watch.command(redis, () => redis.call("HGETALL", this.taskKey(taskId)))) as string[]);
   }
 
   /**
@@ -276,8 +278,8 @@ export class RedisTaskStore implements TaskStore {
    * terminal or not in `onlyIf`. A member set to `undefined` is removed. A
    * new `expiresAt` moves the key's expiry and the indexes' scores.
    * @throws (rejects) TypeError when the patch names `taskId`, `owner`,
-   *   `method` or `createdAt`, or removes `status`; the connection's error
-   *   while Redis is unreachable.
+   *   `method` or `createdAt`, or removes `status`; RedisUnavailableError
+   *   (marked `reported`) while Redis is unreachable.
    */
   async update(taskId: string, patch: TaskPatch, onlyIf?: readonly TaskStatus[]): Promise<TaskUpdate | undefined> {
     const fields: string[] = [];
@@ -294,7 +296,7 @@ export class RedisTaskStore implements TaskStore {
     if (expiry !== "keep") {
       // The owner never changes, so reading it first leaves the script atomic.
       const redis = await this.#redis();
-      const owner = (await redis.call("HGET", this.taskKey(taskId), "owner")) as string | null;
+      const owner = (await this.#watch.command(redis, () => redis.call("HGET", this.taskKey(taskId), "owner"))) as string | null;
       if (owner === null) return undefined;
       keys.push(this.ownerKey(parseJson(owner) as string), this.indexKey);
     }
@@ -336,11 +338,13 @@ export class RedisTaskStore implements TaskStore {
   /** EVALSHA, and EVAL when Redis does not know the script (first use, or after a restart). */
   async #run(s: Script, keys: string[], args: string[]): Promise<unknown> {
     const redis = await this.#redis();
-    try {
-      return await redis.call("EVALSHA", s.sha, keys.length, ...keys, ...args);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-      return await redis.call("EVAL", s.source, keys.length, ...keys, ...args);
-    }
+    return this.#watch.command(redis, async () => {
+      try {
+        return await redis.call("EVALSHA", s.sha, keys.length, ...keys, ...args);
+      } catch (error) {
+        if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
+        return await redis.call("EVAL", s.source, keys.length, ...keys, ...args);
+      }
+    });
   }
 }

@@ -4,11 +4,12 @@
  * report the outage once; afterwards they serve again by themselves, the
  * bus resubscribed.
  */
-import { BusTopic } from "@x/server";
+import { BusTopic, McpServer } from "@x/server";
 import { describe, expect, it } from "vitest";
 import { RedisEventBus, RedisTaskStore, RedisUnavailableError } from "../src/index.js";
 import { client, eventually, freshPrefix, useRedis } from "./helpers.js";
 import { taskOf } from "./store-contract.js";
+import { requestOf } from "./wire.js";
 
 const redis = useRedis();
 
@@ -105,6 +106,51 @@ describe("a Redis outage", () => {
       await bus.close();
     }
   });
+
+  it("requests that need the store during an outage print one line per outage, its part's, and no stack trace each", async () => {
+    const lines: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    // Everything written to stderr meanwhile is kept (and not shown): the server's default reporting writes there.
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
+    const store = new RedisTaskStore({ url: redis().url, prefix: freshPrefix() });
+    const server = new McpServer({ name: "outage", version: "1" }, { tasks: { store } });
+    // A tool with task support turns the extension (and tasks/get) on.
+    server.registerTool("report", { taskSupport: "optional" }, () => "done");
+    const get = async () => {
+      const outcome = await server.handle(requestOf("tasks/get", { taskId: "t-1" }));
+      return (outcome.response as { error?: { code: number } }).error?.code;
+    };
+    const failing = async (n: number) => {
+      for (let i = 0; i < n; i++) expect(await get()).toBe(-32603);
+    };
+    try {
+      expect(await store.countOwned("nobody")).toBe(0);
+      await redis().kill();
+      await failing(5);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^@x\/redis: task store: lost Redis at 127\.0\.0\.1:\d+ \(.+\); reconnecting/);
+      expect(lines.join("")).not.toMatch(/\n\s+at /);
+
+      await redis().start();
+      // Served again once reconnected: an unknown task is -32602, not -32603.
+      expect(await eventually(async () => (await get()) === -32602, 15_000)).toBe(true);
+      expect(lines).toHaveLength(1);
+      await redis().kill();
+      await failing(5);
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toMatch(/^@x\/redis: task store: lost Redis at /);
+      expect(lines.join("")).not.toMatch(/\n\s+at |x-mcp: /);
+      await redis().start();
+      expect(await eventually(async () => (await get()) === -32602, 15_000)).toBe(true);
+    } finally {
+      process.stderr.write = write;
+      server.close();
+      await store.close();
+    }
+  }, 60_000);
 
   it("a part made while Redis is down waits for the first connection, at most connectTimeoutMs", async () => {
     await redis().kill();

@@ -33,7 +33,9 @@ export type BusTopicName = (typeof BusTopic)[keyof typeof BusTopic];
  * What the server needs of a bus. Delivery is at most once, in order per
  * publisher; a message published while an instance is cut off from the bus
  * is not replayed to it (listeners then miss it; task state itself lives in
- * the task store, so a poll still tells the truth).
+ * the task store, so a poll still tells the truth). A bus that reports an
+ * outage itself, once, rejects during it with errors whose `reported`
+ * member is `true`: the server's default reporting prints nothing for those.
  */
 export interface EventBus {
   /**

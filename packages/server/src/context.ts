@@ -79,6 +79,15 @@ export interface TransportInfo {
   notify?: (notification: JSONRPCNotification) => boolean;
   /** What the HTTP transport's `auth` verifier found in the request's bearer token; `undefined` without `auth`. */
   auth?: AuthInfo;
+  /**
+   * True when the client's next request may reach another instance of the
+   * server (Streamable HTTP routes each request on its own), where a
+   * `requestState` sealed with a key of this process would not open. Set by
+   * the HTTP transport; the server then warns, once, when it seals with a
+   * random per-process key. Over stdio one process holds the key.
+   * @internal
+   */
+  manyInstances?: boolean;
 }
 
 /**
@@ -250,6 +259,8 @@ export interface RunScope {
     signalOver(outer: AbortSignal | undefined): AbortSignal;
     /** The run became a task: its signal now follows `signal` (the task's), not the request's. */
     follow(signal: AbortSignal): void;
+    /** The run waits on the client until the returned function is called: meanwhile the limit does not run. */
+    hold(): () => void;
   };
   /**
    * Set once the run belongs to a task (tasks extension): from then on its
@@ -548,6 +559,16 @@ class Context implements RequestContext {
         `ctx.${name} was called outside the handler's run (a detached promise, a timer, a worker, or a direct call): only the run itself can ask`,
       );
     }
+    // The run's own limit stops while it waits on the client: the ask has its own, which names the question when it passes.
+    const release = scope.limit?.hold();
+    try {
+      return await this.#askEach(peer, asks, name);
+    } finally {
+      release?.();
+    }
+  }
+
+  async #askEach(peer: Peer, asks: readonly Ask<unknown>[], name: string): Promise<unknown[]> {
     await loadAskValidators();
     for (const one of asks) one.check();
     const askOne = async (one: Ask<unknown>): Promise<unknown> => {

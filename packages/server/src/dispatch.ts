@@ -13,7 +13,7 @@ import type { JSONRPCErrorResponse, JSONRPCResultResponse, RequestId } from "@x/
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type { HeaderParam, RequestEnvelope } from "@x/mcp-v2607/wire";
 import { createContext, type Peer, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
-import { isProtocolError, McpError, ResourceNotFoundError } from "./errors.js";
+import { isProtocolError, McpError, ResourceNotFoundError, reportToStderr } from "./errors.js";
 import type { MethodEntry } from "./features/feature.js";
 import type { ToolsFeature } from "./features/tools/index.js";
 import { ASKING_METHODS } from "./mrtr/asks.js";
@@ -138,7 +138,8 @@ export function rejected(outcome: Outcome, method: string | undefined, status: (
   const response = outcome.response as JSONRPCErrorResponse | undefined;
   if (response?.error) {
     publishRequestRejected({
-      requestId: response.id,
+      // An id that could not be read is written null; the event has none.
+      requestId: response.id ?? undefined,
       method,
       code: response.error.code,
       message: response.error.message,
@@ -271,7 +272,7 @@ export class Dispatcher {
     let running: unknown;
     try {
       running = ASKING_METHODS.has(method)
-        ? runRound(this.#settings, params, ctx, scope, () => handle(params, ctx, transport, scope))
+        ? runRound(this.#settings, params, ctx, scope, () => handle(params, ctx, transport, scope), transport.manyInstances === true)
         : handle(params, ctx, transport, scope);
     } catch (error) {
       return this.failed(error, id, method);
@@ -408,10 +409,7 @@ export class Dispatcher {
     try {
       const onError = this.#settings.onError;
       if (onError) onError(error, { method, requestId });
-      else {
-        const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        process.stderr.write(`x-mcp: ${method} (id ${stringifyJson(requestId)}) failed: ${text}\n`);
-      }
+      else reportToStderr(error, `${method} (id ${stringifyJson(requestId)})`);
     } catch {
       // A failing reporter must not change the answer.
     }

@@ -89,5 +89,26 @@ export class ClientRequestError extends Error {
   }
 }
 
+/**
+ * True for an error whose `reported` member is `true`: the part that raised
+ * it (a task store or event bus that lost what it keeps its state in, such
+ * as `@x/redis` during a Redis outage) has reported the outage itself, once.
+ */
+function alreadyReported(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { reported?: unknown }).reported === true;
+}
+
+/**
+ * The server's report of a failure when no `onError` option is given: one
+ * line on stderr, `x-mcp: <what> failed: <stack>`, except for an error
+ * {@link alreadyReported}, for which nothing is printed: an outage is then
+ * one line (its part's), not a stack trace per request it fails.
+ */
+export function reportToStderr(error: unknown, what: string): void {
+  if (alreadyReported(error)) return;
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`x-mcp: ${what} failed: ${text}\n`);
+}
+
 /** The JSON-RPC code used when a server limit is reached (the implementation-defined server error range); shared with the client. */
 export { SERVER_BUSY } from "@x/jsonrpc";

@@ -90,8 +90,11 @@ export interface ServerOptions {
   /**
    * Called with every error a handler threw that is answered as -32603
    * "Internal error" (its text is never sent to the client). Default: one
-   * line on stderr. Tool faults are not errors of this kind: they are answered
-   * as `isError` results (see `toolTimeoutMs` and the `x-mcp:tool:error` channel).
+   * line on stderr with the error's stack, and nothing for an error whose
+   * `reported` member is `true` (a task store or event bus that reported its
+   * outage once already, as `@x/redis` does). Tool faults are not errors of
+   * this kind: they are answered as `isError` results (see `toolTimeoutMs`
+   * and the `x-mcp:tool:error` channel).
    * Also called, with `requestId` undefined and `method` saying what failed,
    * for a failure no request awaits: a task's store write after its handle
    * was sent, or an event bus that cannot publish or subscribe.
@@ -100,7 +103,9 @@ export interface ServerOptions {
   /**
    * How long a tool call may run, in milliseconds, before it is answered with
    * a `tool_fault` result and its `ctx.signal` is aborted (a tool's own
-   * `timeoutMs` wins). 0 turns the limit off. Default 60 000.
+   * `timeoutMs` wins). 0 turns the limit off. Default 60 000. Time the tool
+   * waits on the client (an initialize-era ask) does not count:
+   * `clientRequestTimeoutMs` bounds that.
    */
   toolTimeoutMs?: number;
   /**
@@ -127,8 +132,11 @@ export interface ServerOptions {
   /**
    * How long a server-to-client request of an `initialize`-era session
    * (`ctx.elicit`, `ctx.createMessage`, `ctx.listRoots`) waits for the
-   * client's answer, in milliseconds, before the handler's ask fails
-   * (`notifications/cancelled` is sent). 0: no limit. Default 60 000.
+   * client's answer, in milliseconds, before the handler's ask fails with a
+   * `ClientRequestError` (-32001) whose message names the method, the
+   * elicitation's message (or the request's id) and this limit
+   * (`notifications/cancelled` is sent). The tool's own limit
+   * (`toolTimeoutMs`) is held during the wait. 0: no limit. Default 60 000.
    */
   clientRequestTimeoutMs?: number;
   /**

@@ -45,6 +45,7 @@ import type { LegacySession } from "./legacy/session.js";
 import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } from "./legacy/session.js";
 import { isObject, type JsonObject } from "./objects.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
+import { reportToStderr } from "./errors.js";
 import { publishMessageIgnored } from "./telemetry.js";
 import { principalOf } from "./authorization.js";
 import { statusOf } from "./transports/http/status.js";
@@ -476,10 +477,7 @@ export class McpServer {
   #reportError(error: unknown, what: string): void {
     try {
       if (this.#onError) this.#onError(error, { method: what, requestId: undefined });
-      else {
-        const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        process.stderr.write(`x-mcp: ${what} failed: ${text}\n`);
-      }
+      else reportToStderr(error, what);
     } catch {
       // A failing reporter must not take the server down.
     }

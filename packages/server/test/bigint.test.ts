@@ -305,9 +305,9 @@ console.log(JSON.stringify([before, small, loaded(), text.includes('"id":${BIG}'
         .split("\n")
         .map((l) => JSON.parse(l));
       expect(answers.map((a) => [a.id, a.error?.code])).toEqual([
-        [undefined, -32603],
+        [null, -32603],
         [2, -32602],
-        [undefined, -32603],
+        [null, -32603],
       ]);
       expect(child.stderr.match(/MissingDependencyError/g)).toHaveLength(1);
       expect(child.stderr).toContain('"lossless-json"');

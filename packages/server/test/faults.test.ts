@@ -4,7 +4,7 @@ import { CHANNELS, type ToolCallEvent } from "../src/telemetry-entry.js";
 import { defineActionTool, ok, registerActionTool } from "../src/actions/index.js";
 import { McpError, McpServer } from "../src/index.js";
 import { callTool, serve } from "./actions-fixture.js";
-import { rpc } from "./helpers.js";
+import { rpc, send } from "./helpers.js";
 
 class QuotaError extends Error {}
 
@@ -185,5 +185,33 @@ describe("fault containment for every tool, plain and action", () => {
     const res = await rpc(srv.url, "tools/call", { name: "protocol" });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe(-32021);
+  });
+});
+
+describe("the default report of a failure (no onError)", () => {
+  it("is one line on stderr with the stack, and nothing for an error its part marked reported (an outage told once)", async () => {
+    const server = new McpServer({ name: "report", version: "1" });
+    server.registerPrompt("fails", {}, () => {
+      throw new Error("disk on fire");
+    });
+    server.registerPrompt("outage", {}, () => {
+      throw Object.assign(new Error("store unreachable"), { reported: true });
+    });
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      for (const name of ["outage", "fails", "outage"]) {
+        const answer = await send(server, "prompts/get", { name });
+        expect(answer.error).toMatchObject({ code: -32603, message: "Internal error" });
+      }
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(/^x-mcp: prompts\/get \(id \d+\) failed: Error: disk on fire\n\s+at /);
   });
 });

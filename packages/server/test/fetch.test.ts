@@ -27,12 +27,26 @@ describe("createFetchHandler", () => {
 
   it("answers a notification with 202 and no body, and GET with 405", async () => {
     const note = await handle(
-      new Request("https://mcp.example.com/mcp", { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/x" }) }),
+      new Request("https://mcp.example.com/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/x" }),
+      }),
     );
     expect(note.status).toBe(202);
     expect(await note.text()).toBe("");
     const get = await handle(new Request("https://mcp.example.com/mcp"));
     expect(get.status).toBe(405);
-    expect(get.headers.get("allow")).toBe("POST");
+    // The initialize era is served too: GET and DELETE serve its sessions.
+    expect(get.headers.get("allow")).toBe("GET, POST, DELETE");
+  });
+
+  it("answers a body a Request typed text/plain (what a string body gets by default) with 415", async () => {
+    const body = request("tools/list");
+    const headers: Record<string, string> = { ...headersFor(body) };
+    delete headers["content-type"];
+    const plain = await handle(new Request("https://mcp.example.com/mcp", { method: "POST", headers, body: JSON.stringify(body) }));
+    expect(plain.status).toBe(415);
+    expect(await plain.json()).toMatchObject({ error: { code: -32600 }, id: null });
   });
 });

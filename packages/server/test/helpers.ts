@@ -40,8 +40,8 @@ export function headersFor(body: { method: string; params?: Record<string, unkno
 }
 
 /** A small server with a plain tool, a tool with an output schema, and misbehaving tools. */
-export function testServer(): McpServer {
-  const server = new McpServer({ name: "test-server", version: "1.2.3" });
+export function testServer(options?: ConstructorParameters<typeof McpServer>[1]): McpServer {
+  const server = new McpServer({ name: "test-server", version: "1.2.3" }, options);
   server.registerTool(
     "echo",
     {

@@ -38,13 +38,13 @@ async function post(body: unknown, headers?: Record<string, string>) {
 }
 
 describe("Streamable HTTP: the order of checks", () => {
-  it("1. a foreign Origin or Host is refused with 403 and an error with no id", async () => {
+  it("1. a foreign Origin or Host is refused with 403 and an error whose id is null (none was read)", async () => {
     const body = request("tools/list");
     const badOrigin = await send({ body: JSON.stringify(body), headers: { ...headersFor(body), origin: "https://evil.example" } });
     expect(badOrigin.status).toBe(403);
     const parsed = JSON.parse(badOrigin.body);
     expect(parsed.error).toBeDefined();
-    expect("id" in parsed).toBe(false);
+    expect(parsed.id).toBeNull();
     const badHost = await send({ body: JSON.stringify(body), headers: { ...headersFor(body), host: "evil.example:3000" } });
     expect(badHost.status).toBe(403);
     // A foreign Origin wins over every later problem, even a GET.
@@ -60,11 +60,67 @@ describe("Streamable HTTP: the order of checks", () => {
     }
   });
 
-  it("2. a method other than POST gets 405 with Allow: POST", async () => {
-    for (const method of ["GET", "DELETE", "PUT"]) {
+  it("2. a method the endpoint does not serve gets 405 with an Allow that lists what it serves", async () => {
+    // This server also serves the initialize era: GET and DELETE serve its sessions, so a GET without one is refused but allowed.
+    for (const method of ["GET", "DELETE", "PUT", "PATCH"]) {
       const res = await send({ method });
-      expect(res.status).toBe(405);
-      expect(res.headers.allow).toBe("POST");
+      expect(res.status, method).toBe(405);
+      expect(res.headers.allow, method).toBe("GET, POST, DELETE");
+      expect(JSON.parse(res.body)).toMatchObject({ error: { code: -32600 }, id: null });
+    }
+    expect(JSON.parse((await send({ method: "GET" })).body).error.message).toContain("needs the Mcp-Session-Id");
+    // A 2026-07-28-only endpoint serves POST alone; with CORS on, OPTIONS too (the preflight says the same).
+    const modern = await listen(testServer({ protocolVersions: ["2026-07-28"] }), { port: 0 });
+    const cors = await listen(testServer(), { port: 0, cors: { origins: ["https://app.example.com"] } });
+    try {
+      for (const method of ["GET", "DELETE", "PUT"]) {
+        const res = await fetch(modern.url, { method });
+        expect(res.status).toBe(405);
+        expect(res.headers.get("allow")).toBe("POST");
+      }
+      const get = await fetch(cors.url);
+      expect(get.status).toBe(405);
+      expect(get.headers.get("allow")).toBe("GET, POST, DELETE, OPTIONS");
+      const preflight = await fetch(cors.url, {
+        method: "OPTIONS",
+        headers: { origin: "https://app.example.com", "access-control-request-method": "POST" },
+      });
+      expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, POST, DELETE, OPTIONS");
+    } finally {
+      await modern.close();
+      await cors.close();
+    }
+  });
+
+  it("3. a body not sent as application/json gets 415 and -32600 (id null), whatever it holds", async () => {
+    const body = request("tools/list");
+    const refused: (string | undefined)[] = [
+      "text/plain",
+      "text/plain;charset=UTF-8",
+      "application/x-www-form-urlencoded",
+      "text/plain; a=application/json",
+      "application/jsonx",
+      "application/json-seq",
+      undefined,
+    ];
+    for (const type of refused) {
+      const headers = { ...headersFor(body) };
+      if (type === undefined) delete headers["content-type"];
+      else headers["content-type"] = type;
+      const res = await send({ body: JSON.stringify(body), headers });
+      expect(res.status, String(type)).toBe(415);
+      expect(res.headers["content-type"]).toBe("application/json");
+      expect(JSON.parse(res.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 }, id: null });
+      expect(JSON.parse(res.body).error.message).toContain("Content-Type: application/json");
+    }
+    for (const type of [
+      "application/json; charset=utf-8",
+      "Application/JSON",
+      "APPLICATION/JSON;charset=UTF-8",
+      " application/json ; q=1",
+    ]) {
+      const res = await send({ body: JSON.stringify(body), headers: { ...headersFor(body), "content-type": type } });
+      expect(res.status, type).toBe(200);
     }
   });
 
@@ -78,7 +134,7 @@ describe("Streamable HTTP: the order of checks", () => {
     for (const body of ["{not json", Buffer.from([0x7b, 0xff, 0xfe, 0x7d])]) {
       const res = await send({ body, headers: { "content-type": "application/json" } });
       expect(res.status).toBe(400);
-      expect(JSON.parse(res.body).error.code).toBe(-32700);
+      expect(JSON.parse(res.body)).toMatchObject({ error: { code: -32700 }, id: null });
     }
   });
 
@@ -87,6 +143,8 @@ describe("Streamable HTTP: the order of checks", () => {
       const res = await post(body, { "content-type": "application/json" });
       expect(res.status).toBe(400);
       expect(res.json.error.code).toBe(-32600);
+      // None of these has an id the server could read: JSON-RPC 2.0 answers null.
+      expect(res.json.id).toBeNull();
     }
   });
 
@@ -228,7 +286,7 @@ describe("Streamable HTTP: the order of checks", () => {
     try {
       const res = await fetch(r.url, {
         method: "POST",
-        headers: { origin: "https://elsewhere.example", host: "elsewhere.example" },
+        headers: { origin: "https://elsewhere.example", host: "elsewhere.example", "content-type": "application/json" },
         body: "{",
       });
       expect(res.status).toBe(400);

@@ -206,7 +206,15 @@ describe("slow clients: timeouts and the cap on request bodies in flight", () =>
       },
     });
     const post = (body: BodyInit, signal?: AbortSignal) =>
-      handle(new Request("http://localhost/mcp", { method: "POST", body, signal, duplex: "half" } as RequestInit));
+      handle(
+        new Request("http://localhost/mcp", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+          signal,
+          duplex: "half",
+        } as RequestInit),
+      );
     const stalled = post(stalledBody, controller.signal);
     await firstChunkTaken;
     await new Promise((r) => setImmediate(r));
@@ -238,6 +246,7 @@ describe("bodyTimeoutMs: a body that never all arrives is answered whatever the 
       expect(answer.json).toEqual({
         jsonrpc: "2.0",
         error: { code: -32600, message: "Request timeout: the body did not arrive within 300 ms (bodyTimeoutMs)" },
+        id: null,
       });
       // Its 60 KiB were counted in maxBodyBytesInFlight; released, a 50 KiB body fits again (read in full, not a request: 400).
       const big = await fetch(url, {
@@ -263,11 +272,19 @@ describe("bodyTimeoutMs: a body that never all arrives is answered whatever the 
         cancelled = true;
       },
     });
-    const response = await handle(new Request("http://localhost/mcp", { method: "POST", body, duplex: "half" } as RequestInit));
+    const response = await handle(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        duplex: "half",
+      } as RequestInit),
+    );
     expect(response.status).toBe(408);
     expect(await response.json()).toEqual({
       jsonrpc: "2.0",
       error: { code: -32600, message: "Request timeout: the body did not arrive within 200 ms (bodyTimeoutMs)" },
+      id: null,
     });
     expect(cancelled).toBe(true);
   });

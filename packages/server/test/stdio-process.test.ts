@@ -111,6 +111,20 @@ describe("stdio transport, a real child process", () => {
     expect(JSON.parse(lines.find((l) => l.id === 11).result.content[0].text)).toEqual({ action: "accept", content: { name: "Eve" } });
   });
 
+  it("seals the question's requestState with its per-process key without a warning: one process holds the key", async () => {
+    current = start();
+    const { child, send, lines, until, stderr } = current;
+    const caps = { "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    send({ jsonrpc: "2.0", id: 12, method: "tools/call", params: { name: "ask", _meta: meta(caps) } });
+    await until(() => lines.some((l) => l.id === 12));
+    expect(lines.find((l) => l.id === 12).result.resultType).toBe("input_required");
+    // All it wrote to stderr, to its exit: 'close' comes once its streams are closed.
+    child.stdin.end();
+    await once(child, "close");
+    expect(stderr()).toContain("stdio fixture: input ended");
+    expect(stderr()).not.toMatch(/per-process key|X_MCP_EPHEMERAL_STATE_KEY|Warning/);
+  });
+
   it("answers garbage lines with errors and keeps serving", async () => {
     current = start();
     const { child, send, lines, until } = current;

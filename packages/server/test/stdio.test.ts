@@ -44,9 +44,11 @@ describe("serveStdio", () => {
   it("answers a bad line with -32700, a non-request with -32600, and ignores notifications", async () => {
     const lines = await run(
       testServer(),
-      `not json\n[1]\n{"jsonrpc":"2.0","method":"notifications/x"}\n{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}\n`,
+      `not json\n[1]\n{"jsonrpc":"2.0","method":"notifications/x"}\n{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}\n{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}\n`,
     );
-    expect(lines.map((l) => l.error.code)).toEqual([-32700, -32600, -32602]);
+    expect(lines.map((l) => l.error.code)).toEqual([-32700, -32600, -32602, -32600]);
+    // JSON-RPC 2.0: an id that could not be read is answered as null, not left out.
+    expect(lines.map((l) => l.id)).toEqual([null, null, 1, null]);
   });
 
   it("answers a malformed _meta member with -32602 naming it", async () => {

@@ -134,7 +134,9 @@ export class LegacySession {
    * when it arrives. Aborting `signal` sends `notifications/cancelled` and rejects.
    * @throws ClientRequestError (rejects) when the client answers with an error
    *   (its code), does not answer within {@link LegacySession.requestTimeoutMs}
-   *   (-32001), the session ends, or the request cannot be delivered (-32000).
+   *   (-32001, its message naming the method, the elicitation's message or the
+   *   request's id, and the limit), the session ends, or the request cannot be
+   *   delivered (-32000).
    */
   request(method: string, params: JsonObject, related: RequestId | undefined, signal?: AbortSignal): Promise<unknown> {
     if (this.closed) return Promise.reject(new ClientRequestError(-32000, `${method}: the session has ended`));
@@ -175,7 +177,12 @@ export class LegacySession {
         timer = setTimeout(() => {
           done();
           if (sent) this.notify(Method.NotificationsCancelled, { requestId: id, reason: "timed out" }, related);
-          reject(new ClientRequestError(REQUEST_TIMEOUT, `${method}: the client did not answer within ${this.requestTimeoutMs} ms`));
+          reject(
+            new ClientRequestError(
+              REQUEST_TIMEOUT,
+              `${question(method, params, id)}: the client did not answer within ${this.requestTimeoutMs} ms (clientRequestTimeoutMs)`,
+            ),
+          );
         }, this.requestTimeoutMs);
         timer.unref?.();
       }
@@ -227,6 +234,18 @@ export class LegacySession {
     this.subscriptions.clear();
     this.#link = () => false;
   }
+}
+
+/**
+ * A server-to-client request as a person reading a log knows it: its method,
+ * the question it put (an elicitation's `message`, at most 100 characters)
+ * and its id, e.g. `elicitation/create "Your name?" (request x-mcp-3)`.
+ */
+function question(method: string, params: JsonObject, id: string): string {
+  const message = params.message;
+  if (typeof message !== "string") return `${method} (request ${id})`;
+  const shown = message.length > 100 ? `${message.slice(0, 100)}...` : message;
+  return `${method} ${JSON.stringify(shown)} (request ${id})`;
 }
 
 /** Refuses a method the era does not have, or one sent before the session is initialized. */

@@ -31,6 +31,8 @@ const warned = new WeakSet<KeyRing>();
 /**
  * Runs `run` as one round. A run that answers synchronously is ended
  * synchronously (no promise); otherwise the promise of its end.
+ * `manyInstances`: the client's retry may reach another instance (HTTP), so
+ * sealing with a per-process key is worth a warning.
  * @throws McpError(-32602) when `requestState` or `inputResponses` is not acceptable;
  *   whatever the handler threw that does not end the round.
  */
@@ -40,6 +42,7 @@ export function runRound<R>(
   ctx: RequestContext,
   scope: RunScope,
   run: () => R | Promise<R>,
+  manyInstances = false,
 ): R | InputRequiredResult | Promise<R | InputRequiredResult> {
   const responses = readInputResponses(params.inputResponses);
   let answers: Readonly<JsonObject> = responses;
@@ -53,20 +56,20 @@ export function runRound<R>(
     running = run();
   } catch (error) {
     round.finished = true;
-    return endRound<R>(settings, round, params, ctx, undefined, error);
+    return endRound<R>(settings, round, params, ctx, manyInstances, undefined, error);
   }
   if (!(running instanceof Promise)) {
     round.finished = true;
-    return endRound<R>(settings, round, params, ctx, running, NO_FAULT);
+    return endRound<R>(settings, round, params, ctx, manyInstances, running, NO_FAULT);
   }
   return running.then(
     (result) => {
       round.finished = true;
-      return endRound<R>(settings, round, params, ctx, result, NO_FAULT);
+      return endRound<R>(settings, round, params, ctx, manyInstances, result, NO_FAULT);
     },
     (error) => {
       round.finished = true;
-      return endRound<R>(settings, round, params, ctx, undefined, error);
+      return endRound<R>(settings, round, params, ctx, manyInstances, undefined, error);
     },
   );
 }
@@ -84,17 +87,20 @@ function binding(settings: RoundSettings, params: JsonObject, ctx: RequestContex
  * The end of a round's run: `input_required` when an ask found no answer
  * (even when the handler swallowed the signal), else the handler's result,
  * else its fault (`fault` is {@link NO_FAULT} when it returned), rethrown.
+ * Sealing with a random per-process key is warned about once per key ring,
+ * and only when the retry may reach another instance (`manyInstances`).
  */
 function endRound<R>(
   settings: RoundSettings,
   round: Round,
   params: JsonObject,
   ctx: RequestContext,
+  manyInstances: boolean,
   result: R | undefined,
   fault: unknown,
 ): R | InputRequiredResult {
   if (round.ended) {
-    if (settings.keys.ephemeral && !warned.has(settings.keys)) {
+    if (manyInstances && settings.keys.ephemeral && !warned.has(settings.keys)) {
       warned.add(settings.keys);
       process.emitWarning(
         "requestState is sealed with a random per-process key: several server instances need a shared key (requestStateKeys or MCP_REQUEST_STATE_KEYS)",

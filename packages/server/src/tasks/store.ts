@@ -59,7 +59,10 @@ export interface TaskUpdate {
 /**
  * What the server needs of a task store. Every method may reject (a shared
  * store that lost its connection): the request is then answered -32603 and
- * the error reported to `ServerOptions.onError`.
+ * the error reported to `ServerOptions.onError`. A store that reports an
+ * outage itself, once (as `@x/redis` does), rejects during it with errors
+ * whose `reported` member is `true`: without an `onError`, the server then
+ * prints nothing more for them, rather than a stack trace per request.
  */
 export interface TaskStore {
   /**

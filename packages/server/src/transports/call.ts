@@ -28,6 +28,8 @@ export class Call implements TransportInfo {
   assigns: Readonly<JsonObject> | undefined = undefined;
   /** See {@link TransportInfo.auth}. */
   auth: AuthInfo | undefined = undefined;
+  /** See {@link TransportInfo.manyInstances}: set by the HTTP transport. */
+  manyInstances = false;
   /**
    * Run once by {@link Call.abort}, after the signal (if made) is aborted: a
    * long-lived request (`subscriptions/listen`) waits on this, not on a

@@ -562,7 +562,9 @@ describe("a deployment serving only 2026-07-28", () => {
       const body = await res.json();
       expect(body.error).toMatchObject({ code: -32022, data: { supported: ["2026-07-28"], requested: "2025-11-25" } });
       expect(res.headers.get("mcp-session-id")).toBeNull();
-      expect((await fetch(srv.url, { headers: { accept: "text/event-stream", "mcp-session-id": "abc" } })).status).toBe(405);
+      const get = await fetch(srv.url, { headers: { accept: "text/event-stream", "mcp-session-id": "abc" } });
+      expect(get.status).toBe(405);
+      expect(get.headers.get("allow")).toBe("POST");
       expect((await fetch(srv.url, { method: "DELETE", headers: { "mcp-session-id": "abc" } })).status).toBe(405);
     } finally {
       await srv.stop();

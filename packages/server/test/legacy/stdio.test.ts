@@ -69,6 +69,56 @@ describe("initialize era over stdio", () => {
     await c.end();
   });
 
+  it("a question the client never answers fails naming it, not as the tool's time-out, even when both limits are equal", async () => {
+    // Equal limits, as by default (60 s each): the tool's started first, so it used to fire first and blame the tool.
+    for (const [toolTimeoutMs, clientRequestTimeoutMs] of [
+      [80, 80],
+      [40, 120],
+    ]) {
+      const server = eraServer({ toolTimeoutMs, clientRequestTimeoutMs });
+      server.registerTool("ask_uncaught", {}, async (_args, ctx) => {
+        const answer = await ctx.elicit("Which region?", { type: "object", properties: { region: { type: "string" } } });
+        return answer.action;
+      });
+      const c = connect(server);
+      await c.initialize({ elicitation: {} });
+      const caught = await c.answer(c.request("tools/call", { name: "ask", arguments: {} }));
+      expect(caught.before.map((m) => m.method)).toEqual(["elicitation/create", "notifications/cancelled"]);
+      const askId = caught.before[0]!.id;
+      expect(caught.response.result.content[0].text).toBe(
+        `ask failed: elicitation/create "Name?" (request ${askId}): the client did not answer within ${clientRequestTimeoutMs} ms (clientRequestTimeoutMs)`,
+      );
+      // Uncaught, it is the tool's fault result, and that says which question went unanswered.
+      const fault = await c.answer(c.request("tools/call", { name: "ask_uncaught", arguments: {} }));
+      const body = fault.response.result.structuredContent;
+      expect(body).toMatchObject({ errorType: "tool_fault", tool: "ask_uncaught", exception: "ClientRequestError" });
+      expect(body.message).toBe(
+        `elicitation/create "Which region?" (request ${fault.before[0]!.id}): the client did not answer within ${clientRequestTimeoutMs} ms (clientRequestTimeoutMs)`,
+      );
+      await c.end();
+    }
+  });
+
+  it("the tool's own time still counts around its questions: a run slow after an answered ask passes its limit", async () => {
+    const server = eraServer({ toolTimeoutMs: 50, clientRequestTimeoutMs: 10_000 });
+    server.registerTool("ask_then_wait", {}, async (_args, ctx) => {
+      await ctx.elicit("Go?", { type: "object", properties: {} });
+      // Never settles: only the tool's limit ends the run.
+      return new Promise<string>(() => {});
+    });
+    const c = connect(server);
+    await c.initialize({ elicitation: {} });
+    const rid = c.request("tools/call", { name: "ask_then_wait", arguments: {} });
+    const asked = await c.next();
+    c.send({ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: {} } });
+    const { response } = await c.answer(rid);
+    expect(response.result.structuredContent).toMatchObject({
+      errorType: "tool_fault",
+      message: "tool ask_then_wait did not finish within 50 ms",
+    });
+    await c.end();
+  });
+
   it("a server/discover probe does not pin the era; initialize afterwards does", async () => {
     const c = connect(eraServer());
     const probe = await c.answer(c.request("server/discover", { _meta: meta() }));

@@ -2,7 +2,9 @@
 // ask turning the round into input_required with a sealed requestState.
 import { validate } from "@x/mcp-v2607";
 import { describe, expect, it } from "vitest";
-import { ELICIT, mrtrServer, nameSchema, observed, serveMrtr } from "./fixture.js";
+import { listen } from "../../src/index.js";
+import { rpc } from "../helpers.js";
+import { caps, ELICIT, mrtrServer, nameSchema, observed, serveMrtr } from "./fixture.js";
 
 const srv = serveMrtr();
 
@@ -64,22 +66,46 @@ describe("Multi Round-Trip Requests over HTTP", () => {
 });
 
 describe("the per-process key", () => {
-  it("warns once that several instances need a shared key", async () => {
+  /** Collects the warnings about the key emitted while `run` runs, and after it until the event loop's next turn. */
+  async function keyWarnings(run: () => Promise<void>): Promise<string[]> {
     const warnings: string[] = [];
     const onWarning = (w: Error & { code?: string }) => {
       if (w.code === "X_MCP_EPHEMERAL_STATE_KEY") warnings.push(w.message);
     };
     process.on("warning", onWarning);
     try {
-      const s = mrtrServer();
-      const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": ELICIT };
-      await s.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "one_question", _meta: meta } });
-      await s.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "one_question", _meta: meta } });
-      await new Promise((r) => setTimeout(r, 10));
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatch(/shared key/);
+      await run();
+      // A warning is emitted on the next tick: by the next turn it has been.
+      await new Promise((resolve) => setImmediate(resolve));
     } finally {
       process.off("warning", onWarning);
     }
+    return warnings;
+  }
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": ELICIT };
+
+  it("over HTTP, where the retry may reach another instance, warns once that instances need a shared key", async () => {
+    const running = await listen(mrtrServer(), { port: 0 });
+    try {
+      const warnings = await keyWarnings(async () => {
+        for (let i = 0; i < 2; i++) {
+          const asked = await rpc(running.url, "tools/call", { name: "one_question", arguments: {} }, caps(ELICIT));
+          expect(asked.json.result.resultType).toBe("input_required");
+        }
+      });
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/shared key/);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("in process (stdio and McpServer.handle), where one process holds the key, does not warn", async () => {
+    const s = mrtrServer();
+    const warnings = await keyWarnings(async () => {
+      const answered = await s.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "one_question", _meta: meta } });
+      expect((answered.response as { result: { resultType: string } }).result.resultType).toBe("input_required");
+    });
+    expect(warnings).toEqual([]);
   });
 });

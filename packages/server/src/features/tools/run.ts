@@ -93,6 +93,57 @@ class RunLimit {
   #expired: unknown = undefined;
   #outer: AbortSignal | undefined = undefined;
   #forward: (() => void) | undefined = undefined;
+  /** The limit's timer while it runs; its callback; when it is due; what is left of it while held. */
+  #timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  #onExpire: (() => void) | undefined = undefined;
+  #due = 0;
+  #left = 0;
+  /** Waits on the client in progress: while any is, the limit does not run. */
+  #holds = 0;
+
+  /**
+   * Starts the limit: `onExpire` runs once `ms` of the run's own time has
+   * passed. Time the run spends waiting on the client (see
+   * {@link RunLimit.hold}) does not count: that wait has its own limit
+   * (`clientRequestTimeoutMs`), which then fails the ask and names it.
+   */
+  start(ms: number, onExpire: () => void): void {
+    this.#left = ms;
+    this.#onExpire = onExpire;
+    if (this.#holds === 0) this.#arm();
+  }
+
+  /** The run waits on the client until the returned function is called (once; several waits may overlap). */
+  hold(): () => void {
+    if (this.#holds++ === 0 && this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+      this.#left = Math.max(0, this.#due - performance.now());
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.#holds === 0 && this.#onExpire !== undefined) this.#arm();
+    };
+  }
+
+  /** The run is over: the limit no longer runs. */
+  stop(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#onExpire = undefined;
+  }
+
+  #arm(): void {
+    this.#due = performance.now() + this.#left;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      const expire = this.#onExpire;
+      this.#onExpire = undefined;
+      expire?.();
+    }, this.#left);
+  }
 
   /** The handler's signal, made on its first read; `outer` is the request's own signal (undefined when the transport has none). */
   signalOver(outer: AbortSignal | undefined): AbortSignal {
@@ -151,7 +202,10 @@ class RunLimit {
  * `{ errorType: "tool_fault", tool, exception, message }`, and the server
  * goes on serving. Past the limit (the tool's `timeoutMs`, else
  * `options.timeoutMs`, else 60 000 ms) the handler's `ctx.signal` is aborted
- * with a `TimeoutError`, and the call is answered at once. The one exception: a thrown
+ * with a `TimeoutError`, and the call is answered at once. The limit counts
+ * the run's own time: while the run waits on the client (an
+ * initialize-era `ctx.elicit`, ...) it is held, as that wait is bounded by
+ * `clientRequestTimeoutMs`, whose failure names the question. The one exception: a thrown
  * protocol error (an `McpError`, or any error with an integer `code` from
  * -32768 to -32000) is rethrown, so the request is answered with that
  * JSON-RPC error; so is the end of a Multi Round-Trip round.
@@ -310,7 +364,6 @@ async function settleRun(
   scope: RunScope,
   event: ToolCallEvent | undefined,
 ): Promise<ToolRunResult> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
   let returned: ToolHandlerResult;
   try {
     if (limit > 0) {
@@ -319,13 +372,13 @@ async function settleRun(
         // Handling the run's outcome here also keeps a run that goes on past
         // its limit from leaving an unhandled rejection behind.
         running.then(resolve, reject);
-        timer = setTimeout(() => {
+        run.start(limit, () => {
           // A run that became a task (`ctx.startTask`) is past the call's limit: the task's time to live bounds it.
           if (scope.task !== undefined) return;
           const reason = new DOMException(`tool ${tool.name} did not finish within ${limit} ms`, "TimeoutError");
           run.expire(reason);
           reject(reason);
-        }, limit);
+        });
       });
     } else {
       returned = await value;
@@ -333,7 +386,7 @@ async function settleRun(
   } catch (fault) {
     return faultOrRethrow(tool, fault, scope, event);
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    run.stop();
     run.release();
   }
   return checkResult(tool, returned, event);

@@ -59,6 +59,7 @@ const LADDER: readonly Stage[] = [
   //                 short of auth.requiredScopes: 403 insufficient_scope; the verifier throws: 503 with Retry-After
   postOnly, //       2. GET/DELETE with Mcp-Session-Id (initialize era): the session's stream / its end; anything else but POST: 405
   accept, //         3. Accept admits neither JSON nor SSE: 406, as no answer could be sent
+  contentType, //    3. Content-Type absent or not application/json (parameters allowed, any case): 415, -32600, before the body is read
   sessionHeader, //  3. initialize era: Mcp-Session-Id unknown or ended: 404; malformed or MCP-Protocol-Version unsupported: 400
   load, //           3. too many requests in flight: 503 with Retry-After, before a body is read
   declaredSize, //   4. Content-Length over the limit: 413, without reading the body
@@ -605,6 +606,17 @@ function unverifiable(ex: Exchange): HttpAnswer {
   });
 }
 
+/**
+ * The methods the endpoint serves, as an `Allow` value: POST, and GET and
+ * DELETE when the initialize era is served (its sessions' stream and end),
+ * and OPTIONS when CORS answers preflights. The 405 and the preflight both
+ * say this, so they cannot disagree.
+ */
+function methodsServed(core: Core): string {
+  const methods = core.legacy.served ? "GET, POST, DELETE" : "POST";
+  return core.options.cors ? `${methods}, OPTIONS` : methods;
+}
+
 function preflight(core: Core, ex: Exchange): HttpAnswer | undefined {
   const cors = core.options.cors;
   if (ex.method !== "OPTIONS" || !cors) return undefined;
@@ -612,7 +624,7 @@ function preflight(core: Core, ex: Exchange): HttpAnswer | undefined {
     status: 204,
     headers: {
       ...ex.cors,
-      "access-control-allow-methods": core.legacy.served ? "POST, GET, DELETE, OPTIONS" : "POST, OPTIONS",
+      "access-control-allow-methods": methodsServed(core),
       "access-control-allow-headers": MCP_HEADERS,
       "access-control-max-age": String(cors.maxAgeSeconds ?? 600),
     },
@@ -624,7 +636,12 @@ function postOnly(core: Core, ex: Exchange): HttpAnswer | undefined {
   if (ex.method === "POST") return undefined;
   const verb = core.legacy.verb(ex);
   if (verb !== undefined) return verb;
-  return errorAnswer(405, ErrorCode.InvalidRequest, "Method not allowed: use POST", undefined, { allow: "POST", ...ex.cors });
+  // GET and DELETE are served here only for a session: without one, say so rather than just "use POST".
+  const why =
+    core.legacy.served && (ex.method === "GET" || ex.method === "DELETE")
+      ? `${ex.method} needs the Mcp-Session-Id of an initialize-era session; send requests with POST`
+      : "use POST";
+  return errorAnswer(405, ErrorCode.InvalidRequest, `Method not allowed: ${why}`, undefined, { allow: methodsServed(core), ...ex.cors });
 }
 
 function accept(core: Core, ex: Exchange): HttpAnswer | undefined {
@@ -637,6 +654,19 @@ function accept(core: Core, ex: Exchange): HttpAnswer | undefined {
   ex.accepts = accepts;
   if (accepts.json || accepts.sse) return undefined;
   return errorAnswer(406, ErrorCode.InvalidRequest, "Not acceptable: accept application/json or text/event-stream", undefined, ex.cors);
+}
+
+function contentType(_core: Core, ex: Exchange): HttpAnswer | undefined {
+  const type = ex.header("content-type");
+  if (isJsonMediaType(type)) return undefined;
+  const sent = type === undefined ? "none was sent" : `got ${JSON.stringify(type.length > 100 ? `${type.slice(0, 100)}...` : type)}`;
+  return errorAnswer(
+    415,
+    ErrorCode.InvalidRequest,
+    `Unsupported Media Type: the body must be sent with Content-Type: application/json (${sent})`,
+    undefined,
+    ex.cors,
+  );
 }
 
 function sessionHeader(core: Core, ex: Exchange): HttpAnswer | undefined {
@@ -795,6 +825,8 @@ function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
   const cors = ex.cors;
   const accepts = ex.accepts;
   const call = new Call();
+  // The client's retry of an input_required answer may reach another instance.
+  call.manyInstances = true;
   if (ex.assigns) call.assigns = ex.assigns;
   if (ex.auth) call.auth = ex.auth;
   core.inFlight.add(call);
@@ -957,6 +989,21 @@ export function acceptable(accept: string | undefined): { json: boolean; sse: bo
     else if (range === "text/event-stream" || range === "text/*") sse = true;
   }
   return { json, sse };
+}
+
+/**
+ * True when a `Content-Type` value's media type is `application/json`, in
+ * any case, whatever parameters follow (`; charset=utf-8`: the body is read
+ * as UTF-8 whatever they say). False when absent: a body without a type
+ * could be anything (and a browser sends a typeless body cross-origin
+ * without a preflight), so it is refused like any other type.
+ */
+function isJsonMediaType(type: string | undefined): boolean {
+  if (type === undefined) return false;
+  // What clients send on every POST: no parsing.
+  if (type === "application/json") return true;
+  const semicolon = type.indexOf(";");
+  return (semicolon === -1 ? type : type.slice(0, semicolon)).trim().toLowerCase() === "application/json";
 }
 
 /**

@@ -11,6 +11,7 @@ import { atTurnEnd, nodeBuiltin } from "../../builtins.js";
 import type { McpServer } from "../../server.js";
 import type { Call } from "../call.js";
 import type { ChunkQueue } from "../sse.js";
+import { lingerAnswer, lingers, stalled } from "./linger.js";
 import {
   BodyTimeout,
   BodyUnavailable,
@@ -92,8 +93,13 @@ function writeDue(): void {
 
 function writeAnswer(res: ServerResponse, answer: Extract<HttpAnswer, { body: string }>): void {
   try {
-    res.writeHead(answer.status, answer.headers);
-    res.end(answer.body);
+    const req = res.req as IncomingMessage | undefined;
+    // Answered before the body was all read (413, 415, 503, ...): the rest of it is read first.
+    if (req !== undefined && lingers(req)) lingerAnswer(req, res, answer);
+    else {
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
+    }
   } catch {
     answerFailure(res);
   }
@@ -298,8 +304,7 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
       const target = pathOf(fullUrl(req) ?? "/");
       // With `auth`, the protected resource metadata lives beside the endpoint, at its well-known paths.
       if (target !== path && !core.auth?.metadataPaths.includes(target)) {
-        const answer = errorAnswer(404, ErrorCode.InvalidRequest, notFound(req, target, path));
-        res.writeHead(answer.status, answer.headers).end(answer.body);
+        writeAnswer(res, errorAnswer(404, ErrorCode.InvalidRequest, notFound(req, target, path)));
         return;
       }
     }
@@ -398,6 +403,7 @@ function readNodeBody(req: IncomingMessage, core: Core, ex: NodeExchange): Promi
       next: undefined,
       expire: () => {
         ex.bodyTimedOut = true;
+        stalled(req);
         fail(new BodyTimeout(core.bodyTimeoutMs));
       },
     };

@@ -72,6 +72,19 @@ describe.each(versions)("%s", (_name, express) => {
     expect(wrong.json.result.content[0].text).toContain("/text: must be string");
   });
 
+  it("behind a body parser, a body typed application/json with a charset is served, and one of another type gets 415 (req.body or not)", async () => {
+    const app = express();
+    app.use(express.json(), express.text());
+    app.post("/mcp", handler({ path: "/mcp" }));
+    const base = await start(app);
+    const ok = await rpc(`${base}/mcp`, "tools/list", {}, { headers: { "content-type": "application/json; charset=utf-8" } });
+    expect(ok.status).toBe(200);
+    // express.text() has made req.body a string of it: the request's own header still decides.
+    const plain = await rpc(`${base}/mcp`, "tools/list", {}, { headers: { "content-type": "text/plain" } });
+    expect(plain.status).toBe(415);
+    expect(plain.json).toMatchObject({ error: { code: -32600 }, id: null });
+  });
+
   it("applies the nesting and size limits to a parsed body as to bytes", async () => {
     const app = express();
     app.use(express.json({ limit: "1mb" }));
@@ -151,6 +164,7 @@ describe.each(versions)("%s", (_name, express) => {
     expect(await malformed.json()).toEqual({
       jsonrpc: "2.0",
       error: { code: -32700, message: "Parse error: the body is not valid JSON (refused by the body parser in front of the MCP handler)" },
+      id: null,
     });
     const big = await send("/mcp", JSON.stringify(request("tools/call", { name: "echo", arguments: { text: "z".repeat(2048) } })));
     expect(big.status).toBe(413);
