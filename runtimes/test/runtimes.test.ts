@@ -103,7 +103,7 @@ function usable(runtime: Runtime): string {
   return binary;
 }
 
-/** Runs the client script on `runtime` to completion (within 30 s) and returns its stdout, or rejects with its stderr. */
+/** Runs the client script on `runtime` to completion (within 150 s: a hang guard) and returns its stdout, or rejects with its stderr. */
 function runClient(runtime: Runtime, binary: string, args: string[]): Promise<string> {
   const child = spawn(binary, runtime.run(join(packageDir, "scripts", "client.mjs"), args), {
     cwd: packageDir,
@@ -121,8 +121,8 @@ function runClient(runtime: Runtime, binary: string, args: string[]): Promise<st
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       void stopProcess(child, "SIGKILL");
-      reject(new Error(`${runtime.name} client did not finish within 30 s: ${stderr}`));
-    });
+      reject(new Error(`${runtime.name} client did not finish within 150 s: ${stderr}`));
+    }, 150_000);
     child.once("error", (error) => {
       clearTimeout(timer);
       reject(error);
