@@ -254,10 +254,11 @@ function splitLinkLabels(text, names) {
  */
 const JSON_VALUE_TYPE = "string | number | bigint | boolean | null | JSONValue[] | { [key: string]: JSONValue | undefined }";
 /**
- * Definitions whose type is written here rather than derived: a request id
- * beyond 2^53 is read as a `bigint` (so that its answer carries the same digits).
+ * Definitions whose type is written here rather than derived: a request id or
+ * a progress token beyond 2^53 is read as a `bigint` (so that its answer, or
+ * the progress notifications naming it, carry the same digits).
  */
-const DEFINITION_TYPES = { RequestId: "string | number | bigint" };
+const DEFINITION_TYPES = { ProgressToken: "string | number | bigint", RequestId: "string | number | bigint" };
 /** The type of the members an open object may carry beyond its declared properties. */
 const EXTRA_MEMBER_TYPE = "JSONValue | undefined";
 

@@ -7,7 +7,9 @@
  *
  * Recognise an error by its code with {@link isMcpClientError} or
  * {@link errorCode}, never with `instanceof` (a second copy of this package,
- * or another realm, has its own class).
+ * or another realm, has its own class): they check the shape of
+ * {@link McpClientError}, `source` included, so a `DOMException` or another
+ * error with a numeric `code` is not taken for one.
  */
 
 /**
@@ -154,23 +156,30 @@ export class McpClientError extends Error {
 }
 
 /**
- * True for any value shaped like an MCP/JSON-RPC error: an object with an
- * integer `code` and a string `message`, whichever package or realm made it.
- * With `code`, also checks that the code is that one.
+ * True for an error of this client, whichever copy of the package or realm
+ * made it: an object with the shape of {@link McpClientError}, an integer
+ * `code`, a string `message` and a `source` of `"server"` or `"client"`.
+ * A value with a numeric `code` but no such `source` is not one: a
+ * `DOMException` (`TimeoutError` has code 23, `AbortError` 20), a Node.js
+ * system error, a bare JSON-RPC error object. With `code`, also checks
+ * that the code is that one.
  *
  * @example
  * try { await client.callTool("x") } catch (e) {
  *   if (isMcpClientError(e, ClientErrorCode.RequestTimeout)) retryLater();
  * }
  */
-export function isMcpClientError(value: unknown, code?: number): value is { code: number; message: string; data?: unknown } {
+export function isMcpClientError(
+  value: unknown,
+  code?: number,
+): value is { code: number; message: string; data?: unknown; source: "server" | "client" } {
   if (typeof value !== "object" || value === null) return false;
-  const c = (value as { code?: unknown }).code;
-  if (!Number.isInteger(c) || typeof (value as { message?: unknown }).message !== "string") return false;
+  const { code: c, message, source } = value as { code?: unknown; message?: unknown; source?: unknown };
+  if (!Number.isInteger(c) || typeof message !== "string" || (source !== "server" && source !== "client")) return false;
   return code === undefined || c === code;
 }
 
-/** The JSON-RPC code of an error value, or `undefined` when it has none (see {@link isMcpClientError}). */
+/** The JSON-RPC code of an error of this client, or `undefined` for any other value (see {@link isMcpClientError}). */
 export function errorCode(value: unknown): number | undefined {
   return isMcpClientError(value) ? value.code : undefined;
 }

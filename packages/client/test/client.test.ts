@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Client, ClientErrorCode, InMemoryTransport, isMcpClientError } from "../src/index.js";
+import { Client, ClientErrorCode, errorCode, InMemoryTransport, isMcpClientError, McpClientError, type Transport } from "../src/index.js";
 import { listResult, memoryClient, textResult, tool } from "./helpers.js";
 
 const META = {
@@ -205,6 +205,31 @@ describe("results and errors", () => {
     expect(() => new Client(info, { logLevel: "DEBUG" as never })).toThrow(/_meta\["io\.modelcontextprotocol\/logLevel"\] must be one of/);
     expect(() => new Client({ ...info, websiteUrl: "not a uri" })).toThrow(/clientInfo"\]\.websiteUrl must match format "uri"/);
     expect(() => new Client(info, { capabilities: { roots: {}, experimental: { x: {} } }, logLevel: "debug" })).not.toThrow();
+  });
+
+  it("isMcpClientError knows the client's errors by their shape, not any error with a numeric code such as a DOMException", () => {
+    const timeout = new DOMException("x", "TimeoutError");
+    expect(timeout.code).toBe(23);
+    expect(isMcpClientError(timeout)).toBe(false);
+    expect(isMcpClientError(new DOMException("x", "AbortError"))).toBe(false);
+    expect(errorCode(timeout)).toBeUndefined();
+    expect(isMcpClientError(Object.assign(new Error("x"), { code: -32000 }))).toBe(false);
+    expect(isMcpClientError({ code: -32602, message: "x" })).toBe(false);
+    expect(isMcpClientError(new McpClientError(-32001, "x"), ClientErrorCode.RequestTimeout)).toBe(true);
+    // Another copy of the package, or another realm: the same shape, another class.
+    expect(isMcpClientError({ code: 23, message: "the server's own code", source: "server" }, 23)).toBe(true);
+  });
+
+  it("a transport that throws a DOMException fails the call with the client's own -32000, the DOMException as its cause", async () => {
+    const timeout = new DOMException("x", "TimeoutError");
+    const transport: Transport = { kind: "custom", mirrorsHeaders: false, send: () => Promise.reject(timeout), close: async () => {} };
+    const client = new Client({ name: "t", version: "1" }, { protocol: "2026-07-28", lookupTools: false });
+    await client.connect(transport);
+    const error = await client.request("tools/list").catch((e: unknown) => e);
+    expect(error).not.toBe(timeout);
+    expect(isMcpClientError(error, ClientErrorCode.TransportFailed)).toBe(true);
+    expect(error).toMatchObject({ source: "client", data: { reason: "stream_broken" }, cause: timeout });
+    await client.close();
   });
 });
 

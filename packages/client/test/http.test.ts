@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { Client, ClientErrorCode, StreamableHttpTransport } from "../src/index.js";
+import { Client, ClientErrorCode, isMcpClientError, StreamableHttpTransport } from "../src/index.js";
 import { httpServer, sendJson } from "./helpers.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Record<string, any>) => void | Promise<void>;
@@ -121,6 +121,19 @@ describe("Streamable HTTP: requests", () => {
       code: ClientErrorCode.TransportFailed,
       data: { reason: "connection_failed" },
     });
+  });
+
+  it("reports a DOMException its fetch throws (a TimeoutError, code 23) as connection_failed, not as an MCP error", async () => {
+    const timeout = new DOMException("x", "TimeoutError");
+    let failing = false;
+    const { client } = await setup((_req, res, body) => sendJson(res, ok(body.id, { tools: [] })), {
+      fetch: (input, init) => (failing ? Promise.reject(timeout) : fetch(input, init)),
+    });
+    failing = true;
+    const error = await client.request("tools/list").catch((e: unknown) => e);
+    expect(error).not.toBe(timeout);
+    expect(isMcpClientError(error, ClientErrorCode.TransportFailed)).toBe(true);
+    expect(error).toMatchObject({ source: "client", data: { reason: "connection_failed" }, cause: timeout });
   });
 
   it("refuses a request over the size limit without sending it", async () => {

@@ -83,7 +83,7 @@ export const Method = /* @__PURE__ */ Object.freeze({
 export type Method = (typeof Method)[keyof typeof Method];
 
 /**
- * `_meta` key of a request's params: a `ProgressToken` (string or number)
+ * `_meta` key of a request's params: a `ProgressToken` (string or integer)
  * asking the receiver for `notifications/progress` about this request, which
  * carry the same token. The only `_meta` member the schema declares as a
  * property (`RequestParams._meta.progressToken`). Spec 2025-11-25:

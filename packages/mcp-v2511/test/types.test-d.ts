@@ -10,7 +10,10 @@ import {
   type JSONRPCRequest,
   type JSONValue,
   Method,
+  type ProgressNotificationParams,
+  type ProgressToken,
   type PROTOCOL_VERSION,
+  type RequestId,
   type TaskStatus,
   type Tool,
   validate,
@@ -59,5 +62,13 @@ describe("types", () => {
     // @ts-expect-error: a Date is not a JSON value
     const bad: CallToolResult = { content: [], structuredContent: { when: new Date() } };
     void bad;
+  });
+
+  it("a progress token or a request id beyond 2^53 is a bigint, as parseJson reads it", () => {
+    expectTypeOf<ProgressToken>().toEqualTypeOf<string | number | bigint>();
+    expectTypeOf<RequestId>().toEqualTypeOf<string | number | bigint>();
+    expectTypeOf<ProgressNotificationParams["progressToken"]>().toEqualTypeOf<ProgressToken>();
+    const params: ProgressNotificationParams = { progressToken: 9007199254740993n, progress: 1 };
+    expectTypeOf(params).toMatchTypeOf<JSONValue>();
   });
 });

@@ -16,7 +16,7 @@
 import { compileSchemaDetailed, nonFiniteProblem, type ValidatorCheck, type ValidatorProblem } from "@x/json-schema";
 // Through the ./constants entry, so that the built wire.js imports that file rather than carrying a copy.
 import { ErrorCode, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, Method } from "./constants-entry.js";
-import type { ClientCapabilities, Implementation, LoggingLevel, RequestMetaObject } from "./generated/types.js";
+import type { ClientCapabilities, Implementation, LoggingLevel, ProgressToken, RequestMetaObject } from "./generated/types.js";
 import {
   ClientCapabilities as capabilitiesSchema,
   Implementation as implementationSchema,
@@ -616,7 +616,7 @@ export interface RequestMetaFields {
   /** The lowest level of `notifications/message` wanted; none are sent when absent (spec: server/utilities/logging). */
   logLevel?: LoggingLevel;
   /** The token `notifications/progress` for this request will carry (spec: basic/utilities/progress). */
-  progressToken?: string | number | bigint;
+  progressToken?: ProgressToken;
   /** Further `_meta` entries; the protocol's own keys above replace any of the same name. */
   extra?: Record<string, unknown>;
 }

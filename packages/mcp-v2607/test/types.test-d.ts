@@ -10,6 +10,9 @@ import {
   type JSONRPCRequest,
   type JSONValue,
   Method,
+  type ProgressNotificationParams,
+  type ProgressToken,
+  type RequestId,
   type ResultType,
   type Tool,
   validate,
@@ -55,5 +58,13 @@ describe("types", () => {
     // @ts-expect-error: a Date is not a JSON value
     const bad: CallToolResult = { resultType: "complete", content: [], structuredContent: new Date() };
     void bad;
+  });
+
+  it("a progress token or a request id beyond 2^53 is a bigint, as parseJson reads it", () => {
+    expectTypeOf<ProgressToken>().toEqualTypeOf<string | number | bigint>();
+    expectTypeOf<RequestId>().toEqualTypeOf<string | number | bigint>();
+    expectTypeOf<ProgressNotificationParams["progressToken"]>().toEqualTypeOf<ProgressToken>();
+    const params: ProgressNotificationParams = { progressToken: 9007199254740993n, progress: 1 };
+    expectTypeOf(params).toMatchTypeOf<JSONValue>();
   });
 });

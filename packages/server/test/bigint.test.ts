@@ -56,6 +56,7 @@ function bigServer(options: ServerOptions = {}) {
     structuredContent: { big: 2n ** 64n, negative: -(10n ** 30n), small: 7 } as never,
   }));
   server.registerTool("progress_n", {}, async (_args, ctx) => {
+    seen.push(ctx.meta.progressToken);
     ctx.progress(1, 2);
     return "progressed";
   });
@@ -166,6 +167,13 @@ describe("big integers over Streamable HTTP", () => {
     expect(res.type).toMatch(/^text\/event-stream/);
     expect(res.text).toContain(`"progressToken":${HUGE},"progress":1`);
     expect(res.text).toContain("progressed");
+  });
+
+  it("a progressToken of 2^53 + 1 reaches the handler as that bigint, and its progress notification carries every digit", async () => {
+    const res = await post(callText("8", "progress_n", "{}", { progressToken: "__TOKEN__" }).replace('"__TOKEN__"', BIG), "progress_n");
+    expect(res.status).toBe(200);
+    expect(big.seen.at(-1)).toBe(BigInt(BIG));
+    expect(res.text).toContain(`"params":{"progressToken":${BIG},"progress":1,"total":2}`);
   });
 
   it("elicitation answers reach the handler as JSON.parse's doubles, from inputResponses and from the sealed requestState", async () => {

@@ -138,6 +138,20 @@ describe("a redirect that must be refused (against oidc-provider)", () => {
     expect(error.data.reason).toBe("authorization");
     expect(error.message).toMatch(/closed the window/);
   });
+
+  it("an authorize hook that throws a DOMException (a TimeoutError, code 23): step authorization, not the DOMException", async () => {
+    const timeout = new DOMException("the sign-in timed out", "TimeoutError");
+    const error = await failure(rs.url, {
+      redirectUrl: REDIRECT,
+      authorize: async () => {
+        throw timeout;
+      },
+    });
+    expect(error).not.toBe(timeout);
+    expect(error).toMatchObject({ code: ClientErrorCode.AuthorizationFailed, source: "client", data: { reason: "authorization" } });
+    expect(error.message).toMatch(/sign-in timed out/);
+    expect((error as { cause?: unknown }).cause).toBe(timeout);
+  });
 });
 
 describe("servers that must be refused", () => {

@@ -1836,8 +1836,10 @@ export interface ProgressNotificationParams {
 
 /**
  * A progress token, used to associate progress notifications with the original request.
+ *
+ * An integer beyond ±(2^53 − 1) is a `bigint`, with every digit.
  */
-export type ProgressToken = string | number;
+export type ProgressToken = string | number | bigint;
 
 /**
  * A prompt or prompt template that the server offers.

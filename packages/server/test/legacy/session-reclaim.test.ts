@@ -246,4 +246,13 @@ describe("sessions per principal (auth)", () => {
       expect(() => createNodeHandler(mcp, { auth, maxSessionsPerPrincipal: bad })).toThrow(RangeError);
     }
   });
+
+  it("refuses a maxSessions that is not a positive integer, naming the option, with or without auth; 1 is accepted", () => {
+    const mcp = new McpServer({ name: "x", version: "1" });
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createNodeHandler(mcp, { maxSessions: bad })).toThrow(new RangeError(`maxSessions must be an integer >= 1, got ${bad}`));
+      expect(() => createNodeHandler(mcp, { auth, maxSessions: bad })).toThrow(/^maxSessions must be an integer >= 1/);
+    }
+    expect(() => createNodeHandler(mcp, { maxSessions: 1 })).not.toThrow();
+  });
 });

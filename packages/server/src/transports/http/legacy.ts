@@ -45,6 +45,7 @@ export interface LegacyHttpOptions {
    * (spec 2025-11-25: basic/transports, "Session Management"). With no idle
    * session the `initialize` is answered 503 with `Retry-After: 1` and -32000.
    * Default 1000 (`DEFAULT_MAX_SESSIONS`).
+   * @throws RangeError (when the transport is made) unless an integer of at least 1.
    */
   maxSessions?: number;
   /**

@@ -114,13 +114,10 @@ export class SessionTable {
   /** Most sessions of one principal at once (`maxSessionsPerPrincipal`). */
   readonly perPrincipal: number;
 
-  /** @throws RangeError when `perPrincipal` is not an integer of at least 1. */
+  /** @throws RangeError naming the option when `max` or `perPrincipal` is not an integer of at least 1. */
   constructor(max = DEFAULT_MAX_SESSIONS, perPrincipal = DEFAULT_MAX_SESSIONS_PER_PRINCIPAL) {
-    if (!Number.isSafeInteger(perPrincipal) || perPrincipal < 1) {
-      throw new RangeError(`maxSessionsPerPrincipal must be an integer >= 1, got ${perPrincipal}`);
-    }
-    this.max = max;
-    this.perPrincipal = perPrincipal;
+    this.max = sessionCount("maxSessions", max);
+    this.perPrincipal = sessionCount("maxSessionsPerPrincipal", perPrincipal);
     this.#handshakeGrace = Math.max(1, Math.floor(max / 2));
   }
 
@@ -225,4 +222,14 @@ export class SessionTable {
     mine?.uninitialized.delete(live);
     mine?.initialized.delete(live);
   }
+}
+
+/**
+ * A bound on sessions: an integer of at least 1. With 0 or NaN every
+ * `initialize` would find the table full; Infinity would be no bound.
+ * @throws RangeError naming `option` otherwise.
+ */
+function sessionCount(option: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${option} must be an integer >= 1, got ${String(value)}`);
+  return value;
 }
