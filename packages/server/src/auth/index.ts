@@ -13,6 +13,6 @@ export {
   DEFAULT_INTROSPECTION_CACHE_TTL_MS,
   type IntrospectionVerifierOptions,
   introspectionVerifier,
-  MAX_INTROSPECTION_RESPONSE_BYTES,
 } from "./introspection.js";
+export { MAX_AUTH_RESPONSE_BYTES } from "./bounded.js";
 export { authInfoOf, DEFAULT_JWT_ALGORITHMS, type JwtVerifierOptions, jwtVerifier } from "./jwt.js";

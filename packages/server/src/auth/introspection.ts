@@ -6,18 +6,13 @@
 import { isObject, type JsonObject } from "../objects.js";
 import type { AuthInfo } from "../authorization.js";
 import type { VerifyAccessToken } from "../transports/http/auth.js";
+import { MAX_AUTH_RESPONSE_BYTES, readAtMost } from "./bounded.js";
 import { authInfoOf } from "./jwt.js";
 
 /** Default most answers cached: 1000 tokens. */
 export const DEFAULT_INTROSPECTION_CACHE_SIZE = 1000;
 /** Default longest time an answer is reused, in ms: 60 000 (never past the token's `exp`). */
 export const DEFAULT_INTROSPECTION_CACHE_TTL_MS = 60_000;
-/**
- * Largest introspection answer read, in bytes: 262 144 (256 KiB). Past it
- * reading stops, the rest of the body is cancelled, and the token counts as
- * not checked (the request gets 503 with `Retry-After`, as for an unreachable endpoint).
- */
-export const MAX_INTROSPECTION_RESPONSE_BYTES = 256 * 1024;
 
 /** Options of {@link introspectionVerifier}. */
 export interface IntrospectionVerifierOptions {
@@ -56,7 +51,7 @@ export interface IntrospectionVerifierOptions {
  * never 401) whenever the token could not be checked: the endpoint
  * unreachable or past `timeoutMs`, or answering other than 200 with a JSON
  * object holding a boolean `active` of at most
- * {@link MAX_INTROSPECTION_RESPONSE_BYTES}. Answers
+ * {@link MAX_AUTH_RESPONSE_BYTES}. Answers
  * are cached for up to `cacheTtlMs` (so a revoked token may pass until its
  * answer leaves the cache); the oldest entry goes first when it is full.
  * @throws TypeError when `endpoint` is not a URL, or neither client credentials nor `authenticate` are given.
@@ -85,7 +80,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): Ve
       await response.body?.cancel();
       throw new Error(`introspection endpoint answered ${response.status}`);
     }
-    const answer: unknown = JSON.parse(await readAtMost(response, MAX_INTROSPECTION_RESPONSE_BYTES));
+    const answer: unknown = JSON.parse(await readAtMost(response, "the introspection endpoint"));
     // RFC 7662 section 2.2: `active` is required. Without it the token was not checked, so no 401.
     if (!isObject(answer) || typeof answer.active !== "boolean")
       throw new Error("introspection endpoint answered no introspection response");
@@ -115,29 +110,6 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): Ve
     }
     return info;
   };
-}
-
-/**
- * The body as text, read as it streams: an endpoint sending more than
- * `limit` bytes has its body cancelled (which closes the connection) and
- * makes this throw, so a huge answer costs at most `limit` bytes of memory.
- */
-async function readAtMost(response: Response, limit: number): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw new Error(`introspection endpoint answered more than ${limit} bytes`);
-    }
-    text += decoder.decode(value, { stream: true });
-  }
 }
 
 /**

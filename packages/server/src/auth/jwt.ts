@@ -4,10 +4,11 @@
  * signature, `iss`, `aud` (the resource's canonical URL, RFC 8707), `exp`
  * and `nbf` are checked by `jose`.
  */
-import { createLocalJWKSet, createRemoteJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from "jose";
+import { createLocalJWKSet, createRemoteJWKSet, customFetch, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from "jose";
 import type { JsonObject } from "../objects.js";
 import type { AuthInfo } from "../authorization.js";
 import type { VerifyAccessToken } from "../transports/http/auth.js";
+import { boundedFetch } from "./bounded.js";
 
 /** The algorithms accepted unless `algorithms` says otherwise: asymmetric ones only. */
 export const DEFAULT_JWT_ALGORITHMS: readonly string[] = Object.freeze(["RS256", "PS256", "ES256", "EdDSA"]);
@@ -72,6 +73,8 @@ export function jwtVerifier(options: JwtVerifierOptions): VerifyAccessToken {
           cooldownDuration: options.jwksCooldownMs ?? 30_000,
           cacheMaxAge: options.jwksCacheMaxAgeMs ?? 600_000,
           timeoutDuration: options.jwksTimeoutMs ?? 5_000,
+          // A key set larger than MAX_AUTH_RESPONSE_BYTES is not read whole: the keys are not had (503).
+          [customFetch]: boundedFetch("the JWKS endpoint"),
         });
   const verifyOptions = {
     issuer,

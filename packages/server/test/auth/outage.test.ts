@@ -7,7 +7,7 @@
 // no key set or answer is cached from an earlier one.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { introspectionVerifier, jwtVerifier, MAX_INTROSPECTION_RESPONSE_BYTES } from "../../src/auth/index.js";
+import { introspectionVerifier, jwtVerifier, MAX_AUTH_RESPONSE_BYTES } from "../../src/auth/index.js";
 import { McpServer, type VerifyAccessToken } from "../../src/index.js";
 import { headersFor, request } from "../helpers.js";
 import { ISSUER, loopback, makeKey, serveMcp, sign, type TestKey } from "./fixture.js";
@@ -198,43 +198,51 @@ describe("introspectionVerifier with a failing endpoint", () => {
       expect(runs).toBe(1);
     },
   );
+});
 
-  it("an answer of 50 MiB is the endpoint's failure: 503 with Retry-After, and the connection is closed long before its end", async () => {
-    const FLOOD = 50 * 1024 * 1024;
-    const chunk = Buffer.alloc(64 * 1024, "x");
-    let written = 0;
-    let hungUp!: () => void;
-    const closed = new Promise<void>((resolve) => {
-      hungUp = resolve;
-    });
-    // A valid answer once whole: only the size bound can refuse it.
-    const flood = await loopback((req, res) => {
-      req.resume();
-      req.on("end", () => {
-        res.on("close", hungUp);
-        res.writeHead(200, { "content-type": "application/json" });
-        res.write('{"active":true,"sub":"alice","scope":"mcp","pad":"');
-        // Writes until the peer stops reading; `written` grows each turn, so at most FLOOD / 64 KiB of them.
-        const pump = () => {
-          while (written < FLOOD && !res.destroyed) {
-            written += chunk.byteLength;
-            if (!res.write(chunk)) return;
-          }
-          if (!res.destroyed) res.end('"}');
-        };
-        res.on("drain", pump);
-        pump();
+describe("an answer of 50 MiB", () => {
+  it.each(["introspection", "jwks"] as const)(
+    "from the %s endpoint is its failure: 503 with Retry-After, and the connection is closed long before its end",
+    async (kind) => {
+      const FLOOD = 50 * 1024 * 1024;
+      const chunk = Buffer.alloc(64 * 1024, "x");
+      let written = 0;
+      let hungUp!: () => void;
+      const closed = new Promise<void>((resolve) => {
+        hungUp = resolve;
       });
-    });
-    stops.push(flood.stop);
-    // A time-out far beyond reading 50 MiB: what stops the read must be the size bound.
-    const served = await protect(() =>
-      introspectionVerifier({ endpoint: `${flood.origin}/introspect`, clientId: "rs", clientSecret: "secret", timeoutMs: 600_000 }),
-    );
-    expectUnavailable(await call(served.resource, "good"));
-    await closed;
-    // The loopback socket buffers hold a few MiB beyond what was read.
-    expect(written).toBeGreaterThan(MAX_INTROSPECTION_RESPONSE_BYTES);
-    expect(written).toBeLessThan(16 * 1024 * 1024);
-  });
+      // A valid answer once whole: only the size bound can refuse it.
+      const flood = await loopback((req, res) => {
+        req.resume();
+        req.on("end", () => {
+          res.on("close", hungUp);
+          res.writeHead(200, { "content-type": "application/json" });
+          res.write(kind === "introspection" ? '{"active":true,"sub":"alice","scope":"mcp","pad":"' : '{"keys":[],"pad":"');
+          // Writes until the peer stops reading; `written` grows each turn, so at most FLOOD / 64 KiB of them.
+          const pump = () => {
+            while (written < FLOOD && !res.destroyed) {
+              written += chunk.byteLength;
+              if (!res.write(chunk)) return;
+            }
+            if (!res.destroyed) res.end('"}');
+          };
+          res.on("drain", pump);
+          pump();
+        });
+      });
+      stops.push(flood.stop);
+      // A time-out far beyond reading 50 MiB: what stops the read must be the size bound.
+      const served = await protect((audience) =>
+        kind === "introspection"
+          ? introspectionVerifier({ endpoint: `${flood.origin}/introspect`, clientId: "rs", clientSecret: "secret", timeoutMs: 600_000 })
+          : jwtVerifier({ jwksUrl: `${flood.origin}/jwks`, issuer: ISSUER, audience, jwksTimeoutMs: 600_000 }),
+      );
+      const key = await makeKey("k1");
+      expectUnavailable(await call(served.resource, kind === "introspection" ? "good" : await sign(key, served.resource)));
+      await closed;
+      // The loopback socket buffers hold a few MiB beyond what was read.
+      expect(written).toBeGreaterThan(MAX_AUTH_RESPONSE_BYTES);
+      expect(written).toBeLessThan(16 * 1024 * 1024);
+    },
+  );
 });
