@@ -214,11 +214,13 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       initialize(inbound.id, inbound.params);
       return;
     }
-    // A JSON-RPC response answers nothing this server asked, unless the session asked it.
+    // A JSON-RPC response answers nothing this server asked, unless the session asked it;
+    // a malformed one answers nothing at all (both reported by `inspect`, never answered).
     if (inbound.kind === "response") {
       session?.settle(inbound as unknown as JsonObject);
       return;
     }
+    if (inbound.kind === "invalid-response") return;
     if (inbound.kind === "notification") {
       if (session && inbound.method === "notifications/initialized") session.markInitialized();
       else if (inbound.method === Method.NotificationsCancelled) {

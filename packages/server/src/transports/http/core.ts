@@ -67,7 +67,8 @@ const LADDER: readonly Stage[] = [
   //                 not all there within bodyTimeoutMs: 408, -32600
   //                 (node: a body a framework already read is taken from it, or refused at once with 400, -32700, never waited for)
   message, //        5, 6, 8. not UTF-8 JSON, too deep, not one request, bad _meta: 400, before any handler; an initialize-era request without its session: 400
-  notification, //   7. a notification or a JSON-RPC response: 202 with an empty body, as neither has an answer (on a session: acted on first)
+  notification, //   7. a notification or a well-formed JSON-RPC response: 202 with an empty body, as neither has an answer (on a session: acted on first);
+  //                 a malformed response (both result and error, an error that is no object...): 400, -32600 without id
   headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020 (proxies route on them)
   registrationScopes, // auth on: the tool, resource or prompt named (or completed) has requiredScopes the token lacks: 403 insufficient_scope, before its handler runs
   assignsHook, //    the assigns hook throws: 500, -32603, before the request takes a slot
@@ -706,8 +707,17 @@ function message(core: Core, ex: Exchange): HttpAnswer | undefined {
 }
 
 function notification(core: Core, ex: Exchange): HttpAnswer | undefined {
-  const kind = ex.inbound!.kind;
+  const inbound = ex.inbound!;
+  const kind = inbound.kind;
   if (kind === "request" || kind === "initialize") return undefined;
+  // Accepted only when well formed; either way never answered under its id (reported by `inspect`).
+  if (kind === "invalid-response") {
+    return {
+      status: 400,
+      headers: jsonHeaders(ex.cors),
+      body: stringifyJson(errorResponse(undefined, ErrorCode.InvalidRequest, inbound.message)),
+    };
+  }
   if (ex.legacy) return core.legacy.received(ex);
   return { status: 202, headers: { ...ex.cors }, body: "" };
 }
