@@ -208,3 +208,16 @@ export function checkClientAnswer(method: string, answer: unknown): unknown {
 export function hasLaterEnvelope(params: unknown): boolean {
   return isObject(params) && isObject(params._meta) && typeof params._meta[META_PROTOCOL_VERSION] === "string";
 }
+
+/**
+ * The dual-era rule (spec 2026-07-28, basic/versioning "Backward
+ * Compatibility"): a request (a string `method` and an `id`) whose params
+ * carry the 2026-07-28 envelope is served statelessly by that revision,
+ * whatever session it names; only `initialize` and messages without the
+ * envelope can be of the `initialize` era. Over Streamable HTTP such a
+ * request's `Mcp-Session-Id` is ignored, never looked up nor echoed
+ * (basic/transports/streamable-http, "Earlier Streamable HTTP Revisions").
+ */
+export function selectsLaterEra(message: unknown): boolean {
+  return isObject(message) && typeof message.method === "string" && "id" in message && hasLaterEnvelope(message.params);
+}
