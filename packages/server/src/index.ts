@@ -105,4 +105,4 @@ export {
   type NodeServerSettings,
   nodeServerSettings,
 } from "./transports/http/node-server.js";
-export { type StdioOptions, serveStdio } from "./transports/stdio.js";
+export { MAX_EARLY_MESSAGES, type StdioOptions, serveStdio } from "./transports/stdio.js";
