@@ -180,12 +180,25 @@ export type Classified = ClassifiedRequest | ClassifiedNotification | Classified
 export const NOT_A_MESSAGE = "Invalid request: expected a JSON-RPC 2.0 request or notification";
 
 /**
+ * True for a value shaped as a JSON-RPC response: an object with a `result`
+ * or an `error` member and no `method` (whatever else it holds, well formed
+ * or not). Such a message is never answered: an answer would carry an id its
+ * sender could take for the answer to a request of its own. {@link classify}
+ * tells a well-formed one (`"response"`) from the rest
+ * (`"invalid-response"`); a lenient reader (a client taking an answer
+ * without `jsonrpc`) may stop at the shape.
+ */
+export function isResponseShaped(value: unknown): boolean {
+  return isObject(value) && !("method" in value) && ("result" in value || "error" in value);
+}
+
+/**
  * Classifies one decoded JSON value (JSON-RPC 2.0 "Request object",
  * "Notification", "Response object"; spec 2026-07-28, basic/index "Messages"):
  * - `jsonrpc: "2.0"` and a string `method`: a `"request"` when it has an `id`,
  *   a `"notification"` when it has none;
  * - an object with `result` or `error` and no `method` is shaped as a
- *   response, and is never `"invalid"`: a `"response"` when it is a
+ *   response ({@link isResponseShaped}), and is never `"invalid"`: a `"response"` when it is a
  *   well-formed one (`jsonrpc: "2.0"`, exactly one of the two; `result` with
  *   a valid id; `error` an object with an integer `code` and a string
  *   `message`, with a valid, `null` or no id, no id in the classified
@@ -203,10 +216,7 @@ export const NOT_A_MESSAGE = "Invalid request: expected a JSON-RPC 2.0 request o
 export function classify(message: unknown): Classified {
   if (!isObject(message)) return invalid(undefined, NOT_A_MESSAGE);
   const method = message.method;
-  if (typeof method !== "string") {
-    if (!("method" in message) && ("result" in message || "error" in message)) return response(message);
-    return invalid(message.id, NOT_A_MESSAGE);
-  }
+  if (typeof method !== "string") return isResponseShaped(message) ? response(message) : invalid(message.id, NOT_A_MESSAGE);
   if (message.jsonrpc !== "2.0") return invalid(message.id, NOT_A_MESSAGE);
   const params = message.params === undefined ? {} : message.params;
   if (!isObject(params)) return invalid(message.id, "Invalid request: params must be an object");

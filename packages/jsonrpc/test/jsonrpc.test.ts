@@ -8,6 +8,7 @@ import {
   errorResponse,
   isObject,
   isRequestId,
+  isResponseShaped,
   JsonRpcErrorCode,
   jsonDepthExceeds,
   decodeJsonText,
@@ -189,8 +190,7 @@ describe("classify", () => {
         if (classified.kind === "response" && "id" in classified) expect(isRequestId(classified.id)).toBe(true);
         if (classified.kind === "invalid-response" && "id" in classified) expect(isRequestId(classified.id)).toBe(true);
         // Shaped as a response (result or error, no method): a response of some kind, never "invalid".
-        const shaped = isObject(value) && !("method" in value) && ("result" in value || "error" in value);
-        expect(shaped).toBe(classified.kind === "response" || classified.kind === "invalid-response");
+        expect(isResponseShaped(value)).toBe(classified.kind === "response" || classified.kind === "invalid-response");
       }),
     );
   });
