@@ -41,6 +41,10 @@ export interface Expect {
   silentKind?: "answered-notification" | "answered-response";
   /** Checks made on a result: `echo` compares structuredContent with the arguments, `add` checks the sum is a number. */
   probe?: { kind: "echo"; args: J } | { kind: "add" };
+  /** For a response: the kind counted when no JSON-RPC response came at all (default `unanswered`). */
+  unansweredKind?: ViolationKind;
+  /** HTTP: the answer must not carry `Mcp-Session-Id` (a 2026-07-28 request is served statelessly). */
+  sessionless?: boolean;
 }
 
 /** The HTTP request line and headers of a case, beyond its body. */
