@@ -206,7 +206,9 @@ export class Dispatcher {
    * 2025-11-25): its envelope is the session's (the version negotiated, the
    * capabilities and client info of `initialize`), `_meta` is read only for
    * its `progressToken`. A request carrying the 2026-07-28 envelope is
-   * refused with -32600: one session speaks one era. Never throws.
+   * refused with -32600: one stdio connection speaks one era (Streamable
+   * HTTP never hands one here: the dual-era rule serves it statelessly,
+   * `selectsLaterEra`). Never throws.
    */
   inspectLegacy(message: unknown, session: LegacySession): Inbound {
     const classified = classify(message);
