@@ -44,6 +44,10 @@ export interface Expect {
    * `sum` checks `add` of `a` and `b` is no tool fault and, for finite numbers, their double sum.
    */
   probe?: { kind: "echo"; args: J } | { kind: "add" } | { kind: "sum"; a: J; b: J };
+  /** For a response: the kind counted when no JSON-RPC response came at all (default `unanswered`). */
+  unansweredKind?: ViolationKind;
+  /** HTTP: the answer must not carry `Mcp-Session-Id` (a 2026-07-28 request is served statelessly). */
+  sessionless?: boolean;
 }
 
 /** The HTTP request line and headers of a case, beyond its body. */

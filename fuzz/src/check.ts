@@ -17,6 +17,8 @@ export interface HttpObserved {
   status?: number | undefined;
   contentType?: string | undefined;
   body?: string | undefined;
+  /** The answer's `Mcp-Session-Id` header, when it had one (recorded where the oracle must check it is absent). */
+  sessionId?: string | undefined;
 }
 
 /** What came back on stdout for one case (lines attributed to it). */
@@ -185,6 +187,8 @@ export function check(expect: Expect, observed: Observed, idText: string | undef
       return out;
     }
     status = observed.status;
+    if (expect.sessionless && observed.sessionId !== undefined)
+      add("session-id-echoed", `a 2026-07-28 request answered with Mcp-Session-Id: ${observed.sessionId.slice(0, 60)}`);
     if (status >= 500) add("http-5xx", `status ${status}: ${(observed.body ?? "").slice(0, 80)}`);
     const type = (observed.contentType ?? "").split(";")[0]!.trim().toLowerCase();
     const body = observed.body ?? "";
@@ -243,7 +247,11 @@ export function check(expect: Expect, observed: Observed, idText: string | undef
   // 3. One response, well formed, with the right id.
   if (responses.length === 0) {
     if (observed.transport === "stdio" && observed.timedOut) add("hang", "the sentinel was not answered in time");
-    else add("unanswered", observed.transport === "http" ? `status ${status}, no JSON-RPC response` : "no response line");
+    else
+      add(
+        expect.unansweredKind ?? "unanswered",
+        observed.transport === "http" ? `status ${status}, no JSON-RPC response` : "no response line",
+      );
     return out;
   }
   if (responses.length > 1) add("answered-twice", `${responses.length} responses`);

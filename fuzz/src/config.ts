@@ -59,6 +59,14 @@ export const VIOLATION_KINDS = [
   "asked-without-capability", // elicitation/create sent to a client that did not declare elicitation
   "ask-not-sent", // the ask tool on an initialized session with the capability answered without eliciting
   "ask-answer-lost", // the ask tool's result does not reflect the client's answer to elicitation/create
+  // eras and lifecycle (issue 38: 6, 7, 8)
+  "session-id-echoed", // a 2026-07-28 request answered with an Mcp-Session-Id header (it is served statelessly: never minted or echoed)
+  "session-header-honoured", // a 2026-07-28 request with the Mcp-Session-Id of a live session served in that session's era
+  "invalid-response-accepted", // HTTP: a body shaped as a response but malformed accepted with 202 (due: 400, an error without id)
+  "early-request-refused", // stdio: a request written right after initialize answered with an error (the 2026-07-28 envelope's, "not answered yet"...)
+  "answered-before-initialize", // stdio: a request written right after initialize answered before initialize was
+  "early-out-of-order", // stdio: requests written right after initialize, answered at once, answered in another order than written
+  "ping-refused", // stdio: a ping before any era (or while initialize runs) not answered with an empty result
   // memory
   "rss-growth", // RSS after a repeated run more than 10% above the previous run's
 ] as const;

@@ -17,6 +17,8 @@ const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 /** An HTTP client for one server: keep-alive connections, at most `sockets` at once. */
 export class HttpDriver {
   readonly agent: Agent;
+  /** What `{session}` in a header value becomes: the id of a live initialize-era session ({@link HttpDriver.openSession}). */
+  sessionId = "00000000-0000-4000-8000-00000000dead";
   constructor(
     readonly port: number,
     sockets: number,
@@ -32,7 +34,8 @@ export class HttpDriver {
     const headers: [string, string][] = [];
     const hasHost = spec.headers.some(([h]) => h.toLowerCase() === "host");
     if (!hasHost && !spec.omitHost) headers.push(["host", `127.0.0.1:${port}`]);
-    for (const [name, value] of spec.headers) headers.push([name, value.replaceAll("{port}", port)]);
+    for (const [name, value] of spec.headers)
+      headers.push([name, value.replaceAll("{port}", port).replaceAll("{session}", this.sessionId)]);
     headers.push(["content-length", String(rendered.bytes.length)]);
     return new Promise<HttpObserved>((resolve) => {
       let settled = false;
@@ -68,6 +71,7 @@ export class HttpDriver {
             status: res.statusCode,
             contentType: res.headers["content-type"],
             body: Buffer.concat(chunks).toString("utf8"),
+            sessionId: res.headers["mcp-session-id"] as string | undefined,
           }),
         );
         res.on("error", (error) => finish({ timedOut: false, status: res.statusCode, error: String(error) }));
@@ -75,6 +79,36 @@ export class HttpDriver {
       req.on("error", (error) => finish({ timedOut: false, error: String(error) }));
       req.end(rendered.bytes);
     });
+  }
+
+  /**
+   * Opens an initialize-era session (initialize, then notifications/initialized)
+   * whose id `{session}` then names; keeps the made-up id when that fails.
+   * Never rejects.
+   */
+  async openSession(url: string): Promise<void> {
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    try {
+      const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x-fuzz", version: "0.0.0" } };
+      const res = await post({ jsonrpc: "2.0", id: "open", method: "initialize", params });
+      await res.text();
+      const id = res.headers.get("mcp-session-id");
+      if (!id) return;
+      const note = await post(
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" },
+      );
+      await note.text();
+      this.sessionId = id;
+    } catch {
+      // A session that cannot open leaves {session} a made-up id: the cases expect the same answers either way.
+    }
   }
 
   close(): void {
@@ -197,6 +231,13 @@ export class StdioDriver {
       this.options.onServerRequest(message, line);
       return;
     }
+    const batch = this.#batch;
+    if (batch && !p) {
+      batch.lines.push(line);
+      if (isRecord(message) && typeof message.id === "string") batch.want.delete(message.id);
+      if (batch.want.size === 0) batch.done();
+      return;
+    }
     const isResponse = isRecord(message) && !(typeof message.method === "string" && !("id" in message));
     const key = isRecord(message) && "id" in message ? idKey(message.id) : undefined;
     if (p && key !== undefined && key === p.sentinelKey) {
@@ -242,6 +283,30 @@ export class StdioDriver {
     if (p.graceTimer) clearTimeout(p.graceTimer);
     this.#pending = undefined;
     p.finish(o);
+  }
+
+  #batch: { lines: string[]; want: Set<string>; done: () => void } | undefined;
+
+  /**
+   * Writes `text` (whole lines) outside any case and collects every line
+   * the server writes until each of `ids` (string ids) has been answered or
+   * `timeoutMs` passed: an opening written in one piece (`lifecycle.ts`).
+   * Never rejects.
+   */
+  exchange(text: string, ids: readonly string[], timeoutMs: number): Promise<{ lines: string[]; timedOut: boolean }> {
+    return new Promise((resolve) => {
+      const lines: string[] = [];
+      const want = new Set(ids);
+      const finish = (timedOut: boolean) => {
+        clearTimeout(timer);
+        if (this.#batch === batch) this.#batch = undefined;
+        resolve({ lines, timedOut });
+      };
+      const timer = setTimeout(() => finish(true), timeoutMs);
+      const batch = { lines, want, done: () => finish(false) };
+      this.#batch = batch;
+      this.input.write(text);
+    });
   }
 
   /** Sends `c` (line and sentinel); resolves with the lines it got. Never rejects. */

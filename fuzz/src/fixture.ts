@@ -8,7 +8,15 @@
  * an IPC channel (the driver forks it so) it answers {type: "memory", gc}
  * with its process.memoryUsage(), after a forced GC when asked: memory is
  * read beside the protocol, so no fuzzed message can reach it.
+ *
+ * With --stdio it also serves fresh stdio connections on a loopback TCP
+ * port (`serveStdio` of a new fixture server over each socket: the same
+ * transport and framing), announced as {type: "side", port} on the IPC
+ * channel: a stdio opening can be played once per connection, and the
+ * process's own stdin/stdout give only one.
  */
+import { createServer } from "node:net";
+import { Writable } from "node:stream";
 import { callToolResult } from "@x/builders";
 import { listen, McpServer, serveStdio } from "@x/server";
 import { ENDPOINT_PATH, PROMPT, RESOURCE_URI, ROUTE_INPUT_SCHEMA, TEMPLATE_PREFIX, TOOLS } from "./config.js";
@@ -115,10 +123,29 @@ function answerMemoryQuestions(): void {
   process.channel?.unref();
 }
 
+/** Serves a fresh stdio connection per TCP connection on 127.0.0.1; resolves with the port, announced on the IPC channel. */
+async function serveSideConnections(): Promise<void> {
+  const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const side = createServer({ allowHalfOpen: true }, (socket) => {
+    socket.on("error", () => socket.destroy());
+    // Each connection is a process of its own as far as the protocol goes: its own server, its own era.
+    serveStdio(createFixtureServer(), { input: socket, output: socket, errors: quiet }).then(
+      () => socket.end(),
+      () => socket.destroy(),
+    );
+  });
+  await new Promise<void>((resolve) => side.listen(0, "127.0.0.1", resolve));
+  // The side port must not keep the process alive once its own stdin ended.
+  side.unref();
+  const address = side.address();
+  process.send?.({ type: "side", port: typeof address === "object" && address ? address.port : 0 });
+}
+
 async function main(): Promise<void> {
   const server = createFixtureServer();
   answerMemoryQuestions();
   if (process.argv.includes("--stdio")) {
+    await serveSideConnections();
     await serveStdio(server);
     process.exit(0);
   }

@@ -16,6 +16,7 @@ import { type HeaderParam, requestHeaders, toolHeaderParams } from "@x/mcp-v2607
 import fc from "fast-check";
 import { type Case, type Expect, type HttpSpec, type IdSpec, type Rendered, renderId } from "./cases.js";
 import { ENDPOINT_PATH, LIMITS, PROMPT, RESOURCE_URI, ROUTE_INPUT_SCHEMA, TEMPLATE_PREFIX, TOOLS, type Transport } from "./config.js";
+import { malformedResponseCase, withSessionHeader } from "./era-cases.js";
 import { ID_SLOT, type J, plain, Raw, stringify } from "./json.js";
 
 const BOTH: readonly Transport[] = ["http", "stdio"];
@@ -749,7 +750,7 @@ const badNotificationCase: fc.Arbitrary<Case> = fc.constantFrom<J>([], [1], "x",
   expect: { answer: "silent-or-idless-error", silentKind: "answered-notification", status: [202, 400] },
 }));
 
-/** Responses the server never asked for (this revision's server sends no requests): never answered. */
+/** Well-formed responses the server never asked for (this revision's server sends no requests): never answered; HTTP 202. */
 const unsolicitedCase: fc.Arbitrary<Case> = fc
   .tuple(
     fc.oneof(validId, fc.constant<IdSpec>({ kind: "raw", text: "null" })),
@@ -773,8 +774,8 @@ const unsolicitedCase: fc.Arbitrary<Case> = fc
       transports: BOTH,
       render: renderTree(tree, id),
       http: httpSpec([...BASE_HEADERS, ["mcp-protocol-version", PROTOCOL_VERSION]]),
-      // Over HTTP an error status is allowed, with a JSON-RPC error that has no id.
-      expect: { answer: "silent-or-idless-error", silentKind: "answered-response", status: [202, 400] },
+      // Accepted as it is well formed: 202 (a malformed one gets 400: era-cases.ts).
+      expect: { answer: "silent", silentKind: "answered-response", status: [202] },
       stdioExpect: { answer: "silent", silentKind: "answered-response" },
     };
   });
@@ -1327,6 +1328,24 @@ export const FAMILIES: readonly { name: string; weight: number; arbitrary: fc.Ar
   { name: "content-type", weight: 10, arbitrary: contentTypeCase, transports: HTTP_ONLY },
   { name: "http-method", weight: 10, arbitrary: httpMethodCase, transports: HTTP_ONLY },
   { name: "path", weight: 15, arbitrary: pathCase, transports: HTTP_ONLY },
+  // era-cases.ts: a 2026-07-28 request with Mcp-Session-Id is served as without it; malformed responses are never answered.
+  {
+    name: "session-header",
+    weight: 40,
+    arbitrary: withSessionHeader(
+      fc.oneof(
+        { arbitrary: validCase, weight: 6 },
+        { arbitrary: extraFieldsCase, weight: 1 },
+        { arbitrary: metaMemberCase, weight: 1 },
+        { arbitrary: versionCase, weight: 1 },
+        { arbitrary: unknownMethodCase, weight: 1 },
+        { arbitrary: badParamsCase, weight: 1 },
+        { arbitrary: headerMismatchCase, weight: 1 },
+      ),
+    ),
+    transports: HTTP_ONLY,
+  },
+  { name: "invalid-response", weight: 30, arbitrary: malformedResponseCase, transports: BOTH },
 ];
 
 /** The weighted mix of every family that applies to `transport`. */

@@ -14,7 +14,7 @@
  */
 import { ErrorCode } from "@x/mcp-v2511/constants";
 import { INITIALIZE_ERA_VERSIONS, isValidSessionId, negotiateProtocolVersion } from "@x/mcp-v2511/wire";
-import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
+import { ErrorCode as LaterErrorCode, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import fc from "fast-check";
 import type { Expect, IdSpec } from "./cases.js";
 import type { Violation } from "./check.js";
@@ -42,7 +42,19 @@ export type Body = { tree: J; id?: IdSpec } | { text: string };
 
 /** One step of a scenario, played in order on the scenario's session. */
 export type Step =
-  | { kind: "post"; label: string; body: Body; session: SessionHeader; version: VersionHeader; accept?: string; expect: Expect }
+  | {
+      kind: "post";
+      label: string;
+      body: Body;
+      session: SessionHeader;
+      version: VersionHeader;
+      accept?: string;
+      /** Headers sent beside the session's (a 2026-07-28 request's mirrors). */
+      headers?: [string, string][];
+      expect: Expect;
+      /** What stdio expects when it differs (no HTTP status there, and a refused body may be silent). */
+      stdioExpect?: Expect;
+    }
   | { kind: "delete"; label: string; session: SessionHeader; expect: Expect }
   | { kind: "get"; label: string; session: SessionHeader; accept: string; lastEventId?: string; second?: boolean; expect: Expect }
   /** `tools/call` of `ask`: the server's `elicitation/create` is answered as `answer` says, then the call's answer is checked. */
@@ -262,7 +274,13 @@ const unknownMethod = fc.oneof(
     ),
 );
 
-/** A request in the 2026-07-28 form (the `_meta` envelope) sent on a session of the earlier era: -32600, one session speaks one era. */
+/**
+ * A request in the 2026-07-28 form (the `_meta` envelope) sent on a session
+ * of the earlier era. Over stdio the connection speaks one era: -32600. Over
+ * HTTP the dual-era rule serves it statelessly, its `Mcp-Session-Id` ignored:
+ * with the session's `MCP-Protocol-Version` its header mirrors disagree
+ * (-32020), or its envelope lacks members (-32602), as without the session.
+ */
 const laterEraRequest: fc.Arbitrary<[string, J]> = fc.constantFrom<[string, J]>(
   ["tools-list", request("tools/list", { _meta: { [META_PROTOCOL_VERSION]: PROTOCOL_VERSION, [META_CLIENT_CAPABILITIES]: {} } })],
   ["discover", request("server/discover", { _meta: { [META_PROTOCOL_VERSION]: PROTOCOL_VERSION, [META_CLIENT_CAPABILITIES]: {} } })],
@@ -526,7 +544,18 @@ const refusedOnSessionScenario: fc.Arbitrary<Scenario> = fc
       laterEraRequest.map(([label, tree]) => ({
         family: `mixed-era/${label}`,
         step: (id: IdSpec) =>
-          post(label, tree, id, error([ErrorCode.InvalidRequest], "wrong-code-invalid-request", [200, 400], "same", "mixed-era-accepted")),
+          post(
+            label,
+            tree,
+            id,
+            {
+              ...error([LaterErrorCode.HeaderMismatch, ErrorCode.InvalidParams], "wrong-code-other", [400]),
+              sessionless: true,
+            },
+            {
+              stdioExpect: error([ErrorCode.InvalidRequest], "wrong-code-invalid-request", [], "same", "mixed-era-accepted"),
+            },
+          ),
       })),
       fc.constantFrom(...INITIALIZE_ERA_VERSIONS).map((v) => ({
         family: "initialize-twice",
@@ -564,6 +593,53 @@ const refusedOnSessionScenario: fc.Arbitrary<Scenario> = fc
     scenario(family, BOTH, [step(id), post(`after:${label}`, tree, id2, RESULT)]),
   );
 
+/**
+ * A 2026-07-28 request built as a 2026-07-28 client builds it (envelope and
+ * header mirrors) that also carries the session's `Mcp-Session-Id` (HTTP):
+ * served statelessly with a result that has the 2026-07-28 members, the
+ * header never echoed; the session still serves its own era afterwards.
+ */
+const laterWithSessionScenario: fc.Arbitrary<Scenario> = fc
+  .tuple(
+    fc.constantFrom<[string, string, { [key: string]: J }]>(
+      ["tools-list", "tools/list", {}],
+      ["discover", "server/discover", {}],
+      ["echo", "tools/call", { name: TOOLS.echo, arguments: { a: 1 } }],
+      ["resources-read", "resources/read", { uri: RESOURCE_URI }],
+    ),
+    ID,
+    validSessionRequest,
+    ID,
+  )
+  .map(([[label, method, params], id, [after, afterTree], id2]) => {
+    const meta = { [META_PROTOCOL_VERSION]: PROTOCOL_VERSION, [META_CLIENT_CAPABILITIES]: {} };
+    const name = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined;
+    const headers: [string, string][] = [["mcp-method", method]];
+    if (name !== undefined) headers.push(["mcp-name", name]);
+    return scenario(`later-with-session/${label}`, HTTP_ONLY, [
+      post(label, request(method, { ...params, _meta: meta }), id, { ...RESULT, sessionless: true }, { version: "later", headers }),
+      post(`after:${after}`, afterTree, id2, RESULT),
+    ]);
+  });
+
+/** Messages shaped as responses but malformed, on a session: over HTTP 400 with an error without id; over stdio nothing. */
+const malformedResponse: fc.Arbitrary<[string, J]> = fc.constantFrom<[string, J]>(
+  ["error-array", { jsonrpc: "2.0", error: [[]] }],
+  ["error-string", { jsonrpc: "2.0", id: "x-mcp-999997", error: "no" }],
+  ["error-no-message", { jsonrpc: "2.0", id: 78, error: { code: -32603 } }],
+  ["both", { jsonrpc: "2.0", id: 79, result: {}, error: { code: -1, message: "both" } }],
+  ["result-no-id", { jsonrpc: "2.0", result: { action: "accept" } }],
+  ["no-jsonrpc", { id: "x-mcp-999996", result: {} }],
+);
+const MALFORMED_RESPONSE: Expect = {
+  answer: "response",
+  id: "none",
+  outcome: { codes: [ErrorCode.InvalidRequest] },
+  wrongCode: "wrong-code-invalid-request",
+  status: [400],
+  unansweredKind: "invalid-response-accepted",
+};
+
 /** Notifications and unsolicited responses on a session (before or after `initialized`): 202, never answered. */
 const silentScenario: fc.Arbitrary<Scenario> = fc
   .tuple(
@@ -571,6 +647,7 @@ const silentScenario: fc.Arbitrary<Scenario> = fc
       { arbitrary: sessionNotification.map((n) => ["notification", n] as const), weight: 4 },
       { arbitrary: badNotification.map((n) => ["bad-notification", n] as const), weight: 1 },
       { arbitrary: unsolicitedResponse.map((r) => ["unsolicited", r] as const), weight: 3 },
+      { arbitrary: malformedResponse.map((r) => ["invalid-response", r] as const), weight: 2 },
     ),
     fc.boolean(),
     validSessionRequest,
@@ -585,7 +662,14 @@ const silentScenario: fc.Arbitrary<Scenario> = fc
           label,
           tree,
           undefined,
-          family === "notification" ? SILENT : family === "bad-notification" ? BAD_NOTIFICATION : SILENT_RESPONSE,
+          family === "notification"
+            ? SILENT
+            : family === "bad-notification"
+              ? BAD_NOTIFICATION
+              : family === "invalid-response"
+                ? MALFORMED_RESPONSE
+                : SILENT_RESPONSE,
+          family === "invalid-response" ? { stdioExpect: SILENT_RESPONSE } : {},
         ),
         post(`after:${after}`, afterTree, id, RESULT),
       ],
@@ -663,6 +747,7 @@ export const SCENARIO_FAMILIES: readonly {
   { name: "delete", weight: 20, arbitrary: deleteScenario, transports: HTTP_ONLY },
   { name: "get", weight: 50, arbitrary: getScenario, transports: HTTP_ONLY },
   { name: "refused", weight: 150, arbitrary: refusedOnSessionScenario, transports: BOTH },
+  { name: "later-with-session", weight: 40, arbitrary: laterWithSessionScenario, transports: HTTP_ONLY },
   { name: "silent", weight: 80, arbitrary: silentScenario, transports: BOTH },
   { name: "before-initialized", weight: 30, arbitrary: beforeInitializedScenario, transports: BOTH },
   { name: "ask", weight: 120, arbitrary: askScenario, transports: BOTH },

@@ -12,6 +12,7 @@ import { isKnownOpen, LIMITS, type Transport, type ViolationKind } from "./confi
 import { HttpDriver, StdioDriver } from "./drivers.js";
 import { caseArbitrary } from "./generators.js";
 import { type Era, type Scenario, scenarioArbitrary } from "./initialize-era.js";
+import { checkPingFirst, type Lifecycle, lifecycleArbitrary, playLifecycle, SocketConnection } from "./lifecycle.js";
 import { SessionHttpDriver, SessionStdioDriver, type StepResult, stdioOpening } from "./session-drivers.js";
 import type { FixtureProcess, Memory } from "./server.js";
 
@@ -62,8 +63,11 @@ export interface Tally {
   stderrTail?: string;
 }
 
-/** Stdio fixtures whose connection has had its initialize-era opening. */
+/** Stdio fixtures whose connection has had its opening (initialize era, or a ping first for 2026-07-28). */
 const OPENED = new WeakSet<FixtureProcess>();
+
+/** Share of stdio initialize-era scenarios that are openings of a fresh connection (`lifecycle.ts`), out of 100. */
+const LIFECYCLE_SHARE = 10;
 
 /** Mixes the run's seed and a batch number into one 32-bit seed. */
 function batchSeed(seed: number, batch: number): number {
@@ -135,7 +139,17 @@ export async function fuzzRun(server: FixtureProcess, options: RunOptions): Prom
 
   tally.memoryBefore = await server.memory(true).catch(() => undefined);
   const stream = new CaseStream(transport, options.seed);
-  const scenarios = new CaseStream<Scenario>(transport, options.seed, scenarioArbitrary(transport));
+  // Over stdio some scenarios are openings of a fresh connection (the fixture's side port).
+  const scenarios = new CaseStream<Scenario | Lifecycle>(
+    transport,
+    options.seed,
+    transport === "stdio"
+      ? fc.oneof(
+          { arbitrary: scenarioArbitrary(transport) as fc.Arbitrary<Scenario | Lifecycle>, weight: 100 - LIFECYCLE_SHARE },
+          { arbitrary: lifecycleArbitrary as fc.Arbitrary<Scenario | Lifecycle>, weight: LIFECYCLE_SHARE },
+        )
+      : scenarioArbitrary(transport),
+  );
   const started = Date.now();
   const deadline = started + options.timeLimitMs;
   let next = 0;
@@ -146,6 +160,8 @@ export async function fuzzRun(server: FixtureProcess, options: RunOptions): Prom
   const earlier = era === "2025-11-25";
   const http =
     transport === "http" && !earlier ? new HttpDriver(server.port, options.concurrency ?? LIMITS.httpConcurrency, timeoutMs) : undefined;
+  // A live session for the cases that send one's id on a 2026-07-28 request (era-cases.ts).
+  await http?.openSession(server.url);
   const sessionHttp = transport === "http" && earlier ? new SessionHttpDriver(server.url, timeoutMs) : undefined;
   let sessionStdio: SessionStdioDriver | undefined;
   const stdio =
@@ -176,9 +192,44 @@ export async function fuzzRun(server: FixtureProcess, options: RunOptions): Prom
     // EPIPE once the server is gone: the crash is counted below.
   });
 
+  if (stdio && !earlier && !OPENED.has(server)) {
+    // A ping before any era: answered with {} and pinning nothing (the cases that follow pin 2026-07-28).
+    OPENED.add(server);
+    const rendered = { bytes: new TextEncoder().encode('{"jsonrpc":"2.0","id":"ping-first","method":"ping"}'), idText: '"ping-first"' };
+    const expect = { answer: "response", id: "same", outcome: "result" } as const;
+    const c: Case = {
+      category: "lifecycle/ping-first",
+      transports: ["stdio"],
+      render: () => rendered,
+      http: { method: "POST", path: "/", headers: [] },
+      expect,
+    };
+    const observed = await stdio.send(c, rendered, expect, -1);
+    for (const v of [...check(expect, observed, rendered.idText, c.category), ...checkPingFirst(observed.lines, "ping-first")])
+      record(v.kind, c.category, -1, v.detail, '{"jsonrpc":"2.0","id":"ping-first","method":"ping"}');
+  }
+
   const one = async (index: number) => {
     if (earlier) {
       const s = scenarios.at(index);
+      if ("early" in s) {
+        // A fresh stdio connection, opened as the lifecycle says.
+        let connection: SocketConnection | undefined;
+        try {
+          connection = await SocketConnection.open(server.sidePort, timeoutMs);
+          for (const r of await playLifecycle(connection, s, index, timeoutMs))
+            steps([{ category: `2511/${s.category}:${r.step}`, violations: r.violations, sent: r.sent }], index);
+        } catch (error) {
+          steps([{ category: `2511/${s.category}`, violations: [{ kind: "hang", detail: String(error) }], sent: "" }], index);
+        } finally {
+          connection?.close();
+        }
+        tally.families.set(`2511/${s.category}`, (tally.families.get(`2511/${s.category}`) ?? 0) + 1);
+        tally.cases++;
+        if (!server.alive) stop ??= "crash";
+        else if (hangs >= LIMITS.maxHangs) stop ??= "hangs";
+        return;
+      }
       steps(sessionHttp ? await sessionHttp.play(s, index) : await sessionStdio!.play(s, index), index);
       const family = s.category.split("/").slice(0, 2).join("/");
       tally.families.set(family, (tally.families.get(family) ?? 0) + 1);

@@ -30,6 +30,9 @@ export class FixtureProcess {
   url = "";
   /** The listening port (HTTP only). */
   port = 0;
+  /** stdio only: the loopback port where the fixture serves fresh stdio connections (`fixture.ts`); 0 until announced. */
+  sidePort = 0;
+  #sideReady: (() => void) | undefined;
   /** Set once the process has exited, with its code or signal. */
   exited: string | undefined;
   #stderr = "";
@@ -46,7 +49,12 @@ export class FixtureProcess {
       // A bounded tail, for the report when the server dies.
       this.#stderr = (this.#stderr + chunk.toString("utf8")).slice(-4000);
     });
-    child.on("message", (message: { type?: string; seq?: number; usage?: NodeJS.MemoryUsage; gced?: boolean }) => {
+    child.on("message", (message: { type?: string; seq?: number; usage?: NodeJS.MemoryUsage; gced?: boolean; port?: number }) => {
+      if (message?.type === "side" && typeof message.port === "number") {
+        this.sidePort = message.port;
+        this.#sideReady?.();
+        return;
+      }
       if (message?.type !== "memory" || message.seq === undefined || !message.usage) return;
       this.#memoryWaiters.get(message.seq)?.({ ...message.usage, gced: Boolean(message.gced) });
       this.#memoryWaiters.delete(message.seq);
@@ -62,7 +70,19 @@ export class FixtureProcess {
     });
     const fixture = new FixtureProcess(child, transport);
     if (transport === "stdio") {
-      // The IPC round trip proves the process is up and its module loaded.
+      // The side port is announced before stdin is served; a memory round trip then proves the process answers.
+      const side = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`the fixture announced no side port within ${LIMITS.startTimeoutMs} ms`)),
+          LIMITS.startTimeoutMs,
+        );
+        fixture.#sideReady = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        if (fixture.sidePort !== 0) fixture.#sideReady();
+      });
+      await side;
       await fixture.memory(false);
       return fixture;
     }

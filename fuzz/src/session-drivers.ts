@@ -31,6 +31,7 @@ import {
   type VersionHeader,
 } from "./initialize-era.js";
 import { ID_SLOT, type L, parseLossless, Raw, stringify } from "./json.js";
+import { EARLY_REQUESTS, type Lifecycle, type LineExchange, playLifecycle } from "./lifecycle.js";
 
 /** The violations of one step of a scenario. */
 export interface StepResult {
@@ -163,6 +164,15 @@ function eraChecks(observed: Observed, idText: string | undefined): Violation[] 
   return laterEraFields(resultOf(messagesOf(observed), idText));
 }
 
+/** A 2026-07-28 request that named a session: a result must be of 2026-07-28 (`resultType`), not the session's era. */
+function servedStatelessly(observed: Observed, idText: string | undefined): Violation[] {
+  const result = resultOf(messagesOf(observed), idText);
+  if (result === undefined || (isRecord(result) && typeof result.resultType === "string")) return [];
+  return [
+    { kind: "session-header-honoured", detail: "a 2026-07-28 request with Mcp-Session-Id answered in the session's era (no resultType)" },
+  ];
+}
+
 function one(out: StepResult[], category: string, violations: Violation[], sent: string): void {
   out.push({ category, violations, sent });
 }
@@ -268,9 +278,16 @@ export class SessionHttpDriver {
     const category = `${s.category}:${step.label}`;
     if (step.kind === "post") {
       const rendered = render(step.body, slot);
-      const observed = await this.exchange("POST", this.#headers(session, step.session, step.version, step.accept, slot), rendered.bytes);
+      const headers = {
+        ...this.#headers(session, step.session, step.version, step.accept, slot),
+        ...Object.fromEntries(step.headers ?? []),
+      };
+      const observed = await this.exchange("POST", headers, rendered.bytes);
+      // Served statelessly: the answer must not name the session (the oracle checks what is recorded here).
+      if (step.expect.sessionless) observed.sessionId = observed.headers?.get(Header.sessionId) ?? undefined;
       const violations = check(step.expect, observed, rendered.idText, category);
-      if (step.session === "session") violations.push(...eraChecks(observed, rendered.idText));
+      if (step.expect.sessionless) violations.push(...servedStatelessly(observed, rendered.idText));
+      else if (step.session === "session") violations.push(...eraChecks(observed, rendered.idText));
       one(out, category, violations, preview(rendered.bytes));
       return;
     }
@@ -656,30 +673,24 @@ export class SessionStdioDriver {
     return this.driver.send(c, rendered, expect, index);
   }
 
-  /** The opening exchange; returns its violations. */
+  /**
+   * The opening exchange (`lifecycle.ts`): a `ping` first, then
+   * `initialize` with `tools/list`, `ping` and a `tools/call` written behind
+   * it before its answer is read, then `notifications/initialized`.
+   * Returns its violations.
+   */
   async open(o: Opening): Promise<StepResult[]> {
     const out: StepResult[] = [];
-    const text = stringify({
-      jsonrpc: "2.0",
-      id: "open-1",
-      method: "initialize",
-      params: initializeParams(o.protocolVersion, o.elicitation),
-    });
-    const rendered = { bytes: encoder.encode(text), idText: '"open-1"' };
-    const observed = await this.#send("2511/open:initialize", rendered, RESULT, -1);
-    const violations = check(RESULT, observed, rendered.idText, "2511/open");
-    const result = resultOf(messagesOf(observed), rendered.idText);
-    if (result !== undefined) violations.push(...checkInitializeAnswer(o.protocolVersion, result, null), ...laterEraFields(result));
-    one(out, "2511/open:initialize", violations, text);
-    // Before notifications/initialized: a request is answered, the server does not ask yet.
-    const before = stringify({ jsonrpc: "2.0", id: "open-2", method: "tools/list" });
-    const beforeObserved = await this.#send("2511/open:before-initialized", { bytes: encoder.encode(before), idText: '"open-2"' }, ANY, -1);
-    one(
-      out,
-      "2511/open:before-initialized",
-      [...check(ANY, beforeObserved, '"open-2"', "2511/open"), ...eraChecks(beforeObserved, '"open-2"')],
-      before,
-    );
+    const opening: Lifecycle = {
+      category: "lifecycle/opening",
+      pingFirst: true,
+      version: String(o.protocolVersion),
+      elicitation: o.elicitation,
+      early: EARLY_REQUESTS.filter((r) => ["tools-list", "ping", "echo"].includes(r.label)),
+      initializedAt: undefined,
+    };
+    const pipe: LineExchange = { send: (text, ids, ms) => this.driver.exchange(text, ids, ms) };
+    for (const r of await playLifecycle(pipe, opening, -1, this.driver.timeoutMs)) one(out, `2511/open:${r.step}`, r.violations, r.sent);
     const note = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
     const noteObserved = await this.#send("2511/open:initialized", { bytes: encoder.encode(note) }, SILENT, -1);
     one(out, "2511/open:initialized", check(SILENT, noteObserved, undefined, "2511/open"), note);
@@ -696,7 +707,7 @@ export class SessionStdioDriver {
       const category = `${s.category}:${step.label}`;
       if (step.kind === "post") {
         const rendered = render(step.body, slot);
-        const expect = { ...step.expect, status: undefined };
+        const expect = { ...(step.stdioExpect ?? step.expect), status: undefined };
         const observed = await this.#send(category, rendered, expect, slot);
         one(
           out,
@@ -736,8 +747,6 @@ export class SessionStdioDriver {
     return out;
   }
 }
-
-const ANY: Expect = { answer: "response", id: "same", outcome: "any", status: [200] };
 
 /** Kinds the era's checks add, beside the oracle's (for the README and the unit test). */
 export const ERA_KINDS: readonly ViolationKind[] = [

@@ -137,14 +137,31 @@ export interface ClassifiedNotification {
 }
 
 /**
- * A response to the request `id`: exactly one of `result` or `error`, as sent
- * (neither is checked further). An error response may have no `id`: its
- * sender could not read the request's (JSON-RPC 2.0 sends `null`; some
- * senders leave the member out). Both read as no id.
+ * A well-formed response to the request `id` (JSON-RPC 2.0 "Response
+ * object"): exactly one of `result` (any value) or `error` (an object with an
+ * integer `code` and a string `message`; a `bigint` code when it is beyond
+ * 2^53), as sent. An error response may have no `id`: its sender could not
+ * read the request's (JSON-RPC 2.0 sends `null`;
+ * some senders leave the member out). Both read as no id.
  */
 export type ClassifiedResponse =
   | { kind: "response"; id: RequestId; result: unknown }
   | { kind: "response"; id?: RequestId; error: unknown };
+
+/**
+ * A message shaped as a response (a `result` or an `error` member, no
+ * `method`) that is not a well-formed one (see {@link classify}). Like every
+ * response it is never answered: an answer would carry an id the client
+ * could take for one of its own requests. `message` says what is wrong,
+ * beginning `"Invalid response: "` (the text of the -32600 error a transport
+ * that must refuse the carrier gives, without an id: an HTTP body is answered
+ * with status 400). `id` is the message's id when valid, for reports only.
+ */
+export interface ClassifiedInvalidResponse {
+  kind: "invalid-response";
+  id?: RequestId;
+  message: string;
+}
 
 /**
  * Not a valid JSON-RPC 2.0 message: `message` is the text of the -32600
@@ -158,7 +175,7 @@ export interface ClassifiedInvalid {
 }
 
 /** What {@link classify} makes of a decoded JSON value. */
-export type Classified = ClassifiedRequest | ClassifiedNotification | ClassifiedResponse | ClassifiedInvalid;
+export type Classified = ClassifiedRequest | ClassifiedNotification | ClassifiedResponse | ClassifiedInvalidResponse | ClassifiedInvalid;
 
 /**
  * The text of {@link ClassifiedInvalid} for a value that is no request,
@@ -168,13 +185,29 @@ export type Classified = ClassifiedRequest | ClassifiedNotification | Classified
 export const NOT_A_MESSAGE = "Invalid request: expected a JSON-RPC 2.0 request or notification";
 
 /**
+ * True for a value shaped as a JSON-RPC response: an object with a `result`
+ * or an `error` member and no `method` (whatever else it holds, well formed
+ * or not). Such a message is never answered: an answer would carry an id its
+ * sender could take for the answer to a request of its own. {@link classify}
+ * tells a well-formed one (`"response"`) from the rest
+ * (`"invalid-response"`); a lenient reader (a client taking an answer
+ * without `jsonrpc`) may stop at the shape.
+ */
+export function isResponseShaped(value: unknown): boolean {
+  return isObject(value) && !("method" in value) && ("result" in value || "error" in value);
+}
+
+/**
  * Classifies one decoded JSON value (JSON-RPC 2.0 "Request object",
  * "Notification", "Response object"; spec 2026-07-28, basic/index "Messages"):
  * - `jsonrpc: "2.0"` and a string `method`: a `"request"` when it has an `id`,
  *   a `"notification"` when it has none;
- * - `jsonrpc: "2.0"`, a valid id, no `method`, and exactly one of `result` or
- *   `error`: a `"response"`; also an `error` with a `null` or no id (no id
- *   in the classified response);
+ * - an object with `result` or `error` and no `method` is shaped as a
+ *   response ({@link isResponseShaped}), and is never `"invalid"`: a `"response"` when it is a
+ *   well-formed one (`jsonrpc: "2.0"`, exactly one of the two; `result` with
+ *   a valid id; `error` an object with an integer `code` and a string
+ *   `message`, with a valid, `null` or no id, no id in the classified
+ *   response then), else an `"invalid-response"` saying why;
  * - anything else is `"invalid"`, with the message of the -32600 error:
  *   `"Invalid request: params must be an object"` when `params` is present
  *   and not an object (id kept when valid), `"Invalid request: id must be a
@@ -186,28 +219,41 @@ export const NOT_A_MESSAGE = "Invalid request: expected a JSON-RPC 2.0 request o
  * Never throws. `params` is the message's own object (not copied).
  */
 export function classify(message: unknown): Classified {
-  if (!isObject(message) || message.jsonrpc !== "2.0") return invalid(isObject(message) ? message.id : undefined, NOT_A_MESSAGE);
+  if (!isObject(message)) return invalid(undefined, NOT_A_MESSAGE);
   const method = message.method;
-  if (typeof method !== "string") {
-    if (!("method" in message)) {
-      const hasResult = "result" in message;
-      if (hasResult !== "error" in message) {
-        if (isRequestId(message.id)) {
-          return hasResult
-            ? { kind: "response", id: message.id, result: message.result }
-            : { kind: "response", id: message.id, error: message.error };
-        }
-        if (!hasResult && (message.id === null || message.id === undefined)) return { kind: "response", error: message.error };
-      }
-    }
-    return invalid(message.id, NOT_A_MESSAGE);
-  }
+  if (typeof method !== "string") return isResponseShaped(message) ? response(message) : invalid(message.id, NOT_A_MESSAGE);
+  if (message.jsonrpc !== "2.0") return invalid(message.id, NOT_A_MESSAGE);
   const params = message.params === undefined ? {} : message.params;
   if (!isObject(params)) return invalid(message.id, "Invalid request: params must be an object");
   if (!("id" in message)) return { kind: "notification", method, params };
   const id = message.id;
   if (!isRequestId(id)) return { kind: "invalid", message: "Invalid request: id must be a string or an integer" };
   return { kind: "request", id, method, params };
+}
+
+/** A message with `result` or `error` and no `method`: a response, or why it is not a well-formed one. */
+function response(message: Record<string, unknown>): ClassifiedResponse | ClassifiedInvalidResponse {
+  const id = message.id;
+  const hasResult = "result" in message;
+  let why: string | undefined;
+  if (message.jsonrpc !== "2.0") why = 'jsonrpc must be "2.0"';
+  else if (hasResult && "error" in message) why = "it has both result and error";
+  else if (hasResult) {
+    if (isRequestId(id)) return { kind: "response", id, result: message.result };
+    why = "a result needs the id of a request (a string or an integer)";
+  } else if (!isErrorObject(message.error)) why = "error must be an object with an integer code and a string message";
+  else if (isRequestId(id)) return { kind: "response", id, error: message.error };
+  else if (id === null || id === undefined) return { kind: "response", error: message.error };
+  else why = "id must be a string, an integer or null";
+  const text = `Invalid response: ${why}`;
+  return isRequestId(id) ? { kind: "invalid-response", id, message: text } : { kind: "invalid-response", message: text };
+}
+
+/** JSON-RPC 2.0's Error object: an integer `code` and a string `message` (`data` is free). */
+function isErrorObject(error: unknown): boolean {
+  if (!isObject(error) || typeof error.message !== "string") return false;
+  const code = error.code;
+  return typeof code === "bigint" || Number.isInteger(code);
 }
 
 function invalid(id: unknown, message: string): ClassifiedInvalid {

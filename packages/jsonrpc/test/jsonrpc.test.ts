@@ -8,6 +8,7 @@ import {
   errorResponse,
   isObject,
   isRequestId,
+  isResponseShaped,
   JsonRpcErrorCode,
   jsonDepthExceeds,
   decodeJsonText,
@@ -129,7 +130,6 @@ describe("classify", () => {
     ["a missing jsonrpc", { id: 4, method: "m" }, { kind: "invalid", id: 4, message: NOT_A_MESSAGE }],
     ["a non-string method, id kept", { jsonrpc: "2.0", id: 5, method: 5 }, { kind: "invalid", id: 5, message: NOT_A_MESSAGE }],
     ["a non-string method, invalid id", { jsonrpc: "2.0", id: 1.5, method: 5 }, { kind: "invalid", message: NOT_A_MESSAGE }],
-    ["both result and error", { jsonrpc: "2.0", id: 6, result: 1, error: {} }, { kind: "invalid", id: 6, message: NOT_A_MESSAGE }],
     ["neither result nor error", { jsonrpc: "2.0", id: 6 }, { kind: "invalid", id: 6, message: NOT_A_MESSAGE }],
     [
       "an error response with a null id (its request could not be read)",
@@ -141,9 +141,6 @@ describe("classify", () => {
       { jsonrpc: "2.0", error: { code: 1, message: "m" } },
       { kind: "response", error: { code: 1, message: "m" } },
     ],
-    ["a result response with a null id", { jsonrpc: "2.0", id: null, result: {} }, { kind: "invalid", message: NOT_A_MESSAGE }],
-    ["a result response without id", { jsonrpc: "2.0", result: {} }, { kind: "invalid", message: NOT_A_MESSAGE }],
-    ["an error response with an invalid id", { jsonrpc: "2.0", id: 1.5, error: {} }, { kind: "invalid", message: NOT_A_MESSAGE }],
     ["a response with a method", { jsonrpc: "2.0", id: 1, method: 1, result: {} }, { kind: "invalid", id: 1, message: NOT_A_MESSAGE }],
     ["array params, id kept", { jsonrpc: "2.0", id: 7, method: "m", params: [1] }, { kind: "invalid", id: 7, message: BAD_PARAMS }],
     ["null params", { jsonrpc: "2.0", id: 7, method: "m", params: null }, { kind: "invalid", id: 7, message: BAD_PARAMS }],
@@ -153,6 +150,34 @@ describe("classify", () => {
     ["a fractional id", { jsonrpc: "2.0", id: 1.5, method: "m" }, { kind: "invalid", message: BAD_ID }],
     ["an object id", { jsonrpc: "2.0", id: { a: 1 }, method: "m", params: {} }, { kind: "invalid", message: BAD_ID }],
   ];
+
+  const INVALID_RESPONSES: [string, unknown, { id?: number; why: string }][] = [
+    ["both result and error", { jsonrpc: "2.0", id: 6, result: 1, error: { code: 1, message: "m" } }, { id: 6, why: "it has both" }],
+    ["a result with a null id", { jsonrpc: "2.0", id: null, result: {} }, { why: "a result needs the id" }],
+    ["a result without id", { jsonrpc: "2.0", result: {} }, { why: "a result needs the id" }],
+    ["a result with a fractional id", { jsonrpc: "2.0", id: 1.5, result: {} }, { why: "a result needs the id" }],
+    ["an error that is not an object", { jsonrpc: "2.0", error: [[]] }, { why: "error must be an object" }],
+    ["an error that is a string, id kept", { jsonrpc: "2.0", id: 2, error: "no" }, { id: 2, why: "error must be an object" }],
+    ["an error without message", { jsonrpc: "2.0", id: 2, error: { code: 1 } }, { id: 2, why: "error must be an object" }],
+    ["an error with a fractional code", { jsonrpc: "2.0", id: 2, error: { code: 1.5, message: "m" } }, { id: 2, why: "error must be" }],
+    ["an error with a string code", { jsonrpc: "2.0", error: { code: "1", message: "m" } }, { why: "error must be an object" }],
+    ["an error with an invalid id", { jsonrpc: "2.0", id: 1.5, error: { code: 1, message: "m" } }, { why: "id must be" }],
+    ["an error with an object id", { jsonrpc: "2.0", id: {}, error: { code: 1, message: "m" } }, { why: "id must be" }],
+    ["a result without jsonrpc", { id: 3, result: {} }, { id: 3, why: 'jsonrpc must be "2.0"' }],
+    ["an error of JSON-RPC 1.0", { jsonrpc: "1.0", id: 3, error: { code: 1, message: "m" } }, { id: 3, why: 'jsonrpc must be "2.0"' }],
+  ];
+
+  it.each(INVALID_RESPONSES)("classifies %s as an invalid response, never as invalid", (_name, message, { id, why }) => {
+    const classified = classify(message);
+    expect(classified.kind).toBe("invalid-response");
+    expect(classified.kind === "invalid-response" && classified.message).toMatch(new RegExp(`^Invalid response: ${why}`));
+    expect("id" in classified ? classified.id : undefined).toBe(id);
+  });
+
+  it("takes an error code beyond 2^53 (read as a bigint) as an integer", () => {
+    const error = { code: 9007199254740993n, message: "m" };
+    expect(classify({ jsonrpc: "2.0", id: 1, error })).toStrictEqual({ kind: "response", id: 1, error });
+  });
 
   it.each(table)("classifies %s", (_name, message, expected) => {
     expect(classify(message)).toStrictEqual(expected);
@@ -171,6 +196,9 @@ describe("classify", () => {
         if (classified.kind === "invalid" && "id" in classified) expect(isRequestId(classified.id)).toBe(true);
         if (classified.kind === "request") expect(isRequestId(classified.id)).toBe(true);
         if (classified.kind === "response" && "id" in classified) expect(isRequestId(classified.id)).toBe(true);
+        if (classified.kind === "invalid-response" && "id" in classified) expect(isRequestId(classified.id)).toBe(true);
+        // Shaped as a response (result or error, no method): a response of some kind, never "invalid".
+        expect(isResponseShaped(value)).toBe(classified.kind === "response" || classified.kind === "invalid-response");
       }),
     );
   });
@@ -188,10 +216,9 @@ describe("classify", () => {
     );
     fc.assert(
       fc.property(id, fc.jsonValue(), fc.boolean(), (i, value, isError) => {
-        const message = isError ? { jsonrpc: "2.0", id: i, error: value } : { jsonrpc: "2.0", id: i, result: value };
-        expect(classify(message)).toStrictEqual(
-          isError ? { kind: "response", id: i, error: value } : { kind: "response", id: i, result: value },
-        );
+        const error = { code: typeof value === "number" && Number.isInteger(value) ? value : -32000, message: String(value), data: value };
+        const message = isError ? { jsonrpc: "2.0", id: i, error } : { jsonrpc: "2.0", id: i, result: value };
+        expect(classify(message)).toStrictEqual(isError ? { kind: "response", id: i, error } : { kind: "response", id: i, result: value });
       }),
     );
   });

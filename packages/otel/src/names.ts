@@ -44,7 +44,7 @@ export const ATTR_TOOL_ACTION = "x_mcp.tool.action";
 export const ATTR_TOOL_OUTCOME = "x_mcp.tool.outcome";
 /** For an `isError` result, which side the error is on: `"dispatch"` (a check refused the call) or `"tool"` (`ErrorKind`). */
 export const ATTR_ERROR_KIND = "x_mcp.error.kind";
-/** Why a message was dropped unanswered: `"unsolicited-response"` (`MessageIgnoredEvent.reason`). */
+/** Why a message was dropped unanswered: `"unsolicited-response"` or `"invalid-response"` (`MessageIgnoredEvent.reason`). */
 export const ATTR_IGNORED_REASON = "x_mcp.ignored.reason";
 
 /**

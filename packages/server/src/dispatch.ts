@@ -8,7 +8,14 @@
  * HTTP transport alone maps outcomes to statuses (`transports/http/status.ts`).
  */
 import type { JsonSchemaValidator } from "@x/json-schema";
-import { type ClassifiedResponse, classify, errorResponse, resultResponse, stringifyJson } from "@x/jsonrpc";
+import {
+  type ClassifiedInvalidResponse,
+  type ClassifiedResponse,
+  classify,
+  errorResponse,
+  resultResponse,
+  stringifyJson,
+} from "@x/jsonrpc";
 import type { JSONRPCErrorResponse, JSONRPCResultResponse, RequestId } from "@x/mcp-v2607";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type { HeaderParam, RequestEnvelope } from "@x/mcp-v2607/wire";
@@ -101,13 +108,16 @@ export interface InboundRequest {
 /**
  * A message as `inspect` classified it. A `"response"` (a JSON-RPC result or
  * error response, `id` absent when it had none) is never answered: this
- * revision's server sends no requests, so it answers nothing.
+ * revision's server sends no requests, so it answers nothing. Nor is an
+ * `"invalid-response"` (shaped as a response, malformed: `classify` of
+ * `@x/jsonrpc`), which Streamable HTTP refuses with 400 and an error without id.
  */
 export type Inbound =
   | { kind: "notification"; method: string; params: JsonObject }
   | InboundRequest
   | { kind: "initialize"; id: RequestId; params: JsonObject }
   | ClassifiedResponse
+  | ClassifiedInvalidResponse
   | { kind: "error"; outcome: Outcome };
 
 /** What the dispatcher needs from the server that owns it. */
@@ -194,9 +204,9 @@ export class Dispatcher {
       const headerParams = method === Method.ToolsCall && typeof name === "string" ? this.#tools.get(name)?.headerParams : undefined;
       return { kind: "request", id, method, params, envelope: check.envelope, headerParams };
     }
-    // A response is passed on to be dropped: an error answer would carry its
+    // A response, well formed or not, is passed on to be dropped: an error answer would carry its
     // id, which the client could take for the answer to a request of its own.
-    if (classified.kind === "notification" || classified.kind === "response") return classified;
+    if (classified.kind !== "invalid") return classified;
     return refused(classified.id, ErrorCode.InvalidRequest, classified.message);
   }
 
@@ -205,7 +215,9 @@ export class Dispatcher {
    * 2025-11-25): its envelope is the session's (the version negotiated, the
    * capabilities and client info of `initialize`), `_meta` is read only for
    * its `progressToken`. A request carrying the 2026-07-28 envelope is
-   * refused with -32600: one session speaks one era. Never throws.
+   * refused with -32600: one stdio connection speaks one era (Streamable
+   * HTTP never hands one here: the dual-era rule serves it statelessly,
+   * `selectsLaterEra`). Never throws.
    */
   inspectLegacy(message: unknown, session: LegacySession): Inbound {
     const classified = classify(message);
@@ -237,7 +249,7 @@ export class Dispatcher {
       };
       return { kind: "request", id, method, params, envelope, headerParams: undefined, session };
     }
-    if (classified.kind === "notification" || classified.kind === "response") return classified;
+    if (classified.kind !== "invalid") return classified;
     return refused(classified.id, ErrorCode.InvalidRequest, classified.message);
   }
 

@@ -108,4 +108,4 @@ export {
   type NodeServerSettings,
   nodeServerSettings,
 } from "./transports/http/node-server.js";
-export { type StdioOptions, serveStdio } from "./transports/stdio.js";
+export { MAX_EARLY_MESSAGES, type StdioOptions, serveStdio } from "./transports/stdio.js";

@@ -46,7 +46,7 @@ import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } from "./legacy/session.js";
 import { isObject, type JsonObject } from "./objects.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
 import { reportToStderr } from "./errors.js";
-import { publishMessageIgnored } from "./telemetry.js";
+import { errorCodeOf, publishMessageIgnored } from "./telemetry.js";
 import { principalOf } from "./authorization.js";
 import { statusOf } from "./transports/http/status.js";
 import { BusTopic, type BusTopicName, type EventBus, MemoryEventBus } from "./bus.js";
@@ -532,21 +532,20 @@ export class McpServer {
    * request of the session awaits is then published as unsolicited there).
    * Never throws: a bad message gives `{ kind: "error", outcome }` with a
    * -32600 or -32602 response decided at stage `"message"` (HTTP 400). A
-   * JSON-RPC response gives `{ kind: "response" }`, to be dropped unanswered
-   * (published on `x-mcp:message:ignored`).
+   * JSON-RPC response gives `{ kind: "response" }`, a malformed one `{ kind:
+   * "invalid-response" }`, both to be dropped unanswered (published on
+   * `x-mcp:message:ignored`; over Streamable HTTP the malformed one is refused with 400).
    */
   inspect(message: unknown, session?: LegacySession): Inbound {
     this.#serving = true;
     const inbound = session ? this.#dispatcher.inspectLegacy(message, session) : this.#dispatcher.inspect(message);
     if (inbound.kind === "error") {
       rejected(inbound.outcome, isObject(message) && typeof message.method === "string" ? message.method : undefined, statusOf);
+    } else if (inbound.kind === "invalid-response") {
+      // Malformed: no session could use it either.
+      publishMessageIgnored({ reason: "invalid-response", requestId: inbound.id, code: errorCodeOf(message) });
     } else if (inbound.kind === "response" && !session) {
-      const error = "error" in inbound && isObject(inbound.error) ? inbound.error : undefined;
-      publishMessageIgnored({
-        reason: "unsolicited-response",
-        requestId: inbound.id,
-        code: Number.isInteger(error?.code) ? (error!.code as number) : undefined,
-      });
+      publishMessageIgnored({ reason: "unsolicited-response", requestId: inbound.id, code: errorCodeOf(inbound) });
     }
     return inbound;
   }

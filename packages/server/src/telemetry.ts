@@ -17,7 +17,7 @@
  * | `x-mcp:tool:stop` | the call is over, whatever its outcome (once per start) | the same {@link ToolCallEvent}, with `durationMs`, `outcome`, `isError` and `errorKind` set (and `errorCode` and `error` for a `protocol_error`) |
  * | `x-mcp:help` | the reserved `help` tool answered, errors included | {@link HelpEvent} |
  * | `x-mcp:request:rejected` | the server answered a request with a JSON-RPC error | {@link RequestRejectedEvent} |
- * | `x-mcp:message:ignored` | the server read a message it does not answer and cannot use: a JSON-RPC response (it sends no requests) | {@link MessageIgnoredEvent} |
+ * | `x-mcp:message:ignored` | the server read a message it does not answer and cannot use: a JSON-RPC response it did not ask for, or a malformed one (over Streamable HTTP refused with 400 and an error without id) | {@link MessageIgnoredEvent} |
  *
  * One object travels through start, error and stop (the way Node's own
  * `TracingChannel` passes one context object), so a subscriber may stash a
@@ -35,7 +35,7 @@
  */
 import { channel } from "node:diagnostics_channel";
 import type { RequestId } from "@x/mcp-v2607";
-import type { JsonObject } from "./objects.js";
+import { isObject, type JsonObject } from "./objects.js";
 
 /** The names of every channel the server publishes on. */
 export const CHANNELS = Object.freeze({
@@ -49,7 +49,7 @@ export const CHANNELS = Object.freeze({
   help: "x-mcp:help",
   /** A request was answered with a JSON-RPC error: {@link RequestRejectedEvent}. */
   requestRejected: "x-mcp:request:rejected",
-  /** A message was dropped unanswered (a JSON-RPC response): {@link MessageIgnoredEvent}. */
+  /** A message was dropped unanswered (a JSON-RPC response, or a malformed one): {@link MessageIgnoredEvent}. */
   messageIgnored: "x-mcp:message:ignored",
 } as const);
 
@@ -209,19 +209,35 @@ export interface RequestRejectedEvent {
 /**
  * The message published on `x-mcp:message:ignored`. Not on
  * `x-mcp:request:rejected`: nothing was answered, so there is no error code or
- * status to report.
+ * status to report (over Streamable HTTP an `"invalid-response"` body is
+ * refused with 400, -32600 and no id, reported here only).
  */
 export interface MessageIgnoredEvent {
   /**
-   * Why: `"unsolicited-response"`, a JSON-RPC response (result or error),
-   * which answers nothing since the server sends no requests. Answering it
-   * would hand its id back to the client as if answering a request of its own.
+   * Why:
+   * - `"unsolicited-response"`: a well-formed JSON-RPC response (result or
+   *   error) that answers no request the server is waiting on (a 2026-07-28
+   *   server sends none);
+   * - `"invalid-response"`: a message shaped as a response (`result` or
+   *   `error`, no `method`) that is not a well-formed one (both members, an
+   *   `error` that is no object with an integer `code` and a string
+   *   `message`, a result without a valid id, no `jsonrpc: "2.0"`).
+   *
+   * Neither is ever answered: an answer would hand its id back to the
+   * client as if answering a request of its own.
    */
-  readonly reason: "unsolicited-response";
-  /** The response's id; `undefined` for an error response with a `null` or no id. */
+  readonly reason: "unsolicited-response" | "invalid-response";
+  /** The message's id when it is a valid one; `undefined` otherwise (an error response with a `null` or no id). */
   readonly requestId: RequestId | undefined;
-  /** The error code of an error response, when an integer; `undefined` otherwise. */
+  /** The code of its `error` member, when an integer (a safe one); `undefined` otherwise. */
   readonly code: number | undefined;
+}
+
+/** {@link MessageIgnoredEvent.code} of a response-shaped message: its `error.code` when a safe integer. */
+export function errorCodeOf(message: unknown): number | undefined {
+  const error = isObject(message) ? message.error : undefined;
+  const code = isObject(error) ? error.code : undefined;
+  return Number.isSafeInteger(code) ? (code as number) : undefined;
 }
 
 const toolStart = channel(CHANNELS.toolStart);

@@ -125,7 +125,7 @@ describe("transport rules", () => {
     expect(refused.status).toBe(406);
   });
 
-  it("serving only 2026-07-28, ignores Mcp-Session-Id and never mints one; serving both eras, an unknown session is 404", async () => {
+  it("ignores Mcp-Session-Id on a 2026-07-28 request and never mints one, serving one era or both; an unknown session is 404 to the earlier era", async () => {
     const only = await listen(new McpServer({ name: "only", version: "1" }, { protocolVersions: ["2026-07-28"] }), { port: 0 });
     try {
       const res = await rpc(only.url, "server/discover", {}, { headers: { "mcp-session-id": "abc" } });
@@ -134,9 +134,17 @@ describe("transport rules", () => {
     } finally {
       await only.close();
     }
+    // The dual-era rule: the envelope makes it a 2026-07-28 request, whatever session it names.
     const dual = await rpc(running.url, "tools/list", {}, { headers: { "mcp-session-id": "abc" } });
-    expect(dual.status).toBe(404);
+    expect(dual.status).toBe(200);
     expect(dual.headers.get("mcp-session-id")).toBeNull();
+    const earlier = await fetch(running.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json", "mcp-session-id": "abc" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(earlier.status).toBe(404);
+    expect(earlier.headers.get("mcp-session-id")).toBeNull();
   });
 
   it("answers a CORS preflight for allowed origins and labels responses", async () => {

@@ -193,7 +193,7 @@ describe("telemetry on node:diagnostics_channel", () => {
     expect(rejected[0]!.message).toContain("nope");
   });
 
-  it("x-mcp:message:ignored reports a JSON-RPC response, which is not answered and not reported as rejected", async () => {
+  it("x-mcp:message:ignored reports a JSON-RPC response, well formed or not, which is not answered and not reported as rejected", async () => {
     const ignored = collect<MessageIgnoredEvent>(CHANNELS.messageIgnored);
     const rejected = collect<RequestRejectedEvent>(CHANNELS.requestRejected);
     const outcomes = [
@@ -207,7 +207,7 @@ describe("telemetry on node:diagnostics_channel", () => {
       { reason: "unsolicited-response", requestId: 7, code: undefined },
       { reason: "unsolicited-response", requestId: "e", code: -32000 },
       { reason: "unsolicited-response", requestId: undefined, code: -32700 },
-      { reason: "unsolicited-response", requestId: undefined, code: undefined },
+      { reason: "invalid-response", requestId: undefined, code: undefined },
     ]);
     expect(rejected).toEqual([]);
   });

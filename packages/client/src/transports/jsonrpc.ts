@@ -7,12 +7,12 @@
  * servers send when they could not read the request), rather than leave the
  * request waiting.
  */
-import { isObject } from "@x/jsonrpc";
+import { isObject, isResponseShaped } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 
-/** True for a JSON-RPC response: an object with a `result` or an `error` and no `method`. */
+/** True for a JSON-RPC response: an object with a `result` or an `error` and no `method` (the shape rule of `@x/jsonrpc`). */
 export function isResponse(value: unknown): value is JSONRPCResponse & { id?: RequestId | null } {
-  return isObject(value) && !("method" in value) && ("result" in value || "error" in value);
+  return isResponseShaped(value);
 }
 
 /** True for a JSON-RPC request: a `method` string and a string or integer `id` (a server-to-client request in the `initialize` era). */

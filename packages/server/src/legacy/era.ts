@@ -15,6 +15,7 @@
 import type { InitializeResult, ServerCapabilities as LegacyCapabilities } from "@x/mcp-v2511";
 import { ErrorCode, Method } from "@x/mcp-v2511/constants";
 import { INITIALIZE_ERA_VERSIONS, negotiateProtocolVersion } from "@x/mcp-v2511/wire";
+import { classify, type RequestId } from "@x/jsonrpc";
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from "@x/mcp-v2607";
 import { META_PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import type { RequestContext, RunScope } from "../context.js";
@@ -210,4 +211,31 @@ export function checkClientAnswer(method: string, answer: unknown): unknown {
 /** True when `value` carries the 2026-07-28 envelope (`_meta` with a protocol version): a request of the later era. */
 export function hasLaterEnvelope(params: unknown): boolean {
   return isObject(params) && isObject(params._meta) && typeof params._meta[META_PROTOCOL_VERSION] === "string";
+}
+
+/**
+ * The id of a `ping` of the `initialize` era (a request without the
+ * 2026-07-28 envelope, which has no `ping`), which a receiver answers with
+ * an empty result at any time, before `initialize` is answered too (spec
+ * 2025-11-25: basic/lifecycle, basic/utilities/ping); `undefined` for any
+ * other message.
+ */
+export function earlierPingId(message: unknown): RequestId | undefined {
+  const classified = classify(message);
+  return classified.kind === "request" && classified.method === Method.Ping && !hasLaterEnvelope(classified.params)
+    ? classified.id
+    : undefined;
+}
+
+/**
+ * The dual-era rule (spec 2026-07-28, basic/versioning "Backward
+ * Compatibility"): a request (a string `method` and an `id`) whose params
+ * carry the 2026-07-28 envelope is served statelessly by that revision,
+ * whatever session it names; only `initialize` and messages without the
+ * envelope can be of the `initialize` era. Over Streamable HTTP such a
+ * request's `Mcp-Session-Id` is ignored, never looked up nor echoed
+ * (basic/transports/streamable-http, "Earlier Streamable HTTP Revisions").
+ */
+export function selectsLaterEra(message: unknown): boolean {
+  return isObject(message) && typeof message.method === "string" && "id" in message && hasLaterEnvelope(message.params);
 }

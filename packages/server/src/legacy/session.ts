@@ -13,7 +13,7 @@ import { ErrorCode, Method } from "@x/mcp-v2511/constants";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "@x/mcp-v2607";
 import { McpError } from "../errors.js";
 import { isObject, type JsonObject } from "../objects.js";
-import { publishMessageIgnored } from "../telemetry.js";
+import { errorCodeOf, publishMessageIgnored } from "../telemetry.js";
 
 /** Default time a server-to-client request waits for the client's answer: 60 000 ms. */
 export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
@@ -208,12 +208,7 @@ export class LegacySession {
     const id = response.id;
     const pending = typeof id === "string" ? this.#pending.get(id) : undefined;
     if (!pending) {
-      const error = isObject(response.error) ? response.error : undefined;
-      publishMessageIgnored({
-        reason: "unsolicited-response",
-        requestId: id as RequestId | undefined,
-        code: Number.isInteger(error?.code) ? (error!.code as number) : undefined,
-      });
+      publishMessageIgnored({ reason: "unsolicited-response", requestId: id as RequestId | undefined, code: errorCodeOf(response) });
       return false;
     }
     if (isObject(response.error)) {

@@ -30,25 +30,53 @@ export function readMessage(
   subject: string,
   session?: LegacySession,
 ): Inbound {
-  let decoded: ReturnType<typeof decodeJson>;
-  try {
-    decoded = typeof message === "string" ? decodeJsonText(message, maxDepth, subject) : decodeJson(message, maxDepth, subject);
-  } catch (error) {
-    if (error instanceof MissingDependencyError) return missing(error);
-    throw error;
-  }
-  if (!decoded.ok) return refused(decoded.code, decoded.message);
-  if (Array.isArray(decoded.value)) return refused(ErrorCode.InvalidRequest, "Invalid request: batches are not supported");
+  const decoded = decodeMessage(message, maxDepth, subject);
+  return decoded.ok ? inspectDecoded(server, decoded, session) : decoded.inbound;
+}
+
+/**
+ * One message decoded but not yet classified: its value and whether
+ * lossless-json read it (so it may hold a `bigint`), or the refusal it gets
+ * (already published).
+ */
+export type Decoded = { ok: true; value: unknown; lossless: boolean } | { ok: false; inbound: Refused };
+
+/** The second half of {@link readMessage}: the dispatcher classifies a decoded value, and a request keeps the parse's `lossless`. */
+export function inspectDecoded(server: McpServer, decoded: Extract<Decoded, { ok: true }>, session?: LegacySession): Inbound {
   const inbound = server.inspect(decoded.value, session);
   // The parse's own signal: only a message lossless-json read is walked for bigints later.
   if (inbound.kind === "request") inbound.lossless = decoded.lossless;
   return inbound;
 }
 
+/** A message refused before it could be classified. */
+type Refused = Extract<Inbound, { kind: "error" }>;
+
+/**
+ * The first half of {@link readMessage}: the decoding and its refusals,
+ * without classifying the value. For a transport that must look at the
+ * message before it knows how to classify it (Streamable HTTP: whether a
+ * request carries the 2026-07-28 envelope decides whether `Mcp-Session-Id`
+ * counts). Never throws.
+ */
+export function decodeMessage(message: Uint8Array | string, maxDepth: number, subject: string): Decoded {
+  let decoded: ReturnType<typeof decodeJson>;
+  try {
+    decoded = typeof message === "string" ? decodeJsonText(message, maxDepth, subject) : decodeJson(message, maxDepth, subject);
+  } catch (error) {
+    if (error instanceof MissingDependencyError) return { ok: false, inbound: missing(error) };
+    throw error;
+  }
+  if (!decoded.ok) return { ok: false, inbound: refused(decoded.code, decoded.message) };
+  if (Array.isArray(decoded.value))
+    return { ok: false, inbound: refused(ErrorCode.InvalidRequest, "Invalid request: batches are not supported") };
+  return decoded;
+}
+
 let warned = false;
 
 /** Answering without lossless-json would change the message's digits: refused, and the installation problem shown once. */
-function missing(error: MissingDependencyError): Inbound {
+function missing(error: MissingDependencyError): Refused {
   if (!warned) {
     warned = true;
     process.emitWarning(error);
@@ -57,7 +85,7 @@ function missing(error: MissingDependencyError): Inbound {
 }
 
 /** A message refused before it could be classified (published on `x-mcp:request:rejected`, as the dispatcher's refusals are). */
-function refused(code: number, message: string): Inbound {
+function refused(code: number, message: string): Refused {
   const outcome: Outcome = errorOutcome(undefined, code, message, undefined, "message");
   if (rejectionsObserved()) rejected(outcome, undefined, statusOf);
   return { kind: "error", outcome };

@@ -5,16 +5,24 @@
  */
 import { atTurnEnd, nodeBuiltin } from "../builtins.js";
 import type { Readable, Writable } from "node:stream";
-import { errorResponse, stringifyJson } from "@x/jsonrpc";
+import { classify, errorResponse, resultResponse, stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
-import { errorOutcome, type InboundRequest, initializeRefused, internalErrorOutcome, type Outcome, responseText } from "../dispatch.js";
-import { isProtocolError } from "../errors.js";
-import { legacyValidators, readInitialize } from "../legacy/era.js";
+import {
+  errorOutcome,
+  type Inbound,
+  type InboundRequest,
+  initializeRefused,
+  internalErrorOutcome,
+  type Outcome,
+  responseText,
+} from "../dispatch.js";
+import { isProtocolError, SERVER_BUSY } from "../errors.js";
+import { earlierPingId, legacyValidators, readInitialize } from "../legacy/era.js";
 import { LegacySession } from "../legacy/session.js";
 import type { JsonObject } from "../objects.js";
 import { answerNow, type McpServer, partsOf } from "../server.js";
 import { Call } from "./call.js";
-import { readMessage } from "./messages.js";
+import { decodeMessage, inspectDecoded, readMessage } from "./messages.js";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -31,6 +39,15 @@ export interface StdioOptions {
 }
 
 /**
+ * Most messages read after `initialize` and before its answer that wait
+ * for that answer (then handled in the order read): 100, and at most
+ * `maxLineBytes` bytes of them in all. Past either, a request is refused at
+ * once with -32000 (its id), a line that is not JSON gets its usual error,
+ * and any other message is dropped.
+ */
+export const MAX_EARLY_MESSAGES = 100;
+
+/**
  * Serves `server` over stdio until the input ends. Requests are handled
  * concurrently; each response is written as one line in the turn of the
  * event loop in which it is ready, after the notifications its handler sent
@@ -43,7 +60,13 @@ export interface StdioOptions {
  * the session; server-to-client requests go out on stdout and their answers
  * are read from stdin), any 2026-07-28 request but `server/discover` pins
  * 2026-07-28 (a probe does not pin). A message of the other era afterwards is
- * refused with -32600. When the input ends, open `subscriptions/listen`
+ * refused with -32600. A `ping` without the 2026-07-28 envelope before any
+ * era is pinned is answered with an empty result and pins nothing (spec
+ * 2025-11-25: basic/utilities/ping, allowed before `initialize` is
+ * answered). What is read after `initialize` and before its answer waits
+ * for that answer, then is handled in the order read, in the era it opened
+ * (at most {@link MAX_EARLY_MESSAGES}; past it a request is refused with
+ * -32000). When the input ends, open `subscriptions/listen`
  * requests are ended (the server is closed) and the promise resolves once
  * every request has been answered.
  *
@@ -80,7 +103,13 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   /** The connection's era once pinned; its session in the initialize era. */
   let era: "2026" | "legacy" | undefined;
   let session: LegacySession | undefined;
+  /** True from the moment `initialize` is read until it is answered. */
   let initializing = false;
+  /** Lines read while `initializing`, in order, and their bytes. */
+  const early: (Buffer | string)[] = [];
+  let earlyBytes = 0;
+  /** Set once the input ended or failed: a session opened after that is closed at once. */
+  let released = false;
   const closeSession = () => session?.close();
   legacy.closers.add(closeSession);
   const watch = (change: Parameters<typeof legacy.watchers extends Set<infer F> ? F : never>[0]) => {
@@ -90,6 +119,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   };
   legacy.watchers.add(watch);
   const release = () => {
+    released = true;
     legacy.watchers.delete(watch);
     legacy.closers.delete(closeSession);
     session?.close();
@@ -164,7 +194,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       write(initializeRefused(id, params, server.supportedVersions).response);
       return;
     }
-    if (era === "2026" || initializing) {
+    if (era === "2026") {
       write(
         errorResponse(
           id,
@@ -189,6 +219,9 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
         );
         era = "legacy";
         write({ jsonrpc: "2.0", id, result: legacy.initializeResult(info.protocolVersion, { id, info, transport: {} }) });
+        initializing = false;
+        handleEarly();
+        if (released) session.close();
         if (--running === 0) onIdle?.();
       },
       (error: unknown) => {
@@ -197,15 +230,64 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
           ? errorOutcome(id, error.code, error.message, error.data, "message")
           : internalErrorOutcome(id);
         write(outcome.response);
+        // No era was opened: what waited is read as if it came now.
+        handleEarly();
         if (--running === 0) onIdle?.();
       },
     );
   };
 
+  /** A line read while `initialize` runs: kept for after its answer, or refused past the bound. */
+  const wait = (line: Buffer | string): void => {
+    if (early.length < MAX_EARLY_MESSAGES && earlyBytes + line.length <= maxLine) {
+      // A copy: a Buffer line may be a view of a chunk the stream reuses.
+      early.push(typeof line === "string" ? line : Buffer.from(line));
+      earlyBytes += line.length;
+      return;
+    }
+    const decoded = decodeMessage(line, maxDepth, "the line");
+    if (!decoded.ok) {
+      write(decoded.inbound.outcome.response);
+      return;
+    }
+    const classified = classify(decoded.value);
+    if (classified.kind !== "request") return;
+    write(
+      errorResponse(
+        classified.id,
+        SERVER_BUSY,
+        `Server busy: more than ${MAX_EARLY_MESSAGES} messages or ${maxLine} bytes arrived before initialize was answered`,
+      ),
+    );
+  };
+
+  /** Handles the lines that waited for `initialize`, in order, until another `initialize` (the first failed) waits in turn. */
+  const handleEarly = (): void => {
+    let k = 0;
+    while (k < early.length && !initializing) handleLine(early[k++]!);
+    const rest = early.splice(0, k);
+    for (const line of rest) earlyBytes -= line.length;
+  };
+
   const handleLine = (line: Buffer | string) => {
     // A blank line (only white space) carries no message.
     if (isBlank(line)) return;
-    const inbound = readMessage(server, line, maxDepth, "the line", session);
+    // Between initialize and its answer nothing is read yet: the era of what follows is not known.
+    if (initializing) {
+      wait(line);
+      return;
+    }
+    let inbound: Inbound;
+    if (era === undefined) {
+      // Before any era: a ping of the earlier one is answered, and pins nothing.
+      const decoded = decodeMessage(line, maxDepth, "the line");
+      const ping = decoded.ok ? earlierPingId(decoded.value) : undefined;
+      if (ping !== undefined) {
+        write(resultResponse(ping, {}));
+        return;
+      }
+      inbound = decoded.ok ? inspectDecoded(server, decoded, session) : decoded.inbound;
+    } else inbound = readMessage(server, line, maxDepth, "the line", session);
     if (inbound.kind === "error") {
       write(inbound.outcome.response);
       return;
@@ -214,11 +296,13 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       initialize(inbound.id, inbound.params);
       return;
     }
-    // A JSON-RPC response answers nothing this server asked, unless the session asked it.
+    // A JSON-RPC response answers nothing this server asked, unless the session asked it;
+    // a malformed one answers nothing at all (both reported by `inspect`, never answered).
     if (inbound.kind === "response") {
       session?.settle(inbound as unknown as JsonObject);
       return;
     }
+    if (inbound.kind === "invalid-response") return;
     if (inbound.kind === "notification") {
       if (session && inbound.method === "notifications/initialized") session.markInitialized();
       else if (inbound.method === Method.NotificationsCancelled) {
@@ -228,11 +312,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       }
       return;
     }
-    if (era === undefined && !initializing && inbound.method !== Method.ServerDiscover) era = "2026";
-    else if (era === undefined && initializing) {
-      write(errorResponse(inbound.id, ErrorCode.InvalidRequest, "Invalid request: initialize has not been answered yet"));
-      return;
-    }
+    if (era === undefined && inbound.method !== Method.ServerDiscover) era = "2026";
     serve(inbound, new Call());
   };
 

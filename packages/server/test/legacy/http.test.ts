@@ -245,11 +245,13 @@ describe("initialize era over Streamable HTTP", () => {
     expect(none.status).toBe(200);
   });
 
-  it("refuses a request of the other era on a session, and initialize twice; serves 2026-07-28 beside", async () => {
+  it("serves a 2026-07-28 request on a session as 2026-07-28 (its headers checked as such), refuses initialize twice; serves 2026-07-28 beside", async () => {
     const { headers } = await open(srv.url);
+    // The dual-era rule: the envelope makes it a 2026-07-28 request, whose MCP-Protocol-Version must then match the body.
     const later = await post(srv.url, { ...rq("tools/list"), params: { _meta: meta() } }, headers);
     expect(later.status).toBe(400);
-    expect((await later.json()).error.code).toBe(-32600);
+    expect(later.headers.get("mcp-session-id")).toBeNull();
+    expect((await later.json()).error.code).toBe(-32020);
     const twice = await post(srv.url, initializeBody(), headers);
     expect(twice.status).toBe(400);
     expect((await twice.json()).error.message).toMatch(/already initialized/);

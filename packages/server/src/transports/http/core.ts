@@ -13,11 +13,15 @@
  * response. Closing the stream (or the connection) aborts the handler's
  * `signal`. HTTP statuses of outcomes come from `status.ts` alone.
  *
- * The `initialize` era (spec 2025-11-25) shares the endpoint: a request with
- * `Mcp-Session-Id`, or an `initialize`, is of that era and is served by
- * `legacy.ts` (sessions, the GET stream, DELETE, resumability); every other
- * request is of 2026-07-28. When the server does not serve that era
- * (`protocolVersions`), GET and DELETE get 405 and `Mcp-Session-Id` is ignored.
+ * The `initialize` era (spec 2025-11-25) shares the endpoint: an `initialize`,
+ * or a message with `Mcp-Session-Id` that is not a request carrying the
+ * 2026-07-28 `_meta` envelope, is of that era and is served by `legacy.ts`
+ * (sessions, the GET stream, DELETE, resumability); every other message is
+ * of 2026-07-28, and a request with the envelope is served statelessly
+ * whatever session it names (spec 2026-07-28, basic/versioning "Backward
+ * Compatibility": its `Mcp-Session-Id` is ignored, never looked up nor
+ * echoed). When the server does not serve that era (`protocolVersions`), GET
+ * and DELETE get 405 and `Mcp-Session-Id` is ignored.
  */
 import { errorResponse, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, RequestId } from "@x/mcp-v2607";
@@ -29,7 +33,7 @@ import type { JsonObject } from "../../objects.js";
 import { answerNow, type McpServer, partsOf } from "../../server.js";
 import { publishRequestRejected, rejectionsObserved } from "../../telemetry.js";
 import { Call, CallList } from "../call.js";
-import { readMessage } from "../messages.js";
+import { type Decoded, decodeMessage, inspectDecoded } from "../messages.js";
 import { ChunkQueue, KeepAlive, sseEvent, sseEventOf } from "../sse.js";
 import { type AuthInfo, missingScopes, withTokenDigest } from "../../authorization.js";
 import { type AuthOptions, type AuthSettings, authSettings, bearerToken, challenge, queryHasToken } from "./auth.js";
@@ -60,15 +64,18 @@ const LADDER: readonly Stage[] = [
   postOnly, //       2. GET/DELETE with Mcp-Session-Id (initialize era): the session's stream / its end; anything else but POST: 405
   accept, //         3. Accept admits neither JSON nor SSE: 406, as no answer could be sent
   contentType, //    3. Content-Type absent or not application/json (parameters allowed, any case): 415, -32600, before the body is read
-  sessionHeader, //  3. initialize era: Mcp-Session-Id unknown or ended: 404; malformed or MCP-Protocol-Version unsupported: 400
   load, //           3. too many requests in flight: 503 with Retry-After, before a body is read
   declaredSize, //   4. Content-Length over the limit: 413, without reading the body
   bodyBudget, //     4. Content-Length would take the bodies being read past maxBodyBytesInFlight: 503 with Retry-After
   READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); past maxBodyBytesInFlight: 503; unreadable: 400, -32700;
   //                 not all there within bodyTimeoutMs: 408, -32600
   //                 (node: a body a framework already read is taken from it, or refused at once with 400, -32700, never waited for)
-  message, //        5, 6, 8. not UTF-8 JSON, too deep, not one request, bad _meta: 400, before any handler; an initialize-era request without its session: 400
-  notification, //   7. a notification or a JSON-RPC response: 202 with an empty body, as neither has an answer (on a session: acted on first)
+  decode, //         5, 6. not UTF-8 JSON, too deep, a batch: 400 (-32700, -32600), before any handler
+  sessionHeader, //  initialize era, once the message is known: a request carrying the 2026-07-28 envelope ignores Mcp-Session-Id (the dual-era rule);
+  //                 any other message naming a session: unknown or ended 404; malformed or MCP-Protocol-Version unsupported 400
+  message, //        6, 8. not one request, bad _meta: 400, before any handler; an initialize-era request without its session: 400
+  notification, //   7. a notification or a well-formed JSON-RPC response: 202 with an empty body, as neither has an answer (on a session: acted on first);
+  //                 a malformed response (both result and error, an error that is no object...): 400, -32600 without id
   headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020 (proxies route on them)
   registrationScopes, // auth on: the tool, resource or prompt named (or completed) has requiredScopes the token lacks: 403 insufficient_scope, before its handler runs
   assignsHook, //    the assigns hook throws: 500, -32603, before the request takes a slot
@@ -244,8 +251,10 @@ export abstract class Exchange {
   cors: Readonly<Record<string, string>> = NO_CORS;
   /** What `Accept` admits (set by `accept`). */
   accepts: Accepts = ANY;
-  /** The body, from the read until `message` decodes it. */
+  /** The body, from the read until `decode` decodes it. */
   bytes: Uint8Array | undefined = undefined;
+  /** The decoded message (its value, and whether lossless-json read it), from `decode` until `message` classifies it. */
+  decoded: Extract<Decoded, { ok: true }> | undefined = undefined;
   /** Bytes of this body counted in the core's in-flight total (set by `bodyBudget` and the read). */
   reserved = 0;
   /** True once the in-flight cap, not `maxBodyBytes`, refused the body. */
@@ -669,10 +678,6 @@ function contentType(_core: Core, ex: Exchange): HttpAnswer | undefined {
   );
 }
 
-function sessionHeader(core: Core, ex: Exchange): HttpAnswer | undefined {
-  return core.legacy.sessionHeader(ex);
-}
-
 function load(core: Core, ex: Exchange): HttpAnswer | undefined {
   if (core.inFlight.size < core.maxActive) return undefined;
   return errorAnswer(503, SERVER_BUSY, `Server busy: ${core.maxActive} requests in flight`, undefined, { "retry-after": "1", ...ex.cors });
@@ -734,23 +739,48 @@ export function bodyTimeoutOf(options: HttpTransportOptions): number {
   return Number.isFinite(ms) && ms > 0 ? ms : 0;
 }
 
-function message(core: Core, ex: Exchange): HttpAnswer | undefined {
-  const inbound = readMessage(core.server, ex.bytes!, core.maxDepth, "the body", ex.legacy?.session);
+function decode(core: Core, ex: Exchange): HttpAnswer | undefined {
+  const decoded = decodeMessage(ex.bytes!, core.maxDepth, "the body");
   // The bytes are not needed past here; an SSE call may hold the exchange for long.
   ex.bytes = undefined;
+  if (!decoded.ok) return refusal(ex, decoded.inbound);
+  ex.decoded = decoded;
+  return undefined;
+}
+
+/** After the body: the session is looked for only once the message says which era it is of. */
+function sessionHeader(core: Core, ex: Exchange): HttpAnswer | undefined {
+  return core.legacy.sessionHeader(ex);
+}
+
+function message(core: Core, ex: Exchange): HttpAnswer | undefined {
+  const inbound = inspectDecoded(core.server, ex.decoded!, ex.legacy?.session);
+  ex.decoded = undefined;
   if (ex.legacyHint && ex.legacy === undefined && inbound.kind !== "request" && inbound.kind !== "initialize") {
     return core.legacy.missingSession(ex);
   }
-  if (inbound.kind === "error") {
-    return { status: statusOf(inbound.outcome), headers: jsonHeaders(ex.cors), body: stringifyJson(inbound.outcome.response) };
-  }
+  if (inbound.kind === "error") return refusal(ex, inbound);
   ex.inbound = inbound;
   return undefined;
 }
 
+/** The answer to a message refused as it was read (its outcome already published). */
+function refusal(ex: Exchange, inbound: Extract<Inbound, { kind: "error" }>): HttpAnswer {
+  return { status: statusOf(inbound.outcome), headers: jsonHeaders(ex.cors), body: stringifyJson(inbound.outcome.response) };
+}
+
 function notification(core: Core, ex: Exchange): HttpAnswer | undefined {
-  const kind = ex.inbound!.kind;
+  const inbound = ex.inbound!;
+  const kind = inbound.kind;
   if (kind === "request" || kind === "initialize") return undefined;
+  // Accepted only when well formed; either way never answered under its id (reported by `inspect`).
+  if (kind === "invalid-response") {
+    return {
+      status: 400,
+      headers: jsonHeaders(ex.cors),
+      body: stringifyJson(errorResponse(undefined, ErrorCode.InvalidRequest, inbound.message)),
+    };
+  }
   if (ex.legacy) return core.legacy.received(ex);
   return { status: 202, headers: { ...ex.cors }, body: "" };
 }

@@ -9,7 +9,8 @@
  *
  * The core (`core.ts`) calls in at three rungs of its ladder: `verbs` (GET
  * and DELETE), `sessionHeader` (the session and `MCP-Protocol-Version`
- * checks, before the body is read), and the call itself.
+ * checks, once the body is decoded: a request carrying the 2026-07-28
+ * envelope is not of this era, whatever session it names), and the call itself.
  */
 import { stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2511/constants";
@@ -18,7 +19,7 @@ import type { RequestId } from "@x/mcp-v2607";
 import { principalOf } from "../../authorization.js";
 import { errorOutcome, type InboundRequest, initializeRefused, internalErrorOutcome, type Outcome } from "../../dispatch.js";
 import { isProtocolError } from "../../errors.js";
-import { legacyValidators, readInitialize } from "../../legacy/era.js";
+import { legacyValidators, readInitialize, selectsLaterEra } from "../../legacy/era.js";
 import { LegacySession } from "../../legacy/session.js";
 import { ASKING_METHODS } from "../../mrtr/asks.js";
 import type { JsonObject } from "../../objects.js";
@@ -144,10 +145,13 @@ export class LegacyHttp {
   }
 
   /**
-   * The POST rung after `Accept`: with `Mcp-Session-Id`, the session must be
-   * known (404) and `MCP-Protocol-Version`, when sent, a version of the era
-   * (400). Without it, remembers whether the version header names the era
-   * (then a request other than `initialize` lacks its session: 400).
+   * The POST rung after the body is decoded (`ex.decoded`): with
+   * `Mcp-Session-Id`, the session must be known (404) and
+   * `MCP-Protocol-Version`, when sent, a version of the era (400), unless the
+   * message is a request carrying the 2026-07-28 envelope: that one ignores
+   * the header ({@link selectsLaterEra}). Without it, remembers whether the
+   * version header names the era (then a request other than `initialize`
+   * lacks its session: 400).
    */
   sessionHeader(ex: Exchange): HttpAnswer | undefined {
     if (!this.served) return undefined;
@@ -157,6 +161,7 @@ export class LegacyHttp {
       ex.legacyHint = version !== undefined && isInitializeEraVersion(version);
       return undefined;
     }
+    if (selectsLaterEra(ex.decoded?.value)) return undefined;
     const found = this.#find(ex, id);
     if (!(found instanceof HttpSession)) return found;
     ex.legacy = found;
