@@ -38,6 +38,7 @@ import { ChunkQueue, KeepAlive, sseEvent, sseEventOf } from "../sse.js";
 import { type AuthInfo, missingScopes, withTokenDigest } from "../../authorization.js";
 import { type AuthOptions, type AuthSettings, authSettings, bearerToken, challenge, queryHasToken } from "./auth.js";
 import { type HttpSession, LegacyHttp, type LegacyHttpOptions } from "./legacy.js";
+import { acceptable, hostName, isJsonMediaType, isLoopbackOrigin, LOOPBACK_HOSTS, pathOf } from "./header-rules.js";
 import { statusOf } from "./status.js";
 
 /**
@@ -309,8 +310,6 @@ export function createHttpCore(server: McpServer, options: HttpTransportOptions 
   return new Core(server, options);
 }
 
-const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
-
 /**
  * The core of one handler (internal): its settings, read once from the
  * options, and the requests in flight. The `node:http` adapter calls
@@ -494,12 +493,6 @@ function hostVerdict(core: Core, host: string | undefined): HttpAnswer | undefin
 
 const MCP_HEADERS =
   "content-type, accept, authorization, mcp-protocol-version, mcp-method, mcp-name, mcp-param-*, last-event-id, mcp-session-id";
-
-/** The path of a request target (without its query). */
-function pathOf(url: string): string {
-  const q = url.indexOf("?");
-  return q === -1 ? url : url.slice(0, q);
-}
 
 function resourceMetadata(core: Core, ex: Exchange): HttpAnswer | undefined {
   const auth = core.auth;
@@ -1005,63 +998,4 @@ export function errorAnswer(
   // Refusals decided by the transport (403, 405, 413, parse errors, header mismatches...) are observable too.
   if (rejectionsObserved()) publishRequestRejected({ requestId: id as RequestId | undefined, method, code, message, status });
   return { status, headers: { ...JSON_HEADERS, ...extra }, body: stringifyJson(response) };
-}
-
-/** Which of JSON and SSE an `Accept` header admits (both when it is absent). */
-export function acceptable(accept: string | undefined): { json: boolean; sse: boolean } {
-  if (accept === undefined || accept.trim() === "") return { json: true, sse: true };
-  let json = false;
-  let sse = false;
-  for (const part of accept.split(",")) {
-    const range = part.split(";")[0]!.trim().toLowerCase();
-    if (range === "*/*") json = sse = true;
-    else if (range === "application/json" || range === "application/*") json = true;
-    else if (range === "text/event-stream" || range === "text/*") sse = true;
-  }
-  return { json, sse };
-}
-
-/**
- * True when a `Content-Type` value's media type is `application/json`, in
- * any case, whatever parameters follow (`; charset=utf-8`: the body is read
- * as UTF-8 whatever they say). False when absent: a body without a type
- * could be anything (and a browser sends a typeless body cross-origin
- * without a preflight), so it is refused like any other type.
- */
-function isJsonMediaType(type: string | undefined): boolean {
-  if (type === undefined) return false;
-  // What clients send on every POST: no parsing.
-  if (type === "application/json") return true;
-  const semicolon = type.indexOf(";");
-  return (semicolon === -1 ? type : type.slice(0, semicolon)).trim().toLowerCase() === "application/json";
-}
-
-/**
- * A Host value: a name of letters, digits, hyphens, dots (an IPv4 address is
- * one) and underscores (proxy upstream and container names use them), or a
- * bracketed IPv6 literal; then at most a `:port` of digits.
- */
-const HOST = /^(?:[a-z0-9._-]+|\[[0-9a-f.]*:[0-9a-f:.]*\])(?::([0-9]{1,5}))?$/i;
-
-/**
- * The Host header's host name, lower-case, without the port (`[::1]` keeps
- * its brackets); `undefined` unless the whole value is a host and an optional
- * port from 1 to 65535, so nothing can follow a name that passes the allow-list.
- */
-function hostName(host: string): string | undefined {
-  const match = HOST.exec(host);
-  if (match === null) return undefined;
-  const port = match[1];
-  if (port === undefined) return host.toLowerCase();
-  const n = Number(port);
-  return n >= 1 && n <= 65535 ? host.slice(0, host.length - port.length - 1).toLowerCase() : undefined;
-}
-
-function isLoopbackOrigin(origin: string): boolean {
-  try {
-    const host = new URL(origin).hostname.toLowerCase();
-    return LOOPBACK_HOSTS.includes(host) || host === "::1";
-  } catch {
-    return false;
-  }
 }

@@ -12,6 +12,7 @@ import type { McpServer } from "../../server.js";
 import type { Call } from "../call.js";
 import type { ChunkQueue } from "../sse.js";
 import { lingerAnswer, lingers, stalled } from "./linger.js";
+import { pathOf } from "./header-rules.js";
 import {
   BodyTimeout,
   BodyUnavailable,
@@ -498,12 +499,6 @@ interface FrameworkFields {
 function fullUrl(req: IncomingMessage): string | undefined {
   const original = (req as IncomingMessage & FrameworkFields).originalUrl;
   return typeof original === "string" && original.startsWith("/") ? original : req.url;
-}
-
-/** The path of a request target (without its query). */
-function pathOf(url: string): string {
-  const q = url.indexOf("?");
-  return q === -1 ? url : url.slice(0, q);
 }
 
 /** At most 200 characters of a path quoted back in an answer. */
