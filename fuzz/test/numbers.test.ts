@@ -43,8 +43,8 @@ describe("the sum probe", () => {
 describe.each(["http", "stdio"] as const)("add with any numbers over %s", (transport) => {
   it(`answers ${CASES} cases with the double sum and never a tool fault`, async () => {
     const server = await FixtureProcess.start(transport);
-    const http = transport === "http" ? new HttpDriver(server.port, 4, 8000) : undefined;
-    const stdio = transport === "stdio" ? new StdioDriver(server.child.stdin!, server.child.stdout!, 8000) : undefined;
+    const http = transport === "http" ? new HttpDriver(server.port, 4, 60_000) : undefined;
+    const stdio = transport === "stdio" ? new StdioDriver(server.child.stdin!, server.child.stdout!, 60_000) : undefined;
     try {
       const cases = fc.sample(addNumbersCase, { seed: SEED, numRuns: CASES });
       const found: string[] = [];
