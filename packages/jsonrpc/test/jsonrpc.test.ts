@@ -216,7 +216,11 @@ describe("classify", () => {
     );
     fc.assert(
       fc.property(id, fc.jsonValue(), fc.boolean(), (i, value, isError) => {
-        const error = { code: typeof value === "number" && Number.isInteger(value) ? value : -32000, message: JSON.stringify(value), data: value };
+        const error = {
+          code: typeof value === "number" && Number.isInteger(value) ? value : -32000,
+          message: JSON.stringify(value),
+          data: value,
+        };
         const message = isError ? { jsonrpc: "2.0", id: i, error } : { jsonrpc: "2.0", id: i, result: value };
         expect(classify(message)).toStrictEqual(isError ? { kind: "response", id: i, error } : { kind: "response", id: i, result: value });
       }),
