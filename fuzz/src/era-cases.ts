@@ -211,3 +211,54 @@ export const malformedResponseCase: fc.Arbitrary<Case> = fc
       stdioExpect: INVALID_RESPONSE_STDIO,
     };
   });
+
+/** One member of a batch of responses: well formed (a result or an error with an integer id), or one of {@link malformedShape}. */
+const batchMember: fc.Arbitrary<{ ok: boolean; tree: { [key: string]: J } }> = fc.oneof(
+  fc
+    .tuple(
+      fc.integer({ min: 1, max: 1_000_000 }),
+      fc.oneof(
+        fc.jsonValue({ maxDepth: 2 }).map((r) => ["result", r as J] as [string, J]),
+        goodError.map((e) => ["error", e] as [string, J]),
+      ),
+    )
+    .map(([id, [key, value]]) => {
+      const tree: { [key: string]: J } = { jsonrpc: "2.0", id };
+      tree[key] = value;
+      return { ok: true, tree };
+    }),
+  malformedShape.map(({ entries, id }) => {
+    const tree: { [key: string]: J } = {};
+    for (const [k, v] of entries) tree[k] = v;
+    // A malformed member keeps an id of its kind where it has a plain one; a raw or big id is left out (absent is malformed enough).
+    if (id !== "absent" && id.kind === "int") tree.id = 7;
+    if (id !== "absent" && id.kind === "string") tree.id = "r";
+    return { ok: false, tree };
+  }),
+);
+
+/**
+ * Batches whose every member is shaped as a response (JSON-RPC 2.0 section 6:
+ * nothing in them to answer): never answered; over HTTP 202 when every member
+ * is well formed, else 400 with -32600 and no id.
+ */
+export const responseBatchCase: fc.Arbitrary<Case> = fc.array(batchMember, { minLength: 1, maxLength: 3 }).map((members) => {
+  const ok = members.every((m) => m.ok);
+  const text = stringify(members.map((m) => m.tree) as J, "null");
+  return {
+    category: ok ? "response-batch/well-formed" : "response-batch/malformed",
+    transports: BOTH,
+    render: () => ({ bytes: encoder.encode(text) }),
+    http: {
+      method: "POST",
+      path: ENDPOINT_PATH,
+      headers: [
+        ["content-type", "application/json"],
+        ["accept", "application/json, text/event-stream"],
+        ["mcp-protocol-version", PROTOCOL_VERSION],
+      ],
+    },
+    expect: ok ? { answer: "silent", silentKind: "answered-response", status: [202] } : INVALID_RESPONSE_HTTP,
+    stdioExpect: INVALID_RESPONSE_STDIO,
+  };
+});

@@ -16,7 +16,7 @@ import { type HeaderParam, requestHeaders, toolHeaderParams } from "@x/mcp-v2607
 import fc from "fast-check";
 import { type Case, type Expect, type HttpSpec, type IdSpec, type Rendered, renderId } from "./cases.js";
 import { ENDPOINT_PATH, LIMITS, PROMPT, RESOURCE_URI, ROUTE_INPUT_SCHEMA, TEMPLATE_PREFIX, TOOLS, type Transport } from "./config.js";
-import { malformedResponseCase, withSessionHeader } from "./era-cases.js";
+import { malformedResponseCase, responseBatchCase, withSessionHeader } from "./era-cases.js";
 import { ID_SLOT, type J, plain, Raw, stringify } from "./json.js";
 
 const BOTH: readonly Transport[] = ["http", "stdio"];
@@ -1346,6 +1346,7 @@ export const FAMILIES: readonly { name: string; weight: number; arbitrary: fc.Ar
     transports: HTTP_ONLY,
   },
   { name: "invalid-response", weight: 30, arbitrary: malformedResponseCase, transports: BOTH },
+  { name: "response-batch", weight: 10, arbitrary: responseBatchCase, transports: BOTH },
 ];
 
 /** The weighted mix of every family that applies to `transport`. */

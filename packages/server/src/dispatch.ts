@@ -110,7 +110,10 @@ export interface InboundRequest {
  * error response, `id` absent when it had none) is never answered: this
  * revision's server sends no requests, so it answers nothing. Nor is an
  * `"invalid-response"` (shaped as a response, malformed: `classify` of
- * `@x/jsonrpc`), which Streamable HTTP refuses with 400 and an error without id.
+ * `@x/jsonrpc`), which Streamable HTTP refuses with 400 and an error whose
+ * id is null, nor `"responses"`, a batch whose every member is a well-formed
+ * response (JSON-RPC 2.0 section 6: a batch with nothing to answer gets no
+ * answer at all): a session settles each, as it would one.
  */
 export type Inbound =
   | { kind: "notification"; method: string; params: JsonObject }
@@ -118,6 +121,7 @@ export type Inbound =
   | { kind: "initialize"; id: RequestId; params: JsonObject }
   | ClassifiedResponse
   | ClassifiedInvalidResponse
+  | { kind: "responses"; responses: ClassifiedResponse[] }
   | { kind: "error"; outcome: Outcome };
 
 /** What the dispatcher needs from the server that owns it. */

@@ -17,6 +17,7 @@ import { HELP_TOOL } from "./actions/gates.js";
 import { resolveCacheOptions } from "./cache.js";
 import { createContext, type RequestContext, type TransportInfo } from "./context.js";
 import { Dispatcher, type Inbound, type InboundRequest, type Outcome, rejected, rejectionsObserved, TextOutcome } from "./dispatch.js";
+import { type ClassifiedResponse, isResponseShaped } from "@x/jsonrpc";
 import { CompletionFeature } from "./features/completion.js";
 import { DiscoverFeature } from "./features/discover.js";
 import type { Feature, MethodEntry, ServerHost } from "./features/feature.js";
@@ -538,6 +539,7 @@ export class McpServer {
    */
   inspect(message: unknown, session?: LegacySession): Inbound {
     this.#serving = true;
+    if (Array.isArray(message) && message.length > 0 && message.every(isResponseShaped)) return this.#inspectBatch(message, session);
     const inbound = session ? this.#dispatcher.inspectLegacy(message, session) : this.#dispatcher.inspect(message);
     if (inbound.kind === "error") {
       rejected(inbound.outcome, isObject(message) && typeof message.method === "string" ? message.method : undefined, statusOf);
@@ -548,6 +550,24 @@ export class McpServer {
       publishMessageIgnored({ reason: "unsolicited-response", requestId: inbound.id, code: errorCodeOf(inbound) });
     }
     return inbound;
+  }
+
+  /**
+   * A batch (JSON-RPC 2.0 section 6) whose members are all shaped as
+   * responses: `"responses"` when each is well formed, else the first
+   * `"invalid-response"` for the whole batch. Either way nothing is answered;
+   * each member is reported as one message would be. Any other batch is
+   * refused by the dispatcher (-32600).
+   */
+  #inspectBatch(batch: unknown[], session: LegacySession | undefined): Inbound {
+    const responses: ClassifiedResponse[] = [];
+    let invalid: Inbound | undefined;
+    for (const member of batch) {
+      const inbound = this.inspect(member, session);
+      if (inbound.kind === "response") responses.push(inbound);
+      else invalid ??= inbound;
+    }
+    return invalid ?? { kind: "responses", responses };
   }
 
   /**

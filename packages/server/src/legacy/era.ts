@@ -228,6 +228,18 @@ export function earlierPingId(message: unknown): RequestId | undefined {
 }
 
 /**
+ * The id of a request of the `initialize` era other than `initialize` (one
+ * without the 2026-07-28 envelope), which a connection whose `initialize`
+ * failed cannot serve yet; `undefined` for anything else.
+ */
+export function earlierRequestId(message: unknown): RequestId | undefined {
+  const classified = classify(message);
+  return classified.kind === "request" && classified.method !== "initialize" && !hasLaterEnvelope(classified.params)
+    ? classified.id
+    : undefined;
+}
+
+/**
  * The dual-era rule (spec 2026-07-28, basic/versioning "Backward
  * Compatibility"): a request (a string `method` and an `id`) whose params
  * carry the 2026-07-28 envelope is served statelessly by that revision,

@@ -4,7 +4,7 @@
  * a batch, then let the dispatcher classify it and check its envelope.
  * Streamable HTTP reads a body, stdio a line; both call {@link readMessage}.
  */
-import { decodeJson, decodeJsonText, MissingDependencyError } from "@x/jsonrpc";
+import { decodeJson, decodeJsonText, isResponseShaped, MissingDependencyError } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { errorOutcome, type Inbound, type Outcome, rejected } from "../dispatch.js";
 import type { LegacySession } from "../legacy/session.js";
@@ -68,7 +68,8 @@ export function decodeMessage(message: Uint8Array | string, maxDepth: number, su
     throw error;
   }
   if (!decoded.ok) return { ok: false, inbound: refused(decoded.code, decoded.message) };
-  if (Array.isArray(decoded.value))
+  // A batch of responses only is read (never answered); a batch holding anything else is refused.
+  if (Array.isArray(decoded.value) && !(decoded.value.length > 0 && decoded.value.every(isResponseShaped)))
     return { ok: false, inbound: refused(ErrorCode.InvalidRequest, "Invalid request: batches are not supported") };
   return decoded;
 }

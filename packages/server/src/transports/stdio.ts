@@ -17,7 +17,7 @@ import {
   responseText,
 } from "../dispatch.js";
 import { isProtocolError, SERVER_BUSY } from "../errors.js";
-import { earlierPingId, legacyValidators, readInitialize } from "../legacy/era.js";
+import { earlierPingId, earlierRequestId, legacyValidators, readInitialize } from "../legacy/era.js";
 import { LegacySession } from "../legacy/session.js";
 import type { JsonObject } from "../objects.js";
 import { answerNow, type McpServer, partsOf } from "../server.js";
@@ -37,6 +37,9 @@ export interface StdioOptions {
   /** Deepest accepted JSON nesting (objects and arrays); deeper is answered with -32600. Default 64. */
   maxJsonDepth?: number;
 }
+
+/** The refusal of a request of the `initialize` era on a connection whose `initialize` failed. */
+const NOT_INITIALIZED = "Invalid request: initialize has not succeeded on this connection; send initialize first";
 
 /**
  * Most messages read after `initialize` and before its answer that wait
@@ -105,6 +108,8 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   let session: LegacySession | undefined;
   /** True from the moment `initialize` is read until it is answered. */
   let initializing = false;
+  /** An `initialize` failed and none has succeeded since: the client speaks the earlier era, which has no session here yet. */
+  let initializeFailed = false;
   /** Lines read while `initializing`, in order, and their bytes. */
   const early: (Buffer | string)[] = [];
   let earlyBytes = 0;
@@ -218,6 +223,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
           legacy.requestTimeoutMs,
         );
         era = "legacy";
+        initializeFailed = false;
         write({ jsonrpc: "2.0", id, result: legacy.initializeResult(info.protocolVersion, { id, info, transport: {} }) });
         initializing = false;
         handleEarly();
@@ -226,6 +232,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       },
       (error: unknown) => {
         initializing = false;
+        initializeFailed = true;
         const outcome = isProtocolError(error)
           ? errorOutcome(id, error.code, error.message, error.data, "message")
           : internalErrorOutcome(id);
@@ -286,6 +293,12 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
         write(resultResponse(ping, {}));
         return;
       }
+      // After a failed initialize, a request of that era gets its own refusal, not the 2026-07-28 envelope's.
+      const early = initializeFailed && decoded.ok ? earlierRequestId(decoded.value) : undefined;
+      if (early !== undefined) {
+        write(errorResponse(early, ErrorCode.InvalidRequest, NOT_INITIALIZED));
+        return;
+      }
       inbound = decoded.ok ? inspectDecoded(server, decoded, session) : decoded.inbound;
     } else inbound = readMessage(server, line, maxDepth, "the line", session);
     if (inbound.kind === "error") {
@@ -300,6 +313,10 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     // a malformed one answers nothing at all (both reported by `inspect`, never answered).
     if (inbound.kind === "response") {
       session?.settle(inbound as unknown as JsonObject);
+      return;
+    }
+    if (inbound.kind === "responses") {
+      for (const response of inbound.responses) session?.settle(response as unknown as JsonObject);
       return;
     }
     if (inbound.kind === "invalid-response") return;

@@ -101,6 +101,20 @@ describe("stdio: requests written right after initialize, before its answer", ()
     );
   });
 
+  it("after a failed initialize, a request of that era gets that era's refusal (-32600), never the 2026-07-28 envelope's", async () => {
+    const bad = { ...initialize(1), params: { capabilities: {} } };
+    const lines = await exchange(eraServer(), [bad, rq(2, "tools/list"), rq(3, "ping"), rq(4, "tools/list", { _meta: meta() })]);
+    expect(lines.map((l) => l.id)).toEqual([1, 2, 3, 4]);
+    expect(lines[0].error.code).toBe(-32602);
+    expect(lines[1].error).toEqual({
+      code: -32600,
+      message: "Invalid request: initialize has not succeeded on this connection; send initialize first",
+    });
+    expect(lines[2].result).toEqual({});
+    // A request that carries the 2026-07-28 envelope is of that era, and served.
+    expect(lines[3].result.resultType).toBe("complete");
+  });
+
   it("are read afresh when initialize fails: a second initialize among them opens the era", async () => {
     const bad = { ...initialize(1), params: { capabilities: {} } };
     const lines = await exchange(eraServer(), [bad, initialize(2), rq(3, "tools/list")]);
@@ -121,6 +135,22 @@ describe("stdio: ping before any era is pinned", () => {
     const modern = await exchange(eraServer(), [rq(1, "ping"), rq(2, "tools/list", { _meta: meta() })]);
     expect(modern[0]).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
     expect(modern[1].result.resultType).toBe("complete");
+  });
+});
+
+describe("stdio: a batch of responses", () => {
+  it("is never answered (JSON-RPC 2.0 section 6), well formed or not, and a batch holding a request is still refused", async () => {
+    const lines = await exchange(eraServer(), [
+      [{ jsonrpc: "2.0", id: 1, result: {} }],
+      [
+        { jsonrpc: "2.0", id: 2, result: {} },
+        { jsonrpc: "2.0", error: [[]] },
+      ],
+      [{ jsonrpc: "2.0", id: 3, result: {} }, rq(4, "tools/list", { _meta: meta() })],
+      rq(5, "tools/list", { _meta: meta() }),
+    ]);
+    expect(lines.map((l) => l.id)).toEqual([null, 5]);
+    expect(lines[0].error).toEqual({ code: -32600, message: "Invalid request: batches are not supported" });
   });
 });
 

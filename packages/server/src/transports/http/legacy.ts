@@ -257,12 +257,14 @@ export class LegacyHttp {
     return { status: 200, headers: headers({ [Header.sessionId]: sessionId }), body };
   }
 
-  /** A notification or response POSTed on a session: 202, after acting on it. */
+  /** A notification or response (or a batch of responses) POSTed on a session: 202, after acting on it. */
   received(ex: Exchange): HttpAnswer {
     const live = ex.legacy!;
     const inbound = ex.inbound!;
     if (inbound.kind === "response") {
       live.session.settle(inbound as unknown as JsonObject);
+    } else if (inbound.kind === "responses") {
+      for (const response of inbound.responses) live.session.settle(response as unknown as JsonObject);
     } else if (inbound.kind === "notification") {
       const { method, params } = inbound;
       if (method === Method.NotificationsInitialized) live.session.markInitialized();

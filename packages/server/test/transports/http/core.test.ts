@@ -8,11 +8,16 @@ import { PROTOCOL_VERSION } from "@x/mcp-v2607";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpServer } from "../../../src/index.js";
 import type { MessageIgnoredEvent } from "../../../src/telemetry.js";
-import { open, post, start } from "../../legacy/helpers.js";
+import { open, post, rq, sse, start } from "../../legacy/helpers.js";
 
 let srv: Awaited<ReturnType<typeof start>>;
 beforeAll(async () => {
-  srv = await start(new McpServer({ name: "responses", version: "1.0.0" }));
+  const server = new McpServer({ name: "responses", version: "1.0.0" });
+  server.registerTool("ask", {}, async (_args, ctx) => {
+    const answer = await ctx.elicit("Name?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] });
+    return answer.action === "accept" ? `Hello ${String(answer.content?.name)}` : answer.action;
+  });
+  srv = await start(server);
 });
 afterAll(() => srv.stop());
 
@@ -69,5 +74,33 @@ describe("a POSTed JSON-RPC response", () => {
       unsubscribe("x-mcp:message:ignored", listener);
     }
     expect(ignored.map((e) => e.reason)).toEqual(Array(2 * MALFORMED.length).fill("invalid-response"));
+  });
+});
+
+describe("a POSTed batch of responses (JSON-RPC 2.0 section 6: nothing in it to answer)", () => {
+  it("gets 202 with no body when every member is well formed, 400 with id null when one is not; a batch holding a request is refused", async () => {
+    const extra = { "mcp-protocol-version": PROTOCOL_VERSION };
+    const fine = await post(srv.url, WELL_FORMED, extra);
+    expect(fine.status).toBe(202);
+    expect(await fine.text()).toBe("");
+    const mixed = await post(srv.url, [WELL_FORMED[0], MALFORMED[0]], extra);
+    expect(mixed.status).toBe(400);
+    expect(await mixed.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    const withRequest = await post(srv.url, [WELL_FORMED[0], { jsonrpc: "2.0", id: 9, method: "tools/list", params: {} }], extra);
+    expect(withRequest.status).toBe(400);
+    expect(await withRequest.json()).toMatchObject({
+      id: null,
+      error: { code: -32600, message: "Invalid request: batches are not supported" },
+    });
+  });
+
+  it("settles a session's request it answers, as one response would", async () => {
+    const { headers } = await open(srv.url, { elicitation: {} });
+    const events = sse(await post(srv.url, rq("tools/call", { name: "ask", arguments: {} }), headers));
+    const asked = (await events.message())!;
+    expect(asked.method).toBe("elicitation/create");
+    const batch = [{ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { name: "Bo" } } }];
+    expect((await post(srv.url, batch, headers)).status).toBe(202);
+    expect((await events.message())!.result.content[0].text).toBe("Hello Bo");
   });
 });
