@@ -1,6 +1,8 @@
-// Integers beyond ±(2^53 − 1) keep every digit between @x/client and a real @x/server, both
-// ways, over Streamable HTTP (JSON and SSE), stdio and the in-memory transport (the server's
-// tools opt in with bigIntegers: by default a handler gets JSON.parse's double).
+// Integers beyond ±(2^53 − 1) between @x/client and a real @x/server, over Streamable HTTP (JSON
+// and SSE), stdio and the in-memory transport: a bigint argument is sent with every digit (the
+// server's tools opt in with bigIntegers to receive it so), and what the server sends back
+// reaches user code as JSON.parse reads it, the nearest double (README "Numbers"); digits the
+// server wants kept it sends as text.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,6 +17,8 @@ import { Client, InMemoryTransport, StdioTransport, StreamableHttpTransport } fr
 
 const BIG = 9007199254740993n; // 2^53 + 1: JSON.parse gives ...992
 const HUGE = 12345678901234567890123n;
+/** The double JSON.parse reads for the integer `n`. */
+const asRead = (n: bigint) => JSON.parse(String(n)) as number;
 
 /** The tools, as source, so that the stdio child process registers the same ones. */
 const TOOLS = `(server, seen) => {
@@ -54,31 +58,32 @@ describe("big integers between @x/client and @x/server over Streamable HTTP", ()
     await running.close();
   });
 
-  it("an argument of 2^53 + 1 reaches the handler exactly, and the result reaches the caller exactly (structuredContent checked)", async () => {
+  it("an argument of 2^53 + 1 reaches the handler exactly; the result reaches the caller as JSON.parse reads it (structuredContent checked)", async () => {
     const c = client();
     await c.connect(new StreamableHttpTransport(running.url));
     const result = await c.callTool("echo_n", { n: BIG });
     expect(seen.at(-1)).toBe(BIG);
     expect(result.isError).toBeUndefined();
-    expect(result.structuredContent).toEqual({ n: BIG });
+    expect(result.structuredContent).toEqual({ n: asRead(BIG) });
+    // Text keeps its digits.
     expect(result.content).toEqual([{ type: "text", text: String(BIG) }]);
     await c.close();
   });
 
-  it("bigints a handler returns reach the caller with every digit; a safe integer is a number", async () => {
+  it("bigints a handler returns reach the caller as doubles, never as bigints", async () => {
     const c = client();
     await c.connect(new StreamableHttpTransport(running.url));
-    expect((await c.callTool("big_result")).structuredContent).toEqual({ big: 2n ** 64n, list: [-(10n ** 30n), 1] });
+    expect((await c.callTool("big_result")).structuredContent).toStrictEqual({ big: 2 ** 64, list: [-1e30, 1] });
     await c.close();
   });
 
-  it("over an SSE response: the notification and the result keep every digit", async () => {
+  it("over an SSE response: the notification and the result as JSON.parse reads them", async () => {
     const c = client();
     await c.connect(new StreamableHttpTransport(running.url));
     const notifications: JSONRPCNotification[] = [];
     const result = await c.callTool("log_n", { n: HUGE }, { logLevel: "info", onNotification: (n) => notifications.push(n) });
-    expect(notifications.map((n) => n.params?.data)).toEqual([{ n: HUGE }]);
-    expect(result.structuredContent).toEqual({ n: HUGE });
+    expect(notifications.map((n) => n.params?.data)).toStrictEqual([{ n: asRead(HUGE) }]);
+    expect(result.structuredContent).toStrictEqual({ n: asRead(HUGE) });
     await c.close();
   });
 });
@@ -99,17 +104,19 @@ serveStdio(server);`,
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("sends and receives integers beyond 2^53 exactly", async () => {
+  it("sends integers beyond 2^53 exactly and hands on what it reads as JSON.parse does", async () => {
     const c = client();
     await c.connect(new StdioTransport({ command: process.execPath, args: [join(dir, "server.mjs")], stderr: "ignore" }));
-    expect((await c.callTool("echo_n", { n: -HUGE })).structuredContent).toEqual({ n: -HUGE });
-    expect((await c.callTool("big_result")).structuredContent).toEqual({ big: 2n ** 64n, list: [-(10n ** 30n), 1] });
+    const echoed = await c.callTool("echo_n", { n: -HUGE });
+    expect(echoed.content).toEqual([{ type: "text", text: String(-HUGE) }]);
+    expect(echoed.structuredContent).toStrictEqual({ n: asRead(-HUGE) });
+    expect((await c.callTool("big_result")).structuredContent).toStrictEqual({ big: 2 ** 64, list: [-1e30, 1] });
     await c.close();
   });
 });
 
 describe("big integers over the in-memory transport", () => {
-  it("cross it as JSON text with every digit, both ways", async () => {
+  it("cross it as JSON text: sent with every digit, read back as JSON.parse reads them", async () => {
     const server = new McpServer({ name: "big", version: "1" });
     const seen: unknown[] = [];
     registerTools(server, seen);
@@ -127,7 +134,7 @@ describe("big integers over the in-memory transport", () => {
     });
     const c = client();
     await c.connect(transport);
-    expect((await c.callTool("echo_n", { n: BIG })).structuredContent).toEqual({ n: BIG });
+    expect((await c.callTool("echo_n", { n: BIG })).structuredContent).toStrictEqual({ n: asRead(BIG) });
     expect(seen).toEqual([BIG]);
     await c.close();
   });

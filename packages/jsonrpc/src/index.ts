@@ -12,7 +12,7 @@
 import { MissingDependencyError } from "./runtime.js";
 import { readJson } from "./json.js";
 
-export { parseJson, replaceBigInts, stringifyJson } from "./json.js";
+export { parseJson, readJson, replaceBigInts, stringifyJson } from "./json.js";
 export { asMissingDependency, brandAcrossCopies, MissingDependencyError, nodeBuiltin, requireLazily, runTimeRequire } from "./runtime.js";
 
 /**

@@ -59,7 +59,11 @@ export function parseJson(text: string): unknown {
  * {@link parseJson}'s value, and whether lossless-json read it: only then may
  * the value hold a `bigint`. `lossless: false` is a value `JSON.parse` gave,
  * which a reader may hand on as it is, without looking for a `bigint` in it.
- * Throws what {@link parseJson} throws.
+ * For text read without `decodeJson`'s UTF-8 and depth checks (the
+ * client reads its messages this way).
+ *
+ * @returns `{ ok: true, value, lossless }`.
+ * @throws what {@link parseJson} throws.
  */
 export function readJson(text: string): { ok: true; value: unknown; lossless: boolean } {
   const value: unknown = JSON.parse(text);

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { classify, isRequestId, parseJson, replaceBigInts, stringifyJson } from "../src/index.js";
+import { classify, isRequestId, parseJson, readJson, replaceBigInts, stringifyJson } from "../src/index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -73,6 +73,13 @@ describe("parseJson", () => {
     }
     expect(parseJson("-9007199254740993")).toBe(-9007199254740993n);
     expect(parseJson(`[${"1".repeat(15)}]`)).toStrictEqual([111_111_111_111_111]);
+  });
+
+  it("readJson says which parser read the text: lossless only with a run of 16 digits, strings included", () => {
+    expect(readJson('{"id":9007199254740993}')).toStrictEqual({ ok: true, value: { id: 9007199254740993n }, lossless: true });
+    expect(readJson('{"s":"1234567890123456"}')).toStrictEqual({ ok: true, value: { s: "1234567890123456" }, lossless: true });
+    expect(readJson('{"n":123456789012345}')).toStrictEqual({ ok: true, value: { n: 123456789012345 }, lossless: false });
+    expect(() => readJson("{")).toThrow(SyntaxError);
   });
 
   it("leaves strings alone, digits or not", () => {

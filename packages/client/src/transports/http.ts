@@ -11,7 +11,7 @@
  * stream, `notifications/cancelled` on abort, resumption of a broken SSE
  * stream with `Last-Event-ID`, and `DELETE` at the end.
  */
-import { MissingDependencyError, parseJson, stringifyJson } from "@x/jsonrpc";
+import { MissingDependencyError, stringifyJson } from "@x/jsonrpc";
 import { Header, isValidSessionId } from "@x/mcp-v2511/wire";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
 import { OAuthSession } from "../auth/session.js";
@@ -19,6 +19,7 @@ import type { OAuthClientProvider } from "../auth/provider.js";
 import { clip, isMcpClientError, type McpClientError, transportError } from "../errors.js";
 import { standardHeaders } from "../headers.js";
 import { importOnce } from "../lazy.js";
+import { readMessage } from "../numbers.js";
 import { concatBytes, isNotification, isRequest, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
 import { isNode, nodeFetch } from "./node-fetch.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionHooks, type Transport } from "./transport.js";
@@ -103,8 +104,10 @@ export interface StreamableHttpOptions {
  * closes the stream. Aborting the signal closes the stream, which the spec
  * makes the cancellation of the request.
  *
- * Messages are read with `parseJson` and written with `stringifyJson` of
- * `@x/jsonrpc`: an integer beyond ±(2^53 − 1) is a `bigint` with every digit.
+ * Messages are read with `readMessage` (README "Numbers": an integer beyond
+ * ±(2^53 − 1) is `JSON.parse`'s double, but a `bigint` with every digit in a
+ * request id or a progress token) and written with `stringifyJson` of
+ * `@x/jsonrpc` (a `bigint` as its digits).
  *
  * Failures reject with `McpClientError` -32000 and `data.reason`:
  * `"connection_failed"` (fetch itself failed), `"http_error"` (a status with
@@ -473,7 +476,7 @@ export class StreamableHttpTransport implements Transport {
     }
     let parsed: unknown;
     try {
-      parsed = parseJson(text);
+      parsed = readMessage(text);
     } catch (error) {
       if (error instanceof MissingDependencyError) throw error;
       if (!response.ok) throw transportError("http_error", `HTTP ${status} from ${this.url.href}: ${clip(text.trim())}`, { status });
@@ -634,7 +637,7 @@ export class StreamableHttpTransport implements Transport {
         }
         let parsed: unknown;
         try {
-          parsed = parseJson(event.data);
+          parsed = readMessage(event.data);
         } catch (error) {
           failure =
             error instanceof MissingDependencyError

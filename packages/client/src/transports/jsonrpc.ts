@@ -7,7 +7,7 @@
  * servers send when they could not read the request), rather than leave the
  * request waiting.
  */
-import { isObject, isResponseShaped } from "@x/jsonrpc";
+import { isObject, isRequestId, isResponseShaped } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 
 /** True for a JSON-RPC response: an object with a `result` or an `error` and no `method` (the shape rule of `@x/jsonrpc`). */
@@ -15,9 +15,13 @@ export function isResponse(value: unknown): value is JSONRPCResponse & { id?: Re
   return isResponseShaped(value);
 }
 
-/** True for a JSON-RPC request: a `method` string and a string or integer `id` (a server-to-client request in the `initialize` era). */
+/**
+ * True for a JSON-RPC request: a `method` string and an `id` it can be
+ * answered under (`isRequestId`: a string, a safe integer, or a `bigint` for
+ * an integer beyond 2^53); a server-to-client request in the `initialize` era.
+ */
 export function isRequest(value: unknown): value is JSONRPCRequest {
-  return isObject(value) && typeof value.method === "string" && (typeof value.id === "string" || Number.isInteger(value.id));
+  return isObject(value) && typeof value.method === "string" && isRequestId(value.id);
 }
 
 /** True for a JSON-RPC notification: a `method` string and no `id`. */

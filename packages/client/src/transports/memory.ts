@@ -7,6 +7,7 @@ import { errorResponse, JsonRpcErrorCode, parseJson, stringifyJson } from "@x/js
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
 import { transportError } from "../errors.js";
 import { standardHeaders } from "../headers.js";
+import { readMessage } from "../numbers.js";
 import { isNotification, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type Transport } from "./transport.js";
 
@@ -81,7 +82,12 @@ export class InMemoryTransport implements Transport {
     return typeof this.auth === "function" ? this.auth() : this.auth;
   }
 
-  /** Passes the request to the handler as a copy made through JSON (`stringifyJson`, `parseJson`: bigints kept), and its response back the same way. */
+  /**
+   * Passes the request to the handler as a copy made through JSON
+   * (`stringifyJson`, `parseJson`: bigints kept, as a server reads them), and
+   * its response and notifications back as the other transports read them
+   * (`readMessage`, README "Numbers").
+   */
   async send(message: JSONRPCRequest, options: SendOptions): Promise<JSONRPCResponse> {
     if (this.closed) throw transportError("closed", "The in-memory transport is closed");
     const out = stringifyJson(message);
@@ -99,7 +105,7 @@ export class InMemoryTransport implements Transport {
       signal: options.signal,
       notify: (notification) => {
         if (options.signal.aborted) return;
-        const copy: unknown = parseJson(stringifyJson(notification));
+        const copy: unknown = readMessage(stringifyJson(notification));
         if (isNotification(copy)) options.onNotification(copy);
       },
     };
@@ -131,7 +137,7 @@ export class InMemoryTransport implements Transport {
         { bytes: inBytes, limit: this.maxBytes },
       );
     }
-    const parsed: unknown = parseJson(text);
+    const parsed: unknown = readMessage(text);
     const answer = isResponse(parsed) ? responseFor(parsed, message.id) : undefined;
     if (!answer)
       throw transportError(

@@ -14,10 +14,11 @@ import type { ChildProcess } from "node:child_process";
 function childProcesses(): typeof ChildProcesses {
   return nodeBuiltin<typeof ChildProcesses>("node:child_process");
 }
-import { MissingDependencyError, nodeBuiltin, parseJson, stringifyJson } from "@x/jsonrpc";
+import { MissingDependencyError, nodeBuiltin, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 import { META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
 import { clip, type McpClientError, transportError } from "../errors.js";
+import { readMessage } from "../numbers.js";
 import { isNotification, isRequest, isResponse, utf8Length } from "./jsonrpc.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionHooks, type Transport } from "./transport.js";
 
@@ -79,8 +80,9 @@ const STDERR_TAIL = 4096;
  * text), `"message_too_large"` (a request, or a stdout line, over
  * `maxMessageBytes`: every waiting request fails, since the line's id cannot
  * be read, and the rest of that line is skipped), `"closed"`. Lines are read
- * with `parseJson` of `@x/jsonrpc` (an integer beyond ±(2^53 − 1) is a
- * `bigint`); one that needs lossless-json when it is not installed fails
+ * with `readMessage` (README "Numbers": an integer beyond ±(2^53 − 1) is
+ * `JSON.parse`'s double, but a `bigint` in a request id or a progress
+ * token); one that needs lossless-json when it is not installed fails
  * every waiting request with its MissingDependencyError.
  */
 export class StdioTransport implements Transport {
@@ -310,7 +312,7 @@ export class StdioTransport implements Transport {
     if (line.trim() === "") return;
     let message: unknown;
     try {
-      message = parseJson(line);
+      message = readMessage(line);
     } catch (error) {
       // Without lossless-json the line's id cannot be read exactly: every waiting request fails with the error.
       if (error instanceof MissingDependencyError) this.rejectWaiting(error);

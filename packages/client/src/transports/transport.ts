@@ -64,7 +64,9 @@ export interface SendOptions {
  * works.
  *
  * `send` resolves with the JSON-RPC response whose `id` is the request's (an
- * error response included); it rejects with an `McpClientError` of code
+ * error response included), its numbers as `JSON.parse` reads them (the
+ * built-in transports keep only request ids and progress tokens beyond 2^53
+ * as `bigint`, README "Numbers"); it rejects with an `McpClientError` of code
  * -32000 (`TransportFailed`) whose `data.reason` names what went wrong when no
  * response can be had, and with anything once `options.signal` has aborted.
  */
