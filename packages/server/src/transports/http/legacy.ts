@@ -28,6 +28,7 @@ import { Call } from "../call.js";
 import { ChunkQueue } from "../sse.js";
 import type { Core, Exchange, HttpAnswer } from "./core.js";
 import { errorAnswer, settleAnswer } from "./core.js";
+import { SessionStreams, SSE_HEADERS } from "./session-streams.js";
 import { DEFAULT_SESSION_IDLE_MS, HttpSession, type LegacyCall, SessionTable, UNINITIALIZED_SESSION_IDLE_MS } from "./session-table.js";
 import { type EventStore, MemoryEventStore, MemorySessionStore, type SessionStore } from "./sessions.js";
 import { statusOf } from "./status.js";
@@ -78,8 +79,6 @@ export interface LegacyHttpOptions {
   sseRetryMs?: number;
 }
 
-const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
-
 /** The `initialize` era of one transport core. */
 export class LegacyHttp {
   readonly #core: Core;
@@ -87,8 +86,8 @@ export class LegacyHttp {
   readonly #store: SessionStore;
   readonly #events: EventStore | undefined;
   readonly #live: SessionTable;
+  readonly #streams: SessionStreams;
   readonly #idleMs: number;
-  readonly #retryMs: number;
   #sweep: ReturnType<typeof setInterval> | undefined;
 
   constructor(core: Core, server: McpServer, options: LegacyHttpOptions) {
@@ -97,8 +96,8 @@ export class LegacyHttp {
     this.#store = options.sessionStore ?? new MemorySessionStore();
     this.#events = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
     this.#live = new SessionTable(options.maxSessions, options.maxSessionsPerPrincipal);
+    this.#streams = new SessionStreams(core, this.#live, this.#events, options.sseRetryMs ?? DEFAULT_SSE_RETRY_MS);
     this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
-    this.#retryMs = options.sseRetryMs ?? DEFAULT_SSE_RETRY_MS;
   }
 
   // The server knows this core only while it has sessions: a handler with none leaves nothing registered.
@@ -141,7 +140,7 @@ export class LegacyHttp {
         ex.cors,
       );
     }
-    return this.#openGet(ex, found);
+    return this.#streams.openGet(ex, found);
   }
 
   /**
@@ -234,7 +233,7 @@ export class LegacyHttp {
     const session = new LegacySession(
       sessionId,
       info,
-      (message, related) => (live ? this.#route(live, message, related) : false),
+      (message, related) => (live ? this.#streams.route(live, message, related) : false),
       this.#parts.requestTimeoutMs,
     );
     live = new HttpSession(session, principal);
@@ -302,8 +301,8 @@ export class LegacyHttp {
     let streamAnswer: HttpAnswer | undefined;
     let resolveAnswer: ((a: HttpAnswer) => void) | undefined;
     const start = () => {
-      const queue = this.#attach(live, streamId);
-      this.#emit(live, streamId, undefined);
+      const queue = this.#streams.attach(live, streamId);
+      this.#streams.emit(live, streamId, undefined);
       streamAnswer = { status: 200, headers: { ...SSE_HEADERS, ...cors, ...sessionHeader }, stream: queue };
       resolveAnswer?.(streamAnswer);
     };
@@ -313,9 +312,9 @@ export class LegacyHttp {
       done: false,
       send: (message) => {
         if (entry.done) return false;
-        if (!accepts.sse) return this.#emit(live, "get", message);
+        if (!accepts.sse) return this.#streams.emit(live, "get", message);
         if (!streamAnswer) start();
-        return this.#emit(live, streamId, message);
+        return this.#streams.emit(live, streamId, message);
       },
     };
     live.calls.set(inbound.id, entry);
@@ -327,8 +326,8 @@ export class LegacyHttp {
       core.finished(call);
       if (live.calls.get(inbound.id) === entry) live.calls.delete(inbound.id);
       if (streamAnswer) {
-        if (!call.aborted && outcome.response) this.#emit(live, streamId, outcome.response as unknown as JsonObject);
-        this.#detach(live, streamId, true);
+        if (!call.aborted && outcome.response) this.#streams.emit(live, streamId, outcome.response as unknown as JsonObject);
+        this.#streams.detach(live, streamId, true);
       }
       this.#live.touch(live);
       if (streamAnswer) return undefined;
@@ -367,7 +366,7 @@ export class LegacyHttp {
     live.session.close();
     for (const entry of live.calls.values()) entry.call.abort();
     live.calls.clear();
-    for (const streamId of [...live.attached.keys()]) this.#detach(live, streamId, true);
+    for (const streamId of [...live.attached.keys()]) this.#streams.detach(live, streamId, true);
     this.#events?.forget(id);
     this.#store.delete(id);
     this.#live.delete(live);
@@ -384,79 +383,6 @@ export class LegacyHttp {
   }
 
   // -------------------------------------------------------------------------
-
-  /** Where a message of the session goes: the stream of the request it belongs to, else the GET stream. */
-  #route(live: HttpSession, message: JsonObject, related: RequestId | undefined): boolean {
-    if (related !== undefined) {
-      const entry = live.calls.get(related);
-      if (entry && !entry.done) return entry.send(message);
-    }
-    return this.#emit(live, "get", message);
-  }
-
-  /**
-   * Sends one event on a stream: stored (when there is an event store) and
-   * pushed to the stream's live connection, if any. `message` undefined: the
-   * priming event (an id, empty data, the `retry` time). False when the event
-   * was neither stored nor delivered.
-   */
-  #emit(live: HttpSession, streamId: string, message: JsonObject | undefined): boolean {
-    const id = this.#events?.append(live.session.id, streamId, message);
-    const queue = live.attached.get(streamId);
-    const pushed = queue ? queue.push(format(id, message, this.#retryMs)) : false;
-    return pushed || id !== undefined;
-  }
-
-  /** A new live connection for `streamId` (replacing an older one), with its keep-alive. */
-  #attach(live: HttpSession, streamId: string): ChunkQueue {
-    this.#detach(live, streamId, true);
-    const queue = new ChunkQueue(this.#core.options.maxBufferedBytes);
-    const gone = () => {
-      if (live.attached.get(streamId) === queue) this.#detach(live, streamId, false);
-    };
-    queue.onCancel = gone;
-    queue.onOverflow = gone;
-    live.attached.set(streamId, queue);
-    this.#live.touch(live);
-    // One timer for all the handler's streams (a timer per stream was a setInterval and a
-    // clearInterval per request on a session).
-    this.#core.keepAlive?.add(queue);
-    return queue;
-  }
-
-  #detach(live: HttpSession, streamId: string, endIt: boolean): void {
-    const queue = live.attached.get(streamId);
-    if (!queue) return;
-    live.attached.delete(streamId);
-    this.#core.keepAlive?.delete(queue);
-    if (endIt) queue.end();
-    this.#live.touch(live);
-  }
-
-  /**
-   * GET: with `Last-Event-ID`, the events after it on its stream, then that
-   * stream live while its request runs (a finished one's stream then ends);
-   * without, the session's GET stream (one at a time: 409 while one is open).
-   */
-  #openGet(ex: Exchange, live: HttpSession): HttpAnswer {
-    const headers = { ...SSE_HEADERS, ...ex.cors, [Header.sessionId]: live.session.id };
-    const last = ex.header(Header.lastEventId);
-    const replay = last !== undefined && this.#events ? this.#events.replay(live.session.id, last) : undefined;
-    if (replay) {
-      const running = replay.streamId === "get" || [...live.calls.values()].some((c) => c.streamId === replay.streamId && !c.done);
-      const queue = running ? this.#attach(live, replay.streamId) : new ChunkQueue(this.#core.options.maxBufferedBytes);
-      queue.push(`retry: ${this.#retryMs}\n\n`);
-      for (const event of replay.events) if (event.message) queue.push(format(event.id, event.message, undefined));
-      if (!running) queue.end();
-      return { status: 200, headers, stream: queue };
-    }
-    if (live.attached.has("get")) {
-      return errorAnswer(409, ErrorCode.InvalidRequest, "Conflict: this session's GET stream is already open", undefined, ex.cors);
-    }
-    const queue = this.#attach(live, "get");
-    this.#emit(live, "get", undefined);
-    return { status: 200, headers, stream: queue };
-  }
 
   /** A change the server announced: to every initialized session that should hear it, on its GET stream. */
   #changed(change: LegacyChange): void {
@@ -491,13 +417,6 @@ export class LegacyHttp {
     const uninitialized = Math.min(this.#idleMs, UNINITIALIZED_SESSION_IDLE_MS);
     for (const live of this.#live.expired(now, this.#idleMs, uninitialized)) this.end(live);
   }
-}
-
-/** One SSE event: its id (when stored), the message (or the priming event's empty data with `retry`). */
-function format(id: string | undefined, message: JsonObject | undefined, retryMs: number | undefined): string {
-  const head = id === undefined ? "" : `id: ${id}\n`;
-  if (message === undefined) return `${head}retry: ${retryMs}\ndata: \n\n`;
-  return `${head}event: message\ndata: ${stringifyJson(message)}\n\n`;
 }
 
 export type { HttpSession };
