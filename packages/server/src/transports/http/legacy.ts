@@ -28,7 +28,7 @@ import { Call } from "../call.js";
 import { ChunkQueue } from "../sse.js";
 import type { Core, Exchange, HttpAnswer } from "./core.js";
 import { errorAnswer, settleAnswer } from "./core.js";
-import { SessionStreams, SSE_HEADERS } from "./session-streams.js";
+import { endedStream, SessionStreams, SSE_HEADERS } from "./session-streams.js";
 import { DEFAULT_SESSION_IDLE_MS, HttpSession, type LegacyCall, SessionTable, UNINITIALIZED_SESSION_IDLE_MS } from "./session-table.js";
 import { type EventStore, MemoryEventStore, MemorySessionStore, type SessionStore } from "./sessions.js";
 import { statusOf } from "./status.js";
@@ -39,27 +39,43 @@ export const DEFAULT_SSE_RETRY_MS = 1000;
 /** Options of the `initialize` era on Streamable HTTP (part of `HttpTransportOptions`). */
 export interface LegacyHttpOptions {
   /**
-   * Most sessions open at once. An `initialize` on a full table ends an idle
-   * session (no request in flight, no open stream, no request to the client
-   * waiting): the oldest that never sent `notifications/initialized` although
-   * half of `maxSessions` sessions were opened after it, else the one least
-   * recently active. Its id then gets 404, and its client initializes again
-   * (spec 2025-11-25: basic/transports, "Session Management"). With no idle
-   * session the `initialize` is answered 503 with `Retry-After: 1` and -32000.
-   * Default 1000 (`DEFAULT_MAX_SESSIONS`).
+   * Most sessions open at once. An `initialize` on a full table ends one
+   * session, the first of: an idle one (no request in flight, no open
+   * stream, no request to the client waiting) that never sent
+   * `notifications/initialized` although half of `maxSessions` sessions were
+   * opened after it; the idle one least recently active; the one least
+   * recently active among those with no request held by a live connection
+   * (only a GET stream, requests to the client waiting, or requests whose
+   * client went away). It ends as on DELETE; its id then gets 404, and its
+   * client initializes again (spec 2025-11-25: basic/transports, "Session
+   * Management"). When every session has a request held by a live
+   * connection, the `initialize` is answered 503 with `Retry-After: 1` and
+   * -32000. Default 1000 (`DEFAULT_MAX_SESSIONS`).
    * @throws RangeError (when the transport is made) unless an integer of at least 1.
    */
   maxSessions?: number;
   /**
    * With the `auth` option: most sessions one principal (the subject and
-   * client of its token) has open at once. Its `initialize` past it ends its
-   * own idle session chosen as for `maxSessions`, never another principal's;
-   * with none of its own idle it is answered 429 with `Retry-After: 1` and
-   * -32000. Default 100 (`DEFAULT_MAX_SESSIONS_PER_PRINCIPAL`); a value of
-   * `maxSessions` or more lets one principal fill the table.
+   * client of its token) has open at once. Its `initialize` past it ends one
+   * of its own sessions chosen as for `maxSessions`, never another
+   * principal's; when each of its own has a request held by a live
+   * connection it is answered 429 with `Retry-After: 1` and -32000. Default
+   * 100 (`DEFAULT_MAX_SESSIONS_PER_PRINCIPAL`); a value of `maxSessions` or
+   * more lets one principal fill the table.
    * @throws RangeError (when the transport is made) unless an integer of at least 1.
    */
   maxSessionsPerPrincipal?: number;
+  /**
+   * Most requests one session has in flight at once, whether their client
+   * still waits on the connection or went away (a dropped POST does not
+   * cancel its request in this era: spec 2025-11-25, basic/transports). A
+   * request past it is answered at once, without running: 429 with
+   * `Retry-After: 1` and -32000. With `maxSessionsPerPrincipal` it bounds
+   * the requests one principal has running. Default 16
+   * (`DEFAULT_MAX_REQUESTS_PER_SESSION`).
+   * @throws RangeError (when the transport is made) unless an integer of at least 1.
+   */
+  maxRequestsPerSession?: number;
   /**
    * How long a session may stay idle (no request in flight, no open stream,
    * no request to the client waiting), in ms, before it ends (later requests
@@ -95,7 +111,7 @@ export class LegacyHttp {
     this.#parts = partsOf(server).legacy;
     this.#store = options.sessionStore ?? new MemorySessionStore();
     this.#events = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
-    this.#live = new SessionTable(options.maxSessions, options.maxSessionsPerPrincipal);
+    this.#live = new SessionTable(options.maxSessions, options.maxSessionsPerPrincipal, options.maxRequestsPerSession);
     this.#streams = new SessionStreams(core, this.#live, this.#events, options.sseRetryMs ?? DEFAULT_SSE_RETRY_MS);
     this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
   }
@@ -285,23 +301,28 @@ export class LegacyHttp {
    * SSE, as soon as the handler does not answer at once. The stream opens
    * with a priming event (an id, empty data, `retry`). The connection going away does not cancel the request
    * (spec 2025-11-25: only `notifications/cancelled` does): its events are
-   * stored for a `Last-Event-ID` resume.
+   * stored for a `Last-Event-ID` resume, and it no longer counts in
+   * `maxConcurrentRequests`, only in the session's `maxRequestsPerSession`.
    */
   call(ex: Exchange, inbound: InboundRequest): HttpAnswer | Promise<HttpAnswer> {
     const core = this.#core;
     const live = ex.legacy!;
+    const refused = this.#refuse(ex, live, inbound);
+    if (refused) return refused;
     const accepts = ex.accepts;
     const cors = ex.cors;
     const sessionHeader = { [Header.sessionId]: live.session.id };
     const call = new Call();
     if (ex.assigns) call.assigns = ex.assigns;
     if (ex.auth) call.auth = ex.auth;
-    core.inFlight.add(call);
     const streamId = `p${++live.streams}`;
     let streamAnswer: HttpAnswer | undefined;
     let resolveAnswer: ((a: HttpAnswer) => void) | undefined;
     const start = () => {
-      const queue = this.#streams.attach(live, streamId);
+      // A client gone already reads nothing: the events are only stored, for a resume.
+      const queue = entry.waiting ? this.#streams.attach(live, streamId, entry) : endedStream();
+      // From here the stream's attachment says whether a connection waits on the call.
+      entry.waiting = false;
       this.#streams.emit(live, streamId, undefined);
       streamAnswer = { status: 200, headers: { ...SSE_HEADERS, ...cors, ...sessionHeader }, stream: queue };
       resolveAnswer?.(streamAnswer);
@@ -310,25 +331,33 @@ export class LegacyHttp {
       streamId,
       call,
       done: false,
+      waiting: true,
+      held: false,
       send: (message) => {
         if (entry.done) return false;
         if (!accepts.sse) return this.#streams.emit(live, "get", message);
         if (!streamAnswer) start();
         return this.#streams.emit(live, streamId, message);
       },
+      clientGone: () => {
+        entry.waiting = false;
+        this.#streams.hold(live, entry);
+      },
     };
     live.calls.set(inbound.id, entry);
-    this.#live.touch(live);
+    this.#streams.hold(live, entry);
+    ex.watch(entry);
     call.notify = (note) => entry.send(note as unknown as JsonObject);
     const finish = (outcome: Outcome): HttpAnswer | undefined => {
       entry.done = true;
       call.done = true;
-      core.finished(call);
+      ex.unwatch();
       if (live.calls.get(inbound.id) === entry) live.calls.delete(inbound.id);
       if (streamAnswer) {
         if (!call.aborted && outcome.response) this.#streams.emit(live, streamId, outcome.response as unknown as JsonObject);
         this.#streams.detach(live, streamId, true);
       }
+      this.#streams.hold(live, entry);
       this.#live.touch(live);
       if (streamAnswer) return undefined;
       return {
@@ -364,9 +393,12 @@ export class LegacyHttp {
   end(live: HttpSession): void {
     const id = live.session.id;
     live.session.close();
-    for (const entry of live.calls.values()) entry.call.abort();
+    const calls = [...live.calls.values()];
     live.calls.clear();
+    for (const entry of calls) entry.call.abort();
     for (const streamId of [...live.attached.keys()]) this.#streams.detach(live, streamId, true);
+    // Aborted, but a handler may run on: until it returns, its call takes a place in maxConcurrentRequests.
+    for (const entry of calls) this.#streams.hold(live, entry);
     this.#events?.forget(id);
     this.#store.delete(id);
     this.#live.delete(live);
@@ -383,6 +415,22 @@ export class LegacyHttp {
   }
 
   // -------------------------------------------------------------------------
+
+  /**
+   * Why a request on `live` is not run, if it is not: its session has
+   * `maxRequestsPerSession` in flight (429), or one with its id (400: ids
+   * are unique among a session's requests, and a second one would slip past
+   * that count).
+   */
+  #refuse(ex: Exchange, live: HttpSession, inbound: InboundRequest): HttpAnswer | undefined {
+    if (live.calls.has(inbound.id)) {
+      const message = `Invalid Request: request id ${stringifyJson(inbound.id)} is already in flight on this session`;
+      return errorAnswer(400, ErrorCode.InvalidRequest, message, inbound.id, ex.cors, inbound.method);
+    }
+    if (live.calls.size < this.#live.requestsPerSession) return undefined;
+    const message = `Too many requests: ${this.#live.requestsPerSession} in flight on this session (maxRequestsPerSession)`;
+    return errorAnswer(429, -32000, message, inbound.id, { "retry-after": "1", ...ex.cors }, inbound.method);
+  }
 
   /** A change the server announced: to every initialized session that should hear it, on its GET stream. */
   #changed(change: LegacyChange): void {
