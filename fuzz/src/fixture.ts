@@ -4,6 +4,10 @@
  *   node --expose-gc dist/fixture.js            Streamable HTTP on 127.0.0.1, a free port
  *   node --expose-gc dist/fixture.js --stdio    stdio
  *
+ * `--client-request-timeout-ms N` sets how long the server waits for the
+ * client's answer to its questions (default 1500, so that unanswered asks of
+ * the fuzzer end soon; the session flood passes the server's own default).
+ *
  * Over HTTP it prints {"url": ...} as one line on stdout once listening. With
  * an IPC channel (the driver forks it so) it answers {type: "memory", gc}
  * with its process.memoryUsage(), after a forced GC when asked: memory is
@@ -21,11 +25,19 @@ import { callToolResult } from "@x/builders";
 import { listen, McpServer, serveStdio } from "@x/server";
 import { ENDPOINT_PATH, PROMPT, RESOURCE_URI, ROUTE_INPUT_SCHEMA, TEMPLATE_PREFIX, TOOLS } from "./config.js";
 
+/** `--client-request-timeout-ms`, else 1500. */
+function clientRequestTimeoutMs(): number {
+  const k = process.argv.indexOf("--client-request-timeout-ms");
+  const ms = k === -1 ? 1500 : Number(process.argv[k + 1]);
+  if (!Number.isInteger(ms) || ms < 0) throw new Error(`--client-request-timeout-ms must be an integer >= 0, got ${process.argv[k + 1]}`);
+  return ms;
+}
+
 /** Builds the fixture server. */
 function createFixtureServer(): McpServer {
   const server = new McpServer(
     { name: "x-fuzz-fixture", version: "0.0.0" },
-    { logging: true, toolTimeoutMs: 10_000, clientRequestTimeoutMs: 1500 },
+    { logging: true, toolTimeoutMs: 10_000, clientRequestTimeoutMs: clientRequestTimeoutMs() },
   );
 
   server.registerTool(

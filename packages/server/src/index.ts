@@ -86,6 +86,7 @@ export type { CorsOptions, HttpTransportOptions } from "./transports/http/core.j
 export { createFetchHandler } from "./transports/http/fetch.js";
 export { DEFAULT_SSE_RETRY_MS, type LegacyHttpOptions } from "./transports/http/legacy.js";
 export {
+  DEFAULT_MAX_REQUESTS_PER_SESSION,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
   DEFAULT_SESSION_IDLE_MS,

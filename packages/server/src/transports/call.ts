@@ -12,7 +12,17 @@ import type { TransportInfo } from "../context.js";
 import type { AuthInfo } from "../authorization.js";
 import type { JsonObject } from "../objects.js";
 
-export class Call implements TransportInfo {
+/**
+ * What an HTTP exchange tells when its client goes away before the answer
+ * (internal). A 2026-07-28 request is cancelled by it; an initialize-era one
+ * is not (spec 2025-11-25: a disconnection is not a cancellation), it only
+ * stops holding a connection.
+ */
+export interface ClientWatcher {
+  clientGone(): void;
+}
+
+export class Call implements TransportInfo, ClientWatcher {
   #controller: AbortController | undefined = undefined;
   /** The {@link CallList} holding this call, and its neighbours there (internal to the list). */
   list: CallList | undefined = undefined;
@@ -45,6 +55,11 @@ export class Call implements TransportInfo {
     const onAbort = this.onAbort;
     this.onAbort = undefined;
     onAbort?.();
+  }
+
+  /** The client went away: a request of 2026-07-28 is cancelled. */
+  clientGone(): void {
+    this.abort();
   }
 
   /** The call's signal, made on first read. */

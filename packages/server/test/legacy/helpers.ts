@@ -10,10 +10,21 @@ import type { Core } from "../../src/transports/http/core.js";
 
 export type Message = Record<string, any>;
 
-/** A node:http server for `mcp` on a free loopback port; `stop` closes it. */
+/**
+ * A node:http server for `mcp` on a free loopback port; `stop` closes it.
+ * `untilGone(n)` resolves once `n` responses were closed by their client
+ * before they ended, each after the handler heard of it.
+ */
 export async function start(mcp: McpServer, options: NodeHandlerOptions = {}) {
   const handler: NodeHandler = createNodeHandler(mcp, { keepAliveMs: 0, ...options });
-  const http: Server = createServer(handler);
+  const gone = counter();
+  const http: Server = createServer((req, res) => {
+    handler(req, res);
+    // Added after the handler's own listener, so it runs after it.
+    res.on("close", () => {
+      if (!res.writableFinished) gone.add();
+    });
+  });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/`;
   const core = handler.core as Core;
@@ -23,7 +34,29 @@ export async function start(mcp: McpServer, options: NodeHandlerOptions = {}) {
     http.closeAllConnections();
     await new Promise<void>((resolve) => http.close(() => resolve()));
   };
-  return { url, legacy, core, stop };
+  return { url, legacy, core, stop, untilGone: gone.until };
+}
+
+/** A count that can be waited on: `until(n)` resolves once `add` was called `n` times in all. */
+export function counter() {
+  let count = 0;
+  const waiters: { n: number; resolve: () => void }[] = [];
+  return {
+    get count() {
+      return count;
+    },
+    add() {
+      count++;
+      for (const w of waiters.filter((w) => w.n <= count)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    },
+    until(n: number): Promise<void> {
+      if (count >= n) return Promise.resolve();
+      return new Promise<void>((resolve) => waiters.push({ n, resolve }));
+    },
+  };
 }
 
 let nextId = 1;

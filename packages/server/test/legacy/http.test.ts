@@ -488,15 +488,20 @@ describe("faults of the initialize era", () => {
 });
 
 describe("bounded sessions", () => {
-  it("refuses initialize past maxSessions with 503 when no session is idle, ends idle sessions, and keeps nothing of an ended session", async () => {
+  it("refuses initialize past maxSessions with 503 when every session has a call on a live connection, ends idle sessions, and keeps nothing of an ended session", async () => {
     const events = new MemoryEventStore(10);
     const srv = await start(eraServer(), { maxSessions: 2, sessionIdleTimeoutMs: 60_000, eventStore: events });
     try {
       const a = await open(srv.url);
       const b = await open(srv.url);
-      // Both busy (an open GET stream each): none can be ended to make room.
+      // Both busy (a call whose client waits on its stream, and a GET stream): none can be ended to make room.
       const streams = [];
+      const calls = [];
       for (const s of [a, b]) {
+        const call = rq("tools/call", { name: "wait" });
+        const waiting = sse(await post(srv.url, call, s.headers));
+        await waiting.next();
+        calls.push({ headers: s.headers, id: call.id, waiting });
         const stream = sse(await fetch(srv.url, { headers: { ...s.headers, accept: "text/event-stream" } }));
         await stream.next();
         streams.push(stream);
@@ -505,9 +510,15 @@ describe("bounded sessions", () => {
       expect(third.status).toBe(503);
       expect(third.headers.get("retry-after")).toBe("1");
       expect(events.sessions).toBe(2);
-      // Not idle while its GET stream is open; idle once it closes.
+      // Not idle while a call runs or a stream is open; idle once they end.
       srv.legacy.sweep(Date.now() + 120_000);
       expect(srv.legacy.size).toBe(2);
+      // A cancelled call ends its stream without an answer.
+      for (const c of calls) {
+        const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: c.id } };
+        expect((await post(srv.url, cancel, c.headers)).status).toBe(202);
+        expect(await c.waiting.next()).toBeUndefined();
+      }
       for (const stream of streams) await stream.cancel();
       for (let i = 0; i < 100 && srv.legacy.size > 0; i++) {
         srv.legacy.sweep(Date.now() + 120_000);

@@ -2,15 +2,18 @@
 // basic/transports "Session Management": the server may end a session at any
 // time, and its id then gets 404, which the client answers with a new
 // initialize) must not lock well-behaved clients out: an initialize on a full
-// table ends the least recently used idle session, and with auth one
+// table ends the least recently used session that no live connection waits
+// on (busy-sessions.test.ts: those that are not idle), and with auth one
 // principal's sessions are capped so that it only ever ends its own. Real
 // node:http servers on 127.0.0.1; every bound below is a count of requests.
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuthInfo } from "../../src/index.js";
 import { createNodeHandler, McpServer, MemoryEventStore, type NodeHandlerOptions } from "../../src/index.js";
-import { answerOf, initializeBody, type Message, open, post, rq, sse, start } from "./helpers.js";
+import { answerOf, counter, initializeBody, open, post, rq, sse, start } from "./helpers.js";
 
 const release: (() => void)[] = [];
+/** Calls of `hold` started so far. */
+const holding = counter();
 afterEach(() => {
   for (const r of release.splice(0)) r();
 });
@@ -20,23 +23,11 @@ function floodServer() {
   server.registerTool("echo", { inputSchema: { type: "object", properties: { text: { type: "string" } } } }, (args) => String(args.text));
   // Answered later (a promise): its answer is an SSE stream whose events the event store keeps.
   server.registerTool("later", {}, async () => "later");
-  server.registerTool("hold", {}, () => new Promise<string>((resolve) => release.push(() => resolve("released"))));
-  // Sends an elicitation and returns without waiting: the session keeps a request to the client pending.
-  server.registerTool("fire", {}, (_args, ctx) => {
-    ctx.elicit("Name?", { type: "object", properties: { name: { type: "string" } } }).catch(() => undefined);
-    return "sent";
+  server.registerTool("hold", {}, () => {
+    holding.add();
+    return new Promise<string>((resolve) => release.push(() => resolve("released")));
   });
   return server;
-}
-
-/** A MemoryEventStore that says when an event is stored. */
-class WatchedEvents extends MemoryEventStore {
-  onAppend: ((message: Message | undefined) => void) | undefined;
-  override append(sessionId: string, streamId: string, message: Message | undefined): string {
-    const id = super.append(sessionId, streamId, message);
-    this.onAppend?.(message);
-    return id;
-  }
 }
 
 const call = async (url: string, headers: Record<string, string>, text: string) => {
@@ -143,30 +134,23 @@ describe("a full session table", () => {
     }
   });
 
-  it("never ends a session with a request in flight, an open GET stream or a request to the client pending: 503 with Retry-After", async () => {
-    const events = new WatchedEvents();
-    const srv = await start(floodServer(), { maxSessions: 3, eventStore: events });
+  it("never ends a session with a call its client waits on (JSON or SSE): 503 with Retry-After, and the sweep ends none", async () => {
+    const srv = await start(floodServer(), { maxSessions: 3 });
     try {
-      const streaming = await open(srv.url);
-      const get = await fetch(srv.url, { headers: { ...streaming.headers, accept: "text/event-stream" } });
-      const stream = sse(get);
-      expect(await stream.next()).toMatchObject({ data: "" });
-      const calling = await open(srv.url);
-      const held = post(srv.url, rq("tools/call", { name: "hold" }), calling.headers);
-      const heldStream = sse(await held);
-      expect(await heldStream.next()).toMatchObject({ data: "" }); // the call is running
-      const asked = await open(srv.url, { elicitation: {} });
-      expect((await call(srv.url, asked.headers, "x")).status).toBe(200);
-      // With no GET stream open, the elicitation is stored for a replay: that is when it was sent.
-      const sent = new Promise<void>((resolve) => {
-        events.onAppend = (message) => {
-          if (message?.method === "elicitation/create") resolve();
-        };
-      });
-      const fired = await post(srv.url, rq("tools/call", { name: "fire" }), asked.headers);
-      expect((await answerOf(fired)).result.content[0].text).toBe("sent");
-      await sent;
-      expect(srv.legacy.session(asked.id)!.pending).toBe(1);
+      const sessions = [await open(srv.url), await open(srv.url), await open(srv.url)];
+      // One waits for a JSON answer, two on their SSE streams (one with a GET stream beside it).
+      const before = holding.count;
+      const json = post(srv.url, rq("tools/call", { name: "hold" }), { ...sessions[0]!.headers, accept: "application/json" });
+      await holding.until(before + 1);
+      const streams: ReturnType<typeof sse>[] = [];
+      for (const s of sessions.slice(1)) {
+        const held = sse(await post(srv.url, rq("tools/call", { name: "hold" }), s.headers));
+        expect(await held.next()).toMatchObject({ data: "" }); // the call is running
+        streams.push(held);
+      }
+      const get = sse(await fetch(srv.url, { headers: { ...sessions[2]!.headers, accept: "text/event-stream" } }));
+      expect(await get.next()).toMatchObject({ data: "" });
+      expect(srv.core.active).toBe(3);
 
       const refused = await post(srv.url, initializeBody());
       expect(refused.status).toBe(503);
@@ -174,18 +158,17 @@ describe("a full session table", () => {
       expect((await refused.json()).error.code).toBe(-32000);
       // The idle sweep holds to the same rule: none of them is idle, however late it runs.
       srv.legacy.sweep(Date.now() + 24 * 3600_000);
-      for (const s of [streaming, calling, asked]) expect((await post(srv.url, rq("ping"), s.headers)).status).toBe(200);
+      for (const s of sessions) expect((await post(srv.url, rq("ping"), s.headers)).status).toBe(200);
 
-      // Once its call is answered, that session is idle and is the one ended.
+      // Once their calls are answered, they may end: the least recently active first.
       for (const r of release.splice(0)) r();
-      expect((await heldStream.message())?.result).toEqual({ content: [{ type: "text", text: "released" }] });
+      expect((await answerOf(await json)).result).toEqual({ content: [{ type: "text", text: "released" }] });
+      for (const held of streams) expect((await held.message())?.result).toEqual({ content: [{ type: "text", text: "released" }] });
       const served = await post(srv.url, initializeBody());
       expect(served.status).toBe(200);
       await served.text();
-      expect((await post(srv.url, rq("ping"), calling.headers)).status).toBe(404);
-      expect((await post(srv.url, rq("ping"), streaming.headers)).status).toBe(200);
-      expect((await post(srv.url, rq("ping"), asked.headers)).status).toBe(200);
-      await stream.cancel();
+      expect((await post(srv.url, rq("ping"), sessions[0]!.headers)).status).toBe(404);
+      await get.cancel();
     } finally {
       await srv.stop();
     }

@@ -32,7 +32,7 @@ import { SERVER_BUSY } from "../../errors.js";
 import type { JsonObject } from "../../objects.js";
 import { answerNow, type McpServer, partsOf } from "../../server.js";
 import { publishRequestRejected, rejectionsObserved } from "../../telemetry.js";
-import { Call, CallList } from "../call.js";
+import { Call, CallList, type ClientWatcher } from "../call.js";
 import { type Decoded, decodeMessage, inspectDecoded } from "../messages.js";
 import { ChunkQueue, KeepAlive, sseEvent, sseEventOf } from "../sse.js";
 import { type AuthInfo, missingScopes, withTokenDigest } from "../../authorization.js";
@@ -65,7 +65,7 @@ const LADDER: readonly Stage[] = [
   postOnly, //       2. GET/DELETE with Mcp-Session-Id (initialize era): the session's stream / its end; anything else but POST: 405
   accept, //         3. Accept admits neither JSON nor SSE: 406, as no answer could be sent
   contentType, //    3. Content-Type absent or not application/json (parameters allowed, any case): 415, -32600, before the body is read
-  load, //           3. too many requests in flight: 503 with Retry-After, before a body is read
+  load, //           3. maxConcurrentRequests requests held by open connections: 503 with Retry-After, before a body is read
   declaredSize, //   4. Content-Length over the limit: 413, without reading the body
   bodyBudget, //     4. Content-Length would take the bodies being read past maxBodyBytesInFlight: 503 with Retry-After
   READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); past maxBodyBytesInFlight: 503; unreadable: 400, -32700;
@@ -152,7 +152,18 @@ export interface HttpTransportOptions extends LegacyHttpOptions {
    * (a sweep: a quarter of this, at most 1 s).
    */
   bodyTimeoutMs?: number;
-  /** Most requests handled at once (open listen streams included); past it: 503. Default 1024. */
+  /**
+   * Most requests answered at once: a request counts while its client waits
+   * on an open connection (a JSON answer not yet sent, an SSE answer open, a
+   * `subscriptions/listen` stream, an initialize-era stream resumed with
+   * `Last-Event-ID`), and an aborted one while its handler still runs with
+   * nothing else to bound it (a 2026-07-28 request whose client went away,
+   * one of an ended initialize-era session). Past it, a request is answered
+   * 503 with `Retry-After: 1` and -32000 before its body is read. An
+   * initialize-era request whose client went away runs on without counting
+   * here (its session's `maxRequestsPerSession` bounds it), nor does a
+   * session's GET stream (`maxSessions` bounds those). Default 1024.
+   */
   maxConcurrentRequests?: number;
   /**
    * Most text one SSE response may hold unsent (a client that reads slower
@@ -212,7 +223,7 @@ export interface HttpExchange {
 export interface HttpCore {
   /** Answers one exchange. Never rejects. */
   answer(exchange: HttpExchange): Promise<HttpAnswer>;
-  /** Requests in flight (listen streams included). */
+  /** Requests in flight on open connections (listen streams included; see `maxConcurrentRequests`). */
   readonly active: number;
   /** Resolves once no request is in flight, or after `deadlineMs`, when the rest are aborted. */
   drain(deadlineMs: number): Promise<void>;
@@ -244,8 +255,8 @@ export abstract class Exchange {
    * Rejects when the body cannot be read or the client goes away.
    */
   abstract body(core: Core): Promise<Uint8Array | undefined>;
-  /** From now on, the client going away aborts `call`. */
-  abstract watch(call: Call): void;
+  /** From now on, the client going away (before the answer is written) is told to `watcher`; gone already, at once. */
+  abstract watch(watcher: ClientWatcher): void;
   /** Stops what {@link Exchange.watch} started. */
   abstract unwatch(): void;
   /** The CORS headers every later answer carries (set by `dnsRebinding`). */
@@ -292,8 +303,12 @@ class SignalExchange extends Exchange {
     return this.#exchange.body((size) => core.admit(this, size));
   }
 
-  watch(call: Call): void {
-    this.#onAbort = () => call.abort();
+  watch(watcher: ClientWatcher): void {
+    if (this.#exchange.signal.aborted) {
+      watcher.clientGone();
+      return;
+    }
+    this.#onAbort = () => watcher.clientGone();
     this.#exchange.signal.addEventListener("abort", this.#onAbort, { once: true });
   }
 
@@ -395,7 +410,20 @@ export class Core implements HttpCore {
     });
   }
 
-  /** A call ended: it leaves the in-flight set, and `drain` wakes once none is left. */
+  /**
+   * 503 with `Retry-After` when `maxConcurrentRequests` calls hold a
+   * connection already, else `undefined`: the `load` stage, and an
+   * initialize-era stream resumed for a running call.
+   */
+  busy(ex: Exchange): HttpAnswer | undefined {
+    if (this.inFlight.size < this.maxActive) return undefined;
+    return errorAnswer(503, SERVER_BUSY, `Server busy: ${this.maxActive} requests in flight`, undefined, {
+      "retry-after": "1",
+      ...ex.cors,
+    });
+  }
+
+  /** A call ended, or no longer holds a connection: it leaves the in-flight set, and `drain` wakes once none is left. */
   finished(call: Call): void {
     this.inFlight.delete(call);
     // Checked first: copying the (empty) set of waiters on every request that empties the set was 0.4 µs of 24 per request.
@@ -672,8 +700,7 @@ function contentType(_core: Core, ex: Exchange): HttpAnswer | undefined {
 }
 
 function load(core: Core, ex: Exchange): HttpAnswer | undefined {
-  if (core.inFlight.size < core.maxActive) return undefined;
-  return errorAnswer(503, SERVER_BUSY, `Server busy: ${core.maxActive} requests in flight`, undefined, { "retry-after": "1", ...ex.cors });
+  return core.busy(ex);
 }
 
 function declaredSize(core: Core, ex: Exchange): HttpAnswer | undefined {

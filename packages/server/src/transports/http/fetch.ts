@@ -30,6 +30,8 @@ export function createFetchHandler(server: McpServer, options: HttpTransportOpti
       signal: request.signal,
     });
     if ("stream" in answer) {
+      // Gone before its stream could be read: nobody will, and what waits on it must hear so.
+      if (request.signal.aborted) answer.stream.abandon();
       const iterator = answer.stream[Symbol.asyncIterator]();
       const encoder = new TextEncoder();
       const body = new ReadableStream<Uint8Array>({

@@ -28,6 +28,7 @@ import { Call } from "../call.js";
 import { ChunkQueue } from "../sse.js";
 import type { Core, Exchange, HttpAnswer } from "./core.js";
 import { errorAnswer, settleAnswer } from "./core.js";
+import { endedStream, SessionStreams, SSE_HEADERS } from "./session-streams.js";
 import { DEFAULT_SESSION_IDLE_MS, HttpSession, type LegacyCall, SessionTable, UNINITIALIZED_SESSION_IDLE_MS } from "./session-table.js";
 import { type EventStore, MemoryEventStore, MemorySessionStore, type SessionStore } from "./sessions.js";
 import { statusOf } from "./status.js";
@@ -38,27 +39,43 @@ export const DEFAULT_SSE_RETRY_MS = 1000;
 /** Options of the `initialize` era on Streamable HTTP (part of `HttpTransportOptions`). */
 export interface LegacyHttpOptions {
   /**
-   * Most sessions open at once. An `initialize` on a full table ends an idle
-   * session (no request in flight, no open stream, no request to the client
-   * waiting): the oldest that never sent `notifications/initialized` although
-   * half of `maxSessions` sessions were opened after it, else the one least
-   * recently active. Its id then gets 404, and its client initializes again
-   * (spec 2025-11-25: basic/transports, "Session Management"). With no idle
-   * session the `initialize` is answered 503 with `Retry-After: 1` and -32000.
-   * Default 1000 (`DEFAULT_MAX_SESSIONS`).
+   * Most sessions open at once. An `initialize` on a full table ends one
+   * session, the first of: an idle one (no request in flight, no open
+   * stream, no request to the client waiting) that never sent
+   * `notifications/initialized` although half of `maxSessions` sessions were
+   * opened after it; the idle one least recently active; the one least
+   * recently active among those with no request held by a live connection
+   * (only a GET stream, requests to the client waiting, or requests whose
+   * client went away). It ends as on DELETE; its id then gets 404, and its
+   * client initializes again (spec 2025-11-25: basic/transports, "Session
+   * Management"). When every session has a request held by a live
+   * connection, the `initialize` is answered 503 with `Retry-After: 1` and
+   * -32000. Default 1000 (`DEFAULT_MAX_SESSIONS`).
    * @throws RangeError (when the transport is made) unless an integer of at least 1.
    */
   maxSessions?: number;
   /**
    * With the `auth` option: most sessions one principal (the subject and
-   * client of its token) has open at once. Its `initialize` past it ends its
-   * own idle session chosen as for `maxSessions`, never another principal's;
-   * with none of its own idle it is answered 429 with `Retry-After: 1` and
-   * -32000. Default 100 (`DEFAULT_MAX_SESSIONS_PER_PRINCIPAL`); a value of
-   * `maxSessions` or more lets one principal fill the table.
+   * client of its token) has open at once. Its `initialize` past it ends one
+   * of its own sessions chosen as for `maxSessions`, never another
+   * principal's; when each of its own has a request held by a live
+   * connection it is answered 429 with `Retry-After: 1` and -32000. Default
+   * 100 (`DEFAULT_MAX_SESSIONS_PER_PRINCIPAL`); a value of `maxSessions` or
+   * more lets one principal fill the table.
    * @throws RangeError (when the transport is made) unless an integer of at least 1.
    */
   maxSessionsPerPrincipal?: number;
+  /**
+   * Most requests one session has in flight at once, whether their client
+   * still waits on the connection or went away (a dropped POST does not
+   * cancel its request in this era: spec 2025-11-25, basic/transports). A
+   * request past it is answered at once, without running: 429 with
+   * `Retry-After: 1` and -32000. With `maxSessionsPerPrincipal` it bounds
+   * the requests one principal has running. Default 16
+   * (`DEFAULT_MAX_REQUESTS_PER_SESSION`).
+   * @throws RangeError (when the transport is made) unless an integer of at least 1.
+   */
+  maxRequestsPerSession?: number;
   /**
    * How long a session may stay idle (no request in flight, no open stream,
    * no request to the client waiting), in ms, before it ends (later requests
@@ -78,8 +95,6 @@ export interface LegacyHttpOptions {
   sseRetryMs?: number;
 }
 
-const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
-
 /** The `initialize` era of one transport core. */
 export class LegacyHttp {
   readonly #core: Core;
@@ -87,8 +102,8 @@ export class LegacyHttp {
   readonly #store: SessionStore;
   readonly #events: EventStore | undefined;
   readonly #live: SessionTable;
+  readonly #streams: SessionStreams;
   readonly #idleMs: number;
-  readonly #retryMs: number;
   #sweep: ReturnType<typeof setInterval> | undefined;
 
   constructor(core: Core, server: McpServer, options: LegacyHttpOptions) {
@@ -96,9 +111,9 @@ export class LegacyHttp {
     this.#parts = partsOf(server).legacy;
     this.#store = options.sessionStore ?? new MemorySessionStore();
     this.#events = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
-    this.#live = new SessionTable(options.maxSessions, options.maxSessionsPerPrincipal);
+    this.#live = new SessionTable(options.maxSessions, options.maxSessionsPerPrincipal, options.maxRequestsPerSession);
+    this.#streams = new SessionStreams(core, this.#live, this.#events, options.sseRetryMs ?? DEFAULT_SSE_RETRY_MS);
     this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
-    this.#retryMs = options.sseRetryMs ?? DEFAULT_SSE_RETRY_MS;
   }
 
   // The server knows this core only while it has sessions: a handler with none leaves nothing registered.
@@ -141,7 +156,7 @@ export class LegacyHttp {
         ex.cors,
       );
     }
-    return this.#openGet(ex, found);
+    return this.#streams.openGet(ex, found);
   }
 
   /**
@@ -234,7 +249,7 @@ export class LegacyHttp {
     const session = new LegacySession(
       sessionId,
       info,
-      (message, related) => (live ? this.#route(live, message, related) : false),
+      (message, related) => (live ? this.#streams.route(live, message, related) : false),
       this.#parts.requestTimeoutMs,
     );
     live = new HttpSession(session, principal);
@@ -288,24 +303,29 @@ export class LegacyHttp {
    * SSE, as soon as the handler does not answer at once. The stream opens
    * with a priming event (an id, empty data, `retry`). The connection going away does not cancel the request
    * (spec 2025-11-25: only `notifications/cancelled` does): its events are
-   * stored for a `Last-Event-ID` resume.
+   * stored for a `Last-Event-ID` resume, and it no longer counts in
+   * `maxConcurrentRequests`, only in the session's `maxRequestsPerSession`.
    */
   call(ex: Exchange, inbound: InboundRequest): HttpAnswer | Promise<HttpAnswer> {
     const core = this.#core;
     const live = ex.legacy!;
+    const refused = this.#refuse(ex, live, inbound);
+    if (refused) return refused;
     const accepts = ex.accepts;
     const cors = ex.cors;
     const sessionHeader = { [Header.sessionId]: live.session.id };
     const call = new Call();
     if (ex.assigns) call.assigns = ex.assigns;
     if (ex.auth) call.auth = ex.auth;
-    core.inFlight.add(call);
     const streamId = `p${++live.streams}`;
     let streamAnswer: HttpAnswer | undefined;
     let resolveAnswer: ((a: HttpAnswer) => void) | undefined;
     const start = () => {
-      const queue = this.#attach(live, streamId);
-      this.#emit(live, streamId, undefined);
+      // A client gone already reads nothing: the events are only stored, for a resume.
+      const queue = entry.waiting ? this.#streams.attach(live, streamId, entry) : endedStream();
+      // From here the stream's attachment says whether a connection waits on the call.
+      entry.waiting = false;
+      this.#streams.emit(live, streamId, undefined);
       streamAnswer = { status: 200, headers: { ...SSE_HEADERS, ...cors, ...sessionHeader }, stream: queue };
       resolveAnswer?.(streamAnswer);
     };
@@ -313,25 +333,33 @@ export class LegacyHttp {
       streamId,
       call,
       done: false,
+      waiting: true,
+      held: false,
       send: (message) => {
         if (entry.done) return false;
-        if (!accepts.sse) return this.#emit(live, "get", message);
+        if (!accepts.sse) return this.#streams.emit(live, "get", message);
         if (!streamAnswer) start();
-        return this.#emit(live, streamId, message);
+        return this.#streams.emit(live, streamId, message);
+      },
+      clientGone: () => {
+        entry.waiting = false;
+        this.#streams.hold(live, entry);
       },
     };
     live.calls.set(inbound.id, entry);
-    this.#live.touch(live);
+    this.#streams.hold(live, entry);
+    ex.watch(entry);
     call.notify = (note) => entry.send(note as unknown as JsonObject);
     const finish = (outcome: Outcome): HttpAnswer | undefined => {
       entry.done = true;
       call.done = true;
-      core.finished(call);
+      ex.unwatch();
       if (live.calls.get(inbound.id) === entry) live.calls.delete(inbound.id);
       if (streamAnswer) {
-        if (!call.aborted && outcome.response) this.#emit(live, streamId, outcome.response as unknown as JsonObject);
-        this.#detach(live, streamId, true);
+        if (!call.aborted && outcome.response) this.#streams.emit(live, streamId, outcome.response as unknown as JsonObject);
+        this.#streams.detach(live, streamId, true);
       }
+      this.#streams.hold(live, entry);
       this.#live.touch(live);
       if (streamAnswer) return undefined;
       return {
@@ -367,9 +395,12 @@ export class LegacyHttp {
   end(live: HttpSession): void {
     const id = live.session.id;
     live.session.close();
-    for (const entry of live.calls.values()) entry.call.abort();
+    const calls = [...live.calls.values()];
     live.calls.clear();
-    for (const streamId of [...live.attached.keys()]) this.#detach(live, streamId, true);
+    for (const entry of calls) entry.call.abort();
+    for (const streamId of [...live.attached.keys()]) this.#streams.detach(live, streamId, true);
+    // Aborted, but a handler may run on: until it returns, its call takes a place in maxConcurrentRequests.
+    for (const entry of calls) this.#streams.hold(live, entry);
     this.#events?.forget(id);
     this.#store.delete(id);
     this.#live.delete(live);
@@ -387,77 +418,20 @@ export class LegacyHttp {
 
   // -------------------------------------------------------------------------
 
-  /** Where a message of the session goes: the stream of the request it belongs to, else the GET stream. */
-  #route(live: HttpSession, message: JsonObject, related: RequestId | undefined): boolean {
-    if (related !== undefined) {
-      const entry = live.calls.get(related);
-      if (entry && !entry.done) return entry.send(message);
-    }
-    return this.#emit(live, "get", message);
-  }
-
   /**
-   * Sends one event on a stream: stored (when there is an event store) and
-   * pushed to the stream's live connection, if any. `message` undefined: the
-   * priming event (an id, empty data, the `retry` time). False when the event
-   * was neither stored nor delivered.
+   * Why a request on `live` is not run, if it is not: its session has
+   * `maxRequestsPerSession` in flight (429), or one with its id (400: ids
+   * are unique among a session's requests, and a second one would slip past
+   * that count).
    */
-  #emit(live: HttpSession, streamId: string, message: JsonObject | undefined): boolean {
-    const id = this.#events?.append(live.session.id, streamId, message);
-    const queue = live.attached.get(streamId);
-    const pushed = queue ? queue.push(format(id, message, this.#retryMs)) : false;
-    return pushed || id !== undefined;
-  }
-
-  /** A new live connection for `streamId` (replacing an older one), with its keep-alive. */
-  #attach(live: HttpSession, streamId: string): ChunkQueue {
-    this.#detach(live, streamId, true);
-    const queue = new ChunkQueue(this.#core.options.maxBufferedBytes);
-    const gone = () => {
-      if (live.attached.get(streamId) === queue) this.#detach(live, streamId, false);
-    };
-    queue.onCancel = gone;
-    queue.onOverflow = gone;
-    live.attached.set(streamId, queue);
-    this.#live.touch(live);
-    // One timer for all the handler's streams (a timer per stream was a setInterval and a
-    // clearInterval per request on a session).
-    this.#core.keepAlive?.add(queue);
-    return queue;
-  }
-
-  #detach(live: HttpSession, streamId: string, endIt: boolean): void {
-    const queue = live.attached.get(streamId);
-    if (!queue) return;
-    live.attached.delete(streamId);
-    this.#core.keepAlive?.delete(queue);
-    if (endIt) queue.end();
-    this.#live.touch(live);
-  }
-
-  /**
-   * GET: with `Last-Event-ID`, the events after it on its stream, then that
-   * stream live while its request runs (a finished one's stream then ends);
-   * without, the session's GET stream (one at a time: 409 while one is open).
-   */
-  #openGet(ex: Exchange, live: HttpSession): HttpAnswer {
-    const headers = { ...SSE_HEADERS, ...ex.cors, [Header.sessionId]: live.session.id };
-    const last = ex.header(Header.lastEventId);
-    const replay = last !== undefined && this.#events ? this.#events.replay(live.session.id, last) : undefined;
-    if (replay) {
-      const running = replay.streamId === "get" || [...live.calls.values()].some((c) => c.streamId === replay.streamId && !c.done);
-      const queue = running ? this.#attach(live, replay.streamId) : new ChunkQueue(this.#core.options.maxBufferedBytes);
-      queue.push(`retry: ${this.#retryMs}\n\n`);
-      for (const event of replay.events) if (event.message) queue.push(format(event.id, event.message, undefined));
-      if (!running) queue.end();
-      return { status: 200, headers, stream: queue };
+  #refuse(ex: Exchange, live: HttpSession, inbound: InboundRequest): HttpAnswer | undefined {
+    if (live.calls.has(inbound.id)) {
+      const message = `Invalid Request: request id ${stringifyJson(inbound.id)} is already in flight on this session`;
+      return errorAnswer(400, ErrorCode.InvalidRequest, message, inbound.id, ex.cors, inbound.method);
     }
-    if (live.attached.has("get")) {
-      return errorAnswer(409, ErrorCode.InvalidRequest, "Conflict: this session's GET stream is already open", undefined, ex.cors);
-    }
-    const queue = this.#attach(live, "get");
-    this.#emit(live, "get", undefined);
-    return { status: 200, headers, stream: queue };
+    if (live.calls.size < this.#live.requestsPerSession) return undefined;
+    const message = `Too many requests: ${this.#live.requestsPerSession} in flight on this session (maxRequestsPerSession)`;
+    return errorAnswer(429, -32000, message, inbound.id, { "retry-after": "1", ...ex.cors }, inbound.method);
   }
 
   /** A change the server announced: to every initialized session that should hear it, on its GET stream. */
@@ -493,13 +467,6 @@ export class LegacyHttp {
     const uninitialized = Math.min(this.#idleMs, UNINITIALIZED_SESSION_IDLE_MS);
     for (const live of this.#live.expired(now, this.#idleMs, uninitialized)) this.end(live);
   }
-}
-
-/** One SSE event: its id (when stored), the message (or the priming event's empty data with `retry`). */
-function format(id: string | undefined, message: JsonObject | undefined, retryMs: number | undefined): string {
-  const head = id === undefined ? "" : `id: ${id}\n`;
-  if (message === undefined) return `${head}retry: ${retryMs}\ndata: \n\n`;
-  return `${head}event: message\ndata: ${stringifyJson(message)}\n\n`;
 }
 
 export type { HttpSession };

@@ -9,7 +9,7 @@ import { stringifyJson } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { atTurnEnd, nodeBuiltin } from "../../builtins.js";
 import type { McpServer } from "../../server.js";
-import type { Call } from "../call.js";
+import type { ClientWatcher } from "../call.js";
 import type { ChunkQueue } from "../sse.js";
 import { lingerAnswer, lingers, stalled } from "./linger.js";
 import { pathOf } from "./header-rules.js";
@@ -125,8 +125,8 @@ class NodeExchange extends Exchange {
   readonly url: string | undefined;
   readonly header: (name: string) => string | undefined;
   readonly #req: IncomingMessage;
-  /** The call the core is running for this exchange, aborted when the client goes away. */
-  #call: Call | undefined = undefined;
+  /** Told when the client goes away before the answer: the call the core is running for this exchange. */
+  #watcher: ClientWatcher | undefined = undefined;
   /** True once the response closed before it was finished (the client went away). */
   gone = false;
   /** True once the body read passed `bodyTimeoutMs`: the rest may still come, so the connection must close. */
@@ -165,20 +165,21 @@ class NodeExchange extends Exchange {
     return Promise.resolve(core.admit(this, bytes.byteLength) ? bytes : undefined);
   }
 
-  watch(call: Call): void {
-    // As with an AbortSignal listener added late, a client already gone does not abort the call.
-    if (!this.gone) this.#call = call;
+  watch(watcher: ClientWatcher): void {
+    // A client gone already (while its body was read or its token checked) is told at once.
+    if (this.gone) watcher.clientGone();
+    else this.#watcher = watcher;
   }
 
   unwatch(): void {
-    this.#call = undefined;
+    this.#watcher = undefined;
   }
 
   /** The response closed before it was finished. */
   closed(): void {
     if (this.gone) return;
     this.gone = true;
-    this.#call?.abort();
+    this.#watcher?.clientGone();
     this.onGone?.();
   }
 }
@@ -314,7 +315,11 @@ export function createNodeHandler(server: McpServer, options: NodeHandlerOptions
     const failed = () => answerFailure(res);
     // One `then` with both callbacks (not then + catch): a promise and a job fewer per request.
     core.serve(current).then((answer) => {
-      if (res.destroyed) return;
+      if (res.destroyed) {
+        // Gone before its stream could be written: nobody reads it, and what waits on it must hear so.
+        if ("stream" in answer) answer.stream.abandon();
+        return;
+      }
       try {
         if ("stream" in answer) return writeStream(answer, res, current);
         // HTTP/2 has no Connection header (and closes nothing per request).
