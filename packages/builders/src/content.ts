@@ -5,6 +5,7 @@
 import { stringifyJson } from "@x/jsonrpc";
 import type { AudioContent, CallToolResult, ContentBlock, EmbeddedResource, ImageContent, ResourceLink, TextContent } from "@x/mcp-v2607";
 import { CONTENT_BLOCK_TYPES, checkContentBlock, looksLikeContentBlock } from "./blocks.js";
+import { plainData } from "./snapshot.js";
 import { describeValue, isPlainObject } from "./util.js";
 
 /** The body of an embedded resource shorthand: a URI plus exactly one of `text` or `blob` (base64). */
@@ -60,15 +61,22 @@ function mediaPair(kind: string, value: unknown): [string, string] {
 /**
  * Builds one content block from a shorthand tuple (see {@link ContentShorthand}).
  *
- * @returns a `TextContent`, `ImageContent`, `AudioContent`, `EmbeddedResource` or `ResourceLink`.
+ * @returns a `TextContent`, `ImageContent`, `AudioContent`, `EmbeddedResource` or `ResourceLink`, built
+ *   from a copy of the shorthand (see the README, "Plain data").
  * @throws TypeError naming the shorthand when its tag is unknown or its value has the wrong shape
- *   (for `resource`: both or neither of `text` and `blob`).
+ *   (for `resource`: both or neither of `text` and `blob`), or when it is not plain JSON data (a
+ *   function such as `toJSON`, a `Date`, a cycle); RangeError when it is nested deeper than 1000 levels.
  *
  * @example
  * contentBlock(["text", "hello"]);                  // { type: "text", text: "hello" }
  * contentBlock(["image", ["image/png", "aGk="]]);   // { type: "image", mimeType: "image/png", data: "aGk=" }
  */
 export function contentBlock(shorthand: ContentShorthand): ContentBlock {
+  return blockOf(plainData(shorthand, "shorthand"));
+}
+
+/** {@link contentBlock} of a shorthand that is a snapshot already (see `snapshot.ts`). */
+export function blockOf(shorthand: ContentShorthand): ContentBlock {
   if (!Array.isArray(shorthand) || shorthand.length !== 2) {
     throw new TypeError(`shorthand must be a [tag, value] tuple, got ${describeValue(shorthand)}`);
   }
@@ -96,7 +104,7 @@ export function contentBlock(shorthand: ContentShorthand): ContentBlock {
         throw new TypeError(`resource must have exactly one of text or blob (strings), got ${describeValue(value)}`);
       }
       // The other members (mimeType, _meta) are checked with the block.
-      const block = { type: "resource", resource: { ...value } as EmbeddedResource["resource"] } satisfies EmbeddedResource;
+      const block = { type: "resource", resource: value as EmbeddedResource["resource"] } satisfies EmbeddedResource;
       return checkContentBlock(block, "resource") as unknown as EmbeddedResource;
     }
     case "link": {
@@ -114,26 +122,6 @@ export function contentBlock(shorthand: ContentShorthand): ContentBlock {
 const CONTENT_TAGS = new Set(["text", "image", "audio", "resource", "link"]);
 
 /**
- * Refuses a value JSON cannot carry as it is: a cycle, or a number that is
- * not finite (written `null`, which would change the data unseen, and the
- * server refuses such `structuredContent`). A `bigint` is fine: it is
- * written with its digits.
- */
-function checkJsonValue(value: unknown, tag: string): void {
-  try {
-    JSON.stringify(value, (key, v) => {
-      if (typeof v === "number" && !Number.isFinite(v))
-        throw new TypeError(`${tag} holds ${v} at ${JSON.stringify(key)}, which JSON cannot carry`);
-      return typeof v === "bigint" ? 0 : v;
-    });
-  } catch (error) {
-    throw error instanceof TypeError && error.message.startsWith(tag)
-      ? error
-      : new TypeError(`${tag} cannot be written as JSON: ${(error as Error).message}`);
-  }
-}
-
-/**
  * Builds the `CallToolResult` a tool returns from `tools/call`, from a list of
  * entries read in order (see {@link CallToolResultEntry}).
  *
@@ -141,11 +129,17 @@ function checkJsonValue(value: unknown, tag: string): void {
  * `isError` is present only when an entry set it (`true`); `structuredContent`
  * only when a `data`/`_data`/bare-map entry gave it.
  *
+ * The entries are read once, into a copy of plain JSON data, before any
+ * check (see the README, "Plain data"): the result holds copies, and what
+ * was checked is what `JSON.stringify` writes.
+ *
  * @throws TypeError when an entry has an unknown tag or wrong shape (a content
- *   block with a member of the wrong type, a misspelt block's `type`), when a
- *   `data`, `_data` or bare-map value holds a number JSON cannot carry
- *   (`NaN`, `Infinity`) or a cycle, or when a second such entry tries to set
- *   `structuredContent` again.
+ *   block with a member of the wrong type, a misspelt block's `type`), when
+ *   the entries are not plain JSON data (a function such as `toJSON`, a
+ *   number JSON cannot carry as `NaN` or `Infinity`, a `Date` or other class
+ *   instance, a cycle), or when a second data entry tries to set
+ *   `structuredContent` again; RangeError when they are nested deeper than
+ *   1000 levels.
  *
  * @example
  * callToolResult([["text", "3 rows"], ["data", { rows: 3 }]]);
@@ -155,8 +149,9 @@ function checkJsonValue(value: unknown, tag: string): void {
  * // { resultType: "complete", content: [{ type: "text", text: "boom" }], isError: true }
  */
 export function callToolResult(entries: readonly CallToolResultEntry[]): CallToolResult {
-  if (!Array.isArray(entries)) {
-    throw new TypeError(`entries must be an array, got ${describeValue(entries)}`);
+  const list = plainData(entries, "entries");
+  if (!Array.isArray(list)) {
+    throw new TypeError(`entries must be an array, got ${describeValue(list)}`);
   }
   const content: ContentBlock[] = [];
   let structuredContent: Record<string, unknown> | undefined;
@@ -169,16 +164,15 @@ export function callToolResult(entries: readonly CallToolResultEntry[]): CallToo
     if (structuredContent !== undefined) {
       throw new TypeError(`${tag}: structuredContent is already set; only one data, _data or bare map entry is allowed`);
     }
-    checkJsonValue(value, tag);
     structuredContent = value;
     if (mirror) content.push({ type: "text", text: stringifyJson(value) });
   };
 
-  entries.forEach((entry, index) => {
+  list.forEach((entry, index) => {
     if (Array.isArray(entry)) {
       const [tag, value] = entry as unknown as readonly [unknown, unknown];
       if (typeof tag === "string" && CONTENT_TAGS.has(tag)) {
-        content.push(contentBlock(entry as unknown as ContentShorthand));
+        content.push(blockOf(entry as unknown as ContentShorthand));
       } else if (tag === "data" || tag === "_data") {
         setStructured(value, tag === "data", tag);
       } else if (tag === "error") {

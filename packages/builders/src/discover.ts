@@ -4,6 +4,7 @@
 import type { DiscoverResult, Implementation, ServerCapabilities } from "@x/mcp-v2607";
 import { META_SERVER_INFO, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { checkJsonObject, fail, optionalBoolean, optionalStrings } from "./members.js";
+import { plainData } from "./snapshot.js";
 import { describeValue, isPlainObject } from "./util.js";
 
 /** Capability flags: `true` enables a capability with no options, an object enables it with those options, anything else leaves it out. */
@@ -16,20 +17,28 @@ export type CapabilityFlags = { [K in keyof ServerCapabilities]?: ServerCapabili
  * - `false`, `null` or any other value leaves the key out (not advertised).
  *
  * An object whose values are all objects already is a ready
- * `ServerCapabilities` and is returned unchanged (the same object).
+ * `ServerCapabilities` and is returned as given (a copy read once before it
+ * was checked: see the README, "Plain data").
  * Either way the objects are checked against the schema: `tools` and
  * `prompts` may hold `listChanged`, `resources` `listChanged` and
  * `subscribe` (booleans); `completions` and `logging` are JSON objects,
  * `experimental` and `extensions` maps of JSON objects.
  *
  * @throws TypeError when `flags` is not a plain object, or a capability
- *   object has a member of the wrong type.
+ *   object has a member of the wrong type, or `flags` is not plain JSON data
+ *   (a function such as `toJSON`, a `Date`, a cycle); RangeError when it is
+ *   nested deeper than 1000 levels.
  *
  * @example
  * capabilities({ tools: true, resources: { subscribe: true }, prompts: false });
  * // { tools: {}, resources: { subscribe: true } }
  */
 export function capabilities(flags: CapabilityFlags | ServerCapabilities = {}): ServerCapabilities {
+  return capabilitiesOf(plainData(flags, "capabilities"));
+}
+
+/** {@link capabilities} of flags that are a snapshot already. */
+function capabilitiesOf(flags: CapabilityFlags | ServerCapabilities): ServerCapabilities {
   if (!isPlainObject(flags)) {
     throw new TypeError(`capabilities must be a plain object, got ${describeValue(flags)}`);
   }
@@ -83,12 +92,19 @@ function requireString(options: Record<string, unknown>, key: string): string {
  *
  * `title` is absent unless given (`null` counts as absent).
  *
- * @throws TypeError naming `name` or `version` when missing or not a non-empty string.
+ * @throws TypeError naming `name` or `version` when missing or not a non-empty string,
+ *   `title` when given and not a string, or the member when the options are not
+ *   plain JSON data (see the README, "Plain data").
  *
  * @example
  * serverInfo({ name: "weather", version: "1.0.0" }); // { name: "weather", version: "1.0.0" }
  */
 export function serverInfo(options: ServerInfoOptions): Implementation {
+  return infoOf(plainData(options, "options"));
+}
+
+/** {@link serverInfo} of options that are a snapshot already. */
+function infoOf(options: ServerInfoOptions): Implementation {
   if (!isPlainObject(options)) throw new TypeError(`options must be an object, got ${describeValue(options)}`);
   const info: Implementation = { name: requireString(options, "name"), version: requireString(options, "version") };
   if (options.title !== undefined) {
@@ -116,7 +132,10 @@ export interface DiscoverResultOptions extends ServerInfoOptions {
  *
  * @throws TypeError naming `name` or `version` when missing, `capabilities`
  *   as {@link capabilities} does, `supportedVersions` when not an array of
- *   strings, or `instructions` when not a string.
+ *   strings, `instructions` when not a string, or the member when the options
+ *   are not plain JSON data (a function such as `toJSON`, a `Date`, a cycle:
+ *   see the README, "Plain data"); RangeError when they are nested deeper
+ *   than 1000 levels.
  *
  * @example
  * discoverResult({ name: "MyServer", version: "1.0.0", capabilities: { tools: true } });
@@ -124,19 +143,20 @@ export interface DiscoverResultOptions extends ServerInfoOptions {
  * //   cacheScope: "private", ttlMs: 0, _meta: { "io.modelcontextprotocol/serverInfo": { name: "MyServer", version: "1.0.0" } } }
  */
 export function discoverResult(options: DiscoverResultOptions): DiscoverResult {
-  const info = serverInfo(options);
-  optionalStrings(options as unknown as Record<string, unknown>, "supportedVersions", "discoverResult");
-  if (options.instructions !== undefined && typeof options.instructions !== "string") {
-    fail("instructions", "must be a string when given", options.instructions);
+  const opts = plainData(options, "options");
+  const info = infoOf(opts);
+  optionalStrings(opts as unknown as Record<string, unknown>, "supportedVersions", "discoverResult");
+  if (opts.instructions !== undefined && typeof opts.instructions !== "string") {
+    fail("instructions", "must be a string when given", opts.instructions);
   }
   const result: DiscoverResult = {
     resultType: "complete",
-    supportedVersions: options.supportedVersions ? [...options.supportedVersions] : [PROTOCOL_VERSION],
-    capabilities: capabilities(options.capabilities ?? {}),
+    supportedVersions: opts.supportedVersions ? [...opts.supportedVersions] : [PROTOCOL_VERSION],
+    capabilities: capabilitiesOf(opts.capabilities ?? {}),
     cacheScope: "private",
     ttlMs: 0,
     _meta: { [META_SERVER_INFO]: info },
   };
-  if (options.instructions !== undefined) result.instructions = options.instructions;
+  if (opts.instructions !== undefined) result.instructions = opts.instructions;
   return result;
 }

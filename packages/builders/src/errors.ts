@@ -10,6 +10,7 @@
  */
 import type { ClientCapabilities, JSONRPCErrorResponse, RequestId } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
+import { plainData } from "./snapshot.js";
 import { describeValue } from "./util.js";
 
 /**
@@ -18,8 +19,10 @@ import { describeValue } from "./util.js";
  * @param id the request's id, or `undefined` when unknown (the key is then absent).
  * @param code an integer JSON-RPC error code (see `ErrorCode`).
  * @param message one concise sentence.
- * @param data optional extra detail; absent when `undefined`.
- * @throws TypeError when `code` is not an integer or `message` not a string, or `id` is neither a string nor an integer.
+ * @param data optional extra detail, copied as plain JSON data (see the README, "Plain data"); absent when `undefined`.
+ * @throws TypeError when `code` is not an integer or `message` not a string, or `id` is neither a string nor an integer,
+ *   or `data` is not plain JSON data (a function such as `toJSON`, an `Error` or other class instance, a cycle);
+ *   RangeError when `data` is nested deeper than 1000 levels.
  *
  * @example
  * jsonRpcError(7, -32602, "Unknown tool: nope", { name: "nope" });
@@ -31,7 +34,7 @@ export function jsonRpcError(id: RequestId | undefined, code: number, message: s
     throw new TypeError(`id must be a string or an integer, got ${describeValue(id)}`);
   }
   const error: JSONRPCErrorResponse["error"] = { code, message };
-  if (data !== undefined) error.data = data as JSONRPCErrorResponse["error"]["data"];
+  if (data !== undefined) error.data = plainData(data, "data") as JSONRPCErrorResponse["error"]["data"];
   const response: JSONRPCErrorResponse = { jsonrpc: "2.0", error };
   if (id !== undefined) response.id = id;
   return response;
@@ -39,6 +42,7 @@ export function jsonRpcError(id: RequestId | undefined, code: number, message: s
 
 /**
  * -32700: the body was not valid JSON (or not UTF-8). The id is never known.
+ * @throws as {@link jsonRpcError} does (its `data` is plain JSON data: see the README, "Plain data").
  * @example parseError("Body is not valid JSON");
  */
 export function parseError(message = "Parse error", data?: unknown): JSONRPCErrorResponse {
@@ -47,6 +51,7 @@ export function parseError(message = "Parse error", data?: unknown): JSONRPCErro
 
 /**
  * -32600: the message is not a valid JSON-RPC request (an array, a response, a wrong `jsonrpc`).
+ * @throws as {@link jsonRpcError} does (its `data` is plain JSON data: see the README, "Plain data").
  * @example invalidRequest(undefined, "Batches are not supported");
  */
 export function invalidRequest(id?: RequestId, message = "Invalid request", data?: unknown): JSONRPCErrorResponse {
@@ -63,6 +68,7 @@ export function methodNotFound(id: RequestId | undefined, method: string): JSONR
 
 /**
  * -32602: the params are invalid (missing `_meta`, unknown tool, bad cursor, ...).
+ * @throws as {@link jsonRpcError} does (its `data` is plain JSON data: see the README, "Plain data").
  * @example invalidParams(3, "Unknown tool: nope", { name: "nope" });
  */
 export function invalidParams(id: RequestId | undefined, message: string, data?: unknown): JSONRPCErrorResponse {
@@ -71,6 +77,7 @@ export function invalidParams(id: RequestId | undefined, message: string, data?:
 
 /**
  * -32603: an unexpected server fault. Say nothing in `message` that leaks internals.
+ * @throws as {@link jsonRpcError} does (its `data` is plain JSON data: see the README, "Plain data").
  * @example internalError(4);
  */
 export function internalError(id?: RequestId, message = "Internal error", data?: unknown): JSONRPCErrorResponse {
@@ -90,6 +97,7 @@ export function headerMismatch(id: RequestId | undefined, message: string): JSON
 /**
  * -32021 (`MissingRequiredClientCapabilityError`): the request needs client
  * capabilities the client did not declare; `data.requiredCapabilities` names them.
+ * @throws as {@link jsonRpcError} does (its `data` is plain JSON data: see the README, "Plain data").
  * @example missingRequiredClientCapability(2, { elicitation: {} });
  */
 export function missingRequiredClientCapability(

@@ -3,7 +3,9 @@
  * 2026-07-28 (tool results, `server/discover`, lists and reads with their
  * cache hints, prompts, completions, `input_required` results and the
  * requests they carry, JSON-RPC errors). No I/O and no state; a wrong
- * argument throws a `TypeError` or `RangeError` that names it.
+ * argument throws a `TypeError` or `RangeError` that names it. Each reads its
+ * arguments once into a copy of plain JSON data before checking it (README,
+ * "Plain data"), so what it returns is what `JSON.stringify` writes.
  *
  * @module @x/builders
  */

@@ -6,7 +6,8 @@
  * Every list builder takes the same options type, {@link ListResultOptions}:
  * the two cache hints (checked by `cacheHints`, defaults private / 0) and the
  * cursor of the next page. The items are placed in the result in the order
- * given, each one the same object that was passed in (no deep copy).
+ * given, each a copy of plain JSON data read once before it was checked
+ * (see the README, "Plain data").
  */
 import type {
   ListPromptsResult,
@@ -20,6 +21,7 @@ import type {
 } from "@x/mcp-v2607";
 import { type CacheHintOptions, cacheHints } from "./cache.js";
 import { checkPrompt, checkResource, checkTemplate, checkTool } from "./items.js";
+import { plainData } from "./snapshot.js";
 import { describeValue, isGiven, isPlainObject, optionsObject } from "./util.js";
 
 /** Anything that can describe itself as a `Tool` definition (e.g. a registered tool of a server). */
@@ -69,12 +71,13 @@ function resolveCursor(positional: unknown, options: ListResultOptions): string 
  * then every member the schema names, with `check`); the message names `argument[index]`.
  */
 function checkedItems<T>(
-  items: unknown,
+  given: unknown,
   argument: string,
   isItem: (item: unknown) => boolean,
   shape: string,
   check: (item: Record<string, unknown>, where: string) => void,
 ): T[] {
+  const items = plainData(given, argument);
   if (!Array.isArray(items)) throw new TypeError(`${argument} must be an array, got ${describeValue(items)}`);
   return items.map((item, index) => {
     if (!isItem(item)) throw new TypeError(`${argument}[${index}] must be ${shape}, got ${describeValue(item)}`);
@@ -90,8 +93,8 @@ const hasStrings =
 
 /**
  * Builds the `ListToolsResult` answered to `tools/list` (spec: server/tools,
- * "Listing Tools"). A ready `Tool` is kept as is; an object with a
- * `describe()` method is converted by calling it. Cache hints default to
+ * "Listing Tools"). A ready `Tool` is kept as given (a copy); an object with a
+ * `describe()` method is converted by calling it, and what it returns copied. Cache hints default to
  * `{ cacheScope: "private", ttlMs: 0 }`; `options.nextCursor` is passed
  * through (absent or `null`: last page, no `nextCursor` key).
  *
@@ -99,25 +102,32 @@ const hasStrings =
  *   tool (object with a string `name`) nor describes one, a member the
  *   schema names has the wrong type (an `inputSchema` that is no
  *   `{ type: "object" }` schema, a hint that is no boolean, ...), or
- *   `nextCursor` is not a string; RangeError naming `ttlMs` or `cacheScope`
- *   when a hint is invalid.
+ *   `nextCursor` is not a string, or a tool or the options are not plain
+ *   JSON data (a function such as `toJSON`, a `Date`, a cycle: see the
+ *   README, "Plain data"); RangeError naming `ttlMs` or `cacheScope` when a
+ *   hint is invalid, or when a tool is nested deeper than 1000 levels.
  *
  * @example
  * listToolsResult([{ name: "add", inputSchema: { type: "object" } }], { ttlMs: 60_000 });
  * // { resultType: "complete", tools: [...], ttlMs: 60000, cacheScope: "private" }
  */
 export function listToolsResult(tools: readonly (Tool | DescribesTool)[], options?: ListResultOptions): ListToolsResult {
-  const opts = optionsObject(options);
+  const opts = optionsObject(plainData(options, "options"));
   if (!Array.isArray(tools)) throw new TypeError(`tools must be an array, got ${describeValue(tools)}`);
   const hints = cacheHints(opts);
-  const list = tools.map((tool, index) => {
-    const described = tool && typeof (tool as DescribesTool).describe === "function" ? (tool as DescribesTool).describe() : tool;
+  const length = tools.length;
+  const list: Tool[] = [];
+  for (let index = 0; index < length; index++) {
+    // Each item read once; a describer (a registered tool, a class instance) is asked, and its answer copied.
+    const tool = tools[index];
+    const describe = tool ? (tool as DescribesTool).describe : undefined;
+    const described = plainData(typeof describe === "function" ? describe.call(tool) : tool, `tools[${index}]`);
     if (!isPlainObject(described) || typeof described.name !== "string") {
-      throw new TypeError(`tools[${index}] must be a Tool or have describe(), got ${describeValue(tool)}`);
+      throw new TypeError(`tools[${index}] must be a Tool or have describe(), got ${describeValue(described)}`);
     }
     checkTool(described, `tools[${index}]`);
-    return described as unknown as Tool;
-  });
+    list.push(described as unknown as Tool);
+  }
   const result: ListToolsResult = { resultType: "complete", tools: list, ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };
   const nextCursor = cursorOf(opts.nextCursor);
   if (nextCursor !== undefined) result.nextCursor = nextCursor;
@@ -128,7 +138,7 @@ export function listToolsResult(tools: readonly (Tool | DescribesTool)[], option
  * Builds the `ListResourcesResult` answered to `resources/list` (spec:
  * server/resources, "Listing Resources"; server/utilities/pagination).
  *
- * `resources` are placed in the result as given. `nextCursor` is passed
+ * `resources` are placed in the result as given (copies). `nextCursor` is passed
  * through: a string (the empty string included) becomes `nextCursor`;
  * `null` or `undefined` means the last page and the key is left out. The
  * cursor may also come from `options.nextCursor` (same shared options type
@@ -136,9 +146,11 @@ export function listToolsResult(tools: readonly (Tool | DescribesTool)[], option
  *
  * @throws TypeError when `resources` is not an array, an element is not an
  *   object with string `name` and `uri` or has a member of the wrong type
- *   (`size` no integer, `annotations`, `icons`, ...), `nextCursor` is not a string, or the
- *   argument and `options.nextCursor` disagree; RangeError naming `ttlMs` or
- *   `cacheScope` when a hint is invalid.
+ *   (`size` no integer, `annotations`, `icons`, ...), `nextCursor` is not a string, the
+ *   argument and `options.nextCursor` disagree, or the arguments are not plain
+ *   JSON data (a function such as `toJSON`, a `Date`, a cycle: see the README,
+ *   "Plain data"); RangeError naming `ttlMs` or `cacheScope` when a hint is
+ *   invalid, or when an argument is nested deeper than 1000 levels.
  *
  * @example
  * listResourcesResult([{ name: "readme", uri: "file:///readme.md" }], "page-2", { ttlMs: 30_000 });
@@ -149,7 +161,7 @@ export function listResourcesResult(
   nextCursor?: string | null,
   options?: ListResultOptions,
 ): ListResourcesResult {
-  const opts = optionsObject(options);
+  const opts = optionsObject(plainData(options, "options"));
   const list = checkedItems<Resource>(resources, "resources", hasStrings("name", "uri"), "a Resource (string name and uri)", checkResource);
   const hints = cacheHints(opts);
   const result: ListResourcesResult = { resultType: "complete", resources: list, ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };
@@ -162,22 +174,24 @@ export function listResourcesResult(
  * Builds the `ListPromptsResult` answered to `prompts/list` (spec:
  * server/prompts, "Listing Prompts"; server/utilities/pagination).
  *
- * `prompts` are placed in the result as given; `nextCursor` is passed through
+ * `prompts` are placed in the result as given (copies); `nextCursor` is passed through
  * exactly as for {@link listResourcesResult} (`null`/`undefined`: last page,
  * no key; `""` is a valid cursor). Cache hints default to private / 0.
  *
  * @throws TypeError when `prompts` is not an array, an element is not an
  *   object with a string `name` or has a member of the wrong type (its
- *   `arguments`, `icons`, ...), `nextCursor` is not a string, or the argument
- *   and `options.nextCursor` disagree; RangeError naming `ttlMs` or
- *   `cacheScope` when a hint is invalid.
+ *   `arguments`, `icons`, ...), `nextCursor` is not a string, the argument
+ *   and `options.nextCursor` disagree, or the arguments are not plain JSON
+ *   data (see {@link listResourcesResult}); RangeError naming `ttlMs` or
+ *   `cacheScope` when a hint is invalid, or when an argument is nested
+ *   deeper than 1000 levels.
  *
  * @example
  * listPromptsResult([{ name: "code_review", description: "Review code" }], null);
  * // { resultType: "complete", prompts: [...], ttlMs: 0, cacheScope: "private" }
  */
 export function listPromptsResult(prompts: readonly Prompt[], nextCursor?: string | null, options?: ListResultOptions): ListPromptsResult {
-  const opts = optionsObject(options);
+  const opts = optionsObject(plainData(options, "options"));
   const list = checkedItems<Prompt>(prompts, "prompts", hasStrings("name"), "a Prompt (string name)", checkPrompt);
   const hints = cacheHints(opts);
   const result: ListPromptsResult = { resultType: "complete", prompts: list, ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };
@@ -190,7 +204,7 @@ export function listPromptsResult(prompts: readonly Prompt[], nextCursor?: strin
  * Builds the `ListResourceTemplatesResult` answered to
  * `resources/templates/list` (spec: server/resources, "Resource Templates").
  *
- * `templates` are placed in the result (as `resourceTemplates`) as given.
+ * `templates` are placed in the result (as `resourceTemplates`) as given (copies).
  * This builder takes no cursor: the result never has a
  * `nextCursor` key, and a non-null `nextCursor` in the options (say, from an
  * options object shared with the other list builders) is refused rather than
@@ -199,8 +213,10 @@ export function listPromptsResult(prompts: readonly Prompt[], nextCursor?: strin
  *
  * @throws TypeError when `templates` is not an array, an element is not an
  *   object with string `name` and `uriTemplate` or has a member of the wrong
- *   type, or `options.nextCursor` is
- *   given; RangeError naming `ttlMs` or `cacheScope` when a hint is invalid.
+ *   type, `options.nextCursor` is given, or the arguments are not plain JSON
+ *   data (see {@link listResourcesResult}); RangeError naming `ttlMs` or
+ *   `cacheScope` when a hint is invalid, or when an argument is nested
+ *   deeper than 1000 levels.
  *
  * @example
  * listResourceTemplatesResult([{ name: "file", uriTemplate: "file:///{path}" }], { cacheScope: "public" });
@@ -210,7 +226,7 @@ export function listResourceTemplatesResult(
   templates: readonly ResourceTemplate[],
   options?: CacheHintOptions,
 ): ListResourceTemplatesResult {
-  const opts = optionsObject(options) as ListResultOptions;
+  const opts = optionsObject(plainData(options, "options")) as ListResultOptions;
   const list = checkedItems<ResourceTemplate>(
     templates,
     "templates",

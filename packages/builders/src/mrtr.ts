@@ -18,6 +18,7 @@ import type {
 import { checkSamplingContent } from "./blocks.js";
 import { checkJsonObject } from "./members.js";
 import { checkPrimitiveSchema } from "./primitive.js";
+import { plainData } from "./snapshot.js";
 import { describeValue, isGiven, isPlainObject, optionsObject } from "./util.js";
 
 /** An `elicitation/create` request in form mode. */
@@ -40,7 +41,8 @@ function requireMessage(message: unknown): string {
  * `{ method: "elicitation/create", params: { mode: "form", message, requestedSchema } }`,
  * for an `InputRequiredResult`'s `inputRequests` (spec: client/elicitation,
  * "Form Mode Elicitation Requests"). `mode: "form"` is always written, though
- * the spec lets it be omitted. `requestedSchema` is kept as given.
+ * the spec lets it be omitted. `requestedSchema` is kept as given (a copy
+ * read once before it was checked: see the README, "Plain data").
  *
  * The schema must be flat: `type: "object"`, a `properties` object whose
  * every value is an object with a primitive `type` (`string`, `number`,
@@ -51,13 +53,20 @@ function requireMessage(message: unknown): string {
  *
  * @throws TypeError naming `message` when it is not a string, or naming
  *   `requestedSchema` (or the offending `requestedSchema.properties.<name>` /
- *   `requestedSchema.required`) when the schema is not flat as above.
+ *   `requestedSchema.required`) when the schema is not flat as above or not
+ *   plain JSON data (a function such as `toJSON`, a `Date`, a cycle);
+ *   RangeError when it is nested deeper than 1000 levels.
  *
  * @example
  * elicitRequest("Your GitHub username?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] });
  * // { method: "elicitation/create", params: { mode: "form", message: "Your GitHub username?", requestedSchema: {...} } }
  */
 export function elicitRequest(message: string, requestedSchema: RequestedSchema): FormElicitRequest {
+  return formRequest(message, plainData(requestedSchema, "requestedSchema"));
+}
+
+/** {@link elicitRequest} of a schema that is a snapshot already. */
+function formRequest(message: string, requestedSchema: RequestedSchema): FormElicitRequest {
   requireMessage(message);
   if (!isPlainObject(requestedSchema) || requestedSchema.type !== "object" || !isPlainObject(requestedSchema.properties)) {
     throw new TypeError(`requestedSchema must be { type: "object", properties: {...} }, got ${describeValue(requestedSchema)}`);
@@ -110,21 +119,29 @@ export function elicitUrlRequest(message: string, url: string): UrlElicitRequest
 /**
  * Builds a `CreateMessageRequest`,
  * `{ method: "sampling/createMessage", params }` (spec: client/sampling),
- * asking the client to sample its model. `params` is kept as given.
+ * asking the client to sample its model. `params` is kept as given (a copy
+ * read once before it was checked: see the README, "Plain data").
  *
  * @throws TypeError naming `params` when it is not an object, naming
  *   `messages` / `messages[i]` when it is not an array of `{ role, content }`
  *   messages with role `"user"` or `"assistant"` and a content of text,
  *   image, audio, `tool_use` or `tool_result` blocks (one, or an array);
  *   naming `systemPrompt`, `temperature`, `stopSequences`, `includeContext`
- *   or `metadata` when of the wrong type; RangeError naming `maxTokens` when
- *   it is not an integer >= 1.
+ *   or `metadata` when of the wrong type; naming the member when `params` is
+ *   not plain JSON data (a function such as `toJSON`, a `Date`, a cycle);
+ *   RangeError naming `maxTokens` when it is not an integer >= 1, or when
+ *   `params` is nested deeper than 1000 levels.
  *
  * @example
  * createMessageRequest({ messages: [{ role: "user", content: { type: "text", text: "Capital of France?" } }], maxTokens: 100 });
  * // { method: "sampling/createMessage", params: { messages: [...], maxTokens: 100 } }
  */
 export function createMessageRequest(params: CreateMessageRequestParams): CreateMessageRequest {
+  return samplingRequest(plainData(params, "params"));
+}
+
+/** {@link createMessageRequest} of params that are a snapshot already. */
+function samplingRequest(params: CreateMessageRequestParams): CreateMessageRequest {
   if (!isPlainObject(params)) throw new TypeError(`params must be a plain object, got ${describeValue(params)}`);
   const messages: unknown = params.messages;
   if (!Array.isArray(messages)) throw new TypeError(`messages must be an array, got ${describeValue(messages)}`);
@@ -202,9 +219,9 @@ function checkInputRequest(request: { method: string; params?: Record<string, un
     if (request.method === "elicitation/create" && params !== undefined) {
       if (params.mode === "url") elicitUrlRequest(params.message as string, params.url as string);
       else if (params.mode === undefined || params.mode === "form")
-        elicitRequest(params.message as string, params.requestedSchema as RequestedSchema);
+        formRequest(params.message as string, params.requestedSchema as RequestedSchema);
       else throw new TypeError(`mode must be "form" or "url", got ${describeValue(params.mode)}`);
-    } else if (request.method === "sampling/createMessage") createMessageRequest(params as unknown as CreateMessageRequestParams);
+    } else if (request.method === "sampling/createMessage") samplingRequest(params as unknown as CreateMessageRequestParams);
     if (params?._meta !== undefined && !isPlainObject(params._meta)) {
       throw new TypeError(`params._meta must be a plain object when given, got ${describeValue(params._meta)}`);
     }
@@ -232,7 +249,10 @@ function checkInputRequest(request: { method: string; params?: Record<string, un
  *   `requestState` is given (the spec requires at least one); naming
  *   `inputRequests` / `inputRequests["key"]` when the map or an entry is
  *   malformed; naming `requestState` when it is not a string; naming `ttlMs`
- *   or `cacheScope` when a cache hint is passed.
+ *   or `cacheScope` when a cache hint is passed; naming the member when the
+ *   options are not plain JSON data (a function such as `toJSON`, a `Date`, a
+ *   cycle: see the README, "Plain data"). RangeError when they are nested
+ *   deeper than 1000 levels.
  *
  * @example
  * inputRequiredResult({
@@ -242,7 +262,7 @@ function checkInputRequest(request: { method: string; params?: Record<string, un
  * // { resultType: "input_required", inputRequests: { github_login: {...} }, requestState: "eyJzdGVwIjoxfQ" }
  */
 export function inputRequiredResult(options: InputRequiredResultOptions): InputRequiredResult {
-  const opts = optionsObject(options as InputRequiredResultOptions | undefined);
+  const opts = optionsObject(plainData(options as InputRequiredResultOptions | undefined, "options"));
   for (const hint of ["ttlMs", "cacheScope"]) {
     if ((opts as Record<string, unknown>)[hint] !== undefined) {
       throw new TypeError(`${hint}: an InputRequiredResult carries no cache hints`);

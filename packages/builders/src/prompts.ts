@@ -4,7 +4,8 @@
  */
 import type { GetPromptResult, PromptMessage } from "@x/mcp-v2607";
 import { checkContentBlock } from "./blocks.js";
-import { type ContentShorthand, contentBlock } from "./content.js";
+import { blockOf, type ContentShorthand } from "./content.js";
+import { plainData } from "./snapshot.js";
 import { describeValue, isGiven, isPlainObject, optionsObject } from "./util.js";
 
 /**
@@ -14,7 +15,7 @@ import { describeValue, isGiven, isPlainObject, optionsObject } from "./util.js"
  *   for other assistant content pass a ready message);
  * - `["image", [mime, b64]]`, `["audio", [mime, b64]]`, `["resource", {...}]`,
  *   `["link", {...}]` → a `"user"` message with that content block (see `contentBlock`);
- * - a ready `PromptMessage` (`{ role, content }`) → kept as is (the same object), its content checked as a content block.
+ * - a ready `PromptMessage` (`{ role, content }`) → kept as given (a copy, see the README, "Plain data"), its content checked as a content block.
  */
 export type PromptEntry = ContentShorthand | readonly ["assistant", string] | PromptMessage;
 
@@ -43,7 +44,10 @@ const SHORTHAND_TAGS = new Set(["text", "image", "audio", "resource", "link"]);
  *   whose `role` is not `"user"`/`"assistant"` or whose `content` is not a
  *   valid content block (its `type` one of `text`, `image`, `audio`,
  *   `resource`, `resource_link`, its members of their types); naming
- *   `description` when it is not a string.
+ *   `description` when it is not a string; naming the member when the
+ *   arguments are not plain JSON data (a function such as `toJSON`, a
+ *   `Date`, a cycle: see the README, "Plain data"). RangeError when they are
+ *   nested deeper than 1000 levels.
  *
  * @example
  * getPromptResult([["text", "hello"], ["assistant", "hi there"]], { description: "greeting" });
@@ -52,9 +56,10 @@ const SHORTHAND_TAGS = new Set(["text", "image", "audio", "resource", "link"]);
  * //   { role: "assistant", content: { type: "text", text: "hi there" } } ] }
  */
 export function getPromptResult(entries: readonly PromptEntry[], options?: GetPromptResultOptions): GetPromptResult {
-  const opts = optionsObject(options);
-  if (!Array.isArray(entries)) throw new TypeError(`entries must be an array, got ${describeValue(entries)}`);
-  const messages = entries.map((entry: unknown, index): PromptMessage => {
+  const opts = optionsObject(plainData(options, "options"));
+  const list = plainData(entries, "entries");
+  if (!Array.isArray(list)) throw new TypeError(`entries must be an array, got ${describeValue(list)}`);
+  const messages = list.map((entry: unknown, index): PromptMessage => {
     if (Array.isArray(entry)) {
       const [tag, value] = entry as unknown as readonly [unknown, unknown];
       if (tag === "assistant") {
@@ -65,7 +70,7 @@ export function getPromptResult(entries: readonly PromptEntry[], options?: GetPr
       }
       if (typeof tag === "string" && SHORTHAND_TAGS.has(tag)) {
         try {
-          return { role: "user", content: contentBlock(entry as unknown as ContentShorthand) };
+          return { role: "user", content: blockOf(entry as unknown as ContentShorthand) };
         } catch (error) {
           throw new TypeError(`entries[${index}]: ${(error as Error).message}`);
         }

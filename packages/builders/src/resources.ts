@@ -6,6 +6,7 @@
 import type { BlobResourceContents, MetaObject, ReadResourceResult, ResultMetaObject, TextResourceContents } from "@x/mcp-v2607";
 import { type CacheHintOptions, cacheHints } from "./cache.js";
 import { optionalMeta, optionalString } from "./members.js";
+import { plainData } from "./snapshot.js";
 import { describeValue, isGiven, isPlainObject, optionsObject } from "./util.js";
 
 /** Input of {@link resourceContents} with a text body. */
@@ -62,7 +63,10 @@ function requireUri(value: unknown): string {
  *
  * @throws TypeError naming `uri` when it is missing or not a non-empty string;
  *   TypeError naming `text`/`blob` when both or neither are given or the one
- *   given is not a string; TypeError naming `mimeType` or `_meta` when of the wrong type.
+ *   given is not a string; TypeError naming `mimeType` or `_meta` when of the wrong type;
+ *   TypeError naming the member when the options are not plain JSON data (a function such
+ *   as `toJSON`, a `Date`, a cycle: see the README, "Plain data"); RangeError when they are
+ *   nested deeper than 1000 levels.
  *
  * @example
  * resourceContents({ uri: "file:///a.txt", text: "hi", mimeType: "text/plain" });
@@ -74,6 +78,11 @@ export function resourceContents(options: TextResourceContentsOptions): TextReso
 export function resourceContents(options: BlobResourceContentsOptions): BlobResourceContents;
 export function resourceContents(options: ResourceContentsOptions): ResourceContents;
 export function resourceContents(options: ResourceContentsOptions): ResourceContents {
+  return contentsOf(plainData(options, "options"));
+}
+
+/** {@link resourceContents} of options that are a snapshot already. */
+function contentsOf(options: ResourceContentsOptions): ResourceContents {
   if (!isPlainObject(options)) throw new TypeError(`resourceContents options must be a plain object, got ${describeValue(options)}`);
   const uri = requireUri(options.uri);
   const hasText = isGiven(options.text);
@@ -146,7 +155,10 @@ export type ReadResourceResultOptions = ReadResourceFlatOptions | ReadResourceCo
  *   {@link resourceContents};
  * - `contents`: `{ contents: [...] }` uses the list as given (it may be
  *   empty) and ignores every flat key (`contents: null` counts as absent). Each entry must be a plain object with
- *   a string `uri` and a string `text` or `blob`; entries are not copied.
+ *   a string `uri` and a string `text` or `blob`.
+ *
+ * The options are read once, into a copy of plain JSON data, before any
+ * check (see the README, "Plain data"): the result holds copies.
  *
  * `_meta` is the result's own metadata, separate from any entry's `_meta`
  * (set that through {@link resourceContents}).
@@ -154,7 +166,10 @@ export type ReadResourceResultOptions = ReadResourceFlatOptions | ReadResourceCo
  * @throws TypeError naming `uri` when the flat form has no `uri`; TypeError naming `text or blob` when the flat form has neither
  *   (or both); TypeError naming `contents` / `contents[i]` when the list or
  *   an entry is malformed; TypeError naming `_meta` when it is not an object;
- *   RangeError naming `ttlMs` or `cacheScope` when a hint is invalid.
+ *   TypeError naming the member when the options are not plain JSON data (a
+ *   function such as `toJSON`, a `Date`, a cycle); RangeError naming `ttlMs`
+ *   or `cacheScope` when a hint is invalid, or when the options are nested
+ *   deeper than 1000 levels.
  *
  * @example
  * readResourceResult({ uri: "file:///readme.txt", text: "# Welcome" });
@@ -168,7 +183,7 @@ export type ReadResourceResultOptions = ReadResourceFlatOptions | ReadResourceCo
  * });
  */
 export function readResourceResult(options: ReadResourceResultOptions): ReadResourceResult {
-  const opts = optionsObject(options as ReadResourceResultOptions | undefined, "readResourceResult options");
+  const opts = optionsObject(plainData(options as ReadResourceResultOptions | undefined, "options"), "readResourceResult options");
   let contents: ResourceContents[];
   if (isGiven(opts.contents)) {
     const list: unknown = opts.contents;
@@ -189,7 +204,7 @@ export function readResourceResult(options: ReadResourceResultOptions): ReadReso
     if (!isGiven(flat.text) && !isGiven(flat.blob)) {
       throw new TypeError(`text or blob is required in the flat form (uri ${describeValue(flat.uri)})`);
     }
-    contents = [resourceContents({ uri: flat.uri, text: flat.text, blob: flat.blob, mimeType: flat.mimeType } as ResourceContentsOptions)];
+    contents = [contentsOf({ uri: flat.uri, text: flat.text, blob: flat.blob, mimeType: flat.mimeType } as ResourceContentsOptions)];
   }
   const hints = cacheHints(opts);
   const result: ReadResourceResult = { resultType: "complete", contents, ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };

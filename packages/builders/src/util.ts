@@ -4,7 +4,8 @@
 export function describeValue(value: unknown): string {
   let text: string;
   try {
-    text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+    if (typeof value === "bigint") text = `${value}n`;
+    else text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   } catch {
     text = Object.prototype.toString.call(value);
   }

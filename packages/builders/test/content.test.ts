@@ -69,11 +69,11 @@ describe("callToolResult", () => {
     expectValid("CallToolResult", result);
   });
 
-  it("[A2] literal content blocks are appended unchanged and mix with shorthands", () => {
+  it("[A2] literal content blocks are appended unchanged (copies) and mix with shorthands", () => {
     const literal = { type: "text" as const, text: "literal", annotations: { priority: 1 } };
     const result = callToolResult([["text", "a"], literal, ["text", "b"]]);
     expect(result.content).toEqual([{ type: "text", text: "a" }, literal, { type: "text", text: "b" }]);
-    expect(result.content[1]).toBe(literal);
+    expect(result.content[1]).not.toBe(literal);
     expectValid("CallToolResult", result);
   });
 
@@ -194,10 +194,8 @@ describe("an object whose type is no content block's", () => {
       [{ type: "image", data: "aGk=" }, /entries\[0\]\.mimeType must be a string/],
       [{ type: "resource", resource: { uri: "file:///a" } }, /entries\[0\]\.resource must have exactly one of text or blob/],
       [{ type: "resource_link", name: "a", uri: "file:///a", size: 1.5 }, /entries\[0\]\.size must be an integer/],
-      [
-        { type: "text", text: "a", annotations: { priority: Number.NaN } },
-        /entries\[0\]\.annotations\.priority must be a number from 0 to 1/,
-      ],
+      [{ type: "text", text: "a", annotations: { priority: 2 } }, /entries\[0\]\.annotations\.priority must be a number from 0 to 1/],
+      [{ type: "text", text: "a", annotations: { priority: Number.NaN } }, /entries\[0\]\.annotations\.priority is NaN/],
       [{ type: "text", text: "a", _meta: [] }, /entries\[0\]\._meta must be a plain object/],
     ];
     for (const [block, message] of cases) expect(() => callToolResult([block as never])).toThrow(message);
@@ -207,11 +205,11 @@ describe("an object whose type is no content block's", () => {
   });
 
   it("data JSON cannot carry (a number that is not finite, a cycle) throws instead of turning into null", () => {
-    expect(() => callToolResult([["data", { ratio: Number.NaN }]])).toThrow(/data holds NaN at "ratio", which JSON cannot carry/);
-    expect(() => callToolResult([{ total: Number.POSITIVE_INFINITY }])).toThrow(/entries\[0\] holds Infinity/);
+    expect(() => callToolResult([["data", { ratio: Number.NaN }]])).toThrow(/entries\[0\]\[1\]\.ratio is NaN, which JSON cannot carry/);
+    expect(() => callToolResult([{ total: Number.POSITIVE_INFINITY }])).toThrow(/entries\[0\]\.total is Infinity/);
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
-    expect(() => callToolResult([["_data", cycle]])).toThrow(/_data cannot be written as JSON/);
+    expect(() => callToolResult([["_data", cycle]])).toThrow(/entries\[0\]\[1\]\.self holds itself \(a cycle\)/);
   });
 
   it("where only a content block fits (a prompt message, a sampling message), it throws", () => {

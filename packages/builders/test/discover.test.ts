@@ -10,9 +10,10 @@ describe("capabilities", () => {
     expectValid("ServerCapabilities", caps);
   });
 
-  it("[A13] a ready ServerCapabilities comes back unchanged", () => {
+  it("[A13] a ready ServerCapabilities comes back unchanged (a copy)", () => {
     const ready = { tools: { listChanged: true }, prompts: {} };
-    expect(capabilities(ready)).toBe(ready);
+    expect(capabilities(ready)).toEqual(ready);
+    expect(capabilities(ready)).not.toBe(ready);
   });
 
   it("refuses a non-object with a TypeError", () => {

@@ -8,7 +8,14 @@
  * String formats (URI syntax, base64) are the validators' and not the
  * builders' (see the README), so the check runs on a copy whose
  * format-bound strings are replaced by valid ones.
+ *
+ * Both the returned object and what is sent are checked: the object written
+ * as JSON (`stringifyJson`, as the transports write it: `JSON.stringify`
+ * with a `bigint`'s digits) and read back. Objects are also passed in
+ * disguise: with a `toJSON`, with a getter or behind a Proxy that answers
+ * differently from one read to the next.
  */
+import { stringifyJson } from "@x/jsonrpc";
 import { validate } from "@x/mcp-v2607";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -63,7 +70,11 @@ function formatsSatisfied(value: unknown, seen = new Set<unknown>()): unknown {
   return copy;
 }
 
-/** Runs `build`: it throws a TypeError or RangeError, or what it returns is valid as `definition` (formats aside). */
+/**
+ * Runs `build`: it throws a TypeError or RangeError, or what it returns is
+ * valid as `definition` (formats aside), and so is what is sent: the result
+ * written as JSON and read back.
+ */
 function validOrThrows(definition: Parameters<typeof validate>[0], build: () => unknown): void {
   let built: unknown;
   try {
@@ -72,11 +83,11 @@ function validOrThrows(definition: Parameters<typeof validate>[0], build: () => 
     expect(error instanceof TypeError || error instanceof RangeError, `threw ${String(error)}`).toBe(true);
     return;
   }
+  const shown = stringifyJson(built) ?? String(built);
   const outcome = validate(definition, formatsSatisfied(built));
-  expect(
-    outcome.ok ? [] : outcome.problems,
-    JSON.stringify(built, (_k, v) => (typeof v === "bigint" ? `${v}n` : v)),
-  ).toEqual([]);
+  expect(outcome.ok ? [] : outcome.problems, shown).toEqual([]);
+  const wire = validate(definition, formatsSatisfied(JSON.parse(shown)));
+  expect(wire.ok ? [] : wire.problems, `sent as ${shown}`).toEqual([]);
 }
 
 // ---- hostile values ---------------------------------------------------------------
@@ -107,7 +118,51 @@ const typed: fc.Arbitrary<Record<string, unknown>> = fc
   )
   .map(([type, rest]) => ({ ...rest, type }));
 /** Any of the above. */
-const hostile: fc.Arbitrary<unknown> = fc.oneof(anything, awkward, typed);
+const plainHostile: fc.Arbitrary<unknown> = fc.oneof(anything, awkward, typed);
+
+/**
+ * `value` in disguise, when it is an object: a copy with a `toJSON` that
+ * gives `other`, a copy whose first member is a getter giving its value on
+ * the first read and `other` after, or a Proxy that does the same for every
+ * member. Anything else is kept.
+ */
+function disguise(value: unknown, other: unknown, how: "toJSON" | "getter" | "proxy"): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (how === "proxy") {
+    const reads = new Map<PropertyKey, number>();
+    return new Proxy(value, {
+      get(target, key, receiver) {
+        const n = (reads.get(key) ?? 0) + 1;
+        reads.set(key, n);
+        return n > 1 && Object.hasOwn(target, key) ? other : Reflect.get(target, key, receiver);
+      },
+    });
+  }
+  if (Array.isArray(value)) return value;
+  const copy: Record<string, unknown> = { ...value };
+  if (how === "toJSON") copy.toJSON = () => other;
+  else {
+    const [key] = Object.keys(copy);
+    if (key === undefined) return copy;
+    const first = copy[key];
+    let reads = 0;
+    Object.defineProperty(copy, key, { enumerable: true, get: () => (++reads === 1 ? first : other) });
+  }
+  return copy;
+}
+/** An arbitrary's objects, sometimes in disguise (see {@link disguise}). */
+const disguised = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<unknown> =>
+  fc.oneof(
+    { weight: 2, arbitrary },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(arbitrary, plainHostile, fc.constantFrom("toJSON", "getter", "proxy") as fc.Arbitrary<"toJSON" | "getter" | "proxy">)
+        .map(([value, other, how]) => disguise(value, other, how)),
+    },
+  );
+/** Any of the above, plain or in disguise. */
+const hostile: fc.Arbitrary<unknown> = disguised(plainHostile);
 /** A value that is usually fine and sometimes hostile. */
 const either = <T>(good: fc.Arbitrary<T>): fc.Arbitrary<unknown> =>
   fc.oneof({ weight: 3, arbitrary: good }, { weight: 1, arbitrary: hostile });
@@ -161,23 +216,25 @@ const dataMap = fc.dictionary(str, either(fc.oneof(str, fc.integer())), { maxKey
 
 describe("property: any input gives a schema-valid result or a TypeError/RangeError", () => {
   it("callToolResult and contentBlock: content blocks, misspelt ones, domain objects with a type, data", () => {
-    const entry = fc.oneof(shorthand, block, typed, dataMap, hostile);
+    const entry = disguised(fc.oneof(shorthand, block, typed, dataMap, hostile));
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 4 }), (entries) => validOrThrows("CallToolResult", () => callToolResult(entries as never))),
       runs,
     );
     fc.assert(
-      fc.property(fc.oneof(shorthand, hostile), (s) => validOrThrows("ContentBlock", () => contentBlock(s as never))),
+      fc.property(disguised(fc.oneof(shorthand, hostile)), (s) => validOrThrows("ContentBlock", () => contentBlock(s as never))),
       runs,
     );
   });
 
   it("getPromptResult: shorthands and ready messages whose content is anything", () => {
-    const entry = fc.oneof(
-      shorthand,
-      fc.tuple(fc.constant("assistant"), either(str)),
-      fc.record({ role: either(fc.constantFrom("user", "assistant")), content: fc.oneof(block, typed, hostile) }),
-      hostile,
+    const entry = disguised(
+      fc.oneof(
+        shorthand,
+        fc.tuple(fc.constant("assistant"), either(str)),
+        fc.record({ role: either(fc.constantFrom("user", "assistant")), content: disguised(fc.oneof(block, typed, hostile)) }),
+        hostile,
+      ),
     );
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 4 }), either(str), (entries, description) =>
@@ -188,18 +245,20 @@ describe("property: any input gives a schema-valid result or a TypeError/RangeEr
   });
 
   it("createMessageRequest: sampling messages whose content is anything, and its plain members", () => {
-    const content = fc.oneof(block, typed, hostile, fc.array(fc.oneof(block, typed), { maxLength: 3 }));
-    const params = fc.record(
-      {
-        messages: either(fc.array(fc.record({ role: either(fc.constantFrom("user", "assistant")), content }), { maxLength: 3 })),
-        maxTokens: either(fc.integer({ min: 1, max: 1000 })),
-        systemPrompt: either(str),
-        temperature: either(fc.double({ min: 0, max: 2, noNaN: true })),
-        stopSequences: either(fc.array(str)),
-        includeContext: either(fc.constantFrom("none", "thisServer", "allServers")),
-        metadata: either(fc.constant({ a: 1 })),
-      },
-      { requiredKeys: ["messages", "maxTokens"] },
+    const content = disguised(fc.oneof(block, typed, hostile, fc.array(disguised(fc.oneof(block, typed)), { maxLength: 3 })));
+    const params = disguised(
+      fc.record(
+        {
+          messages: either(fc.array(fc.record({ role: either(fc.constantFrom("user", "assistant")), content }), { maxLength: 3 })),
+          maxTokens: either(fc.integer({ min: 1, max: 1000 })),
+          systemPrompt: either(str),
+          temperature: either(fc.double({ min: 0, max: 2, noNaN: true })),
+          stopSequences: either(fc.array(str)),
+          includeContext: either(fc.constantFrom("none", "thisServer", "allServers")),
+          metadata: either(disguised(fc.constant({ a: 1 }))),
+        },
+        { requiredKeys: ["messages", "maxTokens"] },
+      ),
     );
     fc.assert(
       fc.property(params, (p) => validOrThrows("CreateMessageRequest", () => createMessageRequest(p as never))),
@@ -220,9 +279,11 @@ describe("property: any input gives a schema-valid result or a TypeError/RangeEr
   });
 
   it("resourceContents and readResourceResult, flat and contents forms", () => {
-    const options = fc.record(
-      { uri: either(uri), text: either(str), blob: either(b64), mimeType: either(mime), _meta: either(fc.constant({})) },
-      { requiredKeys: [] },
+    const options = disguised(
+      fc.record(
+        { uri: either(uri), text: either(str), blob: either(b64), mimeType: either(mime), _meta: either(fc.constant({})) },
+        { requiredKeys: [] },
+      ),
     );
     const hints = fc.record({ ttlMs: either(fc.nat()), cacheScope: either(fc.constantFrom("private", "public")) }, { requiredKeys: [] });
     fc.assert(
@@ -233,7 +294,7 @@ describe("property: any input gives a schema-valid result or a TypeError/RangeEr
           ttlMs: 0,
           cacheScope: "private",
         }));
-        validOrThrows("ReadResourceResult", () => readResourceResult({ ...o, ...h } as never));
+        validOrThrows("ReadResourceResult", () => readResourceResult({ ...(o as object), ...h } as never));
         validOrThrows("ReadResourceResult", () => readResourceResult({ contents: list, ...h } as never));
       }),
       runs,
@@ -271,10 +332,10 @@ describe("property: any input gives a schema-valid result or a TypeError/RangeEr
     const hints = fc.record({ ttlMs: either(fc.nat()), cacheScope: either(fc.constantFrom("private", "public")) }, { requiredKeys: [] });
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(resource, hostile), { maxLength: 3 }),
-        fc.array(fc.oneof(template, hostile), { maxLength: 3 }),
-        fc.array(fc.oneof(prompt, hostile), { maxLength: 3 }),
-        fc.array(fc.oneof(tool, hostile), { maxLength: 3 }),
+        fc.array(disguised(fc.oneof(resource, hostile)), { maxLength: 3 }),
+        fc.array(disguised(fc.oneof(template, hostile)), { maxLength: 3 }),
+        fc.array(disguised(fc.oneof(prompt, hostile)), { maxLength: 3 }),
+        fc.array(disguised(fc.oneof(tool, hostile)), { maxLength: 3 }),
         cursor,
         hints,
         (resources, templates, prompts, tools, next, h) => {
@@ -291,7 +352,9 @@ describe("property: any input gives a schema-valid result or a TypeError/RangeEr
   it("completeResult, serverInfo, capabilities, discoverResult", () => {
     const flag = either(fc.oneof(fc.boolean(), fc.constant({}), fc.record({ listChanged: either(fc.boolean()) }, { requiredKeys: [] })));
     const flags = either(
-      fc.record({ tools: flag, resources: flag, prompts: flag, logging: flag, completions: flag }, { requiredKeys: [] }),
+      disguised(
+        fc.record({ tools: disguised(flag), resources: flag, prompts: flag, logging: flag, completions: flag }, { requiredKeys: [] }),
+      ),
     );
     fc.assert(
       fc.property(
@@ -316,12 +379,14 @@ describe("property: any input gives a schema-valid result or a TypeError/RangeEr
   });
 
   it("elicitation requests and inputRequiredResult, with requests written by hand", () => {
-    const property = fc.oneof(fc.constant({ type: "string" }), fc.constant({ type: "boolean" }), hostile);
+    const property = disguised(fc.oneof(fc.constant({ type: "string" }), fc.constant({ type: "boolean" }), hostile));
     const schema = either(
-      fc.record({
-        type: either(fc.constant("object")),
-        properties: either(fc.dictionary(fc.constantFrom("a", "b"), property, { maxKeys: 2 })),
-      }),
+      disguised(
+        fc.record({
+          type: either(fc.constant("object")),
+          properties: either(fc.dictionary(fc.constantFrom("a", "b"), property, { maxKeys: 2 })),
+        }),
+      ),
     );
     const request = fc.oneof(
       fc
@@ -338,7 +403,7 @@ describe("property: any input gives a schema-valid result or a TypeError/RangeEr
       fc.property(
         either(str),
         schema,
-        fc.dictionary(fc.constantFrom("k1", "k2"), request, { maxKeys: 2 }),
+        fc.dictionary(fc.constantFrom("k1", "k2"), disguised(request), { maxKeys: 2 }),
         either(str),
         (message, s, requests, state) => {
           validOrThrows("ElicitRequest", () => elicitRequest(message as never, s as never));

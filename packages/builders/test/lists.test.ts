@@ -56,10 +56,11 @@ describe("cache hints", () => {
 });
 
 describe("listToolsResult", () => {
-  it("[A19] keeps a ready Tool and converts a definition by describe()", () => {
+  it("[A19] keeps a ready Tool (a copy) and converts a definition by describe()", () => {
     const described = { describe: () => ({ name: "echo", inputSchema: { type: "object" as const } }) };
     const result = listToolsResult([add, described]);
-    expect(result.tools[0]).toBe(add);
+    expect(result.tools[0]).toEqual(add);
+    expect(result.tools[0]).not.toBe(add);
     expect(result.tools[1]).toEqual({ name: "echo", inputSchema: { type: "object" } });
     expect(result.resultType).toBe("complete");
     expectValid("ListToolsResult", result);
@@ -82,14 +83,14 @@ describe("listResourcesResult / listPromptsResult / listResourceTemplatesResult"
   it("[A20] listResourcesResult passes nextCursor through and keeps the resources as given", () => {
     const result = listResourcesResult([readme], "page-2");
     expect(result).toEqual({ resultType: "complete", resources: [readme], nextCursor: "page-2", cacheScope: "private", ttlMs: 0 });
-    expect(result.resources[0]).toBe(readme);
+    expect(result.resources[0]).not.toBe(readme);
     expectValid("ListResourcesResult", result);
   });
 
   it("[A20] listPromptsResult passes nextCursor through and keeps the prompts as given", () => {
     const result = listPromptsResult([greet], "p2", { cacheScope: "public", ttlMs: 1000 });
     expect(result).toEqual({ resultType: "complete", prompts: [greet], nextCursor: "p2", cacheScope: "public", ttlMs: 1000 });
-    expect(result.prompts[0]).toBe(greet);
+    expect(result.prompts[0]).not.toBe(greet);
     expectValid("ListPromptsResult", result);
   });
 

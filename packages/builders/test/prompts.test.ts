@@ -47,10 +47,11 @@ describe("getPromptResult", () => {
     expectValid("PromptMessage", result.messages[0]);
   });
 
-  it("[A26] a ready {role, content} is kept as is", () => {
+  it("[A26] a ready {role, content} is kept as given (a copy)", () => {
     const ready: PromptMessage = { role: "assistant", content: contentBlock(["audio", ["audio/mp3", "aGk="]]) };
     const result = getPromptResult([["text", "describe this sound"], ready]);
-    expect(result.messages[1]).toBe(ready);
+    expect(result.messages[1]).toEqual(ready);
+    expect(result.messages[1]).not.toBe(ready);
     expect(result.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     expectValid("GetPromptResult", result);
   });

@@ -36,7 +36,7 @@ describe("readResourceResult", () => {
     const entry = resourceContents({ uri: "file:///a.txt", text: "first" });
     const result = readResourceResult({ contents: [entry], uri: "file:///ignored", text: "ignored", blob: 7, mimeType: "x/y" });
     expect(result.contents).toEqual([{ uri: "file:///a.txt", text: "first" }]);
-    expect(result.contents[0]).toBe(entry);
+    expect(result.contents[0]).not.toBe(entry); // a copy: see plain-data.test.ts
     expectValid("ReadResourceResult", result);
   });
 

@@ -236,17 +236,21 @@ describe("results and errors", () => {
 describe("cancellation and timeouts", () => {
   it("rejects with -32800 when the signal aborts, and the handler sees the abort", async () => {
     let seen: AbortSignal | undefined;
+    let handling: () => void = () => {};
+    const handled = new Promise<void>((resolve) => (handling = resolve));
     const { client } = await memoryClient({
       "tools/list": () => listResult("tools", [tool("slow")]),
       "tools/call": (_params, exchange) => {
         seen = exchange.signal;
+        handling();
         return new Promise(() => {});
       },
     });
     await client.listTools();
     const controller = new AbortController();
     const call = client.callTool("slow", {}, { signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 10));
+    // Abort once the server handles the call (a fixed sleep races a loaded machine).
+    await handled;
     controller.abort();
     await expect(call).rejects.toMatchObject({ code: ClientErrorCode.RequestCancelled });
     expect(seen?.aborted).toBe(true);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
+import { vi } from "vitest";
 import { Client, type ClientOptions, InMemoryTransport, type InMemoryExchange, type InMemoryOptions } from "../src/index.js";
 
 /** What a scripted method answers: a result object, or `{ error }` for a JSON-RPC error. */
@@ -83,4 +84,45 @@ export function sendJson(res: ServerResponse, body: unknown, status = 200) {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** One turn of the event loop (setImmediate, never faked here): every microtask queued before it has run. */
+export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Fakes setTimeout and clearTimeout only, so that time passes when the test
+ * says so and a round trip to a real server on a busy machine costs none of
+ * it. `scheduled(ms, n)` resolves once `n` timers of `ms` milliseconds have
+ * been set since the clock was made (by the client or anything else in the
+ * process); `advance(ms)` moves the clock and runs the timers then due.
+ * `restore()` puts the real timers back.
+ */
+export function fakeClock() {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  const fake = globalThis.setTimeout;
+  const counts = new Map<number, number>();
+  const waiting: { ms: number; n: number; resolve: () => void }[] = [];
+  globalThis.setTimeout = ((handler: (...args: unknown[]) => void, ms?: number, ...rest: unknown[]) => {
+    const delay = ms ?? 0;
+    const n = (counts.get(delay) ?? 0) + 1;
+    counts.set(delay, n);
+    for (let i = waiting.length - 1; i >= 0; i--) {
+      const w = waiting[i]!;
+      if (w.ms === delay && w.n <= n) {
+        waiting.splice(i, 1);
+        w.resolve();
+      }
+    }
+    return fake(handler, ms, ...rest);
+  }) as typeof setTimeout;
+  return {
+    scheduled: (ms: number, n: number) =>
+      (counts.get(ms) ?? 0) >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ ms, n, resolve })),
+    advance: (ms: number) => vi.advanceTimersByTime(ms),
+    restore: () => {
+      // vitest puts back the real timers over its own fakes, not over a wrapper of them.
+      globalThis.setTimeout = fake;
+      vi.useRealTimers();
+    },
+  };
 }

@@ -3,7 +3,7 @@
 import { listen, McpServer, type RunningHttpServer } from "@x/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, ClientErrorCode, type ClientOptions, StreamableHttpTransport } from "../src/index.js";
-import { listResult, memoryClient, textResult, tool } from "./helpers.js";
+import { fakeClock, listResult, memoryClient, textResult, tool } from "./helpers.js";
 
 const elicit = (message: string) => ({
   method: "elicitation/create",
@@ -289,18 +289,24 @@ describe("an input handler that never answers, against a real server over HTTP",
   });
 
   it("timeout bounds each round trip, not the person answering: a handler slower than it completes the call", async () => {
-    const signals: AbortSignal[] = [];
-    const client = await connect({
-      elicitation: async (_params, context) => {
-        signals.push(context.signal);
-        // Longer than the round trip's timeout (which a loaded machine's round trip must still fit in).
-        await new Promise((resolve) => setTimeout(resolve, 2500));
-        return { action: "accept", content: { name: "Ada" } };
-      },
-    });
-    const result = await client.callTool("ask", {}, { timeout: 1000 });
-    expect(result.content).toEqual([{ type: "text", text: "hello Ada" }]);
-    expect(signals.map((s) => s.aborted)).toEqual([false]);
-    await client.close();
+    // Only setTimeout/clearTimeout are faked: the person takes ten times the timeout on the test's clock,
+    // and a round trip, however slow the machine, takes none of it.
+    const clock = fakeClock();
+    try {
+      const signals: AbortSignal[] = [];
+      const client = await connect({
+        elicitation: async (_params, context) => {
+          signals.push(context.signal);
+          clock.advance(10_000);
+          return { action: "accept", content: { name: "Ada" } };
+        },
+      });
+      const result = await client.callTool("ask", {}, { timeout: 1000 });
+      expect(result.content).toEqual([{ type: "text", text: "hello Ada" }]);
+      expect(signals.map((s) => s.aborted)).toEqual([false]);
+      await client.close();
+    } finally {
+      clock.restore();
+    }
   });
 });

@@ -19,7 +19,7 @@ import {
   TASK_POLL_ATTEMPTS,
   type TaskHandle,
 } from "../src/index.js";
-import { memoryClient, tool } from "./helpers.js";
+import { fakeClock, memoryClient, tool, turn } from "./helpers.js";
 
 interface Sent {
   method: string | null;
@@ -27,20 +27,30 @@ interface Sent {
   body: { id?: unknown; method: string; params: Record<string, any> };
 }
 
-/** A client over HTTP to `url` whose every request is recorded in `sent`. */
+/**
+ * A client over HTTP to `url` whose every request is recorded in `sent`;
+ * `sentCount(method, n)` resolves once `n` requests of `method` were sent.
+ */
 async function connect(url: string, options: ClientOptions = {}) {
   const sent: Sent[] = [];
+  const count = (method: string) => sent.filter((s) => s.body.method === method).length;
+  const waiting: { method: string; n: number; resolve: () => void }[] = [];
   const recording: typeof fetch = async (input, init) => {
     const headers = new Headers(init?.headers);
     if (init?.method === "POST" && typeof init.body === "string") {
       sent.push({ method: headers.get("mcp-method"), name: headers.get("mcp-name"), body: JSON.parse(init.body) });
+      for (const w of waiting.filter((w) => count(w.method) >= w.n)) {
+        waiting.splice(waiting.indexOf(w), 1);
+        w.resolve();
+      }
     }
     return fetch(input, init);
   };
   const client = new Client({ name: "tasks-client", version: "1.0.0" }, { onWarning: () => {}, ...options });
   await client.connect(new StreamableHttpTransport(url, { fetch: recording }));
-  const count = (method: string) => sent.filter((s) => s.body.method === method).length;
-  return { client, sent, count };
+  const sentCount = (method: string, n: number) =>
+    count(method) >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ method, n, resolve }));
+  return { client, sent, count, sentCount };
 }
 
 const nameSchema = { type: "object" as const, properties: { name: { type: "string" as const } }, required: ["name"] };
@@ -57,6 +67,25 @@ function gate() {
   return { open, opened };
 }
 let release = gate();
+
+/**
+ * Moves a faked clock (see `fakeClock`) one poll interval each time a timer
+ * of `interval` ms is set (the client sleeping before its next poll), until
+ * `until` settles: at most `max` times.
+ * @throws when `until` has not settled after `max` intervals.
+ */
+async function pollUntil(clock: ReturnType<typeof fakeClock>, until: Promise<unknown>, interval: number, max = 20): Promise<void> {
+  let settled = false;
+  const done = until.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (let n = 1; n <= max + 1 && !settled; n++) {
+    await Promise.race([clock.scheduled(interval, n), done]);
+    if (!settled && n <= max) clock.advance(interval);
+  }
+  if (!settled) throw new Error(`not settled after ${max} polls`);
+}
 
 function tasksServer(pollIntervalMs: number): McpServer {
   const server = new McpServer({ name: "tasks-server", version: "1.0.0" }, { tasks: { pollIntervalMs } });
@@ -303,30 +332,55 @@ describe("callTool and a task handle", () => {
 });
 
 describe("the polling interval", () => {
-  it("follows the server's pollIntervalMs: a task of about 600 ms at 100 ms is polled a handful of times", async () => {
-    const { client, count } = await connect(fast.url, { tasks: true });
-    await client.callTool("work", { ms: 600 });
-    // About six polls; far from one (no polling) and far from a busy loop.
-    expect(count("tasks/get")).toBeGreaterThanOrEqual(2);
-    expect(count("tasks/get")).toBeLessThanOrEqual(10);
-    await client.close();
+  /**
+   * Calls the gated tool as a task through `url` with only setTimeout and
+   * clearTimeout faked: the clock moves when the test moves it, so a round
+   * trip on a busy machine costs none of it. For each of `polls` polls, the
+   * client sets a timer of `interval` ms; one ms before it is due nothing is
+   * polled, when it is due one tasks/get is. Then the gate opens and the next
+   * poll finds the task completed: `polls + 1` polls in all.
+   */
+  async function pollsEvery(url: string, options: ClientOptions, interval: number, polls: number) {
+    release = gate();
+    const clock = fakeClock();
+    try {
+      const { client, count, sentCount } = await connect(url, options);
+      let handle: TaskHandle | undefined;
+      const call = client.callTool("gated", {}, { onTask: (task) => (handle = task) });
+      for (let n = 1; n <= polls; n++) {
+        await clock.scheduled(interval, n);
+        clock.advance(interval - 1);
+        await turn();
+        expect(count("tasks/get")).toBe(n - 1);
+        clock.advance(1);
+        await sentCount("tasks/get", n);
+      }
+      // The last poll answered (working): the client sleeps again. The tool ends on the gate, and the
+      // store has its result once the microtasks that queued have run.
+      await clock.scheduled(interval, polls + 1);
+      release.open();
+      await turn();
+      clock.advance(interval);
+      expect((await call).content).toEqual([{ type: "text", text: "released" }]);
+      expect(count("tasks/get")).toBe(polls + 1);
+      expect(handle?.pollIntervalMs).toBe(interval);
+      await client.close();
+    } finally {
+      clock.restore();
+    }
+  }
+
+  it("follows the server's pollIntervalMs: at 100 ms, one poll per 100 ms elapsed and none before", async () => {
+    // A lower bound of 1 ms, so that 100 ms is the server's suggestion and not the client's bound.
+    await pollsEvery(fast.url, { tasks: { minPollIntervalMs: 1 } }, 100, 3);
   });
 
   it("raises a suggestion below the lower bound: 1 ms is polled at 100 ms, not in a busy loop", async () => {
-    const { client, count } = await connect(eager.url, { tasks: true });
-    await client.callTool("work", { ms: 600 });
-    expect(count("tasks/get")).toBeGreaterThanOrEqual(2);
-    expect(count("tasks/get")).toBeLessThanOrEqual(10);
-    await client.close();
+    await pollsEvery(eager.url, { tasks: true }, 100, 3);
   });
 
   it("cuts a suggestion above the upper bound: a minute is polled at the client's maxPollIntervalMs", async () => {
-    const { client, count } = await connect(lazy.url, { tasks: { maxPollIntervalMs: 150 } });
-    const task = await client.callToolAsTask("work", { ms: 400 });
-    expect(task.task?.pollIntervalMs).toBe(150);
-    expect((await task.task!.result()).content).toEqual([{ type: "text", text: "done  in a task" }]);
-    expect(count("tasks/get")).toBeGreaterThanOrEqual(2);
-    await client.close();
+    await pollsEvery(lazy.url, { tasks: { maxPollIntervalMs: 150 } }, 150, 3);
   });
 });
 
@@ -434,11 +488,11 @@ describe("the explicit task API", () => {
 
   it("stream: true hears the end on subscriptions/listen instead of polling at the server's slow rate", async () => {
     release = gate();
-    const { client, count, sent } = await connect(lazy.url);
+    const { client, count, sent, sentCount } = await connect(lazy.url);
     const { task } = await client.callToolAsTask("gated");
-    const listening = task!.wait({ stream: true, maxWaitMs: 20_000 });
+    const listening = task!.wait({ stream: true, maxWaitMs: 0 });
     // Let the stream come up (its acknowledgement triggers one poll), then let the tool end.
-    for (let i = 0; i < 100 && count("tasks/get") === 0; i++) await sleep(20);
+    await sentCount("tasks/get", 1);
     release.open();
     const end = await listening;
     expect(end.status).toBe("completed");
@@ -472,11 +526,15 @@ describe("an input handler that never answers, in a task", () => {
   /** An elicitation handler that never settles (a user who never answers), recording the signal it was given. */
   function silent() {
     const signals: AbortSignal[] = [];
+    let ask: () => void = () => {};
+    /** Resolves when the handler is first asked. */
+    const asked = new Promise<void>((resolve) => (ask = resolve));
     const elicitation = (_params: unknown, context: { signal: AbortSignal }) => {
       signals.push(context.signal);
+      ask();
       return new Promise<ElicitResult>(() => {});
     };
-    return { signals, elicitation };
+    return { signals, elicitation, asked };
   }
 
   it("the caller's signal rejects callTool with -32800, aborts the handler's signal, and cancels the task", async () => {
@@ -505,13 +563,22 @@ describe("an input handler that never answers, in a task", () => {
   });
 
   it("maxTaskWaitMs rejects callTool with -32001, aborts the handler's signal, and cancels the task", async () => {
-    const { signals, elicitation } = silent();
+    const { signals, elicitation, asked } = silent();
     const { client, sent } = await connect(fast.url, { tasks: true, handlers: { elicitation } });
+    // Only setTimeout/clearTimeout are faked: the bound passes once the handler is asking, however long the
+    // round trips before took on a busy machine.
+    const clock = fakeClock();
+    let error: unknown;
     let taskId = "";
-    const error = await client
-      .callTool("ask", {}, { maxTaskWaitMs: 400, onTask: (task) => (taskId = task.taskId) })
-      .catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: ClientErrorCode.RequestTimeout, data: { taskId, maxWaitMs: 400 } });
+    try {
+      const call = client.callTool("ask", {}, { maxTaskWaitMs: 10_000, onTask: (task) => (taskId = task.taskId) }).catch((e: unknown) => e);
+      await pollUntil(clock, asked, 100);
+      clock.advance(10_000);
+      error = await call;
+    } finally {
+      clock.restore();
+    }
+    expect(error).toMatchObject({ code: ClientErrorCode.RequestTimeout, data: { taskId, maxWaitMs: 10_000 } });
     expect(signals).toHaveLength(1);
     expect(signals[0]!.aborted).toBe(true);
     expect(sent.filter((s) => s.body.method === "tasks/cancel").map((s) => s.name)).toEqual([taskId]);
@@ -525,14 +592,22 @@ describe("an input handler that never answers, in a task", () => {
   });
 
   it("wait({ maxWaitMs }) rejects with -32001 and aborts the handler's signal; the task is left asking", async () => {
-    const { signals, elicitation } = silent();
+    const { signals, elicitation, asked } = silent();
     const { client, count } = await connect(fast.url, { tasks: true, handlers: { elicitation } });
     const { task } = await client.callToolAsTask("ask");
-    // Long enough for the ask to reach the handler on a loaded machine: the bound must cut off a handler already asking.
-    await expect(task!.wait({ maxWaitMs: 2000 })).rejects.toMatchObject({
-      code: ClientErrorCode.RequestTimeout,
-      data: { taskId: task!.taskId, maxWaitMs: 2000 },
-    });
+    // Faked setTimeout/clearTimeout: the bound cuts off a handler already asking, however slow the machine.
+    const clock = fakeClock();
+    try {
+      const waiting = task!.wait({ maxWaitMs: 2000 }).catch((e: unknown) => e);
+      await pollUntil(clock, asked, 100, 19);
+      clock.advance(2000);
+      expect(await waiting).toMatchObject({
+        code: ClientErrorCode.RequestTimeout,
+        data: { taskId: task!.taskId, maxWaitMs: 2000 },
+      });
+    } finally {
+      clock.restore();
+    }
     expect(signals).toHaveLength(1);
     expect(signals[0]!.aborted).toBe(true);
     expect(count("tasks/cancel")).toBe(0);
@@ -560,18 +635,25 @@ describe("an input handler that never answers, in a task", () => {
   });
 
   it("timeout bounds each tasks/* request, not the handler: a person slower than it still answers the task", async () => {
-    const signals: AbortSignal[] = [];
-    const elicitation = async (_params: unknown, context: { signal: AbortSignal }) => {
-      signals.push(context.signal);
-      await sleep(3000);
-      return { action: "accept" as const, content: { name: `person ${signals.length}` } };
-    };
-    const { client } = await connect(fast.url, { tasks: true, handlers: { elicitation } });
-    // Each tasks/* request must fit in the bound on a loaded machine; each person takes three times longer.
-    const result = await client.callTool("ask", {}, { timeout: 1000 });
-    expect(result.content).toEqual([{ type: "text", text: "hello person 1 and person 2" }]);
-    expect(signals.map((s) => s.aborted)).toEqual([false, false]);
-    await client.close();
+    // Only setTimeout/clearTimeout are faked: each person takes five times the requests' timeout on the
+    // test's clock, and a round trip, however slow the machine, takes none of it.
+    const clock = fakeClock();
+    try {
+      const signals: AbortSignal[] = [];
+      const elicitation = async (_params: unknown, context: { signal: AbortSignal }) => {
+        signals.push(context.signal);
+        clock.advance(5_000);
+        return { action: "accept" as const, content: { name: `person ${signals.length}` } };
+      };
+      const { client } = await connect(fast.url, { tasks: true, handlers: { elicitation } });
+      const call = client.callTool("ask", {}, { timeout: 1000 });
+      await pollUntil(clock, call, 100);
+      expect((await call).content).toEqual([{ type: "text", text: "hello person 1 and person 2" }]);
+      expect(signals.map((s) => s.aborted)).toEqual([false, false]);
+      await client.close();
+    } finally {
+      clock.restore();
+    }
   });
 });
 

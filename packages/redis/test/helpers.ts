@@ -28,16 +28,19 @@ export function client(url: string): Redis {
   return redis;
 }
 
-/** Polls `check` every `stepMs` until it holds, for at most `ms`; answers whether it did. */
+/**
+ * Checks `check` until it holds, at most `ms / stepMs` times more, `stepMs`
+ * apart; answers whether it did. Bounded by a count: a busy machine's slow
+ * checks make the wait longer, never its attempts fewer.
+ */
 export async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000, stepMs = 50): Promise<boolean> {
-  const until = Date.now() + ms;
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     try {
       if (await check()) return true;
     } catch {
       // not yet
     }
-    if (Date.now() >= until) return false;
+    if (attempt >= Math.ceil(ms / stepMs)) return false;
     await new Promise((r) => setTimeout(r, stepMs));
   }
 }

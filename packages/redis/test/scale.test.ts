@@ -138,23 +138,16 @@ describe("three instances sharing Redis behind nginx", () => {
     expect((await rpc(url("A"), "tasks/get", { taskId })).result.status).toBe("working");
     const killedAt = performance.now();
     await stopProcess(instances.C.child, "SIGKILL");
-    const seen = new Set<string>();
-    const failed = await pollTask(
-      url("A"),
-      taskId,
-      (t) => {
-        seen.add(t.status);
-        return t.status !== "working";
-      },
-      LEASE_MS * 10,
-    );
-    const after = performance.now() - killedAt;
+    // C has exited: its last renewal set the lease to end at most LEASE_MS after now (the instances and
+    // the test read one clock). However slow the machine, the first reader after that finds it out.
+    const leaseOut = Date.now() + LEASE_MS;
+    for (let i = 0; i < 100 && Date.now() <= leaseOut; i++) await new Promise((r) => setTimeout(r, leaseOut - Date.now() + 1));
+    expect(Date.now()).toBeGreaterThan(leaseOut);
+    const failed = await rpc(url("A"), "tasks/get", { taskId });
     expect(failed.result.status).toBe("failed");
     expect(failed.result.error.code).toBe(-32603);
-    expect([...seen]).toEqual(["working", "failed"]);
-    expect(after).toBeLessThan(LEASE_MS * 10);
-    figures["killed instance's task seen failed (SIGKILL to first tasks/get answering failed)"] =
-      `${after.toFixed(0)} ms (lease ${LEASE_MS} ms)`;
+    figures["killed instance's task seen failed (SIGKILL to the first tasks/get after the lease)"] =
+      `${(performance.now() - killedAt).toFixed(0)} ms (lease ${LEASE_MS} ms)`;
     expect((await rpc(url("B"), "tasks/get", { taskId })).result).toEqual(failed.result);
     // The balancer still answers, through the instances left.
     expect((await callTool(`${balancer.origin}/mcp`, "whoami")).result.content[0].text).toMatch(/^instance [AB]$/);

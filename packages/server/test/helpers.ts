@@ -127,7 +127,8 @@ export function head(url: string, extra: Record<string, string>): string {
  * A POST to `url` whose body never all arrives: its headers declare
  * `declared` bytes, `sent` of them are written, then nothing more. Resolves
  * with what the server answered once it closed the connection, or
- * `undefined` when it has not within `waitMs`.
+ * `undefined` when it has not within `waitMs` (a hang guard: far above the
+ * server's own time-out, so that a busy machine never reaches it).
  */
 export async function stalledPost(url: string, declared: number, sent: number, waitMs: number): Promise<string | undefined> {
   const client = rawClient(url);

@@ -201,10 +201,11 @@ describe("transport limits and failures", () => {
       let cut = false;
       req.on("socket", (socket) => socket.on("close", () => (cut = true)));
       req.end(body);
-      for (let i = 0; i < 500 && !aborted; i++) await new Promise((res) => setTimeout(res, 10));
+      // Checks 10 ms apart, at least 120 s of them (a hang guard): a busy machine's socket may be slow to stall.
+      for (let i = 0; i < 12_000 && !aborted; i++) await new Promise((res) => setTimeout(res, 10));
       expect(aborted).toBe(true);
       // The server also closes the connection rather than leave it parked on a 'drain' that never comes.
-      for (let i = 0; i < 500 && !cut; i++) await new Promise((res) => setTimeout(res, 10));
+      for (let i = 0; i < 12_000 && !cut; i++) await new Promise((res) => setTimeout(res, 10));
       expect(cut).toBe(true);
       req.destroy();
     } finally {

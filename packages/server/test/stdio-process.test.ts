@@ -24,8 +24,8 @@ function start() {
   });
   const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
   const until = async (check: () => boolean) => {
-    // Up to 10 s: a child process starting on a loaded 2-core machine may take seconds.
-    for (let i = 0; i < 1000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+    // At least 120 s of checks 10 ms apart (a count, and a hang guard): a child process on a busy machine may take long.
+    for (let i = 0; i < 12_000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
     expect(check()).toBe(true);
   };
   return { child, lines, send, until, stderr: () => stderr };

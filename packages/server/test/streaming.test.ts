@@ -7,6 +7,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let aborted = 0;
 let released: (() => void) | undefined;
+/** Called when the hang tool runs, and when its signal aborts. */
+let onHang: () => void = () => {};
+let onAborted: () => void = () => {};
 function streamingServer() {
   const server = new McpServer({ name: "s", version: "1" }, { logging: true });
   server.registerTool("progress", {}, async (_args, ctx) => {
@@ -30,9 +33,11 @@ function streamingServer() {
     return new Promise<string>((resolve) => {
       ctx.signal.addEventListener("abort", () => {
         aborted++;
+        onAborted();
         resolve("aborted");
       });
       released = () => resolve("released");
+      onHang();
     });
   });
   return server;
@@ -92,6 +97,7 @@ describe("SSE responses, progress and logging", () => {
 
   it("a closed SSE stream aborts the handler's signal", async () => {
     const before = aborted;
+    const abortedNow = new Promise<void>((resolve) => (onAborted = resolve));
     const controller = new AbortController();
     const body = { jsonrpc: "2.0", id: 77, method: "tools/call", params: { name: "hang", _meta: meta({ progressToken: 1 }) } };
     const response = await fetch(running.url, {
@@ -104,7 +110,8 @@ describe("SSE responses, progress and logging", () => {
     const reader = response.body!.getReader();
     await reader.read();
     controller.abort();
-    for (let i = 0; i < 100 && aborted === before; i++) await sleep(10);
+    // However long the server takes to see the connection gone (the hang guard bounds the wait).
+    await abortedNow;
     expect(aborted).toBe(before + 1);
   });
 });
@@ -201,14 +208,18 @@ describe("transport rules", () => {
     const gate = new Promise<void>((r) => {
       release = r;
     });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
     s.registerTool("wait", {}, async () => {
+      started();
       await gate;
       return "ok";
     });
     const r = await listen(s, { port: 0, maxConcurrentRequests: 1 });
     try {
       const first = rpc(r.url, "tools/call", { name: "wait" });
-      await sleep(30);
+      // The first holds the one slot once its handler runs (a fixed sleep races a loaded machine).
+      await running;
       const second = await rpc(r.url, "tools/call", { name: "wait" });
       expect(second.status).toBe(503);
       expect(second.headers.get("retry-after")).toBe("1");
@@ -228,27 +239,32 @@ describe("graceful shutdown", () => {
     const running = new Promise<void>((resolve) => {
       started = resolve;
     });
+    let finish!: () => void;
+    const finishing = new Promise<void>((resolve) => (finish = resolve));
     s.registerTool("slow", {}, async () => {
       started();
-      await sleep(100);
+      await finishing;
       return "finished";
     });
     const r = await listen(s, { port: 0 });
     const pending = rpc(r.url, "tools/call", { name: "slow" });
-    // Close only once the request is running (a fixed sleep races a loaded machine).
+    // Close only once the request is running (a fixed sleep races a loaded machine); it ends after the
+    // close began, within a deadline no machine's answer comes near.
     await running;
-    await r.close(2000);
+    const closing = r.close(120_000);
+    finish();
+    await closing;
     expect((await pending).json.result.content[0].text).toBe("finished");
   });
 
   it("aborts what is still running at the deadline", async () => {
     const before = aborted;
     released = undefined;
+    const hanging = new Promise<void>((resolve) => (onHang = resolve));
     const pending = rpc(running.url, "tools/call", { name: "hang" }, { meta: { progressToken: 9 } }).catch(() => undefined);
-    // Close only once the handler runs (it sets `released`).
-    const handlerRuns = () => released !== undefined;
-    for (let i = 0; i < 400 && !handlerRuns(); i++) await sleep(5);
-    expect(handlerRuns()).toBe(true);
+    // Close only once the handler runs.
+    await hanging;
+    expect(released).toBeDefined();
     const s = server;
     expect(s).toBeDefined();
     await running.close(50);

@@ -6,7 +6,7 @@
 // 127.0.0.1 switch between failing and healthy; a fresh verifier per test, so
 // no key set or answer is cached from an earlier one.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { introspectionVerifier, jwtVerifier, MAX_AUTH_RESPONSE_BYTES } from "../../src/auth/index.js";
 import { McpServer, type VerifyAccessToken } from "../../src/index.js";
 import { headersFor, request } from "../helpers.js";
@@ -42,14 +42,15 @@ function fail(mode: Failure, req: IncomingMessage, res: ServerResponse): void {
       req.socket.resetAndDestroy();
       return;
     case "silent":
-      // Never answered: the verifier's own time-out ends the wait; the connection is closed when the endpoint stops.
+      // Never answered: the verifier's time-out ends the wait (see expireTimeouts); the connection is closed when the endpoint stops.
       return;
   }
 }
 
-/** An endpoint whose `mode` a test switches; `asked` counts requests. */
+/** An endpoint whose `mode` a test switches; `asked` counts requests, `askedTimes(n)` resolves once it reached `n`. */
 async function endpoint(healthy: (req: IncomingMessage, res: ServerResponse, body: string) => void) {
   const state: { mode: Mode; asked: number } = { mode: "ok", asked: 0 };
+  const waiting: { n: number; resolve: () => void }[] = [];
   const server = await loopback((req, res) => {
     let body = "";
     req.setEncoding("utf8");
@@ -58,11 +59,43 @@ async function endpoint(healthy: (req: IncomingMessage, res: ServerResponse, bod
     });
     req.on("end", () => {
       state.asked++;
+      for (const w of waiting.filter((w) => w.n <= state.asked)) {
+        waiting.splice(waiting.indexOf(w), 1);
+        w.resolve();
+      }
       if (state.mode === "ok") healthy(req, res, body);
       else fail(state.mode, req, res);
     });
   });
-  return { ...server, state };
+  const askedTimes = (n: number) => (state.asked >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, resolve })));
+  return { ...server, state, askedTimes };
+}
+
+/**
+ * Both verifiers bound each request to their endpoint with
+ * `AbortSignal.timeout`. Here it makes a signal that only the test ends
+ * (`expireTimeouts`, once the silent endpoint holds the request), so that
+ * no answer is cut short by a busy machine, and a silent endpoint's wait
+ * ends when the test says, as the verifier's time-out would end it.
+ */
+const realTimeout = AbortSignal.timeout;
+const timeouts: AbortController[] = [];
+beforeEach(() => {
+  AbortSignal.timeout = () => {
+    const controller = new AbortController();
+    timeouts.push(controller);
+    return controller.signal;
+  };
+});
+afterEach(() => {
+  AbortSignal.timeout = realTimeout;
+  timeouts.length = 0;
+});
+/** Ends every time-out signal made so far with the reason AbortSignal.timeout gives. */
+function expireTimeouts(): void {
+  for (const controller of timeouts.splice(0)) {
+    controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+  }
 }
 
 let runs = 0;
@@ -112,17 +145,30 @@ function expectUnavailable(answer: Awaited<ReturnType<typeof call>>) {
 }
 
 /**
- * The verifier's time-out where the endpoint never answers: what ends the
- * wait there, so no race; kept well above a loopback answer's time, since the
- * same verifier must then get the recovered endpoint's answer. Other modes keep the default.
+ * A call through a verifier whose endpoint fails in `mode`: a silent
+ * endpoint's wait is ended by the time-out once the endpoint holds the
+ * request (its `n`-th), as the verifier's own time-out would end it.
  */
-const timeoutFor = (mode: Failure) => (mode === "silent" ? 1_000 : undefined);
+async function failingCall(
+  mode: Failure,
+  endpointOf: { askedTimes: (n: number) => Promise<void> },
+  n: number,
+  resource: string,
+  token: string,
+) {
+  const answer = call(resource, token);
+  if (mode === "silent") {
+    await endpointOf.askedTimes(n);
+    expireTimeouts();
+  }
+  return answer;
+}
 
 describe("jwtVerifier with a failing JWKS endpoint", () => {
   let key: TestKey;
   let stranger: TestKey;
 
-  async function setup(mode: Failure) {
+  async function setup() {
     key ??= await makeKey("k1");
     // Same kid, another key: a signature the healthy JWKS does not verify.
     stranger ??= await makeKey("k1");
@@ -130,22 +176,20 @@ describe("jwtVerifier with a failing JWKS endpoint", () => {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [key.jwk] }));
     });
     stops.push(jwks.stop);
-    const served = await protect((audience) =>
-      jwtVerifier({ jwksUrl: `${jwks.origin}/jwks`, issuer: ISSUER, audience, jwksTimeoutMs: timeoutFor(mode) }),
-    );
+    const served = await protect((audience) => jwtVerifier({ jwksUrl: `${jwks.origin}/jwks`, issuer: ISSUER, audience }));
     return { jwks, served };
   }
 
   it.each<Failure>(["500", "503", "html", "not-json", "not-a-key-set", "reset", "silent"])(
     "JWKS %s: a valid token gets 503 with Retry-After, never 401; once the JWKS recovers the same token passes and a forged one is 401",
     async (mode) => {
-      const { jwks, served } = await setup(mode);
+      const { jwks, served } = await setup();
       const token = await sign(key, served.resource);
       jwks.state.mode = mode;
-      expectUnavailable(await call(served.resource, token));
+      expectUnavailable(await failingCall(mode, jwks, 1, served.resource, token));
       expect(jwks.state.asked).toBe(1);
       // Still failing: asked again (a failed fetch caches nothing), still 503.
-      expectUnavailable(await call(served.resource, token));
+      expectUnavailable(await failingCall(mode, jwks, 2, served.resource, token));
       expect(jwks.state.asked).toBe(2);
       jwks.state.mode = "ok";
       const recovered = await call(served.resource, token);
@@ -160,7 +204,7 @@ describe("jwtVerifier with a failing JWKS endpoint", () => {
 });
 
 describe("introspectionVerifier with a failing endpoint", () => {
-  async function setup(mode: Failure) {
+  async function setup() {
     const introspection = await endpoint((_req, res, body) => {
       const token = new URLSearchParams(body).get("token");
       const answer = token === "good" ? { active: true, sub: "alice", scope: "mcp" } : { active: false };
@@ -172,7 +216,6 @@ describe("introspectionVerifier with a failing endpoint", () => {
         endpoint: `${introspection.origin}/introspect`,
         clientId: "rs",
         clientSecret: "secret",
-        timeoutMs: timeoutFor(mode),
       }),
     );
     return { introspection, served };
@@ -181,12 +224,12 @@ describe("introspectionVerifier with a failing endpoint", () => {
   it.each<Failure>(["500", "503", "html", "not-json", "not-a-key-set", "not-an-answer", "reset", "silent"])(
     "endpoint %s: an active token gets 503 with Retry-After, never 401; once it recovers the same token passes and an inactive one is 401",
     async (mode) => {
-      const { introspection, served } = await setup(mode);
+      const { introspection, served } = await setup();
       introspection.state.mode = mode;
-      expectUnavailable(await call(served.resource, "good"));
+      expectUnavailable(await failingCall(mode, introspection, 1, served.resource, "good"));
       expect(introspection.state.asked).toBe(1);
       // A failure is not cached: asked again, still 503.
-      expectUnavailable(await call(served.resource, "good"));
+      expectUnavailable(await failingCall(mode, introspection, 2, served.resource, "good"));
       expect(introspection.state.asked).toBe(2);
       introspection.state.mode = "ok";
       const recovered = await call(served.resource, "good");

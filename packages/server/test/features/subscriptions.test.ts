@@ -52,8 +52,9 @@ describe("subscriptions/listen over Streamable HTTP", () => {
     return { lines, finished, req };
   }
 
+  // At least 120 s of checks 10 ms apart (a count, and a hang guard): a busy machine's sockets may be slow.
   const until = async (check: () => boolean) => {
-    for (let i = 0; i < 200 && !check(); i++) await sleep(10);
+    for (let i = 0; i < 12_000 && !check(); i++) await sleep(10);
     expect(check()).toBe(true);
   };
 

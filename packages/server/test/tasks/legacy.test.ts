@@ -82,9 +82,9 @@ async function startTask(srv: Srv, session: Session, name: string, args: Message
   return answer.result.task;
 }
 
-/** Polls tasks/get (bounded) until the task has `status`. */
+/** Polls tasks/get (bounded by a count, at least 120 s of polls: a hang guard) until the task has `status`. */
 async function until(srv: Srv, session: Session, taskId: string, status: string): Promise<Message> {
-  for (let i = 0; i < 500; i++) {
+  for (let i = 0; i < 24_000; i++) {
     const got = (await call(srv, session, "tasks/get", { taskId })).result;
     if (got.status === status) return got;
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -92,9 +92,9 @@ async function until(srv: Srv, session: Session, taskId: string, status: string)
   throw new Error(`task ${taskId} never became ${status}`);
 }
 
-/** Waits (bounded) until the transport has `n` requests in flight. */
+/** Waits (bounded by a count, at least 120 s of checks: a hang guard) until the transport has `n` requests in flight. */
 async function inFlight(srv: Srv, n: number): Promise<void> {
-  for (let i = 0; i < 500 && srv.core.active !== n; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  for (let i = 0; i < 24_000 && srv.core.active !== n; i++) await new Promise((resolve) => setTimeout(resolve, 5));
   expect(srv.core.active).toBe(n);
 }
 

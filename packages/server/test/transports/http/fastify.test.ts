@@ -83,7 +83,7 @@ describe("Fastify", () => {
     const url = await start(app);
     // Fastify's default: its node:http server has no request timeout.
     expect(app.server.requestTimeout).toBe(0);
-    const raw = await stalledPost(url, 2048, 100, 10_000);
+    const raw = await stalledPost(url, 2048, 100, 120_000);
     expect(raw).toBeDefined();
     const answer = parseRawAnswer(raw!);
     expect(answer.status).toBe("HTTP/1.1 408 Request Timeout");

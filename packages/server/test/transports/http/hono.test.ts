@@ -52,7 +52,7 @@ describe("Hono", () => {
     const app = new Hono();
     app.all("/mcp", handler({ bodyTimeoutMs: 300 }));
     const base = await start(app);
-    const raw = await stalledPost(`${base}/mcp`, 2048, 100, 10_000);
+    const raw = await stalledPost(`${base}/mcp`, 2048, 100, 120_000);
     expect(raw).toBeDefined();
     const answer = parseRawAnswer(raw!);
     expect(answer.status).toMatch(/^HTTP\/1\.1 408/);
