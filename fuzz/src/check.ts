@@ -132,17 +132,20 @@ function parsedNumber(value: J | L): number {
 /**
  * The `sum` probe: `add` (a `number` schema) with any numbers is never a tool fault, and when the
  * numbers and their sum are finite it answers the double sum of what JSON.parse reads (other
- * arguments may be refused as invalid, and a sum past the double range as one JSON cannot carry).
+ * arguments may be refused as invalid). Two finite numbers whose sum is past the double range are
+ * the handler's own fault: its result builder refuses the Infinity, which JSON cannot carry.
  */
 export function sumViolations(probe: { a: J; b: J }, result: { [key: string]: L }): Violation[] {
   const structured = result.structuredContent;
   const sent = `a=${show(probe.a as L)}, b=${show(probe.b as L)}`;
-  if (result.isError === true && isRecord(structured) && structured.errorType === "tool_fault") {
-    return [{ kind: "number-tool-fault", detail: `${sent}: ${show(structured.message)}` }];
-  }
   const a = parsedNumber(probe.a);
   const b = parsedNumber(probe.b);
-  if (!Number.isFinite(a) || !Number.isFinite(b) || !Number.isFinite(a + b)) return [];
+  const overflow = Number.isFinite(a) && Number.isFinite(b) && !Number.isFinite(a + b);
+  if (result.isError === true && isRecord(structured) && structured.errorType === "tool_fault") {
+    const refusedInfinity = typeof structured.message === "string" && structured.message.includes("JSON cannot carry");
+    return overflow && refusedInfinity ? [] : [{ kind: "number-tool-fault", detail: `${sent}: ${show(structured.message)}` }];
+  }
+  if (!Number.isFinite(a) || !Number.isFinite(b) || overflow) return [];
   const sum = isRecord(structured) ? structured.sum : undefined;
   if (result.isError === true || !(sum instanceof Raw) || Number(sum.text) !== a + b) {
     return [{ kind: "number-sum-wrong", detail: `${sent}: expected ${a + b}, answered ${show(result.isError === true ? result : sum)}` }];

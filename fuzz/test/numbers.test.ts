@@ -23,6 +23,16 @@ describe("the sum probe", () => {
     );
     expect(sumViolations(big, fault).map((v) => v.kind)).toEqual(["number-tool-fault"]);
     expect(sumViolations({ a: new Raw("1e400"), b: 1 }, fault).map((v) => v.kind)).toEqual(["number-tool-fault"]);
+    expect(sumViolations({ a: new Raw("1e308"), b: new Raw("1e308") }, fault).map((v) => v.kind)).toEqual(["number-tool-fault"]);
+  });
+
+  it("lets the handler's builder refuse a sum past the double range, and only that", () => {
+    const refusal = result(
+      '{"resultType":"complete","isError":true,"content":[],"structuredContent":{"errorType":"tool_fault","message":"entries[0][1].sum is Infinity, which JSON cannot carry (it would be sent as null)"}}',
+    );
+    expect(sumViolations({ a: new Raw("1.7976931348623151e+308"), b: new Raw("1.7976931348623127e+308") }, refusal)).toEqual([]);
+    expect(sumViolations(big, refusal).map((v) => v.kind)).toEqual(["number-tool-fault"]);
+    expect(sumViolations({ a: new Raw("1e400"), b: 1 }, refusal).map((v) => v.kind)).toEqual(["number-tool-fault"]);
   });
 
   it("wants JSON.parse's double sum for finite numbers, and lets a refusal of non-finite ones pass", () => {
