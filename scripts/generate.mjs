@@ -6,8 +6,10 @@
 //
 // Input:  schema/<revision>/schema.json (run `pnpm sync-schema` first); its
 //         sha256 must match schema/revisions.json, whose `errata` (if any)
-//         are applied before anything is generated.
-// Output: packages/<package>/src/generated/ (or DIR), seven files, plus two
+//         are applied before anything is generated. A draft-07 schema
+//         (2025-06-18 and earlier) is read with its `definitions` as `$defs`
+//         (definitionsAsDefs of scripts/lib/schema-walk.mjs).
+// Output: packages/<package>/src/generated/ (or DIR), ten files, plus two
 // per schema group of the revision:
 //   types.ts         one exported type per `$defs` entry, from
 //                    json-schema-to-typescript, plus `JSONValue`;
@@ -18,6 +20,12 @@
 //   validators.js    ajv standalone validators, one export per definition,
 //                    ES module, no work at import time;
 //   validators.d.ts  their declarations, as type guards of the types above;
+//   strict-validators.js, .d.ts, strict.ts
+//                    the same validators compiled from the strict form of the
+//                    schema (scripts/lib/strict.mjs: unknown members refused,
+//                    with the pin's `strictOpen` places left open), and
+//                    validateStrict(), the by-name check over them: the
+//                    package's `./strict` entry, for conformance tests;
 //   schemas.js, .d.ts
 //                    one self-contained JSON Schema per definition (its
 //                    `$ref` and the `$defs` it reaches, annotations dropped),
@@ -33,29 +41,27 @@
 // code runs on every revision. The output depends only on the input and on
 // the locked tool versions, so `check-generated` can compare byte for byte.
 
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import Ajv from "ajv";
-import addFormats from "ajv-formats";
-import { fullFormats } from "ajv-formats/dist/formats.js";
-import standaloneCode from "ajv/dist/standalone/index.js";
-import { compile } from "json-schema-to-typescript";
-import { FORMAT_CHECKS, FORMAT_SAMPLES } from "./lib/formats.mjs";
+import { ANNOTATION_KEYWORDS, DEF_REF, header, IDENTIFIER, moduleComment, stripAnnotations } from "./lib/emit.mjs";
 import { MethodTableError, methodTable } from "./lib/methods.mjs";
-import { eachSchema, isObject, mapSchema } from "./lib/schema-walk.mjs";
+import { GenerateError, loadRevision } from "./lib/revision.mjs";
+import { eachSchema, isObject } from "./lib/schema-walk.mjs";
+import { openPointers, StrictSchemaError, strictDefinitions } from "./lib/strict.mjs";
+import { buildTypes } from "./lib/types.mjs";
+import { buildCheck, buildValidatorTypes, compileValidators, postProcessValidators } from "./lib/validators.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const SCRIPT = "scripts/generate.mjs";
 
-class GenerateError extends Error {}
 const fail = (message) => {
   throw new GenerateError(message);
 };
 
 // ---------------------------------------------------------------------------
 // Input
+
+export { loadRevision };
 
 function parseArgs(argv) {
   const positional = [];
@@ -75,57 +81,6 @@ function parseArgs(argv) {
   }
   if (positional.length !== 1) fail("usage: node scripts/generate.mjs <revision> [--out DIR]");
   return { revision: positional[0], out };
-}
-
-/** Reads and checks the pinned schema of `revision`. */
-export function loadRevision(revision) {
-  const pins = JSON.parse(readFileSync(join(root, "schema/revisions.json"), "utf8"));
-  const pin = pins.revisions[revision];
-  if (!pin) fail(`unknown revision ${revision}; schema/revisions.json lists ${Object.keys(pins.revisions).join(", ")}`);
-  if (!pin.package) fail(`schema/revisions.json gives no package for ${revision}`);
-  const input = `schema/${revision}/schema.json`;
-  let bytes;
-  try {
-    bytes = readFileSync(join(root, input));
-  } catch {
-    fail(`${input} not found; run \`pnpm sync-schema ${revision}\` first`);
-  }
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
-  if (sha256 !== pin.sha256) {
-    fail(
-      `${input}: sha256 mismatch\n  expected ${pin.sha256} (schema/revisions.json)\n  actual   ${sha256}\nRun \`pnpm sync-schema ${revision}\`.`,
-    );
-  }
-  const schema = JSON.parse(bytes.toString("utf8"));
-  for (const erratum of pin.errata ?? []) applyErratum(schema, erratum, revision);
-  return { revision, pin, input, sha256, schema };
-}
-
-/**
- * Applies one erratum of the pin (`errata` in schema/revisions.json:
- * `{ pointer, from, to, why }`): where the published JSON Schema says less
- * than the spec's TypeScript source it is generated from, the value at the
- * JSON Pointer `pointer` is replaced. `from` must be what is there, so a
- * schema that changed upstream fails loudly instead of being patched blindly.
- */
-function applyErratum(schema, erratum, revision) {
-  const { pointer, from, to, why } = erratum ?? {};
-  if (typeof pointer !== "string" || !pointer.startsWith("/") || to === undefined || typeof why !== "string") {
-    fail(`schema/revisions.json: an erratum of ${revision} needs pointer, from, to and why`);
-  }
-  const keys = pointer
-    .slice(1)
-    .split("/")
-    .map((k) => k.replaceAll("~1", "/").replaceAll("~0", "~"));
-  const last = keys.pop();
-  let parent = schema;
-  for (const key of keys) parent = isObject(parent) || Array.isArray(parent) ? parent[key] : undefined;
-  if (parent === undefined || JSON.stringify(parent[last]) !== JSON.stringify(from)) {
-    fail(
-      `erratum ${pointer} of ${revision}: expected ${JSON.stringify(from)}, found ${JSON.stringify(parent?.[last])}; check the erratum against the new schema`,
-    );
-  }
-  parent[last] = structuredClone(to);
 }
 
 // ---------------------------------------------------------------------------
@@ -153,11 +108,6 @@ const NEWER_DRAFT_KEYWORDS = [
   "maxContains",
   "contentSchema",
 ];
-/** Keywords that only annotate: they never change what a schema accepts. */
-const ANNOTATION_KEYWORDS = ["description", "title", "examples", "$comment", "default", "deprecated", "readOnly", "writeOnly"];
-const DEF_REF = /^#\/\$defs\/([A-Za-z_$][A-Za-z0-9_$]*)$/;
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
 function checkSchema(schema) {
   if (!isObject(schema.$defs)) fail("the schema has no $defs");
   const names = Object.keys(schema.$defs);
@@ -193,237 +143,6 @@ function checkSchema(schema) {
     fail(`the schema uses constructs this generator does not support:\n  ${problems.join("\n  ")}`);
   }
   return names;
-}
-
-// ---------------------------------------------------------------------------
-// Header
-
-function header(ctx, what) {
-  return [
-    `// Generated by ${SCRIPT} from ${ctx.input}`,
-    `// (sha256 ${ctx.sha256}): ${what}.`,
-    `// Do not edit: change the generator and run \`pnpm generate ${ctx.revision}\`.`,
-    "",
-  ].join("\n");
-}
-
-/**
- * The doc comment that names a generated file which is an entry of the
- * package (`@x/<package>/<entry>`), for the API reference (typedoc's
- * `@module`): without it the entry would be named after its file path.
- */
-function moduleComment(ctx, entry, lines) {
-  return ["/**", ...lines.map((line) => ` * ${line}`), " *", ` * @module @x/${ctx.pin.package}/${entry}`, " */", ""];
-}
-
-/**
- * The schema's descriptions carry `{@link Target}` tags whose label was
- * joined to the target when the schema was made from the spec's TypeScript
- * (`{@link CallToolRequesttools/call}` for a link to `CallToolRequest`
- * labelled `tools/call`). Splits each such tag back into target and label
- * (`{@link CallToolRequest | tools/call}`): the target is the longest
- * definition name the tag starts with, and a tag that is a definition name,
- * or one followed by a member (`Tool.outputSchema`), is kept as it is. A
- * member of a member (`ClientCapabilities.sampling.tools`) has no anchor of
- * its own in the API reference: the link goes to the outer member, labelled
- * with the whole path.
- */
-function splitLinkLabels(text, names) {
-  const byLength = [...names].sort((a, b) => b.length - a.length);
-  return text.replace(/\{@link ([^}|]+)\}/g, (tag, target) => {
-    const name = byLength.find((n) => target.startsWith(n));
-    if (name === undefined || name === target) return tag;
-    if (target[name.length] === ".") {
-      const path = target.split(".");
-      return path.length > 2 ? `{@link ${path[0]}.${path[1]} | ${target}}` : tag;
-    }
-    return `{@link ${name} | ${target.slice(name.length).trim()}}`;
-  });
-}
-
-// ---------------------------------------------------------------------------
-// types.ts
-
-/**
- * The TypeScript type of a value the schema leaves unconstrained (`{}`), and
- * of the `JSONValue` definition: any value JSON can carry. An object member
- * may also be `undefined` (JSON.stringify leaves such a key out), which is
- * what lets an optional property, and so every generated interface, count as
- * a JSON value. A `bigint` is an integer beyond 2^53, as `parseJson` of
- * `@x/jsonrpc` reads it and `stringifyJson` writes it.
- */
-const JSON_VALUE_TYPE = "string | number | bigint | boolean | null | JSONValue[] | { [key: string]: JSONValue | undefined }";
-/**
- * Definitions whose type is written here rather than derived: a request id or
- * a progress token beyond 2^53 is read as a `bigint` (so that its answer, or
- * the progress notifications naming it, carry the same digits).
- */
-const DEFINITION_TYPES = { ProgressToken: "string | number | bigint", RequestId: "string | number | bigint" };
-/** The type of the members an open object may carry beyond its declared properties. */
-const EXTRA_MEMBER_TYPE = "JSONValue | undefined";
-
-const TYPE_KEYWORDS = [
-  "type",
-  "$ref",
-  "tsType",
-  "anyOf",
-  "allOf",
-  "oneOf",
-  "not",
-  "enum",
-  "const",
-  "properties",
-  "additionalProperties",
-  "patternProperties",
-  "items",
-  "required",
-];
-const isUnconstrained = (s) => isObject(s) && !TYPE_KEYWORDS.some((k) => k in s);
-const isObjectSchema = (s) => s.type === "object" || "properties" in s || "additionalProperties" in s;
-
-/**
- * Rewrites one definition into the input json-schema-to-typescript gets:
- * - every `$ref` becomes `tsType: "<Name>"`, so each definition is converted
- *   on its own and referenced by name. This is what keeps the output free of
- *   numbered copies (`Annotations1`), which the tool makes when a `$ref`
- *   carries a sibling `description`; the description stays, as the doc
- *   comment of the property;
- * - an unconstrained subschema (`{}`, or only annotations) becomes
- *   `JSONValue` instead of `{ [k: string]: unknown }`;
- * - an object open to extra members (`additionalProperties` absent, `true`
- *   or `{}`) gets the index signature `[k: string]: JSONValue | undefined`
- *   rather than `unknown`. Since every declared property is itself a JSON
- *   value, each generated interface is then assignable to `JSONValue`, so
- *   typed params fit `JSONRPCRequest.params` and a typed object fits
- *   `structuredContent`;
- * - `title` is dropped: the tool would turn it into an extra named type.
- */
-function toTypeInput(defSchema) {
-  const unconstrained = new WeakSet();
-  return mapSchema(defSchema, (s) => {
-    const { title: _title, ...rest } = s;
-    let out = rest;
-    if (typeof out.$ref === "string") {
-      const { $ref, ...siblings } = out;
-      out = { tsType: DEF_REF.exec($ref)[1], ...siblings };
-    } else if (isUnconstrained(out)) {
-      out = { tsType: "JSONValue", ...out };
-      unconstrained.add(out);
-    }
-    if (isObjectSchema(out)) {
-      const extra = out.additionalProperties;
-      if (extra === undefined || extra === true || unconstrained.has(extra)) {
-        // Rendered `[k: string]: unknown` by the tool (which would otherwise
-        // widen the signature with every declared property's type), then
-        // rewritten to EXTRA_MEMBER_TYPE by buildTypes.
-        out = { ...out, additionalProperties: true };
-      }
-    }
-    return out;
-  });
-}
-
-function jsonValueDoc(ctx) {
-  const lines = [
-    "Any value JSON can carry: a string, a number, a boolean, `null`, an array",
-    "or an object of JSON values. Used for every property the schema leaves",
-    "unconstrained (`{}`), such as `structuredContent` or an error's `data`.",
-    "An integer beyond ±(2^53 − 1) is a `bigint`, with every digit.",
-  ];
-  const def = ctx.schema.$defs.JSONValue;
-  if (def) {
-    const asWritten = JSON.stringify(stripAnnotations(def, false));
-    lines.push(
-      "",
-      "The schema also defines `JSONValue` itself; the validator of that name",
-      `checks the definition as written, which can be narrower than this type: ${asWritten}`,
-    );
-    if (def.description) lines.push("", def.description);
-  } else {
-    lines.push("", "The schema has no `JSONValue` definition; this type is added by the generator.");
-  }
-  return lines.join("\n");
-}
-
-async function buildTypes(ctx, names) {
-  const options = {
-    bannerComment: "",
-    additionalProperties: false, // open objects are marked explicitly by toTypeInput
-    declareExternallyReferenced: true,
-    enableConstEnums: false,
-    format: true,
-    strictIndexSignatures: false,
-    unknownAny: true,
-    unreachableDefinitions: false,
-    style: { printWidth: 120, singleQuote: false, trailingComma: "all", semi: true, tabWidth: 2, useTabs: false, bracketSpacing: true },
-  };
-  const chunks = [];
-  const all = ctx.schema.$defs.JSONValue ? names : [...names, "JSONValue"];
-  for (const name of all) {
-    let input;
-    if (name === "JSONValue") {
-      input = { tsType: JSON_VALUE_TYPE, description: jsonValueDoc(ctx) };
-    } else if (Object.hasOwn(DEFINITION_TYPES, name)) {
-      const description = [ctx.schema.$defs[name].description, "An integer beyond ±(2^53 − 1) is a `bigint`, with every digit."];
-      input = { tsType: DEFINITION_TYPES[name], description: description.filter(Boolean).join("\n\n") };
-    } else {
-      input = toTypeInput(structuredClone(ctx.schema.$defs[name]));
-      if (!input.description) {
-        input.description = `The \`${name}\` definition of the schema (\`#/$defs/${name}\`), which gives it no description.`;
-      }
-    }
-    const ts = await compile(input, name, options);
-    const declared = [...ts.matchAll(/^export (?:type|interface|enum|const enum) ([A-Za-z0-9_$]+)/gm)].map((m) => m[1]);
-    if (declared.length !== 1 || declared[0] !== name) {
-      fail(`json-schema-to-typescript made ${JSON.stringify(declared)} from #/$defs/${name}; expected exactly [${JSON.stringify(name)}]`);
-    }
-    chunks.push(splitLinkLabels(ts.replaceAll("[k: string]: unknown;", `[k: string]: ${EXTRA_MEMBER_TYPE};`), names).trimEnd());
-  }
-  return `${header(ctx, "TypeScript types, one per schema definition (json-schema-to-typescript)")}\n${chunks.join("\n\n")}\n`;
-}
-
-// ---------------------------------------------------------------------------
-// validators.js and validators.d.ts
-
-/** The `$id` each definition gets for ajv, so that every one compiles once and is shared. */
-const defId = (name) => `mcp:${name}`;
-
-/** Drops annotation keywords; with `rewriteRefs`, points each `$ref` at its definition's own `$id`. */
-function stripAnnotations(schema, rewriteRefs = true) {
-  return mapSchema(schema, (s) => {
-    const out = {};
-    for (const [key, value] of Object.entries(s)) {
-      if (ANNOTATION_KEYWORDS.includes(key) || key === "$schema") continue;
-      out[key] = key === "$ref" && rewriteRefs ? defId(DEF_REF.exec(value)[1]) : value;
-    }
-    return out;
-  });
-}
-
-/**
- * Compiles every definition with ajv's draft-07 engine into standalone ES
- * module code. Each definition is added as its own schema (`$id: mcp:<Name>`,
- * `#/$defs/<Name>` references rewritten to it), so a definition used in many
- * places compiles to one shared function, and `inlineRefs: false` keeps every
- * reference a call to that function: a bundler then keeps only the functions
- * reachable from the validators a program imports.
- */
-function compileValidators(ctx, names) {
-  const ajv = new Ajv({
-    code: { source: true, esm: true, lines: false, optimize: true },
-    strict: true,
-    allowUnionTypes: true,
-    allErrors: false,
-    inlineRefs: false,
-    validateFormats: true,
-    messages: true,
-  });
-  addFormats(ajv);
-  for (const name of names) {
-    ajv.addSchema({ $id: defId(name), ...stripAnnotations(ctx.schema.$defs[name]) });
-  }
-  const refs = Object.fromEntries(names.map((name) => [name, defId(name)]));
-  return standaloneCode(ajv, refs);
 }
 
 /**
@@ -521,171 +240,6 @@ function buildSchemaTypes(ctx, exported, group = undefined) {
   }
   for (const name of exported) {
     lines.push(`/** The schema's \`#/$defs/${name}\` as a document of its own. */`, `export declare const ${name}: SchemaDocument;`);
-  }
-  return `${lines.join("\n")}\n`;
-}
-
-/**
- * Makes ajv's standalone output an ES module with no CommonJS and no work at
- * import time:
- * - `const x = require("ajv-formats/dist/formats").fullFormats.f;` lines
- *   become the check of format `f` from scripts/lib/formats.mjs, written
- *   into the file, so that a bundle keeps only the formats its validators
- *   check rather than ajv-formats' whole table;
- * - other `const x = require("m").a.b;` lines (runtime helpers) become
- *   `import` declarations, and each use of `x` becomes the property lookup
- *   itself, done inside the validate function when it runs;
- * - top-level `new RegExp(...)` is marked pure;
- * - one top-level statement per line, for readable diffs.
- */
-export function postProcessValidators(code, ctx, names) {
-  let body = code.replace(/^"use strict";/, "");
-  body = body.replace(/\/\*# sourceURL="[^"]*" \*\/;?/g, "");
-
-  const formatLine =
-    /const ([A-Za-z_$][\w$]*) = require\("ajv-formats\/dist\/formats"\)\.fullFormats(?:\.([A-Za-z_$][\w$]*)|\["([^"]+)"\]);/g;
-  const formats = new Set();
-  const formatUses = [];
-  body = body.replace(formatLine, (_all, local, dotted, quoted) => {
-    const name = dotted ?? quoted;
-    formats.add(name);
-    formatUses.push([local, formatCheck(name).check.name]);
-    return "";
-  });
-  for (const [local, check] of formatUses) {
-    body = body.replace(new RegExp(`(?<![\\w$.])${local.replace(/\$/g, "\\$")}(?![\\w$])`, "g"), check);
-  }
-
-  const imports = new Map(); // import line -> true
-  const requireLine = /const ([A-Za-z_$][\w$]*) = require\("([^"]+)"\)((?:\.[A-Za-z_$][\w$]*|\["[^"]+"\])*);/g;
-  const replacements = [];
-  body = body.replace(requireLine, (_all, local, specifier, accessors) => {
-    const moduleId = /\.[cm]?js$/.test(specifier) ? specifier : `${specifier}.js`;
-    const slug = specifier.replace(/^.*\//, "").replace(/[^A-Za-z0-9_$]/g, "_");
-    const first = /^\.([A-Za-z_$][\w$]*)/.exec(accessors);
-    let expression;
-    if (first && first[1] !== "default") {
-      // A named export: portable across Node's CommonJS interop and bundlers.
-      const binding = `${slug}_${first[1]}`;
-      imports.set(`import { ${first[1]} as ${binding} } from "${moduleId}";`, true);
-      expression = binding + accessors.slice(first[0].length);
-    } else {
-      // `.default` of a transpiled CommonJS module: Node hands over
-      // module.exports, some bundlers hand over exports.default; take either.
-      const binding = `${slug}_module`;
-      imports.set(`import ${binding} from "${moduleId}";`, true);
-      const rest = first ? accessors.slice(first[0].length) : "";
-      expression = first ? `(typeof ${binding} === "function" ? ${binding} : ${binding}.default)${rest}` : `${binding}${rest}`;
-    }
-    replacements.push([local, expression]);
-    return "";
-  });
-  for (const [local, expression] of replacements) {
-    const use = new RegExp(`(?<![\\w$.])${local.replace(/\$/g, "\\$")}(?![\\w$])`, "g");
-    body = body.replace(use, expression);
-  }
-  if (/\brequire\(/.test(body)) fail("ajv's standalone output still calls require() after post-processing; extend postProcessValidators");
-
-  body = body.replace(/(^|;)(const [A-Za-z_$][\w$]* = )new RegExp\(/g, "$1$2/* @__PURE__ */ new RegExp(");
-
-  // One top-level statement per line.
-  body = body.replace(
-    /(?<=[;}])(?=export const [A-Za-z_$][\w$]* = validate\d+;|function validate\d+\(data, \{|const (?:schema|formats|pattern|func)\d+ = )/g,
-    "\n",
-  );
-  body = body.replace(/^\n+/, "");
-
-  const exported = [...body.matchAll(/^export const ([A-Za-z_$][\w$]*) = validate\d+;$/gm)].map((m) => m[1]);
-  const missing = names.filter((n) => !exported.includes(n));
-  if (missing.length > 0 || exported.length !== names.length) {
-    fail(
-      `validators.js should export one validator per definition; missing: ${missing.join(", ") || "none"}, exported ${exported.length} of ${names.length}`,
-    );
-  }
-  // Exports first, in definition order, then the functions and constants.
-  const exportLines = names.map((name) => body.match(new RegExp(`^export const ${name} = validate\\d+;$`, "m"))[0]);
-  const rest = body
-    .split("\n")
-    .filter((line) => !/^export const [A-Za-z_$][\w$]* = validate\d+;$/.test(line))
-    .join("\n");
-
-  const formatCode = [...formats].sort().flatMap((name) => {
-    const { regexps, check } = formatCheck(name);
-    return [...Object.entries(regexps).map(([id, re]) => `const ${id} = ${re};`), check.toString().replace(/\n\s*/g, " ")];
-  });
-  return [
-    header(ctx, "ajv standalone validators, one export per schema definition"),
-    [...imports.keys()].sort().join("\n"),
-    "",
-    exportLines.join("\n"),
-    ...(formatCode.length > 0 ? [`// String formats: ajv-formats' checks, from scripts/lib/formats.mjs.\n${formatCode.join("\n")}`] : []),
-    rest.trimEnd(),
-    "",
-  ]
-    .filter((part, i) => i !== 1 || part !== "")
-    .join("\n");
-}
-
-/**
- * The check of string format `name` (scripts/lib/formats.mjs), after making
- * sure it answers as ajv-formats does on every sample.
- */
-function formatCheck(name) {
-  const entry = Object.hasOwn(FORMAT_CHECKS, name) ? FORMAT_CHECKS[name] : undefined;
-  if (!entry) fail(`the schema uses format "${name}", which scripts/lib/formats.mjs does not implement; add it there`);
-  const reference = fullFormats[name];
-  const expected =
-    typeof reference === "function" ? reference : reference instanceof RegExp ? (s) => reference.test(s) : reference.validate;
-  for (const sample of FORMAT_SAMPLES) {
-    if (entry.check(sample) !== expected(sample)) {
-      fail(`format "${name}" of scripts/lib/formats.mjs disagrees with ajv-formats on ${JSON.stringify(sample)}`);
-    }
-  }
-  return entry;
-}
-
-/** The declarations of validators.js. */
-function buildValidatorTypes(ctx, names) {
-  const taken = new Set(names);
-  const pick = (base) => {
-    let name = base;
-    for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
-    taken.add(name);
-    return name;
-  };
-  const ns = pick("Types");
-  const errorObject = pick("AjvErrorObject");
-  const validator = pick("Validator");
-  const lines = [
-    header(ctx, "declarations of the ajv standalone validators"),
-    ...moduleComment(ctx, "validators", [
-      `One validator per definition of the ${ctx.revision} schema, compiled ahead of time (ajv standalone code),`,
-      "named as the definition: import the few a program needs and a bundler keeps only those.",
-    ]),
-    `import type { ErrorObject as ${errorObject} } from "ajv";`,
-    `import type * as ${ns} from "./types.js";`,
-    "",
-    "/**",
-    " * A validator compiled ahead of time from one schema definition. Calling it",
-    " * returns true when `data` matches the definition (and narrows `data` to its",
-    " * type); otherwise false, with the problems on `errors`.",
-    " *",
-    " * `errors` holds ajv's error objects after a call that returned false",
-    " * (`instancePath` is a JSON Pointer into `data`), `null` after one that",
-    " * returned true, and is absent before the first call. It belongs to the",
-    " * function, so read it before the next call.",
-    " */",
-    `export interface ${validator}<Value> {`,
-    "  (data: unknown): data is Value;",
-    `  errors?: ${errorObject}[] | null;`,
-    "}",
-    "",
-  ];
-  for (const name of names) {
-    lines.push(
-      `/** Validates a value against the schema's \`#/$defs/${name}\`, narrowing it to {@link ${ns}.${name}}. */`,
-      `export declare const ${name}: ${validator}<${ns}.${name}>;`,
-    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -791,29 +345,32 @@ function buildMethods(ctx) {
   return `${lines.join("\n")}\n`;
 }
 
-// ---------------------------------------------------------------------------
-
-/**
- * `validate.ts`: the by-name `validate()` over the validators, the same for
- * every revision; made from scripts/templates/validate.ts.txt with the
- * revision, the package name and the number of definitions filled in.
- */
-function buildValidate(ctx, names) {
-  const template = readFileSync(join(root, "scripts", "templates", "validate.ts.txt"), "utf8");
-  const body = template
-    .replaceAll("{{REVISION}}", ctx.revision)
-    .replaceAll("{{PACKAGE}}", `@x/${ctx.pin.package}`)
-    .replaceAll("{{COUNT}}", String(names.length));
-  return `${header(ctx, "validate(), the by-name check over the validators")}\n${body}`;
+/** types.ts of `revision` alone, as generate() makes it (for the revision comparison, which needs nothing else). */
+export async function generateTypes(revision) {
+  const ctx = loadRevision(revision);
+  return buildTypes(ctx, checkSchema(ctx.schema));
 }
 
-/** Generates the files of `revision` (seven, plus two per schema group); returns {files: {name: text}, packageName, defaultOut}. */
+/** Generates the files of `revision` (ten, plus two per schema group); returns {files: {name: text}, packageName, defaultOut}. */
 export async function generate(revision) {
   const ctx = loadRevision(revision);
   const names = checkSchema(ctx.schema);
   const types = await buildTypes(ctx, names);
   const validators = postProcessValidators(compileValidators(ctx, names), ctx, names);
   const validatorTypes = buildValidatorTypes(ctx, names);
+  let strictForm;
+  try {
+    strictForm = strictDefinitions(ctx.schema, openPointers(ctx.schema, ctx.pin.strictOpen, { draft07: ctx.draft07 }));
+  } catch (error) {
+    if (error instanceof StrictSchemaError) fail(error.message);
+    throw error;
+  }
+  const strictValidators = postProcessValidators(
+    compileValidators(ctx, names, strictForm.defs),
+    ctx,
+    names,
+    "ajv standalone validators of the strict form of the schema (scripts/lib/strict.mjs: unknown members refused), one export per definition",
+  );
   const groupFiles = {};
   for (const [group, members] of schemaGroups(ctx, names)) {
     groupFiles[`schemas-${group}.js`] = buildSchemas(ctx, names, members, group);
@@ -825,7 +382,10 @@ export async function generate(revision) {
       "methods.ts": buildMethods(ctx),
       "validators.js": validators,
       "validators.d.ts": validatorTypes,
-      "validate.ts": buildValidate(ctx, names),
+      "validate.ts": buildCheck(ctx, names),
+      "strict-validators.js": strictValidators,
+      "strict-validators.d.ts": buildValidatorTypes(ctx, names, true),
+      "strict.ts": buildCheck(ctx, names, true),
       "schemas.js": buildSchemas(ctx, names),
       "schemas.d.ts": buildSchemaTypes(ctx, names),
       ...groupFiles,

@@ -55,6 +55,34 @@ export function eachSchema(schema, fn, pointer = "#") {
   );
 }
 
+/**
+ * The schema with its definitions under `$defs`, as 2020-12 names them. The
+ * schemas of 2025-06-18 and earlier are draft-07, which keeps them under
+ * `definitions` and points at them with `#/definitions/<Name>`: both are
+ * renamed (only where a keyword is, never inside a `const` or an `enum`).
+ * The two names hold the same thing, and a `$ref` is a JSON Pointer either
+ * way, so every draft-07 validator reads the renamed schema alike; the
+ * dialect (`$schema`) is kept. The generator and its outputs then handle one
+ * layout for every revision.
+ */
+export function definitionsAsDefs(schema) {
+  if (!isObject(schema) || !("definitions" in schema)) return schema;
+  if ("$defs" in schema) throw new Error("the schema has both definitions and $defs");
+  const renamed = mapSchema(schema, (s) =>
+    typeof s.$ref === "string" && s.$ref.startsWith("#/definitions/")
+      ? { ...s, $ref: `#/$defs/${s.$ref.slice("#/definitions/".length)}` }
+      : s,
+  );
+  const { definitions, ...rest } = renamed;
+  const out = {};
+  // Same key order as the file, `$defs` where `definitions` was.
+  for (const key of Object.keys(schema)) {
+    if (key === "definitions") out.$defs = definitions;
+    else out[key] = rest[key];
+  }
+  return out;
+}
+
 export function isObject(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }

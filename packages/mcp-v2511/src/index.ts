@@ -6,6 +6,8 @@
  * - `@x/mcp-v2511`: everything below (named exports only);
  * - `@x/mcp-v2511/validators`: one validator per schema definition, for
  *   programs that want a bundler to keep only the ones they use;
+ * - `@x/mcp-v2511/strict`: `validateStrict`, the same checks with unknown
+ *   members refused, for conformance tests;
  * - `@x/mcp-v2511/types`: the generated types alone (and the method table
  *   over them).
  *

@@ -9,6 +9,8 @@
  *   only the few validators the envelope needs (a small generated group);
  * - `@x/mcp-v2607/validators`: one validator per schema definition, for
  *   programs that want a bundler to keep only the ones they use;
+ * - `@x/mcp-v2607/strict`: `validateStrict`, the same checks with unknown
+ *   members refused, for conformance tests;
  * - `@x/mcp-v2607/types`: the generated types alone (and the method table
  *   over them), including the schema's own `ResultType` (a plain `string`).
  *
