@@ -50,7 +50,20 @@ const check = process.argv.includes("--check");
 
 // The order decides which package a type re-exported by several belongs to:
 // a definition's own package comes before every package that re-exports it.
-const ORDER = ["mcp-v2607", "mcp-v2511", "jsonrpc", "json-schema", "builders", "server", "client", "redis", "otel"];
+const ORDER = [
+  "mcp-v2607",
+  "mcp-v2511",
+  "mcp-v2506",
+  "mcp-v2503",
+  "mcp-v2411",
+  "jsonrpc",
+  "json-schema",
+  "builders",
+  "server",
+  "client",
+  "redis",
+  "otel",
+];
 
 /**
  * Types that public signatures name but no entry exports, each accepted for
