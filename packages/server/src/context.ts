@@ -34,10 +34,10 @@ import {
   type StandardElicitAnswer,
 } from "./mrtr/asks.js";
 import type { StandardSchemaV1 } from "./standard-schema.js";
-import type { Round } from "./mrtr/round.js";
+import type { Round } from "./revisions/2026-07-28/round.js";
 import type { JsonObject } from "./objects.js";
 import type { AuthInfo } from "./authorization.js";
-import type { LegacySession } from "./legacy/session.js";
+import type { LegacySession } from "./revisions/initialize/session.js";
 import { readTraceContext, type TraceContext } from "./telemetry.js";
 
 /**

@@ -24,12 +24,18 @@ import { isProtocolError, McpError, ResourceNotFoundError, reportToStderr } from
 import type { MethodEntry } from "./features/feature.js";
 import type { ToolsFeature } from "./features/tools/index.js";
 import { ASKING_METHODS } from "./mrtr/asks.js";
-import { type RoundSettings, runRound } from "./mrtr/run.js";
+import { type RoundSettings, runRound } from "./revisions/2026-07-28/run.js";
 import { copyOwn, isObject, type JsonObject } from "./objects.js";
 import { pageTextOf } from "./pagination.js";
-import { answerSessionMethod, checkClientAnswer, type EraMethod, hasLaterEnvelope, LATER_ONLY_METHODS } from "./legacy/era.js";
-import type { LegacySession } from "./legacy/session.js";
-import { type Revision, revision2511, revision2607 } from "./revision.js";
+import {
+  answerSessionMethod,
+  checkClientAnswer,
+  type EraMethod,
+  hasLaterEnvelope,
+  LATER_ONLY_METHODS,
+} from "./revisions/initialize/era.js";
+import type { LegacySession } from "./revisions/initialize/session.js";
+import { type Revision, revision2511, revision2607 } from "./revisions/revision.js";
 import { publishRequestRejected, rejectionsObserved } from "./telemetry.js";
 
 /** A JSON-RPC response produced by the dispatcher. */

@@ -41,9 +41,9 @@ import {
 } from "./features/tools/define.js";
 import { ToolsFeature } from "./features/tools/index.js";
 import { KeyRing } from "./keys.js";
-import { type InitializeRequestInfo, initializeResult, legacyVersions } from "./legacy/era.js";
-import type { LegacySession } from "./legacy/session.js";
-import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } from "./legacy/session.js";
+import { type InitializeRequestInfo, initializeResult, legacyVersions } from "./revisions/initialize/era.js";
+import type { LegacySession } from "./revisions/initialize/session.js";
+import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } from "./revisions/initialize/session.js";
 import { isObject, type JsonObject } from "./objects.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
 import { reportToStderr } from "./errors.js";

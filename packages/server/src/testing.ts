@@ -14,7 +14,7 @@
 import type { ClientCapabilities, InputRequest, InputRequests, RequestMetaObject } from "@x/mcp-v2607";
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, Method, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { createContext, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
-import { Round } from "./mrtr/round.js";
+import { Round } from "./revisions/2026-07-28/round.js";
 import type { JsonObject } from "./objects.js";
 
 /** Options of {@link buildContext}. */

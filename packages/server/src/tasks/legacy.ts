@@ -27,8 +27,8 @@ import { isTerminalTaskStatus, readTaskId, type TaskStatus } from "@x/mcp-v2607/
 import type { RequestContext, RunScope } from "../context.js";
 import { ClientRequestError, McpError } from "../errors.js";
 import { b64url, fromB64url, type KeyRing } from "../keys.js";
-import { checkClientAnswer, type EraMethod } from "../legacy/era.js";
-import type { LegacySession } from "../legacy/session.js";
+import { checkClientAnswer, type EraMethod } from "../revisions/initialize/era.js";
+import type { LegacySession } from "../revisions/initialize/session.js";
 import { copyOwn, isObject, type JsonObject } from "../objects.js";
 import type { LocalTask, TaskRunner } from "./runner.js";
 import type { TaskRecord } from "./store.js";

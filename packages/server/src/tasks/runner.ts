@@ -14,7 +14,7 @@ import { BusTopic, type EventBus } from "../bus.js";
 import type { Peer, TaskScope } from "../context.js";
 import { ClientRequestError, isProtocolError, McpError, SERVER_BUSY } from "../errors.js";
 import { isObject, type JsonObject } from "../objects.js";
-import { revision2607 } from "../revision.js";
+import { revision2607 } from "../revisions/revision.js";
 import { MemoryTaskStore, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 
 /** Default time to live of a task, in milliseconds (one hour). */

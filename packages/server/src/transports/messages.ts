@@ -7,7 +7,7 @@
 import { decodeJson, decodeJsonText, isResponseShaped, MissingDependencyError } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { errorOutcome, type Inbound, type Outcome, rejected } from "../dispatch.js";
-import type { LegacySession } from "../legacy/session.js";
+import type { LegacySession } from "../revisions/initialize/session.js";
 import type { McpServer } from "../server.js";
 import { rejectionsObserved } from "../telemetry.js";
 import { statusOf } from "./http/status.js";

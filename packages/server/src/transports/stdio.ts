@@ -17,8 +17,8 @@ import {
   responseText,
 } from "../dispatch.js";
 import { isProtocolError, SERVER_BUSY } from "../errors.js";
-import { earlierPingId, earlierRequestId, legacyValidators, readInitialize } from "../legacy/era.js";
-import { LegacySession } from "../legacy/session.js";
+import { earlierPingId, earlierRequestId, legacyValidators, readInitialize } from "../revisions/initialize/era.js";
+import { LegacySession } from "../revisions/initialize/session.js";
 import type { JsonObject } from "../objects.js";
 import { answerNow, type McpServer, partsOf } from "../server.js";
 import { Call } from "./call.js";

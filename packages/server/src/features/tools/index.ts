@@ -16,7 +16,7 @@ import { checkRequiredCapabilities, type Feature, type MethodTable, type ServerH
 import { defineTool, type RegisteredTool, type ToolConfig, type ToolHandler } from "./define.js";
 import { type RunToolOptions, runTool, type ToolRunResult } from "./run.js";
 import type { LocalTask, TaskRunner } from "../../tasks/runner.js";
-import { InputRequiredSignal } from "../../mrtr/round.js";
+import { InputRequiredSignal } from "../../revisions/2026-07-28/round.js";
 import { requireTasksExtension } from "../../tasks/feature.js";
 import { type LegacyTasks, legacyToolDefinition, readTaskMetadata } from "../../tasks/legacy.js";
 import type { JsonObject } from "../../objects.js";

@@ -7,7 +7,7 @@ import type { CallToolResult, InputRequiredResult } from "@x/mcp-v2607";
 import { boundText, boundValue, MESSAGE_LIMIT } from "../../actions/bound.js";
 import type { RequestContext, RunScope } from "../../context.js";
 import { isProtocolError } from "../../errors.js";
-import { roundEnded } from "../../mrtr/run.js";
+import { roundEnded } from "../../revisions/2026-07-28/run.js";
 import { asDigits, asParsed } from "../../numbers.js";
 import { copyOwn, type JsonObject } from "../../objects.js";
 import { formatProblems, nonFiniteProblem, type SchemaProblem } from "../../schema.js";

@@ -8,9 +8,9 @@
  * `input_required` result with a freshly sealed `requestState`.
  */
 import type { InputRequiredResult } from "@x/mcp-v2607";
-import type { RequestContext, RunScope } from "../context.js";
-import type { KeyRing } from "../keys.js";
-import type { JsonObject } from "../objects.js";
+import type { RequestContext, RunScope } from "../../context.js";
+import type { KeyRing } from "../../keys.js";
+import type { JsonObject } from "../../objects.js";
 import { Round } from "./round.js";
 import { openState, readInputResponses, type StateBinding, sealState } from "./state.js";
 

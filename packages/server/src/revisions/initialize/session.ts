@@ -11,9 +11,9 @@
 import type { RequestId } from "@x/mcp-v2511";
 import { ErrorCode, Method } from "@x/mcp-v2511/constants";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "@x/mcp-v2607";
-import { McpError } from "../errors.js";
-import { isObject, type JsonObject } from "../objects.js";
-import { errorCodeOf, publishMessageIgnored } from "../telemetry.js";
+import { McpError } from "../../errors.js";
+import { isObject, type JsonObject } from "../../objects.js";
+import { errorCodeOf, publishMessageIgnored } from "../../telemetry.js";
 
 /** Default time a server-to-client request waits for the client's answer: 60 000 ms. */
 export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
@@ -34,7 +34,7 @@ interface Pending {
   reject(error: Error): void;
 }
 
-import { ClientRequestError } from "../errors.js";
+import { ClientRequestError } from "../../errors.js";
 
 export { ClientRequestError };
 

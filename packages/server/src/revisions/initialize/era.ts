@@ -18,10 +18,10 @@ import { INITIALIZE_ERA_VERSIONS, negotiateProtocolVersion } from "@x/mcp-v2511/
 import { classify, type RequestId } from "@x/jsonrpc";
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from "@x/mcp-v2607";
 import { META_PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
-import type { RequestContext, RunScope } from "../context.js";
-import { ClientRequestError, McpError } from "../errors.js";
-import { asParsed } from "../numbers.js";
-import { isObject, type JsonObject } from "../objects.js";
+import type { RequestContext, RunScope } from "../../context.js";
+import { ClientRequestError, McpError } from "../../errors.js";
+import { asParsed } from "../../numbers.js";
+import { isObject, type JsonObject } from "../../objects.js";
 import type { LegacySession } from "./session.js";
 
 type Validators = typeof import("./validators.js");

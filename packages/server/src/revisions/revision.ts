@@ -9,8 +9,8 @@
 import type { Implementation } from "@x/mcp-v2607";
 import { META_SERVER_INFO, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { type EnvelopeCheck, readEnvelope } from "@x/mcp-v2607/wire";
-import { copyOwn, isObject, type JsonObject } from "./objects.js";
-import { resultText } from "./result-text.js";
+import { copyOwn, isObject, type JsonObject } from "../objects.js";
+import { resultText } from "../result-text.js";
 
 /** The revision-specific parts of the dispatcher. */
 export interface Revision {

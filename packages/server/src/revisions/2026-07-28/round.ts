@@ -4,8 +4,8 @@
  * and the signal that unwinds a handler whose ask must wait for the retry.
  */
 import type { InputRequests } from "@x/mcp-v2607";
-import type { JsonObject } from "../objects.js";
-import type { Ask, Kind, NotSupported } from "./asks.js";
+import type { JsonObject } from "../../objects.js";
+import type { Ask, Kind, NotSupported } from "../../mrtr/asks.js";
 
 /** Stands for an ask the client's capabilities rule out: it is answered "not supported", never asked. */
 const NOT_ASKED = Symbol("not asked");
