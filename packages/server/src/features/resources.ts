@@ -206,7 +206,7 @@ export function toReadResult(value: ReadHandlerResult, uri: string, mimeType: st
     return { resultType: "complete", contents: [entry] } as ReadResourceResult;
   }
   if (Array.isArray(value)) return { resultType: "complete", contents: value } as ReadResourceResult;
-  if (typeof value === "object" && value !== null) {
+  if (isObject(value)) {
     if (Array.isArray((value as ReadResourceResult).contents)) return value as ReadResourceResult;
     if (typeof (value as ResourceContents).uri === "string")
       return { resultType: "complete", contents: [value as ResourceContents] } as ReadResourceResult;
