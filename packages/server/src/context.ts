@@ -21,7 +21,6 @@ import type {
 } from "@x/mcp-v2607";
 import { META_LOG_LEVEL, Method } from "@x/mcp-v2607/constants";
 import {
-  ASKING_METHODS,
   type Ask,
   type AskOptions,
   askBuilders,
@@ -295,6 +294,8 @@ export interface ContextInit {
   clientInfo: Implementation | undefined;
   transport: TransportInfo;
   loggingEnabled: boolean;
+  /** Whether the method's handlers may ask the client (its entry's `asks`); else every ask is refused. */
+  asks: boolean;
   /** The validator of elicitation schemas (`ServerOptions.validator`); default the default one. */
   validator?: JsonSchemaValidator | undefined;
   /** The server's tool definitions (read when `ctx.tools` is read). */
@@ -523,7 +524,7 @@ class Context implements RequestContext {
   }
 
   async #run(asks: readonly Ask<unknown>[], name: string): Promise<unknown[]> {
-    if (!ASKING_METHODS.has(this.method)) {
+    if (!this.#init.asks) {
       throw new Error(`ctx.${name}: asks are only allowed in tools/call, prompts/get and resources/read handlers, not ${this.method}`);
     }
     const peer = this.#scope.task?.peer ?? this.#init.peer;

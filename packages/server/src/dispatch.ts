@@ -17,16 +17,14 @@ import {
   stringifyJson,
 } from "@x/jsonrpc";
 import type { JSONRPCErrorResponse, JSONRPCResultResponse, RequestId } from "@x/mcp-v2607";
-import { ErrorCode, Method } from "@x/mcp-v2607/constants";
+import { ErrorCode } from "@x/mcp-v2607/constants";
 import type { HeaderParam, RequestEnvelope } from "@x/mcp-v2607/wire";
 import { createContext, type Peer, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
 import { isProtocolError, McpError, ResourceNotFoundError, reportToStderr } from "./errors.js";
 import type { MethodEntry } from "./features/feature.js";
 import type { ToolsFeature } from "./features/tools/index.js";
-import { ASKING_METHODS } from "./mrtr/asks.js";
 import { type RoundSettings, runRound } from "./revisions/2026-07-28/run.js";
 import { copyOwn, isObject, type JsonObject } from "./objects.js";
-import { pageTextOf } from "./pagination.js";
 import {
   answerSessionMethod,
   checkClientAnswer,
@@ -92,10 +90,16 @@ export interface InboundRequest {
   params: JsonObject;
   envelope: RequestEnvelope;
   /**
-   * For `tools/call` of a registered tool: its `x-mcp-header` parameters,
-   * which Streamable HTTP mirrors in `Mcp-Param-*` headers; else `undefined`.
+   * The parameters its method's entry says Streamable HTTP mirrors in
+   * `Mcp-Param-*` headers (a `tools/call` of a tool with `x-mcp-header`
+   * parameters); else `undefined`.
    */
   headerParams: readonly HeaderParam[] | undefined;
+  /**
+   * Its method's entry in the table it is answered from, looked up as it was read.
+   * @internal
+   */
+  entry?: MethodEntry | undefined;
   /**
    * The `initialize`-era session the request arrived on (spec 2025-11-25);
    * `undefined` for a 2026-07-28 request. Its envelope is then the session's.
@@ -174,7 +178,6 @@ export class Dispatcher {
   readonly #table: ReadonlyMap<string, MethodEntry>;
   readonly #revisions: ReadonlyMap<string, Revision> = new Map([[revision2607.version, revision2607]]);
   readonly #settings: DispatchSettings;
-  readonly #tools: ToolsFeature;
   readonly #toolList: () => ReturnType<ToolsFeature["list"]>;
   readonly #eraMethods: ReadonlyMap<string, EraMethod>;
 
@@ -187,7 +190,6 @@ export class Dispatcher {
   ) {
     this.#table = table;
     this.#settings = settings;
-    this.#tools = tools;
     this.#toolList = () => tools.list();
     this.#eraMethods = eraMethods;
   }
@@ -210,9 +212,10 @@ export class Dispatcher {
       if (method === "initialize" && !hasLaterEnvelope(params)) return { kind: "initialize", id, params };
       const check = revision2607.readEnvelope(params);
       if (!check.ok) return refused(id, check.code, check.message);
-      const name = params.name;
-      const headerParams = method === Method.ToolsCall && typeof name === "string" ? this.#tools.get(name)?.headerParams : undefined;
-      return { kind: "request", id, method, params, envelope: check.envelope, headerParams };
+      // Resolved once here: the transport checks the header mirrors it names, the dispatcher runs it.
+      const entry = this.#table.get(method);
+      const headerParams = entry?.headerParams?.(params);
+      return { kind: "request", id, method, params, envelope: check.envelope, headerParams, entry };
     }
     // A response, well formed or not, is passed on to be dropped: an error answer would carry its
     // id, which the client could take for the answer to a request of its own.
@@ -257,10 +260,21 @@ export class Dispatcher {
         clientCapabilities: session.clientCapabilities,
         clientInfo: session.clientInfo,
       };
-      return { kind: "request", id, method, params, envelope, headerParams: undefined, session };
+      const entry = this.#eraMethods.get(method) === undefined && !LATER_ONLY_METHODS.has(method) ? this.#table.get(method) : undefined;
+      return { kind: "request", id, method, params, envelope, headerParams: undefined, session, entry };
     }
     if (classified.kind !== "invalid") return classified;
     return refused(classified.id, ErrorCode.InvalidRequest, classified.message);
+  }
+
+  /**
+   * The OAuth scopes the registration a request names requires (its
+   * method's entry's `requiredScopes`), or `undefined` for none.
+   */
+  requiredScopes(request: InboundRequest): readonly string[] | undefined {
+    const entry = request.entry ?? this.#table.get(request.method);
+    const scopes = entry?.requiredScopes?.(request.params);
+    return scopes !== undefined && scopes.length > 0 ? scopes : undefined;
   }
 
   /**
@@ -283,24 +297,30 @@ export class Dispatcher {
         "message",
       );
     }
-    const entry = this.#table.get(method);
+    const entry = request.entry ?? this.#table.get(method);
     if (!entry?.enabled()) return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, "message");
     const scope: RunScope = { lossless: request.lossless };
-    const ctx = this.#context(request, transport, scope);
-    // The table is keyed by method; its params are what the client sent (see methods.ts).
-    const handle = entry.handle as (params: JsonObject, ctx: RequestContext, t: TransportInfo, s: RunScope) => unknown;
+    const ctx = this.#context(request, transport, scope, entry.asks === true);
     // A handler that answers synchronously (most tools) is answered
     // synchronously: no promise, no microtask between request and response.
     let running: unknown;
     try {
-      running = ASKING_METHODS.has(method)
-        ? runRound(this.#settings, params, ctx, scope, () => handle(params, ctx, transport, scope), transport.manyInstances === true)
-        : handle(params, ctx, transport, scope);
+      running =
+        entry.asks === true
+          ? runRound(
+              this.#settings,
+              params,
+              ctx,
+              scope,
+              () => entry.handle(params, ctx, transport, scope),
+              transport.manyInstances === true,
+            )
+          : entry.handle(params, ctx, transport, scope);
     } catch (error) {
       return this.failed(error, id, method);
     }
-    if (running instanceof Promise) return this.#whenAnswered(running, id, method, revision);
-    return this.#answered(running, id, method, revision);
+    if (running instanceof Promise) return this.#whenAnswered(running, id, method, entry, revision);
+    return this.#answered(running, id, method, entry, revision);
   }
 
   /**
@@ -309,9 +329,9 @@ export class Dispatcher {
    * its whole scope (the params, the context, the run's scope) for as long as
    * the handler runs, which for `subscriptions/listen` is the whole stream.
    */
-  #whenAnswered(running: Promise<unknown>, id: RequestId, method: string, revision: Revision): Promise<Outcome> {
+  #whenAnswered(running: Promise<unknown>, id: RequestId, method: string, entry: MethodEntry, revision: Revision): Promise<Outcome> {
     return running.then(
-      (result) => this.#answered(result, id, method, revision),
+      (result) => this.#answered(result, id, method, entry, revision),
       (error) => this.failed(error, id, method),
     );
   }
@@ -341,19 +361,18 @@ export class Dispatcher {
       return failed(error);
     }
     const era = this.#eraMethods.get(method);
-    const entry = era ?? (LATER_ONLY_METHODS.has(method) ? undefined : this.#table.get(method));
+    const shared = era === undefined && !LATER_ONLY_METHODS.has(method) ? this.#table.get(method) : undefined;
+    const entry = era ?? shared;
     if (!entry?.enabled()) return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, "message");
     const scope: RunScope = { direct: true, session, lossless: request.lossless };
-    const ctx = this.#context(request, transport, scope, {
+    const ctx = this.#context(request, transport, scope, shared?.asks === true, {
       get logLevel() {
         return session.logLevel;
       },
       ask: (askMethod, askParams, signal) =>
         session.request(askMethod, askParams, id, signal).then((answer) => checkClientAnswer(askMethod, answer)),
     });
-    const handle = era
-      ? (p: JsonObject, c: RequestContext, _t: TransportInfo, s: RunScope) => era.handle(p, c, s)
-      : (entry.handle as (params: JsonObject, ctx: RequestContext, t: TransportInfo, s: RunScope) => unknown);
+    const handle = era ? (p: JsonObject, c: RequestContext, _t: TransportInfo, s: RunScope) => era.handle(p, c, s) : entry.handle;
     let running: unknown;
     try {
       running = handle(params, ctx, transport, scope);
@@ -365,7 +384,7 @@ export class Dispatcher {
       return running.then(
         (result) => {
           scope.direct = false;
-          return this.#answered(result, id, method, revision2511);
+          return this.#answered(result, id, method, entry, revision2511);
         },
         (error) => {
           scope.direct = false;
@@ -374,11 +393,11 @@ export class Dispatcher {
       );
     }
     scope.direct = false;
-    return this.#answered(running, id, method, revision2511);
+    return this.#answered(running, id, method, entry, revision2511);
   }
 
-  /** The handler context of `request`, for either era (`peer`: an initialize-era session's requests to the client). */
-  #context(request: InboundRequest, transport: TransportInfo, scope: RunScope, peer?: Peer): RequestContext {
+  /** The handler context of `request`, for either era (`asks`: its method may ask; `peer`: an initialize-era session's requests to the client). */
+  #context(request: InboundRequest, transport: TransportInfo, scope: RunScope, asks: boolean, peer?: Peer): RequestContext {
     const { id, method, envelope } = request;
     return createContext({
       requestId: id,
@@ -389,6 +408,7 @@ export class Dispatcher {
       clientInfo: envelope.clientInfo,
       transport,
       loggingEnabled: this.#settings.loggingEnabled,
+      asks,
       validator: this.#settings.validator,
       tools: this.#toolList,
       scope,
@@ -397,14 +417,15 @@ export class Dispatcher {
   }
 
   /** The response carrying a handler's result, stamped for its revision (a result that cannot be stamped is a fault). */
-  #answered(result: unknown, id: RequestId, method: string, revision: Revision): Outcome {
+  #answered(result: unknown, id: RequestId, method: string, entry: MethodEntry | EraMethod, revision: Revision): Outcome {
     try {
       const info = this.#settings.info;
       // Where the text is written, the result is read once, into a plain copy, and both the stamped
       // response and its text come from that copy: a getter or proxy cannot make them differ.
       const textual = revision.stampText !== undefined && isObject(result) && (typeof id === "string" || typeof id === "number");
-      // A list page the server made itself (a plain object, its text kept with the page): no copy, no second walk.
-      const known = textual && method === Method.ToolsList ? pageTextOf(result) : undefined;
+      // A result whose feature kept its text (a list page): no copy, no second walk.
+      const textOf = "textOf" in entry ? entry.textOf : undefined;
+      const known = textual && textOf !== undefined ? textOf(result) : undefined;
       const source = textual && known === undefined ? copyOwn(result) : result;
       const response = resultResponse(id, revision.stamp(source as JsonObject, info)) as JSONRPCResultResponse;
       const text = textual ? revision.stampText?.(source, info, known) : undefined;

@@ -70,8 +70,8 @@ function keysFrom(option: ServerOptions["requestStateKeys"]): Uint8Array[] {
 export interface ServerParts {
   readonly dispatcher: Dispatcher;
   readonly tools: ToolsFeature;
-  /** The `requiredScopes` of the tool, resource (or template) or prompt a request names; `undefined` for none. */
-  requiredScopes(method: string, params: JsonObject): readonly string[] | undefined;
+  /** The `requiredScopes` of the registration a request names (its method's entry says which); `undefined` for none. */
+  requiredScopes(request: InboundRequest): readonly string[] | undefined;
   /** What the `initialize`-era transports need (internal). */
   readonly legacy: LegacyParts;
 }
@@ -225,7 +225,7 @@ export class McpServer {
     this.#follow();
     const table = new Map<string, MethodEntry>();
     for (const feature of this.#features) {
-      for (const [method, entry] of Object.entries(feature.methods)) table.set(method, entry as MethodEntry);
+      for (const [method, entry] of Object.entries(feature.methods)) if (entry !== undefined) table.set(method, entry);
     }
     const versions = options.protocolVersions ?? [PROTOCOL_VERSION, ...INITIALIZE_ERA_VERSIONS];
     if (
@@ -251,6 +251,7 @@ export class McpServer {
         clientInfo: opening.info.clientInfo,
         transport: opening.transport,
         loggingEnabled: false,
+        asks: false,
       });
       try {
         return owner(ctx) !== "";
@@ -600,27 +601,6 @@ export class McpServer {
   }
 
   /** {@link McpServer.execute}, but an answer ready at once comes back as a value. */
-  #requiredScopes(method: string, params: JsonObject): readonly string[] | undefined {
-    const scopes =
-      method === "tools/call" && typeof params.name === "string"
-        ? this.#tools.get(params.name)?.requiredScopes
-        : method === "prompts/get" && typeof params.name === "string"
-          ? this.#prompts.get(params.name)?.config.requiredScopes
-          : method === "resources/read" && typeof params.uri === "string"
-            ? this.#resources.requiredScopes(params.uri)
-            : method === "completion/complete" && isObject(params.ref)
-              ? this.#completionScopes(params.ref)
-              : undefined;
-    return scopes !== undefined && scopes.length > 0 ? scopes : undefined;
-  }
-
-  /** A completion of a scoped prompt's arguments or template's variables needs the same scopes as using it. */
-  #completionScopes(ref: JsonObject): readonly string[] | undefined {
-    if (ref.type === "ref/prompt" && typeof ref.name === "string") return this.#prompts.get(ref.name)?.config.requiredScopes;
-    if (ref.type === "ref/resource" && typeof ref.uri === "string") return this.#resources.templateOf(ref.uri)?.config.requiredScopes;
-    return undefined;
-  }
-
   #answer(request: InboundRequest, transport: TransportInfo): Outcome | Promise<Outcome> {
     const outcome = this.#dispatcher.answer(request, transport);
     // No extra promise per request unless someone watches x-mcp:request:rejected.
@@ -636,7 +616,7 @@ export class McpServer {
       dispatcher: server.#dispatcher,
       tools: server.#tools,
       legacy: server.#legacy,
-      requiredScopes: (method, params) => server.#requiredScopes(method, params),
+      requiredScopes: (request) => server.#dispatcher.requiredScopes(request),
     });
     // A subclass that overrides execute() (an access gate, logging...) is
     // answered through its override.

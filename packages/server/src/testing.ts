@@ -15,6 +15,7 @@ import type { ClientCapabilities, InputRequest, InputRequests, RequestMetaObject
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, Method, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { createContext, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
 import { Round } from "./revisions/2026-07-28/round.js";
+import { isAskingMethod } from "./methods.js";
 import type { JsonObject } from "./objects.js";
 
 /** Options of {@link buildContext}. */
@@ -53,15 +54,17 @@ export function buildContext(options: BuildContextOptions = {}): RequestContext 
   const transport: TransportInfo = {};
   if (options.signal) transport.signal = options.signal;
   if (options.assigns) transport.assigns = options.assigns;
+  const method = options.method ?? Method.ToolsCall;
   const ctx = createContext({
     requestId: "test",
-    method: options.method ?? Method.ToolsCall,
+    method,
     meta,
     protocolVersion: PROTOCOL_VERSION,
     clientCapabilities,
     clientInfo: undefined,
     transport,
     loggingEnabled: false,
+    asks: isAskingMethod(method),
     scope: state,
   });
   states.set(ctx, state);

@@ -138,6 +138,8 @@ export class PromptsFeature implements Feature {
     },
     [Method.PromptsGet]: {
       enabled: () => this.#prompts.size > 0,
+      asks: true,
+      requiredScopes: (params) => (typeof params.name === "string" ? this.#prompts.get(params.name)?.config.requiredScopes : undefined),
       handle: async (params, ctx) => {
         const name: unknown = params.name;
         if (typeof name !== "string") throw new McpError(ErrorCode.InvalidParams, "Invalid params: name must be a string");

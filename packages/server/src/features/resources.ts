@@ -262,6 +262,8 @@ export class ResourcesFeature implements Feature {
     },
     [Method.ResourcesRead]: {
       enabled: this.#enabled,
+      asks: true,
+      requiredScopes: (params) => (typeof params.uri === "string" ? this.requiredScopes(params.uri) : undefined),
       handle: (params, ctx) => this.#read(params.uri, ctx),
     },
   };

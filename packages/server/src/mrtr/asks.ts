@@ -128,9 +128,6 @@ export interface Ask<T> {
   readonly __answer?: T;
 }
 
-/** The methods on which a server may answer `input_required` (spec: mrtr). */
-export const ASKING_METHODS: ReadonlySet<string> = new Set([Method.ToolsCall, Method.PromptsGet, Method.ResourcesRead]);
-
 /** The compiled `requestedSchema`s of the last 256 distinct schema texts, per validator. */
 const answerSchemas = new WeakMap<JsonSchemaValidator, Map<string, CompiledSchema>>();
 /**

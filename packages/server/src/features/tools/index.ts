@@ -11,7 +11,7 @@ import { declaresTasks } from "@x/mcp-v2607/tasks";
 import type { RequestContext, RunScope } from "../../context.js";
 import { McpError } from "../../errors.js";
 import { frozenJsonCopy, isObject } from "../../objects.js";
-import { PageCache } from "../../pagination.js";
+import { PageCache, pageTextOf } from "../../pagination.js";
 import { checkRequiredCapabilities, type Feature, type MethodTable, type ServerHost } from "../feature.js";
 import { defineTool, type RegisteredTool, type ToolConfig, type ToolHandler } from "./define.js";
 import { type RunToolOptions, runTool, type ToolRunResult } from "./run.js";
@@ -81,6 +81,8 @@ export class ToolsFeature implements Feature {
   readonly methods: MethodTable = {
     [Method.ToolsList]: {
       enabled: () => this.#tools.size > 0,
+      // The page results a PageCache made keep their text.
+      textOf: pageTextOf,
       handle: (params, ctx) => {
         const pages = this.#pagesOf(ctx.protocolVersion === PROTOCOL_VERSION);
         return pages.result(this.#host.keys, Method.ToolsList, "tools", params.cursor, this.#host.hints(Method.ToolsList));
@@ -88,6 +90,9 @@ export class ToolsFeature implements Feature {
     },
     [Method.ToolsCall]: {
       enabled: () => this.#tools.size > 0,
+      asks: true,
+      headerParams: (params) => this.#named(params)?.headerParams,
+      requiredScopes: (params) => this.#named(params)?.requiredScopes,
       handle: (params, ctx, _transport, scope) => {
         const name: unknown = params.name;
         if (typeof name !== "string") throw new McpError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
@@ -145,6 +150,12 @@ export class ToolsFeature implements Feature {
       },
     },
   };
+
+  /** The registered tool a request's `params.name` names, if any. */
+  #named(params: JsonObject): RegisteredTool | undefined {
+    const name = params.name;
+    return typeof name === "string" ? this.#tools.get(name) : undefined;
+  }
 
   /**
    * Lets task-supporting tools run as tasks (the server's runner, who owns a

@@ -832,7 +832,7 @@ function registrationScopes(core: Core, ex: Exchange): HttpAnswer | undefined {
   const auth = core.auth;
   if (auth === undefined || ex.inbound!.kind !== "request") return undefined;
   const inbound = ex.inbound as InboundRequest;
-  const needed = partsOf(core.server).requiredScopes(inbound.method, inbound.params);
+  const needed = partsOf(core.server).requiredScopes(inbound);
   if (needed === undefined || missingScopes(needed, ex.auth!.scopes).length === 0) return undefined;
   // All the scopes of the operation in one challenge, so one step-up is enough (spec: "Scope Challenge Handling").
   return authRefusal(

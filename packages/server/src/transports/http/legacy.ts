@@ -21,7 +21,6 @@ import { errorOutcome, type InboundRequest, initializeRefused, internalErrorOutc
 import { isProtocolError } from "../../errors.js";
 import { legacyValidators, readInitialize, selectsLaterEra } from "../../revisions/initialize/era.js";
 import { LegacySession } from "../../revisions/initialize/session.js";
-import { ASKING_METHODS } from "../../mrtr/asks.js";
 import type { JsonObject } from "../../objects.js";
 import { answerNow, type LegacyChange, type LegacyParts, type McpServer, partsOf } from "../../server.js";
 import { Call } from "../call.js";
@@ -379,7 +378,7 @@ export class LegacyHttp {
     // A method that may ask the client gets its SSE stream (and its priming event, for a resume
     // after a dropped connection) as soon as it is known to run on; one answered at once gets
     // JSON, as there is nothing to resume.
-    if (outcome instanceof Promise && !streamAnswer && accepts.sse && ASKING_METHODS.has(inbound.method)) start();
+    if (outcome instanceof Promise && !streamAnswer && accepts.sse && inbound.entry?.asks === true) start();
     return settleAnswer(
       outcome,
       inbound,
