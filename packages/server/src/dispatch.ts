@@ -19,11 +19,13 @@ import {
 import type { JSONRPCErrorResponse, JSONRPCResultResponse, RequestId } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import type { HeaderParam, RequestEnvelope } from "@x/mcp-v2607/wire";
-import { createContext, type Peer, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
+import { createContext, type RequestContext, type TransportInfo } from "./context.js";
 import { isProtocolError, McpError, ResourceNotFoundError, reportToStderr } from "./errors.js";
 import type { MethodEntry } from "./features/feature.js";
 import type { ToolsFeature } from "./features/tools/index.js";
 import { type RoundSettings, runRound } from "./revisions/2026-07-28/run.js";
+import { type AskRoute, RequestRoute } from "./route.js";
+import { type RunScope, runScope } from "./scope.js";
 import { copyOwn, isObject, type JsonObject } from "./objects.js";
 import {
   answerSessionMethod,
@@ -33,7 +35,7 @@ import {
   LATER_ONLY_METHODS,
 } from "./revisions/initialize/era.js";
 import type { LegacySession } from "./revisions/initialize/session.js";
-import { type Revision, revision2511, revision2607 } from "./revisions/revision.js";
+import { type LevelSource, type Revision, revision2511, revision2607 } from "./revisions/revision.js";
 import { publishRequestRejected, rejectionsObserved } from "./telemetry.js";
 
 /** A JSON-RPC response produced by the dispatcher. */
@@ -299,27 +301,23 @@ export class Dispatcher {
     }
     const entry = request.entry ?? this.#table.get(method);
     if (!entry?.enabled()) return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, "message");
-    const scope: RunScope = { lossless: request.lossless };
-    const ctx = this.#context(request, transport, scope, entry.asks === true);
+    const scope = runScope(undefined, request.lossless);
+    const ctx = this.#context(request, transport, scope, entry.asks === true, undefined);
     // A handler that answers synchronously (most tools) is answered
     // synchronously: no promise, no microtask between request and response.
     let running: unknown;
     try {
+      // A method that may ask runs as one round, its route for the asks.
       running =
-        entry.asks === true
-          ? runRound(
-              this.#settings,
-              params,
-              ctx,
-              scope,
-              () => entry.handle(params, ctx, transport, scope),
-              transport.manyInstances === true,
-            )
-          : entry.handle(params, ctx, transport, scope);
+        entry.asks === true ? runRound(this.#settings, entry, params, ctx, transport, scope) : entry.handle(params, ctx, transport, scope);
     } catch (error) {
+      scope.route.finish();
       return this.failed(error, id, method);
     }
-    if (running instanceof Promise) return this.#whenAnswered(running, id, method, entry, revision);
+    // The route set for this run (a task's, set later, lives on without it).
+    const route = scope.route;
+    if (running instanceof Promise) return this.#whenAnswered(running, id, method, entry, revision, route);
+    route.finish();
     return this.#answered(running, id, method, entry, revision);
   }
 
@@ -329,10 +327,23 @@ export class Dispatcher {
    * its whole scope (the params, the context, the run's scope) for as long as
    * the handler runs, which for `subscriptions/listen` is the whole stream.
    */
-  #whenAnswered(running: Promise<unknown>, id: RequestId, method: string, entry: MethodEntry, revision: Revision): Promise<Outcome> {
+  #whenAnswered(
+    running: Promise<unknown>,
+    id: RequestId,
+    method: string,
+    entry: MethodEntry,
+    revision: Revision,
+    route: AskRoute,
+  ): Promise<Outcome> {
     return running.then(
-      (result) => this.#answered(result, id, method, entry, revision),
-      (error) => this.failed(error, id, method),
+      (result) => {
+        route.finish();
+        return this.#answered(result, id, method, entry, revision);
+      },
+      (error) => {
+        route.finish();
+        return this.failed(error, id, method);
+      },
     );
   }
 
@@ -364,40 +375,49 @@ export class Dispatcher {
     const shared = era === undefined && !LATER_ONLY_METHODS.has(method) ? this.#table.get(method) : undefined;
     const entry = era ?? shared;
     if (!entry?.enabled()) return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, "message");
-    const scope: RunScope = { direct: true, session, lossless: request.lossless };
-    const ctx = this.#context(request, transport, scope, shared?.asks === true, {
-      get logLevel() {
-        return session.logLevel;
-      },
-      ask: (askMethod, askParams, signal) =>
-        session.request(askMethod, askParams, id, signal).then((answer) => checkClientAnswer(askMethod, answer)),
-    });
-    const handle = era ? (p: JsonObject, c: RequestContext, _t: TransportInfo, s: RunScope) => era.handle(p, c, s) : entry.handle;
+    const scope = runScope(session, request.lossless);
+    const ctx = this.#context(request, transport, scope, shared?.asks === true, SESSION_LEVELS);
+    if (shared?.asks === true) {
+      // Asks are requests on the session, on the stream of this request, checked with the era's validators.
+      scope.route = new RequestRoute(
+        (askMethod, askParams, signal) =>
+          session.request(askMethod, askParams, id, signal).then((answer) => checkClientAnswer(askMethod, answer)),
+        false,
+      );
+    }
+    const route = scope.route;
     let running: unknown;
     try {
-      running = handle(params, ctx, transport, scope);
+      // The era's own handler, else the shared one (found above, since `era` is not).
+      running = era !== undefined ? era.handle(params, ctx, scope) : shared?.handle(params, ctx, transport, scope);
     } catch (error) {
-      scope.direct = false;
+      route.finish();
       return failed(error);
     }
     if (running instanceof Promise) {
       return running.then(
         (result) => {
-          scope.direct = false;
+          route.finish();
           return this.#answered(result, id, method, entry, revision2511);
         },
         (error) => {
-          scope.direct = false;
+          route.finish();
           return failed(error);
         },
       );
     }
-    scope.direct = false;
+    route.finish();
     return this.#answered(running, id, method, entry, revision2511);
   }
 
-  /** The handler context of `request`, for either era (`asks`: its method may ask; `peer`: an initialize-era session's requests to the client). */
-  #context(request: InboundRequest, transport: TransportInfo, scope: RunScope, asks: boolean, peer?: Peer): RequestContext {
+  /** The handler context of `request`, for either era (`asks`: its method may ask; `levels`: where its log level is read, default `_meta`). */
+  #context(
+    request: InboundRequest,
+    transport: TransportInfo,
+    scope: RunScope,
+    asks: boolean,
+    levels: LevelSource | undefined,
+  ): RequestContext {
     const { id, method, envelope } = request;
     return createContext({
       requestId: id,
@@ -412,7 +432,7 @@ export class Dispatcher {
       validator: this.#settings.validator,
       tools: this.#toolList,
       scope,
-      peer,
+      levels,
     });
   }
 
@@ -475,6 +495,11 @@ export function initializeRefused(id: RequestId, params: JsonObject, supported: 
     "message",
   );
 }
+
+/** The level an `initialize`-era session's client set with `logging/setLevel` (none until it does). */
+const SESSION_LEVELS: LevelSource = {
+  logLevel: (_meta, binding) => (binding as LegacySession | undefined)?.logLevel,
+};
 
 function refused(id: RequestId | undefined, code: number, message: string): Inbound {
   return { kind: "error", outcome: errorOutcome(id, code, message, undefined, "message") };

@@ -53,7 +53,7 @@ export {
   type StandardElicitAnswer,
   type StandardElicitResult,
 } from "./mrtr/asks.js";
-export { InputRequiredSignal } from "./revisions/2026-07-28/round.js";
+export { InputRequiredSignal } from "./route.js";
 export type { ServerInfo, ServerOptions, TasksOptions } from "./options.js";
 export { BusTopic, type BusTopicName, type EventBus, MemoryEventBus } from "./bus.js";
 export {

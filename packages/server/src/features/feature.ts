@@ -10,11 +10,12 @@ import type { ClientCapabilities, Implementation, InputRequiredResult, ServerCap
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import type { HeaderParam } from "@x/mcp-v2607/wire";
 import type { CacheableMethod } from "../cache.js";
-import type { RequestContext, RunScope, TransportInfo } from "../context.js";
+import type { RequestContext, TransportInfo } from "../context.js";
 import { McpError } from "../errors.js";
 import type { KeyRing } from "../keys.js";
 import type { AskingMethod, ParamsOf, ResultOf, ServerMethod } from "../methods.js";
 import { isObject, type JsonObject } from "../objects.js";
+import type { RunScope } from "../scope.js";
 import type { ListKind } from "./subscriptions.js";
 
 /** What the server shares with its features. */

@@ -6,11 +6,27 @@
  * `initialize` era (2025-11-25 and the versions that share its handshake),
  * whose requests a transport marks with their session (see `legacy/`).
  */
-import type { Implementation } from "@x/mcp-v2607";
+import type { Implementation, LoggingLevel, RequestMetaObject } from "@x/mcp-v2607";
 import { META_SERVER_INFO, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { type EnvelopeCheck, readEnvelope } from "@x/mcp-v2607/wire";
 import { copyOwn, isObject, type JsonObject } from "../objects.js";
 import { resultText } from "../result-text.js";
+
+/** Where a handler's context reads the level of log messages the client asked for. */
+export interface LevelSource {
+  /** The level for a request with `_meta` `meta` that came on `binding`; `undefined`: the client asked for none. */
+  logLevel(meta: RequestMetaObject, binding: Binding | undefined): LoggingLevel | undefined;
+}
+
+/**
+ * A connection or session that carries requests of one revision (an
+ * `initialize`-era session), as a transport holds it: handed to `inspect`
+ * with each message that came on it, and opaque to everything but its revision.
+ */
+export interface Binding {
+  /** Its id in diagnostics (a session id; `""` where the transport names none). */
+  readonly id: string;
+}
 
 /** The revision-specific parts of the dispatcher. */
 export interface Revision {

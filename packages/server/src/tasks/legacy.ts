@@ -24,7 +24,8 @@ import type { ServerCapabilities as LegacyCapabilities, Task as LegacyTask } fro
 import { ErrorCode, META_RELATED_TASK, Method } from "@x/mcp-v2511/constants";
 import type { JSONRPCNotification, Tool } from "@x/mcp-v2607";
 import { isTerminalTaskStatus, readTaskId, type TaskStatus } from "@x/mcp-v2607/tasks";
-import type { RequestContext, RunScope } from "../context.js";
+import type { RequestContext } from "../context.js";
+import type { RunScope } from "../scope.js";
 import { ClientRequestError, McpError } from "../errors.js";
 import { b64url, fromB64url, type KeyRing } from "../keys.js";
 import { checkClientAnswer, type EraMethod } from "../revisions/initialize/era.js";
@@ -110,6 +111,11 @@ function related(params: JsonObject | undefined, taskId: string): JsonObject {
 
 const CURSOR_PURPOSE = "x-mcp:tasks-cursor";
 
+/** The session a request of this era came on (its binding). */
+function sessionOf(scope: RunScope): LegacySession | undefined {
+  return scope.binding as LegacySession | undefined;
+}
+
 function taskIdOf(params: JsonObject): string {
   const read = readTaskId(params);
   if (!read.ok) throw new McpError(ErrorCode.InvalidParams, read.message);
@@ -162,12 +168,13 @@ export class LegacyTasks {
 
   /**
    * Makes the task of a call (`params.task` read by {@link readTaskMetadata}):
-   * stored before the call is answered; on `session`, its progress and log
-   * messages and its status changes go to the session.
+   * stored before the call is answered; its progress and log messages and
+   * its status changes go to the session the call (run by `scope`) came on.
    * @throws McpError(-32000) when the caller holds too many tasks or the store is full.
    */
-  async create(ctx: RequestContext, session: LegacySession | undefined, ttlMs: number | undefined): Promise<LocalTask> {
+  async create(ctx: RequestContext, scope: RunScope, ttlMs: number | undefined): Promise<LocalTask> {
     const local = await this.#runner.create(this.#owner(ctx), Method.ToolsCall, ttlMs);
+    const session = sessionOf(scope);
     if (session) {
       const taskId = local.taskId;
       local.notify = (notification: JSONRPCNotification) =>
@@ -231,7 +238,7 @@ export class LegacyTasks {
   async #result(params: JsonObject, ctx: RequestContext, scope: RunScope): Promise<JsonObject> {
     const taskId = taskIdOf(params);
     const owner = this.#owner(ctx);
-    const session = scope.session;
+    const session = sessionOf(scope);
     // Aborted when this request ends, however: the asks it sent are then withdrawn.
     const over = new AbortController();
     const outer = ctx.signal;

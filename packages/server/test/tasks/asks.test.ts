@@ -5,7 +5,7 @@
 import { validate } from "@x/mcp-v2607";
 import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_TASK_ASK_ATTEMPTS } from "../../src/context.js";
+import { MAX_TASK_ASK_ATTEMPTS } from "../../src/route.js";
 import { McpServer } from "../../src/index.js";
 import { capabilities } from "../helpers.js";
 import { gate, nameSchema, start, tasks, waitFor } from "./fixture.js";

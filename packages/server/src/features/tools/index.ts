@@ -8,7 +8,7 @@ import type { JsonSchemaValidator } from "@x/json-schema";
 import type { ServerCapabilities, Tool } from "@x/mcp-v2607";
 import { ErrorCode, Method, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { declaresTasks } from "@x/mcp-v2607/tasks";
-import type { RequestContext, RunScope } from "../../context.js";
+import type { RequestContext } from "../../context.js";
 import { McpError } from "../../errors.js";
 import { frozenJsonCopy, isObject } from "../../objects.js";
 import { PageCache, pageTextOf } from "../../pagination.js";
@@ -16,7 +16,8 @@ import { checkRequiredCapabilities, type Feature, type MethodTable, type ServerH
 import { defineTool, type RegisteredTool, type ToolConfig, type ToolHandler } from "./define.js";
 import { type RunToolOptions, runTool, type ToolRunResult } from "./run.js";
 import type { LocalTask, TaskRunner } from "../../tasks/runner.js";
-import { InputRequiredSignal } from "../../revisions/2026-07-28/round.js";
+import { InputRequiredSignal, runEnded } from "../../route.js";
+import { joinTask, type RunScope } from "../../scope.js";
 import { requireTasksExtension } from "../../tasks/feature.js";
 import { type LegacyTasks, legacyToolDefinition, readTaskMetadata } from "../../tasks/legacy.js";
 import type { JsonObject } from "../../objects.js";
@@ -115,7 +116,7 @@ export class ToolsFeature implements Feature {
             }
           } else if (wanted) {
             const start: TaskStart = {
-              create: () => legacy.create(ctx, scope.session, wanted.ttlMs),
+              create: () => legacy.create(ctx, scope, wanted.ttlMs),
               handle: (local) => legacy.handle(local),
             };
             return tool.taskStart === "deferred"
@@ -175,7 +176,7 @@ export class ToolsFeature implements Feature {
   async #immediate(tool: RegisteredTool, args: JsonObject, ctx: RequestContext, scope: RunScope, start: TaskStart): Promise<ToolRunResult> {
     const { runner } = this.#tasks!;
     const local = await start.create();
-    scope.task = local;
+    joinTask(scope, local);
     let run: Promise<ToolRunResult>;
     try {
       // No call limit in a task: its time to live bounds it.
@@ -200,9 +201,9 @@ export class ToolsFeature implements Feature {
       scope.startTask = () => {
         if (starting) return Promise.reject(new Error("ctx.startTask: this call already started its task"));
         // A round that ended on an unanswered ask is answered input_required: no task may start behind it.
-        if (scope.round?.ended) return Promise.reject(new InputRequiredSignal());
+        if (runEnded(scope)) return Promise.reject(new InputRequiredSignal());
         starting = start.create().then((local) => {
-          scope.task = local;
+          joinTask(scope, local);
           scope.limit?.follow(local.signal);
           resolve(start.handle(local) as unknown as ToolRunResult);
           return local;

@@ -18,7 +18,8 @@ import { INITIALIZE_ERA_VERSIONS, negotiateProtocolVersion } from "@x/mcp-v2511/
 import { classify, type RequestId } from "@x/jsonrpc";
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from "@x/mcp-v2607";
 import { META_PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
-import type { RequestContext, RunScope } from "../../context.js";
+import type { RequestContext } from "../../context.js";
+import type { RunScope } from "../../scope.js";
 import { ClientRequestError, McpError } from "../../errors.js";
 import { asParsed } from "../../numbers.js";
 import { isObject, type JsonObject } from "../../objects.js";
@@ -184,7 +185,7 @@ export const LATER_ONLY_METHODS: ReadonlySet<string> = new Set([
 /**
  * A method an `initialize`-era session answers with a handler of its own
  * rather than the shared table's (the revision's `tasks/*`): its params as
- * sent, the request's context and the run's scope (`scope.session` is the
+ * sent, the request's context and the run's scope (`scope.binding` is the
  * session). Its result is stamped for the era like any other.
  */
 export interface EraMethod {

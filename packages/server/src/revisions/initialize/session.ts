@@ -14,6 +14,7 @@ import type { ClientCapabilities, Implementation, LoggingLevel } from "@x/mcp-v2
 import { McpError } from "../../errors.js";
 import { isObject, type JsonObject } from "../../objects.js";
 import { errorCodeOf, publishMessageIgnored } from "../../telemetry.js";
+import type { Binding } from "../revision.js";
 
 /** Default time a server-to-client request waits for the client's answer: 60 000 ms. */
 export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
@@ -42,7 +43,7 @@ export { ClientRequestError };
 export const REQUEST_TIMEOUT = -32001;
 
 /** One session of the `initialize` era. */
-export class LegacySession {
+export class LegacySession implements Binding {
   /** The session id (`Mcp-Session-Id`); the empty string on stdio, which has none. */
   readonly id: string;
   /** The negotiated protocol version (one of INITIALIZE_ERA_VERSIONS). */
