@@ -9,9 +9,8 @@
  * function of (message, per-request transport info) to a response, and no
  * server, protocol or transport object is created per request.
  */
-import type { InitializeResult } from "@x/mcp-v2511";
 import { INITIALIZE_ERA_VERSIONS } from "@x/mcp-v2511/wire";
-import type { Implementation, RequestId, ServerCapabilities } from "@x/mcp-v2607";
+import type { Implementation, ServerCapabilities } from "@x/mcp-v2607";
 import { PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { HELP_TOOL } from "./actions/gates.js";
 import { resolveCacheOptions } from "./cache.js";
@@ -41,9 +40,12 @@ import {
 } from "./features/tools/define.js";
 import { ToolsFeature } from "./features/tools/index.js";
 import { KeyRing } from "./keys.js";
-import { type InitializeRequestInfo, initializeResult, legacyVersions } from "./revisions/initialize/era.js";
-import type { LegacySession } from "./revisions/initialize/session.js";
+import { revision2607 } from "./revisions/2026-07-28/index.js";
+import { initializeResult, legacyVersions } from "./revisions/initialize/era.js";
+import type { InitializeOpening, LegacyChange, LegacyParts } from "./revisions/initialize/parts.js";
+import { revision2511 } from "./revisions/initialize/index.js";
 import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } from "./revisions/initialize/session.js";
+import type { Binding } from "./revisions/revision.js";
 import { isObject, type JsonObject } from "./objects.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
 import { reportToStderr } from "./errors.js";
@@ -74,35 +76,6 @@ export interface ServerParts {
   requiredScopes(request: InboundRequest): readonly string[] | undefined;
   /** What the `initialize`-era transports need (internal). */
   readonly legacy: LegacyParts;
-}
-
-/** A change an `initialize`-era session may have to hear of: a list changed, or a resource was updated. */
-export type LegacyChange = { kind: "list"; list: ListKind } | { kind: "resource"; uri: string };
-
-/** The server's side of the `initialize` era, shared by its transports (internal). */
-export interface LegacyParts {
-  /** The era's versions served (`protocolVersions`), newest first; empty when the deployment refuses the era. */
-  readonly versions: readonly string[];
-  /** How long a server-to-client request waits for its answer, in ms. */
-  readonly requestTimeoutMs: number;
-  /**
-   * Builds the `InitializeResult` for the negotiated `protocolVersion`;
-   * `opening` (the `initialize` request, what it declared and what the
-   * transport knows of it) tells whether its client is identified, which
-   * the revision's `tasks.list` capability needs.
-   */
-  initializeResult(protocolVersion: string, opening?: InitializeOpening): InitializeResult;
-  /** Transports watching changes for their sessions. */
-  readonly watchers: Set<(change: LegacyChange) => void>;
-  /** Transports to tell when the server closes (they end their sessions). */
-  readonly closers: Set<() => void>;
-}
-
-/** An `initialize` request as the server needs it for its `InitializeResult` (internal). */
-export interface InitializeOpening {
-  id: RequestId;
-  info: InitializeRequestInfo;
-  transport: TransportInfo;
 }
 
 /** The internals of `server` (internal: this package's transports and plug-ins use it). */
@@ -273,6 +246,7 @@ export class McpServer {
       watchers: new Set(),
       closers: new Set(),
     };
+    const tools = this.#tools;
     this.#dispatcher = new Dispatcher(
       table,
       {
@@ -282,11 +256,13 @@ export class McpServer {
         ttlMs: options.requestStateTtlMs ?? 600_000,
         loggingEnabled: this.#logging,
         validator: options.validator,
+        tools: () => tools.list(),
         onError: options.onError,
       },
-      this.#tools,
-      legacyTasks.methods,
+      [revision2607, revision2511],
     );
+    // The tasks of 2025-11-25 are methods of that revision's sessions.
+    this.#dispatcher.contribute(revision2511, legacyTasks.methods);
   }
 
   /**
@@ -528,7 +504,7 @@ export class McpServer {
 
   /**
    * Checks one decoded JSON message as a JSON-RPC request or notification
-   * and reads its `_meta` (the HTTP order's stages 6 and 8). With `session`
+   * and reads its `_meta` (the HTTP order's stages 6 and 8). With `binding`
    * (an `initialize`-era session, internal), the envelope is the session's,
    * and a JSON-RPC response is the transport's to settle (a response no
    * request of the session awaits is then published as unsolicited there).
@@ -538,16 +514,16 @@ export class McpServer {
    * "invalid-response" }`, both to be dropped unanswered (published on
    * `x-mcp:message:ignored`; over Streamable HTTP the malformed one is refused with 400).
    */
-  inspect(message: unknown, session?: LegacySession): Inbound {
+  inspect(message: unknown, binding?: Binding): Inbound {
     this.#serving = true;
-    if (Array.isArray(message) && message.length > 0 && message.every(isResponseShaped)) return this.#inspectBatch(message, session);
-    const inbound = session ? this.#dispatcher.inspectLegacy(message, session) : this.#dispatcher.inspect(message);
+    if (Array.isArray(message) && message.length > 0 && message.every(isResponseShaped)) return this.#inspectBatch(message, binding);
+    const inbound = this.#dispatcher.inspect(message, binding);
     if (inbound.kind === "error") {
       rejected(inbound.outcome, isObject(message) && typeof message.method === "string" ? message.method : undefined, statusOf);
     } else if (inbound.kind === "invalid-response") {
       // Malformed: no session could use it either.
       publishMessageIgnored({ reason: "invalid-response", requestId: inbound.id, code: errorCodeOf(message) });
-    } else if (inbound.kind === "response" && !session) {
+    } else if (inbound.kind === "response" && !binding) {
       publishMessageIgnored({ reason: "unsolicited-response", requestId: inbound.id, code: errorCodeOf(inbound) });
     }
     return inbound;
@@ -560,11 +536,11 @@ export class McpServer {
    * each member is reported as one message would be. Any other batch is
    * refused by the dispatcher (-32600).
    */
-  #inspectBatch(batch: unknown[], session: LegacySession | undefined): Inbound {
+  #inspectBatch(batch: unknown[], binding: Binding | undefined): Inbound {
     const responses: ClassifiedResponse[] = [];
     let invalid: Inbound | undefined;
     for (const member of batch) {
-      const inbound = this.inspect(member, session);
+      const inbound = this.inspect(member, binding);
       if (inbound.kind === "response") responses.push(inbound);
       else invalid ??= inbound;
     }

@@ -27,8 +27,10 @@ import { isTerminalTaskStatus, readTaskId, type TaskStatus } from "@x/mcp-v2607/
 import type { RequestContext } from "../context.js";
 import type { RunScope } from "../scope.js";
 import { ClientRequestError, McpError } from "../errors.js";
+import type { MethodEntry } from "../features/feature.js";
 import { b64url, fromB64url, type KeyRing } from "../keys.js";
-import { checkClientAnswer, type EraMethod } from "../revisions/initialize/era.js";
+import { checkClientAnswer } from "../revisions/initialize/era.js";
+import { sessionOf } from "../revisions/initialize/methods.js";
 import type { LegacySession } from "../revisions/initialize/session.js";
 import { copyOwn, isObject, type JsonObject } from "../objects.js";
 import type { LocalTask, TaskRunner } from "./runner.js";
@@ -111,11 +113,6 @@ function related(params: JsonObject | undefined, taskId: string): JsonObject {
 
 const CURSOR_PURPOSE = "x-mcp:tasks-cursor";
 
-/** The session a request of this era came on (its binding). */
-function sessionOf(scope: RunScope): LegacySession | undefined {
-  return scope.binding as LegacySession | undefined;
-}
-
 function taskIdOf(params: JsonObject): string {
   const read = readTaskId(params);
   if (!read.ok) throw new McpError(ErrorCode.InvalidParams, read.message);
@@ -189,8 +186,8 @@ export class LegacyTasks {
     return { task: legacyTask(local.record) };
   }
 
-  /** The revision's `tasks/*` methods, answered only on `initialize`-era sessions. */
-  readonly methods: ReadonlyMap<string, EraMethod> = new Map<string, EraMethod>([
+  /** The revision's `tasks/*` methods, which it contributes to the `initialize` era's sessions. */
+  readonly methods: ReadonlyMap<string, MethodEntry> = new Map<string, MethodEntry>([
     [
       Method.TasksGet,
       {
@@ -198,7 +195,7 @@ export class LegacyTasks {
         handle: async (params, ctx) => legacyTask((await this.#runner.get(taskIdOf(params), this.#owner(ctx))) as TaskView),
       },
     ],
-    [Method.TasksResult, { enabled: () => this.#offered(), handle: (params, ctx, scope) => this.#result(params, ctx, scope) }],
+    [Method.TasksResult, { enabled: () => this.#offered(), handle: (params, ctx, _transport, scope) => this.#result(params, ctx, scope) }],
     [
       Method.TasksList,
       { enabled: () => this.#offered() && this.#runner.store.list !== undefined, handle: (params, ctx) => this.#list(params, ctx) },

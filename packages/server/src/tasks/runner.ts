@@ -11,11 +11,11 @@ import type { Error as JSONRPCErrorObject, Implementation, InputRequests } from 
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { type DetailedTask, isTerminalTaskStatus, type TaskStatus } from "@x/mcp-v2607/tasks";
 import { BusTopic, type EventBus } from "../bus.js";
-import { RequestRoute } from "../route.js";
 import type { TaskScope } from "../scope.js";
 import { ClientRequestError, isProtocolError, McpError, SERVER_BUSY } from "../errors.js";
 import { isObject, type JsonObject } from "../objects.js";
-import { revision2607 } from "../revisions/revision.js";
+import { stamp } from "../revisions/2026-07-28/stamp.js";
+import { RequestRoute } from "../route.js";
 import { MemoryTaskStore, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 
 /** Default time to live of a task, in milliseconds (one hour). */
@@ -278,7 +278,7 @@ export class TaskRunner {
           this.#report(new Error(message), `task ${local.taskId}`);
           return this.#end(local, { status: "failed", statusMessage: message, error: { code: ErrorCode.InternalError, message } });
         }
-        const stamped = revision2607.stamp(isObject(result) ? result : {}, this.#info);
+        const stamped = stamp(isObject(result) ? result : {}, this.#info);
         return this.#end(local, { status: "completed", result: stamped });
       },
       (error) => {

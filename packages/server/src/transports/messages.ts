@@ -7,7 +7,7 @@
 import { decodeJson, decodeJsonText, isResponseShaped, MissingDependencyError } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { errorOutcome, type Inbound, type Outcome, rejected } from "../dispatch.js";
-import type { LegacySession } from "../revisions/initialize/session.js";
+import type { Binding } from "../revisions/revision.js";
 import type { McpServer } from "../server.js";
 import { rejectionsObserved } from "../telemetry.js";
 import { statusOf } from "./http/status.js";
@@ -28,10 +28,10 @@ export function readMessage(
   message: Uint8Array | string,
   maxDepth: number,
   subject: string,
-  session?: LegacySession,
+  binding?: Binding,
 ): Inbound {
   const decoded = decodeMessage(message, maxDepth, subject);
-  return decoded.ok ? inspectDecoded(server, decoded, session) : decoded.inbound;
+  return decoded.ok ? inspectDecoded(server, decoded, binding) : decoded.inbound;
 }
 
 /**
@@ -41,9 +41,13 @@ export function readMessage(
  */
 export type Decoded = { ok: true; value: unknown; lossless: boolean } | { ok: false; inbound: Refused };
 
-/** The second half of {@link readMessage}: the dispatcher classifies a decoded value, and a request keeps the parse's `lossless`. */
-export function inspectDecoded(server: McpServer, decoded: Extract<Decoded, { ok: true }>, session?: LegacySession): Inbound {
-  const inbound = server.inspect(decoded.value, session);
+/**
+ * The second half of {@link readMessage}: the dispatcher classifies a
+ * decoded value (as a message of `binding`, the session it came on, if
+ * any), and a request keeps the parse's `lossless`.
+ */
+export function inspectDecoded(server: McpServer, decoded: Extract<Decoded, { ok: true }>, binding?: Binding): Inbound {
+  const inbound = server.inspect(decoded.value, binding);
   // The parse's own signal: only a message lossless-json read is walked for bigints later.
   if (inbound.kind === "request") inbound.lossless = decoded.lossless;
   return inbound;

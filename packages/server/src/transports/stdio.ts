@@ -7,17 +7,9 @@ import { atTurnEnd, nodeBuiltin } from "../builtins.js";
 import type { Readable, Writable } from "node:stream";
 import { classify, errorResponse, resultResponse, stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
-import {
-  errorOutcome,
-  type Inbound,
-  type InboundRequest,
-  initializeRefused,
-  internalErrorOutcome,
-  type Outcome,
-  responseText,
-} from "../dispatch.js";
+import { errorOutcome, type Inbound, type InboundRequest, internalErrorOutcome, type Outcome, responseText } from "../dispatch.js";
 import { isProtocolError, SERVER_BUSY } from "../errors.js";
-import { earlierPingId, earlierRequestId, legacyValidators, readInitialize } from "../revisions/initialize/era.js";
+import { earlierPingId, earlierRequestId, initializeRefused, legacyValidators, readInitialize } from "../revisions/initialize/era.js";
 import { LegacySession } from "../revisions/initialize/session.js";
 import type { JsonObject } from "../objects.js";
 import { answerNow, type McpServer, partsOf } from "../server.js";
