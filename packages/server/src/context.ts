@@ -35,6 +35,7 @@ import {
 import type { StandardSchemaV1 } from "./standard-schema.js";
 import type { JsonObject } from "./objects.js";
 import type { AuthInfo } from "./authorization.js";
+import type { Outcome } from "./dispatch.js";
 import type { LevelSource } from "./revisions/revision.js";
 import { outsideRun } from "./route.js";
 import { type RunScope, runScope } from "./scope.js";
@@ -88,6 +89,13 @@ export interface TransportInfo {
    * @internal
    */
   manyInstances?: boolean;
+  /**
+   * The HTTP status the transport answers an outcome with, for
+   * `x-mcp:request:rejected`; absent where the transport has none (stdio).
+   * Set by the HTTP transport, which alone knows its statuses.
+   * @internal
+   */
+  status?: ((outcome: Outcome) => number) | undefined;
 }
 
 /**

@@ -164,8 +164,12 @@ export function refusal(id: RequestId | undefined, code: number, message: string
   return { kind: "error", outcome: errorOutcome(id, code, message, undefined, "message") };
 }
 
-/** Publishes an error outcome on `x-mcp:request:rejected` with the status a transport gives it; returns the outcome. */
-export function rejected(outcome: Outcome, method: string | undefined, status: (outcome: Outcome) => number): Outcome {
+/**
+ * Publishes an error outcome on `x-mcp:request:rejected`, with the status
+ * the transport that answers gives it (none where it has no status: stdio,
+ * `handle`); returns the outcome.
+ */
+export function rejected(outcome: Outcome, method: string | undefined, status: ((outcome: Outcome) => number) | undefined): Outcome {
   const response = outcome.response as JSONRPCErrorResponse | undefined;
   if (response?.error) {
     publishRequestRejected({
@@ -174,7 +178,7 @@ export function rejected(outcome: Outcome, method: string | undefined, status: (
       method,
       code: response.error.code,
       message: response.error.message,
-      status: status(outcome),
+      status: status?.(outcome),
     });
   }
   return outcome;

@@ -51,7 +51,6 @@ import type { ServerInfo, ServerOptions } from "./options.js";
 import { reportToStderr } from "./errors.js";
 import { errorCodeOf, publishMessageIgnored } from "./telemetry.js";
 import { principalOf } from "./authorization.js";
-import { statusOf } from "./transports/http/status.js";
 import { BusTopic, type BusTopicName, type EventBus, MemoryEventBus } from "./bus.js";
 import { TasksFeature } from "./tasks/feature.js";
 import { TaskRunner } from "./tasks/runner.js";
@@ -80,6 +79,18 @@ export interface ServerParts {
 
 /** The internals of `server` (internal: this package's transports and plug-ins use it). */
 export let partsOf: (server: McpServer) => ServerParts;
+
+/**
+ * {@link McpServer.inspect} for this package's transports: a refusal is
+ * published with `status`, the transport's HTTP status of an outcome
+ * (Streamable HTTP), or none (stdio).
+ */
+export let inspectWith: (
+  server: McpServer,
+  message: unknown,
+  binding: Binding | undefined,
+  status: ((outcome: Outcome) => number) | undefined,
+) => Inbound;
 
 /**
  * Answers an inspected request like {@link McpServer.execute}, but an answer
@@ -515,11 +526,17 @@ export class McpServer {
    * `x-mcp:message:ignored`; over Streamable HTTP the malformed one is refused with 400).
    */
   inspect(message: unknown, binding?: Binding): Inbound {
+    return this.#inspect(message, binding, undefined);
+  }
+
+  /** {@link McpServer.inspect}, a refusal published with the status the transport answers it with (`status`; none for `inspect`). */
+  #inspect(message: unknown, binding: Binding | undefined, status: ((outcome: Outcome) => number) | undefined): Inbound {
     this.#serving = true;
-    if (Array.isArray(message) && message.length > 0 && message.every(isResponseShaped)) return this.#inspectBatch(message, binding);
+    if (Array.isArray(message) && message.length > 0 && message.every(isResponseShaped))
+      return this.#inspectBatch(message, binding, status);
     const inbound = this.#dispatcher.inspect(message, binding);
     if (inbound.kind === "error") {
-      rejected(inbound.outcome, isObject(message) && typeof message.method === "string" ? message.method : undefined, statusOf);
+      rejected(inbound.outcome, isObject(message) && typeof message.method === "string" ? message.method : undefined, status);
     } else if (inbound.kind === "invalid-response") {
       // Malformed: no session could use it either.
       publishMessageIgnored({ reason: "invalid-response", requestId: inbound.id, code: errorCodeOf(message) });
@@ -536,11 +553,11 @@ export class McpServer {
    * each member is reported as one message would be. Any other batch is
    * refused by the dispatcher (-32600).
    */
-  #inspectBatch(batch: unknown[], binding: Binding | undefined): Inbound {
+  #inspectBatch(batch: unknown[], binding: Binding | undefined, status: ((outcome: Outcome) => number) | undefined): Inbound {
     const responses: ClassifiedResponse[] = [];
     let invalid: Inbound | undefined;
     for (const member of batch) {
-      const inbound = this.inspect(member, binding);
+      const inbound = this.#inspect(member, binding, status);
       if (inbound.kind === "response") responses.push(inbound);
       else invalid ??= inbound;
     }
@@ -581,9 +598,11 @@ export class McpServer {
     const outcome = this.#dispatcher.answer(request, transport);
     // No extra promise per request unless someone watches x-mcp:request:rejected.
     if (!rejectionsObserved()) return outcome;
+    // The status is the transport's: Streamable HTTP gives its own, stdio and `handle` have none.
+    const status = transport.status;
     return outcome instanceof Promise
-      ? outcome.then((o) => rejected(o, request.method, statusOf))
-      : rejected(outcome, request.method, statusOf);
+      ? outcome.then((o) => rejected(o, request.method, status))
+      : rejected(outcome, request.method, status);
   }
 
   static {
@@ -594,6 +613,7 @@ export class McpServer {
       legacy: server.#legacy,
       requiredScopes: (request) => server.#dispatcher.requiredScopes(request),
     });
+    inspectWith = (server, message, binding, status) => server.#inspect(message, binding, status);
     // A subclass that overrides execute() (an access gate, logging...) is
     // answered through its override.
     answerNow = (server, request, transport) => {

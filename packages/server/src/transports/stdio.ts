@@ -244,7 +244,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       earlyBytes += line.length;
       return;
     }
-    const decoded = decodeMessage(line, maxDepth, "the line");
+    const decoded = decodeMessage(line, maxDepth, "the line", undefined);
     if (!decoded.ok) {
       write(decoded.inbound.outcome.response);
       return;
@@ -279,7 +279,8 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     let inbound: Inbound;
     if (era === undefined) {
       // Before any era: a ping of the earlier one is answered, and pins nothing.
-      const decoded = decodeMessage(line, maxDepth, "the line");
+      // stdio has no status to give a refusal.
+      const decoded = decodeMessage(line, maxDepth, "the line", undefined);
       const ping = decoded.ok ? earlierPingId(decoded.value) : undefined;
       if (ping !== undefined) {
         write(resultResponse(ping, {}));
@@ -291,8 +292,8 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
         write(errorResponse(early, ErrorCode.InvalidRequest, NOT_INITIALIZED));
         return;
       }
-      inbound = decoded.ok ? inspectDecoded(server, decoded, session) : decoded.inbound;
-    } else inbound = readMessage(server, line, maxDepth, "the line", session);
+      inbound = decoded.ok ? inspectDecoded(server, decoded, session, undefined) : decoded.inbound;
+    } else inbound = readMessage(server, line, maxDepth, "the line", session, undefined);
     if (inbound.kind === "error") {
       write(inbound.outcome.response);
       return;

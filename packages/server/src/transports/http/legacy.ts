@@ -95,6 +95,16 @@ export interface LegacyHttpOptions {
   sseRetryMs?: number;
 }
 
+/**
+ * The status of an answer on a session: 200 for every JSON-RPC answer, as
+ * the era's clients read 404 as "session ended" and 400 as a transport
+ * refusal, so a method error must not borrow them (an `execute` override may
+ * still ask for a status).
+ */
+function sessionStatus(outcome: Outcome): number {
+  return outcome.status ?? 200;
+}
+
 /** The `initialize` era of one transport core. */
 export class LegacyHttp {
   readonly #core: Core;
@@ -317,6 +327,7 @@ export class LegacyHttp {
     const call = new Call();
     if (ex.assigns) call.assigns = ex.assigns;
     if (ex.auth) call.auth = ex.auth;
+    call.status = sessionStatus;
     const streamId = `p${++live.streams}`;
     let streamAnswer: HttpAnswer | undefined;
     let resolveAnswer: ((a: HttpAnswer) => void) | undefined;
@@ -363,9 +374,7 @@ export class LegacyHttp {
       this.#live.touch(live);
       if (streamAnswer) return undefined;
       return {
-        // 200 for every JSON-RPC answer on a session: the era's clients read 404 as "session ended" and 400 as a
-        // transport refusal, so a method error must not borrow them (an `execute` override may still ask for a status).
-        status: outcome.status ?? 200,
+        status: sessionStatus(outcome),
         headers: { "content-type": "application/json", ...cors, ...sessionHeader },
         body: stringifyJson(outcome.response),
       };
