@@ -83,7 +83,9 @@ const INTENTIONALLY_NOT_EXPORTED = {
   "@x/mcp-v2607/src/constants.ts:InvalidParams": "member",
   // The HTTP transport's core on `NodeHandler.core`, and the writer a `LegacySession` is made with: internal to the server.
   "@x/server/src/transports/http/core.ts:HttpCore": "internal",
-  "@x/server/src/legacy/session.ts:SessionLink": "internal",
+  "@x/server/src/revisions/initialize/session.ts:SessionLink": "internal",
+  // What a transport hands `McpServer.inspect` with a bound message (a `LegacySession`): read only by its revision.
+  "@x/server/src/revisions/revision.ts:Binding": "internal",
   // `Parameters<EventBus["publish"]>[1]`: the message type of `@x/server`'s `EventBus`.
   "@x/redis/src/bus.ts:Message": "alias",
 };

@@ -21,7 +21,6 @@ import type {
 } from "@x/mcp-v2607";
 import { META_LOG_LEVEL, Method } from "@x/mcp-v2607/constants";
 import {
-  ASKING_METHODS,
   type Ask,
   type AskOptions,
   askBuilders,
@@ -34,10 +33,12 @@ import {
   type StandardElicitAnswer,
 } from "./mrtr/asks.js";
 import type { StandardSchemaV1 } from "./standard-schema.js";
-import type { Round } from "./mrtr/round.js";
 import type { JsonObject } from "./objects.js";
 import type { AuthInfo } from "./authorization.js";
-import type { LegacySession } from "./legacy/session.js";
+import type { Outcome } from "./dispatch.js";
+import type { LevelSource } from "./revisions/revision.js";
+import { outsideRun } from "./route.js";
+import { type RunScope, runScope } from "./scope.js";
 import { readTraceContext, type TraceContext } from "./telemetry.js";
 
 /**
@@ -88,6 +89,13 @@ export interface TransportInfo {
    * @internal
    */
   manyInstances?: boolean;
+  /**
+   * The HTTP status the transport answers an outcome with, for
+   * `x-mcp:request:rejected`; absent where the transport has none (stdio).
+   * Set by the HTTP transport, which alone knows its statuses.
+   * @internal
+   */
+  status?: ((outcome: Outcome) => number) | undefined;
 }
 
 /**
@@ -242,49 +250,6 @@ export interface RequestContext {
 /** The syslog levels in increasing severity. */
 export const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
-/**
- * The mutable part of one handler run, held by its context and shared with
- * the server's runners (internal): the Multi Round-Trip round (set by the
- * round runner), answers preset by a test (`@x/server/testing`), and a tool
- * run's limit, whose signal `ctx.signal` then reads.
- */
-export interface RunScope {
-  round?: Round;
-  /** True while an `initialize`-era handler runs: its asks go to the client directly. */
-  direct?: boolean;
-  /** The `initialize`-era session the request came on (its tasks notify it); `undefined` in 2026-07-28. */
-  session?: LegacySession;
-  preset?: Readonly<JsonObject>;
-  limit?: {
-    signalOver(outer: AbortSignal | undefined): AbortSignal;
-    /** The run became a task: its signal now follows `signal` (the task's), not the request's. */
-    follow(signal: AbortSignal): void;
-    /** The run waits on the client until the returned function is called: meanwhile the limit does not run. */
-    hold(): () => void;
-  };
-  /**
-   * Set once the run belongs to a task (tasks extension): from then on its
-   * signal is the task's, its asks are the task's input requests, and it
-   * sends no progress or log notifications (the extension has none for tasks).
-   */
-  task?: TaskScope;
-  /** For a tool with `taskStart: "deferred"`: turns the rest of the run into a task (see `RequestContext.startTask`). */
-  startTask?: () => Promise<boolean>;
-  /** The request's `InboundRequest.lossless`: `false` when it holds no `bigint` (its values need no conversion). */
-  lossless?: boolean | undefined;
-}
-
-/** What a run needs of the task it belongs to (internal). */
-export interface TaskScope {
-  readonly taskId: string;
-  /** Aborted by `tasks/cancel`, the task's time to live, or the server's close. */
-  readonly signal: AbortSignal;
-  /** Where the run's asks go: the task's `inputRequests`, answered by `tasks/update` (or, initialize era, on `tasks/result`). */
-  readonly peer: Peer;
-  /** Where the run's progress and log notifications go; none when absent (the extension has no channel for them). */
-  notify?: ((notification: JSONRPCNotification) => boolean) | undefined;
-}
-
 /** Inputs of {@link createContext}. */
 export interface ContextInit {
   requestId: RequestId;
@@ -295,42 +260,25 @@ export interface ContextInit {
   clientInfo: Implementation | undefined;
   transport: TransportInfo;
   loggingEnabled: boolean;
+  /** Whether the method's handlers may ask the client (its entry's `asks`); else every ask is refused. */
+  asks: boolean;
   /** The validator of elicitation schemas (`ServerOptions.validator`); default the default one. */
   validator?: JsonSchemaValidator | undefined;
   /** The server's tool definitions (read when `ctx.tools` is read). */
   tools?: () => readonly Tool[];
   /** The run's scope (see {@link RunScope}); a fresh one when absent. */
   scope?: RunScope;
-  /**
-   * On an `initialize`-era session: the client, asked directly. Asks then
-   * become real server-to-client requests awaited in place, and `ctx.log`
-   * follows the session's `logging/setLevel`.
-   */
-  peer?: Peer;
+  /** Where the client's log level is read (the request's revision); default the request's `_meta`. */
+  levels?: LevelSource;
 }
 
-/**
- * The client of an `initialize`-era session as a handler's context sees it
- * (internal; spec 2025-11-25: client/elicitation, client/sampling, client/roots).
- */
-export interface Peer {
-  /** The level the client set with `logging/setLevel`, if any. */
-  readonly logLevel: LoggingLevel | undefined;
-  /**
-   * Sends a server-to-client request and resolves with the client's result,
-   * checked against the era's schema.
-   * @throws Error when the client answers with an error, never answers, or the session ends.
-   */
-  ask(method: string, params: JsonObject, signal: AbortSignal, key?: string): Promise<unknown>;
-  /** True when several asks of one `ctx.all` may be outstanding at once (a task's); else they are sent one by one. */
-  readonly parallel?: boolean;
-}
+/** The log level a request's `_meta` names (`io.modelcontextprotocol/logLevel`). */
+const META_LEVELS: LevelSource = {
+  logLevel: (meta) => meta[META_LOG_LEVEL] as LoggingLevel | undefined,
+};
 
 // Made on first use: workerd refuses an AbortController made at start-up (outside a request).
 let neverAborted: AbortSignal | undefined;
-
-/** How many times a task asks one question whose answers do not fit before the ask fails. */
-export const MAX_TASK_ASK_ATTEMPTS = 3;
 
 const EMPTY_ASSIGNS: Readonly<JsonObject> = Object.freeze({});
 
@@ -371,7 +319,7 @@ class Context implements RequestContext {
     this.clientCapabilities = init.clientCapabilities;
     this.clientInfo = init.clientInfo;
     this.#init = init;
-    this.#scope = init.scope ?? {};
+    this.#scope = init.scope ?? runScope(undefined, undefined);
   }
 
   // Read when used: a transport may make its signal only on demand.
@@ -401,7 +349,7 @@ class Context implements RequestContext {
   }
 
   get answers(): Readonly<JsonObject> {
-    return this.#scope.round?.answers ?? this.#scope.preset ?? {};
+    return this.#scope.route.answers;
   }
 
   get tools(): readonly Tool[] {
@@ -489,8 +437,7 @@ class Context implements RequestContext {
 
   #log(level: LoggingLevel, data: unknown, logger?: string): boolean {
     const notify = this.#scope.task ? this.#scope.task.notify : this.#init.transport.notify;
-    const peer = this.#init.peer;
-    const logLevel = peer ? peer.logLevel : (this.meta[META_LOG_LEVEL] as LoggingLevel | undefined);
+    const logLevel = (this.#init.levels ?? META_LEVELS).logLevel(this.meta, this.#scope.binding);
     const minLevel = logLevel === undefined ? -1 : LOG_LEVELS.indexOf(logLevel);
     if (!this.#init.loggingEnabled || minLevel < 0 || !notify) return false;
     const rank = LOG_LEVELS.indexOf(level);
@@ -523,73 +470,13 @@ class Context implements RequestContext {
   }
 
   async #run(asks: readonly Ask<unknown>[], name: string): Promise<unknown[]> {
-    if (!ASKING_METHODS.has(this.method)) {
+    if (!this.#init.asks) {
       throw new Error(`ctx.${name}: asks are only allowed in tools/call, prompts/get and resources/read handlers, not ${this.method}`);
     }
-    const peer = this.#scope.task?.peer ?? this.#init.peer;
-    if (peer) return this.#askPeer(peer, asks, name);
-    const round = this.#scope.round;
-    const outside = () =>
-      new Error(
-        `ctx.${name} was called outside the handler's run (a detached promise, a timer, a worker, or a direct call): only the run itself can ask`,
-      );
-    // A round belongs to one run of one handler and is finished when that run
-    // returns: an ask from a promise, timer or callback that outlives the run
-    // (or from a context whose request is over) finds it finished. This is the
-    // whole check; AsyncLocalStorage would add a cost to every promise of the
-    // process and catch nothing more (a timer created in the run inherits it).
-    if (!round || round.finished) throw outside();
-    await loadAskValidators();
-    if (round.finished) throw outside();
-    for (const one of asks) one.check();
-    return round.resolve(asks);
-  }
-
-  /**
-   * The `initialize` era: each ask is a server-to-client request, sent in
-   * order and awaited; an ask the client's capabilities rule out answers
-   * "not supported" without a request. An answer that is not of the ask's
-   * result type (or does not satisfy `requestedSchema`) is an error the
-   * handler sees: there is no retry to ask it again.
-   */
-  async #askPeer(peer: Peer, asks: readonly Ask<unknown>[], name: string): Promise<unknown[]> {
-    const scope = this.#scope;
-    if (scope.direct !== true && scope.task === undefined) {
-      throw new Error(
-        `ctx.${name} was called outside the handler's run (a detached promise, a timer, a worker, or a direct call): only the run itself can ask`,
-      );
-    }
-    // The run's own limit stops while it waits on the client: the ask has its own, which names the question when it passes.
-    const release = scope.limit?.hold();
-    try {
-      return await this.#askEach(peer, asks, name);
-    } finally {
-      release?.();
-    }
-  }
-
-  async #askEach(peer: Peer, asks: readonly Ask<unknown>[], name: string): Promise<unknown[]> {
-    await loadAskValidators();
-    for (const one of asks) one.check();
-    const askOne = async (one: Ask<unknown>): Promise<unknown> => {
-      if (one.missing !== undefined) return { action: "not_supported", capability: one.missing } satisfies NotSupported;
-      const request = one.request as { method: string; params: JsonObject };
-      // A task asks again (under a new key) when an answer does not fit, as a Multi Round-Trip round would;
-      // the initialize era's request has no second chance.
-      for (let attempt = 1; ; attempt++) {
-        const answer = await peer.ask(request.method, request.params, this.signal, attempt === 1 ? one.options.key : undefined);
-        const accepted = await one.accept(answer);
-        if (accepted !== undefined) return accepted;
-        if (!peer.parallel || attempt >= MAX_TASK_ASK_ATTEMPTS) {
-          throw new Error(`ctx.${name}: the client's answer to ${request.method} does not fit what was asked`);
-        }
-      }
-    };
-    // A task's asks of one `ctx.all` are outstanding together, as one round's would be.
-    if (peer.parallel) return Promise.all(asks.map(askOne));
-    const results: unknown[] = [];
-    for (const one of asks) results.push(await askOne(one));
-    return results;
+    // The route knows whether the run is over (a round, a session's run) or lives on (a task).
+    const route = this.#scope.route;
+    if (route.finished) throw outsideRun(name);
+    return route.ask(asks, name, this, this.#scope);
   }
 
   async #single<T>(one: Ask<T>, name: string): Promise<T | NotSupported> {

@@ -1,11 +1,13 @@
 /**
  * The dispatcher (spec 2026-07-28, basic/index): the one seam between a
  * transport and the server. A transport hands it a decoded JSON message
- * (`inspect`: one call that classifies it and checks its envelope, and
- * attaches what the transport's own header checks need), then the request
+ * (`inspect`: one call that classifies it, and has its revision read it and
+ * attach what the transport's own checks need), then the request
  * (`answer`), and gets back an {@link Outcome}: the JSON-RPC response, and
  * the stage that decided an error. The outcome carries no HTTP status: the
  * HTTP transport alone maps outcomes to statuses (`transports/http/status.ts`).
+ * What depends on the protocol revision is asked of the request's
+ * {@link Revision} (`revisions/`); the dispatcher names none.
  */
 import type { JsonSchemaValidator } from "@x/json-schema";
 import {
@@ -16,20 +18,16 @@ import {
   resultResponse,
   stringifyJson,
 } from "@x/jsonrpc";
-import type { JSONRPCErrorResponse, JSONRPCResultResponse, RequestId } from "@x/mcp-v2607";
-import { ErrorCode, Method } from "@x/mcp-v2607/constants";
+import type { JSONRPCErrorResponse, JSONRPCResultResponse, RequestId, Tool } from "@x/mcp-v2607";
+import { ErrorCode } from "@x/mcp-v2607/constants";
 import type { HeaderParam, RequestEnvelope } from "@x/mcp-v2607/wire";
-import { createContext, type Peer, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
-import { isProtocolError, McpError, ResourceNotFoundError, reportToStderr } from "./errors.js";
+import { createContext, type RequestContext, type TransportInfo } from "./context.js";
+import { runScope, type RunScope } from "./scope.js";
+import { isProtocolError, reportToStderr } from "./errors.js";
 import type { MethodEntry } from "./features/feature.js";
-import type { ToolsFeature } from "./features/tools/index.js";
-import { ASKING_METHODS } from "./mrtr/asks.js";
-import { type RoundSettings, runRound } from "./mrtr/run.js";
 import { copyOwn, isObject, type JsonObject } from "./objects.js";
-import { pageTextOf } from "./pagination.js";
-import { answerSessionMethod, checkClientAnswer, type EraMethod, hasLaterEnvelope, LATER_ONLY_METHODS } from "./legacy/era.js";
-import type { LegacySession } from "./legacy/session.js";
-import { type Revision, revision2511, revision2607 } from "./revision.js";
+import type { Binding, Revision, RevisionSettings } from "./revisions/revision.js";
+import type { AskRoute } from "./route.js";
 import { publishRequestRejected, rejectionsObserved } from "./telemetry.js";
 
 /** A JSON-RPC response produced by the dispatcher. */
@@ -84,17 +82,30 @@ export interface InboundRequest {
   id: RequestId;
   method: string;
   params: JsonObject;
+  /** The request's envelope: read from its `_meta` (2026-07-28), or its session's (`initialize` era). */
   envelope: RequestEnvelope;
   /**
-   * For `tools/call` of a registered tool: its `x-mcp-header` parameters,
-   * which Streamable HTTP mirrors in `Mcp-Param-*` headers; else `undefined`.
+   * The parameters its method's entry says Streamable HTTP mirrors in
+   * `Mcp-Param-*` headers (a `tools/call` of a tool with `x-mcp-header`
+   * parameters); else `undefined`.
    */
   headerParams: readonly HeaderParam[] | undefined;
   /**
-   * The `initialize`-era session the request arrived on (spec 2025-11-25);
-   * `undefined` for a 2026-07-28 request. Its envelope is then the session's.
+   * The revision that read it and answers it (absent on a request made by
+   * hand: the first per-request revision).
+   * @internal
    */
-  session?: LegacySession;
+  revision?: Revision | undefined;
+  /**
+   * The binding it came on (an `initialize`-era session), opaque to all but its revision.
+   * @internal
+   */
+  binding?: Binding | undefined;
+  /**
+   * Its method's entry in its revision's table, looked up as it was read.
+   * @internal
+   */
+  entry?: MethodEntry | undefined;
   /**
    * How the message was read (`decodeJson`'s `lossless`), set by this
    * package's transports: `false` when `JSON.parse` alone read it, so it
@@ -102,7 +113,7 @@ export interface InboundRequest {
    * when lossless-json read it. Absent for a message handed to `handle` or
    * `inspect` as a value: it may hold a `bigint` (README "Numbers").
    */
-  lossless?: boolean;
+  lossless?: boolean | undefined;
 }
 
 /**
@@ -125,11 +136,12 @@ export type Inbound =
   | { kind: "error"; outcome: Outcome };
 
 /** What the dispatcher needs from the server that owns it. */
-export interface DispatchSettings extends RoundSettings {
+export interface DispatchSettings extends RevisionSettings {
   readonly info: RequestContext["clientInfo"] & object;
-  readonly loggingEnabled: boolean;
   /** The validator of elicitation schemas (`ServerOptions.validator`). */
   readonly validator: JsonSchemaValidator | undefined;
+  /** The server's tool definitions (`ctx.tools`). */
+  readonly tools: () => readonly Tool[];
   /** Called with an error a handler threw that is answered as -32603 (its text is never sent). */
   readonly onError: ((error: unknown, info: { method: string; requestId: RequestId }) => void) | undefined;
 }
@@ -147,8 +159,17 @@ export function internalErrorOutcome(id: RequestId): Outcome {
   return errorOutcome(id, ErrorCode.InternalError, "Internal error", undefined, "message");
 }
 
-/** Publishes an error outcome on `x-mcp:request:rejected` with the status a transport gives it; returns the outcome. */
-export function rejected(outcome: Outcome, method: string | undefined, status: (outcome: Outcome) => number): Outcome {
+/** A message refused as it was read: `code` and `message` at stage `"message"`. */
+export function refusal(id: RequestId | undefined, code: number, message: string): Extract<Inbound, { kind: "error" }> {
+  return { kind: "error", outcome: errorOutcome(id, code, message, undefined, "message") };
+}
+
+/**
+ * Publishes an error outcome on `x-mcp:request:rejected`, with the status
+ * the transport that answers gives it (none where it has no status: stdio,
+ * `handle`); returns the outcome.
+ */
+export function rejected(outcome: Outcome, method: string | undefined, status: ((outcome: Outcome) => number) | undefined): Outcome {
   const response = outcome.response as JSONRPCErrorResponse | undefined;
   if (response?.error) {
     publishRequestRejected({
@@ -157,118 +178,118 @@ export function rejected(outcome: Outcome, method: string | undefined, status: (
       method,
       code: response.error.code,
       message: response.error.message,
-      status: status(outcome),
+      status: status?.(outcome),
     });
   }
   return outcome;
 }
 
-/** The dispatcher of one server: its method table, its revisions and its settings. */
+/** The dispatcher of one server: the shared method table, its revisions and their tables, its settings. */
 export class Dispatcher {
-  readonly #table: ReadonlyMap<string, MethodEntry>;
-  readonly #revisions: ReadonlyMap<string, Revision> = new Map([[revision2607.version, revision2607]]);
+  readonly #shared: ReadonlyMap<string, MethodEntry>;
   readonly #settings: DispatchSettings;
-  readonly #tools: ToolsFeature;
-  readonly #toolList: () => ReturnType<ToolsFeature["list"]>;
-  readonly #eraMethods: ReadonlyMap<string, EraMethod>;
+  /** Every revision served, and its method table (see `Revision.methods`). */
+  readonly #tables = new Map<Revision, ReadonlyMap<string, MethodEntry>>();
+  /** The methods plug-ins contributed, by revision. */
+  readonly #contributed = new Map<Revision, Map<string, MethodEntry>>();
+  /** The revisions that claim some requests on no binding (`Revision.opens`), asked in order. */
+  readonly #openers: Revision[] = [];
+  /** The revision of every other request on no binding: the first per-request one. */
+  readonly #perRequest: Revision;
+  readonly #versions: string[];
 
-  /** `eraMethods`: the methods an `initialize`-era session answers with handlers of its own (before the shared table). */
-  constructor(
-    table: ReadonlyMap<string, MethodEntry>,
-    settings: DispatchSettings,
-    tools: ToolsFeature,
-    eraMethods: ReadonlyMap<string, EraMethod> = new Map(),
-  ) {
-    this.#table = table;
+  /**
+   * `shared`: the features' methods; `revisions`: those served, at least one
+   * per-request revision among them.
+   * @throws TypeError when no revision is per-request.
+   */
+  constructor(shared: ReadonlyMap<string, MethodEntry>, settings: DispatchSettings, revisions: readonly Revision[]) {
+    this.#shared = shared;
     this.#settings = settings;
-    this.#tools = tools;
-    this.#toolList = () => tools.list();
-    this.#eraMethods = eraMethods;
+    const perRequest = revisions.filter((r) => r.perRequest);
+    if (perRequest.length === 0) throw new TypeError("a server needs a revision whose requests carry their own envelope");
+    this.#perRequest = perRequest[0]!;
+    this.#versions = perRequest.flatMap((r) => r.versions);
+    for (const revision of revisions) {
+      this.#tables.set(revision, revision.methods(shared, new Map(), settings));
+      if (revision.opens !== undefined) this.#openers.push(revision);
+    }
   }
 
-  /** Protocol versions answered, newest first. */
+  /** The protocol versions whose requests carry their own envelope (what `server/discover` lists), newest first. */
   get versions(): string[] {
-    return [...this.#revisions.keys()];
+    return [...this.#versions];
+  }
+
+  /**
+   * Adds methods to what `revision` serves (a plug-in's: the tasks of
+   * 2025-11-25 on `initialize`-era sessions), answered before the shared
+   * table's. A method given twice keeps the last entry.
+   * @throws TypeError when the server does not serve `revision`.
+   */
+  contribute(revision: Revision, methods: Iterable<readonly [string, MethodEntry]>): void {
+    if (!this.#tables.has(revision)) throw new TypeError(`this server does not serve revision ${revision.name}`);
+    let own = this.#contributed.get(revision);
+    if (own === undefined) {
+      own = new Map();
+      this.#contributed.set(revision, own);
+    }
+    for (const [method, entry] of methods) own.set(method, entry);
+    this.#tables.set(revision, revision.methods(this.#shared, own, this.#settings));
   }
 
   /**
    * Classifies one decoded JSON message as a request, notification or
-   * response and reads a request's `_meta`. Never throws: a bad message is
-   * `{ kind: "error" }` with a -32600 or -32602 response of stage `"message"`.
+   * response; a request is read by its revision: the `binding`'s (the
+   * session it came on), else the one that claims it, else the per-request
+   * one. Never throws: a bad message is `{ kind: "error" }` with a -32600 or
+   * -32602 response of stage `"message"`.
    */
-  inspect(message: unknown): Inbound {
+  inspect(message: unknown, binding?: Binding): Inbound {
     const classified = classify(message);
     if (classified.kind === "request") {
       const { id, method, params } = classified;
-      // The opening of the earlier era: the transport decides whether it serves it.
-      if (method === "initialize" && !hasLaterEnvelope(params)) return { kind: "initialize", id, params };
-      const check = revision2607.readEnvelope(params);
-      if (!check.ok) return refused(id, check.code, check.message);
-      const name = params.name;
-      const headerParams = method === Method.ToolsCall && typeof name === "string" ? this.#tools.get(name)?.headerParams : undefined;
-      return { kind: "request", id, method, params, envelope: check.envelope, headerParams };
+      const revision = binding === undefined ? this.#unbound(method, params) : binding.revision;
+      return revision.request(id, method, params, binding, this.#tableOf(revision));
     }
     // A response, well formed or not, is passed on to be dropped: an error answer would carry its
     // id, which the client could take for the answer to a request of its own.
     if (classified.kind !== "invalid") return classified;
-    return refused(classified.id, ErrorCode.InvalidRequest, classified.message);
+    return refusal(classified.id, ErrorCode.InvalidRequest, classified.message);
+  }
+
+  /** The revision of a request on no binding. */
+  #unbound(method: string, params: JsonObject): Revision {
+    const openers = this.#openers;
+    for (let i = 0; i < openers.length; i++) if (openers[i]!.opens!(method, params)) return openers[i]!;
+    return this.#perRequest;
+  }
+
+  #tableOf(revision: Revision): ReadonlyMap<string, MethodEntry> {
+    return this.#tables.get(revision) ?? this.#shared;
   }
 
   /**
-   * Classifies one decoded message of an `initialize`-era session (spec
-   * 2025-11-25): its envelope is the session's (the version negotiated, the
-   * capabilities and client info of `initialize`), `_meta` is read only for
-   * its `progressToken`. A request carrying the 2026-07-28 envelope is
-   * refused with -32600: one stdio connection speaks one era (Streamable
-   * HTTP never hands one here: the dual-era rule serves it statelessly,
-   * `selectsLaterEra`). Never throws.
+   * The OAuth scopes the registration a request names requires (its
+   * method's entry's `requiredScopes`), or `undefined` for none.
    */
-  inspectLegacy(message: unknown, session: LegacySession): Inbound {
-    const classified = classify(message);
-    if (classified.kind === "request") {
-      const { id, method, params } = classified;
-      if (method === "initialize") return refused(id, ErrorCode.InvalidRequest, "Invalid request: this session is already initialized");
-      if (hasLaterEnvelope(params)) {
-        return refused(
-          id,
-          ErrorCode.InvalidRequest,
-          "Invalid request: a 2026-07-28 request (with the _meta envelope) on an initialize-era session",
-        );
-      }
-      const meta = params._meta;
-      const progressToken = isObject(meta) ? meta.progressToken : undefined;
-      if (
-        progressToken !== undefined &&
-        typeof progressToken !== "string" &&
-        typeof progressToken !== "bigint" &&
-        !Number.isSafeInteger(progressToken)
-      ) {
-        return refused(id, ErrorCode.InvalidParams, "Invalid _meta.progressToken: must be a string or an integer");
-      }
-      const envelope: RequestEnvelope = {
-        meta: (isObject(meta) ? meta : {}) as RequestEnvelope["meta"],
-        protocolVersion: session.protocolVersion,
-        clientCapabilities: session.clientCapabilities,
-        clientInfo: session.clientInfo,
-      };
-      return { kind: "request", id, method, params, envelope, headerParams: undefined, session };
-    }
-    if (classified.kind !== "invalid") return classified;
-    return refused(classified.id, ErrorCode.InvalidRequest, classified.message);
+  requiredScopes(request: InboundRequest): readonly string[] | undefined {
+    const entry = request.entry ?? this.#shared.get(request.method);
+    const scopes = entry?.requiredScopes?.(request.params);
+    return scopes !== undefined && scopes.length > 0 ? scopes : undefined;
   }
 
   /**
    * Answers an inspected request: checks the protocol version (-32022),
-   * finds the method (-32601), runs it and stamps its result. Never throws:
-   * a handler's fault becomes -32603 (its message is not sent), a protocol
-   * error (`McpError`) becomes that error. An answer that is ready at once
-   * comes back as a value, not a promise.
+   * finds the method (-32601), has its revision run it, and stamps its
+   * result. Never throws: a handler's fault becomes -32603 (its message is
+   * not sent), a protocol error (`McpError`) becomes that error. An answer
+   * that is ready at once comes back as a value, not a promise.
    */
   answer(request: InboundRequest, transport: TransportInfo): Outcome | Promise<Outcome> {
     const { id, method, params, envelope } = request;
-    if (request.session) return this.#answerLegacy(request, request.session, transport);
-    const revision = this.#revisions.get(envelope.protocolVersion);
-    if (!revision) {
+    const revision = request.revision ?? this.#perRequest;
+    if (!revision.versions.includes(envelope.protocolVersion)) {
       return errorOutcome(
         id,
         ErrorCode.UnsupportedProtocolVersion,
@@ -277,24 +298,24 @@ export class Dispatcher {
         "message",
       );
     }
-    const entry = this.#table.get(method);
+    const entry = request.entry ?? this.#tableOf(revision).get(method);
     if (!entry?.enabled()) return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, "message");
-    const scope: RunScope = { lossless: request.lossless };
-    const ctx = this.#context(request, transport, scope);
-    // The table is keyed by method; its params are what the client sent (see methods.ts).
-    const handle = entry.handle as (params: JsonObject, ctx: RequestContext, t: TransportInfo, s: RunScope) => unknown;
+    const scope = runScope(request.binding, request.lossless);
+    const ctx = this.#context(request, transport, scope, entry, revision);
     // A handler that answers synchronously (most tools) is answered
     // synchronously: no promise, no microtask between request and response.
     let running: unknown;
     try {
-      running = ASKING_METHODS.has(method)
-        ? runRound(this.#settings, params, ctx, scope, () => handle(params, ctx, transport, scope), transport.manyInstances === true)
-        : handle(params, ctx, transport, scope);
+      running = revision.run(entry, params, ctx, transport, scope, this.#settings);
     } catch (error) {
-      return this.failed(error, id, method);
+      scope.route.finish();
+      return this.failed(revision.fault === undefined ? error : revision.fault(error), id, method);
     }
-    if (running instanceof Promise) return this.#whenAnswered(running, id, method, revision);
-    return this.#answered(running, id, method, revision);
+    // The route the revision set for this run (a task's, set later, lives on without it).
+    const route = scope.route;
+    if (running instanceof Promise) return this.#whenAnswered(running, id, method, entry, revision, route);
+    route.finish();
+    return this.#answered(running, id, method, entry, revision);
   }
 
   /**
@@ -303,77 +324,30 @@ export class Dispatcher {
    * its whole scope (the params, the context, the run's scope) for as long as
    * the handler runs, which for `subscriptions/listen` is the whole stream.
    */
-  #whenAnswered(running: Promise<unknown>, id: RequestId, method: string, revision: Revision): Promise<Outcome> {
+  #whenAnswered(
+    running: Promise<unknown>,
+    id: RequestId,
+    method: string,
+    entry: MethodEntry,
+    revision: Revision,
+    route: AskRoute,
+  ): Promise<Outcome> {
     return running.then(
-      (result) => this.#answered(result, id, method, revision),
-      (error) => this.failed(error, id, method),
+      (result) => {
+        route.finish();
+        return this.#answered(result, id, method, entry, revision);
+      },
+      (error) => {
+        route.finish();
+        return this.failed(revision.fault === undefined ? error : revision.fault(error), id, method);
+      },
     );
   }
 
-  /**
-   * An `initialize`-era request: the session's own methods first (`ping`,
-   * `logging/setLevel`, subscriptions), then the era's own handlers (the
-   * revision's `tasks/*`), then the shared table without the
-   * 2026-07-28-only methods. Asks go to the client directly (no round), and
-   * results are stamped for the era.
-   */
-  #answerLegacy(request: InboundRequest, session: LegacySession, transport: TransportInfo): Outcome | Promise<Outcome> {
-    const { id, method, params } = request;
-    const failed = (error: unknown) =>
-      this.failed(
-        error instanceof ResourceNotFoundError ? new McpError(ResourceNotFoundError.INITIALIZE_ERA_CODE, error.message, error.data) : error,
-        id,
-        method,
-      );
-    try {
-      const own = answerSessionMethod(session, method, params, {
-        logging: this.#settings.loggingEnabled,
-        resources: this.#table.get("resources/read")?.enabled() === true,
-      });
-      if (own !== undefined) return { response: resultResponse(id, own) as JSONRPCResultResponse, stage: "handler" };
-    } catch (error) {
-      return failed(error);
-    }
-    const era = this.#eraMethods.get(method);
-    const entry = era ?? (LATER_ONLY_METHODS.has(method) ? undefined : this.#table.get(method));
-    if (!entry?.enabled()) return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, "message");
-    const scope: RunScope = { direct: true, session, lossless: request.lossless };
-    const ctx = this.#context(request, transport, scope, {
-      get logLevel() {
-        return session.logLevel;
-      },
-      ask: (askMethod, askParams, signal) =>
-        session.request(askMethod, askParams, id, signal).then((answer) => checkClientAnswer(askMethod, answer)),
-    });
-    const handle = era
-      ? (p: JsonObject, c: RequestContext, _t: TransportInfo, s: RunScope) => era.handle(p, c, s)
-      : (entry.handle as (params: JsonObject, ctx: RequestContext, t: TransportInfo, s: RunScope) => unknown);
-    let running: unknown;
-    try {
-      running = handle(params, ctx, transport, scope);
-    } catch (error) {
-      scope.direct = false;
-      return failed(error);
-    }
-    if (running instanceof Promise) {
-      return running.then(
-        (result) => {
-          scope.direct = false;
-          return this.#answered(result, id, method, revision2511);
-        },
-        (error) => {
-          scope.direct = false;
-          return failed(error);
-        },
-      );
-    }
-    scope.direct = false;
-    return this.#answered(running, id, method, revision2511);
-  }
-
-  /** The handler context of `request`, for either era (`peer`: an initialize-era session's requests to the client). */
-  #context(request: InboundRequest, transport: TransportInfo, scope: RunScope, peer?: Peer): RequestContext {
+  /** The handler context of a request. */
+  #context(request: InboundRequest, transport: TransportInfo, scope: RunScope, entry: MethodEntry, revision: Revision): RequestContext {
     const { id, method, envelope } = request;
+    const settings = this.#settings;
     return createContext({
       requestId: id,
       method,
@@ -382,23 +356,24 @@ export class Dispatcher {
       clientCapabilities: envelope.clientCapabilities,
       clientInfo: envelope.clientInfo,
       transport,
-      loggingEnabled: this.#settings.loggingEnabled,
-      validator: this.#settings.validator,
-      tools: this.#toolList,
+      loggingEnabled: settings.loggingEnabled,
+      asks: entry.asks === true,
+      validator: settings.validator,
+      tools: settings.tools,
       scope,
-      peer,
+      levels: revision,
     });
   }
 
   /** The response carrying a handler's result, stamped for its revision (a result that cannot be stamped is a fault). */
-  #answered(result: unknown, id: RequestId, method: string, revision: Revision): Outcome {
+  #answered(result: unknown, id: RequestId, method: string, entry: MethodEntry, revision: Revision): Outcome {
     try {
       const info = this.#settings.info;
       // Where the text is written, the result is read once, into a plain copy, and both the stamped
       // response and its text come from that copy: a getter or proxy cannot make them differ.
       const textual = revision.stampText !== undefined && isObject(result) && (typeof id === "string" || typeof id === "number");
-      // A list page the server made itself (a plain object, its text kept with the page): no copy, no second walk.
-      const known = textual && method === Method.ToolsList ? pageTextOf(result) : undefined;
+      // A result whose feature kept its text (a list page): no copy, no second walk.
+      const known = textual && entry.textOf !== undefined ? entry.textOf(result) : undefined;
       const source = textual && known === undefined ? copyOwn(result) : result;
       const response = resultResponse(id, revision.stamp(source as JsonObject, info)) as JSONRPCResultResponse;
       const text = textual ? revision.stampText?.(source, info, known) : undefined;
@@ -430,27 +405,6 @@ export class Dispatcher {
       // A failing reporter must not change the answer.
     }
   }
-}
-
-/**
- * The answer of a server that does not serve the `initialize` era to an
- * `initialize` request: -32022 naming the versions it supports (spec
- * 2026-07-28, basic/versioning: a modern-only server names them in any error
- * it returns to `initialize`). Over HTTP: 400.
- */
-export function initializeRefused(id: RequestId, params: JsonObject, supported: readonly string[]): Outcome {
-  const requested = typeof params.protocolVersion === "string" ? params.protocolVersion : undefined;
-  return errorOutcome(
-    id,
-    ErrorCode.UnsupportedProtocolVersion,
-    `Unsupported protocol version: this server does not serve the initialize handshake; it supports ${supported.join(", ")} (per-request _meta)`,
-    { supported: [...supported], requested },
-    "message",
-  );
-}
-
-function refused(id: RequestId | undefined, code: number, message: string): Inbound {
-  return { kind: "error", outcome: errorOutcome(id, code, message, undefined, "message") };
 }
 
 /** True when someone watches `x-mcp:request:rejected` (then outcomes are published). */

@@ -57,12 +57,10 @@ export function isProtocolError(value: unknown): value is { code: number; messag
 /**
  * `resources/read` of a URI the server does not have. Its code depends on
  * the era: -32602 in 2026-07-28 (server/resources, "Error Handling"), and
- * -32002 in the initialize era (2025-11-25 and before), which the dispatcher
- * answers there.
+ * -32002 in the initialize era (2025-11-25 and before), which that era's
+ * codec answers (`revisions/initialize/`, its `fault`).
  */
 export class ResourceNotFoundError extends McpError {
-  /** The code the initialize era gives this error (spec 2025-11-25: server/resources, "Error Handling"). */
-  static readonly INITIALIZE_ERA_CODE = -32002;
   constructor(uri: string) {
     super(-32602, "Resource not found", { uri });
     this.name = "ResourceNotFoundError";

@@ -53,7 +53,7 @@ export {
   type StandardElicitAnswer,
   type StandardElicitResult,
 } from "./mrtr/asks.js";
-export { InputRequiredSignal } from "./mrtr/round.js";
+export { InputRequiredSignal } from "./route.js";
 export type { ServerInfo, ServerOptions, TasksOptions } from "./options.js";
 export { BusTopic, type BusTopicName, type EventBus, MemoryEventBus } from "./bus.js";
 export {
@@ -99,7 +99,12 @@ export {
   type SessionStore,
   type StoredEvent,
 } from "./transports/http/sessions.js";
-export { ClientRequestError, DEFAULT_CLIENT_REQUEST_TIMEOUT_MS, LegacySession, MAX_PENDING_CLIENT_REQUESTS } from "./legacy/session.js";
+export {
+  ClientRequestError,
+  DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
+  LegacySession,
+  MAX_PENDING_CLIENT_REQUESTS,
+} from "./revisions/initialize/session.js";
 export { type ListenOptions, listen, type RunningHttpServer } from "./transports/http/listen.js";
 export { createNodeHandler, type NodeHandler, type NodeHandlerOptions } from "./transports/http/node.js";
 export {

@@ -9,9 +9,8 @@
  * function of (message, per-request transport info) to a response, and no
  * server, protocol or transport object is created per request.
  */
-import type { InitializeResult } from "@x/mcp-v2511";
 import { INITIALIZE_ERA_VERSIONS } from "@x/mcp-v2511/wire";
-import type { Implementation, RequestId, ServerCapabilities } from "@x/mcp-v2607";
+import type { Implementation, ServerCapabilities } from "@x/mcp-v2607";
 import { PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { HELP_TOOL } from "./actions/gates.js";
 import { resolveCacheOptions } from "./cache.js";
@@ -41,15 +40,17 @@ import {
 } from "./features/tools/define.js";
 import { ToolsFeature } from "./features/tools/index.js";
 import { KeyRing } from "./keys.js";
-import { type InitializeRequestInfo, initializeResult, legacyVersions } from "./legacy/era.js";
-import type { LegacySession } from "./legacy/session.js";
-import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } from "./legacy/session.js";
+import { revision2607 } from "./revisions/2026-07-28/index.js";
+import { initializeResult, legacyVersions } from "./revisions/initialize/era.js";
+import type { InitializeOpening, LegacyChange, LegacyParts } from "./revisions/initialize/parts.js";
+import { revision2511 } from "./revisions/initialize/index.js";
+import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } from "./revisions/initialize/session.js";
+import type { Binding } from "./revisions/revision.js";
 import { isObject, type JsonObject } from "./objects.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
 import { reportToStderr } from "./errors.js";
 import { errorCodeOf, publishMessageIgnored } from "./telemetry.js";
 import { principalOf } from "./authorization.js";
-import { statusOf } from "./transports/http/status.js";
 import { BusTopic, type BusTopicName, type EventBus, MemoryEventBus } from "./bus.js";
 import { TasksFeature } from "./tasks/feature.js";
 import { TaskRunner } from "./tasks/runner.js";
@@ -70,43 +71,26 @@ function keysFrom(option: ServerOptions["requestStateKeys"]): Uint8Array[] {
 export interface ServerParts {
   readonly dispatcher: Dispatcher;
   readonly tools: ToolsFeature;
-  /** The `requiredScopes` of the tool, resource (or template) or prompt a request names; `undefined` for none. */
-  requiredScopes(method: string, params: JsonObject): readonly string[] | undefined;
+  /** The `requiredScopes` of the registration a request names (its method's entry says which); `undefined` for none. */
+  requiredScopes(request: InboundRequest): readonly string[] | undefined;
   /** What the `initialize`-era transports need (internal). */
   readonly legacy: LegacyParts;
 }
 
-/** A change an `initialize`-era session may have to hear of: a list changed, or a resource was updated. */
-export type LegacyChange = { kind: "list"; list: ListKind } | { kind: "resource"; uri: string };
-
-/** The server's side of the `initialize` era, shared by its transports (internal). */
-export interface LegacyParts {
-  /** The era's versions served (`protocolVersions`), newest first; empty when the deployment refuses the era. */
-  readonly versions: readonly string[];
-  /** How long a server-to-client request waits for its answer, in ms. */
-  readonly requestTimeoutMs: number;
-  /**
-   * Builds the `InitializeResult` for the negotiated `protocolVersion`;
-   * `opening` (the `initialize` request, what it declared and what the
-   * transport knows of it) tells whether its client is identified, which
-   * the revision's `tasks.list` capability needs.
-   */
-  initializeResult(protocolVersion: string, opening?: InitializeOpening): InitializeResult;
-  /** Transports watching changes for their sessions. */
-  readonly watchers: Set<(change: LegacyChange) => void>;
-  /** Transports to tell when the server closes (they end their sessions). */
-  readonly closers: Set<() => void>;
-}
-
-/** An `initialize` request as the server needs it for its `InitializeResult` (internal). */
-export interface InitializeOpening {
-  id: RequestId;
-  info: InitializeRequestInfo;
-  transport: TransportInfo;
-}
-
 /** The internals of `server` (internal: this package's transports and plug-ins use it). */
 export let partsOf: (server: McpServer) => ServerParts;
+
+/**
+ * {@link McpServer.inspect} for this package's transports: a refusal is
+ * published with `status`, the transport's HTTP status of an outcome
+ * (Streamable HTTP), or none (stdio).
+ */
+export let inspectWith: (
+  server: McpServer,
+  message: unknown,
+  binding: Binding | undefined,
+  status: ((outcome: Outcome) => number) | undefined,
+) => Inbound;
 
 /**
  * Answers an inspected request like {@link McpServer.execute}, but an answer
@@ -225,7 +209,7 @@ export class McpServer {
     this.#follow();
     const table = new Map<string, MethodEntry>();
     for (const feature of this.#features) {
-      for (const [method, entry] of Object.entries(feature.methods)) table.set(method, entry as MethodEntry);
+      for (const [method, entry] of Object.entries(feature.methods)) if (entry !== undefined) table.set(method, entry);
     }
     const versions = options.protocolVersions ?? [PROTOCOL_VERSION, ...INITIALIZE_ERA_VERSIONS];
     if (
@@ -251,6 +235,7 @@ export class McpServer {
         clientInfo: opening.info.clientInfo,
         transport: opening.transport,
         loggingEnabled: false,
+        asks: false,
       });
       try {
         return owner(ctx) !== "";
@@ -272,6 +257,7 @@ export class McpServer {
       watchers: new Set(),
       closers: new Set(),
     };
+    const tools = this.#tools;
     this.#dispatcher = new Dispatcher(
       table,
       {
@@ -281,11 +267,13 @@ export class McpServer {
         ttlMs: options.requestStateTtlMs ?? 600_000,
         loggingEnabled: this.#logging,
         validator: options.validator,
+        tools: () => tools.list(),
         onError: options.onError,
       },
-      this.#tools,
-      legacyTasks.methods,
+      [revision2607, revision2511],
     );
+    // The tasks of 2025-11-25 are methods of that revision's sessions.
+    this.#dispatcher.contribute(revision2511, legacyTasks.methods);
   }
 
   /**
@@ -527,7 +515,7 @@ export class McpServer {
 
   /**
    * Checks one decoded JSON message as a JSON-RPC request or notification
-   * and reads its `_meta` (the HTTP order's stages 6 and 8). With `session`
+   * and reads its `_meta` (the HTTP order's stages 6 and 8). With `binding`
    * (an `initialize`-era session, internal), the envelope is the session's,
    * and a JSON-RPC response is the transport's to settle (a response no
    * request of the session awaits is then published as unsolicited there).
@@ -537,16 +525,22 @@ export class McpServer {
    * "invalid-response" }`, both to be dropped unanswered (published on
    * `x-mcp:message:ignored`; over Streamable HTTP the malformed one is refused with 400).
    */
-  inspect(message: unknown, session?: LegacySession): Inbound {
+  inspect(message: unknown, binding?: Binding): Inbound {
+    return this.#inspect(message, binding, undefined);
+  }
+
+  /** {@link McpServer.inspect}, a refusal published with the status the transport answers it with (`status`; none for `inspect`). */
+  #inspect(message: unknown, binding: Binding | undefined, status: ((outcome: Outcome) => number) | undefined): Inbound {
     this.#serving = true;
-    if (Array.isArray(message) && message.length > 0 && message.every(isResponseShaped)) return this.#inspectBatch(message, session);
-    const inbound = session ? this.#dispatcher.inspectLegacy(message, session) : this.#dispatcher.inspect(message);
+    if (Array.isArray(message) && message.length > 0 && message.every(isResponseShaped))
+      return this.#inspectBatch(message, binding, status);
+    const inbound = this.#dispatcher.inspect(message, binding);
     if (inbound.kind === "error") {
-      rejected(inbound.outcome, isObject(message) && typeof message.method === "string" ? message.method : undefined, statusOf);
+      rejected(inbound.outcome, isObject(message) && typeof message.method === "string" ? message.method : undefined, status);
     } else if (inbound.kind === "invalid-response") {
       // Malformed: no session could use it either.
       publishMessageIgnored({ reason: "invalid-response", requestId: inbound.id, code: errorCodeOf(message) });
-    } else if (inbound.kind === "response" && !session) {
+    } else if (inbound.kind === "response" && !binding) {
       publishMessageIgnored({ reason: "unsolicited-response", requestId: inbound.id, code: errorCodeOf(inbound) });
     }
     return inbound;
@@ -559,11 +553,11 @@ export class McpServer {
    * each member is reported as one message would be. Any other batch is
    * refused by the dispatcher (-32600).
    */
-  #inspectBatch(batch: unknown[], session: LegacySession | undefined): Inbound {
+  #inspectBatch(batch: unknown[], binding: Binding | undefined, status: ((outcome: Outcome) => number) | undefined): Inbound {
     const responses: ClassifiedResponse[] = [];
     let invalid: Inbound | undefined;
     for (const member of batch) {
-      const inbound = this.inspect(member, session);
+      const inbound = this.#inspect(member, binding, status);
       if (inbound.kind === "response") responses.push(inbound);
       else invalid ??= inbound;
     }
@@ -600,34 +594,15 @@ export class McpServer {
   }
 
   /** {@link McpServer.execute}, but an answer ready at once comes back as a value. */
-  #requiredScopes(method: string, params: JsonObject): readonly string[] | undefined {
-    const scopes =
-      method === "tools/call" && typeof params.name === "string"
-        ? this.#tools.get(params.name)?.requiredScopes
-        : method === "prompts/get" && typeof params.name === "string"
-          ? this.#prompts.get(params.name)?.config.requiredScopes
-          : method === "resources/read" && typeof params.uri === "string"
-            ? this.#resources.requiredScopes(params.uri)
-            : method === "completion/complete" && isObject(params.ref)
-              ? this.#completionScopes(params.ref)
-              : undefined;
-    return scopes !== undefined && scopes.length > 0 ? scopes : undefined;
-  }
-
-  /** A completion of a scoped prompt's arguments or template's variables needs the same scopes as using it. */
-  #completionScopes(ref: JsonObject): readonly string[] | undefined {
-    if (ref.type === "ref/prompt" && typeof ref.name === "string") return this.#prompts.get(ref.name)?.config.requiredScopes;
-    if (ref.type === "ref/resource" && typeof ref.uri === "string") return this.#resources.templateOf(ref.uri)?.config.requiredScopes;
-    return undefined;
-  }
-
   #answer(request: InboundRequest, transport: TransportInfo): Outcome | Promise<Outcome> {
     const outcome = this.#dispatcher.answer(request, transport);
     // No extra promise per request unless someone watches x-mcp:request:rejected.
     if (!rejectionsObserved()) return outcome;
+    // The status is the transport's: Streamable HTTP gives its own, stdio and `handle` have none.
+    const status = transport.status;
     return outcome instanceof Promise
-      ? outcome.then((o) => rejected(o, request.method, statusOf))
-      : rejected(outcome, request.method, statusOf);
+      ? outcome.then((o) => rejected(o, request.method, status))
+      : rejected(outcome, request.method, status);
   }
 
   static {
@@ -636,8 +611,9 @@ export class McpServer {
       dispatcher: server.#dispatcher,
       tools: server.#tools,
       legacy: server.#legacy,
-      requiredScopes: (method, params) => server.#requiredScopes(method, params),
+      requiredScopes: (request) => server.#dispatcher.requiredScopes(request),
     });
+    inspectWith = (server, message, binding, status) => server.#inspect(message, binding, status);
     // A subclass that overrides execute() (an access gate, logging...) is
     // answered through its override.
     answerNow = (server, request, transport) => {

@@ -202,8 +202,12 @@ export interface RequestRejectedEvent {
   readonly code: number;
   /** The error message sent. */
   readonly message: string;
-  /** The HTTP status that goes with it on Streamable HTTP. */
-  readonly status: number;
+  /**
+   * The HTTP status it was answered with, when the transport that answered
+   * is Streamable HTTP; `undefined` over stdio and for `McpServer.handle`,
+   * which have none.
+   */
+  readonly status: number | undefined;
 }
 
 /**

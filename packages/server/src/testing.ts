@@ -13,9 +13,12 @@
  */
 import type { ClientCapabilities, InputRequest, InputRequests, RequestMetaObject } from "@x/mcp-v2607";
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, Method, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
-import { createContext, type RequestContext, type RunScope, type TransportInfo } from "./context.js";
-import { Round } from "./mrtr/round.js";
+import { createContext, type RequestContext, type TransportInfo } from "./context.js";
+import { type RunScope, runScope } from "./scope.js";
+import { isAskingMethod } from "./methods.js";
 import type { JsonObject } from "./objects.js";
+import { Round } from "./revisions/2026-07-28/round.js";
+import { type AskRoute, NO_ROUTE, presetRoute } from "./route.js";
 
 /** Options of {@link buildContext}. */
 export interface BuildContextOptions {
@@ -33,7 +36,8 @@ export interface BuildContextOptions {
   signal?: AbortSignal;
 }
 
-const states = new WeakMap<RequestContext, RunScope>();
+/** The scope of each context {@link buildContext} made, and its preset answers. */
+const states = new WeakMap<RequestContext, { scope: RunScope; preset: AskRoute }>();
 
 /**
  * Builds a context as a transport would, without a transport. Asks made on
@@ -48,23 +52,27 @@ export function buildContext(options: BuildContextOptions = {}): RequestContext 
     ...options.meta,
     [META_CLIENT_CAPABILITIES]: clientCapabilities,
   } as RequestMetaObject;
-  const state: RunScope = {};
-  if (options.answers) state.preset = options.answers;
+  const state = runScope(undefined, undefined);
+  // The answers wait for a run to open its round; asks outside one are refused.
+  const preset = options.answers ? presetRoute(options.answers) : NO_ROUTE;
+  state.route = preset;
   const transport: TransportInfo = {};
   if (options.signal) transport.signal = options.signal;
   if (options.assigns) transport.assigns = options.assigns;
+  const method = options.method ?? Method.ToolsCall;
   const ctx = createContext({
     requestId: "test",
-    method: options.method ?? Method.ToolsCall,
+    method,
     meta,
     protocolVersion: PROTOCOL_VERSION,
     clientCapabilities,
     clientInfo: undefined,
     transport,
     loggingEnabled: false,
+    asks: isAskingMethod(method),
     scope: state,
   });
-  states.set(ctx, state);
+  states.set(ctx, { scope: state, preset });
   return ctx;
 }
 
@@ -92,10 +100,11 @@ export async function runHandler<A, R>(
   args: A,
   ctx: RequestContext,
 ): Promise<RunOutcome<R>> {
-  const state = states.get(ctx);
-  if (!state) throw new Error("runHandler needs a context made by buildContext");
-  const round = new Round(state.preset ?? {});
-  state.round = round;
+  const made = states.get(ctx);
+  if (!made) throw new Error("runHandler needs a context made by buildContext");
+  const { scope: state, preset } = made;
+  const round = new Round(preset.answers);
+  state.route = round;
   let result: R | undefined;
   try {
     result = await handler(args, ctx);
@@ -104,7 +113,7 @@ export async function runHandler<A, R>(
     if (!round.ended) throw error;
   } finally {
     round.finished = true;
-    state.round = undefined;
+    state.route = preset;
   }
   if (round.ended) {
     const [key, request] = Object.entries(round.pending)[0]!;

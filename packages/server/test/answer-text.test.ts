@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { responseText } from "../src/dispatch.js";
 import { listen, McpServer, type Outcome, serveStdio, type TransportInfo } from "../src/index.js";
-import { revision2607 } from "../src/revision.js";
+import { revision2607 } from "../src/revisions/2026-07-28/index.js";
 import { meta, rpc } from "./helpers.js";
 
 const info = Object.freeze({ name: "text", version: "1.0.0", title: 'Text \u2713 "quoted"' });

@@ -187,10 +187,31 @@ describe("telemetry on node:diagnostics_channel", () => {
     expect(rejected.map((r) => [r.requestId, r.method, r.code, r.status])).toEqual([
       ["r1", "tools/call", -32602, 200],
       ["r2", "no/such/method", -32601, 404],
-      ["r3", "tools/list", -32602, 400],
-      ["r4", "tools/list", -32600, 400],
+      // `handle` is no HTTP transport: no status.
+      ["r3", "tools/list", -32602, undefined],
+      ["r4", "tools/list", -32600, undefined],
     ]);
     expect(rejected[0]!.message).toContain("nope");
+  });
+
+  it("x-mcp:request:rejected carries the status the transport answered with: HTTP's own, 200 on an initialize-era session", async () => {
+    const rejected = collect<RequestRejectedEvent>(CHANNELS.requestRejected);
+    const bare = (body: unknown) =>
+      fetch(srv.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify(body),
+      });
+    expect((await bare({ jsonrpc: "2.0", id: "h3", method: "tools/list", params: {} })).status).toBe(400);
+    expect((await bare({ jsonrpc: "1.0", id: "h4", method: "tools/list" })).status).toBe(400);
+    const session = await open(srv.url, {}, "2025-11-25");
+    const res = await post(srv.url, { jsonrpc: "2.0", id: "s1", method: "no/such/method", params: {} }, session.headers);
+    expect(res.status).toBe(200);
+    expect(rejected.map((r) => [r.requestId, r.code, r.status])).toEqual([
+      ["h3", -32602, 400],
+      ["h4", -32600, 400],
+      ["s1", -32601, 200],
+    ]);
   });
 
   it("x-mcp:message:ignored reports a JSON-RPC response, well formed or not, which is not answered and not reported as rejected", async () => {

@@ -52,6 +52,14 @@ export class CompletionFeature implements Feature {
   readonly methods: MethodTable = {
     [Method.CompletionComplete]: {
       enabled: this.#enabled,
+      // Completing a scoped prompt's arguments or template's variables needs the scopes of using it.
+      requiredScopes: (params) => {
+        const ref = params.ref;
+        if (!isObject(ref)) return undefined;
+        if (ref.type === "ref/prompt" && typeof ref.name === "string") return this.#prompts.get(ref.name)?.config.requiredScopes;
+        if (ref.type === "ref/resource" && typeof ref.uri === "string") return this.#resources.templateOf(ref.uri)?.config.requiredScopes;
+        return undefined;
+      },
       handle: async (params) => {
         const ref: unknown = params.ref;
         const argument: unknown = params.argument;

@@ -8,12 +8,14 @@
 import type { CacheHints } from "@x/builders";
 import type { ClientCapabilities, Implementation, InputRequiredResult, ServerCapabilities } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
+import type { HeaderParam } from "@x/mcp-v2607/wire";
 import type { CacheableMethod } from "../cache.js";
-import type { RequestContext, RunScope, TransportInfo } from "../context.js";
+import type { RequestContext, TransportInfo } from "../context.js";
 import { McpError } from "../errors.js";
 import type { KeyRing } from "../keys.js";
-import type { ParamsOf, ResultOf, ServerMethod } from "../methods.js";
+import type { AskingMethod, ParamsOf, ResultOf, ServerMethod } from "../methods.js";
 import { isObject, type JsonObject } from "../objects.js";
+import type { RunScope } from "../scope.js";
 import type { ListKind } from "./subscriptions.js";
 
 /** What the server shares with its features. */
@@ -43,15 +45,57 @@ export type Handler<M extends ServerMethod> = (
   scope: RunScope,
 ) => ResultOf<M> | Promise<ResultOf<M>>;
 
-/** One entry of the dispatch table. */
-export interface MethodEntry<M extends ServerMethod = ServerMethod> {
-  readonly handle: Handler<M>;
-  /** False while the feature has nothing to serve: the method is then unknown (-32601). */
+/**
+ * One entry of a dispatch table, as the dispatcher and the transports read
+ * it: what a method does, and what the server must know of it before it
+ * runs. Written by the feature (or plug-in, or revision) that answers the
+ * method, so that nothing outside it names the method.
+ */
+export interface MethodEntry {
+  /** Answers the request: its params as sent, the request's context, the transport's view of it, the run's scope. */
+  readonly handle: (params: JsonObject, ctx: RequestContext, transport: TransportInfo, scope: RunScope) => unknown;
+  /** False while there is nothing to serve: the method is then unknown (-32601). */
   readonly enabled: () => boolean;
+  /**
+   * True when its handler may ask the client (`ctx.elicit`, ...): only the
+   * methods whose answer may be `input_required` (spec 2026-07-28,
+   * basic/patterns/mrtr). A revision runs such a method with a route for
+   * its asks, and Streamable HTTP may answer it as a stream early.
+   */
+  readonly asks?: boolean;
+  /**
+   * The parameters the request's HTTP headers must mirror (`x-mcp-header`
+   * of the tool `params` names; spec 2026-07-28, basic/transports/streamable-http
+   * "Mcp-Param"); `undefined` for none.
+   */
+  readonly headerParams?: (params: JsonObject) => readonly HeaderParam[] | undefined;
+  /**
+   * The OAuth scopes the registration the request names requires
+   * (`requiredScopes` of a tool, prompt, resource or template, or of what a
+   * completion completes); `undefined` or empty for none.
+   */
+  readonly requiredScopes?: (params: JsonObject) => readonly string[] | undefined;
+  /**
+   * The JSON text of a result this feature made and kept written
+   * (`JSON.stringify` of it), or `undefined`: the stamped answer is then
+   * written around it, with no second walk of the result.
+   */
+  readonly textOf?: (result: object) => string | undefined;
 }
 
+/**
+ * An entry typed by its method, as a feature writes it: its handler's params
+ * and result are method `M`'s, and `asks` is allowed only where the method's
+ * answer may be `input_required`. Each is a {@link MethodEntry} (the params
+ * as sent are read as `unknown` member by member).
+ */
+export type TypedEntry<M extends ServerMethod> = Omit<MethodEntry, "handle" | "asks"> & {
+  readonly handle: Handler<M>;
+  readonly asks?: M extends AskingMethod ? boolean : never;
+};
+
 /** The methods a feature answers, typed by method. */
-export type MethodTable = { readonly [M in ServerMethod]?: MethodEntry<M> };
+export type MethodTable = { readonly [M in ServerMethod]?: TypedEntry<M> };
 
 /** A protocol feature. */
 export interface Feature {

@@ -6,7 +6,7 @@ import type { ClientCapabilities, GetPromptResult, Icon, Prompt, PromptArgument,
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type { RequestContext } from "../context.js";
 import { McpError } from "../errors.js";
-import type { JsonObject } from "../objects.js";
+import { isObject, type JsonObject } from "../objects.js";
 import { listResult, page } from "../pagination.js";
 import { checkedScopes } from "../authorization.js";
 import type { Completer } from "./completion.js";
@@ -109,7 +109,7 @@ export function toGetPromptResult(value: PromptHandlerResult, description: strin
   if (typeof value === "string")
     return withDescription({ resultType: "complete", messages: [{ role: "user", content: { type: "text", text: value } }] }, description);
   if (Array.isArray(value)) return withDescription({ resultType: "complete", messages: value }, description);
-  if (typeof value === "object" && value !== null && Array.isArray((value as GetPromptResult).messages)) return value as GetPromptResult;
+  if (isObject(value) && Array.isArray(value.messages)) return value as GetPromptResult;
   throw new Error("prompt handler returned a value that is not a GetPromptResult, a message list or a string");
 }
 
@@ -138,6 +138,8 @@ export class PromptsFeature implements Feature {
     },
     [Method.PromptsGet]: {
       enabled: () => this.#prompts.size > 0,
+      asks: true,
+      requiredScopes: (params) => (typeof params.name === "string" ? this.#prompts.get(params.name)?.config.requiredScopes : undefined),
       handle: async (params, ctx) => {
         const name: unknown = params.name;
         if (typeof name !== "string") throw new McpError(ErrorCode.InvalidParams, "Invalid params: name must be a string");

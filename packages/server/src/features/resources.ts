@@ -206,7 +206,7 @@ export function toReadResult(value: ReadHandlerResult, uri: string, mimeType: st
     return { resultType: "complete", contents: [entry] } as ReadResourceResult;
   }
   if (Array.isArray(value)) return { resultType: "complete", contents: value } as ReadResourceResult;
-  if (typeof value === "object" && value !== null) {
+  if (isObject(value)) {
     if (Array.isArray((value as ReadResourceResult).contents)) return value as ReadResourceResult;
     if (typeof (value as ResourceContents).uri === "string")
       return { resultType: "complete", contents: [value as ResourceContents] } as ReadResourceResult;
@@ -262,6 +262,8 @@ export class ResourcesFeature implements Feature {
     },
     [Method.ResourcesRead]: {
       enabled: this.#enabled,
+      asks: true,
+      requiredScopes: (params) => (typeof params.uri === "string" ? this.requiredScopes(params.uri) : undefined),
       handle: (params, ctx) => this.#read(params.uri, ctx),
     },
   };

@@ -9,8 +9,11 @@
  * (`elicit-1`, `elicit-2`, `sample-1`, `roots-1`; URL elicitations count as
  * `elicit`), or the key the handler names (`{ key: "user_name" }`).
  *
- * This module builds the asks; `round.ts` resolves them in one run,
- * `state.ts` seals what a round gathered, and `run.ts` runs a handler as a round.
+ * This module builds and checks the asks, for every route they take
+ * (`route.ts`): a round of 2026-07-28 (`revisions/2026-07-28/`: `round.ts`
+ * resolves them in one run, `state.ts` seals what a round gathered, `run.ts`
+ * runs a handler as a round), a request on an `initialize`-era session, or
+ * a task's input request.
  */
 import { createMessageRequest, elicitRequest, elicitUrlRequest } from "@x/builders";
 import type {
@@ -127,9 +130,6 @@ export interface Ask<T> {
   /** Phantom field carrying the answer type. */
   readonly __answer?: T;
 }
-
-/** The methods on which a server may answer `input_required` (spec: mrtr). */
-export const ASKING_METHODS: ReadonlySet<string> = new Set([Method.ToolsCall, Method.PromptsGet, Method.ResourcesRead]);
 
 /** The compiled `requestedSchema`s of the last 256 distinct schema texts, per validator. */
 const answerSchemas = new WeakMap<JsonSchemaValidator, Map<string, CompiledSchema>>();

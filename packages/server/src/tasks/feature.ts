@@ -11,7 +11,7 @@ import { declaresTasks, readTaskId, TASKS_EXTENSION, TaskMethod, tasksRequiredDa
 import type { RequestContext } from "../context.js";
 import { McpError } from "../errors.js";
 import type { Feature, MethodTable } from "../features/feature.js";
-import { readInputResponses } from "../mrtr/state.js";
+import { readInputResponses } from "../revisions/2026-07-28/state.js";
 import type { JsonObject } from "../objects.js";
 import type { TaskRunner } from "./runner.js";
 

@@ -24,11 +24,14 @@ import type { ServerCapabilities as LegacyCapabilities, Task as LegacyTask } fro
 import { ErrorCode, META_RELATED_TASK, Method } from "@x/mcp-v2511/constants";
 import type { JSONRPCNotification, Tool } from "@x/mcp-v2607";
 import { isTerminalTaskStatus, readTaskId, type TaskStatus } from "@x/mcp-v2607/tasks";
-import type { RequestContext, RunScope } from "../context.js";
+import type { RequestContext } from "../context.js";
+import type { RunScope } from "../scope.js";
 import { ClientRequestError, McpError } from "../errors.js";
+import type { MethodEntry } from "../features/feature.js";
 import { b64url, fromB64url, type KeyRing } from "../keys.js";
-import { checkClientAnswer, type EraMethod } from "../legacy/era.js";
-import type { LegacySession } from "../legacy/session.js";
+import { checkClientAnswer } from "../revisions/initialize/era.js";
+import { sessionOf } from "../revisions/initialize/methods.js";
+import type { LegacySession } from "../revisions/initialize/session.js";
 import { copyOwn, isObject, type JsonObject } from "../objects.js";
 import type { LocalTask, TaskRunner } from "./runner.js";
 import type { TaskRecord } from "./store.js";
@@ -162,12 +165,13 @@ export class LegacyTasks {
 
   /**
    * Makes the task of a call (`params.task` read by {@link readTaskMetadata}):
-   * stored before the call is answered; on `session`, its progress and log
-   * messages and its status changes go to the session.
+   * stored before the call is answered; its progress and log messages and
+   * its status changes go to the session the call (run by `scope`) came on.
    * @throws McpError(-32000) when the caller holds too many tasks or the store is full.
    */
-  async create(ctx: RequestContext, session: LegacySession | undefined, ttlMs: number | undefined): Promise<LocalTask> {
+  async create(ctx: RequestContext, scope: RunScope, ttlMs: number | undefined): Promise<LocalTask> {
     const local = await this.#runner.create(this.#owner(ctx), Method.ToolsCall, ttlMs);
+    const session = sessionOf(scope);
     if (session) {
       const taskId = local.taskId;
       local.notify = (notification: JSONRPCNotification) =>
@@ -182,8 +186,8 @@ export class LegacyTasks {
     return { task: legacyTask(local.record) };
   }
 
-  /** The revision's `tasks/*` methods, answered only on `initialize`-era sessions. */
-  readonly methods: ReadonlyMap<string, EraMethod> = new Map<string, EraMethod>([
+  /** The revision's `tasks/*` methods, which it contributes to the `initialize` era's sessions. */
+  readonly methods: ReadonlyMap<string, MethodEntry> = new Map<string, MethodEntry>([
     [
       Method.TasksGet,
       {
@@ -191,7 +195,7 @@ export class LegacyTasks {
         handle: async (params, ctx) => legacyTask((await this.#runner.get(taskIdOf(params), this.#owner(ctx))) as TaskView),
       },
     ],
-    [Method.TasksResult, { enabled: () => this.#offered(), handle: (params, ctx, scope) => this.#result(params, ctx, scope) }],
+    [Method.TasksResult, { enabled: () => this.#offered(), handle: (params, ctx, _transport, scope) => this.#result(params, ctx, scope) }],
     [
       Method.TasksList,
       { enabled: () => this.#offered() && this.#runner.store.list !== undefined, handle: (params, ctx) => this.#list(params, ctx) },
@@ -231,7 +235,7 @@ export class LegacyTasks {
   async #result(params: JsonObject, ctx: RequestContext, scope: RunScope): Promise<JsonObject> {
     const taskId = taskIdOf(params);
     const owner = this.#owner(ctx);
-    const session = scope.session;
+    const session = sessionOf(scope);
     // Aborted when this request ends, however: the asks it sent are then withdrawn.
     const over = new AbortController();
     const outer = ctx.signal;

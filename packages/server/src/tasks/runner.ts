@@ -11,10 +11,11 @@ import type { Error as JSONRPCErrorObject, Implementation, InputRequests } from 
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { type DetailedTask, isTerminalTaskStatus, type TaskStatus } from "@x/mcp-v2607/tasks";
 import { BusTopic, type EventBus } from "../bus.js";
-import type { Peer, TaskScope } from "../context.js";
+import type { TaskScope } from "../scope.js";
 import { ClientRequestError, isProtocolError, McpError, SERVER_BUSY } from "../errors.js";
 import { isObject, type JsonObject } from "../objects.js";
-import { revision2607 } from "../revision.js";
+import { stamp } from "../revisions/2026-07-28/stamp.js";
+import { RequestRoute } from "../route.js";
 import { MemoryTaskStore, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 
 /** Default time to live of a task, in milliseconds (one hour). */
@@ -238,7 +239,7 @@ export class TaskRunner {
       record,
       taskId: record.taskId,
       signal: controller.signal,
-      peer: this.#peer(record.taskId),
+      route: this.#route(record.taskId),
       controller,
       pending: new Map(),
       used: new Set(),
@@ -277,7 +278,7 @@ export class TaskRunner {
           this.#report(new Error(message), `task ${local.taskId}`);
           return this.#end(local, { status: "failed", statusMessage: message, error: { code: ErrorCode.InternalError, message } });
         }
-        const stamped = revision2607.stamp(isObject(result) ? result : {}, this.#info);
+        const stamped = stamp(isObject(result) ? result : {}, this.#info);
         return this.#end(local, { status: "completed", result: stamped });
       },
       (error) => {
@@ -419,36 +420,34 @@ export class TaskRunner {
     return record;
   }
 
-  /** The asks of a task's run: each becomes an entry of `inputRequests` under a key never used before in the task. */
-  #peer(taskId: string): Peer {
-    return {
-      logLevel: undefined,
-      parallel: true,
-      ask: (method, params, signal, key) => {
-        const local = this.#local.get(taskId);
-        if (!local || local.done) return Promise.reject(new Error("the task is over: it cannot ask any more"));
-        if (signal.aborted) return Promise.reject(signal.reason);
-        let chosen = key;
-        if (chosen === undefined) {
-          const kind = method === "elicitation/create" ? "elicit" : method === "sampling/createMessage" ? "sample" : "roots";
-          do {
-            const n = (local.counters.get(kind) ?? 0) + 1;
-            local.counters.set(kind, n);
-            chosen = `${kind}-${n}`;
-          } while (local.used.has(chosen));
-        } else if (local.used.has(chosen)) {
-          return Promise.reject(
-            new Error(`ask key ${JSON.stringify(chosen)} was already used in this task: a task's keys are never reused`),
-          );
-        }
-        local.used.add(chosen);
-        const answer = new Promise<unknown>((resolve, reject) => {
-          local.pending.set(chosen, { request: { method, params }, resolve, reject });
-        });
-        void this.#sync(local);
-        return answer;
-      },
-    };
+  /**
+   * The route of a task's run's asks: each becomes an entry of
+   * `inputRequests` under a key never used before in the task, all of one
+   * `ctx.all` outstanding together.
+   */
+  #route(taskId: string): RequestRoute {
+    return new RequestRoute((method, params, signal, key) => {
+      const local = this.#local.get(taskId);
+      if (!local || local.done) return Promise.reject(new Error("the task is over: it cannot ask any more"));
+      if (signal.aborted) return Promise.reject(signal.reason);
+      let chosen = key;
+      if (chosen === undefined) {
+        const kind = method === "elicitation/create" ? "elicit" : method === "sampling/createMessage" ? "sample" : "roots";
+        do {
+          const n = (local.counters.get(kind) ?? 0) + 1;
+          local.counters.set(kind, n);
+          chosen = `${kind}-${n}`;
+        } while (local.used.has(chosen));
+      } else if (local.used.has(chosen)) {
+        return Promise.reject(new Error(`ask key ${JSON.stringify(chosen)} was already used in this task: a task's keys are never reused`));
+      }
+      local.used.add(chosen);
+      const answer = new Promise<unknown>((resolve, reject) => {
+        local.pending.set(chosen, { request: { method, params }, resolve, reject });
+      });
+      void this.#sync(local);
+      return answer;
+    }, true);
   }
 
   /** Resolves the asks `inputResponses` answers, then writes the task's new state. */

@@ -9,6 +9,7 @@
  */
 import type { JSONRPCNotification } from "@x/mcp-v2607";
 import type { TransportInfo } from "../context.js";
+import type { Outcome } from "../dispatch.js";
 import type { AuthInfo } from "../authorization.js";
 import type { JsonObject } from "../objects.js";
 
@@ -40,6 +41,8 @@ export class Call implements TransportInfo, ClientWatcher {
   auth: AuthInfo | undefined = undefined;
   /** See {@link TransportInfo.manyInstances}: set by the HTTP transport. */
   manyInstances = false;
+  /** See {@link TransportInfo.status}: set by the HTTP transport. */
+  status: ((outcome: Outcome) => number) | undefined = undefined;
   /**
    * Run once by {@link Call.abort}, after the signal (if made) is aborted: a
    * long-lived request (`subscriptions/listen`) waits on this, not on a

@@ -7,10 +7,12 @@
 import { decodeJson, decodeJsonText, isResponseShaped, MissingDependencyError } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { errorOutcome, type Inbound, type Outcome, rejected } from "../dispatch.js";
-import type { LegacySession } from "../legacy/session.js";
-import type { McpServer } from "../server.js";
+import type { Binding } from "../revisions/revision.js";
+import { inspectWith, type McpServer } from "../server.js";
 import { rejectionsObserved } from "../telemetry.js";
-import { statusOf } from "./http/status.js";
+
+/** The HTTP status a transport answers an outcome with, for `x-mcp:request:rejected`; `undefined` where it has none (stdio). */
+export type StatusOf = ((outcome: Outcome) => number) | undefined;
 
 /**
  * Reads one message, from its bytes or from text a transport already found
@@ -28,10 +30,11 @@ export function readMessage(
   message: Uint8Array | string,
   maxDepth: number,
   subject: string,
-  session?: LegacySession,
+  binding: Binding | undefined,
+  status: StatusOf,
 ): Inbound {
-  const decoded = decodeMessage(message, maxDepth, subject);
-  return decoded.ok ? inspectDecoded(server, decoded, session) : decoded.inbound;
+  const decoded = decodeMessage(message, maxDepth, subject, status);
+  return decoded.ok ? inspectDecoded(server, decoded, binding, status) : decoded.inbound;
 }
 
 /**
@@ -41,9 +44,18 @@ export function readMessage(
  */
 export type Decoded = { ok: true; value: unknown; lossless: boolean } | { ok: false; inbound: Refused };
 
-/** The second half of {@link readMessage}: the dispatcher classifies a decoded value, and a request keeps the parse's `lossless`. */
-export function inspectDecoded(server: McpServer, decoded: Extract<Decoded, { ok: true }>, session?: LegacySession): Inbound {
-  const inbound = server.inspect(decoded.value, session);
+/**
+ * The second half of {@link readMessage}: the dispatcher classifies a
+ * decoded value (as a message of `binding`, the session it came on, if
+ * any), and a request keeps the parse's `lossless`.
+ */
+export function inspectDecoded(
+  server: McpServer,
+  decoded: Extract<Decoded, { ok: true }>,
+  binding: Binding | undefined,
+  status: StatusOf,
+): Inbound {
+  const inbound = inspectWith(server, decoded.value, binding, status);
   // The parse's own signal: only a message lossless-json read is walked for bigints later.
   if (inbound.kind === "request") inbound.lossless = decoded.lossless;
   return inbound;
@@ -59,35 +71,35 @@ type Refused = Extract<Inbound, { kind: "error" }>;
  * request carries the 2026-07-28 envelope decides whether `Mcp-Session-Id`
  * counts). Never throws.
  */
-export function decodeMessage(message: Uint8Array | string, maxDepth: number, subject: string): Decoded {
+export function decodeMessage(message: Uint8Array | string, maxDepth: number, subject: string, status: StatusOf): Decoded {
   let decoded: ReturnType<typeof decodeJson>;
   try {
     decoded = typeof message === "string" ? decodeJsonText(message, maxDepth, subject) : decodeJson(message, maxDepth, subject);
   } catch (error) {
-    if (error instanceof MissingDependencyError) return { ok: false, inbound: missing(error) };
+    if (error instanceof MissingDependencyError) return { ok: false, inbound: missing(error, status) };
     throw error;
   }
-  if (!decoded.ok) return { ok: false, inbound: refused(decoded.code, decoded.message) };
+  if (!decoded.ok) return { ok: false, inbound: refused(decoded.code, decoded.message, status) };
   // A batch of responses only is read (never answered); a batch holding anything else is refused.
   if (Array.isArray(decoded.value) && !(decoded.value.length > 0 && decoded.value.every(isResponseShaped)))
-    return { ok: false, inbound: refused(ErrorCode.InvalidRequest, "Invalid request: batches are not supported") };
+    return { ok: false, inbound: refused(ErrorCode.InvalidRequest, "Invalid request: batches are not supported", status) };
   return decoded;
 }
 
 let warned = false;
 
 /** Answering without lossless-json would change the message's digits: refused, and the installation problem shown once. */
-function missing(error: MissingDependencyError): Refused {
+function missing(error: MissingDependencyError, status: StatusOf): Refused {
   if (!warned) {
     warned = true;
     process.emitWarning(error);
   }
-  return refused(ErrorCode.InternalError, "Internal error");
+  return refused(ErrorCode.InternalError, "Internal error", status);
 }
 
 /** A message refused before it could be classified (published on `x-mcp:request:rejected`, as the dispatcher's refusals are). */
-function refused(code: number, message: string): Refused {
+function refused(code: number, message: string, status: StatusOf): Refused {
   const outcome: Outcome = errorOutcome(undefined, code, message, undefined, "message");
-  if (rejectionsObserved()) rejected(outcome, undefined, statusOf);
+  if (rejectionsObserved()) rejected(outcome, undefined, status);
   return { kind: "error", outcome };
 }

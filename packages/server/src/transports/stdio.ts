@@ -7,18 +7,10 @@ import { atTurnEnd, nodeBuiltin } from "../builtins.js";
 import type { Readable, Writable } from "node:stream";
 import { classify, errorResponse, resultResponse, stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
-import {
-  errorOutcome,
-  type Inbound,
-  type InboundRequest,
-  initializeRefused,
-  internalErrorOutcome,
-  type Outcome,
-  responseText,
-} from "../dispatch.js";
+import { errorOutcome, type Inbound, type InboundRequest, internalErrorOutcome, type Outcome, responseText } from "../dispatch.js";
 import { isProtocolError, SERVER_BUSY } from "../errors.js";
-import { earlierPingId, earlierRequestId, legacyValidators, readInitialize } from "../legacy/era.js";
-import { LegacySession } from "../legacy/session.js";
+import { earlierPingId, earlierRequestId, initializeRefused, legacyValidators, readInitialize } from "../revisions/initialize/era.js";
+import { LegacySession } from "../revisions/initialize/session.js";
 import type { JsonObject } from "../objects.js";
 import { answerNow, type McpServer, partsOf } from "../server.js";
 import { Call } from "./call.js";
@@ -252,7 +244,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       earlyBytes += line.length;
       return;
     }
-    const decoded = decodeMessage(line, maxDepth, "the line");
+    const decoded = decodeMessage(line, maxDepth, "the line", undefined);
     if (!decoded.ok) {
       write(decoded.inbound.outcome.response);
       return;
@@ -287,7 +279,8 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     let inbound: Inbound;
     if (era === undefined) {
       // Before any era: a ping of the earlier one is answered, and pins nothing.
-      const decoded = decodeMessage(line, maxDepth, "the line");
+      // stdio has no status to give a refusal.
+      const decoded = decodeMessage(line, maxDepth, "the line", undefined);
       const ping = decoded.ok ? earlierPingId(decoded.value) : undefined;
       if (ping !== undefined) {
         write(resultResponse(ping, {}));
@@ -299,8 +292,8 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
         write(errorResponse(early, ErrorCode.InvalidRequest, NOT_INITIALIZED));
         return;
       }
-      inbound = decoded.ok ? inspectDecoded(server, decoded, session) : decoded.inbound;
-    } else inbound = readMessage(server, line, maxDepth, "the line", session);
+      inbound = decoded.ok ? inspectDecoded(server, decoded, session, undefined) : decoded.inbound;
+    } else inbound = readMessage(server, line, maxDepth, "the line", session, undefined);
     if (inbound.kind === "error") {
       write(inbound.outcome.response);
       return;

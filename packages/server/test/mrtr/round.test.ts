@@ -1,4 +1,4 @@
-// The asks of one run (src/mrtr/round.ts): each finds its answer by its key, kind and position by default.
+// The asks of one run (src/revisions/2026-07-28/round.ts): each finds its answer by its key, kind and position by default.
 import { describe, expect, it } from "vitest";
 import { buildContext, runHandler } from "../../src/testing.js";
 import { ALL, caps, ELICIT, nameSchema, serveMrtr } from "./fixture.js";

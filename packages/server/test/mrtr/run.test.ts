@@ -1,4 +1,4 @@
-// One round around a handler's run (src/mrtr/run.ts): answers read first, the handler run, and an unanswered
+// One round around a handler's run (src/revisions/2026-07-28/run.ts): answers read first, the handler run, and an unanswered
 // ask turning the round into input_required with a sealed requestState.
 import { validate } from "@x/mcp-v2607";
 import { describe, expect, it } from "vitest";

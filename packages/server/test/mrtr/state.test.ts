@@ -1,4 +1,4 @@
-// requestState (src/mrtr/state.ts): the answers of earlier rounds, sealed and bound to the request, its principal
+// requestState (src/revisions/2026-07-28/state.ts): the answers of earlier rounds, sealed and bound to the request, its principal
 // and an expiry; and inputResponses as sent.
 import { describe, expect, it } from "vitest";
 import { listen, type McpServer } from "../../src/index.js";

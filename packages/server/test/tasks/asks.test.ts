@@ -1,11 +1,11 @@
-// A task's asks (src/tasks/runner.ts #peer, #deliver, #sync; src/context.ts #askPeer): `await ctx.elicit(...)`
+// A task's asks (src/tasks/runner.ts #route, #deliver, #sync; src/route.ts RequestRoute): `await ctx.elicit(...)`
 // in a task puts it in input_required with the ask in inputRequests; tasks/update answers it and the run goes
 // on. Keys are never reused over the task's life, keys that are not outstanding are ignored (and acknowledged),
 // and a partial answer leaves the other asks outstanding.
 import { validate } from "@x/mcp-v2607";
 import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_TASK_ASK_ATTEMPTS } from "../../src/context.js";
+import { MAX_TASK_ASK_ATTEMPTS } from "../../src/route.js";
 import { McpServer } from "../../src/index.js";
 import { capabilities } from "../helpers.js";
 import { gate, nameSchema, start, tasks, waitFor } from "./fixture.js";
@@ -223,7 +223,7 @@ describe("an answer that does not fit the ask", () => {
   });
 
   // Doubtful (reported): a Multi Round-Trip retry refuses an inputResponses entry that is not an object with
-  // -32602 (mrtr/state.ts readInputResponses); tasks/update takes such an entry ("shape per MRTR", says the
+  // -32602 (revisions/2026-07-28/state.ts readInputResponses); tasks/update takes such an entry ("shape per MRTR", says the
   // extension) and hands it to the waiting ask, which then fails the run as above.
   it("tasks/update refuses an inputResponses entry that is not an object, as a Multi Round-Trip retry does (-32602)", async () => {
     const taskId = await start(server, "misfit");

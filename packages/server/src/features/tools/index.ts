@@ -8,15 +8,16 @@ import type { JsonSchemaValidator } from "@x/json-schema";
 import type { ServerCapabilities, Tool } from "@x/mcp-v2607";
 import { ErrorCode, Method, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { declaresTasks } from "@x/mcp-v2607/tasks";
-import type { RequestContext, RunScope } from "../../context.js";
+import type { RequestContext } from "../../context.js";
 import { McpError } from "../../errors.js";
 import { frozenJsonCopy, isObject } from "../../objects.js";
-import { PageCache } from "../../pagination.js";
+import { PageCache, pageTextOf } from "../../pagination.js";
 import { checkRequiredCapabilities, type Feature, type MethodTable, type ServerHost } from "../feature.js";
 import { defineTool, type RegisteredTool, type ToolConfig, type ToolHandler } from "./define.js";
 import { type RunToolOptions, runTool, type ToolRunResult } from "./run.js";
 import type { LocalTask, TaskRunner } from "../../tasks/runner.js";
-import { InputRequiredSignal } from "../../mrtr/round.js";
+import { InputRequiredSignal, runEnded } from "../../route.js";
+import { joinTask, type RunScope } from "../../scope.js";
 import { requireTasksExtension } from "../../tasks/feature.js";
 import { type LegacyTasks, legacyToolDefinition, readTaskMetadata } from "../../tasks/legacy.js";
 import type { JsonObject } from "../../objects.js";
@@ -81,6 +82,8 @@ export class ToolsFeature implements Feature {
   readonly methods: MethodTable = {
     [Method.ToolsList]: {
       enabled: () => this.#tools.size > 0,
+      // The page results a PageCache made keep their text.
+      textOf: pageTextOf,
       handle: (params, ctx) => {
         const pages = this.#pagesOf(ctx.protocolVersion === PROTOCOL_VERSION);
         return pages.result(this.#host.keys, Method.ToolsList, "tools", params.cursor, this.#host.hints(Method.ToolsList));
@@ -88,6 +91,9 @@ export class ToolsFeature implements Feature {
     },
     [Method.ToolsCall]: {
       enabled: () => this.#tools.size > 0,
+      asks: true,
+      headerParams: (params) => this.#named(params)?.headerParams,
+      requiredScopes: (params) => this.#named(params)?.requiredScopes,
       handle: (params, ctx, _transport, scope) => {
         const name: unknown = params.name;
         if (typeof name !== "string") throw new McpError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
@@ -110,7 +116,7 @@ export class ToolsFeature implements Feature {
             }
           } else if (wanted) {
             const start: TaskStart = {
-              create: () => legacy.create(ctx, scope.session, wanted.ttlMs),
+              create: () => legacy.create(ctx, scope, wanted.ttlMs),
               handle: (local) => legacy.handle(local),
             };
             return tool.taskStart === "deferred"
@@ -146,6 +152,12 @@ export class ToolsFeature implements Feature {
     },
   };
 
+  /** The registered tool a request's `params.name` names, if any. */
+  #named(params: JsonObject): RegisteredTool | undefined {
+    const name = params.name;
+    return typeof name === "string" ? this.#tools.get(name) : undefined;
+  }
+
   /**
    * Lets task-supporting tools run as tasks (the server's runner, who owns a
    * request's tasks, and the initialize era's tasks; without `legacy` an
@@ -164,7 +176,7 @@ export class ToolsFeature implements Feature {
   async #immediate(tool: RegisteredTool, args: JsonObject, ctx: RequestContext, scope: RunScope, start: TaskStart): Promise<ToolRunResult> {
     const { runner } = this.#tasks!;
     const local = await start.create();
-    scope.task = local;
+    joinTask(scope, local);
     let run: Promise<ToolRunResult>;
     try {
       // No call limit in a task: its time to live bounds it.
@@ -189,9 +201,9 @@ export class ToolsFeature implements Feature {
       scope.startTask = () => {
         if (starting) return Promise.reject(new Error("ctx.startTask: this call already started its task"));
         // A round that ended on an unanswered ask is answered input_required: no task may start behind it.
-        if (scope.round?.ended) return Promise.reject(new InputRequiredSignal());
+        if (runEnded(scope)) return Promise.reject(new InputRequiredSignal());
         starting = start.create().then((local) => {
-          scope.task = local;
+          joinTask(scope, local);
           scope.limit?.follow(local.signal);
           resolve(start.handle(local) as unknown as ToolRunResult);
           return local;

@@ -5,9 +5,10 @@
  */
 import type { CallToolResult, InputRequiredResult } from "@x/mcp-v2607";
 import { boundText, boundValue, MESSAGE_LIMIT } from "../../actions/bound.js";
-import type { RequestContext, RunScope } from "../../context.js";
+import type { RequestContext } from "../../context.js";
+import type { RunScope } from "../../scope.js";
 import { isProtocolError } from "../../errors.js";
-import { roundEnded } from "../../mrtr/run.js";
+import { runEnded } from "../../route.js";
 import { asDigits, asParsed } from "../../numbers.js";
 import { copyOwn, type JsonObject } from "../../objects.js";
 import { formatProblems, nonFiniteProblem, type SchemaProblem } from "../../schema.js";
@@ -244,7 +245,7 @@ export function runTool(
         ctx.requestId,
         () => ctx.trace,
         ctx.protocolVersion,
-        scope.session?.id,
+        scope.binding?.id,
       )
     : undefined;
   let running: ToolRunResult | Promise<ToolRunResult>;
@@ -276,7 +277,7 @@ function stopped(event: ToolCallEvent | undefined, result: ToolRunResult): ToolR
 
 function stoppedByThrow(event: ToolCallEvent | undefined, scope: RunScope, thrown: unknown): void {
   if (event === undefined) return;
-  if (roundEnded(scope)) publishToolStop(event, "input_required");
+  if (runEnded(scope)) publishToolStop(event, "input_required");
   else if (isProtocolError(thrown)) {
     publishToolStop(event, "protocol_error", undefined, { code: thrown.code, message: boundText(String(thrown.message), MESSAGE_LIMIT) });
   } else publishToolStop(event, "protocol_error");
@@ -398,7 +399,7 @@ async function settleRun(
  * ask): neither is a fault. Anything else is a fault result.
  */
 function faultOrRethrow(tool: RegisteredTool, fault: unknown, scope: RunScope, event: ToolCallEvent | undefined): CallToolResult {
-  if (isProtocolError(fault) || roundEnded(scope)) throw fault;
+  if (isProtocolError(fault) || runEnded(scope)) throw fault;
   return faultResult(tool.name, fault, event);
 }
 

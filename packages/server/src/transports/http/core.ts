@@ -760,7 +760,7 @@ export function bodyTimeoutOf(options: HttpTransportOptions): number {
 }
 
 function decode(core: Core, ex: Exchange): HttpAnswer | undefined {
-  const decoded = decodeMessage(ex.bytes!, core.maxDepth, "the body");
+  const decoded = decodeMessage(ex.bytes!, core.maxDepth, "the body", statusOf);
   // The bytes are not needed past here; an SSE call may hold the exchange for long.
   ex.bytes = undefined;
   if (!decoded.ok) return refusal(ex, decoded.inbound);
@@ -774,7 +774,7 @@ function sessionHeader(core: Core, ex: Exchange): HttpAnswer | undefined {
 }
 
 function message(core: Core, ex: Exchange): HttpAnswer | undefined {
-  const inbound = inspectDecoded(core.server, ex.decoded!, ex.legacy?.session);
+  const inbound = inspectDecoded(core.server, ex.decoded!, ex.legacy?.session, statusOf);
   ex.decoded = undefined;
   if (ex.legacyHint && ex.legacy === undefined && inbound.kind !== "request" && inbound.kind !== "initialize") {
     return core.legacy.missingSession(ex);
@@ -832,7 +832,7 @@ function registrationScopes(core: Core, ex: Exchange): HttpAnswer | undefined {
   const auth = core.auth;
   if (auth === undefined || ex.inbound!.kind !== "request") return undefined;
   const inbound = ex.inbound as InboundRequest;
-  const needed = partsOf(core.server).requiredScopes(inbound.method, inbound.params);
+  const needed = partsOf(core.server).requiredScopes(inbound);
   if (needed === undefined || missingScopes(needed, ex.auth!.scopes).length === 0) return undefined;
   // All the scopes of the operation in one challenge, so one step-up is enough (spec: "Scope Challenge Handling").
   return authRefusal(
@@ -877,6 +877,7 @@ function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
   const call = new Call();
   // The client's retry of an input_required answer may reach another instance.
   call.manyInstances = true;
+  call.status = statusOf;
   if (ex.assigns) call.assigns = ex.assigns;
   if (ex.auth) call.auth = ex.auth;
   core.inFlight.add(call);

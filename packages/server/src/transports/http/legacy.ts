@@ -17,13 +17,13 @@ import { ErrorCode, Method } from "@x/mcp-v2511/constants";
 import { Header, isInitializeEraVersion, isValidSessionId, VERSION_WITHOUT_HEADER } from "@x/mcp-v2511/wire";
 import type { RequestId } from "@x/mcp-v2607";
 import { principalOf } from "../../authorization.js";
-import { errorOutcome, type InboundRequest, initializeRefused, internalErrorOutcome, type Outcome } from "../../dispatch.js";
+import { errorOutcome, type InboundRequest, internalErrorOutcome, type Outcome } from "../../dispatch.js";
 import { isProtocolError } from "../../errors.js";
-import { legacyValidators, readInitialize, selectsLaterEra } from "../../legacy/era.js";
-import { LegacySession } from "../../legacy/session.js";
-import { ASKING_METHODS } from "../../mrtr/asks.js";
+import { initializeRefused, legacyValidators, readInitialize, selectsLaterEra } from "../../revisions/initialize/era.js";
+import { LegacySession } from "../../revisions/initialize/session.js";
 import type { JsonObject } from "../../objects.js";
-import { answerNow, type LegacyChange, type LegacyParts, type McpServer, partsOf } from "../../server.js";
+import type { LegacyChange, LegacyParts } from "../../revisions/initialize/parts.js";
+import { answerNow, type McpServer, partsOf } from "../../server.js";
 import { Call } from "../call.js";
 import { ChunkQueue } from "../sse.js";
 import type { Core, Exchange, HttpAnswer } from "./core.js";
@@ -93,6 +93,16 @@ export interface LegacyHttpOptions {
   eventStore?: EventStore | false;
   /** The `retry` (ms) sent on each SSE stream of a session. Default {@link DEFAULT_SSE_RETRY_MS}. */
   sseRetryMs?: number;
+}
+
+/**
+ * The status of an answer on a session: 200 for every JSON-RPC answer, as
+ * the era's clients read 404 as "session ended" and 400 as a transport
+ * refusal, so a method error must not borrow them (an `execute` override may
+ * still ask for a status).
+ */
+function sessionStatus(outcome: Outcome): number {
+  return outcome.status ?? 200;
 }
 
 /** The `initialize` era of one transport core. */
@@ -317,6 +327,7 @@ export class LegacyHttp {
     const call = new Call();
     if (ex.assigns) call.assigns = ex.assigns;
     if (ex.auth) call.auth = ex.auth;
+    call.status = sessionStatus;
     const streamId = `p${++live.streams}`;
     let streamAnswer: HttpAnswer | undefined;
     let resolveAnswer: ((a: HttpAnswer) => void) | undefined;
@@ -363,9 +374,7 @@ export class LegacyHttp {
       this.#live.touch(live);
       if (streamAnswer) return undefined;
       return {
-        // 200 for every JSON-RPC answer on a session: the era's clients read 404 as "session ended" and 400 as a
-        // transport refusal, so a method error must not borrow them (an `execute` override may still ask for a status).
-        status: outcome.status ?? 200,
+        status: sessionStatus(outcome),
         headers: { "content-type": "application/json", ...cors, ...sessionHeader },
         body: stringifyJson(outcome.response),
       };
@@ -379,7 +388,7 @@ export class LegacyHttp {
     // A method that may ask the client gets its SSE stream (and its priming event, for a resume
     // after a dropped connection) as soon as it is known to run on; one answered at once gets
     // JSON, as there is nothing to resume.
-    if (outcome instanceof Promise && !streamAnswer && accepts.sse && ASKING_METHODS.has(inbound.method)) start();
+    if (outcome instanceof Promise && !streamAnswer && accepts.sse && inbound.entry?.asks === true) start();
     return settleAnswer(
       outcome,
       inbound,

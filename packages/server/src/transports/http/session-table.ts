@@ -30,7 +30,7 @@
  * off every time. Counted in sessions opened, not in time, so that it holds
  * at any flood rate.
  */
-import type { LegacySession } from "../../legacy/session.js";
+import type { LegacySession } from "../../revisions/initialize/session.js";
 import type { JsonObject } from "../../objects.js";
 import type { Call } from "../call.js";
 import type { ChunkQueue } from "../sse.js";

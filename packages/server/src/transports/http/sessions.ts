@@ -11,7 +11,7 @@
  * instance recognise a session or replay events it did not mint; it does
  * not move the live parts.
  */
-import type { LegacySession } from "../../legacy/session.js";
+import type { LegacySession } from "../../revisions/initialize/session.js";
 import type { JsonObject } from "../../objects.js";
 
 /** Where a transport keeps its sessions by id. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LegacySession, MemoryEventStore, MemorySessionStore } from "../../../src/index.js";
-import { revision2511 } from "../../../src/revision.js";
+import { revision2511 } from "../../../src/revisions/initialize/index.js";
 
 describe("MemoryEventStore", () => {
   it("replays the events after an id on that id's stream only, and forgets a session", () => {

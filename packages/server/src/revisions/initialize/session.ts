@@ -11,9 +11,11 @@
 import type { RequestId } from "@x/mcp-v2511";
 import { ErrorCode, Method } from "@x/mcp-v2511/constants";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "@x/mcp-v2607";
-import { McpError } from "../errors.js";
-import { isObject, type JsonObject } from "../objects.js";
-import { errorCodeOf, publishMessageIgnored } from "../telemetry.js";
+import { McpError } from "../../errors.js";
+import { isObject, type JsonObject } from "../../objects.js";
+import { errorCodeOf, publishMessageIgnored } from "../../telemetry.js";
+import type { Binding, Revision } from "../revision.js";
+import { revision2511 } from "./index.js";
 
 /** Default time a server-to-client request waits for the client's answer: 60 000 ms. */
 export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
@@ -34,7 +36,7 @@ interface Pending {
   reject(error: Error): void;
 }
 
-import { ClientRequestError } from "../errors.js";
+import { ClientRequestError } from "../../errors.js";
 
 export { ClientRequestError };
 
@@ -42,7 +44,12 @@ export { ClientRequestError };
 export const REQUEST_TIMEOUT = -32001;
 
 /** One session of the `initialize` era. */
-export class LegacySession {
+export class LegacySession implements Binding {
+  /**
+   * The revision that reads and answers its requests.
+   * @internal
+   */
+  readonly revision: Revision = revision2511;
   /** The session id (`Mcp-Session-Id`); the empty string on stdio, which has none. */
   readonly id: string;
   /** The negotiated protocol version (one of INITIALIZE_ERA_VERSIONS). */

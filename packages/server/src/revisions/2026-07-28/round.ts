@@ -4,38 +4,19 @@
  * and the signal that unwinds a handler whose ask must wait for the retry.
  */
 import type { InputRequests } from "@x/mcp-v2607";
-import type { JsonObject } from "../objects.js";
-import type { Ask, Kind, NotSupported } from "./asks.js";
+import { type Ask, type Kind, loadAskValidators, type NotSupported } from "../../mrtr/asks.js";
+import type { JsonObject } from "../../objects.js";
+import { type AskRoute, InputRequiredSignal, outsideRun } from "../../route.js";
 
 /** Stands for an ask the client's capabilities rule out: it is answered "not supported", never asked. */
 const NOT_ASKED = Symbol("not asked");
 
 /**
- * Thrown by an ask to end the round; handlers should let it pass (a `finally` still runs).
- * It is control flow, not a fault, so it carries no stack trace (`stack` is
- * its name and message only): capturing one through the handler's async
- * frames was the costliest single step of a round that ends on an ask.
+ * The state of one run of a handler within one round, and the route of its
+ * asks. Most runs ask nothing: what only asking needs (key counters, the set
+ * of keys used) is made on the first ask.
  */
-export class InputRequiredSignal extends Error {
-  /** Made by the server's asks; a handler never needs to make one. */
-  constructor() {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-      super("input required: this round ends here and the client will retry with the answers");
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
-    this.name = "InputRequiredSignal";
-  }
-}
-
-/**
- * The state of one run of a handler within one round. Most runs ask
- * nothing: what only asking needs (key counters, the set of keys used) is
- * made on the first ask.
- */
-export class Round {
+export class Round implements AskRoute {
   /** Answers known in this round: from `requestState`, then this round's `inputResponses` over them. */
   readonly answers: Readonly<JsonObject>;
   /** The asks of this run that found no acceptable answer. */
@@ -51,6 +32,23 @@ export class Round {
 
   constructor(answers: Readonly<JsonObject>) {
     this.answers = answers;
+  }
+
+  finish(): void {
+    this.finished = true;
+  }
+
+  /** Checks the asks, then resolves them against this round's answers (see {@link Round.resolve}). */
+  async ask(asks: readonly Ask<unknown>[], name: string): Promise<unknown[]> {
+    // A round belongs to one run of one handler and is finished when that run
+    // returns: an ask from a promise, timer or callback that outlives the run
+    // (or from a context whose request is over) finds it finished. This is the
+    // whole check; AsyncLocalStorage would add a cost to every promise of the
+    // process and catch nothing more (a timer created in the run inherits it).
+    await loadAskValidators();
+    if (this.finished) throw outsideRun(name);
+    for (const one of asks) one.check();
+    return this.resolve(asks);
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 import type * as Types from "@x/mcp-v2511";
 import * as schemas from "@x/mcp-v2511/schemas";
-import { compileDocument } from "../documents.js";
+import { compileDocument } from "../../documents.js";
 
 /** `notifications/cancelled` params (spec 2025-11-25: basic/utilities/cancellation). */
 export const CancelledNotificationParams = compileDocument<Types.CancelledNotificationParams>(schemas.CancelledNotificationParams);

@@ -8,9 +8,11 @@
  * `input_required` result with a freshly sealed `requestState`.
  */
 import type { InputRequiredResult } from "@x/mcp-v2607";
-import type { RequestContext, RunScope } from "../context.js";
-import type { KeyRing } from "../keys.js";
-import type { JsonObject } from "../objects.js";
+import type { RequestContext, TransportInfo } from "../../context.js";
+import type { RunScope } from "../../scope.js";
+import type { MethodEntry } from "../../features/feature.js";
+import type { KeyRing } from "../../keys.js";
+import type { JsonObject } from "../../objects.js";
 import { Round } from "./round.js";
 import { openState, readInputResponses, type StateBinding, sealState } from "./state.js";
 
@@ -29,54 +31,50 @@ const NO_FAULT: unique symbol = Symbol("no fault");
 const warned = new WeakSet<KeyRing>();
 
 /**
- * Runs `run` as one round. A run that answers synchronously is ended
- * synchronously (no promise); otherwise the promise of its end.
- * `manyInstances`: the client's retry may reach another instance (HTTP), so
- * sealing with a per-process key is worth a warning.
+ * Runs `entry`'s handler as one round. A run that answers synchronously is
+ * ended synchronously (no promise); otherwise the promise of its end. When
+ * the client's retry may reach another instance (`transport.manyInstances`:
+ * HTTP), sealing with a per-process key is worth a warning.
  * @throws McpError(-32602) when `requestState` or `inputResponses` is not acceptable;
  *   whatever the handler threw that does not end the round.
  */
-export function runRound<R>(
+export function runRound(
   settings: RoundSettings,
+  entry: MethodEntry,
   params: JsonObject,
   ctx: RequestContext,
+  transport: TransportInfo,
   scope: RunScope,
-  run: () => R | Promise<R>,
-  manyInstances = false,
-): R | InputRequiredResult | Promise<R | InputRequiredResult> {
+): unknown {
   const responses = readInputResponses(params.inputResponses);
   let answers: Readonly<JsonObject> = responses;
   if (params.requestState !== undefined) {
     answers = { ...openState(settings.keys, params.requestState, binding(settings, params, ctx)), ...responses };
   }
   const round = new Round(answers);
-  scope.round = round;
-  let running: R | Promise<R>;
+  scope.route = round;
+  const manyInstances = transport.manyInstances === true;
+  let running: unknown;
   try {
-    running = run();
+    running = entry.handle(params, ctx, transport, scope);
   } catch (error) {
     round.finished = true;
-    return endRound<R>(settings, round, params, ctx, manyInstances, undefined, error);
+    return endRound(settings, round, params, ctx, manyInstances, undefined, error);
   }
   if (!(running instanceof Promise)) {
     round.finished = true;
-    return endRound<R>(settings, round, params, ctx, manyInstances, running, NO_FAULT);
+    return endRound(settings, round, params, ctx, manyInstances, running, NO_FAULT);
   }
   return running.then(
     (result) => {
       round.finished = true;
-      return endRound<R>(settings, round, params, ctx, manyInstances, result, NO_FAULT);
+      return endRound(settings, round, params, ctx, manyInstances, result, NO_FAULT);
     },
     (error) => {
       round.finished = true;
-      return endRound<R>(settings, round, params, ctx, manyInstances, undefined, error);
+      return endRound(settings, round, params, ctx, manyInstances, undefined, error);
     },
   );
-}
-
-/** True when the run of `scope` stopped on an ask that found no answer (what the tool runner lets pass as no fault). */
-export function roundEnded(scope: RunScope): boolean {
-  return scope.round?.ended === true;
 }
 
 function binding(settings: RoundSettings, params: JsonObject, ctx: RequestContext): StateBinding {
@@ -90,15 +88,15 @@ function binding(settings: RoundSettings, params: JsonObject, ctx: RequestContex
  * Sealing with a random per-process key is warned about once per key ring,
  * and only when the retry may reach another instance (`manyInstances`).
  */
-function endRound<R>(
+function endRound(
   settings: RoundSettings,
   round: Round,
   params: JsonObject,
   ctx: RequestContext,
   manyInstances: boolean,
-  result: R | undefined,
+  result: unknown,
   fault: unknown,
-): R | InputRequiredResult {
+): unknown {
   if (round.ended) {
     if (manyInstances && settings.keys.ephemeral && !warned.has(settings.keys)) {
       warned.add(settings.keys);
@@ -111,8 +109,8 @@ function endRound<R>(
       resultType: "input_required",
       inputRequests: round.pending,
       requestState: sealState(settings.keys, round.used, binding(settings, params, ctx), settings.ttlMs),
-    };
+    } satisfies InputRequiredResult;
   }
   if (fault !== NO_FAULT) throw fault;
-  return result as R;
+  return result;
 }

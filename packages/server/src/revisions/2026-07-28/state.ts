@@ -7,9 +7,9 @@
  */
 import { MissingDependencyError, parseJson, stringifyJson } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
-import { McpError } from "../errors.js";
-import { b64url, fromB64url, type KeyRing, nodeCrypto } from "../keys.js";
-import { isObject, type JsonObject } from "../objects.js";
+import { McpError } from "../../errors.js";
+import { b64url, fromB64url, type KeyRing, nodeCrypto } from "../../keys.js";
+import { isObject, type JsonObject } from "../../objects.js";
 
 /**
  * Checks `inputResponses` as sent.

@@ -1,12 +1,9 @@
 /**
- * The methods of the `initialize` era that live outside the shared method
- * table (spec 2025-11-25: basic/lifecycle, basic/utilities/ping,
- * server/utilities/logging, server/resources "Subscriptions"): `initialize`
- * itself, `ping`, `logging/setLevel`, `resources/subscribe` and
- * `resources/unsubscribe`, and the client's notifications; the revision's
- * own `tasks/*` methods are {@link EraMethod}s (`tasks/legacy.ts`).
- * Everything else (tools, prompts, resources, completion) is answered by
- * the same registered handlers as in 2026-07-28, through the dispatcher.
+ * The `initialize` handshake of the earlier era (spec 2025-11-25:
+ * basic/lifecycle): reading `initialize`, negotiating the version, the
+ * capabilities and `InitializeResult`; the checks of the client's answers
+ * to server-to-client requests; and the rules that tell a message of this
+ * era from a 2026-07-28 one. The session's methods are in `methods.ts`.
  *
  * Untrusted input (the params of these methods, the client's answers to
  * server-to-client requests) is checked with `@x/mcp-v2511`'s generated
@@ -16,13 +13,12 @@ import type { InitializeResult, ServerCapabilities as LegacyCapabilities } from 
 import { ErrorCode, Method } from "@x/mcp-v2511/constants";
 import { INITIALIZE_ERA_VERSIONS, negotiateProtocolVersion } from "@x/mcp-v2511/wire";
 import { classify, type RequestId } from "@x/jsonrpc";
-import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from "@x/mcp-v2607";
-import { META_PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
-import type { RequestContext, RunScope } from "../context.js";
-import { ClientRequestError, McpError } from "../errors.js";
-import { asParsed } from "../numbers.js";
-import { isObject, type JsonObject } from "../objects.js";
-import type { LegacySession } from "./session.js";
+import type { ClientCapabilities, Implementation, ServerCapabilities } from "@x/mcp-v2607";
+import { ErrorCode as LaterErrorCode, META_PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
+import { errorOutcome, type Outcome } from "../../dispatch.js";
+import { ClientRequestError, McpError } from "../../errors.js";
+import { asParsed } from "../../numbers.js";
+import { isObject, type JsonObject } from "../../objects.js";
 
 type Validators = typeof import("./validators.js");
 let V: Validators | undefined;
@@ -121,79 +117,6 @@ export function legacyVersions(versions: readonly string[]): string[] {
 }
 
 /**
- * Answers the session's own methods (`ping`, `logging/setLevel`,
- * `resources/subscribe`, `resources/unsubscribe`); `undefined` for a method
- * the dispatcher's table answers.
- * @throws McpError(-32602) for invalid params, (-32601) for logging when the server does not log.
- */
-export function answerSessionMethod(
-  session: LegacySession,
-  method: string,
-  params: JsonObject,
-  has: { logging: boolean; resources: boolean },
-): JsonObject | undefined {
-  switch (method) {
-    case Method.Ping:
-      return {};
-    case Method.LoggingSetLevel: {
-      if (!has.logging) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, { method });
-      if (!legacyValidators().SetLevelRequestParams(params)) {
-        throw new McpError(ErrorCode.InvalidParams, "Invalid params: level must be a logging level (debug ... emergency)");
-      }
-      session.logLevel = params.level as LoggingLevel;
-      return {};
-    }
-    case Method.ResourcesSubscribe:
-    case Method.ResourcesUnsubscribe: {
-      if (!has.resources) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, { method });
-      const v = legacyValidators();
-      if (!(method === Method.ResourcesSubscribe ? v.SubscribeRequestParams(params) : v.UnsubscribeRequestParams(params))) {
-        throw new McpError(ErrorCode.InvalidParams, "Invalid params: uri (a string) is required");
-      }
-      const uri = params.uri as string;
-      if (method === Method.ResourcesSubscribe) {
-        if (!session.subscriptions.has(uri) && session.subscriptions.size >= MAX_SUBSCRIPTIONS) {
-          throw new McpError(-32000, `Too many resource subscriptions on this session (limit ${MAX_SUBSCRIPTIONS})`);
-        }
-        session.subscriptions.add(uri);
-      } else session.subscriptions.delete(uri);
-      return {};
-    }
-    default:
-      return undefined;
-  }
-}
-
-/** Most resources one session may subscribe to. */
-export const MAX_SUBSCRIPTIONS = 1000;
-
-/**
- * The 2026-07-28 handlers an earlier-era session never reaches. The tasks
- * extension is of the 2026-07-28 wire: on a session, `tasks/get` and
- * `tasks/cancel` are the revision's own methods ({@link EraMethod}s of
- * `tasks/legacy.ts`), and `tasks/update` does not exist.
- */
-export const LATER_ONLY_METHODS: ReadonlySet<string> = new Set([
-  "server/discover",
-  "subscriptions/listen",
-  "tasks/get",
-  "tasks/update",
-  "tasks/cancel",
-]);
-
-/**
- * A method an `initialize`-era session answers with a handler of its own
- * rather than the shared table's (the revision's `tasks/*`): its params as
- * sent, the request's context and the run's scope (`scope.session` is the
- * session). Its result is stamped for the era like any other.
- */
-export interface EraMethod {
-  /** False while there is nothing to serve: the method is then unknown (-32601). */
-  readonly enabled: () => boolean;
-  readonly handle: (params: JsonObject, ctx: RequestContext, scope: RunScope) => unknown;
-}
-
-/**
  * Checks a client's answer to a server-to-client request with the era's
  * validator for `method`'s result.
  * @returns the answer with `JSON.parse`'s numbers (README "Numbers"): what the handler receives.
@@ -250,4 +173,22 @@ export function earlierRequestId(message: unknown): RequestId | undefined {
  */
 export function selectsLaterEra(message: unknown): boolean {
   return isObject(message) && typeof message.method === "string" && "id" in message && hasLaterEnvelope(message.params);
+}
+
+/**
+ * The answer of a server that does not serve the `initialize` era to an
+ * `initialize` request: -32022 naming the versions it supports (spec
+ * 2026-07-28, basic/versioning: a modern-only server names them in any error
+ * it returns to `initialize`). Over HTTP: 400.
+ */
+export function initializeRefused(id: RequestId, params: JsonObject, supported: readonly string[]): Outcome {
+  const requested = typeof params.protocolVersion === "string" ? params.protocolVersion : undefined;
+  return errorOutcome(
+    id,
+    // A 2026-07-28 error: the only revision such a server speaks.
+    LaterErrorCode.UnsupportedProtocolVersion,
+    `Unsupported protocol version: this server does not serve the initialize handshake; it supports ${supported.join(", ")} (per-request _meta)`,
+    { supported: [...supported], requested },
+    "message",
+  );
 }
