@@ -106,7 +106,7 @@ export function defaultValidator(): JsonSchemaValidator {
  * double (validators fail or refuse a bigint); the walk is paid on failure
  * only, and the problems are those of the second check.
  */
-function withNumbers(check: ValidatorCheck): ValidatorCheck {
+export function withNumbers(check: ValidatorCheck): ValidatorCheck {
   return (value) => {
     const problems = check(value);
     if (problems.length === 0) return problems;

@@ -4,8 +4,10 @@
  * default on Node, Bun and Deno, loaded on the first compile, never on
  * import) or `@cfworker/json-schema` (`@x/json-schema/cfworker`, which
  * generates no code: the default under workerd, worker and browser
- * conditions and wherever code generation is forbidden); and the check for
- * numbers JSON cannot carry.
+ * conditions and wherever code generation is forbidden); the check of
+ * protocol messages against the protocol's own schema documents
+ * (`documentCheck`, no validator package); and the check for numbers JSON
+ * cannot carry.
  *
  * @module @x/json-schema
  */
@@ -26,6 +28,8 @@ export {
   untrustedSchemas,
 } from "./compile.js";
 export { type Dialect, idKeyword, SUPPORTED_DIALECTS, schemaDialect } from "./dialect.js";
+export { documentCheck } from "./document.js";
+export { DOCUMENT_FORMATS } from "./formats.js";
 export { DIALECT_KEYWORDS, type UnknownKeyword, unknownKeyword, walkSchemas } from "./keywords.js";
 export { findNonFinite, NON_FINITE_MESSAGE, nonFiniteProblem } from "./non-finite.js";
 export { MissingDependencyError, requireAtRunTime, runTimeRequire } from "./runtime.js";
