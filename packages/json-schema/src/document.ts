@@ -65,24 +65,17 @@ const APPLIED = new Set([
 
 const isObject = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
 
-function typeOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
-
-function hasType(value: unknown, type: string): boolean {
-  switch (type) {
-    case "integer":
-      return Number.isInteger(value);
-    case "number":
-      return typeof value === "number";
-    case "object":
-      return isObject(value);
-    default:
-      return typeOf(value) === type;
-  }
-}
+/** The test of each JSON type, as ajv makes it. */
+const TYPE_TESTS: Readonly<Record<string, (value: unknown) => boolean>> = {
+  object: isObject,
+  array: Array.isArray,
+  string: (value) => typeof value === "string",
+  number: (value) => typeof value === "number",
+  // ajv's test, Infinity passing: what JSON cannot carry is the caller's check (nonFiniteProblem).
+  integer: (value) => typeof value === "number" && !(value % 1) && !Number.isNaN(value),
+  boolean: (value) => typeof value === "boolean",
+  null: (value) => value === null,
+};
 
 /** Equality of two JSON values, as `enum` and `const` compare them. */
 function sameJson(a: unknown, b: unknown): boolean {
@@ -136,8 +129,26 @@ class Compiler {
     if (schema.minItems !== undefined) nodes.push(countNode(schema.minItems, "minItems", at));
     if (schema.items !== undefined) nodes.push(itemsNode(this.compile(schema.items, `${at}/items`)));
     if (schema.required !== undefined) nodes.push(requiredNode(schema.required, at));
-    if (schema.properties !== undefined || schema.additionalProperties !== undefined) nodes.push(this.#propertiesNode(schema, at));
-    return all(nodes);
+    const parts = schema.properties !== undefined || schema.additionalProperties !== undefined ? this.#properties(schema, at) : undefined;
+    if (parts) nodes.push(propertiesNode(parts));
+    const checks = all(nodes);
+    // Most of the protocol's definitions are objects and no more: one closure checks such a value when nothing is recorded.
+    if (schema.type !== "object" || !Object.keys(schema).every((k) => OBJECT_KEYWORDS.has(k) || SKIPPED.has(k) || k.startsWith("x-")))
+      return checks;
+    const required = (schema.required ?? []) as string[];
+    const byName = parts?.byName;
+    const others = parts?.others;
+    return (value, path, out) => {
+      if (out) return checks(value, path, out);
+      if (!isObject(value)) return false;
+      for (const name of required) if (!Object.hasOwn(value, name)) return false;
+      if (byName === undefined) return true;
+      for (const key in value) {
+        const check = byName.get(key) ?? others;
+        if (check === false || (check !== undefined && !check(value[key], path, undefined))) return false;
+      }
+      return true;
+    };
   }
 
   #list(value: unknown, at: string): Node[] {
@@ -146,7 +157,7 @@ class Compiler {
   }
 
   #ref(ref: string): Node {
-    let node = this.#refs.get(ref);
+    const node = this.#refs.get(ref);
     if (node) return node;
     if (!ref.startsWith("#")) throw refused(`$ref ${JSON.stringify(ref)} is not inside the document`);
     let target: unknown = this.#root;
@@ -155,15 +166,15 @@ class Compiler {
       target = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined;
     }
     if (target === undefined) throw refused(`$ref ${JSON.stringify(ref)} does not resolve`);
-    // Set before compiling the target, which may refer back to it.
+    // A stand-in while the target compiles, which may refer back to it; the compiled node itself afterwards.
     let compiled: Node | undefined;
-    node = (value, path, out) => compiled!(value, path, out);
-    this.#refs.set(ref, node);
+    this.#refs.set(ref, (value, path, out) => compiled!(value, path, out));
     compiled = this.compile(target, ref.slice(1));
-    return node;
+    this.#refs.set(ref, compiled);
+    return compiled;
   }
 
-  #propertiesNode(schema: Schema, at: string): Node {
+  #properties(schema: Schema, at: string): ObjectParts {
     const declared = schema.properties ?? {};
     if (!isObject(declared)) throw refused(`${at}/properties is not an object of schemas`);
     const properties = Object.entries(declared).map(
@@ -172,27 +183,48 @@ class Compiler {
     const extra = schema.additionalProperties;
     const others =
       extra === undefined || extra === true ? undefined : extra === false ? false : this.compile(extra, `${at}/additionalProperties`);
-    return (value, path, out) => {
-      if (!isObject(value)) return true;
-      let valid = true;
-      if (others !== undefined) {
-        for (const key of Object.keys(value)) {
-          if (Object.hasOwn(declared, key)) continue;
-          if (others === false)
-            valid =
-              fail(out, path, "additionalProperties", `has unknown property ${JSON.stringify(key)}`, { additionalProperty: key }) && valid;
-          else valid = others(value[key], out ? `${path}/${pointerToken(key)}` : path, out) && valid;
-          if (!valid && !out) return false;
-        }
-      }
-      for (const [key, check] of properties) {
-        if (!Object.hasOwn(value, key)) continue;
-        valid = check(value[key], out ? `${path}/${pointerToken(key)}` : path, out) && valid;
-        if (!valid && !out) return false;
-      }
-      return valid;
-    };
+    return { properties, byName: new Map(properties), others };
   }
+}
+
+/** What `properties` and `additionalProperties` check: each declared property's node, and what any other must pass (`false`: none may be there). */
+interface ObjectParts {
+  readonly properties: ReadonlyArray<readonly [string, Node]>;
+  readonly byName: ReadonlyMap<string, Node>;
+  readonly others: Node | false | undefined;
+}
+
+/** The keywords of an object schema that {@link Compiler.compile} checks in one closure. */
+const OBJECT_KEYWORDS = new Set(["type", "properties", "additionalProperties", "required"]);
+
+function propertiesNode({ properties, byName, others }: ObjectParts): Node {
+  return (value, path, out) => {
+    if (!isObject(value)) return true;
+    if (!out) {
+      // Nothing recorded: one walk over the value's keys (a message's objects are small), as ajv's own code walks them.
+      for (const key in value) {
+        const check = byName.get(key) ?? others;
+        if (check === false || (check !== undefined && !check(value[key], path, undefined))) return false;
+      }
+      return true;
+    }
+    // Recording: ajv's order, the unknown properties first, then the declared ones in the schema's order.
+    const present = new Set<string>();
+    for (const key in value) present.add(key);
+    let valid = true;
+    if (others !== undefined) {
+      for (const key of present) {
+        if (byName.has(key)) continue;
+        if (others === false)
+          valid = fail(out, path, "additionalProperties", `has unknown property ${JSON.stringify(key)}`, { additionalProperty: key });
+        else valid = others(value[key], `${path}/${pointerToken(key)}`, out) && valid;
+      }
+    }
+    for (const [key, check] of properties) {
+      if (present.has(key)) valid = check(value[key], `${path}/${pointerToken(key)}`, out) && valid;
+    }
+    return valid;
+  };
 }
 
 /** Adds one problem (when collecting) and answers false. */
@@ -204,30 +236,40 @@ function fail(out: ValidatorProblem[] | undefined, path: string, keyword: string
 function all(nodes: Node[]): Node {
   if (nodes.length === 1) return nodes[0]!;
   return (value, path, out) => {
-    let valid = true;
-    for (const node of nodes) {
-      valid = node(value, path, out) && valid;
-      if (!valid && !out) return false;
+    if (!out) {
+      for (const node of nodes) if (!node(value, path, undefined)) return false;
+      return true;
     }
+    let valid = true;
+    for (const node of nodes) valid = node(value, path, out) && valid;
     return valid;
   };
 }
 
 function typeNode(type: unknown, at: string): Node {
   const types = Array.isArray(type) ? type : [type];
-  if (types.length === 0 || !types.every((t) => typeof t === "string")) throw refused(`${at}/type is not a type name or a list of them`);
+  const tests = types.map((t) => (typeof t === "string" && Object.hasOwn(TYPE_TESTS, t) ? TYPE_TESTS[t] : undefined));
+  if (tests.length === 0 || tests.includes(undefined)) throw refused(`${at}/type is not a type name or a list of them`);
   const message = `must be ${types.join(",")}`;
-  return (value, path, out) => types.some((t) => hasType(value, t as string)) || fail(out, path, "type", message, { type });
+  const [only] = tests;
+  if (tests.length === 1 && only) return (value, path, out) => only(value) || fail(out, path, "type", message, { type });
+  return (value, path, out) => tests.some((test) => test!(value)) || fail(out, path, "type", message, { type });
 }
 
+const isPrimitive = (v: unknown) => v === null || typeof v !== "object";
+
 function constNode(allowed: unknown): Node {
-  return (value, path, out) => sameJson(value, allowed) || fail(out, path, "const", "must be equal to constant", { allowedValue: allowed });
+  const same = isPrimitive(allowed) ? (value: unknown) => value === allowed : (value: unknown) => sameJson(value, allowed);
+  return (value, path, out) => same(value) || fail(out, path, "const", "must be equal to constant", { allowedValue: allowed });
 }
 
 function enumNode(allowed: unknown, at: string): Node {
   if (!Array.isArray(allowed)) throw refused(`${at}/enum is not an array`);
+  // Strings and other primitives (all the protocol's enums) are looked up; anything else compared in turn.
+  const primitives = new Set(allowed.filter(isPrimitive));
+  const others = allowed.filter((a) => !isPrimitive(a));
   return (value, path, out) =>
-    allowed.some((a) => sameJson(value, a)) ||
+    (isPrimitive(value) ? primitives.has(value) : others.some((a) => sameJson(value, a))) ||
     fail(out, path, "enum", "must be equal to one of the allowed values", { allowedValues: allowed });
 }
 

@@ -71,8 +71,18 @@ describe("documentCheck", () => {
     };
     const problems = ours(invalid);
     expect(problems).toEqual(byAjv(invalid));
-    expect(problems).toContainEqual({ path: "", message: 'is missing required property "level"', keyword: "required", params: { missingProperty: "level" } });
-    expect(problems).toContainEqual({ path: "/strict", message: 'has unknown property "extra"', keyword: "additionalProperties", params: { additionalProperty: "extra" } });
+    expect(problems).toContainEqual({
+      path: "",
+      message: 'is missing required property "level"',
+      keyword: "required",
+      params: { missingProperty: "level" },
+    });
+    expect(problems).toContainEqual({
+      path: "/strict",
+      message: 'has unknown property "extra"',
+      keyword: "additionalProperties",
+      params: { additionalProperty: "extra" },
+    });
     expect(problems).toContainEqual({ path: "/values/a", message: "must match a schema in anyOf", keyword: "anyOf", params: {} });
   });
 
@@ -93,6 +103,16 @@ describe("documentCheck", () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it("reads Infinity and NaN as ajv does (an integer Infinity passes, NaN does not): JSON cannot carry them, which callers check apart", () => {
+    for (const n of [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN]) {
+      for (const value of [
+        { kind: "note", level: "info", count: n, ratio: n },
+        { kind: "note", level: "info", values: { a: [n] } },
+      ])
+        expect(ours(value)).toEqual(byAjv(value));
+    }
   });
 
   it("checks an integer beyond 2^53 as its nearest double, as compileSchema does", () => {
@@ -125,7 +145,9 @@ describe("documentCheck", () => {
       return "compiled";
     };
     expect(refused({ type: "string", pattern: "^a" })).toBe("protocol document: /pattern is a keyword this check does not apply");
-    expect(refused({ properties: { a: { oneOf: [{}] } } })).toBe("protocol document: /properties/a/oneOf is a keyword this check does not apply");
+    expect(refused({ properties: { a: { oneOf: [{}] } } })).toBe(
+      "protocol document: /properties/a/oneOf is a keyword this check does not apply",
+    );
     expect(refused({ type: "string", format: "email" })).toBe('protocol document: /format "email" is not a format this check knows');
     expect(refused({ $ref: "https://example.com/s" })).toBe('protocol document: $ref "https://example.com/s" is not inside the document');
     expect(refused({ $ref: "#/$defs/Missing" })).toBe('protocol document: $ref "#/$defs/Missing" does not resolve');
