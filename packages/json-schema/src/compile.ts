@@ -9,8 +9,10 @@
  * Two uses differ only by options: a server compiles its own tools' schemas
  * (trusted), a client compiles schemas a server sent (untrusted: bounded in
  * size and depth before any validator sees them, checks kept by schema
- * text). The untrusted handling is a value built by `untrustedSchemas`, so
- * a bundle that never builds one leaves that code out.
+ * text, against its dialect's meta-schema). The untrusted handling is a
+ * value built by `untrustedSchemas`, so a bundle that never builds one
+ * leaves that code out, the meta-schema checks compiled at build time
+ * (`meta.ts`, about 66 KB minified) with it.
  */
 import { replaceBigInts, stringifyJson } from "@x/jsonrpc";
 // Resolved by package.json conditions: ajv (Node, Bun, Deno), or none under workerd, worker and browser.
@@ -18,6 +20,7 @@ import { defaultValidator as conditioned } from "#default-validator";
 import { cfworkerValidator } from "./cfworker.js";
 import { idKeyword, schemaDialect } from "./dialect.js";
 import { SchemaCompileError } from "./errors.js";
+import { precompiledMetaCheck } from "./meta.js";
 import type { JsonSchemaValidator, ValidatorCheck, ValidatorProblem } from "./validator.js";
 
 export { SchemaCompileError, type SchemaRefusal } from "./errors.js";
@@ -186,10 +189,13 @@ const cached = new WeakMap<JsonSchemaValidator, Map<string, CompiledSchema>>();
  * schema must be a JSON object within `limits` (each omitted bound takes
  * its {@link DEFAULT_SCHEMA_LIMITS} value), checked on its JSON text before
  * any validator sees it; it is read in the dialect its root `$schema`
- * declares (as {@link compileSchema} says), any other refused; its root
- * `$id` is kept for the compile and forgotten afterwards. The checks of the
- * last 256 distinct schemas are kept by JSON text (per validator): the same
- * text returns the same function.
+ * declares (as {@link compileSchema} says), any other refused; it is
+ * checked against that dialect's meta-schema (by ajv: with the check this
+ * package's build compiled for 2020-12 and draft-07, loaded on the first
+ * such compile; the cfworker validator checks keyword values itself); its
+ * root `$id` is kept for the compile and forgotten afterwards. The checks of
+ * the last 256 distinct schemas are kept by JSON text (per validator): the
+ * same text returns the same function.
  */
 export function untrustedSchemas(limits: SchemaLimits = {}): UntrustedSchemas {
   const bounds = {
@@ -228,7 +234,7 @@ function compileUntrusted(schema: unknown, limits: Required<SchemaLimits>, valid
   const dialect = schemaDialect(copy);
   // The validator is told the dialect; ajv would look the $schema up by its exact spelling.
   delete copy.$schema;
-  const validate = withNumbers(validator.compile(copy, dialect, { untrusted: true }));
+  const validate = withNumbers(validator.compile(copy, dialect, { untrusted: true, metaSchemaCheck: precompiledMetaCheck }));
   const check: CompiledSchema = (value) => problemsOf(validate(value), true);
   kept.set(text, check);
   if (kept.size > MAX_CACHED) kept.delete(kept.keys().next().value as string);

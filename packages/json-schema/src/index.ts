@@ -33,4 +33,6 @@ export { DOCUMENT_FORMATS } from "./formats.js";
 export { DIALECT_KEYWORDS, type UnknownKeyword, unknownKeyword, walkSchemas } from "./keywords.js";
 export { findNonFinite, NON_FINITE_MESSAGE, nonFiniteProblem } from "./non-finite.js";
 export { MissingDependencyError, requireAtRunTime, runTimeRequire } from "./runtime.js";
-export type { JsonSchemaValidator, ValidatorCheck, ValidatorCompileOptions, ValidatorProblem } from "./validator.js";
+export { precompiledMetaCheck } from "./meta.js";
+export { checkShapes, shapeProblem } from "./shapes.js";
+export type { JsonSchemaValidator, MetaSchemaCheck, ValidatorCheck, ValidatorCompileOptions, ValidatorProblem } from "./validator.js";
