@@ -1,10 +1,11 @@
 /**
  * Compilation of user JSON Schemas with formats asserted. A schema is
  * compiled once, in the dialect its root `$schema` declares (2020-12 when
- * it declares none; see `dialect.ts`, the one rule for both uses), by a
- * {@link JsonSchemaValidator} (the default one unless told otherwise); a
- * `$ref` must resolve inside the schema itself: remote references are never
- * fetched.
+ * it declares none; see `dialect.ts`, the one rule for both uses), by the
+ * {@link JsonSchemaValidator} the caller names: nothing here imports one,
+ * so a program carries only the validator it chose (`default.ts` holds the
+ * convenience of a default); a `$ref` must resolve inside the schema
+ * itself: remote references are never fetched.
  *
  * Two uses differ only by options: a server compiles its own tools' schemas
  * (trusted), a client compiles schemas a server sent (untrusted: bounded in
@@ -15,9 +16,6 @@
  * (`meta.ts`, about 66 KB minified) with it.
  */
 import { replaceBigInts, stringifyJson } from "@x/jsonrpc";
-// Resolved by package.json conditions: ajv (Node, Bun, Deno), or none under workerd, worker and browser.
-import { defaultValidator as conditioned } from "#default-validator";
-import { cfworkerValidator } from "./cfworker.js";
 import { idKeyword, schemaDialect } from "./dialect.js";
 import { SchemaCompileError } from "./errors.js";
 import { precompiledMetaCheck } from "./meta.js";
@@ -51,7 +49,7 @@ export interface SchemaLimits {
   maxDepth?: number;
 }
 
-/** How {@link compileSchema} treats a schema. With no options: a trusted schema, the default validator. */
+/** How {@link compileSchema} treats a schema: by which validator, and whether it is trusted. */
 export interface CompileOptions {
   /**
    * Set for a schema from elsewhere (built by {@link untrustedSchemas}): it
@@ -62,8 +60,8 @@ export interface CompileOptions {
    * the schema is read in the dialect its `$schema` declares.
    */
   untrusted?: UntrustedSchemas;
-  /** The validator that compiles the schema. Default: {@link defaultValidator}. */
-  validator?: JsonSchemaValidator;
+  /** The validator that compiles the schema (`defaultValidator()` for this runtime's default, `cfworkerValidator`, `ajvValidator`...). */
+  validator: JsonSchemaValidator;
 }
 
 /**
@@ -77,31 +75,6 @@ export interface UntrustedSchemas {
   readonly limits: Readonly<Required<SchemaLimits>>;
   /** What {@link compileSchema} calls for such a schema (same contract), with the validator to use. */
   compile(schema: unknown, validator: JsonSchemaValidator): CompiledSchema;
-}
-
-let chosen: JsonSchemaValidator | undefined;
-
-/** True unless this runtime forbids generating code from strings (workerd; Node with --disallow-code-generation-from-strings). */
-function codeGenerationAllowed(): boolean {
-  try {
-    return new Function("return true")() === true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The validator {@link compileSchema} uses when given none, chosen once: the
- * one package.json conditions pick for `#default-validator` (ajv by default,
- * so on Node, Bun and Deno; none under the `workerd`, `worker` and `browser`
- * conditions, so that a bundle built for them does not carry ajv), and the
- * `@cfworker/json-schema` validator, which needs no code generation, where
- * that pick is none or generates code and this runtime forbids it (probed
- * once with `new Function`).
- */
-export function defaultValidator(): JsonSchemaValidator {
-  chosen ??= conditioned !== undefined && (!conditioned.generatesCode || codeGenerationAllowed()) ? conditioned : cfworkerValidator;
-  return chosen;
 }
 
 /**
@@ -125,8 +98,7 @@ export function withNumbers(check: ValidatorCheck): ValidatorCheck {
  * draft-07, draft-06 and draft-04 are read by their own rules (draft-07 and
  * older ignore a `$ref`'s sibling keywords; an array `items` is a tuple
  * before 2020-12), spelt `http://` or `https://`, with or without the
- * trailing `#` (see `schemaDialect`), by `options.validator` or the
- * {@link defaultValidator}.
+ * trailing `#` (see `schemaDialect`), by `options.validator`.
  *
  * @returns a function giving the problems of a value (`[]` when valid).
  * @throws MissingDependencyError when the validator's package (ajv and
@@ -137,8 +109,8 @@ export function withNumbers(check: ValidatorCheck): ValidatorCheck {
  *   untrusted one refused for those reasons or by {@link untrustedSchemas}'
  *   rules: SchemaCompileError.
  */
-export function compileSchema(schema: unknown, options: CompileOptions = {}): CompiledSchema {
-  const validator = options.validator ?? defaultValidator();
+export function compileSchema(schema: unknown, options: CompileOptions): CompiledSchema {
+  const { validator } = options;
   if (options.untrusted) return options.untrusted.compile(schema, validator);
   const check = compileDetailed(schema, validator);
   return (value) => problemsOf(check(value), false);
@@ -147,10 +119,10 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
 /**
  * {@link compileSchema} for a trusted schema, each problem also naming the
  * keyword that failed and its figures ({@link ValidatorProblem}), for a
- * caller that words its own messages (the checks of protocol messages).
+ * caller that words its own messages.
  * @throws what {@link compileSchema} throws for a trusted schema.
  */
-export function compileSchemaDetailed(schema: unknown, validator: JsonSchemaValidator = defaultValidator()): ValidatorCheck {
+export function compileSchemaDetailed(schema: unknown, validator: JsonSchemaValidator): ValidatorCheck {
   return compileDetailed(schema, validator);
 }
 

@@ -84,3 +84,26 @@ export interface JsonSchemaValidator {
    */
   compile(schema: unknown, dialect: Dialect, options: ValidatorCompileOptions): ValidatorCheck;
 }
+
+/**
+ * True unless this runtime forbids generating code from strings (workerd;
+ * Node with `--disallow-code-generation-from-strings`), probed once with
+ * `new Function`: where it is forbidden, a validator with `generatesCode`
+ * cannot compile, and the defaults pick the cfworker one instead.
+ * Packaging, not a protocol rule: no spec section.
+ * @returns the probe's answer, the same for the life of the process; never throws.
+ */
+export function codeGenerationAllowed(): boolean {
+  allowed ??= probe();
+  return allowed;
+}
+
+let allowed: boolean | undefined;
+
+function probe(): boolean {
+  try {
+    return new Function("return true")() === true;
+  } catch {
+    return false;
+  }
+}
