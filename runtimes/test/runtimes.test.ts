@@ -60,6 +60,8 @@ const runtimes: Runtime[] = [
     // node_modules as pnpm laid it out (manual), nothing downloaded, no prompt. Loading from node_modules,
     // ajv through createRequire included, needs no --allow-read. @x/server reads
     // MCP_REQUEST_STATE_KEYS when no requestStateKeys option is given; Deno refuses that read without --allow-env.
+    // A server naming no JSON Schema validator requires its own @x/server/ajv at the first schema: inside
+    // node_modules once installed, but here the workspace link puts it outside, hence its one --allow-read.
     run: (script, args) => [
       "run",
       "--node-modules-dir=manual",
@@ -67,6 +69,7 @@ const runtimes: Runtime[] = [
       "--no-prompt",
       "--allow-net=127.0.0.1",
       "--allow-env=MCP_REQUEST_STATE_KEYS",
+      `--allow-read=${join(packageDir, "..", "packages", "server", "dist")}`,
       script,
       ...args,
     ],

@@ -15,6 +15,7 @@
 import {
   type CompiledSchema,
   compileSchema,
+  defaultValidator,
   formatProblems as format,
   SchemaCompileError,
   type SchemaLimits,
@@ -50,7 +51,7 @@ export {
  */
 export function compileOutputSchema(schema: unknown, limits: SchemaLimits = {}, validator?: JsonSchemaValidator): CompiledSchema {
   try {
-    return compileSchema(schema, { untrusted: untrustedSchemas(limits), validator });
+    return compileSchema(schema, { untrusted: untrustedSchemas(limits), validator: validator ?? defaultValidator() });
   } catch (error) {
     if (error instanceof SchemaCompileError) throw unusable(error);
     throw error;

@@ -47,9 +47,10 @@ http.close();`;
   it("in the initialize era, the GET stream is not asked for again when eventsource-parser is missing", async () => {
     // A real @x/server (bundled too) counts the GETs the client sends.
     const program = `import { createServer } from "node:http";
-import { createNodeHandler, McpServer } from "@x/server";
+import { cfworkerValidator, createNodeHandler, McpServer } from "@x/server";
 import { Client, StreamableHttpTransport } from ${CLIENT};
-const server = new McpServer({ name: "s", version: "1" });
+// A bundle carries the JSON Schema validator its program names.
+const server = new McpServer({ name: "s", version: "1" }, { validator: cfworkerValidator });
 server.registerTool("echo", { inputSchema: { type: "object" } }, () => ({ resultType: "complete", content: [{ type: "text", text: "hi" }] }));
 const handle = createNodeHandler(server);
 let gets = 0;

@@ -15,7 +15,17 @@ import type { Ajv, AnySchemaObject, ErrorObject, Logger, Options, ValidateFuncti
 import type { Ajv2019 } from "ajv/dist/2019.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 // Through the package's entry, so that this file imports it rather than carrying a copy.
-import { type Dialect, idKeyword, type JsonSchemaValidator, SchemaCompileError, type ValidatorProblem } from "./index.js";
+import {
+  checkShapes,
+  type Dialect,
+  idKeyword,
+  type JsonSchemaValidator,
+  type MetaSchemaCheck,
+  precompiledMetaCheck,
+  SchemaCompileError,
+  type ValidatorCompileOptions,
+  type ValidatorProblem,
+} from "./index.js";
 
 /** ajv-formats' plugin: adds the formats it knows to an ajv instance. */
 export type AddFormats = (ajv: Ajv2020 | Ajv) => unknown;
@@ -42,12 +52,6 @@ const MODULES = {
   "ajv-draft-04": () => requireLazily(() => require("ajv-draft-04"), "ajv-draft-04", "ajv-draft-04", url),
   "ajv/dist/refs/json-schema-draft-06.json": () =>
     requireLazily(() => require("ajv/dist/refs/json-schema-draft-06.json"), "ajv/dist/refs/json-schema-draft-06.json", "ajv", url),
-  // The meta-schema checks this package's build compiles ahead of time (scripts/meta-validators.mjs),
-  // by the package's own name, so that a copy of this code inside another package's files finds them too.
-  "@x/json-schema/meta/2020-12": () =>
-    requireLazily(() => require("@x/json-schema/meta/2020-12"), "@x/json-schema/meta/2020-12", "@x/json-schema", url),
-  "@x/json-schema/meta/draft-07": () =>
-    requireLazily(() => require("@x/json-schema/meta/draft-07"), "@x/json-schema/meta/draft-07", "@x/json-schema", url),
 } as const;
 
 const modules = new Map<string, unknown>();
@@ -121,11 +125,11 @@ const DRAFT_06_META = "http://json-schema.org/draft-06/schema#";
  * this package's build compiled ahead of time (2020-12 and draft-07), else
  * one instance per dialect shared by every instance made here, so the
  * meta-schema is not compiled for each instance (2020-12's costs tens of
- * milliseconds, and instances are renewed every
- * {@link AJV_COMPILES_PER_INSTANCE} compiles); its result, its `errors` and
- * the error it throws are what the instance's own would be. A schema with a
- * `$schema` of its own is checked by the instance itself, which may know
- * meta-schemas added to it alone.
+ * milliseconds); its result, its `errors` and the error it throws are what
+ * the instance's own would be. A schema with a `$schema` of its own is
+ * checked by the instance itself, which may know meta-schemas added to it
+ * alone. ({@link ajvValidator} compiles on instances of its own, which
+ * check a trusted schema without the meta-schema: see there.)
  * @throws MissingDependencyError when `ajv`, `ajv-formats` or (draft-04) `ajv-draft-04` is not installed.
  */
 export function newAjv(dialect: Dialect): Ajv {
@@ -134,24 +138,15 @@ export function newAjv(dialect: Dialect): Ajv {
   ajv.validateSchema = function validateSchema(this: Ajv, schema, throwOrLogError) {
     // A boolean is valid (ajv's own answer); a schema naming its meta-schema may name one added to this instance only.
     if (typeof schema !== "object" || schema === null || "$schema" in schema) return own.call(this, schema, throwOrLogError);
-    const check = precompiledMetaCheck(dialect);
-    if (check) {
-      const valid = check(schema) === true;
-      this.errors = check.errors ?? null;
-      if (!valid && throwOrLogError) throw new Error(`schema is invalid: ${this.errorsText(this.errors)}`);
-      return valid;
-    }
-    const shared = metaChecker(dialect);
-    try {
-      return shared.validateSchema(schema, throwOrLogError);
-    } finally {
-      this.errors = shared.errors;
-    }
+    const valid = checkMeta(schema, dialect, precompiledMetaCheck(dialect));
+    this.errors = valid ? null : (lastMetaErrors as ErrorObject[] | null);
+    if (!valid && throwOrLogError) throw new Error(`schema is invalid: ${this.errorsText(this.errors)}`);
+    return valid;
   };
   return ajv;
 }
 
-/** The instances that check schemas against their dialect's meta-schema for every instance {@link newAjv} makes, when no precompiled check is there. */
+/** The instances that check schemas against their dialect's meta-schema when no precompiled check is there. */
 const metaCheckers = new Map<Dialect, Ajv>();
 
 function metaChecker(dialect: Dialect): Ajv {
@@ -163,33 +158,25 @@ function metaChecker(dialect: Dialect): Ajv {
   return checker;
 }
 
-const META_CHECKS: Partial<Record<Dialect, keyof typeof MODULES>> = {
-  "2020-12": "@x/json-schema/meta/2020-12",
-  "draft-07": "@x/json-schema/meta/draft-07",
-};
-/** Each dialect's precompiled check once looked for: the function, or null when it could not be loaded (not tried again). */
-const metaChecks = new Map<Dialect, ValidateFunction | null>();
+/** The errors of the last {@link checkMeta} that answered false (ajv's objects). */
+let lastMetaErrors: readonly object[] | null = null;
 
 /**
- * The precompiled meta-schema check of `dialect`, loaded once, or
- * `undefined` when there is none or it cannot be loaded (a bundle built
- * without it, say): an optimisation only, so the instance then compiles the
- * meta-schema itself, as ajv does.
+ * Checks `schema` (without a `$schema`) against `dialect`'s meta-schema:
+ * with `precompiled` when given, else on the dialect's shared checker,
+ * which compiles the meta-schema once per process. Leaves its errors in
+ * {@link lastMetaErrors}.
  */
-function precompiledMetaCheck(dialect: Dialect): ValidateFunction | undefined {
-  let check = metaChecks.get(dialect);
-  if (check === undefined) {
-    const specifier = META_CHECKS[dialect];
-    let found: unknown;
-    try {
-      if (specifier) found = loadOnce(specifier, "default");
-    } catch {
-      // Not there: the meta-schema is compiled at run time.
-    }
-    check = typeof found === "function" ? (found as ValidateFunction) : null;
-    metaChecks.set(dialect, check);
+function checkMeta(schema: object, dialect: Dialect, precompiled: MetaSchemaCheck | undefined): boolean {
+  if (precompiled) {
+    const valid = precompiled(schema) === true;
+    lastMetaErrors = valid ? null : (precompiled.errors ?? null);
+    return valid;
   }
-  return check ?? undefined;
+  const shared = metaChecker(dialect);
+  const valid = shared.validateSchema(schema as AnySchemaObject) === true;
+  lastMetaErrors = valid ? null : (shared.errors ?? null);
+  return valid;
 }
 
 /**
@@ -208,9 +195,10 @@ export function ajvOptions(dialect: Dialect): Options {
   return options;
 }
 
-function makeAjv(dialect: Dialect): Ajv {
+/** An instance of `dialect`'s class with {@link ajvOptions}; with `validateSchema: false` its `compile` skips the meta-schema. */
+function makeAjv(dialect: Dialect, validateSchema = true): Ajv {
   const { addFormats } = loadAjv();
-  const ajv = new (classOf(dialect))({ ...ajvOptions(dialect), logger }) as Ajv;
+  const ajv = new (classOf(dialect))({ ...ajvOptions(dialect), logger, validateSchema }) as Ajv;
   if (dialect === "draft-06") {
     ajv.addMetaSchema(loadOnce<AnySchemaObject>("ajv/dist/refs/json-schema-draft-06.json", ""));
     for (const keyword of ["if", "then", "else"]) ajv.removeKeyword(keyword);
@@ -229,17 +217,19 @@ const untrustedInstances = new Map<Dialect, Ajv>();
  * {@link AJV_COMPILES_PER_INSTANCE} compiles (formats added with
  * `addFormat` carry over; keywords added with `addKeyword` do not). For callers that need ajv's own
  * error objects (keyword, params) rather than problems: a schema compiled
- * here shares the instance's compiled meta-schema and formats, which cost
- * more than a small schema's compile. Give it schemas without `$id` and
- * `$schema` (drop them, as `compileSchema` does), or ids would collect on
- * the shared instance.
+ * here shares the instance's formats, which cost more than a small
+ * schema's compile. It does not check schemas against the meta-schema
+ * (`ajvValidator` checks a trusted schema's keyword values first:
+ * `checkShapes`); ajv still refuses a keyword value of the wrong type. Give
+ * it schemas without `$id` and `$schema` (drop them, as `compileSchema`
+ * does), or ids would collect on the shared instance.
  * @throws MissingDependencyError when `ajv` or `ajv-formats` (draft-04:
  *   `ajv-draft-04`) is not installed.
  */
 export function trustedAjv(dialect: Dialect): Ajv {
   let ajv = trusted.get(dialect);
   if (!ajv) {
-    ajv = newAjv(dialect);
+    ajv = makeAjv(dialect, false);
     trusted.set(dialect, ajv);
   }
   return ajv;
@@ -271,7 +261,7 @@ function instanceFor(instances: Map<Dialect, Ajv>, dialect: Dialect): Ajv {
     counts.set(dialect, count);
     return current;
   }
-  const fresh = newAjv(dialect);
+  const fresh = makeAjv(dialect, false);
   for (const [name, format] of Object.entries(current?.formats ?? {})) {
     // A format the caller added, or one of ajv-formats' that the caller replaced.
     if (format !== undefined && fresh.formats[name] !== format) fresh.addFormat(name, format);
@@ -332,9 +322,15 @@ function refusal(error: unknown): SchemaCompileError {
   return new SchemaCompileError("invalid", message, {}, error);
 }
 
-function compileUntrusted(schema: object | boolean, dialect: Dialect): ValidateFunction {
+function compileUntrusted(
+  schema: object | boolean,
+  dialect: Dialect,
+  metaSchemaCheck: ValidatorCompileOptions["metaSchemaCheck"],
+): ValidateFunction {
   // A missing ajv is the installation's problem, not the schema's: thrown as it is, before any compile.
   const shared = instanceFor(untrustedInstances, dialect);
+  if (typeof schema === "object" && !checkMeta(schema, dialect, metaSchemaCheck?.(dialect)))
+    throw refusal(new Error(`schema is invalid: ${shared.errorsText(lastMetaErrors as ErrorObject[])}`));
   const declaredId = typeof schema === "object" ? (schema as Record<string, unknown>)[idKeyword(dialect)] : undefined;
   const id = typeof declaredId === "string" ? declaredId : undefined;
   try {
@@ -343,7 +339,7 @@ function compileUntrusted(schema: object | boolean, dialect: Dialect): ValidateF
     if (!(error instanceof Error) || !/already exists/.test(error.message)) throw refusal(error);
     // Another schema registered the same $id: compile this one on its own.
     try {
-      return compileIn(newAjv(dialect), schema, id);
+      return compileIn(makeAjv(dialect, false), schema, id);
     } catch (again) {
       throw refusal(again);
     }
@@ -351,18 +347,26 @@ function compileUntrusted(schema: object | boolean, dialect: Dialect): ValidateF
 }
 
 /**
- * The ajv validator: trusted schemas compiled on {@link trustedAjv}'s
- * instance of their dialect (a schema ajv cannot compile throws ajv's own
- * error), untrusted ones on an instance of their own kind whose ids are
- * removed after each compile (refusals are SchemaCompileErrors). Every
- * format of ajv-formats is asserted.
+ * The ajv validator: trusted schemas (a program's own) compiled on
+ * {@link trustedAjv}'s instance of their dialect once their keyword values
+ * are checked (`checkShapes`: a `required` that is not an array of
+ * distinct strings, a negative `minLength`... refused with a
+ * SchemaCompileError), without the meta-schema, whose check such a program
+ * then neither loads nor carries; any other schema ajv cannot compile (a
+ * `$ref` that does not resolve) throws ajv's own error. Untrusted ones are
+ * checked against the meta-schema first (with the check `untrustedSchemas`
+ * gives, else one compiled at run time) and compiled on an instance of
+ * their own kind whose ids are removed after each compile (refusals are
+ * SchemaCompileErrors). Every format of ajv-formats is asserted.
  */
 export const ajvValidator: JsonSchemaValidator = {
   name: "ajv",
   generatesCode: true,
-  compile(schema, dialect, { untrusted }) {
+  compile(schema, dialect, { untrusted, metaSchemaCheck }) {
     const body = schema as object | boolean;
-    return checkOf(untrusted ? compileUntrusted(body, dialect) : compileUncached(instanceFor(trusted, dialect), body));
+    if (untrusted) return checkOf(compileUntrusted(body, dialect, metaSchemaCheck));
+    checkShapes(body, dialect);
+    return checkOf(compileUncached(instanceFor(trusted, dialect), body));
   },
 };
 

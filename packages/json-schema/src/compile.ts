@@ -1,23 +1,24 @@
 /**
  * Compilation of user JSON Schemas with formats asserted. A schema is
  * compiled once, in the dialect its root `$schema` declares (2020-12 when
- * it declares none; see `dialect.ts`, the one rule for both uses), by a
- * {@link JsonSchemaValidator} (the default one unless told otherwise); a
- * `$ref` must resolve inside the schema itself: remote references are never
- * fetched.
+ * it declares none; see `dialect.ts`, the one rule for both uses), by the
+ * {@link JsonSchemaValidator} the caller names: nothing here imports one,
+ * so a program carries only the validator it chose (`default.ts` holds the
+ * convenience of a default); a `$ref` must resolve inside the schema
+ * itself: remote references are never fetched.
  *
  * Two uses differ only by options: a server compiles its own tools' schemas
  * (trusted), a client compiles schemas a server sent (untrusted: bounded in
  * size and depth before any validator sees them, checks kept by schema
- * text). The untrusted handling is a value built by `untrustedSchemas`, so
- * a bundle that never builds one leaves that code out.
+ * text, against its dialect's meta-schema). The untrusted handling is a
+ * value built by `untrustedSchemas`, so a bundle that never builds one
+ * leaves that code out, the meta-schema checks compiled at build time
+ * (`meta.ts`, about 66 KB minified) with it.
  */
 import { replaceBigInts, stringifyJson } from "@x/jsonrpc";
-// Resolved by package.json conditions: ajv (Node, Bun, Deno), or none under workerd, worker and browser.
-import { defaultValidator as conditioned } from "#default-validator";
-import { cfworkerValidator } from "./cfworker.js";
 import { idKeyword, schemaDialect } from "./dialect.js";
 import { SchemaCompileError } from "./errors.js";
+import { precompiledMetaCheck } from "./meta.js";
 import type { JsonSchemaValidator, ValidatorCheck, ValidatorProblem } from "./validator.js";
 
 export { SchemaCompileError, type SchemaRefusal } from "./errors.js";
@@ -48,7 +49,7 @@ export interface SchemaLimits {
   maxDepth?: number;
 }
 
-/** How {@link compileSchema} treats a schema. With no options: a trusted schema, the default validator. */
+/** How {@link compileSchema} treats a schema: by which validator, and whether it is trusted. */
 export interface CompileOptions {
   /**
    * Set for a schema from elsewhere (built by {@link untrustedSchemas}): it
@@ -59,8 +60,8 @@ export interface CompileOptions {
    * the schema is read in the dialect its `$schema` declares.
    */
   untrusted?: UntrustedSchemas;
-  /** The validator that compiles the schema. Default: {@link defaultValidator}. */
-  validator?: JsonSchemaValidator;
+  /** The validator that compiles the schema (`defaultValidator()` for this runtime's default, `cfworkerValidator`, `ajvValidator`...). */
+  validator: JsonSchemaValidator;
 }
 
 /**
@@ -76,37 +77,12 @@ export interface UntrustedSchemas {
   compile(schema: unknown, validator: JsonSchemaValidator): CompiledSchema;
 }
 
-let chosen: JsonSchemaValidator | undefined;
-
-/** True unless this runtime forbids generating code from strings (workerd; Node with --disallow-code-generation-from-strings). */
-function codeGenerationAllowed(): boolean {
-  try {
-    return new Function("return true")() === true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The validator {@link compileSchema} uses when given none, chosen once: the
- * one package.json conditions pick for `#default-validator` (ajv by default,
- * so on Node, Bun and Deno; none under the `workerd`, `worker` and `browser`
- * conditions, so that a bundle built for them does not carry ajv), and the
- * `@cfworker/json-schema` validator, which needs no code generation, where
- * that pick is none or generates code and this runtime forbids it (probed
- * once with `new Function`).
- */
-export function defaultValidator(): JsonSchemaValidator {
-  chosen ??= conditioned !== undefined && (!conditioned.generatesCode || codeGenerationAllowed()) ? conditioned : cfworkerValidator;
-  return chosen;
-}
-
 /**
  * A check that reads a failing value again with each bigint as the nearest
  * double (validators fail or refuse a bigint); the walk is paid on failure
  * only, and the problems are those of the second check.
  */
-function withNumbers(check: ValidatorCheck): ValidatorCheck {
+export function withNumbers(check: ValidatorCheck): ValidatorCheck {
   return (value) => {
     const problems = check(value);
     if (problems.length === 0) return problems;
@@ -122,8 +98,7 @@ function withNumbers(check: ValidatorCheck): ValidatorCheck {
  * draft-07, draft-06 and draft-04 are read by their own rules (draft-07 and
  * older ignore a `$ref`'s sibling keywords; an array `items` is a tuple
  * before 2020-12), spelt `http://` or `https://`, with or without the
- * trailing `#` (see `schemaDialect`), by `options.validator` or the
- * {@link defaultValidator}.
+ * trailing `#` (see `schemaDialect`), by `options.validator`.
  *
  * @returns a function giving the problems of a value (`[]` when valid).
  * @throws MissingDependencyError when the validator's package (ajv and
@@ -134,8 +109,8 @@ function withNumbers(check: ValidatorCheck): ValidatorCheck {
  *   untrusted one refused for those reasons or by {@link untrustedSchemas}'
  *   rules: SchemaCompileError.
  */
-export function compileSchema(schema: unknown, options: CompileOptions = {}): CompiledSchema {
-  const validator = options.validator ?? defaultValidator();
+export function compileSchema(schema: unknown, options: CompileOptions): CompiledSchema {
+  const { validator } = options;
   if (options.untrusted) return options.untrusted.compile(schema, validator);
   const check = compileDetailed(schema, validator);
   return (value) => problemsOf(check(value), false);
@@ -144,10 +119,10 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
 /**
  * {@link compileSchema} for a trusted schema, each problem also naming the
  * keyword that failed and its figures ({@link ValidatorProblem}), for a
- * caller that words its own messages (the checks of protocol messages).
+ * caller that words its own messages.
  * @throws what {@link compileSchema} throws for a trusted schema.
  */
-export function compileSchemaDetailed(schema: unknown, validator: JsonSchemaValidator = defaultValidator()): ValidatorCheck {
+export function compileSchemaDetailed(schema: unknown, validator: JsonSchemaValidator): ValidatorCheck {
   return compileDetailed(schema, validator);
 }
 
@@ -186,10 +161,13 @@ const cached = new WeakMap<JsonSchemaValidator, Map<string, CompiledSchema>>();
  * schema must be a JSON object within `limits` (each omitted bound takes
  * its {@link DEFAULT_SCHEMA_LIMITS} value), checked on its JSON text before
  * any validator sees it; it is read in the dialect its root `$schema`
- * declares (as {@link compileSchema} says), any other refused; its root
- * `$id` is kept for the compile and forgotten afterwards. The checks of the
- * last 256 distinct schemas are kept by JSON text (per validator): the same
- * text returns the same function.
+ * declares (as {@link compileSchema} says), any other refused; it is
+ * checked against that dialect's meta-schema (by ajv: with the check this
+ * package's build compiled for 2020-12 and draft-07, loaded on the first
+ * such compile; the cfworker validator checks keyword values itself); its
+ * root `$id` is kept for the compile and forgotten afterwards. The checks of
+ * the last 256 distinct schemas are kept by JSON text (per validator): the
+ * same text returns the same function.
  */
 export function untrustedSchemas(limits: SchemaLimits = {}): UntrustedSchemas {
   const bounds = {
@@ -228,7 +206,7 @@ function compileUntrusted(schema: unknown, limits: Required<SchemaLimits>, valid
   const dialect = schemaDialect(copy);
   // The validator is told the dialect; ajv would look the $schema up by its exact spelling.
   delete copy.$schema;
-  const validate = withNumbers(validator.compile(copy, dialect, { untrusted: true }));
+  const validate = withNumbers(validator.compile(copy, dialect, { untrusted: true, metaSchemaCheck: precompiledMetaCheck }));
   const check: CompiledSchema = (value) => problemsOf(validate(value), true);
   kept.set(text, check);
   if (kept.size > MAX_CACHED) kept.delete(kept.keys().next().value as string);

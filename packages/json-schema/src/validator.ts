@@ -25,6 +25,17 @@ export interface ValidatorProblem extends SchemaProblem {
 /** A schema a validator compiled: the problems of a value, `[]` when it is valid. */
 export type ValidatorCheck = (value: unknown) => ValidatorProblem[];
 
+/**
+ * A check of a schema against its dialect's meta-schema (ajv standalone
+ * code): true when the schema is valid; after false, `errors` in ajv's
+ * shape (`instancePath`, `keyword`, `params`, `message`).
+ */
+export interface MetaSchemaCheck {
+  (schema: unknown): boolean;
+  /** ajv's error objects of the last call that returned false. */
+  errors?: readonly object[] | null;
+}
+
 /** How {@link JsonSchemaValidator.compile} is to treat a schema. */
 export interface ValidatorCompileOptions {
   /**
@@ -36,6 +47,14 @@ export interface ValidatorCompileOptions {
    * may then be the validator's own error.
    */
   untrusted: boolean;
+  /**
+   * Given with an untrusted schema (by `untrustedSchemas`): the meta-schema
+   * check of a dialect compiled ahead of time, `undefined` when there is
+   * none, loaded when first asked for. A validator that checks schemas
+   * against the meta-schema (ajv) uses it rather than compiling the
+   * meta-schema; one that checks them another way need not ask.
+   */
+  metaSchemaCheck?: (dialect: Dialect) => MetaSchemaCheck | undefined;
 }
 
 /**
@@ -64,4 +83,27 @@ export interface JsonSchemaValidator {
    *   {@link ValidatorCompileOptions.untrusted} for which error when trusted).
    */
   compile(schema: unknown, dialect: Dialect, options: ValidatorCompileOptions): ValidatorCheck;
+}
+
+/**
+ * True unless this runtime forbids generating code from strings (workerd;
+ * Node with `--disallow-code-generation-from-strings`), probed once with
+ * `new Function`: where it is forbidden, a validator with `generatesCode`
+ * cannot compile, and the defaults pick the cfworker one instead.
+ * Packaging, not a protocol rule: no spec section.
+ * @returns the probe's answer, the same for the life of the process; never throws.
+ */
+export function codeGenerationAllowed(): boolean {
+  allowed ??= probe();
+  return allowed;
+}
+
+let allowed: boolean | undefined;
+
+function probe(): boolean {
+  try {
+    return new Function("return true")() === true;
+  } catch {
+    return false;
+  }
 }

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { AJV_COMPILES_PER_INSTANCE, ajvOptions, ajvValidator, loadAjv, loadAjvDraft07, newAjv, trustedAjv } from "../src/ajv.js";
-import { compileSchema, DIALECT_KEYWORDS, SUPPORTED_DIALECTS } from "../src/index.js";
+import { compileSchema, DIALECT_KEYWORDS, SchemaCompileError, SUPPORTED_DIALECTS, untrustedSchemas } from "../src/index.js";
 
 describe("trustedAjv", () => {
   it("is one instance per dialect, the one compileSchema uses, with formats asserted and ajv's error objects", () => {
@@ -161,5 +161,67 @@ describe("memory of compiled schemas", () => {
     );
     expect(check({ n: 4 })).toEqual([]);
     expect(check({ n: 3 })).toHaveLength(1);
+  });
+});
+
+describe("what ajvValidator checks of a schema before compiling it", () => {
+  const dist = (file: string) => JSON.stringify(new URL(`../dist/${file}`, import.meta.url).href);
+  /** The meta-schema checks a fresh process has loaded after running `code` (with compileSchema, untrustedSchemas and ajvValidator in scope). */
+  const metaLoadedAfter = (code: string) => {
+    const program = `
+      import { createRequire } from "node:module";
+      const { compileSchema, untrustedSchemas } = await import(${dist("index.js")});
+      const { ajvValidator } = await import(${dist("ajv.js")});
+      ${code}
+      console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes("/dist/meta/"))));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", program], { encoding: "utf8" });
+    return (JSON.parse(out) as string[]).map((file) => file.slice(file.lastIndexOf("/") + 1));
+  };
+
+  it("a program's own schema: its keyword values, never the meta-schema (its checks are neither loaded nor needed)", () => {
+    expect(metaLoadedAfter(`compileSchema({ type: "object", required: ["a"] }, { validator: ajvValidator });`)).toEqual([]);
+    const refused = (schema: object) => {
+      try {
+        compileSchema(schema, { validator: ajvValidator });
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    for (const [schema, message] of [
+      [{ type: "object", required: "a" }, "schema is invalid: /required must be an array of distinct strings"],
+      [{ type: "string", minLength: -1 }, "schema is invalid: /minLength must be a non-negative integer"],
+      [{ properties: { n: { type: "integer", minimum: "zero" } } }, "schema is invalid: /properties/n/minimum must be a number"],
+      [{ anyOf: [] }, "schema is invalid: /anyOf must be a non-empty array of schemas"],
+    ] as const) {
+      const error = refused(schema);
+      expect(error, JSON.stringify(schema)).toBeInstanceOf(SchemaCompileError);
+      expect((error as Error).message).toBe(message);
+    }
+  });
+
+  it("a schema from elsewhere: the meta-schema too, with the check compiled at build time", () => {
+    const untrusted = `compileSchema({ type: "object" }, { validator: ajvValidator, untrusted: untrustedSchemas() });`;
+    expect(metaLoadedAfter(untrusted)).toEqual(["2020-12.cjs"]);
+    const refusal = (() => {
+      try {
+        compileSchema(
+          { type: "object", properties: { n: { minimum: "zero" } } },
+          { validator: ajvValidator, untrusted: untrustedSchemas() },
+        );
+      } catch (error) {
+        return error as SchemaCompileError;
+      }
+      return undefined;
+    })();
+    expect(refusal?.reason).toBe("invalid");
+    expect(refusal?.message).toBe("schema is invalid: data/properties/n/minimum must be number");
+    // A dialect without a check compiled at build time: the meta-schema compiled at run time, the same answer.
+    expect(() =>
+      compileSchema(
+        { $schema: "https://json-schema.org/draft/2019-09/schema", minLength: -1 },
+        { validator: ajvValidator, untrusted: untrustedSchemas() },
+      ),
+    ).toThrow(/^schema is invalid: data\/minLength must be >= 0$/);
   });
 });

@@ -13,7 +13,8 @@ import {
 const sum = { type: "object", properties: { sum: { type: "number" } }, required: ["sum"], additionalProperties: false };
 
 describe.each(validators)("trusted schemas (%s)", (name, validator) => {
-  const compileSchema = (schema: unknown, options: CompileOptions = {}) => compileWith(schema, { ...options, validator });
+  const compileSchema = (schema: unknown, options: Omit<CompileOptions, "validator"> = {}) =>
+    compileWith(schema, { ...options, validator });
 
   it("drops the root $id ($id or, in draft-04, id), so the same id compiles twice", () => {
     const schema = { $id: "https://example.com/t", type: "array", prefixItems: [{ type: "string" }] };
@@ -57,7 +58,8 @@ const compileWith = compileSchema;
 describe.each(validators)("untrusted schemas (untrustedSchemas, %s)", (name, validator) => {
   const untrusted = untrustedSchemas();
   const compile = (schema: unknown) => compileWith(schema, { untrusted, validator });
-  const compileSchema = (schema: unknown, options: CompileOptions = {}) => compileWith(schema, { ...options, validator });
+  const compileSchema = (schema: unknown, options: Omit<CompileOptions, "validator"> = {}) =>
+    compileWith(schema, { ...options, validator });
 
   it("fills in the default limits", () => {
     expect(untrusted.limits).toEqual(DEFAULT_SCHEMA_LIMITS);
@@ -145,7 +147,8 @@ describe("formatProblems", () => {
 
 describe.each(validators)("bigints (integers beyond 2^53, as parseJson reads them; %s)", (_name, validator) => {
   const big = 9007199254740993n;
-  const compileSchema = (schema: unknown, options: CompileOptions = {}) => compileWith(schema, { ...options, validator });
+  const compileSchema = (schema: unknown, options: Omit<CompileOptions, "validator"> = {}) =>
+    compileWith(schema, { ...options, validator });
 
   it("pass type integer and number, fail type string, and meet bounds as the nearest double (trusted and untrusted)", () => {
     for (const compile of [(s: object) => compileSchema(s), (s: object) => compileSchema(s, { untrusted: untrustedSchemas() })]) {

@@ -11,7 +11,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const entry = join(here, "..", "dist", "index.js");
 /** A program that compiles one schema with the default validator and prints which validator and what it found. */
 const program = `import { compileSchema, defaultValidator } from ${JSON.stringify(entry)};
-const check = compileSchema({ type: "object", properties: { n: { type: "integer" } }, required: ["n"] });
+const check = compileSchema({ type: "object", properties: { n: { type: "integer" } }, required: ["n"] }, { validator: defaultValidator() });
 console.log(defaultValidator().name + " " + JSON.stringify(check({ n: "x" })));`;
 const found = JSON.stringify([{ path: "/n", message: "must be integer" }]);
 
@@ -97,8 +97,8 @@ catch (e) { console.log(e.message); }`;
 
   it("a bundle built with ajv left out names it on the first compile (MissingDependencyError)", async () => {
     const out = await runBundleAlone(
-      `import { compileSchema } from ${JSON.stringify(entry)};
-try { compileSchema({ type: "object" }); console.log("compiled"); }
+      `import { compileSchema, defaultValidator } from ${JSON.stringify(entry)};
+try { compileSchema({ type: "object" }, { validator: defaultValidator() }); console.log("compiled"); }
 catch (e) { console.log(e.name + ": " + e.dependency); }`,
       here,
       { external: ["ajv", "ajv-formats"] },

@@ -6,14 +6,14 @@
  * `inputSchema`, and the per-request `_meta` envelope.
  *
  * Hand-written. The `_meta` members are checked against the generated
- * `envelope` schema group (`generated/schemas-envelope.js`), compiled by the
- * default JSON Schema validator of `@x/json-schema` on the first request: a
- * few schema documents rather than their compiled code, so that
- * `@x/mcp-v2607/wire` stays a cheap import and a small bundle.
+ * `envelope` schema group (`generated/schemas-envelope.js`) by
+ * `documentCheck` of `@x/json-schema` (no validator package), compiled on
+ * the first request: a few schema documents rather than their compiled
+ * code, so that `@x/mcp-v2607/wire` stays a cheap import and a small bundle.
  *
  * @module @x/mcp-v2607/wire
  */
-import { compileSchemaDetailed, nonFiniteProblem, type ValidatorCheck, type ValidatorProblem } from "@x/json-schema";
+import { documentCheck, nonFiniteProblem, type ValidatorCheck, type ValidatorProblem } from "@x/json-schema";
 // Through the ./constants entry, so that the built wire.js imports that file rather than carrying a copy.
 import { ErrorCode, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, Method } from "./constants-entry.js";
 import type { ClientCapabilities, Implementation, LoggingLevel, ProgressToken, RequestMetaObject } from "./generated/types.js";
@@ -511,15 +511,11 @@ const ENVELOPE_SCHEMAS = { ClientCapabilities: capabilitiesSchema, Implementatio
 type EnvelopeMember = keyof typeof ENVELOPE_SCHEMAS;
 let envelopeChecks: Map<EnvelopeMember, ValidatorCheck> | undefined;
 
-/**
- * The check of one envelope member, compiled (with the others) on first use
- * by the default validator (with ajv: on the instance tool schemas are
- * compiled on, so that its meta-schema is compiled once per program).
- */
+/** The check of one envelope member, compiled (with the others) on first use. */
 function envelopeCheck(member: EnvelopeMember): ValidatorCheck {
   if (envelopeChecks === undefined) {
     const checks = new Map<EnvelopeMember, ValidatorCheck>();
-    for (const [name, document] of Object.entries(ENVELOPE_SCHEMAS)) checks.set(name as EnvelopeMember, compileSchemaDetailed(document));
+    for (const [name, document] of Object.entries(ENVELOPE_SCHEMAS)) checks.set(name as EnvelopeMember, documentCheck(document));
     envelopeChecks = checks;
   }
   return envelopeChecks.get(member) as ValidatorCheck;
@@ -546,19 +542,16 @@ function checkMember(key: string, value: unknown, member: EnvelopeMember): Envel
  * and client capabilities; `progressToken`, when present, a string or a safe
  * integer. The client capabilities, and the client info and log level when
  * present, are checked against the schema's `ClientCapabilities`,
- * `Implementation` and `LoggingLevel` (the `envelope` schema group, compiled
- * by the default JSON Schema validator on the first call; the same definitions `validate()` checks), so a
- * member of the wrong type anywhere inside them is refused. The rest of
- * `_meta` is passed on.
+ * `Implementation` and `LoggingLevel` (the `envelope` schema group, checked
+ * by `documentCheck` of `@x/json-schema`, compiled on the first call; the
+ * same definitions `validate()` checks), so a member of the wrong type
+ * anywhere inside them is refused. The rest of `_meta` is passed on.
  *
  * @returns `{ ok: true, envelope }`, or `{ ok: false, code: -32602, message }`
  *   naming the first field that is missing or malformed, e.g. `Invalid params:
  *   _meta["io.modelcontextprotocol/clientCapabilities"].sampling must be an
  *   object`.
- * @throws MissingDependencyError (of `@x/jsonrpc`) on the first call when
- *   the validator's package (`ajv` and `ajv-formats`, or
- *   `@cfworker/json-schema`, dependencies of `@x/json-schema`) is not
- *   installed (a bundle built with it left out); nothing else.
+ * @throws nothing: no validator package is loaded.
  */
 export function readEnvelope(params: Record<string, unknown>): EnvelopeCheck {
   const meta = params._meta;

@@ -1,6 +1,8 @@
 /**
- * `@x/server/ajv`: the ajv validator, for `ServerOptions.validator` where
- * the default is another (it is the default on Node, Bun and Deno).
+ * `@x/server/ajv`: the ajv validator, for `ServerOptions.validator`. A
+ * server naming none uses ajv on Node, Bun and Deno too, found at run time
+ * beside the package; a bundle carries ajv only when its program names it
+ * here.
  *
  * @module @x/server/ajv
  */

@@ -1,8 +1,9 @@
 /**
- * `#default-validator` (package.json "imports") under the `workerd`,
- * `worker` and `browser` conditions: no default that generates code, so the
- * `@cfworker/json-schema` validator is the default and a bundle built for
- * those targets carries no ajv.
+ * `#default-validator` (package.json "imports") on Node, Bun and Deno: no
+ * validator imported. A server naming none finds ajv at run time
+ * (`defaultValidator` of `schema.ts`), by a `require` no bundler follows,
+ * so that a bundle carries only the validator its program names. See
+ * `default-cfworker.ts` for the workerd, worker and browser conditions.
  *
  * @module
  */

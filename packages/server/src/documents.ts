@@ -1,14 +1,14 @@
 /**
  * Checks of protocol messages the server reads from clients (initialize
- * params, answers to its asks), compiled at run time from a revision's
- * generated schema documents (`@x/mcp-v2607/schemas`, `@x/mcp-v2511/schemas`)
- * by the default JSON Schema validator (ajv's shared instance of their
- * dialect on Node; `@cfworker/json-schema` where code generation is
- * forbidden). The documents are a fraction of the size of the standalone
- * validators, so a bundled server carries only them; each is compiled when
- * it first checks a value.
+ * params, answers to its asks) against a revision's generated schema
+ * documents (`@x/mcp-v2607/schemas`, `@x/mcp-v2511/schemas`), by
+ * `documentCheck` of `@x/json-schema`: no JSON Schema validator package, so
+ * the protocol is checked the same way whichever validator the server's
+ * options name, or none. The documents are a fraction of the size of the
+ * standalone validators, so a bundled server carries only them; each is
+ * compiled when it first checks a value.
  */
-import { compileSchemaDetailed, nonFiniteProblem, type ValidatorCheck, type ValidatorProblem } from "@x/json-schema";
+import { documentCheck, nonFiniteProblem, type ValidatorCheck, type ValidatorProblem } from "@x/json-schema";
 
 /** A generated schema document: `{ $schema, $ref, $defs }` (see `schemas.d.ts` of a revision package). */
 export interface SchemaDocument {
@@ -32,13 +32,13 @@ export interface DocumentCheck<T> {
  * beyond 2^53) is checked as its nearest double, and Infinity or NaN
  * anywhere fails the check, which JSON Schema's number types would pass and
  * JSON cannot carry.
- * @throws (when called first) MissingDependencyError when the validator's package is not installed.
+ * @throws (when called first) SchemaCompileError when the document uses a keyword `documentCheck` does not apply.
  */
 export function compileDocument<T>(document: SchemaDocument): DocumentCheck<T> {
   let validate: ValidatorCheck | undefined;
   let errors: ValidatorProblem[] | null = null;
   const check = (value: unknown): value is T => {
-    validate ??= compileSchemaDetailed(document);
+    validate ??= documentCheck(document);
     const problems = validate(value);
     errors = problems.length === 0 ? null : problems;
     if (errors === null && nonFiniteProblem(value) !== undefined) {

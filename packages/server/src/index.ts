@@ -69,10 +69,11 @@ export {
 export { MissingDependencyError } from "./runtime-deps.js";
 /**
  * The JSON Schema validators (see `ServerOptions.validator`): the one that
- * generates no code, and the default. ajv's is on `@x/server/ajv`, so that a
- * bundle for workerd, worker or browser carries no ajv.
+ * generates no code. ajv's is on `@x/server/ajv`, so that a bundle that does
+ * not name it carries no ajv.
  */
-export { cfworkerValidator, defaultValidator, type JsonSchemaValidator, type ValidatorProblem } from "@x/json-schema";
+export { cfworkerValidator, type JsonSchemaValidator, type ValidatorProblem } from "@x/json-schema";
+export { defaultValidator } from "./schema.js";
 export { McpServer } from "./server.js";
 export type { AuthInfo } from "./authorization.js";
 export {

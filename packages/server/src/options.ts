@@ -60,10 +60,16 @@ export interface ServerOptions {
    * The JSON Schema validator of the user schemas this server compiles (a
    * tool's `inputSchema` and `outputSchema`, an elicitation's
    * `requestedSchema`): `cfworkerValidator` (no code generation, exported
-   * here) or `ajvValidator` (`@x/server/ajv`). Default: `defaultValidator()`,
-   * ajv on Node, Bun and Deno, `@cfworker/json-schema` under the workerd,
-   * worker and browser conditions and where code generation is forbidden.
-   * The protocol's own messages are checked with the default one.
+   * here) or `ajvValidator` (`@x/server/ajv`). A bundle carries the one named
+   * here and no other. Default: `defaultValidator()`, looked up at the first
+   * JSON Schema: on Node, Bun and Deno ajv (the cfworker validator where code
+   * generation is forbidden), found at run time beside `@x/server` and never
+   * bundled, so a bundled server naming none has none and `registerTool` of
+   * a JSON Schema tool throws a TypeError naming this option; under the
+   * workerd, worker and browser conditions `@cfworker/json-schema`, which the
+   * bundle carries. A server whose tools all take Standard Schemas needs
+   * none. The protocol's own messages are checked without a validator
+   * (`documentCheck` of `@x/json-schema`).
    */
   validator?: JsonSchemaValidator;
   /**

@@ -66,9 +66,10 @@ describe("@x/server/actions", () => {
     expect(core.length).toBeLessThan(full.length);
   });
 
-  it("a server bundled carries its JSON Schema validator: it compiles with nothing beside it, or names what was left out", async () => {
+  it("a server bundled carries the JSON Schema validator it names: it compiles with nothing beside it, or names what was left out", async () => {
     const program = `import { McpServer } from ${JSON.stringify(join(here, "..", "dist", "index.js"))};
-const s = new McpServer({ name: "b", version: "1" });
+import { ajvValidator } from ${JSON.stringify(join(here, "..", "dist", "ajv.js"))};
+const s = new McpServer({ name: "b", version: "1" }, { validator: ajvValidator });
 try { s.registerTool("t", { inputSchema: { type: "object" } }, () => "x"); console.log("registered"); }
 catch (e) { console.log(e.name + ": " + e.dependency); }`;
     expect(await runBundleAlone(program, here)).toBe("registered");

@@ -38,9 +38,11 @@ describe.runIf(existsSync(built))("the built server's copies of @x/jsonrpc and @
     expect((cause as SchemaCompileError).reason).toBe("unknown-dialect");
   });
 
-  it("take ajv as the default validator on Node, through the server's own #default-validator", async () => {
-    expect(dist.defaultValidator().name).toBe("ajv");
+  it("take ajv as the default validator on Node, found at run time: the server's own #default-validator imports none", async () => {
+    expect(dist.defaultValidator()?.name).toBe("ajv");
     const none = (await import(resolve("dist/default-none.js"))) as { defaultValidator: unknown };
     expect(none.defaultValidator).toBeUndefined();
+    const worker = (await import(resolve("dist/default-cfworker.js"))) as { defaultValidator: { name: string } };
+    expect(worker.defaultValidator.name).toBe("cfworker");
   });
 });

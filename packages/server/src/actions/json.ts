@@ -8,11 +8,12 @@
  * skips a check the schema asked for. A `$ref` must resolve inside the
  * schema: remote references are never fetched.
  */
-import { CFWORKER_FORMATS, compileSchemaDetailed, defaultValidator, type JsonSchemaValidator, walkSchemas } from "@x/json-schema";
+import { CFWORKER_FORMATS, cfworkerValidator, compileSchemaDetailed, type JsonSchemaValidator, walkSchemas } from "@x/json-schema";
 import { loadAjv } from "@x/json-schema/ajv";
 import type { ErrorObject } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { JsonObject } from "../objects.js";
+import { defaultIsInterpreted } from "../schema.js";
 import { boundValue } from "./bound.js";
 
 /** True for an object whose prototype is `Object.prototype` or `null`: a map, never a class instance or an array. */
@@ -119,15 +120,15 @@ export interface StrictCheck {
 
 /**
  * Compiles a JSON Schema (2020-12) with formats asserted: by ajv, or, where
- * code generation is forbidden (workerd; `defaultValidator()` is then the
- * cfworker one), by that validator, with its problems in ajv's error shape
- * and a format it does not assert refused the same way.
+ * the runtime's default validator generates no code (workerd, worker and
+ * browser builds, or code generation forbidden), by the cfworker validator,
+ * with its problems in ajv's error shape and a format it does not assert
+ * refused the same way.
  * @throws Error saying what the build stopped on: an invalid keyword value,
  *   an unknown `type` or `format`, an unresolvable or remote `$ref`.
  */
 export function compileStrict(schema: object | boolean): StrictCheck {
-  const validator = defaultValidator();
-  if (!validator.generatesCode) return compileInterpreted(schema, validator);
+  if (defaultIsInterpreted()) return compileInterpreted(schema, cfworkerValidator);
   if (typeof schema === "boolean") return ajv().compile(schema);
   const { $id: _id, $schema: _dialect, ...rest } = schema as JsonObject;
   return ajv().compile(rest);

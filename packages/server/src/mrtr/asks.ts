@@ -29,7 +29,7 @@ import { Method } from "@x/mcp-v2607/constants";
 import { isObject, type JsonObject } from "../objects.js";
 import { asParsed } from "../numbers.js";
 import { MissingDependencyError } from "../runtime-deps.js";
-import { type CompiledSchema, compileSchema, defaultValidator, type JsonSchemaValidator } from "../schema.js";
+import { type CompiledSchema, compileSchema, type JsonSchemaValidator, schemaValidator } from "../schema.js";
 import {
   isStandardSchema,
   type StandardCheck,
@@ -251,7 +251,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
       missing: formMissing(caps),
       check: () => {
         checked("elicit", () => elicitRequest(message, requestedSchema));
-        matches ??= answerSchema(requestedSchema, validator ?? defaultValidator());
+        matches ??= answerSchema(requestedSchema, schemaValidator(validator, "elicit: requestedSchema"));
       },
       accept: (answer) => {
         // JSON.parse's numbers, as the answer's type declares them (an integer beyond 2^53 the nearest double).

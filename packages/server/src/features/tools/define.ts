@@ -9,7 +9,7 @@ import { type HeaderParam, toolHeaderParams } from "@x/mcp-v2607/wire";
 import type { RequestContext } from "../../context.js";
 import type { JsonObject } from "../../objects.js";
 import { MissingDependencyError } from "../../runtime-deps.js";
-import { type CompiledSchema, compileSchema, type JsonSchemaValidator, unknownKeyword } from "../../schema.js";
+import { type CompiledSchema, compileSchema, type JsonSchemaValidator, schemaValidator, unknownKeyword } from "../../schema.js";
 import { checkedScopes } from "../../authorization.js";
 import { type BigIntegers, checkBigIntegers } from "../../numbers.js";
 import { isStandardSchema, type StandardCheck, type StandardSchemaV1, standardCheck, standardJsonSchema } from "../../standard-schema.js";
@@ -241,8 +241,8 @@ export interface RegisteredTool {
 export interface DefineToolOptions {
   /** Refuse a keyword the schema's dialect does not define (except `x-` extensions); default true (`ServerOptions.strictSchemas`). */
   strictSchemas?: boolean;
-  /** The validator that compiles the schemas (`ServerOptions.validator`); default the default one. */
-  validator?: JsonSchemaValidator;
+  /** The validator that compiles the schemas (`ServerOptions.validator`); default the default one (`defaultValidator` of schema.ts). */
+  validator?: JsonSchemaValidator | undefined;
 }
 
 /**
@@ -261,6 +261,8 @@ export interface DefineToolOptions {
  *   TypeError naming the tool and schema when a Standard Schema has no JSON Schema
  *   conversion (the message says how to give it one), its conversion fails, or the
  *   input side's conversion is not `type: "object"`;
+ *   TypeError naming the tool, the schema and `ServerOptions.validator` when a schema is a JSON Schema and
+ *   the server has no validator (none named, none found: a bundle naming none);
  *   MissingDependencyError when the validator's package is not installed (and a schema is a JSON Schema).
  */
 export function defineTool(name: string, config: ToolConfig, handler: ToolHandler<any>, options: DefineToolOptions = {}): RegisteredTool {
@@ -354,9 +356,10 @@ function compileFor(
   strict: boolean,
   validator: JsonSchemaValidator | undefined,
 ): CompiledSchema {
+  const chosen = schemaValidator(validator, `tool ${tool}: ${which}`);
   let check: CompiledSchema;
   try {
-    check = compileSchema(schema, { validator });
+    check = compileSchema(schema, { validator: chosen });
   } catch (error) {
     if (error instanceof MissingDependencyError) throw error;
     throw new Error(`tool ${tool}: ${which} does not compile: ${(error as Error).message}`, { cause: error });

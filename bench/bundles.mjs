@@ -1,0 +1,237 @@
+#!/usr/bin/env node
+// The bundle rows of `pnpm bench`: each shape of server (an entry under
+// minimal/) bundled by esbuild, minified, one ES module for Node 20, and its
+// gzip size with everything it needs at run time inside. Each is built alone
+// in an empty temporary folder that holds only the entry and links to the
+// packages it imports, so nothing else on this machine (a hoisted package, a
+// folder above) can leak into it; the link is to the package as installed
+// for the bench (the workspace package itself for @x), and its own
+// dependencies resolve from where it really lives, as for a user who
+// installed it.
+//
+//   node bench/bundles.mjs        (the rows alone, printed; exit 1 when a shape carries a package it must not)
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The packages a bundle carries when it carries ajv (the validator, its formats, its URI parser) or the meta-schema checks. */
+const AJV = ["ajv", "ajv-formats", "ajv-draft-04", "fast-uri", "@x/json-schema (meta-schema checks)"];
+/** The packages of any JSON Schema validator. */
+const ANY_VALIDATOR = [...AJV, "@cfworker/json-schema"];
+const PENDING_2607 = "the 2026-07-28-only entry of @x/server (issue 39, phase A2)";
+
+/**
+ * The shapes, one line each. `entry`: the file under minimal/ (none yet:
+ * `pending` says which phase makes the shape buildable; give it an entry to
+ * measure it). `conditions`: esbuild's extra package.json conditions.
+ * `without`: packages the bundle must not carry (checked on its bytes per
+ * package). `target`: issue 39's bound, KB gzip, either on the bundle
+ * (`kb`) or on what it adds to another shape (`kb` over `base`).
+ */
+export const SHAPES = [
+  { key: "x", label: "@x, both eras, ajv (the Node default, named)", entry: "x.mjs", target: { kb: 60 } },
+  { key: "xCfworker", label: "@x, both eras, cfworkerValidator", entry: "x-cfworker.mjs", without: AJV },
+  {
+    key: "xStandard",
+    label: "@x, both eras, a Standard Schema tool (valibot), no JSON Schema validator",
+    entry: "x-standard.mjs",
+    without: ANY_VALIDATOR,
+  },
+  {
+    key: "xWorker",
+    label: "@x, both eras, worker condition (the cfworker default)",
+    entry: "x-worker.mjs",
+    conditions: ["worker"],
+    without: AJV,
+  },
+  { key: "x2607", label: "@x, 2026-07-28 only, cfworkerValidator", pending: PENDING_2607, without: AJV, target: { kb: 32 } },
+  {
+    key: "x2607Standard",
+    label: "@x, 2026-07-28 only, a Standard Schema tool, no JSON Schema validator",
+    pending: PENDING_2607,
+    without: ANY_VALIDATOR,
+    target: { kb: 28 },
+  },
+  {
+    key: "x2607Tasks",
+    label: "@x, 2026-07-28 only, cfworkerValidator, with tasks",
+    pending: "the tasks plug-in of @x/server (issue 39, phase B)",
+    without: AJV,
+    target: { kb: 10, base: "x2607" },
+  },
+  { key: "official", label: "official", entry: "official.mjs" },
+  { key: "tmcp", label: "tmcp", entry: "tmcp.mjs" },
+  { key: "bare", label: "bare", entry: "bare.mjs" },
+];
+
+/** The packages an entry imports by name (`from "x"`, `import "x"`), as package names. */
+function importedPackages(source) {
+  const names = new Set();
+  for (const [, specifier] of source.matchAll(/(?:from|import)\s*["']([^"'./][^"']*)["']/g)) {
+    if (specifier.startsWith("node:")) continue;
+    const parts = specifier.split("/");
+    names.add(parts[0].startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]);
+  }
+  return [...names];
+}
+
+/** The name of the package a file belongs to (its nearest package.json with a name), looked up once per folder. */
+function packageNamer() {
+  const byFolder = new Map();
+  const nameOf = (folder) => {
+    if (byFolder.has(folder)) return byFolder.get(folder);
+    let name;
+    try {
+      name = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).name;
+    } catch {
+      name = undefined;
+    }
+    const parent = dirname(folder);
+    if (name === undefined) name = parent === folder ? "(entry)" : nameOf(parent);
+    byFolder.set(folder, name);
+    return name;
+  };
+  return (file) => {
+    const name = nameOf(dirname(file));
+    // @x/json-schema's precompiled meta-schema checks, which come with ajv, apart from the rest of it.
+    return name === "@x/json-schema" && file.includes("/dist/meta/") ? "@x/json-schema (meta-schema checks)" : name;
+  };
+}
+
+/** Bytes of the output per package, largest first. */
+function bytesByPackage(metafile, dir) {
+  const nameOf = packageNamer();
+  const inputs = Object.values(metafile.outputs)[0].inputs;
+  const byPackage = {};
+  for (const [file, info] of Object.entries(inputs)) {
+    const name = nameOf(resolve(dir, file));
+    byPackage[name] = (byPackage[name] ?? 0) + info.bytesInOutput;
+  }
+  return Object.fromEntries(Object.entries(byPackage).sort((a, b) => b[1] - a[1]));
+}
+
+/**
+ * One shape bundled alone: a fresh folder with the entry and, in its
+ * node_modules, a link to each package the entry imports (as installed for
+ * the bench); esbuild reads nothing else.
+ */
+async function bundleAlone(esbuild, shape) {
+  const dir = mkdtempSync(join(tmpdir(), "x-bench-bundle-"));
+  try {
+    const source = readFileSync(join(here, "minimal", shape.entry), "utf8");
+    writeFileSync(join(dir, "entry.mjs"), source);
+    for (const name of importedPackages(source)) {
+      const link = join(dir, "node_modules", name);
+      mkdirSync(dirname(link), { recursive: true });
+      symlinkSync(realpathSync(join(here, "node_modules", name)), link, "dir");
+    }
+    const result = await esbuild.build({
+      absWorkingDir: dir,
+      entryPoints: ["entry.mjs"],
+      bundle: true,
+      minify: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      conditions: shape.conditions ?? [],
+      nodePaths: [],
+      metafile: true,
+      write: false,
+      logLevel: "error",
+    });
+    const code = result.outputFiles[0].contents;
+    const byPackage = bytesByPackage(result.metafile, dir);
+    const carried = (shape.without ?? []).filter((name) => name in byPackage);
+    return {
+      label: shape.label,
+      entry: `minimal/${shape.entry}`,
+      conditions: shape.conditions ?? [],
+      minifiedBytes: code.length,
+      gzipBytes: gzipSync(code).length,
+      byPackage,
+      check:
+        carried.length === 0
+          ? "ok"
+          : `carries ${carried.map((name) => `${name} (${(byPackage[name] / 1024).toFixed(1)} KB minified)`).join(", ")}`,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Every shape's bundle (a pending one as `{ label, pending }`), keyed as
+ * {@link SHAPES}: `gzipBytes`, `minifiedBytes`, `byPackage` (bytes of the
+ * minified output per package, largest first) and `check` (`"ok"`, or the
+ * packages it carries though it must not).
+ */
+export async function bundleSizes() {
+  const esbuild = await import("esbuild");
+  const out = {};
+  for (const shape of SHAPES) {
+    out[shape.key] = shape.entry === undefined ? { label: shape.label, pending: shape.pending } : await bundleAlone(esbuild, shape);
+  }
+  return out;
+}
+
+/**
+ * Issue 39's targets on the shapes that have one: `{ key, label, targetKB,
+ * valueKB, met }`, the value over its base shape for a target on what a
+ * shape adds; `met` undefined while a shape (or its base) is pending.
+ */
+export function bundleTargets(bundles) {
+  const kb = (b) => (b && b.gzipBytes !== undefined ? b.gzipBytes / 1024 : undefined);
+  return SHAPES.filter((s) => s.target).map((shape) => {
+    const own = kb(bundles[shape.key]);
+    const base = shape.target.base === undefined ? 0 : kb(bundles[shape.target.base]);
+    const value = own === undefined || base === undefined ? undefined : own - base;
+    return {
+      key: shape.key,
+      label: shape.label,
+      over: shape.target.base,
+      targetKB: shape.target.kb,
+      valueKB: value,
+      met: value === undefined ? undefined : value <= shape.target.kb,
+      pending: bundles[shape.key]?.pending,
+    };
+  });
+}
+
+/** The five largest packages of a bundle, KB minified. */
+export function largestParts(bundle) {
+  return Object.entries(bundle.byPackage)
+    .slice(0, 5)
+    .map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(1)}`)
+    .join(", ");
+}
+
+/** The bundle rows as text: one line per shape, then issue 39's targets. */
+export function bundleReport(bundles) {
+  const lines = [];
+  for (const shape of SHAPES) {
+    const b = bundles[shape.key];
+    if (b.pending) {
+      lines.push(`${shape.label}: pending (${b.pending})`);
+      continue;
+    }
+    lines.push(
+      `${shape.label}: ${(b.gzipBytes / 1024).toFixed(1)} KB gzip, ${(b.minifiedBytes / 1024).toFixed(1)} KB minified; ${b.check}; largest parts (KB minified): ${largestParts(b)}`,
+    );
+  }
+  for (const t of bundleTargets(bundles)) {
+    const value = t.valueKB === undefined ? "not measured" : `${t.valueKB.toFixed(1)} KB`;
+    const mark = t.met === undefined ? "pending" : t.met ? "met" : "NOT met";
+    lines.push(`  [${mark}] ${t.label}${t.over ? ` (over ${t.over})` : ""} <= ${t.targetKB} KB gzip: ${value}`);
+  }
+  return lines.join("\n");
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const bundles = await bundleSizes();
+  process.stdout.write(`${bundleReport(bundles)}\n`);
+  if (Object.values(bundles).some((b) => b.check !== undefined && b.check !== "ok")) process.exitCode = 1;
+}
