@@ -74,7 +74,7 @@ export { MissingDependencyError } from "./runtime-deps.js";
  */
 export { cfworkerValidator, type JsonSchemaValidator, type ValidatorProblem } from "@x/json-schema";
 export { defaultValidator } from "./schema.js";
-export { McpServer } from "./server.js";
+export { McpServer } from "./two-eras.js";
 export type { AuthInfo } from "./authorization.js";
 export {
   type AuthOptions,
@@ -85,13 +85,13 @@ export {
 } from "./transports/http/auth.js";
 export type { CorsOptions, HttpTransportOptions } from "./transports/http/core.js";
 export { createFetchHandler } from "./transports/http/fetch.js";
-export { DEFAULT_SSE_RETRY_MS, type LegacyHttpOptions } from "./transports/http/legacy.js";
+export { DEFAULT_SSE_RETRY_MS, type LegacyHttpOptions } from "./revisions/initialize/http/options.js";
 export {
   DEFAULT_MAX_REQUESTS_PER_SESSION,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
   DEFAULT_SESSION_IDLE_MS,
-} from "./transports/http/session-table.js";
+} from "./revisions/initialize/http/session-table.js";
 export {
   DEFAULT_MAX_EVENTS_PER_SESSION,
   type EventStore,
@@ -99,7 +99,7 @@ export {
   MemorySessionStore,
   type SessionStore,
   type StoredEvent,
-} from "./transports/http/sessions.js";
+} from "./revisions/initialize/http/sessions.js";
 export {
   ClientRequestError,
   DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
@@ -115,4 +115,5 @@ export {
   type NodeServerSettings,
   nodeServerSettings,
 } from "./transports/http/node-server.js";
-export { MAX_EARLY_MESSAGES, type StdioOptions, serveStdio } from "./transports/stdio.js";
+export { MAX_EARLY_MESSAGES } from "./revisions/initialize/stdio.js";
+export { type StdioOptions, serveStdio } from "./transports/stdio.js";

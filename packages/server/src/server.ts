@@ -9,7 +9,6 @@
  * function of (message, per-request transport info) to a response, and no
  * server, protocol or transport object is created per request.
  */
-import { INITIALIZE_ERA_VERSIONS } from "@x/mcp-v2511/wire";
 import type { Implementation, ServerCapabilities } from "@x/mcp-v2607";
 import { PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { HELP_TOOL } from "./actions/gates.js";
@@ -41,10 +40,7 @@ import {
 import { ToolsFeature } from "./features/tools/index.js";
 import { KeyRing } from "./keys.js";
 import { revision2607 } from "./revisions/2026-07-28/index.js";
-import { initializeResult, legacyVersions } from "./revisions/initialize/era.js";
-import type { InitializeOpening, LegacyChange, LegacyParts } from "./revisions/initialize/parts.js";
-import { revision2511 } from "./revisions/initialize/index.js";
-import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } from "./revisions/initialize/session.js";
+import type { Opening, PluggedRevision, RevisionPlugin, ServerChange } from "./revisions/plugin.js";
 import type { Binding } from "./revisions/revision.js";
 import { isObject, type JsonObject } from "./objects.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
@@ -73,8 +69,8 @@ export interface ServerParts {
   readonly tools: ToolsFeature;
   /** The `requiredScopes` of the registration a request names (its method's entry says which); `undefined` for none. */
   requiredScopes(request: InboundRequest): readonly string[] | undefined;
-  /** What the `initialize`-era transports need (internal). */
-  readonly legacy: LegacyParts;
+  /** The revision plug-ins installed on the server, in order (their transports' framings come from them). */
+  readonly plugged: readonly PluggedRevision[];
 }
 
 /** The internals of `server` (internal: this package's transports and plug-ins use it). */
@@ -101,7 +97,9 @@ export let inspectWith: (
 export let answerNow: (server: McpServer, request: InboundRequest, transport: TransportInfo) => Outcome | Promise<Outcome>;
 
 /**
- * An MCP server for protocol revision 2026-07-28.
+ * An MCP server for protocol revision 2026-07-28 (the one of
+ * `@x/server/v2607`; the `McpServer` of `@x/server` extends it with the
+ * versions of the `initialize` handshake).
  *
  * Register tools, prompts, resources and resource templates, then serve it
  * with a transport: `createFetchHandler` / `createNodeHandler` / `listen`
@@ -128,7 +126,7 @@ export class McpServer {
   readonly #listen: ListenFeature;
   readonly #features: readonly Feature[];
   readonly #dispatcher: Dispatcher;
-  readonly #legacy: LegacyParts;
+  readonly #plugged: readonly PluggedRevision[];
   readonly #bus: EventBus;
   readonly #tasks: TaskRunner;
   readonly #unsubscribe: (() => void)[] = [];
@@ -139,7 +137,9 @@ export class McpServer {
   /**
    * @throws TypeError when `info.name` or `info.version` is missing, `info.title` or `info.websiteUrl` is not a string, or an option has the wrong type
    *   (the removed `bigIntegers` included: a tool opts in with its own);
-   *   RangeError when a cache hint, `pageSize`, `toolTimeoutMs` or a key is invalid.
+   *   RangeError when a cache hint, `pageSize`, `toolTimeoutMs` or a key is invalid, when
+   *   `protocolVersions` names a version this class does not serve (or leaves out 2026-07-28), and
+   *   when an option of a revision it serves is invalid (`clientRequestTimeoutMs` with the `initialize` era).
    */
   constructor(info: ServerInfo, options: ServerOptions = {}) {
     if (typeof info?.name !== "string" || info.name === "") throw new TypeError("server name is required");
@@ -211,28 +211,24 @@ export class McpServer {
     for (const feature of this.#features) {
       for (const [method, entry] of Object.entries(feature.methods)) if (entry !== undefined) table.set(method, entry);
     }
-    const versions = options.protocolVersions ?? [PROTOCOL_VERSION, ...INITIALIZE_ERA_VERSIONS];
-    if (
-      !Array.isArray(versions) ||
-      versions.some((v) => v !== PROTOCOL_VERSION && !(INITIALIZE_ERA_VERSIONS as readonly string[]).includes(v))
-    ) {
-      throw new RangeError(`protocolVersions may list only ${[PROTOCOL_VERSION, ...INITIALIZE_ERA_VERSIONS].join(", ")}`);
+    const plugins = (new.target as typeof McpServer).revisionPlugins();
+    const known = [PROTOCOL_VERSION, ...plugins.flatMap((plugin) => plugin.revision.versions)];
+    const versions = options.protocolVersions ?? known;
+    if (!Array.isArray(versions) || versions.some((v) => !known.includes(v))) {
+      // A class without plug-ins says where the other versions are served.
+      const elsewhere = plugins.length === 0 ? ' here (the McpServer of "@x/server" also serves earlier versions)' : "";
+      throw new RangeError(`protocolVersions may list only ${known.join(", ")}${elsewhere}`);
     }
     if (!versions.includes(PROTOCOL_VERSION)) throw new RangeError(`protocolVersions must include ${PROTOCOL_VERSION}`);
-    const requestTimeoutMs = options.clientRequestTimeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS;
-    if (!Number.isSafeInteger(requestTimeoutMs) || requestTimeoutMs < 0) {
-      throw new RangeError(`clientRequestTimeoutMs must be an integer >= 0, got ${options.clientRequestTimeoutMs}`);
-    }
-    const instructions = options.instructions;
     // Whether the client opening a session has a principal: the owner its tasks would have.
-    const identifies = (opening: InitializeOpening): boolean => {
+    const identifies = (opening: Opening): boolean => {
       const ctx = createContext({
         requestId: opening.id,
         method: "initialize",
         meta: {} as RequestContext["meta"],
-        protocolVersion: opening.info.protocolVersion,
-        clientCapabilities: opening.info.clientCapabilities,
-        clientInfo: opening.info.clientInfo,
+        protocolVersion: opening.protocolVersion,
+        clientCapabilities: opening.clientCapabilities,
+        clientInfo: opening.clientInfo,
         transport: opening.transport,
         loggingEnabled: false,
         asks: false,
@@ -242,20 +238,6 @@ export class McpServer {
       } catch {
         return false;
       }
-    };
-    this.#legacy = {
-      versions: legacyVersions(versions),
-      requestTimeoutMs,
-      initializeResult: (protocolVersion, opening) =>
-        initializeResult(
-          protocolVersion,
-          this.capabilities(),
-          implementation,
-          instructions,
-          legacyTasks.capabilities(opening !== undefined && identifies(opening)),
-        ),
-      watchers: new Set(),
-      closers: new Set(),
     };
     const tools = this.#tools;
     this.#dispatcher = new Dispatcher(
@@ -270,10 +252,37 @@ export class McpServer {
         tools: () => tools.list(),
         onError: options.onError,
       },
-      [revision2607, revision2511],
+      [revision2607, ...plugins.map((plugin) => plugin.revision)],
     );
-    // The tasks of 2025-11-25 are methods of that revision's sessions.
-    this.#dispatcher.contribute(revision2511, legacyTasks.methods);
+    const dispatcher = this.#dispatcher;
+    this.#plugged = plugins.map((plugin) =>
+      plugin.install({
+        info: implementation,
+        options,
+        versions,
+        capabilities: () => this.capabilities(),
+        contribute: (methods) => dispatcher.contribute(plugin.revision, methods),
+      }),
+    );
+    // The tasks of 2025-11-25 are methods of the sessions of the revision with sessions.
+    for (const plugged of this.#plugged) {
+      plugged.extend({
+        methods: legacyTasks.methods,
+        capabilities: (opening) => {
+          const tasks = legacyTasks.capabilities(opening !== undefined && identifies(opening));
+          return tasks === undefined ? undefined : { tasks };
+        },
+      });
+    }
+  }
+
+  /**
+   * The revision plug-ins a server of this class serves beside 2026-07-28
+   * (the `initialize` era for the `McpServer` of `@x/server`; none here).
+   * @internal
+   */
+  protected static revisionPlugins(): readonly RevisionPlugin[] {
+    return [];
   }
 
   /**
@@ -472,14 +481,10 @@ export class McpServer {
     }
   }
 
-  #tell(change: LegacyChange): void {
-    for (const watch of this.#legacy?.watchers ?? []) {
-      try {
-        watch(change);
-      } catch {
-        // One transport's failure must not keep the change from the others.
-      }
-    }
+  /** Tells the plug-ins a change their sessions may have to hear of. */
+  #tell(change: ServerChange): void {
+    // Not yet installed while the server is built.
+    for (const plugged of this.#plugged ?? []) plugged.changed(change);
   }
 
   /** Number of open `subscriptions/listen` streams. */
@@ -497,7 +502,7 @@ export class McpServer {
     this.#subscriptions.closeAll();
     this.#tasks.close();
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
-    for (const close of [...this.#legacy.closers]) close();
+    for (const plugged of this.#plugged) plugged.close();
   }
 
   /** The capabilities the registrations imply (spec: server/discover). */
@@ -610,7 +615,7 @@ export class McpServer {
     partsOf = (server) => ({
       dispatcher: server.#dispatcher,
       tools: server.#tools,
-      legacy: server.#legacy,
+      plugged: server.#plugged,
       requiredScopes: (request) => server.#dispatcher.requiredScopes(request),
     });
     inspectWith = (server, message, binding, status) => server.#inspect(message, binding, status);

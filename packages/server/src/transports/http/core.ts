@@ -13,15 +13,12 @@
  * response. Closing the stream (or the connection) aborts the handler's
  * `signal`. HTTP statuses of outcomes come from `status.ts` alone.
  *
- * The `initialize` era (spec 2025-11-25) shares the endpoint: an `initialize`,
- * or a message with `Mcp-Session-Id` that is not a request carrying the
- * 2026-07-28 `_meta` envelope, is of that era and is served by `legacy.ts`
- * (sessions, the GET stream, DELETE, resumability); every other message is
- * of 2026-07-28, and a request with the envelope is served statelessly
- * whatever session it names (spec 2026-07-28, basic/versioning "Backward
- * Compatibility": its `Mcp-Session-Id` is ignored, never looked up nor
- * echoed). When the server does not serve that era (`protocolVersions`), GET
- * and DELETE get 405 and `Mcp-Session-Id` is ignored.
+ * A revision whose requests come on sessions shares the endpoint through its
+ * framing (`framing.ts`), which the server's revision plug-in provides: the
+ * ladder asks it about verbs other than POST, about the session a message
+ * names, and hands it the opening request and the messages of its sessions.
+ * Every other message is served per request. A server without such a
+ * revision (or not serving its versions) answers GET and DELETE with 405.
  */
 import { errorResponse, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, RequestId } from "@x/mcp-v2607";
@@ -37,7 +34,8 @@ import { type Decoded, decodeMessage, inspectDecoded } from "../messages.js";
 import { ChunkQueue, KeepAlive, sseEvent, sseEventOf } from "../sse.js";
 import { type AuthInfo, missingScopes, withTokenDigest } from "../../authorization.js";
 import { type AuthOptions, type AuthSettings, authSettings, bearerToken, challenge, queryHasToken } from "./auth.js";
-import { type HttpSession, LegacyHttp, type LegacyHttpOptions } from "./legacy.js";
+import type { LegacyHttpOptions } from "../../revisions/initialize/http/options.js";
+import type { FramedSession, HttpFraming } from "./framing.js";
 import { acceptable, hostName, isJsonMediaType, isLoopbackOrigin, LOOPBACK_HOSTS, pathOf } from "./header-rules.js";
 import { statusOf } from "./status.js";
 
@@ -62,7 +60,7 @@ const LADDER: readonly Stage[] = [
   preflight, //      2. OPTIONS with CORS on: 204, the answer a browser asks for before a cross-origin POST
   VERIFY_TOKEN, //   auth on: no token: 401; malformed Authorization (or a token in the query): 400; invalid or expired: 401 invalid_token;
   //                 short of auth.requiredScopes: 403 insufficient_scope; the verifier throws: 503 with Retry-After
-  postOnly, //       2. GET/DELETE with Mcp-Session-Id (initialize era): the session's stream / its end; anything else but POST: 405
+  postOnly, //       2. another method than POST: the framing's (initialize era: GET/DELETE with Mcp-Session-Id, the session's stream / its end), else 405
   accept, //         3. Accept admits neither JSON nor SSE: 406, as no answer could be sent
   contentType, //    3. Content-Type absent or not application/json (parameters allowed, any case): 415, -32600, before the body is read
   load, //           3. maxConcurrentRequests requests held by open connections: 503 with Retry-After, before a body is read
@@ -72,16 +70,16 @@ const LADDER: readonly Stage[] = [
   //                 not all there within bodyTimeoutMs: 408, -32600
   //                 (node: a body a framework already read is taken from it, or refused at once with 400, -32700, never waited for)
   decode, //         5, 6. not UTF-8 JSON, too deep, a batch: 400 (-32700, -32600), before any handler
-  sessionHeader, //  initialize era, once the message is known: a request carrying the 2026-07-28 envelope ignores Mcp-Session-Id (the dual-era rule);
-  //                 any other message naming a session: unknown or ended 404; malformed or MCP-Protocol-Version unsupported 400
-  message, //        6, 8. not one request, bad _meta: 400, before any handler; an initialize-era request without its session: 400
+  sessionHeader, //  the framing, once the message is known (initialize era: a request carrying the 2026-07-28 envelope ignores Mcp-Session-Id,
+  //                 the dual-era rule; any other message naming a session: unknown or ended 404; malformed or MCP-Protocol-Version unsupported 400)
+  message, //        6, 8. not one request, bad _meta: 400, before any handler; a message whose headers call for a session it lacks: 400
   notification, //   7. a notification or a well-formed JSON-RPC response: 202 with an empty body, as neither has an answer (on a session: acted on first);
   //                 a malformed response (both result and error, an error that is no object...): 400, -32600 without id
   headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020 (proxies route on them)
   registrationScopes, // auth on: the tool, resource or prompt named (or completed) has requiredScopes the token lacks: 403 insufficient_scope, before its handler runs
   assignsHook, //    the assigns hook throws: 500, -32603, before the request takes a slot
 ];
-// Then `runCall` (`initialize` mints a session; a request on a session goes to legacy.ts): the dispatcher checks 10. the protocol version (400, -32022)
+// Then `runCall` (the opening mints a session, a request on a session goes to the framing): the dispatcher checks 10. the protocol version (400, -32022)
 // and 11. the method (404, -32601), and runs it.
 
 /**
@@ -275,10 +273,10 @@ export abstract class Exchange {
   inbound: Inbound | undefined = undefined;
   /** What the assigns hook returned (set by `assignsHook`). */
   assigns: JsonObject | undefined = undefined;
-  /** The initialize-era session the request names (set by `sessionHeader`). */
-  legacy: HttpSession | undefined = undefined;
-  /** True when a request without a session names an initialize-era version in MCP-Protocol-Version. */
-  legacyHint = false;
+  /** The session the exchange names, as the core's framing found it (set by `sessionHeader`). */
+  session: FramedSession | undefined = undefined;
+  /** True when the headers call for a session the exchange does not name (set by the framing at `sessionHeader`). */
+  expectsSession = false;
   /** What the verifier found in the bearer token (set by the token check; `auth` option only). */
   auth: AuthInfo | undefined = undefined;
 }
@@ -354,8 +352,14 @@ export class Core implements HttpCore {
   lastAccepts: Accepts = ANY;
   // Likewise the last Host header that passed.
   lastHost: string | undefined = undefined;
-  /** The initialize era of this core: its sessions and streams. */
-  readonly legacy: LegacyHttp;
+  /** The framing of the server's revision with sessions, if it has one: its sessions and streams on this endpoint. */
+  readonly framing: HttpFraming | undefined;
+  /** The methods the endpoint serves, as an `Allow` value (the 405s and the preflight both say it, so they cannot disagree). */
+  readonly allow: string;
+  /** The request headers a preflight admits. */
+  readonly requestHeaders: string;
+  /** The response headers a cross-origin page may read. */
+  readonly exposedHeaders: string;
   /** The `auth` option, read once; `undefined` when off. */
   readonly auth: AuthSettings | undefined;
 
@@ -373,7 +377,12 @@ export class Core implements HttpCore {
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
     this.keepAlive = this.keepAliveMs > 0 ? new KeepAlive(this.keepAliveMs) : undefined;
     this.auth = options.auth ? authSettings(options.auth) : undefined;
-    this.legacy = new LegacyHttp(this, server, options);
+    this.framing = framingOf(this);
+    const framing = this.framing;
+    const methods = ["POST", ...(framing?.methods ?? []), ...(options.cors ? ["OPTIONS"] : [])];
+    this.allow = methods.sort((x, y) => HTTP_METHODS.indexOf(x) - HTTP_METHODS.indexOf(y)).join(", ");
+    this.requestHeaders = [...REQUEST_HEADERS, ...(framing?.requestHeaders ?? [])].join(", ");
+    this.exposedHeaders = [...EXPOSED_HEADERS, ...(framing?.exposedHeaders ?? [])].sort().join(", ");
   }
 
   answer(exchange: HttpExchange): Promise<HttpAnswer> {
@@ -467,7 +476,7 @@ export class Core implements HttpCore {
       ? {
           "access-control-allow-origin": origin,
           vary: "Origin",
-          "access-control-expose-headers": "content-type, mcp-protocol-version, mcp-session-id, www-authenticate",
+          "access-control-expose-headers": this.exposedHeaders,
         }
       : NO_CORS;
   }
@@ -518,9 +527,6 @@ function hostVerdict(core: Core, host: string | undefined): HttpAnswer | undefin
   if (core.protect && !core.allowedHosts.includes(name)) return errorAnswer(403, ErrorCode.InvalidRequest, "Forbidden: Host not allowed");
   return undefined;
 }
-
-const MCP_HEADERS =
-  "content-type, accept, authorization, mcp-protocol-version, mcp-method, mcp-name, mcp-param-*, last-event-id, mcp-session-id";
 
 function resourceMetadata(core: Core, ex: Exchange): HttpAnswer | undefined {
   const auth = core.auth;
@@ -636,17 +642,6 @@ function unverifiable(ex: Exchange): HttpAnswer {
   });
 }
 
-/**
- * The methods the endpoint serves, as an `Allow` value: POST, and GET and
- * DELETE when the initialize era is served (its sessions' stream and end),
- * and OPTIONS when CORS answers preflights. The 405 and the preflight both
- * say this, so they cannot disagree.
- */
-function methodsServed(core: Core): string {
-  const methods = core.legacy.served ? "GET, POST, DELETE" : "POST";
-  return core.options.cors ? `${methods}, OPTIONS` : methods;
-}
-
 function preflight(core: Core, ex: Exchange): HttpAnswer | undefined {
   const cors = core.options.cors;
   if (ex.method !== "OPTIONS" || !cors) return undefined;
@@ -654,8 +649,8 @@ function preflight(core: Core, ex: Exchange): HttpAnswer | undefined {
     status: 204,
     headers: {
       ...ex.cors,
-      "access-control-allow-methods": methodsServed(core),
-      "access-control-allow-headers": MCP_HEADERS,
+      "access-control-allow-methods": core.allow,
+      "access-control-allow-headers": core.requestHeaders,
       "access-control-max-age": String(cors.maxAgeSeconds ?? 600),
     },
     body: "",
@@ -664,14 +659,9 @@ function preflight(core: Core, ex: Exchange): HttpAnswer | undefined {
 
 function postOnly(core: Core, ex: Exchange): HttpAnswer | undefined {
   if (ex.method === "POST") return undefined;
-  const verb = core.legacy.verb(ex);
+  const verb = core.framing?.verb(ex, core.allow);
   if (verb !== undefined) return verb;
-  // GET and DELETE are served here only for a session: without one, say so rather than just "use POST".
-  const why =
-    core.legacy.served && (ex.method === "GET" || ex.method === "DELETE")
-      ? `${ex.method} needs the Mcp-Session-Id of an initialize-era session; send requests with POST`
-      : "use POST";
-  return errorAnswer(405, ErrorCode.InvalidRequest, `Method not allowed: ${why}`, undefined, { allow: methodsServed(core), ...ex.cors });
+  return errorAnswer(405, ErrorCode.InvalidRequest, "Method not allowed: use POST", undefined, { allow: core.allow, ...ex.cors });
 }
 
 function accept(core: Core, ex: Exchange): HttpAnswer | undefined {
@@ -768,16 +758,16 @@ function decode(core: Core, ex: Exchange): HttpAnswer | undefined {
   return undefined;
 }
 
-/** After the body: the session is looked for only once the message says which era it is of. */
+/** After the body: the session is looked for only once the message says which revision it is of. */
 function sessionHeader(core: Core, ex: Exchange): HttpAnswer | undefined {
-  return core.legacy.sessionHeader(ex);
+  return core.framing?.claim(ex);
 }
 
 function message(core: Core, ex: Exchange): HttpAnswer | undefined {
-  const inbound = inspectDecoded(core.server, ex.decoded!, ex.legacy?.session, statusOf);
+  const inbound = inspectDecoded(core.server, ex.decoded!, ex.session?.binding, statusOf);
   ex.decoded = undefined;
-  if (ex.legacyHint && ex.legacy === undefined && inbound.kind !== "request" && inbound.kind !== "initialize") {
-    return core.legacy.missingSession(ex);
+  if (ex.expectsSession && ex.session === undefined && inbound.kind !== "request" && inbound.kind !== "initialize") {
+    return core.framing!.missingSession(ex);
   }
   if (inbound.kind === "error") return refusal(ex, inbound);
   ex.inbound = inbound;
@@ -801,13 +791,13 @@ function notification(core: Core, ex: Exchange): HttpAnswer | undefined {
       body: stringifyJson(errorResponse(undefined, ErrorCode.InvalidRequest, inbound.message)),
     };
   }
-  if (ex.legacy) return core.legacy.received(ex);
+  if (ex.session) return core.framing!.received(ex);
   return { status: 202, headers: { ...ex.cors }, body: "" };
 }
 
 function headerMirrors(_core: Core, ex: Exchange): HttpAnswer | undefined {
-  // The header mirrors are a 2026-07-28 rule; the initialize era has only MCP-Protocol-Version, checked with the session.
-  if (ex.legacy || ex.inbound!.kind === "initialize") return undefined;
+  // The header mirrors are a 2026-07-28 rule: the headers of an opening, or of a message on a session, are its framing's.
+  if (ex.session || ex.inbound!.kind === "initialize") return undefined;
   const inbound = ex.inbound as InboundRequest;
   const mismatch = checkRequestHeaders(
     ex.header,
@@ -867,9 +857,9 @@ function assignsHook(core: Core, ex: Exchange): HttpAnswer | undefined {
 
 function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
   const first = ex.inbound!;
-  if (first.kind === "initialize") return core.legacy.initialize(ex, first.id, first.params);
+  if (first.kind === "initialize") return open(core, ex, first.id, first.params);
   const inbound = first as InboundRequest;
-  if (ex.legacy) return core.legacy.call(ex, inbound);
+  if (ex.session) return core.framing!.call(ex, inbound);
   // The exchange lives as long as its response (a listen stream's, for long): it need not hold the request too.
   ex.inbound = undefined;
   const cors = ex.cors;
@@ -931,6 +921,22 @@ function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
   );
 }
 
+/** The opening request: the framing's (only a revision plug-in opens sessions, and it frames them). */
+function open(core: Core, ex: Exchange, id: RequestId, params: JsonObject): HttpAnswer | Promise<HttpAnswer> {
+  if (core.framing) return core.framing.open(ex, id, params);
+  return errorAnswer(500, ErrorCode.InternalError, "Internal error", id, ex.cors, "initialize");
+}
+
+/**
+ * The framing of the server's revision with sessions, if it has one.
+ * @throws TypeError when two revisions of the server would frame HTTP: the ladder asks one.
+ */
+function framingOf(core: Core): HttpFraming | undefined {
+  const framed = partsOf(core.server).plugged.filter((p) => p.http !== undefined);
+  if (framed.length > 1) throw new TypeError("a server may have one revision with sessions on Streamable HTTP");
+  return framed[0]?.http?.(core);
+}
+
 /**
  * The HTTP answer of a request whose outcome may still be running, for both
  * eras' POST paths: `finish` ends the call and gives the JSON answer, or
@@ -982,6 +988,12 @@ function whenSettled(
 // Helpers
 
 const JSON_HEADERS = { "content-type": "application/json" };
+/** HTTP methods in the order RFC 9110 (section 9.3) defines them, the order `Allow` lists them in. */
+const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE"];
+/** The request headers of 2026-07-28 a preflight admits; a framing adds its own. */
+const REQUEST_HEADERS = ["content-type", "accept", "authorization", "mcp-protocol-version", "mcp-method", "mcp-name", "mcp-param-*"];
+/** The response headers a cross-origin page may read; a framing adds its own. */
+const EXPOSED_HEADERS = ["content-type", "mcp-protocol-version", "www-authenticate"];
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
 
 function jsonHeaders(cors: Readonly<Record<string, string>>): Record<string, string> {

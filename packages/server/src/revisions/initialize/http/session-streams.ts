@@ -12,10 +12,10 @@ import { stringifyJson } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2511/constants";
 import { Header } from "@x/mcp-v2511/wire";
 import type { RequestId } from "@x/mcp-v2607";
-import type { JsonObject } from "../../objects.js";
-import { ChunkQueue } from "../sse.js";
-import type { Core, Exchange, HttpAnswer } from "./core.js";
-import { errorAnswer } from "./core.js";
+import type { JsonObject } from "../../../objects.js";
+import { ChunkQueue } from "../../../transports/sse.js";
+import type { Core, Exchange, HttpAnswer } from "../../../transports/http/core.js";
+import { errorAnswer } from "../../../transports/http/core.js";
 import type { HttpSession, LegacyCall, SessionTable } from "./session-table.js";
 import type { EventStore } from "./sessions.js";
 
