@@ -83,7 +83,7 @@ export {
   type ProtectedResourceMetadata,
   type VerifyAccessToken,
 } from "./transports/http/auth.js";
-export type { CorsOptions, HttpTransportOptions } from "./transports/http/core.js";
+export type { CorsOptions, HttpTransportOptions } from "./transports/http/options.js";
 export { createFetchHandler } from "./transports/http/fetch.js";
 export { DEFAULT_SSE_RETRY_MS, type LegacyHttpOptions } from "./revisions/initialize/http/options.js";
 export {

@@ -11,7 +11,7 @@ import type { RequestId } from "@x/jsonrpc";
 import type { InboundRequest } from "../../dispatch.js";
 import type { JsonObject } from "../../objects.js";
 import type { Binding } from "../../revisions/revision.js";
-import type { Exchange, HttpAnswer } from "./core.js";
+import type { Exchange, HttpAnswer } from "./exchange.js";
 
 /** A session an exchange names, as the ladder holds it (`Exchange.session`). */
 export interface FramedSession {
