@@ -86,8 +86,6 @@ const INTENTIONALLY_NOT_EXPORTED = {
   "@x/server/src/revisions/initialize/session.ts:SessionLink": "internal",
   // What a transport hands `McpServer.inspect` with a bound message (a `LegacySession`): read only by its revision.
   "@x/server/src/revisions/revision.ts:Binding": "internal",
-  // The 2026-07-28 server that `@x/server`'s `McpServer` extends, which the transports and plug-ins take.
-  "@x/server/src/server.ts:McpServer": "the base class; exported by the 2026-07-28-only entry",
   // `Parameters<EventBus["publish"]>[1]`: the message type of `@x/server`'s `EventBus`.
   "@x/redis/src/bus.ts:Message": "alias",
 };

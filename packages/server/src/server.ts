@@ -214,10 +214,15 @@ export class McpServer {
     const plugins = (new.target as typeof McpServer).revisionPlugins();
     const known = [PROTOCOL_VERSION, ...plugins.flatMap((plugin) => plugin.revision.versions)];
     const versions = options.protocolVersions ?? known;
-    if (!Array.isArray(versions) || versions.some((v) => !known.includes(v))) {
+    const unknown = Array.isArray(versions) ? versions.filter((v) => !known.includes(v)) : undefined;
+    if (unknown === undefined || unknown.length > 0) {
+      const got = unknown === undefined ? `not ${typeof versions}` : `got ${unknown.map((v) => JSON.stringify(v)).join(", ")}`;
       // A class without plug-ins says where the other versions are served.
-      const elsewhere = plugins.length === 0 ? ' here (the McpServer of "@x/server" also serves earlier versions)' : "";
-      throw new RangeError(`protocolVersions may list only ${known.join(", ")}${elsewhere}`);
+      const elsewhere =
+        plugins.length === 0
+          ? `; this McpServer serves ${PROTOCOL_VERSION} alone, the McpServer of "@x/server" also serves 2025-11-25 and the versions before it`
+          : "";
+      throw new RangeError(`protocolVersions may list only ${known.join(", ")} (${got})${elsewhere}`);
     }
     if (!versions.includes(PROTOCOL_VERSION)) throw new RangeError(`protocolVersions must include ${PROTOCOL_VERSION}`);
     // Whether the client opening a session has a principal: the owner its tasks would have.

@@ -28,7 +28,14 @@ describe("the cold path of the built main entry", () => {
 
   it.runIf(built)("keeps the other entries on the main entry's chunk, so their state is the main entry's", () => {
     const main = coldPath(root, "dist/index.js").files.find((f) => f.startsWith("dist/chunks/") && f !== "dist/index.js");
-    for (const entry of ["dist/actions/index.js", "dist/auth/index.js", "dist/express.js", "dist/testing.js", "dist/telemetry-entry.js"]) {
+    for (const entry of [
+      "dist/actions/index.js",
+      "dist/auth/index.js",
+      "dist/express.js",
+      "dist/testing.js",
+      "dist/telemetry-entry.js",
+      "dist/v2607.js",
+    ]) {
       expect(coldPath(root, entry).files, entry).toContain(main);
     }
   });
