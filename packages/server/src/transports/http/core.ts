@@ -150,8 +150,8 @@ export class Core implements HttpCore {
 
   /**
    * 503 with `Retry-After` when `maxConcurrentRequests` calls hold a
-   * connection already, else `undefined`: the `load` stage, and an
-   * initialize-era stream resumed for a running call.
+   * connection already, else `undefined`: the `load` stage, and a
+   * framing's stream resumed for a running call.
    */
   busy(ex: Exchange): HttpAnswer | undefined {
     if (this.inFlight.size < this.maxActive) return undefined;
