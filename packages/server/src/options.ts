@@ -132,6 +132,8 @@ export interface ServerOptions {
    * 2026-07-28, basic/versioning and basic/transports "Backward
    * Compatibility"): `initialize` is answered -32022 naming the supported
    * versions (HTTP 400), GET and DELETE get 405, `Mcp-Session-Id` is ignored.
+   * The `McpServer` of `@x/server/v2607` serves `"2026-07-28"` alone: its
+   * default, and the only version it accepts here.
    * @throws RangeError (from the constructor) for any other value.
    */
   protocolVersions?: readonly string[];
@@ -143,6 +145,8 @@ export interface ServerOptions {
    * elicitation's message (or the request's id) and this limit
    * (`notifications/cancelled` is sent). The tool's own limit
    * (`toolTimeoutMs`) is held during the wait. 0: no limit. Default 60 000.
+   * Read by the `initialize` era only (not by the `McpServer` of `@x/server/v2607`).
+   * @throws RangeError (from the constructor) unless an integer of at least 0.
    */
   clientRequestTimeoutMs?: number;
   /**

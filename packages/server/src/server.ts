@@ -269,7 +269,7 @@ export class McpServer {
         contribute: (methods) => dispatcher.contribute(plugin.revision, methods),
       }),
     );
-    // The tasks of 2025-11-25 are methods of the sessions of the revision with sessions.
+    // The tasks of 2025-11-25 join the revision with sessions, when the class has it (until the tasks plug-in adds them itself).
     for (const plugged of this.#plugged) {
       plugged.extend({
         methods: legacyTasks.methods,

@@ -9,7 +9,11 @@ import type { EventStore, MemoryEventStore, MemorySessionStore, SessionStore } f
 /** Default `retry` sent on SSE streams: how long a client waits before reconnecting, 1000 ms. */
 export const DEFAULT_SSE_RETRY_MS = 1000;
 
-/** Options of the `initialize` era on Streamable HTTP (part of `HttpTransportOptions`). */
+/**
+ * Options of the `initialize` era on Streamable HTTP (part of
+ * `HttpTransportOptions`). A server without that era (the `McpServer` of
+ * `@x/server/v2607`) reads none of them.
+ */
 export interface LegacyHttpOptions {
   /**
    * Most sessions open at once. An `initialize` on a full table ends one
