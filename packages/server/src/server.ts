@@ -12,7 +12,6 @@
 import { INITIALIZE_ERA_VERSIONS } from "@x/mcp-v2511/wire";
 import type { Implementation, ServerCapabilities } from "@x/mcp-v2607";
 import { PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
-import { HELP_TOOL } from "./actions/gates.js";
 import { resolveCacheOptions } from "./cache.js";
 import { createContext, type RequestContext, type TransportInfo } from "./context.js";
 import { Dispatcher, type Inbound, type InboundRequest, type Outcome, rejected, rejectionsObserved, TextOutcome } from "./dispatch.js";
@@ -173,7 +172,6 @@ export class McpServer {
       capabilities: () => this.capabilities(),
     };
     this.#tools = new ToolsFeature(host, options);
-    this.#tools.reserve(HELP_TOOL, `tool name ${HELP_TOOL} is reserved for the introspection tool the server registers with action tools`);
     this.#prompts = new PromptsFeature(host);
     this.#resources = new ResourcesFeature(host);
     this.#onError = options.onError;

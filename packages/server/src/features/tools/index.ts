@@ -57,7 +57,7 @@ export class ToolsFeature implements Feature {
   readonly #validator: JsonSchemaValidator | undefined;
   readonly #run: RunToolOptions;
   readonly #tools = new Map<string, RegisteredTool>();
-  /** Names the server keeps for itself or a plug-in (`help`); registerTool refuses them. */
+  /** Names a plug-in keeps for itself (`help`, once action tools are registered); registerTool refuses them. */
   readonly #reserved = new Map<string, string>();
   readonly #onRemove = new Map<string, OnRemove>();
   #definitions: Tool[] | undefined;
