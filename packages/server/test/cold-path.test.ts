@@ -27,7 +27,7 @@ describe("the cold path of the built main entry", () => {
     expect(specifiers.filter((s) => !s.startsWith("@x/") && !s.startsWith("node:"))).toEqual([]);
   });
 
-  it("has no module of a plug-in in the main entry's graph (lazy imports included): action tools are @x/server/actions'", async () => {
+  it("has no module of a plug-in in the main entry's graph (lazy imports included): action tools and tasks are on their own entries", async () => {
     const result = await esbuild.build({
       absWorkingDir: root,
       entryPoints: ["src/index.ts"],
@@ -42,12 +42,19 @@ describe("the cold path of the built main entry", () => {
     });
     const modules = Object.keys(result.metafile.inputs);
     expect(modules).toContain("src/server.ts");
-    expect(modules.filter((m) => /^src\/actions\//.test(m))).toEqual([]);
+    expect(modules.filter((m) => /^src\/(actions|tasks)\//.test(m))).toEqual([]);
   });
 
   it.runIf(built)("keeps the other entries on the main entry's chunk, so their state is the main entry's", () => {
     const main = coldPath(root, "dist/index.js").files.find((f) => f.startsWith("dist/chunks/") && f !== "dist/index.js");
-    for (const entry of ["dist/actions/index.js", "dist/auth/index.js", "dist/express.js", "dist/testing.js", "dist/telemetry-entry.js"]) {
+    for (const entry of [
+      "dist/actions/index.js",
+      "dist/auth/index.js",
+      "dist/express.js",
+      "dist/tasks/index.js",
+      "dist/testing.js",
+      "dist/telemetry-entry.js",
+    ]) {
       expect(coldPath(root, entry).files, entry).toContain(main);
     }
   });
