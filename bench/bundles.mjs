@@ -36,6 +36,13 @@ export const SHAPES = [
   { key: "x", label: "@x, both eras, ajv (the Node default, named)", entry: "x.mjs", target: { kb: 60 } },
   { key: "xCfworker", label: "@x, both eras, cfworkerValidator", entry: "x-cfworker.mjs", without: AJV },
   {
+    key: "xCfworkerTasks",
+    label: "@x, both eras, cfworkerValidator, with tasks",
+    entry: "x-cfworker-tasks.mjs",
+    without: AJV,
+    target: { kb: 10, base: "xCfworker" },
+  },
+  {
     key: "xStandard",
     label: "@x, both eras, a Standard Schema tool (valibot), no JSON Schema validator",
     entry: "x-standard.mjs",
@@ -59,7 +66,7 @@ export const SHAPES = [
   {
     key: "x2607Tasks",
     label: "@x, 2026-07-28 only, cfworkerValidator, with tasks",
-    pending: "the tasks plug-in of @x/server (issue 39, phase B)",
+    pending: `${PENDING_2607}; then minimal/x2607.mjs with tasks() of @x/server/tasks, as minimal/x-cfworker-tasks.mjs is to minimal/x-cfworker.mjs`,
     without: AJV,
     target: { kb: 10, base: "x2607" },
   },

@@ -2,8 +2,8 @@
  * `@x/server`: an MCP server for protocol revision 2026-07-28. The public
  * names, and only those: the server and its options, the handler types of
  * each feature, the request context, Multi Round-Trip asks, errors, and the
- * transports. Action tools are on `@x/server/actions`, token verifiers on `@x/server/auth`, diagnostics channels
- * on `@x/server/telemetry`, test helpers on `@x/server/testing`.
+ * transports. Action tools are on `@x/server/actions`, the tasks plug-in on `@x/server/tasks`, token verifiers on
+ * `@x/server/auth`, diagnostics channels on `@x/server/telemetry`, test helpers on `@x/server/testing`.
  *
  * @module @x/server
  */
@@ -54,18 +54,10 @@ export {
   type StandardElicitResult,
 } from "./mrtr/asks.js";
 export { InputRequiredSignal } from "./route.js";
-export type { ServerInfo, ServerOptions, TasksOptions } from "./options.js";
+export type { ServerInfo, ServerOptions, TasksPlugin } from "./options.js";
 export { BusTopic, type BusTopicName, type EventBus, MemoryEventBus } from "./bus.js";
-export {
-  DEFAULT_MAX_STORED_TASKS,
-  MemoryTaskStore,
-  TaskLimitError,
-  type TaskPage,
-  type TaskPatch,
-  type TaskRecord,
-  type TaskStore,
-  type TaskUpdate,
-} from "./tasks/store.js";
+/** The task store's contract (types only: the tasks plug-in and `MemoryTaskStore` are on `@x/server/tasks`). */
+export type { TaskPage, TaskPatch, TaskRecord, TaskStore, TaskUpdate } from "./task-store.js";
 export { MissingDependencyError } from "./runtime-deps.js";
 /**
  * The JSON Schema validators (see `ServerOptions.validator`): the one that
