@@ -35,6 +35,13 @@ export const SHAPES = [
   { key: "x", label: "@x, both eras, ajv (the Node default, named)", entry: "x.mjs", target: { kb: 60 } },
   { key: "xCfworker", label: "@x, both eras, cfworkerValidator", entry: "x-cfworker.mjs", without: AJV },
   {
+    key: "xCfworkerTasks",
+    label: "@x, both eras, cfworkerValidator, with tasks",
+    entry: "x-cfworker-tasks.mjs",
+    without: AJV,
+    target: { kb: 10, base: "xCfworker" },
+  },
+  {
     key: "xStandard",
     label: "@x, both eras, a Standard Schema tool (valibot), no JSON Schema validator",
     entry: "x-standard.mjs",
@@ -58,7 +65,7 @@ export const SHAPES = [
   {
     key: "x2607Tasks",
     label: "@x, 2026-07-28 only, cfworkerValidator, with tasks",
-    pending: "the tasks plug-in of @x/server (issue 39, phase B)",
+    entry: "x2607-tasks.mjs",
     without: AJV,
     target: { kb: 10, base: "x2607" },
   },

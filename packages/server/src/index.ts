@@ -5,7 +5,8 @@
  * its options, the handler types of each feature, the request context,
  * Multi Round-Trip asks, errors, the transports, and the sessions of the
  * `initialize` era (their stores and bounds). `@x/server/v2607` has the
- * same without that era. Action tools are on `@x/server/actions`, token
+ * same without that era. Action tools are on `@x/server/actions`, the tasks
+ * plug-in on `@x/server/tasks`, token
  * verifiers on `@x/server/auth`, diagnostics channels on
  * `@x/server/telemetry`, test helpers on `@x/server/testing`.
  *

@@ -5,7 +5,8 @@
  * `@x/server`, whose `McpServer` adds the versions of the `initialize` era
  * (2025-11-25 back to 2024-11-05). A program that imports only this entry
  * bundles none of that era's code. `protocolVersions` naming another
- * version than 2026-07-28 is a RangeError here.
+ * version than 2026-07-28 is a RangeError here. The tasks plug-in is on
+ * `@x/server/tasks`.
  *
  * @module @x/server/v2607
  */
@@ -56,18 +57,10 @@ export {
   type StandardElicitResult,
 } from "./mrtr/asks.js";
 export { InputRequiredSignal } from "./route.js";
-export type { ServerInfo, ServerOptions, TasksOptions } from "./options.js";
+export type { ServerInfo, ServerOptions, TasksPlugin } from "./options.js";
 export { BusTopic, type BusTopicName, type EventBus, MemoryEventBus } from "./bus.js";
-export {
-  DEFAULT_MAX_STORED_TASKS,
-  MemoryTaskStore,
-  TaskLimitError,
-  type TaskPage,
-  type TaskPatch,
-  type TaskRecord,
-  type TaskStore,
-  type TaskUpdate,
-} from "./tasks/store.js";
+/** The task store's contract (types only: the tasks plug-in and `MemoryTaskStore` are on `@x/server/tasks`). */
+export type { TaskPage, TaskPatch, TaskRecord, TaskStore, TaskUpdate } from "./task-store.js";
 export { MissingDependencyError } from "./runtime-deps.js";
 /**
  * The JSON Schema validators (see `ServerOptions.validator`): the one that

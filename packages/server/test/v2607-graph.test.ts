@@ -11,13 +11,6 @@ import { bundle, runBundleAlone } from "../../../test-support/bundle.js";
 const src = resolve("src");
 /** The packages of the initialize era's wire (the revisions before 2026-07-28). */
 const ERA_PACKAGES = /^@x\/mcp-v(2511|2506|2503|2411)(\/|$)/;
-/**
- * The tasks of 2025-11-25 (`tasks/legacy.ts`), which the tools feature and
- * the server still import until the tasks extension is a plug-in of its own
- * (issue 39); what only they reach is listed apart below.
- */
-const SESSION_TASKS = "tasks/legacy.ts";
-
 /** The run-time imports of one source file: relative ones as paths under src/, the others as written. */
 function importsOf(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);
@@ -56,14 +49,14 @@ function importsOf(file: string): string[] {
   return found;
 }
 
-/** Every module and package `entry` (under src/) reaches, not going on from the modules in `stop`. */
-function reach(entry: string, stop: readonly string[] = []): Set<string> {
+/** Every module and package `entry` (under src/) reaches. */
+function reach(entry: string): Set<string> {
   const seen = new Set<string>([entry]);
   const queue = [entry];
   // Bounded by the number of files under src/.
   for (let i = 0; i < queue.length && i < 1000; i++) {
     const module = queue[i]!;
-    if (stop.includes(module) || !module.endsWith(".ts")) continue;
+    if (!module.endsWith(".ts")) continue;
     for (const target of importsOf(resolve(src, module))) {
       if (seen.has(target)) continue;
       seen.add(target);
@@ -76,19 +69,14 @@ function reach(entry: string, stop: readonly string[] = []): Set<string> {
 const isEraModule = (m: string) => m.startsWith("revisions/initialize/") || m === "two-eras.ts" || ERA_PACKAGES.test(m);
 
 describe("the import graph of @x/server/v2607", () => {
-  it("reaches no module of the initialize era, no package of its revisions, and not @x/server's McpServer", () => {
-    const modules = [...reach("v2607.ts", [SESSION_TASKS])];
+  it("reaches no module of the initialize era, no package of its revisions, no plug-in, and not @x/server's McpServer", () => {
+    const modules = [...reach("v2607.ts")];
     expect(modules).toContain("server.ts");
     expect(modules).toContain("transports/http/ladder.ts");
     expect(modules).toContain("transports/stdio.ts");
     expect(modules.filter(isEraModule)).toEqual([]);
-  });
-
-  it("reaches the era only through the tasks of 2025-11-25, and then none of its framing or codec", () => {
-    // What is left for the tasks plug-in to take out of the core: the era's checks and session methods, no framing.
-    const left = new Set(["revisions/initialize/era.ts", "revisions/initialize/methods.ts", "revisions/initialize/validators.ts"]);
-    const through = [...reach("v2607.ts")].filter(isEraModule);
-    expect(through.filter((m) => !left.has(m) && !ERA_PACKAGES.test(m))).toEqual([]);
+    // Tasks and action tools are plug-ins on their own entries.
+    expect(modules.filter((m) => m.startsWith("tasks/") || m.startsWith("actions/"))).toEqual([]);
   });
 
   it("while @x/server reaches the era's plug-in and both its framings", () => {

@@ -79,17 +79,17 @@ export async function readInitialize(params: JsonObject, served: readonly string
 
 /**
  * The era's capabilities from what is registered: the members 2025-11-25
- * knows, as the 2026-07-28 features built them, and `tasks` (the
- * revision's own, built by `tasks/legacy.ts`) when given.
+ * knows, as the 2026-07-28 features built them, and those plug-ins `added`
+ * (the tasks plug-in: the revision's own `tasks`).
  */
-export function legacyCapabilities(caps: ServerCapabilities, tasks?: LegacyCapabilities["tasks"]): LegacyCapabilities {
+export function legacyCapabilities(caps: ServerCapabilities, added?: LegacyCapabilities): LegacyCapabilities {
   const out: LegacyCapabilities = {};
   if (caps.tools) out.tools = { listChanged: true };
   if (caps.prompts) out.prompts = { listChanged: true };
   if (caps.resources) out.resources = { listChanged: true, subscribe: true };
   if (caps.completions) out.completions = {};
   if (caps.logging) out.logging = {};
-  if (tasks) out.tasks = tasks;
+  if (added !== undefined) Object.assign(out, added);
   return out;
 }
 
@@ -99,11 +99,11 @@ export function initializeResult(
   caps: ServerCapabilities,
   serverInfo: Implementation,
   instructions: string | undefined,
-  tasks?: LegacyCapabilities["tasks"],
+  added?: LegacyCapabilities,
 ): InitializeResult {
   const result: InitializeResult = {
     protocolVersion,
-    capabilities: legacyCapabilities(caps, tasks),
+    capabilities: legacyCapabilities(caps, added),
     serverInfo: serverInfo as InitializeResult["serverInfo"],
   };
   if (instructions !== undefined) result.instructions = instructions;

@@ -44,7 +44,7 @@ export class InitializeEra implements PluggedRevision {
       versions: legacyVersions(host.versions),
       requestTimeoutMs,
       initializeResult: (protocolVersion, opening) =>
-        initializeResult(protocolVersion, host.capabilities(), info, instructions, this.#tasks(opening)),
+        initializeResult(protocolVersion, host.capabilities(), info, instructions, this.#added(opening)),
       watchers: new Set(),
       closers: new Set(),
     };
@@ -77,9 +77,9 @@ export class InitializeEra implements PluggedRevision {
     this.#addOns.push(addOn);
   }
 
-  /** The `tasks` capability the add-ons give the `InitializeResult` of `opening`, if any. */
-  #tasks(opening: InitializeOpening | undefined): LegacyCapabilities["tasks"] {
-    let tasks: LegacyCapabilities["tasks"];
+  /** The capabilities the add-ons give the `InitializeResult` of `opening` (the tasks plug-in: `tasks`). */
+  #added(opening: InitializeOpening | undefined): LegacyCapabilities | undefined {
+    let added: LegacyCapabilities | undefined;
     for (const addOn of this.#addOns) {
       const caps = addOn.capabilities?.(
         opening && {
@@ -90,8 +90,8 @@ export class InitializeEra implements PluggedRevision {
           transport: opening.transport,
         },
       );
-      if (caps?.tasks !== undefined) tasks = caps.tasks as LegacyCapabilities["tasks"];
+      if (caps !== undefined) added = Object.assign(added ?? {}, caps as LegacyCapabilities);
     }
-    return tasks;
+    return added;
   }
 }
