@@ -27,6 +27,9 @@ export {
   type EventStore,
   MemoryEventStore,
   MemorySessionStore,
+  type Replay,
+  type SessionRecord,
+  type SessionSignal,
   type SessionStore,
   type StoredEvent,
 } from "./revisions/initialize/http/sessions.js";

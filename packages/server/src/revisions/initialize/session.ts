@@ -84,6 +84,7 @@ export class LegacySession implements Binding {
   #link: SessionLink;
   readonly #pending = new Map<string, Pending>();
   #nextId = 0;
+  readonly #idPrefix: string;
 
   /**
    * Made by the server's transports when `initialize` succeeds; handlers
@@ -92,13 +93,16 @@ export class LegacySession implements Binding {
    * @param init what `initialize` negotiated
    * @param link how the session's messages reach the client (its stream, or stdout)
    * @param requestTimeoutMs how long a request to the client waits for its answer
+   * @param requestIdPrefix what the ids of its requests to the client start with (instances sharing sessions each use their own)
    */
   constructor(
     id: string,
     init: { protocolVersion: string; clientCapabilities: ClientCapabilities; clientInfo: Implementation | undefined },
     link: SessionLink,
     requestTimeoutMs = DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
+    requestIdPrefix = "x-mcp-",
   ) {
+    this.#idPrefix = requestIdPrefix;
     this.id = id;
     this.protocolVersion = init.protocolVersion;
     this.clientCapabilities = init.clientCapabilities;
@@ -121,6 +125,11 @@ export class LegacySession implements Binding {
     if (this.#initialized) return;
     this.#initialized = true;
     for (const send of this.#held.splice(0)) send();
+  }
+
+  /** True when `id` is that of a request of this session waiting for its answer here. */
+  waitsFor(id: unknown): boolean {
+    return typeof id === "string" && this.#pending.has(id);
   }
 
   /** Server-to-client requests awaiting an answer. */
@@ -154,7 +163,7 @@ export class LegacySession implements Binding {
       );
     }
     // A string id of our own: it never collides with the client's ids, which live in the other direction.
-    const id = `x-mcp-${++this.#nextId}`;
+    const id = `${this.#idPrefix}${++this.#nextId}`;
     return new Promise<unknown>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let sent = false;

@@ -32,21 +32,22 @@ export interface HttpFraming {
    * when it is none of the framing's (the ladder then answers 405). `allow`
    * is the endpoint's `Allow` value, for a 405 of its own.
    */
-  verb(ex: Exchange, allow: string): HttpAnswer | undefined;
+  verb(ex: Exchange, allow: string): HttpAnswer | Promise<HttpAnswer> | undefined;
   /**
    * Once the body is decoded (`ex.decoded`), before the message is
    * classified: claims the exchange by its headers and its message, setting
    * `ex.session` when it names one of the framing's sessions, or
    * `ex.expectsSession` when its headers call for a session it does not name;
    * or refuses it (an unknown session, a header the session cannot take).
+   * A promise when it must first read a shared session store.
    */
-  claim(ex: Exchange): HttpAnswer | undefined;
+  claim(ex: Exchange): HttpAnswer | undefined | Promise<HttpAnswer | undefined>;
   /** The refusal of a message other than a request with `ex.expectsSession` set and no session named. */
   missingSession(ex: Exchange): HttpAnswer;
   /** The opening request (an `Inbound` of kind `"initialize"`): negotiates, and mints a session. */
   open(ex: Exchange, id: RequestId, params: JsonObject): HttpAnswer | Promise<HttpAnswer>;
   /** A notification or response(s) on `ex.session`: acted on, and answered (202). */
-  received(ex: Exchange): HttpAnswer;
+  received(ex: Exchange): HttpAnswer | Promise<HttpAnswer>;
   /** A request on `ex.session`. Never throws. */
   call(ex: Exchange, inbound: InboundRequest): HttpAnswer | Promise<HttpAnswer>;
 }

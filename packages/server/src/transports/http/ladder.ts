@@ -71,7 +71,10 @@ const LADDER: readonly Stage[] = [
  * passes the request on. What a stage learns for later ones it leaves on the
  * exchange (no object per request for it).
  */
-type Stage = ((core: Core, ex: Exchange) => HttpAnswer | undefined) | typeof READ_BODY | typeof VERIFY_TOKEN;
+type Stage = ((core: Core, ex: Exchange) => Step) | typeof READ_BODY | typeof VERIFY_TOKEN;
+
+/** What a stage answers: an answer, nothing (climb on), or either later (a framing reading a shared session store). */
+type Step = HttpAnswer | undefined | Promise<HttpAnswer | undefined>;
 
 /** The first stage after the body read. */
 const AFTER_BODY = LADDER.indexOf(READ_BODY) + 1;
@@ -89,7 +92,10 @@ export function climb(core: Core, ex: Exchange, from: number): HttpAnswer | Prom
       return verifyToken(core, core.auth, ex);
     }
     const answer = stage(core, ex);
-    if (answer !== undefined) return answer;
+    if (answer === undefined) continue;
+    // A framing that must ask a shared session store first: the climb goes on once it answered.
+    if (answer instanceof Promise) return answer.then((a) => a ?? climb(core, ex, i + 1));
+    return answer;
   }
   return runCall(core, ex);
 }
@@ -254,7 +260,7 @@ function preflight(core: Core, ex: Exchange): HttpAnswer | undefined {
   };
 }
 
-function postOnly(core: Core, ex: Exchange): HttpAnswer | undefined {
+function postOnly(core: Core, ex: Exchange): Step {
   if (ex.method === "POST") return undefined;
   const verb = core.framing?.verb(ex, core.allow);
   if (verb !== undefined) return verb;
@@ -337,7 +343,7 @@ function decode(core: Core, ex: Exchange): HttpAnswer | undefined {
 }
 
 /** After the body: the session is looked for only once the message says which revision it is of. */
-function sessionHeader(core: Core, ex: Exchange): HttpAnswer | undefined {
+function sessionHeader(core: Core, ex: Exchange): Step {
   return core.framing?.claim(ex);
 }
 
@@ -352,7 +358,7 @@ function message(core: Core, ex: Exchange): HttpAnswer | undefined {
   return undefined;
 }
 
-function notification(core: Core, ex: Exchange): HttpAnswer | undefined {
+function notification(core: Core, ex: Exchange): Step {
   const inbound = ex.inbound!;
   const kind = inbound.kind;
   if (kind === "request" || kind === "initialize") return undefined;

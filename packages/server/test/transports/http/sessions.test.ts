@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LegacySession, MemoryEventStore, MemorySessionStore } from "../../../src/index.js";
+import { MemoryEventStore, MemorySessionStore } from "../../../src/index.js";
 import { revision2511 } from "../../../src/revisions/initialize/index.js";
 
 describe("MemoryEventStore", () => {
@@ -51,13 +51,21 @@ describe("MemoryEventStore", () => {
 });
 
 describe("MemorySessionStore", () => {
-  it("keeps sessions by id until deleted", () => {
+  it("keeps records by id until deleted, answering at once", () => {
     const store = new MemorySessionStore();
-    const session = new LegacySession("abc", { protocolVersion: "2025-11-25", clientCapabilities: {}, clientInfo: undefined }, () => true);
-    store.set(session);
-    expect(store.get("abc")).toBe(session);
-    expect([...store.values()]).toEqual([session]);
-    expect(store.delete("abc")).toBe(true);
+    const record = {
+      id: "abc",
+      protocolVersion: "2025-11-25",
+      clientCapabilities: {},
+      clientInfo: undefined,
+      initialized: false,
+      subscriptions: [],
+    };
+    store.save(record);
+    expect(store.load("abc")).toBe(record);
+    expect(store.size).toBe(1);
+    store.delete("abc");
+    expect(store.load("abc")).toBeUndefined();
     expect(store.size).toBe(0);
   });
 });

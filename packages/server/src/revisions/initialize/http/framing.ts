@@ -37,7 +37,8 @@ import { LegacySession } from "../session.js";
 import { DEFAULT_SSE_RETRY_MS, type LegacyHttpOptions } from "./options.js";
 import { endedStream, SessionStreams } from "./session-streams.js";
 import { DEFAULT_SESSION_IDLE_MS, HttpSession, type LegacyCall, SessionTable, UNINITIALIZED_SESSION_IDLE_MS } from "./session-table.js";
-import { type EventStore, MemoryEventStore, MemorySessionStore, type SessionStore } from "./sessions.js";
+import { type EventStore, MemoryEventStore, MemorySessionStore, type SessionSignal, type SessionStore } from "./sessions.js";
+import { applyRecord, recordOf, stateOf } from "./shared.js";
 
 /**
  * The status of an answer on a session: 200 for every JSON-RPC answer, as
@@ -59,6 +60,11 @@ export class LegacyHttp implements HttpFraming {
   readonly #streams: SessionStreams;
   readonly #idleMs: number;
   #sweep: ReturnType<typeof setInterval> | undefined;
+  /** True with a store other instances share: sessions are rebuilt from it and the instances signal each other. */
+  readonly #shared: boolean;
+  /** This instance's part of request and stream ids ("" unshared). */
+  readonly #instance: string;
+  #unlisten: (() => void) | undefined;
 
   /** GET (a session's stream) and DELETE (its end), while the era is served. */
   readonly methods: readonly string[];
@@ -71,8 +77,11 @@ export class LegacyHttp implements HttpFraming {
     this.#parts = parts;
     this.#store = options.sessionStore ?? new MemorySessionStore();
     this.#events = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
+    this.#shared = this.#store.shared === true;
+    this.#instance = this.#shared ? `${this.#store.instance ?? globalThis.crypto.randomUUID().slice(0, 8)}-` : "";
     this.#live = new SessionTable(options.maxSessions, options.maxSessionsPerPrincipal, options.maxRequestsPerSession);
-    this.#streams = new SessionStreams(core, this.#live, this.#events, options.sseRetryMs ?? DEFAULT_SSE_RETRY_MS);
+    const relay = this.#shared ? (signal: SessionSignal) => this.#store.signal?.(signal) : undefined;
+    this.#streams = new SessionStreams(core, this.#live, this.#events, options.sseRetryMs ?? DEFAULT_SSE_RETRY_MS, relay);
     this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
     this.methods = this.served ? ["GET", "DELETE"] : [];
   }
@@ -101,7 +110,7 @@ export class LegacyHttp implements HttpFraming {
    * session); without `Mcp-Session-Id`, 405 saying one is needed;
    * `undefined` for any other method, or when the era is not served.
    */
-  verb(ex: Exchange, allow: string): HttpAnswer | undefined {
+  verb(ex: Exchange, allow: string): HttpAnswer | Promise<HttpAnswer> | undefined {
     if (!this.served || (ex.method !== "GET" && ex.method !== "DELETE")) return undefined;
     const id = ex.header(Header.sessionId);
     if (id === undefined) {
@@ -109,6 +118,11 @@ export class LegacyHttp implements HttpFraming {
       return errorAnswer(405, ErrorCode.InvalidRequest, `Method not allowed: ${why}`, undefined, { allow, ...ex.cors });
     }
     const found = this.#find(ex, id);
+    if (found instanceof Promise) return found.then((f) => this.#verbOn(ex, f));
+    return this.#verbOn(ex, found);
+  }
+
+  #verbOn(ex: Exchange, found: HttpSession | HttpAnswer): HttpAnswer | Promise<HttpAnswer> {
     if (!(found instanceof HttpSession)) return found;
     this.#live.touch(found);
     if (ex.method === "DELETE") {
@@ -137,7 +151,7 @@ export class LegacyHttp implements HttpFraming {
    * version header names the era (then a message other than a request
    * lacks its session: 400).
    */
-  claim(ex: Exchange): HttpAnswer | undefined {
+  claim(ex: Exchange): HttpAnswer | undefined | Promise<HttpAnswer | undefined> {
     if (!this.served) return undefined;
     const id = ex.header(Header.sessionId);
     const version = ex.header(Header.protocolVersion);
@@ -147,18 +161,68 @@ export class LegacyHttp implements HttpFraming {
     }
     if (selectsLaterEra(ex.decoded?.value)) return undefined;
     const found = this.#find(ex, id);
+    if (found instanceof Promise) return found.then((f) => this.#claimed(ex, f));
+    return this.#claimed(ex, found);
+  }
+
+  #claimed(ex: Exchange, found: HttpSession | HttpAnswer): HttpAnswer | undefined {
     if (!(found instanceof HttpSession)) return found;
     ex.session = found;
     this.#live.touch(found);
     return undefined;
   }
 
-  #find(ex: Exchange, id: string): HttpSession | HttpAnswer {
+  /**
+   * The session a request names: from this process's table, or, with a
+   * shared store, from its record (which every request reads, to learn of
+   * an end or a change made on another instance), rebuilt when this process
+   * does not hold it.
+   */
+  #find(ex: Exchange, id: string): HttpSession | HttpAnswer | Promise<HttpSession | HttpAnswer> {
     if (!isValidSessionId(id))
       return errorAnswer(400, ErrorCode.InvalidRequest, "Bad Request: malformed Mcp-Session-Id", undefined, ex.cors);
-    const live = this.#live.get(id);
+    if (this.#shared) return this.#fetch(ex, id);
+    return this.#admit(ex, this.#live.get(id));
+  }
+
+  async #fetch(ex: Exchange, id: string): Promise<HttpSession | HttpAnswer> {
+    let record: Awaited<ReturnType<SessionStore["load"]>>;
+    try {
+      record = await this.#store.load(id);
+    } catch {
+      return errorAnswer(503, -32000, "Service unavailable: the session store cannot be read now", undefined, {
+        "retry-after": "1",
+        ...ex.cors,
+      });
+    }
+    let live = this.#live.get(id);
+    if (record === undefined) {
+      // Ended elsewhere (DELETE, expiry): the copy held here ends too.
+      if (live) this.end(live, false);
+      return this.#admit(ex, undefined);
+    }
+    if (live && !live.session.closed) applyRecord(live.session, record);
+    else if (!this.#live.full) {
+      live = this.#hold(record.id, record, record.principal);
+      applyRecord(live.session, record);
+      live.saved = stateOf(live.session);
+    } else {
+      const room = this.#live.reclaim(undefined, this.#live.size);
+      if (!(room instanceof HttpSession)) {
+        return errorAnswer(503, -32000, `Server busy: ${this.#live.max} sessions open, none idle`, undefined, {
+          "retry-after": "1",
+          ...ex.cors,
+        });
+      }
+      this.end(room, false);
+      return this.#fetch(ex, id);
+    }
+    return this.#admit(ex, live);
+  }
+
+  #admit(ex: Exchange, live: HttpSession | undefined): HttpSession | HttpAnswer {
     // Another principal's session is not told apart from an unknown one: its id reveals nothing.
-    if (!live || live.session.closed || this.#store.get(id) === undefined || live.principal !== principalOf(ex.auth)) {
+    if (!live || live.session.closed || live.principal !== principalOf(ex.auth)) {
       return errorAnswer(404, -32001, "Session not found: it ended or never existed; send initialize again", undefined, ex.cors);
     }
     const version = ex.header(Header.protocolVersion) ?? VERSION_WITHOUT_HEADER;
@@ -202,7 +266,7 @@ export class LegacyHttp implements HttpFraming {
       return { status: statusOf(outcome), headers: headers(), body: stringifyJson(outcome.response) };
     }
     const principal = principalOf(ex.auth);
-    const reclaimed = this.#live.reclaim(principal, this.#store.size);
+    const reclaimed = this.#live.reclaim(principal, this.#shared ? this.#live.size : this.#store.size);
     if (reclaimed === "principal") {
       const message = `Too many sessions: ${this.#live.perPrincipal} open for this principal, none idle`;
       return errorAnswer(429, -32000, message, id, { "retry-after": "1", ...ex.cors });
@@ -211,24 +275,22 @@ export class LegacyHttp implements HttpFraming {
       return errorAnswer(503, -32000, `Server busy: ${this.#live.max} sessions open, none idle`, id, { "retry-after": "1", ...ex.cors });
     }
     // The same end as DELETE or the idle timeout: nothing of the session is kept, and its id gets 404.
-    if (reclaimed) this.end(reclaimed);
+    // (Shared: only this process's copy goes; the session lives on in the store.)
+    if (reclaimed) this.end(reclaimed, !this.#shared);
     // Web Crypto, not node:crypto: the fetch adapter also runs on hosts without Node modules.
     const sessionId = globalThis.crypto.randomUUID();
-    let live: HttpSession | undefined;
-    const session = new LegacySession(
-      sessionId,
-      info,
-      (message, related) => (live ? this.#streams.route(live, message, related) : false),
-      this.#parts.requestTimeoutMs,
-    );
-    live = new HttpSession(session, principal);
-    session.onPendingChange = () => this.#live.touch(live!);
-    this.#store.set(session);
-    this.#live.add(live);
-    if (this.#live.size === 1) {
-      this.#parts.watchers.add(this.#watch);
-      this.#parts.closers.add(this.#close);
-      this.#startSweep();
+    const live = this.#hold(sessionId, info, principal);
+    const record = recordOf(live);
+    live.saved = stateOf(live.session);
+    try {
+      const saving = this.#store.save(record);
+      if (saving instanceof Promise) await saving;
+    } catch {
+      this.end(live, false);
+      return errorAnswer(503, -32000, "Service unavailable: the session store cannot be written now", id, {
+        "retry-after": "1",
+        ...ex.cors,
+      });
     }
     const opening = { id, info, transport: { auth: ex.auth, assigns: ex.assigns } };
     const body = stringifyJson({ jsonrpc: "2.0", id, result: this.#parts.initializeResult(info.protocolVersion, opening) });
@@ -241,14 +303,47 @@ export class LegacyHttp implements HttpFraming {
     return { status: 200, headers: headers({ [Header.sessionId]: sessionId }), body };
   }
 
+  /**
+   * Makes a session of this process and holds it in its table, its messages
+   * routed to its streams (the server then tells this core of changes and of its close).
+   */
+  #hold(id: string, info: ConstructorParameters<typeof LegacySession>[1], principal: string | undefined): HttpSession {
+    let live: HttpSession | undefined;
+    const session = new LegacySession(
+      id,
+      info,
+      (message, related) => (live ? this.#streams.route(live, message, related) : false),
+      this.#parts.requestTimeoutMs,
+      `x-mcp-${this.#instance}`,
+    );
+    const held = new HttpSession(session, principal);
+    live = held;
+    session.onPendingChange = () => this.#live.touch(held);
+    this.#live.add(held);
+    if (this.#live.size === 1) {
+      this.#parts.watchers.add(this.#watch);
+      this.#parts.closers.add(this.#close);
+      this.#unlisten = this.#store.listen?.((signal) => this.#signalled(signal));
+      this.#startSweep();
+    }
+    return held;
+  }
+
+  /** A response POSTed on `live`: settles its request here, or, with a shared store, on the instance that sent it. */
+  #settle(live: HttpSession, response: JsonObject): void {
+    if (this.#shared && !live.session.waitsFor(response.id)) {
+      this.#store.signal?.({ kind: "answer", session: live.session.id, message: response });
+    } else live.session.settle(response);
+  }
+
   /** A notification or response (or a batch of responses) POSTed on a session: 202, after acting on it. */
-  received(ex: Exchange): HttpAnswer {
+  received(ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
     const live = ex.session as HttpSession;
     const inbound = ex.inbound!;
     if (inbound.kind === "response") {
-      live.session.settle(inbound as unknown as JsonObject);
+      this.#settle(live, inbound as unknown as JsonObject);
     } else if (inbound.kind === "responses") {
-      for (const response of inbound.responses) live.session.settle(response as unknown as JsonObject);
+      for (const response of inbound.responses) this.#settle(live, response as unknown as JsonObject);
     } else if (inbound.kind === "notification") {
       const { method, params } = inbound;
       if (method === Method.NotificationsInitialized) live.session.markInitialized();
@@ -262,7 +357,30 @@ export class LegacyHttp implements HttpFraming {
       // Any other notification (and one before initialized) is dropped: it has no answer.
     }
     this.#live.touch(live); // the handshake may have completed
-    return { status: 202, headers: { ...ex.cors }, body: "" };
+    return this.#saved(live, { status: 202, headers: { ...ex.cors }, body: "" });
+  }
+
+  /**
+   * `answer`, once a change of the session's state (the handshake, the log
+   * level, the subscriptions) is in a shared store and told to the other
+   * instances; at once when nothing changed or the store is this process's.
+   */
+  #saved(live: HttpSession, answer: HttpAnswer): HttpAnswer | Promise<HttpAnswer> {
+    if (!this.#shared || live.session.closed) return answer;
+    const state = stateOf(live.session);
+    if (state === live.saved) return answer;
+    live.saved = state;
+    const record = recordOf(live);
+    return Promise.resolve(this.#store.save(record)).then(
+      () => {
+        this.#store.signal?.({ kind: "update", session: record.id, record });
+        return answer;
+      },
+      () => {
+        live.saved = "";
+        return answer;
+      },
+    );
   }
 
   /**
@@ -287,7 +405,7 @@ export class LegacyHttp implements HttpFraming {
     if (ex.assigns) call.assigns = ex.assigns;
     if (ex.auth) call.auth = ex.auth;
     call.status = sessionStatus;
-    const streamId = `p${++live.streams}`;
+    const streamId = `p${this.#instance}${++live.streams}`;
     let streamAnswer: HttpAnswer | undefined;
     let resolveAnswer: ((a: HttpAnswer) => void) | undefined;
     const start = () => {
@@ -348,7 +466,7 @@ export class LegacyHttp implements HttpFraming {
     // after a dropped connection) as soon as it is known to run on; one answered at once gets
     // JSON, as there is nothing to resume.
     if (outcome instanceof Promise && !streamAnswer && accepts.sse && inbound.entry?.asks === true) start();
-    return settleAnswer(
+    const answer = settleAnswer(
       outcome,
       inbound,
       finish,
@@ -357,10 +475,18 @@ export class LegacyHttp implements HttpFraming {
         resolveAnswer = resolve;
       },
     );
+    if (!this.#shared) return answer;
+    // A request that changed the session (logging/setLevel, resources/subscribe) is answered once the store has it.
+    return answer instanceof Promise ? answer.then((a) => this.#saved(live, a)) : this.#saved(live, answer);
   }
 
-  /** Ends a session: its streams close, its requests are aborted, its requests to the client fail, its events are forgotten. */
-  end(live: HttpSession): void {
+  /**
+   * Ends a session: its streams close, its requests are aborted, its
+   * requests to the client fail, its events are forgotten. With a shared
+   * store and `everywhere` false, only this process's copy ends (its live
+   * parts); the session lives on in the store for the other instances.
+   */
+  end(live: HttpSession, everywhere = true): void {
     const id = live.session.id;
     live.session.close();
     const calls = [...live.calls.values()];
@@ -369,19 +495,39 @@ export class LegacyHttp implements HttpFraming {
     for (const streamId of [...live.attached.keys()]) this.#streams.detach(live, streamId, true);
     // Aborted, but a handler may run on: until it returns, its call takes a place in maxConcurrentRequests.
     for (const entry of calls) this.#streams.hold(live, entry);
-    this.#events?.forget(id);
-    this.#store.delete(id);
     this.#live.delete(live);
+    if (!this.#shared || everywhere) {
+      this.#events?.forget(id);
+      // A shared store's failure to forget leaves the record to its expiry.
+      Promise.resolve(this.#store.delete(id)).catch(() => {});
+      if (this.#shared) this.#store.signal?.({ kind: "end", session: id });
+    }
     if (this.#live.size === 0) {
       this.#stopSweep();
       this.#parts.watchers.delete(this.#watch);
       this.#parts.closers.delete(this.#close);
+      this.#unlisten?.();
+      this.#unlisten = undefined;
     }
   }
 
-  /** Ends every session (the server is closing). */
+  /** Ends every session (the server is closing); with a shared store, only this process's copies, the other instances serve on. */
   closeAll(): void {
-    for (const live of [...this.#live.values()]) this.end(live);
+    for (const live of [...this.#live.values()]) this.end(live, !this.#shared);
+  }
+
+  /** What another instance sharing the store tells of a session this process may hold. */
+  #signalled(signal: SessionSignal): void {
+    const live = this.#live.get(signal.session);
+    if (!live || live.session.closed) return;
+    if (signal.kind === "answer") {
+      if (live.session.waitsFor(signal.message.id)) live.session.settle(signal.message);
+    } else if (signal.kind === "event") this.#streams.deliver(live, signal.stream, signal.id, signal.message);
+    else if (signal.kind === "end") this.end(live, false);
+    else {
+      applyRecord(live.session, signal.record);
+      live.saved = stateOf(live.session);
+    }
   }
 
   // -------------------------------------------------------------------------
@@ -406,7 +552,8 @@ export class LegacyHttp implements HttpFraming {
   #changed(change: LegacyChange): void {
     for (const live of this.#live.values()) {
       const session = live.session;
-      if (!session.initialized) continue;
+      // Shared: each instance hears every change, so only the one holding the GET stream tells the session.
+      if (!session.initialized || (this.#shared && !live.attached.has("get"))) continue;
       if (change.kind === "list") session.notify(`notifications/${change.list}/list_changed`, {});
       else if (session.subscriptions.has(change.uri)) session.notify(Method.NotificationsResourcesUpdated, { uri: change.uri });
     }
@@ -433,6 +580,7 @@ export class LegacyHttp implements HttpFraming {
   sweep(now: number): void {
     if (this.#idleMs <= 0) return;
     const uninitialized = Math.min(this.#idleMs, UNINITIALIZED_SESSION_IDLE_MS);
-    for (const live of this.#live.expired(now, this.#idleMs, uninitialized)) this.end(live);
+    // Shared: an idle copy is let go of here; the session itself expires in the store.
+    for (const live of this.#live.expired(now, this.#idleMs, uninitialized)) this.end(live, !this.#shared);
   }
 }

@@ -18,7 +18,7 @@ import { errorAnswer, SSE_HEADERS } from "../../../transports/http/answers.js";
 import type { Core } from "../../../transports/http/core.js";
 import type { Exchange, HttpAnswer } from "../../../transports/http/exchange.js";
 import type { HttpSession, LegacyCall, SessionTable } from "./session-table.js";
-import type { EventStore } from "./sessions.js";
+import type { EventStore, Replay, SessionSignal } from "./sessions.js";
 
 /** The streams of one transport core's sessions. */
 export class SessionStreams {
@@ -26,12 +26,15 @@ export class SessionStreams {
   readonly #table: SessionTable;
   readonly #events: EventStore | undefined;
   readonly #retryMs: number;
+  /** With a shared session store: tells the other instances of an event for a stream held elsewhere. */
+  readonly #relay: ((signal: SessionSignal) => void) | undefined;
 
-  constructor(core: Core, table: SessionTable, events: EventStore | undefined, retryMs: number) {
+  constructor(core: Core, table: SessionTable, events: EventStore | undefined, retryMs: number, relay?: (signal: SessionSignal) => void) {
     this.#core = core;
     this.#table = table;
     this.#events = events;
     this.#retryMs = retryMs;
+    this.#relay = relay;
   }
 
   /** Where a message of the session goes: the stream of the request it belongs to, else the GET stream. */
@@ -46,14 +49,25 @@ export class SessionStreams {
   /**
    * Sends one event on a stream: stored (when there is an event store) and
    * pushed to the stream's live connection, if any. `message` undefined: the
-   * priming event (an id, empty data, the `retry` time). False when the event
-   * was neither stored nor delivered.
+   * priming event (an id, empty data, the `retry` time). With a shared
+   * session store, a message for a stream whose connection is not here goes
+   * to the instance that holds it. False when the event was neither stored
+   * nor delivered (nor relayed).
    */
   emit(live: HttpSession, streamId: string, message: JsonObject | undefined): boolean {
     const id = this.#events?.append(live.session.id, streamId, message);
     const queue = live.attached.get(streamId);
+    if (!queue && this.#relay && message) {
+      this.#relay({ kind: "event", session: live.session.id, stream: streamId, id, message });
+      return true;
+    }
     const pushed = queue ? queue.push(format(id, message, this.#retryMs)) : false;
     return pushed || id !== undefined;
+  }
+
+  /** An event another instance sent for a stream of `live` (stored there already): pushed when its connection is here. */
+  deliver(live: HttpSession, streamId: string, id: string | undefined, message: JsonObject): void {
+    live.attached.get(streamId)?.push(format(id, message, undefined));
   }
 
   /**
@@ -117,10 +131,28 @@ export class SessionStreams {
    * a running one's resume counts in `maxConcurrentRequests`: 503 past it);
    * without, the session's GET stream (one at a time: 409 while one is open).
    */
-  openGet(ex: Exchange, live: HttpSession): HttpAnswer {
-    const headers = { ...SSE_HEADERS, ...ex.cors, [Header.sessionId]: live.session.id };
+  openGet(ex: Exchange, live: HttpSession): HttpAnswer | Promise<HttpAnswer> {
     const last = ex.header(Header.lastEventId);
-    const replay = last !== undefined && this.#events ? this.#events.replay(live.session.id, last) : undefined;
+    let replay: ReturnType<EventStore["replay"]> | undefined;
+    try {
+      replay = last !== undefined && this.#events ? this.#events.replay(live.session.id, last) : undefined;
+    } catch {
+      replay = undefined;
+    }
+    if (replay instanceof Promise) {
+      // A shared event store: an unreadable one is as an evicted id (a fresh stream).
+      return replay.then(
+        (found) => this.#open(ex, live, found),
+        () => this.#open(ex, live, undefined),
+      );
+    }
+    return this.#open(ex, live, replay);
+  }
+
+  #open(ex: Exchange, live: HttpSession, replay: Replay | undefined): HttpAnswer {
+    const headers = { ...SSE_HEADERS, ...ex.cors, [Header.sessionId]: live.session.id };
+    if (live.session.closed)
+      return errorAnswer(404, -32001, "Session not found: it ended while its stream was being resumed", undefined, ex.cors);
     if (replay) {
       // At most maxRequestsPerSession calls to look through.
       let entry: LegacyCall | undefined;

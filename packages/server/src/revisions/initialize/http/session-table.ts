@@ -106,6 +106,8 @@ export class HttpSession implements FramedSession {
   opened = 0;
   /** The table's count of activities at this session's last one: orders sessions of different lists. */
   activity = 0;
+  /** With a shared store: the session's state as last saved or read (`stateOf`), to save only a change. */
+  saved = "";
   constructor(session: LegacySession, principal: string | undefined) {
     this.session = session;
     this.binding = session;
@@ -168,6 +170,11 @@ export class SessionTable {
 
   get size(): number {
     return this.#byId.size;
+  }
+
+  /** True when `maxSessions` sessions are held. */
+  get full(): boolean {
+    return this.#byId.size >= this.max;
   }
 
   get(id: string): HttpSession | undefined {

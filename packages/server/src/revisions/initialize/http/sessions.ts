@@ -4,47 +4,99 @@
  * Management" and "Resumability and Redelivery"), each behind an interface
  * with an in-memory default.
  *
- * Several instances: a session's live parts (its open streams, the
- * server-to-client requests awaiting answers) live in the instance that
- * minted it, so a load balancer must route by `Mcp-Session-Id` (sticky
- * sessions). A shared {@link SessionStore} or {@link EventStore} lets an
- * instance recognise a session or replay events it did not mint; it does
- * not move the live parts.
+ * A session is data ({@link SessionRecord}: what `initialize` negotiated,
+ * the handshake, the log level, the subscriptions) plus live parts (its open
+ * streams, the server-to-client requests awaiting answers), which stay in the
+ * process that holds them. With the in-memory default, a session is served
+ * only by the process that minted it, so several instances need sticky
+ * routing by `Mcp-Session-Id`. A shared store ({@link SessionStore.shared},
+ * e.g. `RedisSessionStore` of `@x/redis`) lets any instance serve any
+ * session: an instance that does not hold it rebuilds it from its record on
+ * the request that names it, and the instances tell each other, through the
+ * store's {@link SessionSignal}s, what only the holder of a live part can
+ * act on (an answer to its request, an event for its stream, the end of the
+ * session, a change of its state). An instance that dies loses only its live
+ * parts: its open streams and the requests it was waiting on.
  */
-import type { LegacySession } from "../session.js";
+import type { ClientCapabilities, Implementation, LoggingLevel } from "@x/mcp-v2607";
 import type { JsonObject } from "../../../objects.js";
 
-/** Where a transport keeps its sessions by id. */
-export interface SessionStore {
-  /** The session with `id`, or `undefined` when unknown or ended. */
-  get(id: string): LegacySession | undefined;
-  /** Adds a session (its id is new). */
-  set(session: LegacySession): void;
-  /** Forgets a session; false when it was not there. */
-  delete(id: string): boolean;
-  /** Sessions held. */
-  readonly size: number;
-  /** Every session held (for the idle sweep and the server's close). */
-  values(): Iterable<LegacySession>;
+/** What any instance needs to serve a session: everything of it that is not a live stream or a waiting request. */
+export interface SessionRecord {
+  /** The `Mcp-Session-Id`. */
+  id: string;
+  /** The negotiated protocol version. */
+  protocolVersion: string;
+  /** What the client declared in `initialize`. */
+  clientCapabilities: ClientCapabilities;
+  /** The client's `clientInfo` from `initialize`. */
+  clientInfo: Implementation | undefined;
+  /** The principal of the token that opened it (`auth` option only); another principal's request is answered 404. */
+  principal?: string;
+  /** True once `notifications/initialized` arrived. */
+  initialized: boolean;
+  /** The level set by `logging/setLevel`, if any. */
+  logLevel?: LoggingLevel;
+  /** The URIs of `resources/subscribe`. */
+  subscriptions: string[];
 }
 
-/** The default {@link SessionStore}: a `Map` in this process. */
+/**
+ * What one instance tells the others sharing its store, about a session
+ * (`session`, its id): an answer to a server-to-client request waiting on
+ * another instance; an event for a stream another instance holds the
+ * connection of; the session ended (DELETE); its record changed.
+ */
+export type SessionSignal =
+  | { kind: "answer"; session: string; message: JsonObject }
+  | { kind: "event"; session: string; stream: string; id: string | undefined; message: JsonObject }
+  | { kind: "end"; session: string }
+  | { kind: "update"; session: string; record: SessionRecord };
+
+/**
+ * Where a transport keeps its sessions' records. The in-memory default
+ * answers at once; a shared store may answer with promises (the transport
+ * only waits for it when the session is not held in this process, or its
+ * record changed).
+ */
+export interface SessionStore {
+  /**
+   * True when other instances read the same records: the transport then
+   * reads the record on every request naming a session (to learn of an end
+   * or a change made elsewhere), rebuilds a session it does not hold, and
+   * signals the others; false or absent: records are this process's only.
+   */
+  readonly shared?: boolean;
+  /** A name of this instance unique among those sharing the store (in request and stream ids). Shared stores only. */
+  readonly instance?: string;
+  /** The record of `id` (a shared store may also extend its lifetime), or `undefined` when unknown or ended. */
+  load(id: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;
+  /** Stores a record (a new session, or a change of one). */
+  save(record: SessionRecord): void | Promise<void>;
+  /** Forgets a session (it ended). */
+  delete(id: string): void | Promise<void>;
+  /** Sessions whose records this process holds (`maxSessions` counts them with the live ones). */
+  readonly size: number;
+  /** Shared stores: tells every other instance of `signal`. Never throws; a failure is the store's to report. */
+  signal?(signal: SessionSignal): void;
+  /** Shared stores: calls `listener` with the signals of the other instances until the returned function is called. */
+  listen?(listener: (signal: SessionSignal) => void): () => void;
+}
+
+/** The default {@link SessionStore}: the records in a `Map` of this process. */
 export class MemorySessionStore implements SessionStore {
-  readonly #sessions = new Map<string, LegacySession>();
-  get(id: string): LegacySession | undefined {
-    return this.#sessions.get(id);
+  readonly #records = new Map<string, SessionRecord>();
+  load(id: string): SessionRecord | undefined {
+    return this.#records.get(id);
   }
-  set(session: LegacySession): void {
-    this.#sessions.set(session.id, session);
+  save(record: SessionRecord): void {
+    this.#records.set(record.id, record);
   }
-  delete(id: string): boolean {
-    return this.#sessions.delete(id);
+  delete(id: string): void {
+    this.#records.delete(id);
   }
   get size(): number {
-    return this.#sessions.size;
-  }
-  values(): Iterable<LegacySession> {
-    return this.#sessions.values();
+    return this.#records.size;
   }
 }
 
@@ -55,6 +107,12 @@ export interface StoredEvent {
   message: JsonObject | undefined;
 }
 
+/** What {@link EventStore.replay} finds: the stream of the id resumed after, and its events after that id. */
+export interface Replay {
+  streamId: string;
+  events: StoredEvent[];
+}
+
 /**
  * Where the SSE events of sessions are kept for replay after `Last-Event-ID`.
  * Event ids are the store's to choose; they must be unique within a session
@@ -62,13 +120,17 @@ export interface StoredEvent {
  * the stream that was cut).
  */
 export interface EventStore {
-  /** Stores an event of `streamId` in session `sessionId`; returns its id. */
+  /**
+   * Stores an event of `streamId` in session `sessionId`; returns its id at
+   * once (a shared store chooses it and writes the event after, in order).
+   */
   append(sessionId: string, streamId: string, message: JsonObject | undefined): string;
   /**
    * The events after `lastEventId` on the same stream, and that stream's id;
-   * `undefined` when the id is unknown to this session (evicted, or never sent).
+   * `undefined` when the id is unknown to this session (evicted, or never
+   * sent). A shared store may answer with a promise.
    */
-  replay(sessionId: string, lastEventId: string): { streamId: string; events: StoredEvent[] } | undefined;
+  replay(sessionId: string, lastEventId: string): Replay | undefined | Promise<Replay | undefined>;
   /** Forgets every event of a session (it ended). */
   forget(sessionId: string): void;
 }
