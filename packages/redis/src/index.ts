@@ -1,7 +1,9 @@
 /**
  * `@x/redis`: the parts several `@x/server` instances share through one
  * Redis: a task store ({@link RedisTaskStore}, the `store` of the tasks plug-in, `tasks({ store })`) and
- * an event bus on pub/sub ({@link RedisEventBus}, the `eventBus` option).
+ * an event bus on pub/sub ({@link RedisEventBus}, the `eventBus` option), and
+ * the `initialize` era's sessions and their SSE events ({@link RedisSessionStore}
+ * and {@link RedisEventStore}, the `sessionStore` and `eventStore` options).
  * A server without Redis needs none of this package.
  *
  * @module @x/redis
@@ -15,4 +17,10 @@ export {
   type RedisConnectionOptions,
   RedisUnavailableError,
 } from "./connection.js";
+export {
+  RedisEventStore,
+  type RedisEventStoreOptions,
+  RedisSessionStore,
+  type RedisSessionStoreOptions,
+} from "./sessions.js";
 export { DEFAULT_MAX_REDIS_TASKS, RedisTaskStore, type RedisTaskStoreOptions } from "./store.js";

@@ -22,13 +22,13 @@ import { isObject, type JsonObject } from "../../objects.js";
 type Validators = typeof import("./validators.js");
 let V: Validators | undefined;
 
-/** Loads the era's validators (once); the first `initialize` waits for it. */
+/** Loads the era's validators (once); the first `initialize`, or the first session rebuilt from a shared store's record, waits for it. */
 export async function loadLegacyValidators(): Promise<Validators> {
   V ??= await import("./validators.js");
   return V;
 }
 
-/** The validators, once loaded (every session began with an `initialize`, which loaded them). */
+/** The validators, once loaded (every session began with an `initialize` or was rebuilt from its record, either of which loaded them). */
 export function legacyValidators(): Validators {
   if (!V) throw new Error("initialize-era validators used before the first initialize");
   return V;

@@ -31,7 +31,7 @@ import type { HttpFraming } from "../../../transports/http/framing.js";
 import { statusOf } from "../../../transports/http/status.js";
 import { ChunkQueue } from "../../../transports/sse.js";
 import { initializeRefused } from "../../2026-07-28/index.js";
-import { legacyValidators, readInitialize, selectsLaterEra } from "../era.js";
+import { legacyValidators, loadLegacyValidators, readInitialize, selectsLaterEra } from "../era.js";
 import type { LegacyChange, LegacyParts } from "../parts.js";
 import { LegacySession } from "../session.js";
 import { DEFAULT_SSE_RETRY_MS, type LegacyHttpOptions } from "./options.js";
@@ -189,6 +189,8 @@ export class LegacyHttp implements HttpFraming {
     let record: Awaited<ReturnType<SessionStore["load"]>>;
     try {
       record = await this.#store.load(id);
+      // A session this process never saw opened: what its initialize would have loaded, it loads now.
+      await loadLegacyValidators();
     } catch {
       return errorAnswer(503, -32000, "Service unavailable: the session store cannot be read now", undefined, {
         "retry-after": "1",
