@@ -96,7 +96,9 @@ function asRecord(value: unknown): SessionRecord | undefined {
  * request times out; an update is read again by the next request).
  */
 export class RedisSessionStore implements SessionStore {
+  /** Always true: the transport reads the record on each request and signals the other instances. */
   readonly shared = true;
+  /** This instance's name (the `instance` option, else random): in the ids of its requests to clients and of its streams. */
   readonly instance: string;
   readonly #connection: Connection;
   readonly #sub: Redis;

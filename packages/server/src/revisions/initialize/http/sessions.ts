@@ -75,7 +75,11 @@ export interface SessionStore {
   save(record: SessionRecord): void | Promise<void>;
   /** Forgets a session (it ended). */
   delete(id: string): void | Promise<void>;
-  /** Sessions whose records this process holds (`maxSessions` counts them with the live ones). */
+  /**
+   * Records this process holds: an unshared store's count, which
+   * `maxSessions` bounds with the sessions held live; a shared store may
+   * answer 0 (each instance then bounds the sessions it holds).
+   */
   readonly size: number;
   /** Shared stores: tells every other instance of `signal`. Never throws; a failure is the store's to report. */
   signal?(signal: SessionSignal): void;
@@ -86,15 +90,19 @@ export interface SessionStore {
 /** The default {@link SessionStore}: the records in a `Map` of this process. */
 export class MemorySessionStore implements SessionStore {
   readonly #records = new Map<string, SessionRecord>();
+  /** The record of `id`, at once; `undefined` when unknown or ended. */
   load(id: string): SessionRecord | undefined {
     return this.#records.get(id);
   }
+  /** Keeps `record` by its id. */
   save(record: SessionRecord): void {
     this.#records.set(record.id, record);
   }
+  /** Forgets the record of `id`. */
   delete(id: string): void {
     this.#records.delete(id);
   }
+  /** Records held. */
   get size(): number {
     return this.#records.size;
   }
