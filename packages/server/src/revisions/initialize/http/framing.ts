@@ -31,14 +31,14 @@ import type { HttpFraming } from "../../../transports/http/framing.js";
 import { statusOf } from "../../../transports/http/status.js";
 import { ChunkQueue } from "../../../transports/sse.js";
 import { initializeRefused } from "../../2026-07-28/index.js";
-import { legacyValidators, loadLegacyValidators, readInitialize, selectsLaterEra } from "../era.js";
+import { legacyValidators, readInitialize, selectsLaterEra } from "../era.js";
 import type { LegacyChange, LegacyParts } from "../parts.js";
 import { LegacySession } from "../session.js";
 import { DEFAULT_SSE_RETRY_MS, type LegacyHttpOptions } from "./options.js";
 import { endedStream, SessionStreams } from "./session-streams.js";
 import { DEFAULT_SESSION_IDLE_MS, HttpSession, type LegacyCall, SessionTable, UNINITIALIZED_SESSION_IDLE_MS } from "./session-table.js";
 import { type EventStore, MemoryEventStore, MemorySessionStore, type SessionSignal, type SessionStore } from "./sessions.js";
-import { applyRecord, recordOf, stateOf } from "./shared.js";
+import { recordOf, SharedSessions, stateOf, unavailable } from "./shared.js";
 
 /**
  * The status of an answer on a session: 200 for every JSON-RPC answer, as
@@ -60,8 +60,8 @@ export class LegacyHttp implements HttpFraming {
   readonly #streams: SessionStreams;
   readonly #idleMs: number;
   #sweep: ReturnType<typeof setInterval> | undefined;
-  /** True with a store other instances share: sessions are rebuilt from it and the instances signal each other. */
-  readonly #shared: boolean;
+  /** With a store other instances share (`SessionStore.shared`): its part of the framing. */
+  readonly #shared: SharedSessions | undefined;
   /** This instance's part of request and stream ids ("" unshared). */
   readonly #instance: string;
   #unlisten: (() => void) | undefined;
@@ -77,11 +77,18 @@ export class LegacyHttp implements HttpFraming {
     this.#parts = parts;
     this.#store = options.sessionStore ?? new MemorySessionStore();
     this.#events = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
-    this.#shared = this.#store.shared === true;
-    this.#instance = this.#shared ? `${this.#store.instance ?? globalThis.crypto.randomUUID().slice(0, 8)}-` : "";
+    const store = this.#store;
+    const shared = store.shared === true;
+    this.#instance = shared ? `${store.instance ?? globalThis.crypto.randomUUID().slice(0, 8)}-` : "";
     this.#live = new SessionTable(options.maxSessions, options.maxSessionsPerPrincipal, options.maxRequestsPerSession);
-    const relay = this.#shared ? (signal: SessionSignal) => this.#store.signal?.(signal) : undefined;
+    const relay = shared ? (signal: SessionSignal) => store.signal?.(signal) : undefined;
     this.#streams = new SessionStreams(core, this.#live, this.#events, options.sseRetryMs ?? DEFAULT_SSE_RETRY_MS, relay);
+    this.#shared = shared
+      ? new SharedSessions(store, this.#live, this.#streams, {
+          hold: (record) => this.#hold(record.id, record, record.principal),
+          end: (live) => this.end(live, false),
+        })
+      : undefined;
     this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
     this.methods = this.served ? ["GET", "DELETE"] : [];
   }
@@ -172,54 +179,13 @@ export class LegacyHttp implements HttpFraming {
     return undefined;
   }
 
-  /**
-   * The session a request names: from this process's table, or, with a
-   * shared store, from its record (which every request reads, to learn of
-   * an end or a change made on another instance), rebuilt when this process
-   * does not hold it.
-   */
+  /** The session a request names: from this process's table, or with a shared store from its record (`SharedSessions.find`). */
   #find(ex: Exchange, id: string): HttpSession | HttpAnswer | Promise<HttpSession | HttpAnswer> {
     if (!isValidSessionId(id))
       return errorAnswer(400, ErrorCode.InvalidRequest, "Bad Request: malformed Mcp-Session-Id", undefined, ex.cors);
-    if (this.#shared) return this.#fetch(ex, id);
+    if (this.#shared)
+      return this.#shared.find(ex, id).then((found) => (found instanceof HttpSession || !found ? this.#admit(ex, found) : found));
     return this.#admit(ex, this.#live.get(id));
-  }
-
-  async #fetch(ex: Exchange, id: string): Promise<HttpSession | HttpAnswer> {
-    let record: Awaited<ReturnType<SessionStore["load"]>>;
-    try {
-      record = await this.#store.load(id);
-      // A session this process never saw opened: what its initialize would have loaded, it loads now.
-      await loadLegacyValidators();
-    } catch {
-      return errorAnswer(503, -32000, "Service unavailable: the session store cannot be read now", undefined, {
-        "retry-after": "1",
-        ...ex.cors,
-      });
-    }
-    let live = this.#live.get(id);
-    if (record === undefined) {
-      // Ended elsewhere (DELETE, expiry): the copy held here ends too.
-      if (live) this.end(live, false);
-      return this.#admit(ex, undefined);
-    }
-    if (live && !live.session.closed) applyRecord(live.session, record);
-    else if (!this.#live.full) {
-      live = this.#hold(record.id, record, record.principal);
-      applyRecord(live.session, record);
-      live.saved = stateOf(live.session);
-    } else {
-      const room = this.#live.reclaim(undefined, this.#live.size);
-      if (!(room instanceof HttpSession)) {
-        return errorAnswer(503, -32000, `Server busy: ${this.#live.max} sessions open, none idle`, undefined, {
-          "retry-after": "1",
-          ...ex.cors,
-        });
-      }
-      this.end(room, false);
-      return this.#fetch(ex, id);
-    }
-    return this.#admit(ex, live);
   }
 
   #admit(ex: Exchange, live: HttpSession | undefined): HttpSession | HttpAnswer {
@@ -282,17 +248,12 @@ export class LegacyHttp implements HttpFraming {
     // Web Crypto, not node:crypto: the fetch adapter also runs on hosts without Node modules.
     const sessionId = globalThis.crypto.randomUUID();
     const live = this.#hold(sessionId, info, principal);
-    const record = recordOf(live);
     live.saved = stateOf(live.session);
     try {
-      const saving = this.#store.save(record);
-      if (saving instanceof Promise) await saving;
+      await this.#store.save(recordOf(live));
     } catch {
       this.end(live, false);
-      return errorAnswer(503, -32000, "Service unavailable: the session store cannot be written now", id, {
-        "retry-after": "1",
-        ...ex.cors,
-      });
+      return unavailable(ex, "Service unavailable: the session store cannot be written now", id);
     }
     const opening = { id, info, transport: { auth: ex.auth, assigns: ex.assigns } };
     const body = stringifyJson({ jsonrpc: "2.0", id, result: this.#parts.initializeResult(info.protocolVersion, opening) });
@@ -325,27 +286,23 @@ export class LegacyHttp implements HttpFraming {
     if (this.#live.size === 1) {
       this.#parts.watchers.add(this.#watch);
       this.#parts.closers.add(this.#close);
-      this.#unlisten = this.#store.listen?.((signal) => this.#signalled(signal));
+      const shared = this.#shared;
+      if (shared) this.#unlisten = this.#store.listen?.((signal) => shared.signalled(signal));
       this.#startSweep();
     }
     return held;
-  }
-
-  /** A response POSTed on `live`: settles its request here, or, with a shared store, on the instance that sent it. */
-  #settle(live: HttpSession, response: JsonObject): void {
-    if (this.#shared && !live.session.waitsFor(response.id)) {
-      this.#store.signal?.({ kind: "answer", session: live.session.id, message: response });
-    } else live.session.settle(response);
   }
 
   /** A notification or response (or a batch of responses) POSTed on a session: 202, after acting on it. */
   received(ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
     const live = ex.session as HttpSession;
     const inbound = ex.inbound!;
+    // With a shared store, an answer to a request waiting on another instance goes there.
+    const settle = (r: JsonObject) => (this.#shared ? this.#shared.settle(live, r) : live.session.settle(r));
     if (inbound.kind === "response") {
-      this.#settle(live, inbound as unknown as JsonObject);
+      settle(inbound as unknown as JsonObject);
     } else if (inbound.kind === "responses") {
-      for (const response of inbound.responses) this.#settle(live, response as unknown as JsonObject);
+      for (const response of inbound.responses) settle(response as unknown as JsonObject);
     } else if (inbound.kind === "notification") {
       const { method, params } = inbound;
       if (method === Method.NotificationsInitialized) live.session.markInitialized();
@@ -359,30 +316,8 @@ export class LegacyHttp implements HttpFraming {
       // Any other notification (and one before initialized) is dropped: it has no answer.
     }
     this.#live.touch(live); // the handshake may have completed
-    return this.#saved(live, { status: 202, headers: { ...ex.cors }, body: "" });
-  }
-
-  /**
-   * `answer`, once a change of the session's state (the handshake, the log
-   * level, the subscriptions) is in a shared store and told to the other
-   * instances; at once when nothing changed or the store is this process's.
-   */
-  #saved(live: HttpSession, answer: HttpAnswer): HttpAnswer | Promise<HttpAnswer> {
-    if (!this.#shared || live.session.closed) return answer;
-    const state = stateOf(live.session);
-    if (state === live.saved) return answer;
-    live.saved = state;
-    const record = recordOf(live);
-    return Promise.resolve(this.#store.save(record)).then(
-      () => {
-        this.#store.signal?.({ kind: "update", session: record.id, record });
-        return answer;
-      },
-      () => {
-        live.saved = "";
-        return answer;
-      },
-    );
+    const answer = { status: 202, headers: { ...ex.cors }, body: "" };
+    return this.#shared ? this.#shared.saved(live, answer) : answer;
   }
 
   /**
@@ -477,9 +412,10 @@ export class LegacyHttp implements HttpFraming {
         resolveAnswer = resolve;
       },
     );
-    if (!this.#shared) return answer;
+    const shared = this.#shared;
+    if (!shared) return answer;
     // A request that changed the session (logging/setLevel, resources/subscribe) is answered once the store has it.
-    return answer instanceof Promise ? answer.then((a) => this.#saved(live, a)) : this.#saved(live, answer);
+    return answer instanceof Promise ? answer.then((a) => shared.saved(live, a)) : shared.saved(live, answer);
   }
 
   /**
@@ -516,20 +452,6 @@ export class LegacyHttp implements HttpFraming {
   /** Ends every session (the server is closing); with a shared store, only this process's copies, the other instances serve on. */
   closeAll(): void {
     for (const live of [...this.#live.values()]) this.end(live, !this.#shared);
-  }
-
-  /** What another instance sharing the store tells of a session this process may hold. */
-  #signalled(signal: SessionSignal): void {
-    const live = this.#live.get(signal.session);
-    if (!live || live.session.closed) return;
-    if (signal.kind === "answer") {
-      if (live.session.waitsFor(signal.message.id)) live.session.settle(signal.message);
-    } else if (signal.kind === "event") this.#streams.deliver(live, signal.stream, signal.id, signal.message);
-    else if (signal.kind === "end") this.end(live, false);
-    else {
-      applyRecord(live.session, signal.record);
-      live.saved = stateOf(live.session);
-    }
   }
 
   // -------------------------------------------------------------------------

@@ -1,12 +1,130 @@
 /**
- * A session as data (internal): the record a shared {@link SessionStore}
- * keeps of a live session, and the way back, so that an instance that does
- * not hold a session serves it from its record (spec 2025-11-25:
- * basic/transports, "Session Management": the id is all a request carries).
+ * The framing's part with a shared {@link SessionStore} (internal): a
+ * session as data (the record the store keeps of a live session, and the
+ * way back), so that an instance that does not hold a session serves it
+ * from its record (spec 2025-11-25: basic/transports, "Session Management":
+ * the id is all a request carries), and the signals the instances exchange
+ * about the live parts only one of them holds.
  */
+import type { RequestId } from "@x/jsonrpc";
+import type { JsonObject } from "../../../objects.js";
+import { errorAnswer } from "../../../transports/http/answers.js";
+import type { Exchange, HttpAnswer } from "../../../transports/http/exchange.js";
+import { loadLegacyValidators } from "../era.js";
 import type { LegacySession } from "../session.js";
-import type { HttpSession } from "./session-table.js";
-import type { SessionRecord } from "./sessions.js";
+import type { SessionStreams } from "./session-streams.js";
+import { HttpSession, type SessionTable } from "./session-table.js";
+import type { SessionRecord, SessionSignal, SessionStore } from "./sessions.js";
+
+/** What the framing does for {@link SharedSessions}: hold a copy of a session, let go of one (only here). */
+export interface SharedHost {
+  hold(record: SessionRecord): HttpSession;
+  end(live: HttpSession): void;
+}
+
+/** 503 with `Retry-After: 1`: the store cannot be reached, or no session may be let go of to make room. */
+export const unavailable = (ex: Exchange, message: string, id?: RequestId): HttpAnswer =>
+  errorAnswer(503, -32000, message, id, { "retry-after": "1", ...ex.cors });
+
+/** The sessions of one transport core kept in a shared store. */
+export class SharedSessions {
+  readonly #store: SessionStore;
+  readonly #table: SessionTable;
+  readonly #streams: SessionStreams;
+  readonly #host: SharedHost;
+
+  constructor(store: SessionStore, table: SessionTable, streams: SessionStreams, host: SharedHost) {
+    this.#store = store;
+    this.#table = table;
+    this.#streams = streams;
+    this.#host = host;
+  }
+
+  /**
+   * The session `id` names, its copy here brought in line with its record
+   * (read on every request: an end or a change made elsewhere is seen), or
+   * rebuilt from it; `undefined` when it has no record (its copy here, if
+   * any, ends); 503 when the store cannot be read or the table is full of
+   * sessions that may not be let go of.
+   */
+  async find(ex: Exchange, id: string): Promise<HttpSession | HttpAnswer | undefined> {
+    let record: SessionRecord | undefined;
+    try {
+      record = await this.#store.load(id);
+      // A session this process never saw opened: what its initialize would have loaded, it loads now.
+      await loadLegacyValidators();
+    } catch {
+      return unavailable(ex, "Service unavailable: the session store cannot be read now");
+    }
+    // Bounded: each turn lets go of one copy held here.
+    for (let turn = 0; turn <= this.#table.max; turn++) {
+      const live = this.#table.get(id);
+      if (record === undefined) {
+        if (live) this.#host.end(live);
+        return undefined;
+      }
+      if (live && !live.session.closed) {
+        applyRecord(live.session, record);
+        live.saved = stateOf(live.session);
+        return live;
+      }
+      if (!this.#table.full) {
+        const held = this.#host.hold(record);
+        applyRecord(held.session, record);
+        held.saved = stateOf(held.session);
+        return held;
+      }
+      const room = this.#table.reclaim(undefined, this.#table.size);
+      if (!(room instanceof HttpSession)) break;
+      this.#host.end(room);
+    }
+    return unavailable(ex, `Server busy: ${this.#table.max} sessions open, none idle`);
+  }
+
+  /**
+   * `answer`, once a change of the session's state (the handshake, the log
+   * level, the subscriptions) is in the store and told to the other
+   * instances; at once when nothing changed.
+   */
+  saved(live: HttpSession, answer: HttpAnswer): HttpAnswer | Promise<HttpAnswer> {
+    if (live.session.closed) return answer;
+    const state = stateOf(live.session);
+    if (state === live.saved) return answer;
+    live.saved = state;
+    const record = recordOf(live);
+    return Promise.resolve(this.#store.save(record)).then(
+      () => {
+        this.#store.signal?.({ kind: "update", session: record.id, record });
+        return answer;
+      },
+      () => {
+        // Not saved: the next request that changes the session tries again.
+        live.saved = "";
+        return answer;
+      },
+    );
+  }
+
+  /** A response POSTed on `live`: settles its request when it waits here, else goes to the instance where it does. */
+  settle(live: HttpSession, response: JsonObject): void {
+    if (live.session.waitsFor(response.id)) live.session.settle(response);
+    else this.#store.signal?.({ kind: "answer", session: live.session.id, message: response });
+  }
+
+  /** What another instance tells of a session this process may hold. */
+  signalled(signal: SessionSignal): void {
+    const live = this.#table.get(signal.session);
+    if (!live || live.session.closed) return;
+    if (signal.kind === "answer") {
+      if (live.session.waitsFor(signal.message.id)) live.session.settle(signal.message);
+    } else if (signal.kind === "event") this.#streams.deliver(live, signal.stream, signal.id, signal.message);
+    else if (signal.kind === "end") this.#host.end(live);
+    else {
+      applyRecord(live.session, signal.record);
+      live.saved = stateOf(live.session);
+    }
+  }
+}
 
 /** The record of a live session. */
 export function recordOf(live: HttpSession): SessionRecord {
