@@ -119,12 +119,18 @@ export class RedisSessionStore implements SessionStore {
     this.#prefix = prefixOf(options);
     this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     this.#connection = connectionOf(options, "RedisSessionStore");
-    this.#sub = this.#connection.redis.duplicate({ ...OWN_CONNECTION_OPTIONS, lazyConnect: true });
+    this.#sub = this.#connection.redis.duplicate({ ...OWN_CONNECTION_OPTIONS, autoResubscribe: false, lazyConnect: true });
     this.#watch = new OutageWatch("session store", options.onError ?? reportToStderr);
     this.#watch.watch(this.#connection.redis);
     this.#watch.watch(this.#sub);
     this.#sub.on("message", (_channel: string, text: string) => this.#deliver(text));
-    // ioredis subscribes again by itself after a reconnection (the channel is fixed and always wanted).
+    // Subscribes again on each new connection itself (ioredis' autoResubscribe fails as an unhandled rejection).
+    this.#sub.on("ready", () => {
+      if (!this.#subscribed || this.#closed) return;
+      this.#sub.subscribe(this.channel).catch((error: unknown) => {
+        this.#watch.report(new Error(`session store: could not subscribe again to ${this.channel}: ${String(error)}`, { cause: error }));
+      });
+    });
     if (this.#connection.owned) this.#connection.redis.connect().catch(() => {});
   }
 
