@@ -40,13 +40,8 @@ function importsOf(text) {
   for (const match of text.matchAll(statement)) {
     const clause = match[3].trim();
     const braces = /^\{([^}]*)\}$/.exec(clause);
-    const allTypes =
-      braces !== null &&
-      braces[1]
-        .split(",")
-        .map((part) => part.trim())
-        .filter(Boolean)
-        .every((part) => part.startsWith("type "));
+    const parts = braces ? braces[1].split(",").map((part) => part.trim()) : [];
+    const allTypes = braces !== null && parts.filter(Boolean).every((part) => part.startsWith("type "));
     note(match[4], match[2] !== undefined || allTypes);
   }
   for (const match of text.matchAll(/\bimport\s*["'](@x\/[^"']+)["']/g)) note(match[1], false);
