@@ -19,6 +19,7 @@ import { errorOutcome, type Outcome } from "../../dispatch.js";
 import { ClientRequestError, McpError } from "../../errors.js";
 import { asParsed } from "../../numbers.js";
 import { isObject, type JsonObject } from "../../objects.js";
+import { loadVersionTables, versionTable } from "./versions/index.js";
 
 type Validators = typeof import("./validators.js");
 let V: Validators | undefined;
@@ -65,7 +66,7 @@ export async function readInitialize(params: JsonObject, served: readonly string
       `Invalid params: initialize params of ${size} characters exceed the ${MAX_INITIALIZE_PARAMS_CHARS} a session keeps`,
     );
   }
-  const v = await loadLegacyValidators();
+  const [v] = await Promise.all([loadLegacyValidators(), loadVersionTables()]);
   if (!v.InitializeRequestParams(params)) {
     throw new McpError(ErrorCode.InvalidParams, "Invalid params: initialize needs protocolVersion, capabilities and clientInfo", {
       problems: (v.InitializeRequestParams.errors ?? []).slice(0, 5).map((e) => `${e.path || "params"} ${e.message}`),
@@ -81,7 +82,8 @@ export async function readInitialize(params: JsonObject, served: readonly string
 /**
  * The era's capabilities from what is registered: the members 2025-11-25
  * knows, as the 2026-07-28 features built them, and `tasks` (the
- * revision's own, built by `tasks/legacy.ts`) when given.
+ * revision's own, built by `tasks/legacy.ts`) when given. An earlier
+ * version gets those of them it defines ({@link initializeResult}).
  */
 export function legacyCapabilities(caps: ServerCapabilities, tasks?: LegacyCapabilities["tasks"]): LegacyCapabilities {
   const out: LegacyCapabilities = {};
@@ -94,7 +96,12 @@ export function legacyCapabilities(caps: ServerCapabilities, tasks?: LegacyCapab
   return out;
 }
 
-/** The `InitializeResult`: the negotiated version, the capabilities, who the server is, its instructions. */
+/**
+ * The `InitializeResult`: the negotiated version, the capabilities, who the
+ * server is, its instructions; reduced to what that version defines (no
+ * `tasks` before 2025-11-25, no `completions` in 2024-11-05, no icons or
+ * title in a server info that predates them).
+ */
 export function initializeResult(
   protocolVersion: string,
   caps: ServerCapabilities,
@@ -108,7 +115,7 @@ export function initializeResult(
     serverInfo: serverInfo as InitializeResult["serverInfo"],
   };
   if (instructions !== undefined) result.instructions = instructions;
-  return result;
+  return versionTable(protocolVersion).initializeResult(result);
 }
 
 /** The era's versions among `versions` (a server's `protocolVersions`), newest first. */
