@@ -10,11 +10,12 @@ import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import { errorOutcome, type Inbound, type InboundRequest, internalErrorOutcome, type Outcome, responseText } from "../dispatch.js";
 import { isProtocolError, SERVER_BUSY } from "../errors.js";
 import { earlierPingId, earlierRequestId, initializeRefused, legacyValidators, readInitialize } from "../revisions/initialize/era.js";
+import { batchRefusal, batchText, takesBatches } from "../revisions/initialize/batch.js";
 import { LegacySession } from "../revisions/initialize/session.js";
 import type { JsonObject } from "../objects.js";
 import { answerNow, type McpServer, partsOf } from "../server.js";
 import { Call } from "./call.js";
-import { decodeMessage, inspectDecoded, readMessage } from "./messages.js";
+import { decodeMessage, inspectDecoded, isRequestBatch, readMessage } from "./messages.js";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -145,8 +146,13 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       (atTurnEnd ?? setImmediate)(flush);
     }
   };
+  /** An answer's text as a line of its own; none when there is no answer. */
+  const writeAnswer = (text: string | undefined): void => {
+    if (text !== undefined) writeText(text);
+  };
 
-  const serve = (inbound: InboundRequest, call: Call): void => {
+  /** `reply`: where the answer's text goes (a batch collects it; `undefined` when none is sent); default: a line of its own. */
+  const serve = (inbound: InboundRequest, call: Call, reply?: (text: string | undefined) => void): void => {
     running++;
     call.notify = (notification: unknown) => {
       if (call.done || call.aborted) return false;
@@ -167,21 +173,21 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       // than the rest of the transport's work for it).
       inFlight.set(inbound.id, call);
       outcome.then(
-        (o) => answered(inbound, call, o),
+        (o) => answered(inbound, call, o, reply),
         (error) => {
           // answerNow never rejects; should it, the request still gets an answer.
           errors.write(`mcp stdio: unexpected failure: ${String(error)}\n`);
-          answered(inbound, call, internalErrorOutcome(inbound.id));
+          answered(inbound, call, internalErrorOutcome(inbound.id), reply);
         },
       );
     } else {
-      answered(inbound, call, outcome);
+      answered(inbound, call, outcome, reply);
     }
   };
 
-  const answered = (inbound: InboundRequest, call: Call, outcome: Outcome | undefined): void => {
+  const answered = (inbound: InboundRequest, call: Call, outcome: Outcome | undefined, reply = writeAnswer): void => {
     call.done = true;
-    if (outcome?.response && !call.aborted) writeText(responseText(outcome));
+    reply(outcome?.response && !call.aborted ? responseText(outcome) : undefined);
     if (inFlight.size > 0 && inFlight.get(inbound.id) === call) inFlight.delete(inbound.id);
     if (--running === 0) onIdle?.();
   };
@@ -293,37 +299,79 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
         return;
       }
       inbound = decoded.ok ? inspectDecoded(server, decoded, session, undefined) : decoded.inbound;
+    } else if (takesBatches(session)) {
+      // A session of 2025-03-26 takes batches: each member is read as a line of its own would be.
+      const decoded = decodeMessage(line, maxDepth, "the line", undefined, true);
+      if (decoded.ok && isRequestBatch(decoded.value)) {
+        batch(decoded.value, decoded.lossless);
+        return;
+      }
+      inbound = decoded.ok ? inspectDecoded(server, decoded, session, undefined) : decoded.inbound;
     } else inbound = readMessage(server, line, maxDepth, "the line", session, undefined);
+    handle(inbound, writeAnswer);
+  };
+
+  /**
+   * Acts on one message and answers it through `reply`, called exactly once:
+   * with the answer's text, or `undefined` when there is none (a
+   * notification, a response, a request cancelled).
+   */
+  const handle = (inbound: Inbound, reply: (text: string | undefined) => void): void => {
     if (inbound.kind === "error") {
-      write(inbound.outcome.response);
+      reply(stringifyJson(inbound.outcome.response));
       return;
     }
     if (inbound.kind === "initialize") {
       initialize(inbound.id, inbound.params);
+      reply(undefined);
+      return;
+    }
+    if (inbound.kind === "request") {
+      if (era === undefined && inbound.method !== Method.ServerDiscover) era = "2026";
+      serve(inbound, new Call(), reply);
       return;
     }
     // A JSON-RPC response answers nothing this server asked, unless the session asked it;
     // a malformed one answers nothing at all (both reported by `inspect`, never answered).
-    if (inbound.kind === "response") {
-      session?.settle(inbound as unknown as JsonObject);
-      return;
-    }
-    if (inbound.kind === "responses") {
-      for (const response of inbound.responses) session?.settle(response as unknown as JsonObject);
-      return;
-    }
-    if (inbound.kind === "invalid-response") return;
-    if (inbound.kind === "notification") {
+    if (inbound.kind === "response") session?.settle(inbound as unknown as JsonObject);
+    else if (inbound.kind === "responses") for (const response of inbound.responses) session?.settle(response as unknown as JsonObject);
+    else if (inbound.kind === "notification") {
       if (session && inbound.method === "notifications/initialized") session.markInitialized();
-      else if (inbound.method === Method.NotificationsCancelled) {
-        if (session && !legacyValidators().CancelledNotificationParams(inbound.params)) return;
-        const id = inbound.params.requestId;
-        inFlight.get(id)?.abort();
+      else if (
+        inbound.method === Method.NotificationsCancelled &&
+        (!session || legacyValidators().CancelledNotificationParams(inbound.params))
+      ) {
+        inFlight.get(inbound.params.requestId)?.abort();
       }
+    }
+    reply(undefined);
+  };
+
+  /**
+   * A batch on a session of 2025-03-26 (`revisions/initialize/batch.ts`):
+   * each member handled as a line of its own, the answers of its requests
+   * written as one array line once all are in; none when it holds only
+   * notifications and responses. Refused whole (-32600) when empty or too long.
+   */
+  const batch = (members: unknown[], lossless: boolean): void => {
+    const refused = batchRefusal(members, session);
+    if (refused !== undefined) {
+      write(errorResponse(undefined, refused.code, refused.message));
       return;
     }
-    if (era === undefined && inbound.method !== Method.ServerDiscover) era = "2026";
-    serve(inbound, new Call());
+    const texts: string[] = [];
+    let waiting = 1;
+    const reply = (text: string | undefined): void => {
+      if (text !== undefined) texts.push(text);
+      if (--waiting > 0) return;
+      const all = batchText(texts);
+      if (all !== undefined) writeText(all);
+    };
+    for (const member of members) {
+      waiting++;
+      handle(inspectDecoded(server, { ok: true, value: member, lossless }, session, undefined), reply);
+    }
+    reply(undefined);
   };
 
   return new Promise<void>((resolve) => {

@@ -33,11 +33,12 @@ import type { JsonObject } from "../../objects.js";
 import { answerNow, type McpServer, partsOf } from "../../server.js";
 import { publishRequestRejected, rejectionsObserved } from "../../telemetry.js";
 import { Call, CallList, type ClientWatcher } from "../call.js";
-import { type Decoded, decodeMessage, inspectDecoded } from "../messages.js";
+import { type Decoded, decodeMessage, inspectDecoded, isRequestBatch } from "../messages.js";
 import { ChunkQueue, KeepAlive, sseEvent, sseEventOf } from "../sse.js";
 import { type AuthInfo, missingScopes, withTokenDigest } from "../../authorization.js";
 import { type AuthOptions, type AuthSettings, authSettings, bearerToken, challenge, queryHasToken } from "./auth.js";
 import { type HttpSession, LegacyHttp, type LegacyHttpOptions } from "./legacy.js";
+import { answerBatch } from "./legacy-batch.js";
 import { acceptable, hostName, isJsonMediaType, isLoopbackOrigin, LOOPBACK_HOSTS, pathOf } from "./header-rules.js";
 import { statusOf } from "./status.js";
 
@@ -71,10 +72,11 @@ const LADDER: readonly Stage[] = [
   READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); past maxBodyBytesInFlight: 503; unreadable: 400, -32700;
   //                 not all there within bodyTimeoutMs: 408, -32600
   //                 (node: a body a framework already read is taken from it, or refused at once with 400, -32700, never waited for)
-  decode, //         5, 6. not UTF-8 JSON, too deep, a batch: 400 (-32700, -32600), before any handler
+  decode, //         5, 6. not UTF-8 JSON, too deep, a batch on no session: 400 (-32700, -32600), before any handler
   sessionHeader, //  initialize era, once the message is known: a request carrying the 2026-07-28 envelope ignores Mcp-Session-Id (the dual-era rule);
   //                 any other message naming a session: unknown or ended 404; malformed or MCP-Protocol-Version unsupported 400
-  message, //        6, 8. not one request, bad _meta: 400, before any handler; an initialize-era request without its session: 400
+  message, //        6, 8. not one request, bad _meta: 400, before any handler; an initialize-era request without its session: 400;
+  //                 a batch: on a 2025-03-26 session each member climbs on from here (legacy-batch.ts), else 400, -32600
   notification, //   7. a notification or a well-formed JSON-RPC response: 202 with an empty body, as neither has an answer (on a session: acted on first);
   //                 a malformed response (both result and error, an error that is no object...): 400, -32600 without id
   headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020 (proxies route on them)
@@ -89,12 +91,14 @@ const LADDER: readonly Stage[] = [
  * passes the request on. What a stage learns for later ones it leaves on the
  * exchange (no object per request for it).
  */
-type Stage = ((core: Core, ex: Exchange) => HttpAnswer | undefined) | typeof READ_BODY | typeof VERIFY_TOKEN;
+type Stage = ((core: Core, ex: Exchange) => HttpAnswer | Promise<HttpAnswer> | undefined) | typeof READ_BODY | typeof VERIFY_TOKEN;
 
 /** The first stage after the body read. */
 const AFTER_BODY = LADDER.indexOf(READ_BODY) + 1;
 /** The first stage after the token check. */
 const AFTER_TOKEN = LADDER.indexOf(VERIFY_TOKEN) + 1;
+/** Where each member of a batch climbs on from. */
+const AT_MESSAGE = LADDER.indexOf(message);
 
 /** CORS for browser clients (off unless configured). */
 export interface CorsOptions {
@@ -760,7 +764,9 @@ export function bodyTimeoutOf(options: HttpTransportOptions): number {
 }
 
 function decode(core: Core, ex: Exchange): HttpAnswer | undefined {
-  const decoded = decodeMessage(ex.bytes!, core.maxDepth, "the body", statusOf);
+  // A batch naming a session is read: `message` answers or refuses it once the session is known.
+  const batches = core.legacy.served && ex.header("mcp-session-id") !== undefined;
+  const decoded = decodeMessage(ex.bytes!, core.maxDepth, "the body", statusOf, batches);
   // The bytes are not needed past here; an SSE call may hold the exchange for long.
   ex.bytes = undefined;
   if (!decoded.ok) return refusal(ex, decoded.inbound);
@@ -773,7 +779,8 @@ function sessionHeader(core: Core, ex: Exchange): HttpAnswer | undefined {
   return core.legacy.sessionHeader(ex);
 }
 
-function message(core: Core, ex: Exchange): HttpAnswer | undefined {
+function message(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> | undefined {
+  if (isRequestBatch(ex.decoded!.value)) return answerBatch(ex, (member) => climb(core, member, AT_MESSAGE));
   const inbound = inspectDecoded(core.server, ex.decoded!, ex.legacy?.session, statusOf);
   ex.decoded = undefined;
   if (ex.legacyHint && ex.legacy === undefined && inbound.kind !== "request" && inbound.kind !== "initialize") {
