@@ -106,6 +106,7 @@ export {
   LegacySession,
   MAX_PENDING_CLIENT_REQUESTS,
 } from "./revisions/initialize/session.js";
+export { MAX_BATCH_MESSAGES } from "./revisions/initialize/batch.js";
 export { type ListenOptions, listen, type RunningHttpServer } from "./transports/http/listen.js";
 export { createNodeHandler, type NodeHandler, type NodeHandlerOptions } from "./transports/http/node.js";
 export {
