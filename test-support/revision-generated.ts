@@ -129,6 +129,8 @@ export async function describeGeneratedFiles(pkg: RevisionPackage, validators: R
       expect(text).toContain(`@module @x/${pin.package}/members`);
       const members = (await import(pathToFileURL(join(generatedDir, "members.ts")).href)) as {
         definitions: Record<string, unknown>;
+        serverDefinitions: Record<string, unknown>;
+        clientDefinitions: Record<string, unknown>;
         requests: Record<string, { request: string; result: string }>;
         notifications: Record<string, string>;
         clientRequests: string[];
@@ -153,6 +155,22 @@ export async function describeGeneratedFiles(pkg: RevisionPackage, validators: R
       expect(members.definitions.CallToolResult).toMatchObject({ r: ["content"] });
       expect(members.definitions.CallToolResult).not.toHaveProperty("x");
       expect(members.definitions.Result).toMatchObject({ x: 0 });
+      // Each side's definitions are the same shapes, closed under reference, and hold what that side sends.
+      for (const side of [members.serverDefinitions, members.clientDefinitions]) {
+        for (const [name, shape] of Object.entries(side)) {
+          expect(shape).toBe(members.definitions[name]);
+          for (const ref of JSON.stringify(shape).match(/"[A-Z][A-Za-z0-9]*"/g) ?? []) {
+            if (names.has(JSON.parse(ref))) expect(side, `${name} refers to ${ref}`).toHaveProperty(JSON.parse(ref));
+          }
+        }
+      }
+      expect(Object.keys(members.serverDefinitions)).toEqual(
+        expect.arrayContaining(["CallToolResult", "InitializeResult", "ListToolsResult"]),
+      );
+      expect(Object.keys(members.clientDefinitions)).toEqual(
+        expect.arrayContaining(["CallToolRequest", "InitializeRequest", "ListRootsResult"]),
+      );
+      expect(members.serverDefinitions).not.toHaveProperty("CallToolRequest");
     });
 
     it("schemas.js keeps the schema's dialect and points at $defs", () => {

@@ -75,11 +75,52 @@ function shapeOf(schema, where) {
   return 0;
 }
 
+/** The names of `roots` and of every definition they reach, sorted. */
+function reaching(definitions, roots) {
+  const seen = new Set();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const name = stack.pop();
+    if (seen.has(name) || !Object.hasOwn(definitions, name)) continue;
+    seen.add(name);
+    const walk = (shape) => {
+      if (typeof shape === "string") stack.push(shape);
+      else if (Array.isArray(shape)) shape.forEach(walk);
+      else if (isObject(shape)) for (const [key, value] of Object.entries(shape)) if (key !== "c" && key !== "e") walk(value);
+    };
+    walk(definitions[name]);
+  }
+  return [...seen].sort();
+}
+
+/**
+ * The definitions of what one side sends: its requests and notifications,
+ * the results of the other side's requests (and the other members of its
+ * result union), and all they reach.
+ */
+function sentBy(definitions, table, side) {
+  const other = side === "server" ? "client" : "server";
+  const direction = (kind, who) => table.directions.find((d) => d.kind === kind && d.sender === who)?.methods ?? [];
+  const byMethod = (kind) => new Map((kind === "requests" ? table.requests : table.notifications).map((e) => [e.method, e]));
+  const requests = byMethod("requests");
+  const notifications = byMethod("notifications");
+  const roots = [
+    ...direction("requests", side).map((m) => requests.get(m).name),
+    ...direction("notifications", side).map((m) => notifications.get(m).name),
+    ...direction("requests", other).flatMap((m) => requests.get(m).response),
+  ];
+  const union = definitions[side === "server" ? "ServerResult" : "ClientResult"];
+  if (isObject(union) && Array.isArray(union.u)) roots.push(...union.u.filter((u) => typeof u === "string"));
+  return reaching(definitions, roots);
+}
+
 /**
  * The member lists of a revision: `defs` is the strict form's `$defs`
  * (`strictDefinitions(...).defs`), `table` the method table
- * (`methodTable(schema)`). Returns `{ definitions, requests, notifications,
- * directions, serverResults }`, every name sorted.
+ * (`methodTable(schema)`). Returns `{ definitions, sent: { server, client },
+ * requests, notifications, directions, serverResults }`, every name sorted:
+ * `sent.server` names the definitions of what the server sends (see
+ * `sentBy`), `sent.client` those of what the client sends.
  */
 export function memberLists(defs, table) {
   const definitions = {};
@@ -92,5 +133,6 @@ export function memberLists(defs, table) {
   for (const d of table.directions) directions[d.alias] = d.methods ?? [];
   const union = definitions.ServerResult;
   const serverResults = isObject(union) && Array.isArray(union.u) ? union.u.filter((s) => typeof s === "string") : [];
-  return { definitions, requests, notifications, directions, serverResults };
+  const sent = { server: sentBy(definitions, table, "server"), client: sentBy(definitions, table, "client") };
+  return { definitions, sent, requests, notifications, directions, serverResults };
 }

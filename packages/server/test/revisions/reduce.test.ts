@@ -117,14 +117,6 @@ describe("what a session of a version is sent", () => {
     expect(v2411.request("roots/list", {})).toEqual({});
   });
 
-  it("capabilities a client declared past its version are not the server's to use", () => {
-    expect(v2503.clientCapabilities({ elicitation: {}, sampling: {}, roots: { listChanged: true } })).toEqual({
-      sampling: {},
-      roots: { listChanged: true },
-    });
-    expect(v2506.clientCapabilities({ elicitation: { url: {} } })).toEqual({ elicitation: { url: {} } });
-  });
-
   it("a method the version lacks is not the client's to call", () => {
     expect(v2511.hasClientRequest("tasks/get")).toBe(true);
     expect(v2506.hasClientRequest("tasks/get")).toBe(false);

@@ -60,7 +60,7 @@ export class LegacySession implements Binding {
    * @internal
    */
   readonly table: VersionTable;
-  /** What the client declared in `initialize`, reduced to the capabilities its version defines. */
+  /** What the client declared in `initialize`. */
   readonly clientCapabilities: ClientCapabilities;
   /** The client's `clientInfo` from `initialize`. */
   readonly clientInfo: Implementation | undefined;
@@ -108,7 +108,7 @@ export class LegacySession implements Binding {
     this.id = id;
     this.protocolVersion = init.protocolVersion;
     this.table = versionTable(init.protocolVersion);
-    this.clientCapabilities = this.table.clientCapabilities(init.clientCapabilities);
+    this.clientCapabilities = init.clientCapabilities;
     this.clientInfo = init.clientInfo;
     this.#link = link;
     this.requestTimeoutMs = requestTimeoutMs;

@@ -6,10 +6,21 @@
  * (spec 2025-11-25: client/elicitation, "URL Mode"); 2026-07-28 has none.
  */
 import { PROTOCOL_VERSION } from "@x/mcp-v2511/constants";
-import * as members from "@x/mcp-v2511/members";
+import {
+  clientRequests,
+  notifications,
+  requests,
+  serverDefinitions,
+  serverNotifications,
+  serverRequests,
+  serverResults,
+} from "@x/mcp-v2511/members";
 import { BATCHES } from "@x/mcp-v2511/wire";
 import type { JsonObject } from "../../../objects.js";
 import { VersionTable } from "./table.js";
+
+// Named, not the namespace: a bundle then keeps only these (the server's side of the lists).
+const MEMBERS = { serverDefinitions, requests, notifications, clientRequests, serverRequests, serverNotifications, serverResults };
 
 function withElicitationId(method: string, params: JsonObject): JsonObject {
   if (method !== "elicitation/create" || params.mode !== "url" || params.elicitationId !== undefined) return params;
@@ -18,4 +29,4 @@ function withElicitationId(method: string, params: JsonObject): JsonObject {
 }
 
 /** The table of 2025-11-25. */
-export const v2511 = new VersionTable(PROTOCOL_VERSION, members, BATCHES, withElicitationId);
+export const v2511 = new VersionTable(PROTOCOL_VERSION, MEMBERS, BATCHES, withElicitationId);

@@ -12,9 +12,9 @@ import type { Shape } from "@x/mcp-v2511/members";
 import { isObject, type JsonObject } from "../../../objects.js";
 import { type Definitions, fitsSurface, type Reduced, reduce, requiresMembers } from "./reduce.js";
 
-/** What a version's generated package gives its table (`@x/mcp-v*\/members`). */
+/** What a version's generated package gives its table (`@x/mcp-v*\/members`): the definitions of what the server sends, and the method lists. */
 export interface MemberLists {
-  readonly definitions: Definitions;
+  readonly serverDefinitions: Definitions;
   readonly requests: { readonly [method: string]: { readonly request: string; readonly result: string } };
   readonly notifications: { readonly [method: string]: string };
   readonly clientRequests: readonly string[];
@@ -66,7 +66,7 @@ export class VersionTable {
    * which a `tools/call` with `task` answers).
    */
   result(method: string, result: JsonObject): JsonObject {
-    const defs = this.#members.definitions;
+    const defs = this.#members.serverDefinitions;
     const own = this.#members.requests[method]?.result;
     if (own === undefined) return result;
     let shape: Shape | undefined = own;
@@ -88,15 +88,6 @@ export class VersionTable {
   }
 
   /**
-   * The capabilities a client declared, reduced to this version's
-   * `ClientCapabilities`: a capability the version does not define (an
-   * `elicitation` declared on 2025-03-26) is not one the server may use.
-   */
-  clientCapabilities<T extends object>(capabilities: T): T {
-    return reduce<T>(capabilities, "ClientCapabilities", this.#members.definitions).value;
-  }
-
-  /**
    * A notification the server sends, reduced to this version; `undefined`
    * when the version has no such notification (it is then never sent).
    */
@@ -104,7 +95,7 @@ export class VersionTable {
     if (!this.#serverNotifications.has(method)) return undefined;
     const shape = this.#paramsShape(this.#members.notifications[method]);
     if (shape === undefined || params === undefined) return params ?? {};
-    return reduce<JsonObject>(params, shape, this.#members.definitions).value;
+    return reduce<JsonObject>(params, shape, this.#members.serverDefinitions).value;
   }
 
   /**
@@ -118,14 +109,14 @@ export class VersionTable {
     const ruled = this.#requestRule === undefined ? params : this.#requestRule(method, params);
     const shape = this.#paramsShape(this.#members.requests[method]?.request);
     if (shape === undefined) return ruled;
-    const reduced: Reduced<JsonObject> = reduce(ruled, shape, this.#members.definitions);
+    const reduced: Reduced<JsonObject> = reduce(ruled, shape, this.#members.serverDefinitions);
     return reduced.fits ? reduced.value : undefined;
   }
 
   /** The shape of the `params` member of definition `name` (a request or notification). */
   #paramsShape(name: string | undefined): Shape | undefined {
     if (name === undefined) return undefined;
-    const def = this.#members.definitions[name];
+    const def = this.#members.serverDefinitions[name];
     return isObject(def) && "p" in def ? def.p.params : undefined;
   }
 }
