@@ -72,11 +72,11 @@ const LADDER: readonly Stage[] = [
   READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); past maxBodyBytesInFlight: 503; unreadable: 400, -32700;
   //                 not all there within bodyTimeoutMs: 408, -32600
   //                 (node: a body a framework already read is taken from it, or refused at once with 400, -32700, never waited for)
-  decode, //         5, 6. not UTF-8 JSON, too deep, a batch on no session: 400 (-32700, -32600), before any handler
+  decode, //         5, 6. not UTF-8 JSON, too deep (a batch too, where the initialize era is not served): 400 (-32700, -32600), before any handler
   sessionHeader, //  initialize era, once the message is known: a request carrying the 2026-07-28 envelope ignores Mcp-Session-Id (the dual-era rule);
   //                 any other message naming a session: unknown or ended 404; malformed or MCP-Protocol-Version unsupported 400
   message, //        6, 8. not one request, bad _meta: 400, before any handler; an initialize-era request without its session: 400;
-  //                 a batch: on a 2025-03-26 session each member climbs on from here (legacy-batch.ts), else 400, -32600
+  //                 a batch: on a 2025-03-26 session each member climbs on from here (legacy-batch.ts), else 400, -32600 (no member runs)
   notification, //   7. a notification or a well-formed JSON-RPC response: 202 with an empty body, as neither has an answer (on a session: acted on first);
   //                 a malformed response (both result and error, an error that is no object...): 400, -32600 without id
   headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020 (proxies route on them)
@@ -764,9 +764,8 @@ export function bodyTimeoutOf(options: HttpTransportOptions): number {
 }
 
 function decode(core: Core, ex: Exchange): HttpAnswer | undefined {
-  // A batch naming a session is read: `message` answers or refuses it once the session is known.
-  const batches = core.legacy.served && ex.header("mcp-session-id") !== undefined;
-  const decoded = decodeMessage(ex.bytes!, core.maxDepth, "the body", statusOf, batches);
+  // Where a session may take batches, one is read: `message` answers or refuses it once the session is known.
+  const decoded = decodeMessage(ex.bytes!, core.maxDepth, "the body", statusOf, core.legacy.served);
   // The bytes are not needed past here; an SSE call may hold the exchange for long.
   ex.bytes = undefined;
   if (!decoded.ok) return refusal(ex, decoded.inbound);
