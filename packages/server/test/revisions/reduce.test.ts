@@ -115,6 +115,18 @@ describe("what a session of a version is sent", () => {
     expect(v2511.request("elicitation/create", multi)).toEqual(multi);
     expect(v2506.request("elicitation/create", multi)).toBeUndefined();
     expect(v2411.request("roots/list", {})).toEqual({});
+    // Alternatives that look alike at the top (both multi-selects are arrays with items) are told apart by what they hold.
+    const titled = {
+      message: "Pick",
+      requestedSchema: {
+        type: "object",
+        properties: {
+          t: { type: "array", items: { anyOf: [{ const: "a", title: "A" }] } },
+          u: { type: "array", items: { type: "string", enum: ["a"] } },
+        },
+      },
+    };
+    expect(v2511.request("elicitation/create", titled)).toEqual(titled);
   });
 
   it("a method the version lacks is not the client's to call", () => {

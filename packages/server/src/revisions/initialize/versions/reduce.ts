@@ -101,7 +101,7 @@ class Reduction {
     return out;
   }
 
-  /** The alternative `value` fits best: of those whose constants it has and whose required members it holds, the one that lists most of its members (the first on a tie). */
+  /** The alternative `value` fits best: of those it fits (see {@link Reduction.score}), the one that lists most of its members (the first on a tie). */
   choose(value: unknown, alternatives: readonly Shape[]): Shape | undefined {
     let best: Shape | undefined;
     let bestScore = -1;
@@ -115,27 +115,34 @@ class Reduction {
     return best;
   }
 
-  /** How well `value` fits `at` at its surface: -1 when it cannot be of it, else how many of its members `at` lists. */
+  /**
+   * How well `value` fits `at`: -1 when it cannot be of it (a constant
+   * unequal, a required member missing, here or in what its members hold),
+   * else how many of its own members `at` lists. A union with `TextContent`
+   * fits anything (what fits none of it becomes text); past the depth bound
+   * everything fits.
+   */
   score(value: unknown, at: Shape, depth: number): number {
     const shape = this.resolve(at);
-    if (shape === 0) return 0;
+    if (shape === 0 || depth > MAX_DEPTH) return 0;
     if ("c" in shape) return value === shape.c ? 0 : -1;
     if ("e" in shape) return shape.e.includes(value as string) ? 0 : -1;
-    if ("i" in shape) return Array.isArray(value) ? 0 : -1;
+    if ("i" in shape) {
+      if (!Array.isArray(value)) return -1;
+      for (const item of value) if (this.score(item, shape.i, depth + 1) < 0) return -1;
+      return 0;
+    }
     if ("u" in shape) {
-      if (depth > MAX_ALIASES) return -1;
       let best = -1;
       for (const alternative of shape.u) best = Math.max(best, this.score(value, alternative, depth + 1));
-      return best;
+      return best < 0 && shape.u.includes(TEXT_CONTENT) ? 0 : best;
     }
     if (!isObject(value)) return -1;
     if (shape.r !== undefined) for (const name of shape.r) if (!Object.hasOwn(value, name)) return -1;
     let listed = 0;
     for (const key in value) {
       if (!Object.hasOwn(value, key) || !Object.hasOwn(shape.p, key)) continue;
-      const member = this.resolve(shape.p[key]!);
-      // A constant or a choice of values tells the alternatives apart (a content block's `type`).
-      if (member !== 0 && ("c" in member || "e" in member) && this.score(value[key], member, depth + 1) < 0) return -1;
+      if (this.score(value[key], shape.p[key]!, depth + 1) < 0) return -1;
       listed++;
     }
     return listed;
@@ -152,8 +159,8 @@ export function reduce<T = unknown>(value: unknown, shape: Shape, defs: Definiti
   return { value: (out === LEFT_OUT ? undefined : out) as T, fits: reduction.fits && out !== LEFT_OUT };
 }
 
-/** True when `value` fits the surface of `shape` (its constants, its required members): see {@link Reduction.score}. */
-export function fitsSurface(value: unknown, shape: Shape, defs: Definitions): boolean {
+/** True when `value` fits `shape` (its constants and required members, all the way down): see {@link Reduction.score}. */
+export function fitsShape(value: unknown, shape: Shape, defs: Definitions): boolean {
   return new Reduction(defs).score(value, shape, 0) >= 0;
 }
 

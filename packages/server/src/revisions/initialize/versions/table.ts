@@ -10,7 +10,7 @@
  */
 import type { Shape } from "@x/mcp-v2511/members";
 import { isObject, type JsonObject } from "../../../objects.js";
-import { type Definitions, fitsSurface, type Reduced, reduce, requiresMembers } from "./reduce.js";
+import { type Definitions, fitsShape, type Reduced, reduce, requiresMembers } from "./reduce.js";
 
 /** What a version's generated package gives its table (`@x/mcp-v*\/members`): the definitions of what the server sends, and the method lists. */
 export interface MemberLists {
@@ -70,10 +70,10 @@ export class VersionTable {
     const own = this.#members.requests[method]?.result;
     if (own === undefined) return result;
     let shape: Shape | undefined = own;
-    if (!fitsSurface(result, own, defs)) {
+    if (!fitsShape(result, own, defs)) {
       shape = undefined;
       for (const other of this.#members.serverResults) {
-        if (other !== own && requiresMembers(other, defs) && fitsSurface(result, other, defs)) {
+        if (other !== own && requiresMembers(other, defs) && fitsShape(result, other, defs)) {
           shape = other;
           break;
         }
