@@ -22,7 +22,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const AJV = ["ajv", "ajv-formats", "ajv-draft-04", "fast-uri", "@x/json-schema (meta-schema checks)"];
 /** The packages of any JSON Schema validator. */
 const ANY_VALIDATOR = [...AJV, "@cfworker/json-schema"];
-const PENDING_2607 = "the 2026-07-28-only entry of @x/server (issue 39, phase A2)";
 
 /**
  * The shapes, one line each. `entry`: the file under minimal/ (none yet:
@@ -36,6 +35,13 @@ export const SHAPES = [
   { key: "x", label: "@x, both eras, ajv (the Node default, named)", entry: "x.mjs", target: { kb: 60 } },
   { key: "xCfworker", label: "@x, both eras, cfworkerValidator", entry: "x-cfworker.mjs", without: AJV },
   {
+    key: "xCfworkerTasks",
+    label: "@x, both eras, cfworkerValidator, with tasks",
+    entry: "x-cfworker-tasks.mjs",
+    without: AJV,
+    target: { kb: 10, base: "xCfworker" },
+  },
+  {
     key: "xStandard",
     label: "@x, both eras, a Standard Schema tool (valibot), no JSON Schema validator",
     entry: "x-standard.mjs",
@@ -48,18 +54,18 @@ export const SHAPES = [
     conditions: ["worker"],
     without: AJV,
   },
-  { key: "x2607", label: "@x, 2026-07-28 only, cfworkerValidator", pending: PENDING_2607, without: AJV, target: { kb: 32 } },
+  { key: "x2607", label: "@x, 2026-07-28 only, cfworkerValidator", entry: "x2607.mjs", without: AJV, target: { kb: 32 } },
   {
     key: "x2607Standard",
     label: "@x, 2026-07-28 only, a Standard Schema tool, no JSON Schema validator",
-    pending: PENDING_2607,
+    entry: "x2607-standard.mjs",
     without: ANY_VALIDATOR,
     target: { kb: 28 },
   },
   {
     key: "x2607Tasks",
     label: "@x, 2026-07-28 only, cfworkerValidator, with tasks",
-    pending: "the tasks plug-in of @x/server (issue 39, phase B)",
+    entry: "x2607-tasks.mjs",
     without: AJV,
     target: { kb: 10, base: "x2607" },
   },

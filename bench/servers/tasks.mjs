@@ -4,24 +4,26 @@
 // notifications on a RedisEventBus there. Prints {"url": ...} as one line on stdout.
 // Tools: `quick` (a task that completes at once), `touch` (notifyResourceUpdated(uri)).
 import { listen, McpServer } from "@x/server";
+import { tasks } from "@x/server/tasks";
 
 const at = process.argv.indexOf("--redis");
 const redisUrl = at === -1 ? undefined : process.argv[at + 1];
 // Every run of the bench makes a task of the same (anonymous) principal: the per-principal bound is raised above its count.
-const options = { tasks: { pollIntervalMs: 100, maxTasksPerOwner: 5000 }, maxListenStreams: 5000 };
+const taskOptions = { pollIntervalMs: 100, maxTasksPerOwner: 5000 };
+const options = { maxListenStreams: 5000 };
 const closers = [];
 if (redisUrl) {
   const { RedisEventBus, RedisTaskStore } = await import("@x/redis");
   const store = new RedisTaskStore({ url: redisUrl, prefix: "bench:" });
   const eventBus = new RedisEventBus({ url: redisUrl, prefix: "bench:" });
-  options.tasks.store = store;
+  taskOptions.store = store;
   options.eventBus = eventBus;
   closers.push(
     () => store.close(),
     () => eventBus.close(),
   );
 }
-const server = new McpServer({ name: "bench-tasks", version: "1.0.0" }, options);
+const server = new McpServer({ name: "bench-tasks", version: "1.0.0" }, { ...options, tasks: tasks(taskOptions) });
 server.registerResource("board", "memo://board", { mimeType: "text/plain" }, () => ({ text: "board" }));
 server.registerTool("quick", { description: "A task that completes at once", taskSupport: "required" }, () => "done");
 server.registerTool(

@@ -6,6 +6,7 @@
  */
 import { callToolResult } from "@x/builders";
 import { McpError, McpServer } from "@x/server";
+import { tasks } from "@x/server/tasks";
 import { registerTasks } from "./tasks.js";
 
 /** A 1x1 PNG, base64. */
@@ -22,6 +23,8 @@ export function createFixtureServer(): McpServer {
     {
       cache: { ttlMs: 60_000, cacheScope: "public", methods: { "server/discover": { ttlMs: 0, cacheScope: "private" } } },
       logging: true,
+      // The tasks scenarios' tools (./tasks.ts) run as tasks.
+      tasks: tasks(),
     },
   );
 

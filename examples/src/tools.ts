@@ -6,13 +6,18 @@
  */
 import { callToolResult } from "@x/builders";
 import { McpServer } from "@x/server";
+import { tasks } from "@x/server/tasks";
 import { registerExampleActions } from "./actions.js";
 
 /** Builds the example server; one instance serves every request of every transport. */
 export function createExampleServer(): McpServer {
   const server = new McpServer(
     { name: "x-example", version: "0.1.0", title: "@x example server" },
-    { instructions: "Small demo tools: echo, add, word_stats, divide, book_table (which asks questions) and make_report (a task)." },
+    {
+      instructions: "Small demo tools: echo, add, word_stats, divide, book_table (which asks questions) and make_report (a task).",
+      // make_report runs as a task: the tasks plug-in.
+      tasks: tasks(),
+    },
   );
 
   server.registerTool<{ text: string }>(

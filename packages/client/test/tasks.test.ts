@@ -4,7 +4,8 @@
 // TaskHandle and resuming by id, and the initialize era. Every request the client sends is recorded
 // (a wrapper around fetch) to check what went over the wire. Answers no real server gives (malformed
 // tasks) come from a scripted in-memory server at the end.
-import { McpError, listen, McpServer, MemoryTaskStore, type RunningHttpServer, type TaskRecord, type TaskStore } from "@x/server";
+import { McpError, listen, McpServer, type RunningHttpServer, type TaskRecord, type TaskStore } from "@x/server";
+import { MemoryTaskStore, tasks } from "@x/server/tasks";
 import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -88,7 +89,7 @@ async function pollUntil(clock: ReturnType<typeof fakeClock>, until: Promise<unk
 }
 
 function tasksServer(pollIntervalMs: number): McpServer {
-  const server = new McpServer({ name: "tasks-server", version: "1.0.0" }, { tasks: { pollIntervalMs } });
+  const server = new McpServer({ name: "tasks-server", version: "1.0.0" }, { tasks: tasks({ pollIntervalMs }) });
   server.registerTool(
     "work",
     {
@@ -699,7 +700,10 @@ describe("transient failures while polling a task", () => {
   let flaky: RunningHttpServer;
   let unblock = gate();
   beforeAll(async () => {
-    const server = new McpServer({ name: "flaky-tasks", version: "1.0.0" }, { tasks: { store, pollIntervalMs: 100 }, onError: () => {} });
+    const server = new McpServer(
+      { name: "flaky-tasks", version: "1.0.0" },
+      { tasks: tasks({ store, pollIntervalMs: 100 }), onError: () => {} },
+    );
     server.registerTool("waits", { taskSupport: "optional" }, async (_args, ctx) => {
       await Promise.race([unblock.opened, new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }))]);
       return "finished after the outage";

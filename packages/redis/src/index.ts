@@ -1,6 +1,6 @@
 /**
  * `@x/redis`: the parts several `@x/server` instances share through one
- * Redis: a task store ({@link RedisTaskStore}, the `tasks.store` option) and
+ * Redis: a task store ({@link RedisTaskStore}, the `store` of the tasks plug-in, `tasks({ store })`) and
  * an event bus on pub/sub ({@link RedisEventBus}, the `eventBus` option).
  * A server without Redis needs none of this package.
  *

@@ -6,7 +6,7 @@
  */
 import { parseJson, stringifyJson } from "@x/jsonrpc";
 import { TERMINAL_TASK_STATUSES, type TaskStatus } from "@x/mcp-v2607/tasks";
-import { TaskLimitError, type TaskPatch, type TaskRecord, type TaskStore, type TaskUpdate } from "@x/server";
+import { TaskLimitError, type TaskPatch, type TaskRecord, type TaskStore, type TaskUpdate } from "@x/server/tasks";
 import type { Redis } from "ioredis";
 import { createHash } from "node:crypto";
 import {
@@ -173,7 +173,7 @@ function recordOf(flat: readonly string[]): TaskRecord | undefined {
 
 /**
  * A {@link TaskStore} in Redis, for several server instances sharing their
- * tasks (the `tasks.store` option of `McpServer`).
+ * tasks (the `store` of the tasks plug-in: `tasks({ store })` of `@x/server/tasks`).
  *
  * Layout, under `prefix` (default `x-mcp:`):
  * - `<prefix>task:<taskId>`: a hash, one field per member of the record

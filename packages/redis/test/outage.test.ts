@@ -5,6 +5,7 @@
  * bus resubscribed.
  */
 import { BusTopic, McpServer } from "@x/server";
+import { tasks } from "@x/server/tasks";
 import { describe, expect, it } from "vitest";
 import { RedisEventBus, RedisTaskStore, RedisUnavailableError } from "../src/index.js";
 import { client, eventually, freshPrefix, useRedis } from "./helpers.js";
@@ -116,7 +117,7 @@ describe("a Redis outage", () => {
       return true;
     }) as typeof process.stderr.write;
     const store = new RedisTaskStore({ url: redis().url, prefix: freshPrefix() });
-    const server = new McpServer({ name: "outage", version: "1" }, { tasks: { store } });
+    const server = new McpServer({ name: "outage", version: "1" }, { tasks: tasks({ store }) });
     // A tool with task support turns the extension (and tasks/get) on.
     server.registerTool("report", { taskSupport: "optional" }, () => "done");
     const get = async () => {

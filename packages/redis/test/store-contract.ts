@@ -2,8 +2,8 @@
  * What every TaskStore must do, as one suite run against each store
  * (store.test.ts: the in-memory default and the Redis store).
  */
-import type { TaskRecord, TaskStore } from "@x/server";
-import { TaskLimitError } from "@x/server";
+import type { TaskRecord, TaskStore } from "@x/server/tasks";
+import { TaskLimitError } from "@x/server/tasks";
 import { describe, expect, it } from "vitest";
 
 let seq = 0;

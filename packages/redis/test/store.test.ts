@@ -1,4 +1,4 @@
-import { MemoryTaskStore, TaskLimitError } from "@x/server";
+import { MemoryTaskStore, TaskLimitError } from "@x/server/tasks";
 import { afterAll, describe, expect, it } from "vitest";
 import { RedisTaskStore } from "../src/index.js";
 import { client, freshPrefix, useRedis } from "./helpers.js";

@@ -319,7 +319,7 @@ class Context implements RequestContext {
     this.clientCapabilities = init.clientCapabilities;
     this.clientInfo = init.clientInfo;
     this.#init = init;
-    this.#scope = init.scope ?? runScope(undefined, undefined);
+    this.#scope = init.scope ?? runScope(undefined, undefined, undefined);
   }
 
   // Read when used: a transport may make its signal only on demand.

@@ -221,10 +221,15 @@ export class Dispatcher {
     return [...this.#versions];
   }
 
+  /** True when this server serves `revision` (a plug-in contributes only to those). */
+  serves(revision: Revision): boolean {
+    return this.#tables.has(revision);
+  }
+
   /**
-   * Adds methods to what `revision` serves (a plug-in's: the tasks of
-   * 2025-11-25 on `initialize`-era sessions), answered before the shared
-   * table's. A method given twice keeps the last entry.
+   * Adds methods to what `revision` serves (a plug-in's: the tasks
+   * plug-in's on 2026-07-28 and on `initialize`-era sessions), answered
+   * before the shared table's. A method given twice keeps the last entry.
    * @throws TypeError when the server does not serve `revision`.
    */
   contribute(revision: Revision, methods: Iterable<readonly [string, MethodEntry]>): void {
@@ -300,7 +305,7 @@ export class Dispatcher {
     }
     const entry = request.entry ?? this.#tableOf(revision).get(method);
     if (!entry?.enabled()) return errorOutcome(id, ErrorCode.MethodNotFound, `Method not found: ${method}`, { method }, "message");
-    const scope = runScope(request.binding, request.lossless);
+    const scope = runScope(revision, request.binding, request.lossless);
     const ctx = this.#context(request, transport, scope, entry, revision);
     // A handler that answers synchronously (most tools) is answered
     // synchronously: no promise, no microtask between request and response.

@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode } from "@x/mcp-v2607/constants";
-import { errorAnswer } from "./transports/http/core.js";
+import { errorAnswer } from "./transports/http/answers.js";
 
 /** An Express error-handling middleware: Express recognizes one by its four parameters. */
 export type ErrorMiddleware = (error: unknown, req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;

@@ -7,7 +7,8 @@ import type { RequestId } from "@x/mcp-v2607";
 import type { CacheOptions } from "./cache.js";
 import type { EventBus, MemoryEventBus } from "./bus.js";
 import type { RequestContext } from "./context.js";
-import type { MemoryTaskStore, TaskStore } from "./tasks/store.js";
+import type { McpServer } from "./server.js";
+import type { TaskStore } from "./task-store.js";
 
 /** Who the server is: published in `server/discover` and in every result's `_meta`. */
 export interface ServerInfo {
@@ -132,6 +133,8 @@ export interface ServerOptions {
    * 2026-07-28, basic/versioning and basic/transports "Backward
    * Compatibility"): `initialize` is answered -32022 naming the supported
    * versions (HTTP 400), GET and DELETE get 405, `Mcp-Session-Id` is ignored.
+   * The `McpServer` of `@x/server/v2607` serves `"2026-07-28"` alone: its
+   * default, and the only version it accepts here.
    * @throws RangeError (from the constructor) for any other value.
    */
   protocolVersions?: readonly string[];
@@ -143,14 +146,20 @@ export interface ServerOptions {
    * elicitation's message (or the request's id) and this limit
    * (`notifications/cancelled` is sent). The tool's own limit
    * (`toolTimeoutMs`) is held during the wait. 0: no limit. Default 60 000.
+   * Read by the `initialize` era only (not by the `McpServer` of `@x/server/v2607`).
+   * @throws RangeError (from the constructor) unless an integer of at least 0.
    */
   clientRequestTimeoutMs?: number;
   /**
-   * The tasks extension (`io.modelcontextprotocol/tasks`): where tasks live
-   * and how long. Tools opt in with `taskSupport`; the extension is
-   * announced in `server/discover` once one does.
+   * The tasks plug-in: `tasks({ store, ttlMs, ... })` of `@x/server/tasks`
+   * (the tasks extension, `io.modelcontextprotocol/tasks`, on 2026-07-28,
+   * and the tasks of 2025-11-25 on `initialize`-era sessions). Tools opt in
+   * with `taskSupport`, which `registerTool` refuses (TypeError) on a server
+   * without it; the extension is announced in `server/discover` once a tool
+   * allows tasks. Default: none, and a bundle carries no task code.
+   * @throws TypeError (from the constructor) for anything but the plug-in (the options object it replaced included).
    */
-  tasks?: TasksOptions;
+  tasks?: TasksPlugin;
   /**
    * The bus that carries list changes, resource updates, task statuses and
    * task controls between the instances of one deployment. Default: one
@@ -160,30 +169,16 @@ export interface ServerOptions {
   eventBus?: EventBus;
 }
 
-/** Options of the tasks extension (`ServerOptions.tasks`). Times in milliseconds. */
-export interface TasksOptions {
-  /** Where tasks are kept. Default: a {@link MemoryTaskStore} of this process (10 000 tasks at most). */
-  store?: TaskStore;
+/**
+ * The tasks plug-in as a server takes it (`ServerOptions.tasks`): made by
+ * `tasks()` of `@x/server/tasks`, which is the only maker of one.
+ */
+export interface TasksPlugin {
   /**
-   * A task's time to live from its creation: past it the task's run is
-   * aborted (it ends `failed`) and the store may forget it, result included.
-   * `null`: unlimited. At most 2 147 483 647. Default 3 600 000 (one hour).
+   * Installs the plug-in on `server` while its constructor runs (once per
+   * server): its task methods, its capabilities, its say in tool calls.
+   * Called by `McpServer`; never call it yourself.
+   * @returns the store the server keeps its tasks in (`McpServer.taskStore`).
    */
-  ttlMs?: number | null;
-  /** The polling interval suggested to clients (`pollIntervalMs`). Default 1000. */
-  pollIntervalMs?: number;
-  /**
-   * Most tasks one principal has running (`working` or `input_required`) at
-   * once; past it a call that would make a task is refused with -32000.
-   * Without a principal (no `auth`, no `principal` option) every client
-   * shares one allowance. Default 100.
-   */
-  maxTasksPerOwner?: number;
-  /**
-   * How long a task's worker counts as alive without renewing its lease
-   * (renewed every third of it while it runs). With a store shared by
-   * several instances, a task whose instance died is marked `failed` by the
-   * next reader once its lease has run out. Default 15 000.
-   */
-  leaseMs?: number;
+  install(server: McpServer): TaskStore;
 }

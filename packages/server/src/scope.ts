@@ -1,10 +1,10 @@
 /**
  * The scope of one handler run (internal): what the dispatcher, the
- * revision that runs it, the tool runner and the tasks code share with its
- * context while it runs.
+ * revision that runs it, the tool runner and a plug-in (the tasks plug-in)
+ * share with its context while it runs.
  */
 import type { JSONRPCNotification } from "@x/mcp-v2607";
-import type { Binding } from "./revisions/revision.js";
+import type { Binding, Revision } from "./revisions/revision.js";
 import { type AskRoute, NO_ROUTE } from "./route.js";
 
 /**
@@ -20,6 +20,12 @@ export interface RunScope {
    */
   route: AskRoute;
   /**
+   * The revision that reads and answers the request (a plug-in that answers
+   * in the revision's own terms, as the tasks plug-in's handles do, looks it
+   * up by it); `undefined` for a run made without a server (`@x/server/testing`).
+   */
+  readonly revision: Revision | undefined;
+  /**
    * The binding the request came on (an `initialize`-era session), opaque to
    * all but its revision; `undefined` for a request that carries its own
    * envelope. Telemetry reads its id.
@@ -33,20 +39,25 @@ export interface RunScope {
     hold(): () => void;
   };
   /**
-   * Set once the run belongs to a task (tasks extension, or the tasks of
-   * 2025-11-25): from then on its signal is the task's, its asks go to the
-   * task's route, and its progress and log notifications to the task's channel.
+   * Set once the run belongs to a task (by the tasks plug-in, `@x/server/tasks`,
+   * in whichever revision's terms): from then on its signal is the task's,
+   * its asks go to the task's route, and its progress and log notifications
+   * to the task's channel.
    */
   task?: TaskScope;
-  /** For a tool with `taskStart: "deferred"`: turns the rest of the run into a task (see `RequestContext.startTask`). */
+  /**
+   * For a tool with `taskStart: "deferred"`: turns the rest of the run into a
+   * task (see `RequestContext.startTask`); set by the tasks plug-in, or by the
+   * tools feature to say the call cannot become one.
+   */
   startTask?: () => Promise<boolean>;
   /** The request's `InboundRequest.lossless`: `false` when it holds no `bigint` (its values need no conversion). */
   lossless?: boolean | undefined;
 }
 
 /** A fresh scope for a run with nowhere to ask yet. */
-export function runScope(binding: Binding | undefined, lossless: boolean | undefined): RunScope {
-  return { route: NO_ROUTE, binding, limit: undefined, task: undefined, startTask: undefined, lossless };
+export function runScope(revision: Revision | undefined, binding: Binding | undefined, lossless: boolean | undefined): RunScope {
+  return { route: NO_ROUTE, revision, binding, limit: undefined, task: undefined, startTask: undefined, lossless };
 }
 
 /** The run of `scope` belongs to `task` from now on: its signal, asks and notifications are the task's. */

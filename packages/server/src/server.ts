@@ -9,12 +9,11 @@
  * function of (message, per-request transport info) to a response, and no
  * server, protocol or transport object is created per request.
  */
-import { INITIALIZE_ERA_VERSIONS } from "@x/mcp-v2511/wire";
+import type { ServerParts } from "./server-parts.js";
 import type { Implementation, ServerCapabilities } from "@x/mcp-v2607";
 import { PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
-import { HELP_TOOL } from "./actions/gates.js";
 import { resolveCacheOptions } from "./cache.js";
-import { createContext, type RequestContext, type TransportInfo } from "./context.js";
+import type { RequestContext, TransportInfo } from "./context.js";
 import { Dispatcher, type Inbound, type InboundRequest, type Outcome, rejected, rejectionsObserved, TextOutcome } from "./dispatch.js";
 import { type ClassifiedResponse, isResponseShaped } from "@x/jsonrpc";
 import { CompletionFeature } from "./features/completion.js";
@@ -41,22 +40,15 @@ import {
 import { ToolsFeature } from "./features/tools/index.js";
 import { KeyRing } from "./keys.js";
 import { revision2607 } from "./revisions/2026-07-28/index.js";
-import { initializeResult, legacyVersions } from "./revisions/initialize/era.js";
-import type { InitializeOpening, LegacyChange, LegacyParts } from "./revisions/initialize/parts.js";
-import { revision2511 } from "./revisions/initialize/index.js";
-import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } from "./revisions/initialize/session.js";
+import type { PluggedRevision, RevisionPlugin, ServerChange } from "./revisions/plugin.js";
 import type { Binding } from "./revisions/revision.js";
 import { isObject, type JsonObject } from "./objects.js";
-import type { ServerInfo, ServerOptions } from "./options.js";
+import type { ServerInfo, ServerOptions, TasksPlugin } from "./options.js";
 import { reportToStderr } from "./errors.js";
 import { errorCodeOf, publishMessageIgnored } from "./telemetry.js";
 import { principalOf } from "./authorization.js";
 import { BusTopic, type BusTopicName, type EventBus, MemoryEventBus } from "./bus.js";
-import { TasksFeature } from "./tasks/feature.js";
-import { TaskRunner } from "./tasks/runner.js";
-import { LegacyTasks } from "./tasks/legacy.js";
-import type { DetailedTask } from "@x/mcp-v2607/tasks";
-import type { TaskStore } from "./tasks/store.js";
+import type { TaskStore } from "./task-store.js";
 
 /** The default `principal`: the verified token's (HTTP `auth` option; `principalOf`), else none. */
 const tokenPrincipal = (ctx: RequestContext) => principalOf(ctx.auth);
@@ -65,16 +57,6 @@ function keysFrom(option: ServerOptions["requestStateKeys"]): Uint8Array[] {
   if (option) return option.map((k) => (typeof k === "string" ? Buffer.from(k, "base64") : k));
   const env = typeof process !== "undefined" ? process.env.MCP_REQUEST_STATE_KEYS : undefined;
   return env ? KeyRing.fromBase64List(env) : [];
-}
-
-/** What this package's transports and plug-ins reach inside a server (internal; set by McpServer's static block). */
-export interface ServerParts {
-  readonly dispatcher: Dispatcher;
-  readonly tools: ToolsFeature;
-  /** The `requiredScopes` of the registration a request names (its method's entry says which); `undefined` for none. */
-  requiredScopes(request: InboundRequest): readonly string[] | undefined;
-  /** What the `initialize`-era transports need (internal). */
-  readonly legacy: LegacyParts;
 }
 
 /** The internals of `server` (internal: this package's transports and plug-ins use it). */
@@ -101,14 +83,17 @@ export let inspectWith: (
 export let answerNow: (server: McpServer, request: InboundRequest, transport: TransportInfo) => Outcome | Promise<Outcome>;
 
 /**
- * An MCP server for protocol revision 2026-07-28.
+ * An MCP server for protocol revision 2026-07-28 (the one of
+ * `@x/server/v2607`; the `McpServer` of `@x/server` extends it with the
+ * versions of the `initialize` handshake).
  *
  * Register tools, prompts, resources and resource templates, then serve it
  * with a transport: `createFetchHandler` / `createNodeHandler` / `listen`
  * (Streamable HTTP) or `serveStdio`. The same object serves every request
  * and every transport at once. Registering or removing anything at run time
  * notifies `subscriptions/listen` streams. Action tools plug in from
- * `@x/server/actions` (`registerActionTool(server, tool)`).
+ * `@x/server/actions` (`registerActionTool(server, tool)`), tasks from
+ * `@x/server/tasks` (`tasks: tasks()` in the options).
  *
  * @example
  * const server = new McpServer({ name: "demo", version: "1.0.0" });
@@ -128,9 +113,16 @@ export class McpServer {
   readonly #listen: ListenFeature;
   readonly #features: readonly Feature[];
   readonly #dispatcher: Dispatcher;
-  readonly #legacy: LegacyParts;
+  readonly #plugged: readonly PluggedRevision[];
   readonly #bus: EventBus;
-  readonly #tasks: TaskRunner;
+  readonly #owner: (ctx: RequestContext) => string;
+  /** What plug-ins add to the capabilities of `server/discover`. */
+  readonly #discover: ((caps: ServerCapabilities) => void)[] = [];
+  /** What plug-ins end when the server closes. */
+  readonly #closers: (() => void)[] = [];
+  /** The tasks plug-in's store; `undefined` without the plug-in. */
+  readonly #taskStore: TaskStore | undefined;
+  readonly #pageSize: number;
   readonly #unsubscribe: (() => void)[] = [];
   readonly #onError: ServerOptions["onError"];
   /** True once the server has been handed a message: from then on its list changes are news to other instances. */
@@ -138,8 +130,10 @@ export class McpServer {
 
   /**
    * @throws TypeError when `info.name` or `info.version` is missing, `info.title` or `info.websiteUrl` is not a string, or an option has the wrong type
-   *   (the removed `bigIntegers` included: a tool opts in with its own);
-   *   RangeError when a cache hint, `pageSize`, `toolTimeoutMs` or a key is invalid.
+   *   (the removed `bigIntegers` included: a tool opts in with its own; `tasks` takes the plug-in of `@x/server/tasks`);
+   *   RangeError when a cache hint, `pageSize`, `toolTimeoutMs` or a key is invalid, when
+   *   `protocolVersions` names a version this class does not serve (or leaves out 2026-07-28), and
+   *   when an option of a revision it serves is invalid (`clientRequestTimeoutMs` with the `initialize` era).
    */
   constructor(info: ServerInfo, options: ServerOptions = {}) {
     if (typeof info?.name !== "string" || info.name === "") throw new TypeError("server name is required");
@@ -156,6 +150,7 @@ export class McpServer {
     const cache = resolveCacheOptions(options.cache);
     const pageSize = options.pageSize ?? 100;
     if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new RangeError(`pageSize must be an integer >= 1, got ${options.pageSize}`);
+    this.#pageSize = pageSize;
     this.keys = new KeyRing(keysFrom(options.requestStateKeys));
     if (options.toolTimeoutMs !== undefined) checkTimeout("toolTimeoutMs", options.toolTimeoutMs);
     // Refused rather than ignored: a server that relied on it would get doubles silently.
@@ -173,29 +168,13 @@ export class McpServer {
       capabilities: () => this.capabilities(),
     };
     this.#tools = new ToolsFeature(host, options);
-    this.#tools.reserve(HELP_TOOL, `tool name ${HELP_TOOL} is reserved for the introspection tool the server registers with action tools`);
     this.#prompts = new PromptsFeature(host);
     this.#resources = new ResourcesFeature(host);
     this.#onError = options.onError;
     this.#bus = options.eventBus ?? new MemoryEventBus();
-    this.#tasks = new TaskRunner({
-      store: options.tasks?.store,
-      bus: this.#bus,
-      ttlMs: options.tasks?.ttlMs,
-      pollIntervalMs: options.tasks?.pollIntervalMs,
-      maxTasksPerOwner: options.tasks?.maxTasksPerOwner,
-      leaseMs: options.tasks?.leaseMs,
-      info: implementation,
-      report: (error, what) => this.#reportError(error, what),
-    });
     const principal = options.principal ?? tokenPrincipal;
-    const owner = (ctx: RequestContext) => principal(ctx) ?? "";
-    const legacyTasks = new LegacyTasks(this.#tasks, owner, () => this.#tools.offersTasks, { keys: this.keys, pageSize });
-    this.#tools.useTasks(this.#tasks, owner, legacyTasks);
-    this.#listen = new ListenFeature(host, this.#subscriptions, options.maxListenStreams ?? 1000, {
-      owner,
-      owns: (taskId, who) => this.#tasks.owns(taskId, who),
-    });
+    this.#owner = (ctx: RequestContext) => principal(ctx) ?? "";
+    this.#listen = new ListenFeature(host, this.#subscriptions, options.maxListenStreams ?? 1000);
     // The order of the features is the order of their capabilities in server/discover.
     this.#features = [
       new DiscoverFeature(host, () => this.supportedVersions, options.instructions),
@@ -204,59 +183,26 @@ export class McpServer {
       this.#resources,
       new CompletionFeature(this.#prompts, this.#resources),
       this.#listen,
-      new TasksFeature(this.#tasks, () => this.#tools.offersTasks, owner),
     ];
     this.#follow();
     const table = new Map<string, MethodEntry>();
     for (const feature of this.#features) {
       for (const [method, entry] of Object.entries(feature.methods)) if (entry !== undefined) table.set(method, entry);
     }
-    const versions = options.protocolVersions ?? [PROTOCOL_VERSION, ...INITIALIZE_ERA_VERSIONS];
-    if (
-      !Array.isArray(versions) ||
-      versions.some((v) => v !== PROTOCOL_VERSION && !(INITIALIZE_ERA_VERSIONS as readonly string[]).includes(v))
-    ) {
-      throw new RangeError(`protocolVersions may list only ${[PROTOCOL_VERSION, ...INITIALIZE_ERA_VERSIONS].join(", ")}`);
+    const plugins = (new.target as typeof McpServer).revisionPlugins();
+    const known = [PROTOCOL_VERSION, ...plugins.flatMap((plugin) => plugin.revision.versions)];
+    const versions = options.protocolVersions ?? known;
+    const unknown = Array.isArray(versions) ? versions.filter((v) => !known.includes(v)) : undefined;
+    if (unknown === undefined || unknown.length > 0) {
+      const got = unknown === undefined ? `not ${typeof versions}` : `got ${unknown.map((v) => JSON.stringify(v)).join(", ")}`;
+      // A class without plug-ins says where the other versions are served.
+      const elsewhere =
+        plugins.length === 0
+          ? `; this McpServer serves ${PROTOCOL_VERSION} alone, the McpServer of "@x/server" also serves 2025-11-25 and the versions before it`
+          : "";
+      throw new RangeError(`protocolVersions may list only ${known.join(", ")} (${got})${elsewhere}`);
     }
     if (!versions.includes(PROTOCOL_VERSION)) throw new RangeError(`protocolVersions must include ${PROTOCOL_VERSION}`);
-    const requestTimeoutMs = options.clientRequestTimeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS;
-    if (!Number.isSafeInteger(requestTimeoutMs) || requestTimeoutMs < 0) {
-      throw new RangeError(`clientRequestTimeoutMs must be an integer >= 0, got ${options.clientRequestTimeoutMs}`);
-    }
-    const instructions = options.instructions;
-    // Whether the client opening a session has a principal: the owner its tasks would have.
-    const identifies = (opening: InitializeOpening): boolean => {
-      const ctx = createContext({
-        requestId: opening.id,
-        method: "initialize",
-        meta: {} as RequestContext["meta"],
-        protocolVersion: opening.info.protocolVersion,
-        clientCapabilities: opening.info.clientCapabilities,
-        clientInfo: opening.info.clientInfo,
-        transport: opening.transport,
-        loggingEnabled: false,
-        asks: false,
-      });
-      try {
-        return owner(ctx) !== "";
-      } catch {
-        return false;
-      }
-    };
-    this.#legacy = {
-      versions: legacyVersions(versions),
-      requestTimeoutMs,
-      initializeResult: (protocolVersion, opening) =>
-        initializeResult(
-          protocolVersion,
-          this.capabilities(),
-          implementation,
-          instructions,
-          legacyTasks.capabilities(opening !== undefined && identifies(opening)),
-        ),
-      watchers: new Set(),
-      closers: new Set(),
-    };
     const tools = this.#tools;
     this.#dispatcher = new Dispatcher(
       table,
@@ -270,10 +216,37 @@ export class McpServer {
         tools: () => tools.list(),
         onError: options.onError,
       },
-      [revision2607, revision2511],
+      [revision2607, ...plugins.map((plugin) => plugin.revision)],
     );
-    // The tasks of 2025-11-25 are methods of that revision's sessions.
-    this.#dispatcher.contribute(revision2511, legacyTasks.methods);
+    const dispatcher = this.#dispatcher;
+    this.#plugged = plugins.map((plugin) =>
+      plugin.install({
+        info: implementation,
+        options,
+        versions,
+        capabilities: () => this.capabilities(),
+        contribute: (methods) => dispatcher.contribute(plugin.revision, methods),
+      }),
+    );
+    const tasks: unknown = options.tasks;
+    if (tasks !== undefined) {
+      // Refused rather than ignored: the options object this took before would leave a server without tasks.
+      if (!isObject(tasks) || typeof tasks.install !== "function") {
+        throw new TypeError(
+          'ServerOptions.tasks takes the tasks plug-in: import { tasks } from "@x/server/tasks" and pass tasks: tasks({ store, ttlMs, ... }) (the options it took before are the plug-in\'s)',
+        );
+      }
+      this.#taskStore = (tasks as object as TasksPlugin).install(this);
+    }
+  }
+
+  /**
+   * The revision plug-ins a server of this class serves beside 2026-07-28
+   * (the `initialize` era for the `McpServer` of `@x/server`; none here).
+   * @internal
+   */
+  protected static revisionPlugins(): readonly RevisionPlugin[] {
+    return [];
   }
 
   /**
@@ -307,11 +280,13 @@ export class McpServer {
    * `tools/list`, whose pages are made once per set of tools.
    *
    * @throws TypeError or Error naming the tool when the name is taken, empty,
-   *   reserved (`help`) or outside the spec's rule (unless `strictToolNames: false`),
-   *   a schema does not compile (including an unresolvable `$ref`), a Standard
-   *   Schema has no JSON Schema conversion or its conversion fails, the input
-   *   schema's root is not `type: "object"`, or an `x-mcp-header` annotation
-   *   breaks the spec's constraints.
+   *   reserved (`help`, once action tools are registered) or outside the spec's
+   *   rule (unless `strictToolNames: false`), a schema does not compile
+   *   (including an unresolvable `$ref`), a Standard Schema has no JSON Schema
+   *   conversion or its conversion fails, the input schema's root is not
+   *   `type: "object"`, an `x-mcp-header` annotation breaks the spec's
+   *   constraints, or `taskSupport` allows tasks on a server built without the
+   *   tasks plug-in (`tasks()` of `@x/server/tasks`).
    */
   registerTool<const Config extends ToolConfig & { outputSchema: object }, const Result extends ToolResultOf<Config>>(
     name: string,
@@ -394,9 +369,12 @@ export class McpServer {
     this.#emit(BusTopic.ResourceUpdated, { uri });
   }
 
-  /** The task store this server keeps its tasks in (`ServerOptions.tasks.store`, else its own in-memory one). */
-  get taskStore(): TaskStore {
-    return this.#tasks.store;
+  /**
+   * The store this server keeps its tasks in (`tasks({ store })`, else the
+   * plug-in's own in-memory one); `undefined` on a server without the tasks plug-in.
+   */
+  get taskStore(): TaskStore | undefined {
+    return this.#taskStore;
   }
 
   /** Sends a change to every instance's listeners through the bus (the in-memory bus delivers at once). */
@@ -415,51 +393,46 @@ export class McpServer {
     bus.publish(topic, message).catch((error) => this.#reportError(error, `publishing ${topic}`));
   }
 
-  /** Feeds this instance's listeners and tasks from the bus (messages of every instance, this one's included). */
+  /** Feeds this instance's listeners from the bus (messages of every instance, this one's included). */
   #follow(): void {
-    const on = (topic: BusTopicName, listener: (message: JsonObject) => void) => {
-      const guarded = (message: JsonObject) => {
-        try {
-          listener(message);
-        } catch (error) {
-          this.#reportError(error, `handling ${topic}`);
-        }
-      };
-      // A bus that cannot subscribe yet (Redis not reachable at start) is tried again, with backoff, until the server closes.
-      const attempt = (delay: number, reported: boolean) => {
-        if (this.#listen.closed) return;
-        this.#bus.subscribe(topic, guarded).then(
-          (unsubscribe) => {
-            if (this.#listen.closed) unsubscribe();
-            else this.#unsubscribe.push(unsubscribe);
-          },
-          (error) => {
-            if (!reported) this.#reportError(error, `subscribing to ${topic} (retrying every ${delay} ms or more)`);
-            const timer = setTimeout(() => attempt(Math.min(delay * 2, 30_000), true), delay);
-            timer.unref?.();
-          },
-        );
-      };
-      attempt(1000, false);
-    };
-    on(BusTopic.ListChanged, (message) => {
+    this.#on(BusTopic.ListChanged, (message) => {
       const kind = message.kind;
       if (kind !== "tools" && kind !== "prompts" && kind !== "resources") return;
       this.#subscriptions.listChanged(kind);
       this.#tell({ kind: "list", list: kind });
     });
-    on(BusTopic.ResourceUpdated, (message) => {
+    this.#on(BusTopic.ResourceUpdated, (message) => {
       if (typeof message.uri !== "string") return;
       this.#subscriptions.resourceUpdated(message.uri);
       this.#tell({ kind: "resource", uri: message.uri });
     });
-    on(BusTopic.TaskStatus, (message) => {
-      const task = message.task;
-      if (typeof message.owner !== "string" || !isObject(task) || typeof task.taskId !== "string") return;
-      this.#tasks.status(task as unknown as DetailedTask);
-      this.#subscriptions.taskStatus(message.owner, task as unknown as DetailedTask);
-    });
-    on(BusTopic.TaskControl, (message) => this.#tasks.control(message));
+  }
+
+  /** Calls `listener` with every message of `topic` until the server closes (see `ServerParts.follow`). */
+  #on(topic: BusTopicName, listener: (message: JsonObject) => void): void {
+    const guarded = (message: JsonObject) => {
+      try {
+        listener(message);
+      } catch (error) {
+        this.#reportError(error, `handling ${topic}`);
+      }
+    };
+    // A bus that cannot subscribe yet (Redis not reachable at start) is tried again, with backoff, until the server closes.
+    const attempt = (delay: number, reported: boolean) => {
+      if (this.#listen.closed) return;
+      this.#bus.subscribe(topic, guarded).then(
+        (unsubscribe) => {
+          if (this.#listen.closed) unsubscribe();
+          else this.#unsubscribe.push(unsubscribe);
+        },
+        (error) => {
+          if (!reported) this.#reportError(error, `subscribing to ${topic} (retrying every ${delay} ms or more)`);
+          const timer = setTimeout(() => attempt(Math.min(delay * 2, 30_000), true), delay);
+          timer.unref?.();
+        },
+      );
+    };
+    attempt(1000, false);
   }
 
   /** A failure no request awaits (a task's store write, a bus message): `onError`, else one line on stderr. */
@@ -472,14 +445,10 @@ export class McpServer {
     }
   }
 
-  #tell(change: LegacyChange): void {
-    for (const watch of this.#legacy?.watchers ?? []) {
-      try {
-        watch(change);
-      } catch {
-        // One transport's failure must not keep the change from the others.
-      }
-    }
+  /** Tells the plug-ins a change their sessions may have to hear of. */
+  #tell(change: ServerChange): void {
+    // Not yet installed while the server is built.
+    for (const plugged of this.#plugged ?? []) plugged.changed(change);
   }
 
   /** Number of open `subscriptions/listen` streams. */
@@ -495,15 +464,16 @@ export class McpServer {
   close(): void {
     this.#listen.closed = true;
     this.#subscriptions.closeAll();
-    this.#tasks.close();
+    for (const close of this.#closers) close();
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
-    for (const close of [...this.#legacy.closers]) close();
+    for (const plugged of this.#plugged) plugged.close();
   }
 
   /** The capabilities the registrations imply (spec: server/discover). */
   capabilities(): ServerCapabilities {
     const caps: ServerCapabilities = {};
     for (const feature of this.#features) feature.capabilities(caps);
+    for (const add of this.#discover) add(caps);
     if (this.#logging) caps.logging = {};
     return caps;
   }
@@ -610,8 +580,16 @@ export class McpServer {
     partsOf = (server) => ({
       dispatcher: server.#dispatcher,
       tools: server.#tools,
-      legacy: server.#legacy,
+      listen: server.#listen,
+      plugged: server.#plugged,
       requiredScopes: (request) => server.#dispatcher.requiredScopes(request),
+      pageSize: server.#pageSize,
+      bus: server.#bus,
+      owner: server.#owner,
+      follow: (topic, listener) => server.#on(topic, listener),
+      onClose: (close) => server.#closers.push(close),
+      report: (error, what) => server.#reportError(error, what),
+      discover: (add) => server.#discover.push(add),
     });
     inspectWith = (server, message, binding, status) => server.#inspect(message, binding, status);
     // A subclass that overrides execute() (an access gate, logging...) is

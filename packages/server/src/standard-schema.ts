@@ -19,7 +19,7 @@
  * never sees a Standard Schema's values.
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
-import { boundText, ECHO_LIMIT, MESSAGE_LIMIT } from "./actions/bound.js";
+import { boundText, ECHO_LIMIT, MESSAGE_LIMIT } from "./text.js";
 import type { JsonObject } from "./objects.js";
 import { nonFiniteProblem, type SchemaProblem } from "./schema.js";
 

@@ -52,7 +52,7 @@ export function buildContext(options: BuildContextOptions = {}): RequestContext 
     ...options.meta,
     [META_CLIENT_CAPABILITIES]: clientCapabilities,
   } as RequestMetaObject;
-  const state = runScope(undefined, undefined);
+  const state = runScope(undefined, undefined, undefined);
   // The answers wait for a run to open its round; asks outside one are refused.
   const preset = options.answers ? presetRoute(options.answers) : NO_ROUTE;
   state.route = preset;

@@ -22,12 +22,15 @@ async function toolNames(server: McpServer): Promise<string[]> {
 }
 
 describe("@x/server/actions", () => {
-  it("a server serves tools without the plug-in and keeps help reserved for it", async () => {
+  it("a server without the plug-in may name a tool help; registerActionTool then refuses it, naming the clash", async () => {
     const core = new McpServer({ name: "core", version: "1" });
     expect("registerActionTool" in core).toBe(false);
     core.registerTool("echo", {}, () => "hi");
-    expect(await toolNames(core)).toEqual(["echo"]);
-    expect(() => core.registerTool("help", {}, () => "x")).toThrow(/reserved/);
+    core.registerTool("help", {}, () => "mine");
+    expect(await toolNames(core)).toEqual(["echo", "help"]);
+    expect(() => registerActionTool(core, units)).toThrow(/^tool name help is taken by a tool registered with registerTool/);
+    expect(await toolNames(core)).toEqual(["echo", "help"]);
+    expect(core.removeTool("help")).toBe(true);
   });
 
   it("the full server mounts an action tool and help with one tools/list_changed, and help leaves with the last action tool", async () => {
@@ -43,6 +46,7 @@ describe("@x/server/actions", () => {
     });
     registerActionTool(server, units);
     expect(await toolNames(server)).toEqual(["echo", "units", "help"]);
+    expect(() => server.registerTool("help", {}, () => "x")).toThrow(/reserved/);
     expect(seen.filter((m) => m === "notifications/tools/list_changed")).toHaveLength(1);
     expect(() => registerActionTool(server, units)).toThrow(/already registered/);
     expect(await toolNames(server)).toEqual(["echo", "units", "help"]);
@@ -50,6 +54,8 @@ describe("@x/server/actions", () => {
     expect(server.removeTool("units")).toBe(true);
     expect(await toolNames(server)).toEqual(["echo"]);
     expect(seen.filter((m) => m === "notifications/tools/list_changed")).toHaveLength(2);
+    // Once action tools were registered, the name stays theirs.
+    expect(() => server.registerTool("help", {}, () => "x")).toThrow(/reserved/);
     server.close();
     await listening;
   });

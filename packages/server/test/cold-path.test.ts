@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import * as esbuild from "esbuild";
 import { describe, expect, it } from "vitest";
 import { coldPath } from "../../../test-support/cold-path.js";
 
@@ -26,9 +27,35 @@ describe("the cold path of the built main entry", () => {
     expect(specifiers.filter((s) => !s.startsWith("@x/") && !s.startsWith("node:"))).toEqual([]);
   });
 
+  it("has no module of a plug-in in the main entry's graph (lazy imports included): action tools and tasks are on their own entries", async () => {
+    const result = await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: ["src/index.ts"],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: "node",
+      format: "esm",
+      packages: "external",
+      external: ["#default-validator"],
+      logLevel: "silent",
+    });
+    const modules = Object.keys(result.metafile.inputs);
+    expect(modules).toContain("src/server.ts");
+    expect(modules.filter((m) => /^src\/(actions|tasks)\//.test(m))).toEqual([]);
+  });
+
   it.runIf(built)("keeps the other entries on the main entry's chunk, so their state is the main entry's", () => {
     const main = coldPath(root, "dist/index.js").files.find((f) => f.startsWith("dist/chunks/") && f !== "dist/index.js");
-    for (const entry of ["dist/actions/index.js", "dist/auth/index.js", "dist/express.js", "dist/testing.js", "dist/telemetry-entry.js"]) {
+    for (const entry of [
+      "dist/actions/index.js",
+      "dist/auth/index.js",
+      "dist/express.js",
+      "dist/tasks/index.js",
+      "dist/testing.js",
+      "dist/telemetry-entry.js",
+      "dist/v2607.js",
+    ]) {
       expect(coldPath(root, entry).files, entry).toContain(main);
     }
   });

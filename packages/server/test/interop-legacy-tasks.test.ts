@@ -8,6 +8,7 @@
 import { Client, StreamableHTTPClientTransport, specTypeSchemas } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, McpError, McpServer, type RunningHttpServer } from "../src/index.js";
+import { tasks as tasksPlugin } from "../src/tasks/index.js";
 
 const RELATED = "io.modelcontextprotocol/related-task";
 const NAME_SCHEMA = { type: "object" as const, properties: { name: { type: "string" as const } }, required: ["name"] };
@@ -16,7 +17,7 @@ let running: RunningHttpServer;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  const server = new McpServer({ name: "x-server", version: "0.1.0" }, { tasks: { ttlMs: 60_000 } });
+  const server = new McpServer({ name: "x-server", version: "0.1.0" }, { tasks: tasksPlugin({ ttlMs: 60_000 }) });
   server.registerTool("ask_name", { taskSupport: "optional" }, async (_args, ctx) => {
     const answer = await ctx.elicit("Your name?", NAME_SCHEMA);
     return answer.action === "accept" ? `Hello, ${String(answer.content?.name)}!` : `no name (${answer.action})`;

@@ -21,6 +21,7 @@ import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { standardHeaders } from "@x/mcp-v2607/wire";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, McpError, McpServer, type RunningHttpServer } from "../src/index.js";
+import { tasks as tasksPlugin } from "../src/tasks/index.js";
 
 const nameSchema = { type: "object" as const, properties: { name: { type: "string" as const } }, required: ["name"] };
 
@@ -75,7 +76,7 @@ const sessions: TaskEnabledSession[] = [];
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  const server = new McpServer({ name: "x-tasks", version: "0.1.0" }, { tasks: { pollIntervalMs: 50 } });
+  const server = new McpServer({ name: "x-tasks", version: "0.1.0" }, { tasks: tasksPlugin({ pollIntervalMs: 50 }) });
   server.registerTool(
     "slow_add",
     {

@@ -14,7 +14,7 @@ import type { ErrorObject } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { JsonObject } from "../objects.js";
 import { defaultIsInterpreted } from "../schema.js";
-import { boundValue } from "./bound.js";
+import { boundValue } from "../text.js";
 
 /** True for an object whose prototype is `Object.prototype` or `null`: a map, never a class instance or an array. */
 export function isPlainObject(value: unknown): value is JsonObject {

@@ -22,7 +22,7 @@
  */
 
 import type { JsonObject } from "../objects.js";
-import { boundText, ECHO_LIMIT } from "./bound.js";
+import { boundText, ECHO_LIMIT } from "../text.js";
 import { escapePointer, isPlainObject } from "./json.js";
 
 /** What `allowed` lists for an object whose `additionalProperties` schema admits any key. */

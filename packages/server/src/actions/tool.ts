@@ -40,7 +40,7 @@ import type { InputSchema, OutputSchema } from "../features/tools/define.js";
 import type { JsonObject } from "../objects.js";
 import { MissingDependencyError } from "../runtime-deps.js";
 import type { SchemaProblem } from "../schema.js";
-import { boundText, MESSAGE_LIMIT } from "./bound.js";
+import { boundText, MESSAGE_LIMIT } from "../text.js";
 import { type CheckedAction, ConfigurationError, checkAction, requireJson } from "./config.js";
 import { checkArguments, HELP_TOOL, helpPointer, missingActionBody, refusal, unknownActionBody } from "./gates.js";
 import { checkHint, type Hint } from "./hints.js";

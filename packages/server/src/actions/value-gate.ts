@@ -24,7 +24,8 @@
  */
 import type { ErrorObject } from "ajv";
 import type { JsonObject } from "../objects.js";
-import { Bound, boundText, ECHO_LIMIT } from "./bound.js";
+import { boundText, ECHO_LIMIT } from "../text.js";
+import { Bound } from "./bound.js";
 import { compileStrict, escapePointer, type StrictCheck, unescapePointer } from "./json.js";
 import { MAX_LISTED } from "./keyset.js";
 

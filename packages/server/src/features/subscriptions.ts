@@ -6,7 +6,6 @@
  */
 import type { JSONRPCNotification, RequestId, ServerCapabilities, SubscriptionFilter, SubscriptionsListenResult } from "@x/mcp-v2607";
 import { ErrorCode, META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
-import { type DetailedTask, declaresTasks, TaskMethod, tasksRequiredData } from "@x/mcp-v2607/tasks";
 import type { RequestContext, TransportInfo } from "../context.js";
 import { McpError, SERVER_BUSY } from "../errors.js";
 import { copyOwn, isObject, type JsonObject } from "../objects.js";
@@ -18,7 +17,7 @@ interface Listener {
   id: RequestId;
   filter: SubscriptionFilter;
   uris: Set<string>;
-  /** The tasks (of `owner`) whose statuses it hears (tasks extension); `undefined` when none. */
+  /** The tasks (of `owner`) whose statuses it hears (the tasks plug-in's `taskIds`); `undefined` when none. */
   taskIds: Set<string> | undefined;
   owner: string;
   notify: (n: JSONRPCNotification) => boolean;
@@ -96,11 +95,14 @@ export class Subscriptions {
     }
   }
 
-  /** Tells the listeners of `task` (the owner's own) its new status (`notifications/tasks`, the detailed task). */
-  taskStatus(owner: string, task: DetailedTask): void {
+  /**
+   * Sends `method` with `params` to the listeners of `owner` that hear of
+   * `taskId` (granted by the tasks plug-in: `notifications/tasks`, the
+   * detailed task), each tagged with its subscription's id.
+   */
+  notifyTask(owner: string, taskId: string, method: string, params: JsonObject): void {
     for (const l of this.#listeners) {
-      if (l.owner === owner && l.taskIds?.has(task.taskId))
-        l.notify(tagged(TaskMethod.Status, l.id, task as unknown as NonNullable<JSONRPCNotification["params"]>));
+      if (l.owner === owner && l.taskIds?.has(taskId)) l.notify(tagged(method, l.id, params as NonNullable<JSONRPCNotification["params"]>));
     }
   }
 
@@ -124,16 +126,26 @@ export class ListenFeature implements Feature {
   readonly #host: ServerHost;
   readonly #subscriptions: Subscriptions;
   readonly #limit: number;
-  readonly #tasks: ListenTasks;
+  /** The tasks plug-in's part of a listen; `undefined` without it. */
+  #tasks: ListenTasks | undefined;
   /** True once the server is closing: no new listen is accepted. */
   closed = false;
 
   /** `limit`: the most streams open at once (`ServerOptions.maxListenStreams`). */
-  constructor(host: ServerHost, subscriptions: Subscriptions, limit: number, tasks: ListenTasks) {
+  constructor(host: ServerHost, subscriptions: Subscriptions, limit: number) {
     this.#host = host;
     this.#subscriptions = subscriptions;
     this.#limit = limit;
+  }
+
+  /** Lets a listen name tasks (`notifications.taskIds`): the tasks plug-in installs it as the server is built. */
+  useTasks(tasks: ListenTasks): void {
     this.#tasks = tasks;
+  }
+
+  /** See {@link Subscriptions.notifyTask}. */
+  notifyTask(owner: string, taskId: string, method: string, params: JsonObject): void {
+    this.#subscriptions.notifyTask(owner, taskId, method, params);
   }
 
   readonly methods: MethodTable = {
@@ -153,25 +165,12 @@ export class ListenFeature implements Feature {
         }
         const granted: SubscriptionFilter & { taskIds?: string[] } = grant(filter, this.#host.capabilities());
         const wanted = filter.taskIds;
-        if (wanted === undefined) return this.#open(granted, ctx, transport, notify, "");
-        if (!declaresTasks(ctx.clientCapabilities)) {
-          throw new McpError(
-            ErrorCode.MissingRequiredClientCapability,
-            "Missing required client capability: task status notifications need the io.modelcontextprotocol/tasks extension",
-            tasksRequiredData(),
-          );
-        }
-        if (!Array.isArray(wanted) || wanted.some((id) => typeof id !== "string")) {
-          throw new McpError(ErrorCode.InvalidParams, "Invalid params: notifications.taskIds must be an array of strings");
-        }
-        if (wanted.length > MAX_LISTEN_TASK_IDS) {
-          throw new McpError(ErrorCode.InvalidParams, `Invalid params: at most ${MAX_LISTEN_TASK_IDS} taskIds per listen`);
-        }
-        const owner = this.#tasks.owner(ctx);
-        // Only the caller's own tasks are granted: another's are left out as if unknown.
-        return Promise.all(wanted.map((id) => this.#tasks.owns(id, owner))).then((owned) => {
-          granted.taskIds = [...new Set((wanted as string[]).filter((_, i) => owned[i]))];
-          return this.#open(granted, ctx, transport, notify, owner);
+        const tasks = this.#tasks;
+        // Without the tasks plug-in no task is announced, so none is granted (as any other member it does not announce).
+        if (wanted === undefined || tasks === undefined) return this.#open(granted, ctx, transport, notify, "");
+        return tasks.grant(wanted, ctx).then((grant) => {
+          granted.taskIds = grant.taskIds;
+          return this.#open(granted, ctx, transport, notify, grant.owner);
         });
       },
     },
@@ -215,15 +214,14 @@ export class ListenFeature implements Feature {
   }
 }
 
-/** The most task ids one `subscriptions/listen` may name. */
-export const MAX_LISTEN_TASK_IDS = 100;
-
-/** What the listen feature needs of the server's tasks. */
+/** What the tasks plug-in adds to a listen: the task ids it may name (`notifications.taskIds`). */
 export interface ListenTasks {
-  /** Who owns a request's tasks. */
-  owner(ctx: RequestContext): string;
-  /** Whether `taskId` exists and is `owner`'s. */
-  owns(taskId: string, owner: string): Promise<boolean>;
+  /**
+   * The task ids of `taskIds` (as sent) that the caller may hear of, and the
+   * owner they belong to.
+   * @throws McpError refusing the listen (the request lacks the extension, a malformed list).
+   */
+  grant(taskIds: unknown, ctx: RequestContext): Promise<{ owner: string; taskIds: string[] }>;
 }
 
 /** What of a requested filter the server grants: only what its capabilities announce. */

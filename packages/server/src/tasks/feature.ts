@@ -1,19 +1,28 @@
 /**
- * The tasks extension's methods (`io.modelcontextprotocol/tasks`):
- * `tasks/get`, `tasks/update`, `tasks/cancel`, and its capability in
- * `server/discover`. Each request must declare the extension in its own
- * client capabilities (else -32021, before the task is looked up), and
- * reaches only tasks of its own principal (another's is "not found").
+ * The tasks extension (`io.modelcontextprotocol/tasks`), the tasks plug-in's
+ * wire on revision 2026-07-28: how a `tools/call` becomes a task (the client
+ * declares the extension; the answer is the flat task handle), the methods
+ * `tasks/get`, `tasks/update`, `tasks/cancel`, its capability in
+ * `server/discover`, and the task ids a `subscriptions/listen` may name.
+ * Each request must declare the extension in its own client capabilities
+ * (else -32021, before the task is looked up), and reaches only tasks of its
+ * own principal (another's is "not found").
  */
 import type { ServerCapabilities } from "@x/mcp-v2607";
-import { ErrorCode } from "@x/mcp-v2607/constants";
+import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import { declaresTasks, readTaskId, TASKS_EXTENSION, TaskMethod, tasksRequiredData } from "@x/mcp-v2607/tasks";
 import type { RequestContext } from "../context.js";
 import { McpError } from "../errors.js";
 import type { Feature, MethodTable } from "../features/feature.js";
+import type { ListenTasks } from "../features/subscriptions.js";
+import type { RegisteredTool } from "../features/tools/define.js";
 import { readInputResponses } from "../revisions/2026-07-28/state.js";
 import type { JsonObject } from "../objects.js";
+import type { TaskStart, TaskWire } from "./calls.js";
 import type { TaskRunner } from "./runner.js";
+
+/** The most task ids one `subscriptions/listen` may name. */
+export const MAX_LISTEN_TASK_IDS = 100;
 
 /** Refuses a request whose client capabilities lack the extension. @throws McpError(-32021) with `requiredCapabilities`. */
 export function requireTasksExtension(ctx: RequestContext, what: string): void {
@@ -33,7 +42,7 @@ function taskIdOf(params: JsonObject): string {
 }
 
 /** The tasks extension's part of the server. */
-export class TasksFeature implements Feature {
+export class TasksFeature implements Feature, TaskWire, ListenTasks {
   readonly #runner: TaskRunner;
   readonly #offered: () => boolean;
   readonly #owner: (ctx: RequestContext) => string;
@@ -51,6 +60,49 @@ export class TasksFeature implements Feature {
   #enabled(): boolean {
     if (!this.#everOffered && this.#offered()) this.#everOffered = true;
     return this.#everOffered;
+  }
+
+  /**
+   * A call of a tool that allows tasks becomes one when the request declares
+   * the extension; a `"required"` tool's call that does not is refused.
+   * @throws McpError(-32021) naming the extension, for a `"required"` tool called without it.
+   */
+  start(tool: RegisteredTool, _params: JsonObject, ctx: RequestContext): TaskStart | undefined {
+    if (tool.taskSupport === undefined) return undefined;
+    if (declaresTasks(ctx.clientCapabilities)) {
+      const owner = this.#owner(ctx);
+      return { create: () => this.#runner.create(owner, Method.ToolsCall), handle: (local) => this.#runner.handle(local) };
+    }
+    if (tool.taskSupport === "required") requireTasksExtension(ctx, `tool ${tool.name}`);
+    return undefined;
+  }
+
+  /**
+   * The task ids a `subscriptions/listen` names (`notifications.taskIds`)
+   * that its caller may hear of: its own, others left out as if unknown.
+   * @throws McpError(-32021) when the request lacks the extension; McpError(-32602) for a list that is not
+   *   of strings or longer than {@link MAX_LISTEN_TASK_IDS}.
+   */
+  grant(taskIds: unknown, ctx: RequestContext): Promise<{ owner: string; taskIds: string[] }> {
+    if (!declaresTasks(ctx.clientCapabilities)) {
+      throw new McpError(
+        ErrorCode.MissingRequiredClientCapability,
+        `Missing required client capability: task status notifications need the ${TASKS_EXTENSION} extension`,
+        tasksRequiredData(),
+      );
+    }
+    if (!Array.isArray(taskIds) || taskIds.some((id) => typeof id !== "string")) {
+      throw new McpError(ErrorCode.InvalidParams, "Invalid params: notifications.taskIds must be an array of strings");
+    }
+    if (taskIds.length > MAX_LISTEN_TASK_IDS) {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid params: at most ${MAX_LISTEN_TASK_IDS} taskIds per listen`);
+    }
+    const owner = this.#owner(ctx);
+    const wanted = taskIds as string[];
+    return Promise.all(wanted.map((id) => this.#runner.owns(id, owner))).then((owned) => ({
+      owner,
+      taskIds: [...new Set(wanted.filter((_, i) => owned[i]))],
+    }));
   }
 
   readonly methods: MethodTable = {

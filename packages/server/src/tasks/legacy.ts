@@ -1,6 +1,7 @@
 /**
  * The tasks of revision 2025-11-25 (spec 2025-11-25: basic/utilities/tasks,
- * experimental in that revision), served on `initialize`-era sessions from
+ * experimental in that revision), the tasks plug-in's wire on the
+ * `initialize` era's sessions, served from
  * the same {@link TaskRunner} and task store as the tasks extension: one
  * place for a task's state, time to live, owner, limits and lease. What the
  * revision does differently is all here:
@@ -28,11 +29,13 @@ import type { RequestContext } from "../context.js";
 import type { RunScope } from "../scope.js";
 import { ClientRequestError, McpError } from "../errors.js";
 import type { MethodEntry } from "../features/feature.js";
+import type { RegisteredTool } from "../features/tools/define.js";
 import { b64url, fromB64url, type KeyRing } from "../keys.js";
 import { checkClientAnswer } from "../revisions/initialize/era.js";
 import { sessionOf } from "../revisions/initialize/methods.js";
 import type { LegacySession } from "../revisions/initialize/session.js";
 import { copyOwn, isObject, type JsonObject } from "../objects.js";
+import type { TaskStart, TaskWire } from "./calls.js";
 import type { LocalTask, TaskRunner } from "./runner.js";
 import type { TaskRecord } from "./store.js";
 
@@ -125,7 +128,7 @@ function taskIdOf(params: JsonObject): string {
  * the extension (`ServerOptions.principal`, by default the verified
  * token's principal, `principalOf`): another owner's task is "not found".
  */
-export class LegacyTasks {
+export class LegacyTasks implements TaskWire {
   readonly #runner: TaskRunner;
   readonly #owner: (ctx: RequestContext) => string;
   readonly #offered: () => boolean;
@@ -161,6 +164,34 @@ export class LegacyTasks {
     caps.cancel = {};
     caps.requests = { tools: { call: {} } };
     return caps;
+  }
+
+  /**
+   * A call becomes a task when it carries `params.task` and its tool allows
+   * tasks ("Tool-Level Negotiation"); while no tool allows tasks (the
+   * capability is not declared), `params.task` is ignored ("Task Support and Handling").
+   * @throws McpError(-32601) for `params.task` on a tool without `taskSupport`, or a `"required"` tool
+   *   called without it; McpError(-32602) for a malformed `params.task`.
+   */
+  start(tool: RegisteredTool, params: JsonObject, ctx: RequestContext, scope: RunScope): TaskStart | undefined {
+    const wanted = this.#offered() ? readTaskMetadata(params) : undefined;
+    const name = tool.name;
+    if (tool.taskSupport === undefined) {
+      if (wanted) {
+        throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} does not run as a task (execution.taskSupport is forbidden)`, { name });
+      }
+      return undefined;
+    }
+    if (wanted) return { create: () => this.create(ctx, scope, wanted.ttlMs), handle: (local) => this.handle(local) };
+    if (tool.taskSupport === "required") {
+      throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} must be called as a task (execution.taskSupport is required)`, { name });
+    }
+    return undefined;
+  }
+
+  /** A tool that allows tasks is listed with `execution.taskSupport`. */
+  listed(definition: Tool, taskSupport: "optional" | "required"): Tool {
+    return legacyToolDefinition(definition, taskSupport);
   }
 
   /**

@@ -16,34 +16,21 @@ import { ClientRequestError, isProtocolError, McpError, SERVER_BUSY } from "../e
 import { isObject, type JsonObject } from "../objects.js";
 import { stamp } from "../revisions/2026-07-28/stamp.js";
 import { RequestRoute } from "../route.js";
+import { MAX_TIMER_MS, type TaskLimits } from "./limits.js";
 import { MemoryTaskStore, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 
-/** Default time to live of a task, in milliseconds (one hour). */
-export const DEFAULT_TASK_TTL_MS = 3_600_000;
-/** Default polling interval suggested to clients, in milliseconds. */
-export const DEFAULT_TASK_POLL_INTERVAL_MS = 1000;
-/** Default most running (not terminal) tasks per principal. */
-export const DEFAULT_MAX_TASKS_PER_OWNER = 100;
-/** Default lease of a task's worker in a shared store, in milliseconds. */
-export const DEFAULT_TASK_LEASE_MS = 15_000;
 /** How long `tasks/update` landing on another instance waits for the running one to take the answers, in milliseconds. */
 const REMOTE_UPDATE_WAIT_MS = 2000;
 
 const LIVE: readonly TaskStatus[] = ["working", "input_required"];
-const MAX_TIMER_MS = 2_147_483_647;
-/** The shortest lease: renewals every third of it must keep up even on a loaded machine. */
-const MIN_LEASE_MS = 1000;
 /** How long an expired task is kept (at most its own time to live again), so that its `failed` status can be read. */
 const EXPIRED_TASK_GRACE_MS = 60_000;
 
-/** What the runner needs from the server. */
+/** What the runner needs from the plug-in and the server. */
 export interface TaskSettings {
-  store?: TaskStore | undefined;
+  store: TaskStore;
   bus: EventBus;
-  ttlMs?: number | null | undefined;
-  pollIntervalMs?: number | undefined;
-  maxTasksPerOwner?: number | undefined;
-  leaseMs?: number | undefined;
+  limits: TaskLimits;
   info: Implementation;
   /** Reports a failure nobody awaits (a store write after the response, a bus message). */
   report: (error: unknown, what: string) => void;
@@ -70,12 +57,6 @@ export interface LocalTask extends TaskScope {
   syncQueued: boolean;
   done: boolean;
   ttlTimer: ReturnType<typeof setTimeout> | undefined;
-}
-
-function positiveInteger(name: string, value: number | undefined, fallback: number): number {
-  const v = value ?? fallback;
-  if (!Number.isSafeInteger(v) || v < 1) throw new RangeError(`tasks.${name} must be a positive integer, got ${String(value)}`);
-  return v;
 }
 
 function notFound(): McpError {
@@ -120,22 +101,14 @@ export class TaskRunner {
   readonly #statusWaiters = new Map<string, Set<(record: DetailedTask) => void>>();
   #leaseTimer: ReturnType<typeof setInterval> | undefined;
 
-  /** @throws RangeError for an option out of range. */
   constructor(settings: TaskSettings) {
-    this.store = settings.store ?? new MemoryTaskStore();
+    this.store = settings.store;
     this.#bus = settings.bus;
-    const ttl = settings.ttlMs === undefined ? DEFAULT_TASK_TTL_MS : settings.ttlMs;
-    this.#ttlMs = ttl === null ? null : positiveInteger("ttlMs", ttl, DEFAULT_TASK_TTL_MS);
-    // The longest timer a JavaScript runtime keeps: a longer one would fire at once.
-    if (this.#ttlMs !== null && this.#ttlMs > MAX_TIMER_MS)
-      throw new RangeError(`tasks.ttlMs must be at most ${MAX_TIMER_MS} (use null for unlimited)`);
-    this.#pollIntervalMs = positiveInteger("pollIntervalMs", settings.pollIntervalMs, DEFAULT_TASK_POLL_INTERVAL_MS);
-    this.#maxPerOwner = positiveInteger("maxTasksPerOwner", settings.maxTasksPerOwner, DEFAULT_MAX_TASKS_PER_OWNER);
-    const lease = positiveInteger("leaseMs", settings.leaseMs, DEFAULT_TASK_LEASE_MS);
-    // Renewed every third of it: shorter would let a live worker's lease run out between renewals.
-    if (lease < MIN_LEASE_MS || lease > MAX_TIMER_MS)
-      throw new RangeError(`tasks.leaseMs must be from ${MIN_LEASE_MS} to ${MAX_TIMER_MS}, got ${lease}`);
-    this.#leaseMs = this.store instanceof MemoryTaskStore ? undefined : lease;
+    const limits = settings.limits;
+    this.#ttlMs = limits.ttlMs;
+    this.#pollIntervalMs = limits.pollIntervalMs;
+    this.#maxPerOwner = limits.maxTasksPerOwner;
+    this.#leaseMs = this.store instanceof MemoryTaskStore ? undefined : limits.leaseMs;
     this.#info = settings.info;
     this.#report = settings.report;
   }

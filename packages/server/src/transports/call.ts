@@ -15,9 +15,10 @@ import type { JsonObject } from "../objects.js";
 
 /**
  * What an HTTP exchange tells when its client goes away before the answer
- * (internal). A 2026-07-28 request is cancelled by it; an initialize-era one
- * is not (spec 2025-11-25: a disconnection is not a cancellation), it only
- * stops holding a connection.
+ * (internal). A request served per request is cancelled by it (a `Call`
+ * aborts); what a request on a session does is its framing's (in the
+ * `initialize` era it runs on and only stops holding a connection: spec
+ * 2025-11-25, a disconnection is not a cancellation).
  */
 export interface ClientWatcher {
   clientGone(): void;

@@ -1,21 +1,19 @@
 /**
  * stdio transport (spec 2026-07-28, basic/transports/stdio): one JSON-RPC
  * message per line on stdin and stdout, split only on `\n`; nothing but
- * protocol messages on stdout; diagnostics go to stderr.
+ * protocol messages on stdout; diagnostics go to stderr. A revision with
+ * sessions frames the connection through `stdio-framing.ts`.
  */
 import { atTurnEnd, nodeBuiltin } from "../builtins.js";
 import type { Readable, Writable } from "node:stream";
-import { classify, errorResponse, resultResponse, stringifyJson } from "@x/jsonrpc";
+import { errorResponse, stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
-import { errorOutcome, type Inbound, type InboundRequest, internalErrorOutcome, type Outcome, responseText } from "../dispatch.js";
-import { isProtocolError, SERVER_BUSY } from "../errors.js";
-import { earlierPingId, earlierRequestId, initializeRefused, legacyValidators, readInitialize } from "../revisions/initialize/era.js";
-import { batchRefusal, batchText, takesBatches } from "../revisions/initialize/batch.js";
-import { LegacySession } from "../revisions/initialize/session.js";
-import type { JsonObject } from "../objects.js";
+import type { Binding } from "../revisions/revision.js";
+import { type Inbound, type InboundRequest, internalErrorOutcome, type Outcome, responseText } from "../dispatch.js";
 import { answerNow, type McpServer, partsOf } from "../server.js";
 import { Call } from "./call.js";
 import { decodeMessage, inspectDecoded, isRequestBatch, readMessage } from "./messages.js";
+import type { StdioConnection, StdioFraming } from "./stdio-framing.js";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -31,18 +29,6 @@ export interface StdioOptions {
   maxJsonDepth?: number;
 }
 
-/** The refusal of a request of the `initialize` era on a connection whose `initialize` failed. */
-const NOT_INITIALIZED = "Invalid request: initialize has not succeeded on this connection; send initialize first";
-
-/**
- * Most messages read after `initialize` and before its answer that wait
- * for that answer (then handled in the order read): 100, and at most
- * `maxLineBytes` bytes of them in all. Past either, a request is refused at
- * once with -32000 (its id), a line that is not JSON gets its usual error,
- * and any other message is dropped.
- */
-export const MAX_EARLY_MESSAGES = 100;
-
 /**
  * Serves `server` over stdio until the input ends. Requests are handled
  * concurrently; each response is written as one line in the turn of the
@@ -51,20 +37,20 @@ export const MAX_EARLY_MESSAGES = 100;
  * `notifications/cancelled` aborts the named request's `signal`, and nothing
  * more is written for it.
  *
- * One connection speaks one era, pinned by its opening exchange: an
- * `initialize` pins the `initialize` era (spec 2025-11-25: the connection is
- * the session; server-to-client requests go out on stdout and their answers
- * are read from stdin), any 2026-07-28 request but `server/discover` pins
- * 2026-07-28 (a probe does not pin). A message of the other era afterwards is
- * refused with -32600. A `ping` without the 2026-07-28 envelope before any
- * era is pinned is answered with an empty result and pins nothing (spec
- * 2025-11-25: basic/utilities/ping, allowed before `initialize` is
- * answered). What is read after `initialize` and before its answer waits
- * for that answer, then is handled in the order read, in the era it opened
- * (at most {@link MAX_EARLY_MESSAGES}; past it a request is refused with
- * -32000). When the input ends, open `subscriptions/listen`
- * requests are ended (the server is closed) and the promise resolves once
- * every request has been answered.
+ * One connection speaks one revision, pinned by its opening exchange: any
+ * 2026-07-28 request but `server/discover` pins 2026-07-28 (a probe does not
+ * pin). With the `McpServer` of `@x/server`, an `initialize` pins the
+ * `initialize` era instead (spec 2025-11-25: the connection is the session;
+ * server-to-client requests go out on stdout and their answers are read from
+ * stdin), and a message of the other era afterwards is refused with -32600;
+ * a `ping` without the 2026-07-28 envelope before any era is pinned is
+ * answered with an empty result and pins nothing (spec 2025-11-25:
+ * basic/utilities/ping, allowed before `initialize` is answered); what is
+ * read after `initialize` and before its answer waits for that answer, then
+ * is handled in the order read, in the era it opened (at most
+ * `MAX_EARLY_MESSAGES`; past it a request is refused with -32000). When the
+ * input ends, open `subscriptions/listen` requests are ended (the server is
+ * closed) and the promise resolves once every request has been answered.
  *
  * @throws TypeError at once when `options` carries `auth`: stdio takes no
  *   OAuth (spec: basic/authorization), the process gets its credentials from its environment.
@@ -94,35 +80,9 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   let buffered: Buffer[] = [];
   let bufferedSize = 0;
   let discarding = false;
-  const legacy = partsOf(server).legacy;
   const isAscii = asciiCheck();
-  /** The connection's era once pinned; its session in the initialize era. */
-  let era: "2026" | "legacy" | undefined;
-  let session: LegacySession | undefined;
-  /** True from the moment `initialize` is read until it is answered. */
-  let initializing = false;
-  /** An `initialize` failed and none has succeeded since: the client speaks the earlier era, which has no session here yet. */
-  let initializeFailed = false;
-  /** Lines read while `initializing`, in order, and their bytes. */
-  const early: (Buffer | string)[] = [];
-  let earlyBytes = 0;
-  /** Set once the input ended or failed: a session opened after that is closed at once. */
-  let released = false;
-  const closeSession = () => session?.close();
-  legacy.closers.add(closeSession);
-  const watch = (change: Parameters<typeof legacy.watchers extends Set<infer F> ? F : never>[0]) => {
-    if (!session?.initialized) return;
-    if (change.kind === "list") session.notify(`notifications/${change.list}/list_changed`, {});
-    else if (session.subscriptions.has(change.uri)) session.notify(Method.NotificationsResourcesUpdated, { uri: change.uri });
-  };
-  legacy.watchers.add(watch);
-  const release = () => {
-    released = true;
-    legacy.watchers.delete(watch);
-    legacy.closers.delete(closeSession);
-    session?.close();
-  };
-
+  /** True once a request of the per-request revision (but a probe) pinned the connection to it. */
+  let pinned = false;
   // Lines written in one turn of the event loop leave in one write, in order
   // (a pipe write is a system call; answering a burst of pipelined requests
   // one write each would cost more than the answers).
@@ -151,8 +111,11 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     if (text !== undefined) writeText(text);
   };
 
-  /** `reply`: where the answer's text goes (a batch collects it; `undefined` when none is sent); default: a line of its own. */
-  const serve = (inbound: InboundRequest, call: Call, reply?: (text: string | undefined) => void): void => {
+  // The connection's framing, when the server has a revision with sessions: built once `handleLine` exists.
+  let framing: StdioFraming | undefined;
+
+  /** `reply`: where the answer's text goes (a batch collects it; `undefined` when none is sent). */
+  const serve = (inbound: InboundRequest, call: Call, reply: (text: string | undefined) => void): void => {
     running++;
     call.notify = (notification: unknown) => {
       if (call.done || call.aborted) return false;
@@ -185,194 +148,95 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     }
   };
 
-  const answered = (inbound: InboundRequest, call: Call, outcome: Outcome | undefined, reply = writeAnswer): void => {
+  const answered = (inbound: InboundRequest, call: Call, outcome: Outcome | undefined, reply: (text: string | undefined) => void): void => {
     call.done = true;
     reply(outcome?.response && !call.aborted ? responseText(outcome) : undefined);
     if (inFlight.size > 0 && inFlight.get(inbound.id) === call) inFlight.delete(inbound.id);
     if (--running === 0) onIdle?.();
   };
 
-  const initialize = (id: InboundRequest["id"], params: JsonObject): void => {
-    if (legacy.versions.length === 0) {
-      write(initializeRefused(id, params, server.supportedVersions).response);
-      return;
-    }
-    if (era === "2026") {
-      write(
-        errorResponse(
-          id,
-          ErrorCode.InvalidRequest,
-          "Invalid request: this connection already speaks 2026-07-28; initialize is not accepted",
-        ),
-      );
-      return;
-    }
-    initializing = true;
-    running++;
-    readInitialize(params, legacy.versions).then(
-      (info) => {
-        session = new LegacySession(
-          "",
-          info,
-          (message) => {
-            write(message);
-            return !outputClosed;
-          },
-          legacy.requestTimeoutMs,
-        );
-        era = "legacy";
-        initializeFailed = false;
-        write({ jsonrpc: "2.0", id, result: legacy.initializeResult(info.protocolVersion, { id, info, transport: {} }) });
-        initializing = false;
-        handleEarly();
-        if (released) session.close();
-        if (--running === 0) onIdle?.();
-      },
-      (error: unknown) => {
-        initializing = false;
-        initializeFailed = true;
-        const outcome = isProtocolError(error)
-          ? errorOutcome(id, error.code, error.message, error.data, "message")
-          : internalErrorOutcome(id);
-        write(outcome.response);
-        // No era was opened: what waited is read as if it came now.
-        handleEarly();
-        if (--running === 0) onIdle?.();
-      },
-    );
-  };
-
-  /** A line read while `initialize` runs: kept for after its answer, or refused past the bound. */
-  const wait = (line: Buffer | string): void => {
-    if (early.length < MAX_EARLY_MESSAGES && earlyBytes + line.length <= maxLine) {
-      // A copy: a Buffer line may be a view of a chunk the stream reuses.
-      early.push(typeof line === "string" ? line : Buffer.from(line));
-      earlyBytes += line.length;
-      return;
-    }
-    const decoded = decodeMessage(line, maxDepth, "the line", undefined);
-    if (!decoded.ok) {
-      write(decoded.inbound.outcome.response);
-      return;
-    }
-    const classified = classify(decoded.value);
-    if (classified.kind !== "request") return;
-    write(
-      errorResponse(
-        classified.id,
-        SERVER_BUSY,
-        `Server busy: more than ${MAX_EARLY_MESSAGES} messages or ${maxLine} bytes arrived before initialize was answered`,
-      ),
-    );
-  };
-
-  /** Handles the lines that waited for `initialize`, in order, until another `initialize` (the first failed) waits in turn. */
-  const handleEarly = (): void => {
-    let k = 0;
-    while (k < early.length && !initializing) handleLine(early[k++]!);
-    const rest = early.splice(0, k);
-    for (const line of rest) earlyBytes -= line.length;
-  };
-
   const handleLine = (line: Buffer | string) => {
     // A blank line (only white space) carries no message.
     if (isBlank(line)) return;
-    // Between initialize and its answer nothing is read yet: the era of what follows is not known.
-    if (initializing) {
-      wait(line);
+    // While an opening is answered nothing is read yet: the revision of what follows is not known.
+    if (framing?.opening) {
+      framing.hold(line);
       return;
     }
+    const binding = framing?.binding;
     let inbound: Inbound;
-    if (era === undefined) {
-      // Before any era: a ping of the earlier one is answered, and pins nothing.
-      // stdio has no status to give a refusal.
+    if (!pinned && binding === undefined) {
+      // Before any revision is pinned the framing may answer a message itself (stdio has no status to give a refusal).
       const decoded = decodeMessage(line, maxDepth, "the line", undefined);
-      const ping = decoded.ok ? earlierPingId(decoded.value) : undefined;
-      if (ping !== undefined) {
-        write(resultResponse(ping, {}));
-        return;
-      }
-      // After a failed initialize, a request of that era gets its own refusal, not the 2026-07-28 envelope's.
-      const early = initializeFailed && decoded.ok ? earlierRequestId(decoded.value) : undefined;
-      if (early !== undefined) {
-        write(errorResponse(early, ErrorCode.InvalidRequest, NOT_INITIALIZED));
-        return;
-      }
-      inbound = decoded.ok ? inspectDecoded(server, decoded, session, undefined) : decoded.inbound;
-    } else if (takesBatches(session)) {
-      // A session of 2025-03-26 takes batches: each member is read as a line of its own would be.
+      if (decoded.ok && framing?.unpinned(decoded.value)) return;
+      inbound = decoded.ok ? inspectDecoded(server, decoded, undefined, undefined) : decoded.inbound;
+    } else if (framing?.batches) {
+      // The framing takes batches now: a line that is one is its to answer, member by member (`handle`).
       const decoded = decodeMessage(line, maxDepth, "the line", undefined, true);
       if (decoded.ok && isRequestBatch(decoded.value)) {
-        batch(decoded.value, decoded.lossless);
+        framing.batch(decoded.value, decoded.lossless);
         return;
       }
-      inbound = decoded.ok ? inspectDecoded(server, decoded, session, undefined) : decoded.inbound;
-    } else inbound = readMessage(server, line, maxDepth, "the line", session, undefined);
-    handle(inbound, writeAnswer);
+      inbound = decoded.ok ? inspectDecoded(server, decoded, binding, undefined) : decoded.inbound;
+    } else inbound = readMessage(server, line, maxDepth, "the line", binding, undefined);
+    handle(inbound, binding, writeAnswer);
   };
 
   /**
-   * Acts on one message and answers it through `reply`, called exactly once:
-   * with the answer's text, or `undefined` when there is none (a
-   * notification, a response, a request cancelled).
+   * Acts on one message read on `binding` and answers it through `reply`,
+   * called exactly once: with the answer's text, or `undefined` when there
+   * is none (a notification, a response, a request cancelled).
    */
-  const handle = (inbound: Inbound, reply: (text: string | undefined) => void): void => {
+  const handle = (inbound: Inbound, binding: Binding | undefined, reply: (text: string | undefined) => void): void => {
     if (inbound.kind === "error") {
       reply(stringifyJson(inbound.outcome.response));
       return;
     }
-    if (inbound.kind === "initialize") {
-      initialize(inbound.id, inbound.params);
-      reply(undefined);
-      return;
-    }
     if (inbound.kind === "request") {
-      if (era === undefined && inbound.method !== Method.ServerDiscover) era = "2026";
+      if (!pinned && binding === undefined && inbound.method !== Method.ServerDiscover) pinned = true;
       serve(inbound, new Call(), reply);
       return;
     }
+    if (inbound.kind === "initialize") {
+      // Only a revision plug-in opens: its framing answers (none would be a server built wrong).
+      if (framing) framing.open(inbound.id, inbound.params, pinned);
+      else write(internalErrorOutcome(inbound.id).response);
+    }
     // A JSON-RPC response answers nothing this server asked, unless the session asked it;
     // a malformed one answers nothing at all (both reported by `inspect`, never answered).
-    if (inbound.kind === "response") session?.settle(inbound as unknown as JsonObject);
-    else if (inbound.kind === "responses") for (const response of inbound.responses) session?.settle(response as unknown as JsonObject);
+    else if (inbound.kind === "response") framing?.settle([inbound]);
+    else if (inbound.kind === "responses") framing?.settle(inbound.responses);
     else if (inbound.kind === "notification") {
-      if (session && inbound.method === "notifications/initialized") session.markInitialized();
-      else if (
-        inbound.method === Method.NotificationsCancelled &&
-        (!session || legacyValidators().CancelledNotificationParams(inbound.params))
-      ) {
-        inFlight.get(inbound.params.requestId)?.abort();
-      }
+      // On a session its framing reads it first (false: nothing more is done with it).
+      const more = binding === undefined || framing!.notified(inbound.method, inbound.params);
+      if (more && inbound.method === Method.NotificationsCancelled) inFlight.get(inbound.params.requestId)?.abort();
     }
     reply(undefined);
   };
 
-  /**
-   * A batch on a session of 2025-03-26 (`revisions/initialize/batch.ts`):
-   * each member handled as a line of its own, the answers of its requests
-   * written as one array line once all are in; none when it holds only
-   * notifications and responses. Refused whole (-32600) when empty or too long.
-   */
-  const batch = (members: unknown[], lossless: boolean): void => {
-    const refused = batchRefusal(members, session);
-    if (refused !== undefined) {
-      write(errorResponse(undefined, refused.code, refused.message));
-      return;
-    }
-    const texts: string[] = [];
-    let waiting = 1;
-    const reply = (text: string | undefined): void => {
-      if (text !== undefined) texts.push(text);
-      if (--waiting > 0) return;
-      const all = batchText(texts);
-      if (all !== undefined) writeText(all);
-    };
-    for (const member of members) {
-      waiting++;
-      handle(inspectDecoded(server, { ok: true, value: member, lossless }, session, undefined), reply);
-    }
-    reply(undefined);
+  const connection: StdioConnection = {
+    server,
+    maxLineBytes: maxLine,
+    maxJsonDepth: maxDepth,
+    get outputClosed() {
+      return outputClosed;
+    },
+    write,
+    writeText,
+    handleLine,
+    handle: (message, lossless, reply) => {
+      const binding = framing?.binding;
+      handle(inspectDecoded(server, { ok: true, value: message, lossless }, binding, undefined), binding, reply);
+    },
+    begin: () => {
+      running++;
+    },
+    end: () => {
+      if (--running === 0) onIdle?.();
+    },
   };
+  framing = framingOf(server, connection);
+  const release = () => framing?.close();
 
   return new Promise<void>((resolve) => {
     // The client closed our stdout (EPIPE or similar): nobody can hear answers
@@ -472,6 +336,18 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       resolve();
     });
   });
+}
+
+/**
+ * The framing of one connection by the server's revision with sessions, if
+ * it has one.
+ * @throws TypeError when two revisions of the server would frame stdio: a
+ *   connection is pinned to one.
+ */
+function framingOf(server: McpServer, connection: StdioConnection): StdioFraming | undefined {
+  const framed = partsOf(server).plugged.filter((p) => p.stdio !== undefined);
+  if (framed.length > 1) throw new TypeError("serveStdio: a server may have one revision with sessions on stdio");
+  return framed[0]?.stdio?.(connection);
 }
 
 /**

@@ -11,6 +11,7 @@ import { jwtVerifier } from "../../src/auth/index.js";
 import { McpServer, type RequestContext } from "../../src/index.js";
 import { headersFor, meta } from "../helpers.js";
 import { ISSUER, jwksServer, makeKey, serveMcp, sign, type TestKey } from "./fixture.js";
+import { tasks as tasksPlugin } from "../../src/tasks/index.js";
 
 type Message = Record<string, any>;
 
@@ -29,7 +30,7 @@ let second: string;
 beforeAll(async () => {
   key = await makeKey("k");
   jwks = await jwksServer([key]);
-  const mcp = new McpServer({ name: "anonymous", version: "1" }, { requestStateKeys: [Buffer.alloc(32, 5)] });
+  const mcp = new McpServer({ name: "anonymous", version: "1" }, { requestStateKeys: [Buffer.alloc(32, 5)], tasks: tasksPlugin() });
   mcp.registerTool("whoami", {}, (_a, ctx: RequestContext) => {
     ran("whoami");
     return `${ctx.auth?.subject ?? "-"}/${ctx.auth?.clientId ?? "-"}`;

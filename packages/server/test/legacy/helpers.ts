@@ -6,6 +6,7 @@ import { PassThrough } from "node:stream";
 import { stringifyJson } from "@x/jsonrpc";
 import { expect } from "vitest";
 import { createNodeHandler, type McpServer, type NodeHandler, type NodeHandlerOptions, serveStdio } from "../../src/index.js";
+import type { LegacyHttp } from "../../src/revisions/initialize/http/framing.js";
 import type { Core } from "../../src/transports/http/core.js";
 
 export type Message = Record<string, any>;
@@ -28,7 +29,7 @@ export async function start(mcp: McpServer, options: NodeHandlerOptions = {}) {
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/`;
   const core = handler.core as Core;
-  const legacy = core.legacy;
+  const legacy = core.framing as LegacyHttp;
   const stop = async () => {
     mcp.close();
     http.closeAllConnections();

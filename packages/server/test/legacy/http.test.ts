@@ -5,6 +5,7 @@
 import * as V2511 from "@x/mcp-v2511/validators";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFetchHandler, McpServer, MemoryEventStore } from "../../src/index.js";
+import type { InitializeEra } from "../../src/revisions/initialize/plugin.js";
 import { partsOf } from "../../src/server.js";
 import { headersFor, meta } from "../helpers.js";
 import { answerOf, initializeBody, JSON_AND_SSE, type Message, open, post, rq, sse, start } from "./helpers.js";
@@ -555,16 +556,21 @@ describe("bounded sessions", () => {
     const srv = await start(mcp);
     const a = await open(srv.url);
     expect(srv.legacy.size).toBe(1);
-    expect(partsOf(mcp).legacy.watchers.size).toBe(1);
+    expect(eraOf(mcp).parts.watchers.size).toBe(1);
     mcp.close();
     expect(srv.legacy.size).toBe(0);
     // Nothing of the transport stays registered on the server once it has no session.
-    expect(partsOf(mcp).legacy.watchers.size).toBe(0);
-    expect(partsOf(mcp).legacy.closers.size).toBe(0);
+    expect(eraOf(mcp).parts.watchers.size).toBe(0);
+    expect(eraOf(mcp).parts.closers.size).toBe(0);
     expect((await post(srv.url, rq("ping"), a.headers)).status).toBe(404);
     await srv.stop();
   });
 });
+
+/** The initialize era as installed on `mcp`. */
+function eraOf(mcp: McpServer): InitializeEra {
+  return partsOf(mcp).plugged[0] as InitializeEra;
+}
 
 describe("a deployment serving only 2026-07-28", () => {
   it("answers initialize with -32022 naming its versions, GET and DELETE with 405", async () => {

@@ -10,6 +10,7 @@ import { validateStrict as strict2511 } from "@x/mcp-v2511/strict";
 import { validateStrict as strict2607 } from "@x/mcp-v2607/strict";
 import type { CallToolResult, GetPromptResult } from "@x/mcp-v2607";
 import { McpServer } from "../../src/index.js";
+import { tasks } from "../../src/tasks/index.js";
 
 export type Message = Record<string, any>;
 type Problems = { path: string; message: string }[];
@@ -53,14 +54,14 @@ const ICONS = [{ src: "https://example.com/icon.png", mimeType: "image/png", siz
 const PNG = "iVBORw0KGgo=";
 
 /**
- * A server that uses everything the newest versions added. The tasks option
+ * A server that uses everything the newest versions added. The tasks plug-in
  * puts `tasks` in the capabilities of 2025-11-25 and `execution` on the
  * `slow` tool.
  */
 export function richServer(): McpServer {
   const server = new McpServer(
     { name: "rich", version: "1.0.0", title: "Rich server", websiteUrl: "https://example.com" },
-    { logging: true, instructions: "Use the tools.", tasks: { ttlMs: 60_000 } },
+    { logging: true, instructions: "Use the tools.", tasks: tasks({ ttlMs: 60_000 }) },
   );
   server.registerTool(
     "weather",

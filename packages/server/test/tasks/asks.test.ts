@@ -9,6 +9,7 @@ import { MAX_TASK_ASK_ATTEMPTS } from "../../src/route.js";
 import { McpServer } from "../../src/index.js";
 import { capabilities } from "../helpers.js";
 import { gate, nameSchema, start, tasks, waitFor } from "./fixture.js";
+import { tasks as tasksPlugin } from "../../src/tasks/index.js";
 
 const ageSchema = { type: "object" as const, properties: { age: { type: "integer" as const, minimum: 0 } }, required: ["age"] };
 const accept = (content: Record<string, unknown>) => ({ action: "accept", content });
@@ -22,7 +23,7 @@ const note = (tool: string, value: unknown) => {
 
 let server: McpServer;
 beforeAll(() => {
-  server = new McpServer({ name: "asks", version: "1" });
+  server = new McpServer({ name: "asks", version: "1" }, { tasks: tasksPlugin() });
   server.registerTool("greet", { taskSupport: "required" }, async (_args, ctx) => {
     const answer = await ctx.elicit("Your name?", nameSchema);
     note("greet", answer);
@@ -235,7 +236,7 @@ describe("an answer that does not fit the ask", () => {
 
 describe("asks and the end of a task", () => {
   it("a cancelled input_required task drops its inputRequests and its handler's ask rejects", async () => {
-    const s = new McpServer({ name: "c", version: "1" });
+    const s = new McpServer({ name: "c", version: "1" }, { tasks: tasksPlugin() });
     const rejected = gate<unknown>();
     s.registerTool("asks", { taskSupport: "required" }, async (_args, ctx) => {
       try {
@@ -262,7 +263,7 @@ describe("asks and the end of a task", () => {
   });
 
   it("an ask from a detached promise after the task ended is refused", async () => {
-    const s = new McpServer({ name: "d", version: "1" });
+    const s = new McpServer({ name: "d", version: "1" }, { tasks: tasksPlugin() });
     const late = gate<unknown>();
     const go = gate();
     s.registerTool("detaches", { taskSupport: "required" }, (_args, ctx) => {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpError, McpServer } from "../../src/index.js";
 import { aborted, gate, start, tasks, until, waitFor } from "./fixture.js";
+import { tasks as tasksPlugin } from "../../src/tasks/index.js";
 
 let server: McpServer;
 const signals = new Map<string, AbortSignal>();
@@ -12,7 +13,7 @@ const finish = gate();
 const ended = new Set<string>();
 
 beforeAll(() => {
-  server = new McpServer({ name: "cancel", version: "1" });
+  server = new McpServer({ name: "cancel", version: "1" }, { tasks: tasksPlugin() });
   server.registerTool("until_aborted", { taskSupport: "required" }, async (_args, ctx) => {
     signals.set(ctx.task!.taskId, ctx.signal);
     const reason = await aborted(ctx.signal);
@@ -72,7 +73,7 @@ describe("tasks/cancel", () => {
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     expect((await tasks(server, "get", { taskId: one })).result.status).toBe("cancelled");
     expect((await tasks(server, "get", { taskId: two })).result.status).toBe("cancelled");
-    expect((await server.taskStore.get(one))?.result).toBeUndefined();
+    expect((await server.taskStore!.get(one))?.result).toBeUndefined();
   });
 
   it("is idempotent: a second cancel, or a cancel of a completed task, acknowledges and changes nothing", async () => {

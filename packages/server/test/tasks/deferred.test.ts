@@ -3,7 +3,8 @@
 // `await ctx.startTask()`; the call is then answered with the task handle and the rest of the handler runs in
 // the task, past the call's run limit.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { McpServer, MemoryTaskStore } from "../../src/index.js";
+import { McpServer } from "../../src/index.js";
+import { MemoryTaskStore, tasks as tasksPlugin } from "../../src/tasks/index.js";
 import { send } from "../helpers.js";
 import { aborted, call, gate, nameSchema, PLAIN, sleep, TASKS, tasks, waitFor } from "./fixture.js";
 
@@ -23,9 +24,9 @@ const endedRuns = new Set<string>();
 const slow = gate();
 beforeAll(() => {
   store = new MemoryTaskStore();
-  server = new McpServer({ name: "deferred", version: "1" }, { tasks: { store } });
+  server = new McpServer({ name: "deferred", version: "1" }, { tasks: tasksPlugin({ store }) });
   // A short run limit for the calls (loading the ask validators on a first ask may take longer: no asks here).
-  limited = new McpServer({ name: "limited", version: "1" }, { tasks: { store }, toolTimeoutMs: 20 });
+  limited = new McpServer({ name: "limited", version: "1" }, { tasks: tasksPlugin({ store }), toolTimeoutMs: 20 });
   server.registerTool("ask_then_task", { taskSupport: "required", taskStart: "deferred" }, async (_args, ctx) => {
     const answer = await ctx.elicit("Your name?", nameSchema);
     const before = ctx.task;
@@ -177,7 +178,7 @@ describe("a deferred task start", () => {
   });
 
   it("the deferred start is refused with -32000 when the caller holds too many tasks", async () => {
-    const s = new McpServer({ name: "d", version: "1" }, { tasks: { maxTasksPerOwner: 1 } });
+    const s = new McpServer({ name: "d", version: "1" }, { tasks: tasksPlugin({ maxTasksPerOwner: 1 }) });
     cleanup.push(() => s.close());
     const hold = gate();
     cleanup.push(hold.open);

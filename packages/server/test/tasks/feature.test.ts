@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, McpServer, type RunningHttpServer } from "../../src/index.js";
 import { rpc, send } from "../helpers.js";
 import { gate, PLAIN, start, TASKS, tasks, waitFor } from "./fixture.js";
+import { tasks as tasksPlugin } from "../../src/tasks/index.js";
 
 const hold = gate();
 let server: McpServer;
 let held: string;
 beforeAll(async () => {
-  server = new McpServer({ name: "feature", version: "1" });
+  server = new McpServer({ name: "feature", version: "1" }, { tasks: tasksPlugin() });
   server.registerTool("held", { taskSupport: "optional" }, async () => {
     await hold.promise;
     return "done";
@@ -103,7 +104,7 @@ describe("tasks/get, tasks/update, tasks/cancel", () => {
 
 describe("a server without task tools", () => {
   it("has no tasks/* methods (-32601), whatever the request declares", async () => {
-    const plain = new McpServer({ name: "plain", version: "1" });
+    const plain = new McpServer({ name: "plain", version: "1" }, { tasks: tasksPlugin() });
     plain.registerTool("t", {}, () => "t");
     for (const method of METHODS) {
       expect((await tasks(plain, method, paramsFor(method, "x"))).error.code, method).toBe(-32601);
@@ -115,7 +116,7 @@ describe("a server without task tools", () => {
   // Doubtful (reported): the methods exist only while some registered tool supports tasks, so removing the last
   // task tool makes the tasks it already made unreachable (-32601) although they are still stored and running.
   it("removing the last task tool takes tasks/* away, also for the tasks already made", async () => {
-    const s = new McpServer({ name: "s", version: "1" });
+    const s = new McpServer({ name: "s", version: "1" }, { tasks: tasksPlugin() });
     const g = gate();
     s.registerTool("job", { taskSupport: "optional" }, async () => {
       await g.promise;
@@ -124,7 +125,7 @@ describe("a server without task tools", () => {
     const taskId = await start(s, "job");
     s.removeTool("job");
     expect((await tasks(s, "get", { taskId })).error.code).toBe(-32601);
-    expect((await s.taskStore.get(taskId))?.status).toBe("working");
+    expect((await s.taskStore!.get(taskId))?.status).toBe("working");
     g.open();
     s.close();
   });

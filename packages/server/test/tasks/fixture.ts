@@ -6,15 +6,8 @@
  */
 import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { expect } from "vitest";
-import {
-  MemoryTaskStore,
-  type McpServer,
-  type TaskPatch,
-  type TaskRecord,
-  type TaskStore,
-  type TaskUpdate,
-  type TransportInfo,
-} from "../../src/index.js";
+import type { McpServer, TaskPatch, TaskRecord, TaskStore, TaskUpdate, TransportInfo } from "../../src/index.js";
+import { MemoryTaskStore } from "../../src/tasks/index.js";
 import { type Answer, capabilities, send } from "../helpers.js";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";

@@ -10,7 +10,8 @@ import * as V2511 from "@x/mcp-v2511/validators";
 import { META_CLIENT_CAPABILITIES } from "@x/mcp-v2607";
 import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { McpError, McpServer, MemoryEventBus, MemoryTaskStore, type ServerOptions } from "../../src/index.js";
+import { McpError, McpServer, MemoryEventBus, type ServerOptions } from "../../src/index.js";
+import { MemoryTaskStore, tasks as tasksPlugin } from "../../src/tasks/index.js";
 import { headersFor, meta } from "../helpers.js";
 import { answerOf, type Message, open, post, rq, sse, start, stdioConnect } from "../legacy/helpers.js";
 import { nameSchema, gate as openGate } from "./fixture.js";
@@ -31,7 +32,10 @@ let aborted = 0;
 const NAME_SCHEMA = nameSchema;
 
 function tasksServer(options: ServerOptions = {}): McpServer {
-  const server = new McpServer({ name: "lt", version: "1.0.0" }, { tasks: { ttlMs: 60_000, pollIntervalMs: 250 }, ...options });
+  const server = new McpServer(
+    { name: "lt", version: "1.0.0" },
+    { tasks: tasksPlugin({ ttlMs: 60_000, pollIntervalMs: 250 }), ...options },
+  );
   server.registerTool("plain", {}, () => "plain ran");
   server.registerTool("slow", { taskSupport: "optional" }, async (args) => {
     await gate(String(args.gate)).promise;
@@ -130,7 +134,7 @@ describe("2025-11-25 tasks on an initialize-era HTTP session", () => {
     const later = await (await post(srv.url, body, headersFor(body))).json();
     expect(later.result.tools.every((t: Message) => t.execution === undefined)).toBe(true);
     // A server without a task-supporting tool declares no tasks.
-    const bare = new McpServer({ name: "bare", version: "1" });
+    const bare = new McpServer({ name: "bare", version: "1" }, { tasks: tasksPlugin() });
     bare.registerTool("plain", {}, () => "x");
     const other = await start(bare);
     try {
@@ -222,7 +226,7 @@ describe("2025-11-25 tasks on an initialize-era HTTP session", () => {
   });
 
   it("[A77] a server that declares no tasks ignores params.task", async () => {
-    const bare = new McpServer({ name: "bare", version: "1" });
+    const bare = new McpServer({ name: "bare", version: "1" }, { tasks: tasksPlugin() });
     bare.registerTool("plain", {}, () => "plain ran");
     const other = await start(bare);
     try {
@@ -449,8 +453,8 @@ describe("2025-11-25 tasks on two instances sharing a store and a bus", () => {
   it("[A80] a tasks/result on the other instance carries the task's elicitation, and the answer reaches the running instance", async () => {
     const store = new MemoryTaskStore();
     const eventBus = new MemoryEventBus();
-    const one = await start(tasksServer({ tasks: { store, ttlMs: 60_000 }, eventBus }));
-    const two = await start(tasksServer({ tasks: { store, ttlMs: 60_000 }, eventBus }));
+    const one = await start(tasksServer({ tasks: tasksPlugin({ store, ttlMs: 60_000 }), eventBus }));
+    const two = await start(tasksServer({ tasks: tasksPlugin({ store, ttlMs: 60_000 }), eventBus }));
     try {
       const here = await open(one.url, { elicitation: {} });
       const there = await open(two.url, { elicitation: {} });

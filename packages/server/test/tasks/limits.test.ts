@@ -3,7 +3,8 @@
 // live, past which its run is aborted and the task forgotten; and the options' ranges (RangeError).
 import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { listen, McpServer, MemoryEventBus, MemoryTaskStore, type ServerOptions } from "../../src/index.js";
+import { listen, McpServer, MemoryEventBus, type ServerOptions } from "../../src/index.js";
+import { MemoryTaskStore, tasks as tasksPlugin } from "../../src/tasks/index.js";
 import { listenTo, rpc } from "../helpers.js";
 import { aborted, call, gate, SharedStore, sleep, start, TASKS, tasks, until, waitFor } from "./fixture.js";
 
@@ -16,7 +17,10 @@ afterEach(() => {
 
 /** A server with `held` (runs until the test's release, or its signal aborts) and `quick`. */
 function limited(options: ServerOptions = {}) {
-  const s = new McpServer({ name: "limits", version: "1" }, { principal: (ctx) => ctx.assigns.user as string | undefined, ...options });
+  const s = new McpServer(
+    { name: "limits", version: "1" },
+    { principal: (ctx) => ctx.assigns.user as string | undefined, tasks: tasksPlugin(), ...options },
+  );
   const release = gate();
   releases.push(release.open);
   const reasons: unknown[] = [];
@@ -34,7 +38,7 @@ const as = (user: string) => ({ transport: { assigns: { user } } });
 
 describe("tasks.maxTasksPerOwner", () => {
   it("refuses the call past the limit with -32000 (data.limit), per principal, counting running tasks only", async () => {
-    const { server } = limited({ tasks: { maxTasksPerOwner: 2 } });
+    const { server } = limited({ tasks: tasksPlugin({ maxTasksPerOwner: 2 }) });
     await start(server, "held", {}, as("ann"));
     // A finished task holds no allowance.
     await waitFor(server, await start(server, "quick", {}, as("ann")), "completed", as("ann"));
@@ -47,7 +51,7 @@ describe("tasks.maxTasksPerOwner", () => {
   });
 
   it("is answered 503 over HTTP", async () => {
-    const { server } = limited({ tasks: { maxTasksPerOwner: 1 } });
+    const { server } = limited({ tasks: tasksPlugin({ maxTasksPerOwner: 1 }) });
     const running = await listen(server, { port: 0 });
     try {
       const first = await rpc(running.url, "tools/call", { name: "held", arguments: {} }, { meta: TASKS });
@@ -62,7 +66,7 @@ describe("tasks.maxTasksPerOwner", () => {
   // Regression: the count (store.countOwned) and the create are not one step, so calls that arrive
   // together all pass the check before any of them is stored, and one principal gets past its limit.
   it("holds under concurrent calls: at most maxTasksPerOwner of 40 simultaneous calls make a task", async () => {
-    const { server } = limited({ tasks: { maxTasksPerOwner: 5 } });
+    const { server } = limited({ tasks: tasksPlugin({ maxTasksPerOwner: 5 }) });
     const answers = await Promise.all(Array.from({ length: 40 }, () => call(server, "held", {}, as("eve"))));
     const made = answers.filter((a) => a.result?.resultType === "task").length;
     const refused = answers.filter((a) => a.error?.code === -32000).length;
@@ -72,9 +76,10 @@ describe("tasks.maxTasksPerOwner", () => {
 
   it("is a RangeError unless a positive integer", () => {
     for (const bad of [0, -1, 1.5, Number.NaN, "3"]) {
-      expect(() => new McpServer({ name: "x", version: "1" }, { tasks: { maxTasksPerOwner: bad as number } }), String(bad)).toThrow(
-        RangeError,
-      );
+      expect(
+        () => new McpServer({ name: "x", version: "1" }, { tasks: tasksPlugin({ maxTasksPerOwner: bad as number }) }),
+        String(bad),
+      ).toThrow(RangeError);
     }
   });
 });
@@ -82,7 +87,7 @@ describe("tasks.maxTasksPerOwner", () => {
 describe("MemoryTaskStore maxTasks", () => {
   it("refuses a task past the store's size with -32000, whoever asks", async () => {
     const store = new MemoryTaskStore({ maxTasks: 2 });
-    const { server } = limited({ tasks: { store } });
+    const { server } = limited({ tasks: tasksPlugin({ store }) });
     await start(server, "held", {}, as("a"));
     await start(server, "held", {}, as("b"));
     expect(store.size).toBe(2);
@@ -95,7 +100,7 @@ describe("MemoryTaskStore maxTasks", () => {
 
   it("one principal's finished tasks do not lock another out: the oldest finished task makes room", async () => {
     const store = new MemoryTaskStore({ maxTasks: 3 });
-    const { server } = limited({ tasks: { store } });
+    const { server } = limited({ tasks: tasksPlugin({ store }) });
     const finished: string[] = [];
     for (let i = 0; i < 3; i++) {
       const taskId = await start(server, "quick", {}, as("mallory"));
@@ -139,14 +144,14 @@ describe("MemoryTaskStore maxTasks", () => {
 
 describe("tasks.ttlMs", () => {
   it("is the handle's ttlMs; null is unlimited", async () => {
-    const { server } = limited({ tasks: { ttlMs: null } });
+    const { server } = limited({ tasks: tasksPlugin({ ttlMs: null }) });
     const handle = (await call(server, "quick")).result;
     expect(handle.ttlMs).toBeNull();
-    expect((await server.taskStore.get(handle.taskId))?.expiresAt).toBeNull();
+    expect((await server.taskStore!.get(handle.taskId))?.expiresAt).toBeNull();
   });
 
   it("past it, the run's signal is aborted and the task is forgotten (-32602)", async () => {
-    const { server, reasons } = limited({ tasks: { ttlMs: 40 } });
+    const { server, reasons } = limited({ tasks: tasksPlugin({ ttlMs: 40 }) });
     const taskId = await start(server, "held");
     let gone: any;
     for (let i = 0; i < 500 && gone === undefined; i++) {
@@ -167,7 +172,7 @@ describe("tasks.ttlMs", () => {
   it("past it, a listener of the task hears it end (failed)", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
     try {
-      const { server } = limited({ tasks: { ttlMs: 60 } });
+      const { server } = limited({ tasks: tasksPlugin({ ttlMs: 60 }) });
       const taskId = await start(server, "held");
       const listener = listenTo(server, { taskIds: [taskId] }, { meta: TASKS });
       await vi.advanceTimersByTimeAsync(0);
@@ -197,9 +202,10 @@ describe("tasks.ttlMs", () => {
       ["leaseMs", 999],
       ["leaseMs", 90 * 24 * 3_600_000],
     ] as const) {
-      expect(() => new McpServer({ name: "x", version: "1" }, { tasks: { [option]: bad } }), `${option} ${String(bad)}`).toThrow(
-        RangeError,
-      );
+      expect(
+        () => new McpServer({ name: "x", version: "1" }, { tasks: tasksPlugin({ [option]: bad }) }),
+        `${option} ${String(bad)}`,
+      ).toThrow(RangeError);
     }
   });
 });
@@ -213,8 +219,8 @@ describe("tasks.leaseMs", () => {
     try {
       const store = new SharedStore();
       const bus = new MemoryEventBus();
-      const { server: a } = limited({ tasks: { store, leaseMs: 1000 }, eventBus: bus });
-      const { server: b } = limited({ tasks: { store, leaseMs: 1000 }, eventBus: bus });
+      const { server: a } = limited({ tasks: tasksPlugin({ store, leaseMs: 1000 }), eventBus: bus });
+      const { server: b } = limited({ tasks: tasksPlugin({ store, leaseMs: 1000 }), eventBus: bus });
       const taskId = await start(a, "held");
       for (let i = 0; i < 15; i++) {
         await vi.advanceTimersByTimeAsync(100);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, McpServer, type RunningHttpServer } from "../../src/index.js";
 import { headersFor, meta, rpc } from "../helpers.js";
 import { gate, nameSchema, PLAIN, TASKS, until } from "./fixture.js";
+import { tasks as tasksPlugin } from "../../src/tasks/index.js";
 
 const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 
@@ -17,7 +18,7 @@ const proceed = gate();
 /** `job` asks only once this is open (after the test's listen is acknowledged). */
 const ask = gate();
 beforeAll(async () => {
-  server = new McpServer({ name: "listen", version: "1" });
+  server = new McpServer({ name: "listen", version: "1" }, { tasks: tasksPlugin() });
   server.registerTool("job", { taskSupport: "required" }, async (_args, ctx) => {
     await ask.promise;
     const answer = await ctx.elicit("Name?", nameSchema);

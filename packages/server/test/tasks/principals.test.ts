@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, McpServer, type RunningHttpServer, type TransportInfo } from "../../src/index.js";
 import { listenTo, rpc } from "../helpers.js";
 import { gate, nameSchema, start, TASKS, tasks, until, waitFor } from "./fixture.js";
+import { tasks as tasksPlugin } from "../../src/tasks/index.js";
 
 const as = (user: string | undefined): { transport: TransportInfo } => ({ transport: user === undefined ? {} : { assigns: { user } } });
 
@@ -14,7 +15,7 @@ let server: McpServer;
 beforeAll(() => {
   server = new McpServer(
     { name: "principals", version: "1" },
-    { principal: (ctx) => (typeof ctx.assigns.user === "string" ? ctx.assigns.user : undefined) },
+    { principal: (ctx) => (typeof ctx.assigns.user === "string" ? ctx.assigns.user : undefined), tasks: tasksPlugin() },
   );
   server.registerTool("asks", { taskSupport: "required" }, async (_args, ctx) => {
     const answer = await ctx.elicit("Name?", nameSchema);
@@ -85,7 +86,7 @@ describe("over Streamable HTTP, with the principal from a request header", () =>
   let http: McpServer;
   let running: RunningHttpServer;
   beforeAll(async () => {
-    http = new McpServer({ name: "p", version: "1" }, { principal: (ctx) => ctx.assigns.user as string | undefined });
+    http = new McpServer({ name: "p", version: "1" }, { principal: (ctx) => ctx.assigns.user as string | undefined, tasks: tasksPlugin() });
     http.registerTool("job", { taskSupport: "required" }, async (_args, ctx) => JSON.stringify(await ctx.elicit("Name?", nameSchema)));
     running = await listen(http, { port: 0, assigns: (header) => ({ user: header("x-user") ?? "nobody" }) });
   });

@@ -2,15 +2,8 @@
 // answers to one ask at once, hostile ids and keys, a failing store or bus (answered -32603 and reported to
 // onError, never an unhandled rejection), and server.close() ending the tasks it runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type BusTopicName,
-  type EventBus,
-  McpServer,
-  MemoryEventBus,
-  MemoryTaskStore,
-  type TaskPatch,
-  type TaskRecord,
-} from "../../src/index.js";
+import { type BusTopicName, type EventBus, McpServer, MemoryEventBus, type TaskPatch, type TaskRecord } from "../../src/index.js";
+import { MemoryTaskStore, tasks as tasksPlugin } from "../../src/tasks/index.js";
 import type { JsonObject } from "../../src/objects.js";
 import { listenTo, send } from "../helpers.js";
 import { aborted, call, gate, nameSchema, SharedStore, start, TASKS, type TaskStatus, tasks, until, waitFor } from "./fixture.js";
@@ -27,7 +20,7 @@ afterAll(() => {
 });
 
 function loadServer(options: ConstructorParameters<typeof McpServer>[1] = {}) {
-  const s = new McpServer({ name: "load", version: "1" }, { tasks: { maxTasksPerOwner: 10_000 }, ...options });
+  const s = new McpServer({ name: "load", version: "1" }, { tasks: tasksPlugin({ maxTasksPerOwner: 10_000 }), ...options });
   s.registerTool(
     "echo",
     { taskSupport: "required", inputSchema: { type: "object", properties: { n: { type: "integer" } } } },
@@ -198,7 +191,7 @@ describe("a failing store or bus", () => {
   it("a store that rejects: the request is answered -32603 (its message not sent) and the error reported to onError", async () => {
     const store = new FailingStore();
     const errors: { error: unknown; method: string }[] = [];
-    const s = loadServer({ tasks: { store }, onError: (error, info) => errors.push({ error, method: info.method }) });
+    const s = loadServer({ tasks: tasksPlugin({ store }), onError: (error, info) => errors.push({ error, method: info.method }) });
     const taskId = await start(s, "asks");
     await waitFor(s, taskId, "input_required");
     for (const [broken, answer] of [
@@ -222,7 +215,7 @@ describe("a failing store or bus", () => {
   it("a store write that fails after the handle was sent is reported to onError, not left unhandled", async () => {
     const store = new FailingStore();
     const errors: { error: unknown; method: string }[] = [];
-    const s = loadServer({ tasks: { store }, onError: (error, info) => errors.push({ error, method: info.method }) });
+    const s = loadServer({ tasks: tasksPlugin({ store }), onError: (error, info) => errors.push({ error, method: info.method }) });
     const taskId = await start(s, "asks");
     await waitFor(s, taskId, "input_required");
     store.broken = "update";
@@ -258,14 +251,14 @@ describe("server.close()", () => {
       let stored: TaskRecord | undefined;
       for (let i = 0; i < 100 && stored?.status !== "failed"; i++) {
         await new Promise((r) => setImmediate(r));
-        stored = await s.taskStore.get(taskId);
+        stored = await s.taskStore!.get(taskId);
       }
       expect(stored?.status, taskId).toBe("failed");
       expect(stored?.error).toMatchObject({ code: -32603 });
       expect(stored?.statusMessage).toMatch(/shut down/);
       expect(stored?.inputRequests).toBeUndefined();
     }
-    expect((await s.taskStore.get(done))?.status).toBe("completed");
+    expect((await s.taskStore!.get(done))?.status).toBe("completed");
     // Idempotent.
     s.close();
   });
@@ -282,7 +275,7 @@ describe("server.close()", () => {
 
   it("leaves a store it was given open, and a store of its own can still be read", async () => {
     const store = new MemoryTaskStore();
-    const s = loadServer({ tasks: { store } });
+    const s = loadServer({ tasks: tasksPlugin({ store }) });
     const taskId = await start(s, "echo", { n: 2 });
     await waitFor(s, taskId, "completed");
     s.close();
@@ -299,7 +292,7 @@ describe("no unhandled rejections", () => {
   });
 
   it("none from a handler that rejects after its task was cancelled, nor from asks rejected at the end", async () => {
-    const s = new McpServer({ name: "r", version: "1" });
+    const s = new McpServer({ name: "r", version: "1" }, { tasks: tasksPlugin() });
     const go = gate();
     s.registerTool("late_reject", { taskSupport: "required" }, async () => {
       await go.promise;

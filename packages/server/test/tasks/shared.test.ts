@@ -7,6 +7,7 @@ import { BusTopic, type BusTopicName, type EventBus, McpServer, MemoryEventBus, 
 import type { JsonObject } from "../../src/objects.js";
 import { listenTo, send } from "../helpers.js";
 import { aborted, gate, nameSchema, record, SharedStore, start, TASKS, tasks, until, waitFor } from "./fixture.js";
+import { tasks as tasksPlugin } from "../../src/tasks/index.js";
 
 const accept = (content: Record<string, unknown>) => ({ action: "accept", content });
 
@@ -40,7 +41,7 @@ const signals = new Map<string, AbortSignal>();
 
 /** One instance of the deployment: every instance registers the same tools. */
 function instance(name: string, options: ServerOptions) {
-  const s = new McpServer({ name: "deployment", version: "1" }, options);
+  const s = new McpServer({ name: "deployment", version: "1" }, { tasks: tasksPlugin(), ...options });
   const release = gate();
   releases.push(release.open);
   s.registerTool("asks", { taskSupport: "required" }, async (_args, ctx) => {
@@ -65,7 +66,7 @@ function instance(name: string, options: ServerOptions) {
 describe("a shared task store", () => {
   it("tasks/get marks a task whose worker's lease ran out failed (and tells its listeners); a live lease stays", async () => {
     const store = new SharedStore();
-    const s = instance("S", { tasks: { store } });
+    const s = instance("S", { tasks: tasksPlugin({ store }) });
     const lost = record({ leaseUntil: Date.now() - 1 });
     const asking = record({
       status: "input_required",
@@ -96,19 +97,19 @@ describe("a shared task store", () => {
 
   it("the worker renews the leases of the tasks it runs", async () => {
     const store = new SharedStore();
-    const a = instance("A", { tasks: { store, leaseMs: 1000 } });
+    const a = instance("A", { tasks: tasksPlugin({ store, leaseMs: 1000 }) });
     const taskId = await start(a, "held");
     const first = (await store.get(taskId))!.leaseUntil!;
     expect(first).toBeGreaterThan(Date.now());
     await until(() => store.renewals > 0);
     expect((await store.get(taskId))!.leaseUntil!).toBeGreaterThan(first);
-    const other = instance("OTHER", { tasks: { store, leaseMs: 1000 } });
+    const other = instance("OTHER", { tasks: tasksPlugin({ store, leaseMs: 1000 }) });
     expect((await tasks(other, "get", { taskId })).result.status).toBe("working");
   });
 
   it("a run whose task was ended elsewhere is stopped at its next lease renewal", async () => {
     const store = new SharedStore();
-    const a = instance("A", { tasks: { store, leaseMs: 1000 } });
+    const a = instance("A", { tasks: tasksPlugin({ store, leaseMs: 1000 }) });
     const taskId = await start(a, "held");
     await until(() => signals.has(taskId));
     // Another instance (without a bus to tell A) ended it: A learns it when renewing the lease.
@@ -120,8 +121,8 @@ describe("a shared task store", () => {
   it("a task whose instance closes ends failed, as every instance reads it", async () => {
     const store = new SharedStore();
     const bus = new MemoryEventBus();
-    const a = instance("A", { tasks: { store }, eventBus: bus });
-    const b = instance("B", { tasks: { store }, eventBus: bus });
+    const a = instance("A", { tasks: tasksPlugin({ store }), eventBus: bus });
+    const b = instance("B", { tasks: tasksPlugin({ store }), eventBus: bus });
     const taskId = await start(a, "held");
     a.close();
     const failed = await waitFor(b, taskId, "failed");
@@ -140,8 +141,8 @@ describe("two instances sharing a store and a bus", () => {
       it("tasks/get and tasks/update through the other instance: the answer reaches the instance running the task", async () => {
         const store = new SharedStore();
         const bus = makeBus();
-        const a = instance("A", { tasks: { store }, eventBus: bus });
-        const b = instance("B", { tasks: { store }, eventBus: bus });
+        const a = instance("A", { tasks: tasksPlugin({ store }), eventBus: bus });
+        const b = instance("B", { tasks: tasksPlugin({ store }), eventBus: bus });
         const taskId = await start(a, "asks");
         const waiting = await waitFor(b, taskId, "input_required");
         expect(Object.keys(waiting.inputRequests)).toEqual(["elicit-1"]);
@@ -157,8 +158,8 @@ describe("two instances sharing a store and a bus", () => {
       it("a partial answer through the other instance leaves the other ask outstanding", async () => {
         const store = new SharedStore();
         const bus = makeBus();
-        const a = instance("A", { tasks: { store }, eventBus: bus });
-        const b = instance("B", { tasks: { store }, eventBus: bus });
+        const a = instance("A", { tasks: tasksPlugin({ store }), eventBus: bus });
+        const b = instance("B", { tasks: tasksPlugin({ store }), eventBus: bus });
         const taskId = await start(a, "asks_two");
         const both = await waitFor(b, taskId, "input_required", { where: (t) => Object.keys(t.inputRequests).length === 2 });
         const [first, second] = Object.keys(both.inputRequests).sort() as [string, string];
@@ -173,8 +174,8 @@ describe("two instances sharing a store and a bus", () => {
       it("tasks/cancel through the other instance cancels at once and aborts the run's signal where it runs", async () => {
         const store = new SharedStore();
         const bus = makeBus();
-        const a = instance("A", { tasks: { store }, eventBus: bus });
-        const b = instance("B", { tasks: { store }, eventBus: bus });
+        const a = instance("A", { tasks: tasksPlugin({ store }), eventBus: bus });
+        const b = instance("B", { tasks: tasksPlugin({ store }), eventBus: bus });
         const taskId = await start(a, "held");
         await until(() => signals.has(taskId));
         await tasks(b, "cancel", { taskId });
@@ -186,8 +187,8 @@ describe("two instances sharing a store and a bus", () => {
       it("a listener on the other instance hears the task's statuses", async () => {
         const store = new SharedStore();
         const bus = makeBus();
-        const a = instance("A", { tasks: { store }, eventBus: bus });
-        const b = instance("B", { tasks: { store }, eventBus: bus });
+        const a = instance("A", { tasks: tasksPlugin({ store }), eventBus: bus });
+        const b = instance("B", { tasks: tasksPlugin({ store }), eventBus: bus });
         const taskId = await start(a, "asks");
         const listener = listenTo(b, { taskIds: [taskId] }, { meta: TASKS });
         await until(() => listener.received.length > 0);
@@ -230,7 +231,7 @@ describe("two instances sharing a store and a bus", () => {
   it("an answer for a task whose worker is gone (lease not yet out) is acknowledged after a bounded wait", async () => {
     const store = new SharedStore();
     const bus = new MemoryEventBus();
-    const b = instance("B", { tasks: { store }, eventBus: bus });
+    const b = instance("B", { tasks: tasksPlugin({ store }), eventBus: bus });
     const orphan = record({
       status: "input_required",
       leaseUntil: Date.now() + 60_000,
@@ -245,8 +246,8 @@ describe("two instances sharing a store and a bus", () => {
   it("publishes task statuses and controls on the bus's topics", async () => {
     const store = new SharedStore();
     const bus = new AsyncBus();
-    const a = instance("A", { tasks: { store }, eventBus: bus });
-    const b = instance("B", { tasks: { store }, eventBus: bus });
+    const a = instance("A", { tasks: tasksPlugin({ store }), eventBus: bus });
+    const b = instance("B", { tasks: tasksPlugin({ store }), eventBus: bus });
     const taskId = await start(a, "held");
     await tasks(b, "cancel", { taskId });
     await until(() => bus.published.includes(BusTopic.TaskControl) && bus.published.includes(BusTopic.TaskStatus));

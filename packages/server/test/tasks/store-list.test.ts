@@ -1,7 +1,7 @@
 // MemoryTaskStore.list, the optional TaskStore method behind the initialize
 // era's tasks/list: one owner's unexpired tasks, oldest first, a page at a time.
 import { describe, expect, it } from "vitest";
-import { MemoryTaskStore, type TaskRecord } from "../../src/index.js";
+import { MemoryTaskStore, type TaskRecord } from "../../src/tasks/index.js";
 
 function record(taskId: string, owner: string, createdAt: string, expiresAt: number | null = null): TaskRecord {
   return { taskId, owner, method: "tools/call", status: "working", createdAt, lastUpdatedAt: createdAt, ttlMs: null, expiresAt };

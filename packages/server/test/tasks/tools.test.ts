@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, McpError, McpServer, type RunningHttpServer } from "../../src/index.js";
 import { capabilities, rpc, send } from "../helpers.js";
 import { call, gate, isIsoTime, PLAIN, start, TASKS, tasks, waitFor } from "./fixture.js";
+import { tasks as tasksPlugin } from "../../src/tasks/index.js";
 
 const release = gate();
 
 function taskServer() {
-  const server = new McpServer({ name: "tasks", version: "1.0.0" }, { tasks: { ttlMs: 120_000, pollIntervalMs: 250 } });
+  const server = new McpServer({ name: "tasks", version: "1.0.0" }, { tasks: tasksPlugin({ ttlMs: 120_000, pollIntervalMs: 250 }) });
   server.registerTool(
     "report",
     {
@@ -205,7 +206,7 @@ describe("how a task's run ends", () => {
 
 describe("what a task's run may not do", () => {
   it("sends no progress or log notifications (the extension has none for tasks): ctx.progress and ctx.log return false", async () => {
-    const s = new McpServer({ name: "n", version: "1" }, { logging: true });
+    const s = new McpServer({ name: "n", version: "1" }, { logging: true, tasks: tasksPlugin() });
     s.registerTool(
       "notifies",
       { taskSupport: "required" },
@@ -245,7 +246,7 @@ describe("what a task's run may not do", () => {
 
 describe("server/discover", () => {
   it("announces the extension once a tool supports tasks, and not before (nor less after the tool is removed)", async () => {
-    const plain = new McpServer({ name: "p", version: "1" });
+    const plain = new McpServer({ name: "p", version: "1" }, { tasks: tasksPlugin() });
     plain.registerTool("t", {}, () => "t");
     const before = await send(plain, "server/discover");
     expect(before.result.capabilities.extensions?.[TASKS_EXTENSION]).toBeUndefined();
@@ -260,7 +261,7 @@ describe("server/discover", () => {
   });
 
   it("refuses a taskSupport or taskStart outside its values", () => {
-    const s = new McpServer({ name: "p", version: "1" });
+    const s = new McpServer({ name: "p", version: "1" }, { tasks: tasksPlugin() });
     expect(() => s.registerTool("a", { taskSupport: "always" as never }, () => "a")).toThrow(TypeError);
     expect(() => s.registerTool("b", { taskSupport: "optional", taskStart: "later" as never }, () => "b")).toThrow(TypeError);
     s.close();

@@ -14,11 +14,13 @@ import { RedisTaskStore } from "@x/redis";
 import { type ListenOptions, listen, McpServer, type RunningHttpServer } from "@x/server";
 import { registerActionTool } from "@x/server/actions";
 import { jwtVerifier } from "@x/server/auth";
+import { tasks } from "@x/server/tasks";
 import { CHANNELS } from "@x/server/telemetry";
 import { buildContext } from "@x/server/testing";
+import { McpServer as McpServer2607, serveStdio } from "@x/server/v2607";
 
 export async function start(options: ListenOptions = { port: 0 }): Promise<RunningHttpServer> {
-  const server = new McpServer({ name: "typed", version: "1.0.0" });
+  const server = new McpServer({ name: "typed", version: "1.0.0" }, { tasks: tasks() });
   // The handler's argument type comes from the literal schema (json-schema-to-ts, resolved from the consumer).
   server.registerTool(
     "shout",
@@ -26,6 +28,15 @@ export async function start(options: ListenOptions = { port: 0 }): Promise<Runni
     ({ words }) => words.toUpperCase(),
   );
   return listen(server, options);
+}
+
+/** A 2026-07-28-only server: the same registration API, over stdio. */
+export function serve2607(): Promise<void> {
+  const server = new McpServer2607({ name: "typed", version: "1.0.0" }, { protocolVersions: ["2026-07-28"] });
+  server.registerTool("shout", { inputSchema: { type: "object", properties: { words: { type: "string" } } } }, ({ words }) =>
+    String(words).toUpperCase(),
+  );
+  return serveStdio(server);
 }
 
 export async function call(url: string): Promise<CallToolResult | undefined> {

@@ -178,7 +178,9 @@ export interface ToolConfig {
    * extension is announced in `server/discover` once a tool allows tasks.
    * On an `initialize`-era session the call is a task of revision 2025-11-25
    * when it carries `params.task` (`"required"` without it: -32601), and the
-   * tool is listed with `execution.taskSupport`.
+   * tool is listed with `execution.taskSupport`. `"optional"` and
+   * `"required"` need the tasks plug-in (`tasks()` of `@x/server/tasks` in
+   * `ServerOptions.tasks`): without it `registerTool` throws a TypeError.
    */
   taskSupport?: "forbidden" | "optional" | "required";
   /**

@@ -1,34 +1,54 @@
 /**
  * The tools feature (spec 2026-07-28, server/tools): the registry of tools,
  * the `tools` capability, `tools/list` and `tools/call`. A tool with
- * `taskSupport` runs as a task of the tasks extension (2026-07-28), or, on
- * an `initialize`-era session, of revision 2025-11-25 (`tasks/legacy.ts`).
+ * `taskSupport` needs the tasks plug-in (`@x/server/tasks`), which this
+ * feature asks, through {@link TaskCalls}, whether a call becomes a task:
+ * nothing here knows a task's wire.
  */
 import type { JsonSchemaValidator } from "@x/json-schema";
 import type { ServerCapabilities, Tool } from "@x/mcp-v2607";
-import { ErrorCode, Method, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
-import { declaresTasks } from "@x/mcp-v2607/tasks";
+import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type { RequestContext } from "../../context.js";
 import { McpError } from "../../errors.js";
-import { frozenJsonCopy, isObject } from "../../objects.js";
+import { frozenJsonCopy, isObject, type JsonObject } from "../../objects.js";
 import { PageCache, pageTextOf } from "../../pagination.js";
+import type { Revision } from "../../revisions/revision.js";
+import type { RunScope } from "../../scope.js";
 import { checkRequiredCapabilities, type Feature, type MethodTable, type ServerHost } from "../feature.js";
 import { defineTool, type RegisteredTool, type ToolConfig, type ToolHandler } from "./define.js";
 import { type RunToolOptions, runTool, type ToolRunResult } from "./run.js";
-import type { LocalTask, TaskRunner } from "../../tasks/runner.js";
-import { InputRequiredSignal, runEnded } from "../../route.js";
-import { joinTask, type RunScope } from "../../scope.js";
-import { requireTasksExtension } from "../../tasks/feature.js";
-import { type LegacyTasks, legacyToolDefinition, readTaskMetadata } from "../../tasks/legacy.js";
-import type { JsonObject } from "../../objects.js";
 
-/** How a call becomes a task in its era: the task made (stored), and the answer that hands it to the client. */
-interface TaskStart {
-  create(): Promise<LocalTask>;
-  handle(local: LocalTask): JsonObject;
+/**
+ * Runs the tool of a call: `limited` under its call limit (`timeoutMs`, the
+ * server's `toolTimeoutMs`), else with none (a run inside a task, which its
+ * time to live bounds).
+ */
+export type RunCall = (limited: boolean) => ToolRunResult | Promise<ToolRunResult>;
+
+/**
+ * How a call may become a task: what the tasks plug-in (`@x/server/tasks`)
+ * installs on the tools feature ({@link ToolsFeature.useTasks}), asked of
+ * every `tools/call` once installed. It decides from the request (its
+ * revision: `scope.revision`) and the tool's `taskSupport`, and answers in
+ * the request's revision's terms.
+ */
+export interface TaskCalls {
+  /**
+   * Makes the call a task and answers it with the task's handle, running the
+   * tool (`run`) in the task; `undefined` for a plain call (the tools feature
+   * then runs it).
+   * @throws McpError refusing the call (a task its revision cannot ask for, a
+   *   `"required"` tool called plainly, a task asked of a tool without `taskSupport`).
+   */
+  call(tool: RegisteredTool, params: JsonObject, ctx: RequestContext, scope: RunScope, run: RunCall): Promise<ToolRunResult> | undefined;
+  /**
+   * The definition `revision` lists for a tool that allows tasks (the
+   * published `definition` itself where the revision adds nothing).
+   */
+  listed(definition: Tool, taskSupport: "optional" | "required", revision: Revision | undefined): Tool;
 }
 
-/** `ctx.startTask` of a call that cannot become a task (the client did not declare the extension, or sent no `params.task`). */
+/** `ctx.startTask` of a call that does not become a task (no plug-in, or the request did not ask for one). */
 const NO_TASK = () => Promise.resolve(false);
 
 /** The spec's tool name rule (server/tools, "Tool names"). */
@@ -56,17 +76,17 @@ export class ToolsFeature implements Feature {
   readonly #strictSchemas: boolean;
   readonly #validator: JsonSchemaValidator | undefined;
   readonly #run: RunToolOptions;
+  /** A run in a task: no call limit. */
+  readonly #inTask: RunToolOptions;
   readonly #tools = new Map<string, RegisteredTool>();
-  /** Names the server keeps for itself or a plug-in (`help`); registerTool refuses them. */
+  /** Names a plug-in keeps for itself (`help`, once action tools are registered); registerTool refuses them. */
   readonly #reserved = new Map<string, string>();
   readonly #onRemove = new Map<string, OnRemove>();
   #definitions: Tool[] | undefined;
-  /** The definitions as the `initialize` era lists them (`execution.taskSupport`). */
-  #legacyDefinitions: Tool[] | undefined;
-  /** The pages of each era's list (see PageCache), dropped with the definitions. */
-  #pages: PageCache<Tool> | undefined;
-  #legacyPages: PageCache<Tool> | undefined;
-  #tasks: { runner: TaskRunner; owner: (ctx: RequestContext) => string; legacy: LegacyTasks | undefined } | undefined;
+  /** The pages of each revision's list (see PageCache), dropped with the definitions. */
+  readonly #pages = new Map<Revision | undefined, PageCache<Tool>>();
+  /** The tasks plug-in's say in calls (see {@link TaskCalls}); `undefined` without it. */
+  #calls: TaskCalls | undefined;
   #taskTools = 0;
   /** The tools whose definition is not plain JSON data (see frozenJsonCopy): while any is registered, no page text is kept. */
   readonly #unfrozen = new Set<string>();
@@ -77,6 +97,7 @@ export class ToolsFeature implements Feature {
     this.#strictSchemas = options.strictSchemas !== false;
     this.#validator = options.validator;
     this.#run = { timeoutMs: options.toolTimeoutMs };
+    this.#inTask = { ...this.#run, timeoutMs: 0 };
   }
 
   readonly methods: MethodTable = {
@@ -84,8 +105,8 @@ export class ToolsFeature implements Feature {
       enabled: () => this.#tools.size > 0,
       // The page results a PageCache made keep their text.
       textOf: pageTextOf,
-      handle: (params, ctx) => {
-        const pages = this.#pagesOf(ctx.protocolVersion === PROTOCOL_VERSION);
+      handle: (params, _ctx, _transport, scope) => {
+        const pages = this.#pagesOf(scope.revision);
         return pages.result(this.#host.keys, Method.ToolsList, "tools", params.cursor, this.#host.hints(Method.ToolsList));
       },
     },
@@ -102,48 +123,11 @@ export class ToolsFeature implements Feature {
         const tool = this.#tools.get(name);
         if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
         checkRequiredCapabilities(tool.requiredClientCapabilities, ctx);
-        const tasks = this.#tasks;
-        if (tasks !== undefined && ctx.protocolVersion !== PROTOCOL_VERSION && tasks.legacy !== undefined) {
-          // The initialize era: 2025-11-25's own tasks, asked for with params.task ("Tool-Level Negotiation").
-          const legacy = tasks.legacy;
-          // Without the capability declared (no tool allows tasks), params.task is ignored ("Task Support and Handling").
-          const wanted = this.offersTasks ? readTaskMetadata(params) : undefined;
-          if (tool.taskSupport === undefined) {
-            if (wanted) {
-              throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} does not run as a task (execution.taskSupport is forbidden)`, {
-                name,
-              });
-            }
-          } else if (wanted) {
-            const start: TaskStart = {
-              create: () => legacy.create(ctx, scope, wanted.ttlMs),
-              handle: (local) => legacy.handle(local),
-            };
-            return tool.taskStart === "deferred"
-              ? this.#deferred(tool, args, ctx, scope, start)
-              : this.#immediate(tool, args, ctx, scope, start);
-          } else if (tool.taskSupport === "required") {
-            throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} must be called as a task (execution.taskSupport is required)`, {
-              name,
-            });
-          }
-        } else if (tool.taskSupport !== undefined && tasks !== undefined) {
-          // The extension is of the 2026-07-28 wire.
-          const later = ctx.protocolVersion === PROTOCOL_VERSION;
-          if (later && declaresTasks(ctx.clientCapabilities)) {
-            const owner = tasks.owner;
-            const start: TaskStart = {
-              create: () => tasks.runner.create(owner(ctx), Method.ToolsCall),
-              handle: (local) => tasks.runner.handle(local),
-            };
-            return tool.taskStart === "deferred"
-              ? this.#deferred(tool, args, ctx, scope, start)
-              : this.#immediate(tool, args, ctx, scope, start);
-          }
-          if (tool.taskSupport === "required") {
-            if (later) requireTasksExtension(ctx, `tool ${name}`);
-            throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} runs only as a task (tasks extension of 2026-07-28)`, { name });
-          }
+        const calls = this.#calls;
+        if (calls !== undefined) {
+          const run: RunCall = (limited) => runTool(tool, args, ctx, scope, limited ? this.#run : this.#inTask);
+          const handle = calls.call(tool, params, ctx, scope, run);
+          if (handle !== undefined) return handle;
         }
         // A plain call of a deferred tool: startTask says so, and the run goes on.
         if (tool.taskStart === "deferred") scope.startTask = NO_TASK;
@@ -159,83 +143,18 @@ export class ToolsFeature implements Feature {
   }
 
   /**
-   * Lets task-supporting tools run as tasks (the server's runner, who owns a
-   * request's tasks, and the initialize era's tasks; without `legacy` an
-   * initialize-era call is a plain call).
+   * Lets tools with `taskSupport` be registered and their calls become tasks
+   * (the tasks plug-in installs it once, as the server is built).
+   * @throws TypeError when a plug-in already did.
    */
-  useTasks(runner: TaskRunner, owner: (ctx: RequestContext) => string, legacy?: LegacyTasks): void {
-    this.#tasks = { runner, owner, legacy };
+  useTasks(calls: TaskCalls): void {
+    if (this.#calls !== undefined) throw new TypeError("this server's tools already have a tasks plug-in");
+    this.#calls = calls;
   }
 
   /** True while some registered tool allows tasks. */
   get offersTasks(): boolean {
     return this.#taskTools > 0;
-  }
-
-  /** The whole handler in a task: the handle is answered once the task is stored, the run goes on. */
-  async #immediate(tool: RegisteredTool, args: JsonObject, ctx: RequestContext, scope: RunScope, start: TaskStart): Promise<ToolRunResult> {
-    const { runner } = this.#tasks!;
-    const local = await start.create();
-    joinTask(scope, local);
-    let run: Promise<ToolRunResult>;
-    try {
-      // No call limit in a task: its time to live bounds it.
-      run = Promise.resolve(runTool(tool, args, ctx, scope, { ...this.#run, timeoutMs: 0 }));
-    } catch (error) {
-      run = Promise.reject(error);
-    }
-    runner.finish(local, run);
-    // A task handle in lieu of the tool's result (the extension's polymorphic result; the initialize era's CreateTaskResult).
-    return start.handle(local) as unknown as ToolRunResult;
-  }
-
-  /**
-   * The handler runs in the call until it calls `ctx.startTask()`; from then
-   * on in the task. A run that ends while its task is being made (a
-   * `startTask()` not awaited) ends the task, not the call.
-   */
-  #deferred(tool: RegisteredTool, args: JsonObject, ctx: RequestContext, scope: RunScope, start: TaskStart): Promise<ToolRunResult> {
-    const { runner } = this.#tasks!;
-    return new Promise((resolve, reject) => {
-      let starting: Promise<LocalTask> | undefined;
-      scope.startTask = () => {
-        if (starting) return Promise.reject(new Error("ctx.startTask: this call already started its task"));
-        // A round that ended on an unanswered ask is answered input_required: no task may start behind it.
-        if (runEnded(scope)) return Promise.reject(new InputRequiredSignal());
-        starting = start.create().then((local) => {
-          joinTask(scope, local);
-          scope.limit?.follow(local.signal);
-          resolve(start.handle(local) as unknown as ToolRunResult);
-          return local;
-        });
-        const started = starting.then(() => true);
-        // Awaited by the handler, or not: a refusal must not become an unhandled rejection.
-        started.catch(() => {});
-        return started;
-      };
-      let run: ToolRunResult | Promise<ToolRunResult>;
-      try {
-        run = runTool(tool, args, ctx, scope, this.#run);
-      } catch (error) {
-        reject(error);
-        return;
-      }
-      const settle = (outcome: Promise<ToolRunResult>) => {
-        if (!starting) {
-          outcome.then(resolve, reject);
-          return;
-        }
-        starting.then(
-          (local) => runner.finish(local, outcome),
-          // The task could not be made: the call answers with the run's own outcome, else that refusal.
-          (refusal) => outcome.then(resolve, () => reject(refusal)),
-        );
-      };
-      Promise.resolve(run).then(
-        (result) => settle(Promise.resolve(result)),
-        (error) => settle(Promise.reject(error)),
-      );
-    });
   }
 
   capabilities(caps: ServerCapabilities): void {
@@ -248,34 +167,40 @@ export class ToolsFeature implements Feature {
     return this.#definitions;
   }
 
-  /** The definitions as the `initialize` era lists them: `execution.taskSupport` on the tools that allow tasks. */
-  #legacyList(): readonly Tool[] {
-    this.#legacyDefinitions ??= Object.freeze(
+  /**
+   * The definitions `revision` lists: the published ones, but for a tool that
+   * allows tasks the one the tasks plug-in says the revision lists.
+   */
+  #listedBy(revision: Revision | undefined): readonly Tool[] {
+    const calls = this.#calls;
+    if (calls === undefined || this.#taskTools === 0) return this.list();
+    return Object.freeze(
       [...this.#tools.values()].map((t) => {
-        const definition = legacyToolDefinition(t.definition, t.taskSupport);
-        // Only its top level and `execution` are new; below, it is the (frozen) published definition.
-        if (definition !== t.definition && Object.isFrozen(t.definition)) {
-          Object.freeze(definition.execution);
-          Object.freeze(definition);
+        if (t.taskSupport === undefined) return t.definition;
+        const listed = calls.listed(t.definition, t.taskSupport, revision);
+        // Only its top level and the members it added are new; below, it is the (frozen) published definition.
+        if (listed !== t.definition && Object.isFrozen(t.definition)) {
+          for (const value of Object.values(listed)) if (typeof value === "object" && value !== null) Object.freeze(value);
+          Object.freeze(listed);
         }
-        return definition;
+        return listed;
       }),
     ) as Tool[];
-    return this.#legacyDefinitions;
   }
 
   /**
-   * The pages of an era's list, kept until the registry changes. Text only
-   * for 2026-07-28: the `initialize` era writes its answers from the response.
+   * The pages of a revision's list, kept until the registry changes. Text
+   * only where the revision writes its stamped answer around the handler's
+   * own text (`Revision.stampText`): another writes its answers from the response.
    */
-  #pagesOf(modern: boolean): PageCache<Tool> {
-    const size = this.#host.pageSize;
-    if (modern) {
-      this.#pages ??= new PageCache(this.list(), size, this.#unfrozen.size === 0);
-      return this.#pages;
+  #pagesOf(revision: Revision | undefined): PageCache<Tool> {
+    let pages = this.#pages.get(revision);
+    if (pages === undefined) {
+      const keepText = revision?.stampText !== undefined && this.#unfrozen.size === 0;
+      pages = new PageCache(this.#listedBy(revision), this.#host.pageSize, keepText);
+      this.#pages.set(revision, pages);
     }
-    this.#legacyPages ??= new PageCache(this.#legacyList(), size, false);
-    return this.#legacyPages;
+    return pages;
   }
 
   /** The registered tool of that name. */
@@ -317,10 +242,18 @@ export class ToolsFeature implements Feature {
   /**
    * Serves tools built elsewhere (a plug-in's), all or none, with one
    * notification; `onRemove` runs when one of them is removed.
-   * @throws Error when a name is taken; TypeError when it breaks the spec's rule (unless reserved).
+   * @throws Error when a name is taken; TypeError when it breaks the spec's rule (unless reserved),
+   *   or a tool allows tasks on a server without the tasks plug-in.
    */
   mount(tools: readonly RegisteredTool[], onRemove?: OnRemove): void {
-    for (const tool of tools) this.#checkName(tool.name);
+    for (const tool of tools) {
+      this.#checkName(tool.name);
+      if (tool.taskSupport !== undefined && this.#calls === undefined) {
+        throw new TypeError(
+          `tool ${tool.name}: taskSupport needs the tasks plug-in: import { tasks } from "@x/server/tasks" and build the server with new McpServer(info, { tasks: tasks() })`,
+        );
+      }
+    }
     for (const tool of tools) {
       // Published as a frozen copy: the kept pages (and their text) cannot drift from it, and no
       // answer, handler (`ctx.tools`) or later change to the registered objects reaches the registry.
@@ -353,9 +286,7 @@ export class ToolsFeature implements Feature {
 
   #changed(notify: boolean): void {
     this.#definitions = undefined;
-    this.#legacyDefinitions = undefined;
-    this.#pages = undefined;
-    this.#legacyPages = undefined;
+    this.#pages.clear();
     if (notify) this.#host.listChanged("tools");
   }
 }

@@ -4,7 +4,7 @@
  * normalised and checked against `outputSchema`, telemetry published.
  */
 import type { CallToolResult, InputRequiredResult } from "@x/mcp-v2607";
-import { boundText, boundValue, MESSAGE_LIMIT } from "../../actions/bound.js";
+import { boundText, boundValue, MESSAGE_LIMIT } from "../../text.js";
 import type { RequestContext } from "../../context.js";
 import type { RunScope } from "../../scope.js";
 import { isProtocolError } from "../../errors.js";

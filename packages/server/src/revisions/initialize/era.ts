@@ -14,8 +14,7 @@ import { ErrorCode, Method } from "@x/mcp-v2511/constants";
 import { INITIALIZE_ERA_VERSIONS, negotiateProtocolVersion } from "@x/mcp-v2511/wire";
 import { classify, type RequestId } from "@x/jsonrpc";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "@x/mcp-v2607";
-import { ErrorCode as LaterErrorCode, META_PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
-import { errorOutcome, type Outcome } from "../../dispatch.js";
+import { META_PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { ClientRequestError, McpError } from "../../errors.js";
 import { asParsed } from "../../numbers.js";
 import { isObject, type JsonObject } from "../../objects.js";
@@ -81,18 +80,18 @@ export async function readInitialize(params: JsonObject, served: readonly string
 
 /**
  * The era's capabilities from what is registered: the members 2025-11-25
- * knows, as the 2026-07-28 features built them, and `tasks` (the
- * revision's own, built by `tasks/legacy.ts`) when given. An earlier
- * version gets those of them it defines ({@link initializeResult}).
+ * knows, as the 2026-07-28 features built them, and those plug-ins `added`
+ * (the tasks plug-in: the revision's own `tasks`). An earlier version gets
+ * those of them it defines ({@link initializeResult}).
  */
-export function legacyCapabilities(caps: ServerCapabilities, tasks?: LegacyCapabilities["tasks"]): LegacyCapabilities {
+export function legacyCapabilities(caps: ServerCapabilities, added?: LegacyCapabilities): LegacyCapabilities {
   const out: LegacyCapabilities = {};
   if (caps.tools) out.tools = { listChanged: true };
   if (caps.prompts) out.prompts = { listChanged: true };
   if (caps.resources) out.resources = { listChanged: true, subscribe: true };
   if (caps.completions) out.completions = {};
   if (caps.logging) out.logging = {};
-  if (tasks) out.tasks = tasks;
+  if (added !== undefined) Object.assign(out, added);
   return out;
 }
 
@@ -107,11 +106,11 @@ export function initializeResult(
   caps: ServerCapabilities,
   serverInfo: Implementation,
   instructions: string | undefined,
-  tasks?: LegacyCapabilities["tasks"],
+  added?: LegacyCapabilities,
 ): InitializeResult {
   const result: InitializeResult = {
     protocolVersion,
-    capabilities: legacyCapabilities(caps, tasks),
+    capabilities: legacyCapabilities(caps, added),
     serverInfo: serverInfo as InitializeResult["serverInfo"],
   };
   if (instructions !== undefined) result.instructions = instructions;
@@ -180,22 +179,4 @@ export function earlierRequestId(message: unknown): RequestId | undefined {
  */
 export function selectsLaterEra(message: unknown): boolean {
   return isObject(message) && typeof message.method === "string" && "id" in message && hasLaterEnvelope(message.params);
-}
-
-/**
- * The answer of a server that does not serve the `initialize` era to an
- * `initialize` request: -32022 naming the versions it supports (spec
- * 2026-07-28, basic/versioning: a modern-only server names them in any error
- * it returns to `initialize`). Over HTTP: 400.
- */
-export function initializeRefused(id: RequestId, params: JsonObject, supported: readonly string[]): Outcome {
-  const requested = typeof params.protocolVersion === "string" ? params.protocolVersion : undefined;
-  return errorOutcome(
-    id,
-    // A 2026-07-28 error: the only revision such a server speaks.
-    LaterErrorCode.UnsupportedProtocolVersion,
-    `Unsupported protocol version: this server does not serve the initialize handshake; it supports ${supported.join(", ")} (per-request _meta)`,
-    { supported: [...supported], requested },
-    "message",
-  );
 }

@@ -1,19 +1,19 @@
 /**
- * What the `initialize` era's transports share with the server (internal):
- * the versions served, the `InitializeResult`, the changes its sessions
- * hear of, and the server's close. The session framing itself (session ids,
- * the GET stream, resumability, stdio pinning) is the transports'.
+ * The `initialize` era's state on one server (internal), which its framings
+ * (`http/`, `stdio.ts`) share: the versions served, the `InitializeResult`,
+ * the changes its sessions hear of, and the server's close. Built by the
+ * plug-in (`plugin.ts`) when the server is.
  */
 import type { InitializeResult } from "@x/mcp-v2511";
 import type { RequestId } from "@x/mcp-v2607";
 import type { TransportInfo } from "../../context.js";
-import type { ListKind } from "../../features/subscriptions.js";
+import type { ServerChange } from "../plugin.js";
 import type { InitializeRequestInfo } from "./era.js";
 
 /** A change an `initialize`-era session may have to hear of: a list changed, or a resource was updated. */
-export type LegacyChange = { kind: "list"; list: ListKind } | { kind: "resource"; uri: string };
+export type LegacyChange = ServerChange;
 
-/** The server's side of the `initialize` era, shared by its transports (internal). */
+/** The server's side of the `initialize` era, shared by its framings (internal). */
 export interface LegacyParts {
   /** The era's versions served (`protocolVersions`), newest first; empty when the deployment refuses the era. */
   readonly versions: readonly string[];
@@ -26,9 +26,9 @@ export interface LegacyParts {
    * the revision's `tasks.list` capability needs.
    */
   initializeResult(protocolVersion: string, opening?: InitializeOpening): InitializeResult;
-  /** Transports watching changes for their sessions. */
+  /** Framings watching changes for their sessions. */
   readonly watchers: Set<(change: LegacyChange) => void>;
-  /** Transports to tell when the server closes (they end their sessions). */
+  /** Framings to tell when the server closes (they end their sessions). */
   readonly closers: Set<() => void>;
 }
 

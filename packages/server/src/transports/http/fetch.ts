@@ -3,7 +3,9 @@
  * web `Response` out, for any runtime or router that speaks them.
  */
 import type { McpServer } from "../../server.js";
-import { BodyTimeout, bodyTimeoutOf, createHttpCore, type HttpTransportOptions } from "./core.js";
+import { createHttpCore } from "./core.js";
+import { BodyTimeout } from "./exchange.js";
+import { bodyTimeoutOf, type HttpTransportOptions } from "./options.js";
 
 /**
  * A fetch-style handler for Streamable HTTP: give it a web `Request`, get

@@ -7,7 +7,7 @@
  * the answer before it reads it; with the body read, the close is orderly.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { HttpAnswer } from "./core.js";
+import type { HttpAnswer } from "./exchange.js";
 
 /** Most bytes of a body read and thrown away after an answer given before it was read (see {@link lingerAnswer}): 16 MiB. */
 const LINGER_BYTES = 16 * 1024 * 1024;

@@ -6,7 +6,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { ErrorCode } from "@x/mcp-v2607/constants";
-import { errorAnswer } from "./core.js";
+import { errorAnswer } from "./answers.js";
 
 /** Timeouts of a `node:http` server (see {@link configureNodeServer}). */
 export interface NodeServerOptions {

@@ -13,16 +13,10 @@ import type { ClientWatcher } from "../call.js";
 import type { ChunkQueue } from "../sse.js";
 import { lingerAnswer, lingers, stalled } from "./linger.js";
 import { pathOf } from "./header-rules.js";
-import {
-  BodyTimeout,
-  BodyUnavailable,
-  Core,
-  Exchange,
-  errorAnswer,
-  type HttpAnswer,
-  type HttpCore,
-  type HttpTransportOptions,
-} from "./core.js";
+import { errorAnswer } from "./answers.js";
+import { Core, type HttpCore } from "./core.js";
+import { BodyTimeout, BodyUnavailable, Exchange, type HttpAnswer } from "./exchange.js";
+import type { HttpTransportOptions } from "./options.js";
 
 /** Options of {@link createNodeHandler}: the transport's, plus the endpoint path. */
 export interface NodeHandlerOptions extends HttpTransportOptions {

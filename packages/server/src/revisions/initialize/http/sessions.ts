@@ -11,8 +11,8 @@
  * instance recognise a session or replay events it did not mint; it does
  * not move the live parts.
  */
-import type { LegacySession } from "../../revisions/initialize/session.js";
-import type { JsonObject } from "../../objects.js";
+import type { LegacySession } from "../session.js";
+import type { JsonObject } from "../../../objects.js";
 
 /** Where a transport keeps its sessions by id. */
 export interface SessionStore {

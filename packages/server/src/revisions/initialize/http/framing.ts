@@ -7,93 +7,38 @@
  * GET stream), their answers POSTed back; SSE event ids, `retry`, and replay
  * after `Last-Event-ID` from an {@link EventStore}.
  *
- * The core (`core.ts`) calls in at three rungs of its ladder: `verbs` (GET
- * and DELETE), `sessionHeader` (the session and `MCP-Protocol-Version`
- * checks, once the body is decoded: a request carrying the 2026-07-28
- * envelope is not of this era, whatever session it names), and the call itself.
+ * The transport core asks it as its {@link HttpFraming} (the seam of
+ * `transports/http/framing.ts`) at four rungs of its ladder: `verb` (GET and
+ * DELETE), `claim` (the session and `MCP-Protocol-Version` checks, once the
+ * body is decoded: a request carrying the 2026-07-28 envelope is not of this
+ * era, whatever session it names), the opening (`initialize`) and the call
+ * or message on a session.
  */
 import { stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2511/constants";
 import { Header, isInitializeEraVersion, isValidSessionId, VERSION_WITHOUT_HEADER } from "@x/mcp-v2511/wire";
 import type { RequestId } from "@x/mcp-v2607";
-import { principalOf } from "../../authorization.js";
-import { errorOutcome, type InboundRequest, internalErrorOutcome, type Outcome } from "../../dispatch.js";
-import { isProtocolError } from "../../errors.js";
-import { initializeRefused, legacyValidators, readInitialize, selectsLaterEra } from "../../revisions/initialize/era.js";
-import { LegacySession } from "../../revisions/initialize/session.js";
-import type { JsonObject } from "../../objects.js";
-import type { LegacyChange, LegacyParts } from "../../revisions/initialize/parts.js";
-import { answerNow, type McpServer, partsOf } from "../../server.js";
-import { Call } from "../call.js";
-import { ChunkQueue } from "../sse.js";
-import type { Core, Exchange, HttpAnswer } from "./core.js";
-import { errorAnswer, settleAnswer } from "./core.js";
-import { endedStream, SessionStreams, SSE_HEADERS } from "./session-streams.js";
+import { principalOf } from "../../../authorization.js";
+import { errorOutcome, type InboundRequest, internalErrorOutcome, type Outcome } from "../../../dispatch.js";
+import { isProtocolError } from "../../../errors.js";
+import type { JsonObject } from "../../../objects.js";
+import { answerNow } from "../../../server.js";
+import { Call } from "../../../transports/call.js";
+import { errorAnswer, SSE_HEADERS, settleAnswer } from "../../../transports/http/answers.js";
+import type { Core } from "../../../transports/http/core.js";
+import type { Exchange, HttpAnswer } from "../../../transports/http/exchange.js";
+import type { HttpFraming } from "../../../transports/http/framing.js";
+import { statusOf } from "../../../transports/http/status.js";
+import { ChunkQueue } from "../../../transports/sse.js";
+import { initializeRefused } from "../../2026-07-28/index.js";
+import { legacyValidators, readInitialize, selectsLaterEra } from "../era.js";
+import type { LegacyChange, LegacyParts } from "../parts.js";
+import { LegacySession } from "../session.js";
+import { answerBatch } from "./legacy-batch.js";
+import { DEFAULT_SSE_RETRY_MS, type LegacyHttpOptions } from "./options.js";
+import { endedStream, SessionStreams } from "./session-streams.js";
 import { DEFAULT_SESSION_IDLE_MS, HttpSession, type LegacyCall, SessionTable, UNINITIALIZED_SESSION_IDLE_MS } from "./session-table.js";
 import { type EventStore, MemoryEventStore, MemorySessionStore, type SessionStore } from "./sessions.js";
-import { statusOf } from "./status.js";
-
-/** Default `retry` sent on SSE streams: how long a client waits before reconnecting, 1000 ms. */
-export const DEFAULT_SSE_RETRY_MS = 1000;
-
-/** Options of the `initialize` era on Streamable HTTP (part of `HttpTransportOptions`). */
-export interface LegacyHttpOptions {
-  /**
-   * Most sessions open at once. An `initialize` on a full table ends one
-   * session, the first of: an idle one (no request in flight, no open
-   * stream, no request to the client waiting) that never sent
-   * `notifications/initialized` although half of `maxSessions` sessions were
-   * opened after it; the idle one least recently active; the one least
-   * recently active among those with no request held by a live connection
-   * (only a GET stream, requests to the client waiting, or requests whose
-   * client went away). It ends as on DELETE; its id then gets 404, and its
-   * client initializes again (spec 2025-11-25: basic/transports, "Session
-   * Management"). When every session has a request held by a live
-   * connection, the `initialize` is answered 503 with `Retry-After: 1` and
-   * -32000. Default 1000 (`DEFAULT_MAX_SESSIONS`).
-   * @throws RangeError (when the transport is made) unless an integer of at least 1.
-   */
-  maxSessions?: number;
-  /**
-   * With the `auth` option: most sessions one principal (the subject and
-   * client of its token) has open at once. Its `initialize` past it ends one
-   * of its own sessions chosen as for `maxSessions`, never another
-   * principal's; when each of its own has a request held by a live
-   * connection it is answered 429 with `Retry-After: 1` and -32000. Default
-   * 100 (`DEFAULT_MAX_SESSIONS_PER_PRINCIPAL`); a value of `maxSessions` or
-   * more lets one principal fill the table.
-   * @throws RangeError (when the transport is made) unless an integer of at least 1.
-   */
-  maxSessionsPerPrincipal?: number;
-  /**
-   * Most requests one session has in flight at once, whether their client
-   * still waits on the connection or went away (a dropped POST does not
-   * cancel its request in this era: spec 2025-11-25, basic/transports). A
-   * request past it is answered at once, without running: 429 with
-   * `Retry-After: 1` and -32000. With `maxSessionsPerPrincipal` it bounds
-   * the requests one principal has running. Default 16
-   * (`DEFAULT_MAX_REQUESTS_PER_SESSION`).
-   * @throws RangeError (when the transport is made) unless an integer of at least 1.
-   */
-  maxRequestsPerSession?: number;
-  /**
-   * How long a session may stay idle (no request in flight, no open stream,
-   * no request to the client waiting), in ms, before it ends (later requests
-   * with its id get 404). Default
-   * {@link DEFAULT_SESSION_IDLE_MS}; 0 turns the timeout off.
-   */
-  sessionIdleTimeoutMs?: number;
-  /** Where sessions are kept. Default: a {@link MemorySessionStore}. */
-  sessionStore?: SessionStore;
-  /**
-   * Where SSE events are kept for `Last-Event-ID` replay; `false` turns
-   * resumability off (no event ids). Default: a {@link MemoryEventStore} of
-   * 1000 events per session.
-   */
-  eventStore?: EventStore | false;
-  /** The `retry` (ms) sent on each SSE stream of a session. Default {@link DEFAULT_SSE_RETRY_MS}. */
-  sseRetryMs?: number;
-}
 
 /**
  * The status of an answer on a session: 200 for every JSON-RPC answer, as
@@ -106,7 +51,7 @@ function sessionStatus(outcome: Outcome): number {
 }
 
 /** The `initialize` era of one transport core. */
-export class LegacyHttp {
+export class LegacyHttp implements HttpFraming {
   readonly #core: Core;
   readonly #parts: LegacyParts;
   readonly #store: SessionStore;
@@ -116,14 +61,21 @@ export class LegacyHttp {
   readonly #idleMs: number;
   #sweep: ReturnType<typeof setInterval> | undefined;
 
-  constructor(core: Core, server: McpServer, options: LegacyHttpOptions) {
+  /** GET (a session's stream) and DELETE (its end), while the era is served. */
+  readonly methods: readonly string[];
+  readonly requestHeaders: readonly string[] = ["last-event-id", "mcp-session-id"];
+  readonly exposedHeaders: readonly string[] = ["mcp-session-id"];
+
+  /** @throws RangeError naming the option when a session bound of `options` is not an integer of at least 1. */
+  constructor(core: Core, parts: LegacyParts, options: LegacyHttpOptions) {
     this.#core = core;
-    this.#parts = partsOf(server).legacy;
+    this.#parts = parts;
     this.#store = options.sessionStore ?? new MemorySessionStore();
     this.#events = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
     this.#live = new SessionTable(options.maxSessions, options.maxSessionsPerPrincipal, options.maxRequestsPerSession);
     this.#streams = new SessionStreams(core, this.#live, this.#events, options.sseRetryMs ?? DEFAULT_SSE_RETRY_MS);
     this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
+    this.methods = this.served ? ["GET", "DELETE"] : [];
   }
 
   // The server knows this core only while it has sessions: a handler with none leaves nothing registered.
@@ -133,6 +85,15 @@ export class LegacyHttp {
   /** True when the server serves the era (its `protocolVersions` list one of its versions). */
   get served(): boolean {
     return this.#parts.versions.length > 0;
+  }
+
+  /** A body may be a batch wherever the era is served; `batch` refuses one not on a session of 2025-03-26. */
+  get batches(): boolean {
+    return this.served;
+  }
+
+  batch(ex: Exchange, climb: (member: Exchange) => HttpAnswer | Promise<HttpAnswer>): HttpAnswer | Promise<HttpAnswer> {
+    return answerBatch(ex, climb);
   }
 
   /** Sessions open in this process. */
@@ -145,10 +106,18 @@ export class LegacyHttp {
     return this.#live.get(id)?.session;
   }
 
-  /** GET (the session's stream, or a resumed one) and DELETE (ends the session); `undefined` for POST. */
-  verb(ex: Exchange): HttpAnswer | undefined {
+  /**
+   * GET (the session's stream, or a resumed one) and DELETE (ends the
+   * session); without `Mcp-Session-Id`, 405 saying one is needed;
+   * `undefined` for any other method, or when the era is not served.
+   */
+  verb(ex: Exchange, allow: string): HttpAnswer | undefined {
+    if (!this.served || (ex.method !== "GET" && ex.method !== "DELETE")) return undefined;
     const id = ex.header(Header.sessionId);
-    if (!this.served || id === undefined || (ex.method !== "GET" && ex.method !== "DELETE")) return undefined;
+    if (id === undefined) {
+      const why = `${ex.method} needs the Mcp-Session-Id of an initialize-era session; send requests with POST`;
+      return errorAnswer(405, ErrorCode.InvalidRequest, `Method not allowed: ${why}`, undefined, { allow, ...ex.cors });
+    }
     const found = this.#find(ex, id);
     if (!(found instanceof HttpSession)) return found;
     this.#live.touch(found);
@@ -175,21 +144,21 @@ export class LegacyHttp {
    * `MCP-Protocol-Version`, when sent, a version of the era (400), unless the
    * message is a request carrying the 2026-07-28 envelope: that one ignores
    * the header ({@link selectsLaterEra}). Without it, remembers whether the
-   * version header names the era (then a request other than `initialize`
+   * version header names the era (then a message other than a request
    * lacks its session: 400).
    */
-  sessionHeader(ex: Exchange): HttpAnswer | undefined {
+  claim(ex: Exchange): HttpAnswer | undefined {
     if (!this.served) return undefined;
     const id = ex.header(Header.sessionId);
     const version = ex.header(Header.protocolVersion);
     if (id === undefined) {
-      ex.legacyHint = version !== undefined && isInitializeEraVersion(version);
+      ex.expectsSession = version !== undefined && isInitializeEraVersion(version);
       return undefined;
     }
     if (selectsLaterEra(ex.decoded?.value)) return undefined;
     const found = this.#find(ex, id);
     if (!(found instanceof HttpSession)) return found;
-    ex.legacy = found;
+    ex.session = found;
     this.#live.touch(found);
     return undefined;
   }
@@ -227,7 +196,7 @@ export class LegacyHttp {
   }
 
   /** `initialize`: negotiates, mints the session, answers with its id. */
-  async initialize(ex: Exchange, id: RequestId, params: JsonObject): Promise<HttpAnswer> {
+  async open(ex: Exchange, id: RequestId, params: JsonObject): Promise<HttpAnswer> {
     const headers = (extra: Record<string, string> = {}) => ({ "content-type": "application/json", ...ex.cors, ...extra });
     if (!this.served) {
       const outcome = initializeRefused(id, params, this.#core.server.supportedVersions);
@@ -284,7 +253,7 @@ export class LegacyHttp {
 
   /** A notification or response (or a batch of responses) POSTed on a session: 202, after acting on it. */
   received(ex: Exchange): HttpAnswer {
-    const live = ex.legacy!;
+    const live = ex.session as HttpSession;
     const inbound = ex.inbound!;
     if (inbound.kind === "response") {
       live.session.settle(inbound as unknown as JsonObject);
@@ -318,7 +287,7 @@ export class LegacyHttp {
    */
   call(ex: Exchange, inbound: InboundRequest): HttpAnswer | Promise<HttpAnswer> {
     const core = this.#core;
-    const live = ex.legacy!;
+    const live = ex.session as HttpSession;
     const refused = this.#refuse(ex, live, inbound);
     if (refused) return refused;
     const accepts = ex.accepts;
@@ -477,5 +446,3 @@ export class LegacyHttp {
     for (const live of this.#live.expired(now, this.#idleMs, uninitialized)) this.end(live);
   }
 }
-
-export type { HttpSession };

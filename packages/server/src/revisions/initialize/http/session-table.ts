@@ -30,10 +30,11 @@
  * off every time. Counted in sessions opened, not in time, so that it holds
  * at any flood rate.
  */
-import type { LegacySession } from "../../revisions/initialize/session.js";
-import type { JsonObject } from "../../objects.js";
-import type { Call } from "../call.js";
-import type { ChunkQueue } from "../sse.js";
+import type { LegacySession } from "../session.js";
+import type { JsonObject } from "../../../objects.js";
+import type { Call } from "../../../transports/call.js";
+import type { FramedSession } from "../../../transports/http/framing.js";
+import type { ChunkQueue } from "../../../transports/sse.js";
 
 /**
  * Default most `initialize`-era sessions open at once (`maxSessions`): 1000.
@@ -82,8 +83,10 @@ export interface LegacyCall {
 }
 
 /** The live parts of one session in this process: its streams and its requests in flight. */
-export class HttpSession {
+export class HttpSession implements FramedSession {
   readonly session: LegacySession;
+  /** The same session, as the ladder reads a message of it (`FramedSession`). */
+  readonly binding: LegacySession;
   /** Live SSE connections by stream id (`get` for the GET stream, `p<n>` for a POST response). */
   readonly attached = new Map<string, ChunkQueue>();
   /** Requests in flight, by id (a Map tells 1 from "1"). */
@@ -105,6 +108,7 @@ export class HttpSession {
   activity = 0;
   constructor(session: LegacySession, principal: string | undefined) {
     this.session = session;
+    this.binding = session;
     this.principal = principal;
   }
 

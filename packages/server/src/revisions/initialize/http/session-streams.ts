@@ -12,14 +12,13 @@ import { stringifyJson } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2511/constants";
 import { Header } from "@x/mcp-v2511/wire";
 import type { RequestId } from "@x/mcp-v2607";
-import type { JsonObject } from "../../objects.js";
-import { ChunkQueue } from "../sse.js";
-import type { Core, Exchange, HttpAnswer } from "./core.js";
-import { errorAnswer } from "./core.js";
+import type { JsonObject } from "../../../objects.js";
+import { ChunkQueue } from "../../../transports/sse.js";
+import { errorAnswer, SSE_HEADERS } from "../../../transports/http/answers.js";
+import type { Core } from "../../../transports/http/core.js";
+import type { Exchange, HttpAnswer } from "../../../transports/http/exchange.js";
 import type { HttpSession, LegacyCall, SessionTable } from "./session-table.js";
 import type { EventStore } from "./sessions.js";
-
-export const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
 
 /** The streams of one transport core's sessions. */
 export class SessionStreams {

@@ -3,7 +3,7 @@
  * (spec 2025-03-26: basic/transports, "Sending Messages to the Server"),
  * the rule itself in `revisions/initialize/batch.ts`. Each member climbs
  * the rest of the ladder as a POST of its own would (the session's checks,
- * the token's scopes, the assigns hook, `legacy.ts`'s call), answered as
+ * the token's scopes, the assigns hook, `framing.ts`'s call), answered as
  * JSON: the answers of its requests go back as one JSON array once all are
  * in (200), a batch of notifications and responses gets 202 and no body.
  * The messages a member's handler sends on the way (progress, a request to
@@ -14,10 +14,11 @@
  * `notifications/cancelled` does).
  */
 import { Header } from "@x/mcp-v2511/wire";
-import { batchRefusal, batchText } from "../../revisions/initialize/batch.js";
-import { ChunkQueue } from "../sse.js";
-import { errorAnswer, type Exchange, type HttpAnswer } from "./core.js";
-import { SSE_HEADERS } from "./session-streams.js";
+import { errorAnswer, SSE_HEADERS } from "../../../transports/http/answers.js";
+import type { Exchange, HttpAnswer } from "../../../transports/http/exchange.js";
+import { ChunkQueue } from "../../../transports/sse.js";
+import { batchRefusal, batchText } from "../batch.js";
+import type { HttpSession } from "./session-table.js";
 
 /** What a member may be answered with: JSON only, so that every answer is a body to put in the array. */
 const JSON_ONLY = Object.freeze({ json: true, sse: false });
@@ -30,7 +31,7 @@ const JSON_ONLY = Object.freeze({ json: true, sse: false });
 export function answerBatch(ex: Exchange, climb: (member: Exchange) => HttpAnswer | Promise<HttpAnswer>): HttpAnswer | Promise<HttpAnswer> {
   const { value, lossless } = ex.decoded!;
   const members = value as unknown[];
-  const refused = batchRefusal(members, ex.legacy?.session);
+  const refused = batchRefusal(members, ex.session?.binding);
   if (refused !== undefined) return errorAnswer(400, refused.code, refused.message, undefined, ex.cors);
   ex.decoded = undefined;
   const answers = members.map((member) => climb(memberExchange(ex, member, lossless)));
@@ -58,7 +59,7 @@ function batchAnswer(ex: Exchange, answers: readonly HttpAnswer[]): HttpAnswer {
   for (const answer of answers) if ("body" in answer && answer.body !== "") texts.push(answer.body);
   const text = batchText(texts);
   if (text === undefined) return { status: 202, headers: { ...ex.cors }, body: "" };
-  const session = { [Header.sessionId]: ex.legacy!.session.id };
+  const session = { [Header.sessionId]: (ex.session as HttpSession).session.id };
   if (ex.accepts.json) return { status: 200, headers: { "content-type": "application/json", ...ex.cors, ...session }, body: text };
   // A client that takes SSE alone gets the array as the one event of a stream.
   const queue = new ChunkQueue();
