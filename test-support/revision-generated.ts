@@ -37,8 +37,11 @@ export function exportedDeclarations(fileName: string, text: string): string[] {
   return names;
 }
 
-/** The entries every generated package has (`./wire`: its revision's hand-written wire rules; `./strict`: validateStrict). */
-export const SHARED_ENTRIES = [".", "./constants", "./wire", "./validators", "./schemas", "./strict", "./types"];
+/**
+ * The entries every generated package has (`./wire`: its revision's hand-written wire rules; `./strict`: validateStrict;
+ * `./members`: the member lists).
+ */
+export const SHARED_ENTRIES = [".", "./constants", "./wire", "./validators", "./schemas", "./strict", "./types", "./members"];
 
 type Validator = ((value: unknown) => boolean) & { errors?: unknown };
 
@@ -63,6 +66,7 @@ export async function describeGeneratedFiles(pkg: RevisionPackage, validators: R
       "strict-validators.d.ts",
       "strict.ts",
       "schemas.js",
+      "members.ts",
     ])("%s starts with a header naming its input and sha256", (name) => {
       const head = read(name).split("\n").slice(0, 3).join("\n");
       expect(sha256).toBe(pin.sha256);
@@ -117,6 +121,56 @@ export async function describeGeneratedFiles(pkg: RevisionPackage, validators: R
         for (const specifier of specifiers) expect(specifier).toMatch(/^ajv\/dist\/runtime\/[\w]+\.js$/);
         for (const d of descriptions) expect(js).not.toContain(d.slice('"description":"'.length));
       }
+    });
+
+    it("members.ts lists every definition, the methods of each side and each request's result, and imports nothing", async () => {
+      const text = read("members.ts");
+      expect(text).not.toMatch(/^import /m);
+      expect(text).toContain(`@module @x/${pin.package}/members`);
+      const members = (await import(pathToFileURL(join(generatedDir, "members.ts")).href)) as {
+        definitions: Record<string, unknown>;
+        serverDefinitions: Record<string, unknown>;
+        clientDefinitions: Record<string, unknown>;
+        requests: Record<string, { request: string; result: string }>;
+        notifications: Record<string, string>;
+        clientRequests: string[];
+        serverRequests: string[];
+        clientNotifications: string[];
+        serverNotifications: string[];
+      };
+      expect(Object.keys(members.definitions).sort()).toEqual([...definitionNames].sort());
+      // Every name a shape refers to is a definition.
+      const names = new Set(Object.keys(members.definitions));
+      const refs = JSON.stringify(members.definitions).match(/"[A-Z][A-Za-z0-9]*"/g) ?? [];
+      for (const ref of refs) if (/^"[A-Z]/.test(ref) && !names.has(JSON.parse(ref))) expect.fail(`${ref} names no definition`);
+      for (const [method, entry] of Object.entries(members.requests)) {
+        expect(names.has(entry.request), method).toBe(true);
+        expect(names.has(entry.result), method).toBe(true);
+      }
+      for (const method of [...members.clientRequests, ...members.serverRequests]) expect(members.requests[method], method).toBeDefined();
+      for (const method of [...members.clientNotifications, ...members.serverNotifications])
+        expect(members.notifications[method], method).toBeDefined();
+      expect(members.requests["tools/call"]).toEqual({ request: "CallToolRequest", result: "CallToolResult" });
+      // A result the schema closes lists its members; the base Result stays open.
+      expect(members.definitions.CallToolResult).toMatchObject({ r: ["content"] });
+      expect(members.definitions.CallToolResult).not.toHaveProperty("x");
+      expect(members.definitions.Result).toMatchObject({ x: 0 });
+      // Each side's definitions are the same shapes, closed under reference, and hold what that side sends.
+      for (const side of [members.serverDefinitions, members.clientDefinitions]) {
+        for (const [name, shape] of Object.entries(side)) {
+          expect(shape).toBe(members.definitions[name]);
+          for (const ref of JSON.stringify(shape).match(/"[A-Z][A-Za-z0-9]*"/g) ?? []) {
+            if (names.has(JSON.parse(ref))) expect(side, `${name} refers to ${ref}`).toHaveProperty(JSON.parse(ref));
+          }
+        }
+      }
+      expect(Object.keys(members.serverDefinitions)).toEqual(
+        expect.arrayContaining(["CallToolResult", "InitializeResult", "ListToolsResult"]),
+      );
+      expect(Object.keys(members.clientDefinitions)).toEqual(
+        expect.arrayContaining(["CallToolRequest", "InitializeRequest", "ListRootsResult"]),
+      );
+      expect(members.serverDefinitions).not.toHaveProperty("CallToolRequest");
     });
 
     it("schemas.js keeps the schema's dialect and points at $defs", () => {

@@ -114,6 +114,8 @@ export interface Ask<T> {
   readonly kind: Kind;
   readonly request: InputRequest;
   readonly options: AskOptions;
+  /** The client capability the ask needs, e.g. `"elicitation.url"`, `"sampling"`, whether or not the client declared it. */
+  readonly needs: string;
   /** The capability the ask needs, or `undefined` when the client declared it. */
   readonly missing: string | undefined;
   /**
@@ -248,6 +250,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
       kind: "elicit",
       request: { method: Method.ElicitationCreate, params } as InputRequest,
       options,
+      needs: "elicitation.form",
       missing: formMissing(caps),
       check: () => {
         checked("elicit", () => elicitRequest(message, requestedSchema));
@@ -270,6 +273,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
       kind: "elicit",
       request: { method: Method.ElicitationCreate, params: { message, requestedSchema } } as InputRequest,
       options,
+      needs: "elicitation.form",
       missing: formMissing(caps),
       check: () => {
         if (known instanceof TypeError) throw known;
@@ -296,6 +300,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
         kind: "elicit",
         request: { method: Method.ElicitationCreate, params: { mode: "url", message, url } } as InputRequest,
         options,
+        needs: "elicitation.url",
         missing: isObject(e) && e.url !== undefined ? undefined : "elicitation.url",
         check: () => checked("elicitUrl", () => elicitUrlRequest(message, url)),
         accept: (answer) => checkedAnswer(answer, V!.ElicitResult),
@@ -307,6 +312,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
         kind: "sample",
         request: { method: Method.SamplingCreateMessage, params } as InputRequest,
         options,
+        needs: "sampling",
         missing: isObject(caps.sampling) ? undefined : "sampling",
         check: () => checked("createMessage", () => createMessageRequest(params)),
         accept: (answer) => checkedAnswer(answer, V!.CreateMessageResult),
@@ -318,6 +324,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
         kind: "roots",
         request: { method: Method.RootsList, params: {} } as InputRequest,
         options,
+        needs: "roots",
         missing: isObject(caps.roots) ? undefined : "roots",
         check: () => {},
         accept: (answer) => checkedAnswer(answer, V!.ListRootsResult),

@@ -69,9 +69,11 @@ type Refused = Extract<Inbound, { kind: "error" }>;
  * without classifying the value. For a transport that must look at the
  * message before it knows how to classify it (Streamable HTTP: whether a
  * request carries the 2026-07-28 envelope decides whether `Mcp-Session-Id`
- * counts). Never throws.
+ * counts). `batches`: a batch is let through, for the transport to answer
+ * or refuse once it knows the session (`revisions/initialize/batch.ts`).
+ * Never throws.
  */
-export function decodeMessage(message: Uint8Array | string, maxDepth: number, subject: string, status: StatusOf): Decoded {
+export function decodeMessage(message: Uint8Array | string, maxDepth: number, subject: string, status: StatusOf, batches = false): Decoded {
   let decoded: ReturnType<typeof decodeJson>;
   try {
     decoded = typeof message === "string" ? decodeJsonText(message, maxDepth, subject) : decodeJson(message, maxDepth, subject);
@@ -81,9 +83,17 @@ export function decodeMessage(message: Uint8Array | string, maxDepth: number, su
   }
   if (!decoded.ok) return { ok: false, inbound: refused(decoded.code, decoded.message, status) };
   // A batch of responses only is read (never answered); a batch holding anything else is refused.
-  if (Array.isArray(decoded.value) && !(decoded.value.length > 0 && decoded.value.every(isResponseShaped)))
+  if (!batches && isRequestBatch(decoded.value))
     return { ok: false, inbound: refused(ErrorCode.InvalidRequest, "Invalid request: batches are not supported", status) };
   return decoded;
+}
+
+/**
+ * True when `value` is a JSON-RPC batch that asks for more than settling
+ * responses: an array with something other than responses in it (or none).
+ */
+export function isRequestBatch(value: unknown): value is unknown[] {
+  return Array.isArray(value) && !(value.length > 0 && value.every(isResponseShaped));
 }
 
 let warned = false;

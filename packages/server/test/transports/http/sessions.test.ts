@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LegacySession, MemoryEventStore, MemorySessionStore } from "../../../src/index.js";
 import { revision2511 } from "../../../src/revisions/initialize/index.js";
+import { loadVersionTables } from "../../../src/revisions/initialize/versions/index.js";
 
 describe("MemoryEventStore", () => {
   it("replays the events after an id on that id's stream only, and forgets a session", () => {
@@ -51,7 +52,9 @@ describe("MemoryEventStore", () => {
 });
 
 describe("MemorySessionStore", () => {
-  it("keeps sessions by id until deleted", () => {
+  it("keeps sessions by id until deleted", async () => {
+    // A session reads its version's table, which the first initialize loads.
+    await loadVersionTables();
     const store = new MemorySessionStore();
     const session = new LegacySession("abc", { protocolVersion: "2025-11-25", clientCapabilities: {}, clientInfo: undefined }, () => true);
     store.set(session);
