@@ -15,7 +15,6 @@
  * runs a handler as a round), a request on an `initialize`-era session, or
  * a task's input request.
  */
-import { createMessageRequest, elicitRequest, elicitUrlRequest } from "@x/builders";
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -42,9 +41,10 @@ import {
 type Validators = typeof import("./validators.js");
 
 /**
- * The answer checks, loaded on the first ask rather than when the package
- * is imported: loading them compiles three schema documents with ajv, which
- * a server that never asks should not pay for.
+ * The answer checks and the request builders that check an ask, loaded on
+ * the first ask rather than when the package is imported: a server that
+ * never asks neither compiles those three schema documents nor runs (or,
+ * bundled with code splitting, loads) the builders' code.
  */
 let V: Validators | undefined;
 
@@ -253,7 +253,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
       needs: "elicitation.form",
       missing: formMissing(caps),
       check: () => {
-        checked("elicit", () => elicitRequest(message, requestedSchema));
+        checked("elicit", () => V!.elicitRequest(message, requestedSchema));
         matches ??= answerSchema(requestedSchema, schemaValidator(validator, "elicit: requestedSchema"));
       },
       accept: (answer) => {
@@ -278,7 +278,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
       check: () => {
         if (known instanceof TypeError) throw known;
         // The conversion must meet the spec's rules for a requestedSchema, as a hand-written one does.
-        checked("elicit", () => elicitRequest(message, requestedSchema));
+        checked("elicit", () => V!.elicitRequest(message, requestedSchema));
       },
       accept: (answer) => {
         const result = asParsed(answer) as ElicitResult;
@@ -302,7 +302,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
         options,
         needs: "elicitation.url",
         missing: isObject(e) && e.url !== undefined ? undefined : "elicitation.url",
-        check: () => checked("elicitUrl", () => elicitUrlRequest(message, url)),
+        check: () => checked("elicitUrl", () => V!.elicitUrlRequest(message, url)),
         accept: (answer) => checkedAnswer(answer, V!.ElicitResult),
       };
     },
@@ -314,7 +314,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
         options,
         needs: "sampling",
         missing: isObject(caps.sampling) ? undefined : "sampling",
-        check: () => checked("createMessage", () => createMessageRequest(params)),
+        check: () => checked("createMessage", () => V!.createMessageRequest(params)),
         accept: (answer) => checkedAnswer(answer, V!.CreateMessageResult),
       };
     },
