@@ -31,6 +31,7 @@ export type Shape =
 
 // Each table writes its shapes out in full rather than naming shared constants: a bundle keeps the
 // tables it uses as plain literals, which compress far better than constants under minified names.
+
 /** Every definition of the 2025-03-26 schema by name, as a {@link Shape}. */
 export const definitions: { readonly [name: string]: Shape } = {
   Annotations: {"p":{"audience":{"i":"Role"},"priority":0}},
@@ -119,17 +120,16 @@ export const definitions: { readonly [name: string]: Shape } = {
 };
 
 /**
- * The definitions of what the server sends (its requests and notifications, the results of the
- * client's requests) and all they refer to: enough to reduce any message of the server.
+ * The definitions the server's messages hold: the params of its requests and notifications, the results it answers
+ * the client's requests with (and the rest of its result union), and all they refer to: enough to reduce any params
+ * or result the server writes. The JSON-RPC envelopes of its requests and notifications are not among them.
  */
 export const serverDefinitions: { readonly [name: string]: Shape } = {
   Annotations: {"p":{"audience":{"i":"Role"},"priority":0}},
   AudioContent: {"p":{"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]},
   BlobResourceContents: {"p":{"blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]},
   CallToolResult: {"p":{"_meta":0,"content":{"i":{"u":["TextContent","ImageContent","AudioContent","EmbeddedResource"]}},"isError":0},"r":["content"]},
-  CancelledNotification: {"p":{"method":{"c":"notifications/cancelled"},"params":{"p":{"reason":0,"requestId":"RequestId","_meta":0},"r":["requestId"]},"jsonrpc":{"c":"2.0"}},"r":["method","params"]},
   CompleteResult: {"p":{"_meta":0,"completion":{"p":{"hasMore":0,"total":0,"values":0},"r":["values"]}},"r":["completion"]},
-  CreateMessageRequest: {"p":{"method":{"c":"sampling/createMessage"},"params":{"p":{"includeContext":{"e":["allServers","none","thisServer"]},"maxTokens":0,"messages":{"i":"SamplingMessage"},"metadata":0,"modelPreferences":"ModelPreferences","stopSequences":0,"systemPrompt":0,"temperature":0,"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["maxTokens","messages"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
   EmbeddedResource: {"p":{"annotations":"Annotations","resource":{"u":["TextResourceContents","BlobResourceContents"]},"type":{"c":"resource"}},"r":["resource","type"]},
   EmptyResult: "Result",
   GetPromptResult: {"p":{"_meta":0,"description":0,"messages":{"i":"PromptMessage"}},"r":["messages"]},
@@ -139,25 +139,18 @@ export const serverDefinitions: { readonly [name: string]: Shape } = {
   ListPromptsResult: {"p":{"_meta":0,"nextCursor":0,"prompts":{"i":"Prompt"}},"r":["prompts"]},
   ListResourceTemplatesResult: {"p":{"_meta":0,"nextCursor":0,"resourceTemplates":{"i":"ResourceTemplate"}},"r":["resourceTemplates"]},
   ListResourcesResult: {"p":{"_meta":0,"nextCursor":0,"resources":{"i":"Resource"}},"r":["resources"]},
-  ListRootsRequest: {"p":{"method":{"c":"roots/list"},"params":{"p":{"_meta":{"p":{"progressToken":"ProgressToken"}}},"x":0},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]},
   ListToolsResult: {"p":{"_meta":0,"nextCursor":0,"tools":{"i":"Tool"}},"r":["tools"]},
   LoggingLevel: {"e":["alert","critical","debug","emergency","error","info","notice","warning"]},
-  LoggingMessageNotification: {"p":{"method":{"c":"notifications/message"},"params":{"p":{"data":0,"level":"LoggingLevel","logger":0,"_meta":0},"r":["data","level"]},"jsonrpc":{"c":"2.0"}},"r":["method","params"]},
   ModelHint: {"p":{"name":0}},
   ModelPreferences: {"p":{"costPriority":0,"hints":{"i":"ModelHint"},"intelligencePriority":0,"speedPriority":0}},
-  PingRequest: {"p":{"method":{"c":"ping"},"params":{"p":{"_meta":{"p":{"progressToken":"ProgressToken"}}},"x":0},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]},
-  ProgressNotification: {"p":{"method":{"c":"notifications/progress"},"params":{"p":{"message":0,"progress":0,"progressToken":"ProgressToken","total":0,"_meta":0},"r":["progress","progressToken"]},"jsonrpc":{"c":"2.0"}},"r":["method","params"]},
   ProgressToken: 0,
   Prompt: {"p":{"arguments":{"i":"PromptArgument"},"description":0,"name":0},"r":["name"]},
   PromptArgument: {"p":{"description":0,"name":0,"required":0},"r":["name"]},
-  PromptListChangedNotification: {"p":{"method":{"c":"notifications/prompts/list_changed"},"params":{"p":{"_meta":0},"x":0},"jsonrpc":{"c":"2.0"}},"r":["method"]},
   PromptMessage: {"p":{"content":{"u":["TextContent","ImageContent","AudioContent","EmbeddedResource"]},"role":"Role"},"r":["content","role"]},
   ReadResourceResult: {"p":{"_meta":0,"contents":{"i":{"u":["TextResourceContents","BlobResourceContents"]}}},"r":["contents"]},
   RequestId: 0,
   Resource: {"p":{"annotations":"Annotations","description":0,"mimeType":0,"name":0,"size":0,"uri":0},"r":["name","uri"]},
-  ResourceListChangedNotification: {"p":{"method":{"c":"notifications/resources/list_changed"},"params":{"p":{"_meta":0},"x":0},"jsonrpc":{"c":"2.0"}},"r":["method"]},
   ResourceTemplate: {"p":{"annotations":"Annotations","description":0,"mimeType":0,"name":0,"uriTemplate":0},"r":["name","uriTemplate"]},
-  ResourceUpdatedNotification: {"p":{"method":{"c":"notifications/resources/updated"},"params":{"p":{"uri":0,"_meta":0},"r":["uri"]},"jsonrpc":{"c":"2.0"}},"r":["method","params"]},
   Result: {"p":{"_meta":0},"x":0},
   Role: {"e":["assistant","user"]},
   SamplingMessage: {"p":{"content":{"u":["TextContent","ImageContent","AudioContent"]},"role":"Role"},"r":["content","role"]},
@@ -166,45 +159,98 @@ export const serverDefinitions: { readonly [name: string]: Shape } = {
   TextResourceContents: {"p":{"mimeType":0,"text":0,"uri":0},"r":["text","uri"]},
   Tool: {"p":{"annotations":"ToolAnnotations","description":0,"inputSchema":{"p":{"properties":0,"required":0,"type":{"c":"object"}},"r":["type"],"x":0},"name":0},"r":["inputSchema","name"]},
   ToolAnnotations: {"p":{"destructiveHint":0,"idempotentHint":0,"openWorldHint":0,"readOnlyHint":0,"title":0}},
-  ToolListChangedNotification: {"p":{"method":{"c":"notifications/tools/list_changed"},"params":{"p":{"_meta":0},"x":0},"jsonrpc":{"c":"2.0"}},"r":["method"]},
 };
 
-/** The definitions of what the client sends, likewise. */
+/** The shape of the params of each request the server sends, by method (`0` when it has none). */
+export const serverRequestParams: { readonly [method: string]: Shape } = {
+  "ping": {"p":{"_meta":{"p":{"progressToken":"ProgressToken"}}},"x":0},
+  "roots/list": {"p":{"_meta":{"p":{"progressToken":"ProgressToken"}}},"x":0},
+  "sampling/createMessage": {"p":{"includeContext":{"e":["allServers","none","thisServer"]},"maxTokens":0,"messages":{"i":"SamplingMessage"},"metadata":0,"modelPreferences":"ModelPreferences","stopSequences":0,"systemPrompt":0,"temperature":0,"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["maxTokens","messages"]},
+};
+
+/** The shape of the params of each notification the server sends, by method (`0` when it has none). */
+export const serverNotificationParams: { readonly [method: string]: Shape } = {
+  "notifications/cancelled": {"p":{"reason":0,"requestId":"RequestId","_meta":0},"r":["requestId"]},
+  "notifications/message": {"p":{"data":0,"level":"LoggingLevel","logger":0,"_meta":0},"r":["data","level"]},
+  "notifications/progress": {"p":{"message":0,"progress":0,"progressToken":"ProgressToken","total":0,"_meta":0},"r":["progress","progressToken"]},
+  "notifications/prompts/list_changed": {"p":{"_meta":0},"x":0},
+  "notifications/resources/list_changed": {"p":{"_meta":0},"x":0},
+  "notifications/resources/updated": {"p":{"uri":0,"_meta":0},"r":["uri"]},
+  "notifications/tools/list_changed": {"p":{"_meta":0},"x":0},
+};
+
+/** The definition of the result of each request the client sends, by method: what the server answers with. */
+export const clientRequestResults: { readonly [method: string]: string } = {
+  "completion/complete": "CompleteResult",
+  "initialize": "InitializeResult",
+  "logging/setLevel": "EmptyResult",
+  "ping": "EmptyResult",
+  "prompts/get": "GetPromptResult",
+  "prompts/list": "ListPromptsResult",
+  "resources/list": "ListResourcesResult",
+  "resources/read": "ReadResourceResult",
+  "resources/subscribe": "EmptyResult",
+  "resources/templates/list": "ListResourceTemplatesResult",
+  "resources/unsubscribe": "EmptyResult",
+  "tools/call": "CallToolResult",
+  "tools/list": "ListToolsResult",
+};
+
+/**
+ * The definitions the client's messages hold: the params of its requests and notifications, the results it answers
+ * the server's requests with (and the rest of its result union), and all they refer to: enough to reduce any params
+ * or result the client writes. The JSON-RPC envelopes of its requests and notifications are not among them.
+ */
 export const clientDefinitions: { readonly [name: string]: Shape } = {
   Annotations: {"p":{"audience":{"i":"Role"},"priority":0}},
   AudioContent: {"p":{"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]},
-  CallToolRequest: {"p":{"method":{"c":"tools/call"},"params":{"p":{"arguments":0,"name":0,"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["name"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
-  CancelledNotification: {"p":{"method":{"c":"notifications/cancelled"},"params":{"p":{"reason":0,"requestId":"RequestId","_meta":0},"r":["requestId"]},"jsonrpc":{"c":"2.0"}},"r":["method","params"]},
   ClientCapabilities: {"p":{"experimental":0,"roots":{"p":{"listChanged":0}},"sampling":0}},
-  CompleteRequest: {"p":{"method":{"c":"completion/complete"},"params":{"p":{"argument":{"p":{"name":0,"value":0},"r":["name","value"]},"ref":{"u":["PromptReference","ResourceReference"]},"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["argument","ref"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
   CreateMessageResult: {"p":{"_meta":0,"content":{"u":["TextContent","ImageContent","AudioContent"]},"model":0,"role":"Role","stopReason":0},"r":["content","model","role"]},
   EmptyResult: "Result",
-  GetPromptRequest: {"p":{"method":{"c":"prompts/get"},"params":{"p":{"arguments":0,"name":0,"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["name"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
   ImageContent: {"p":{"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]},
   Implementation: {"p":{"name":0,"version":0},"r":["name","version"]},
-  InitializeRequest: {"p":{"method":{"c":"initialize"},"params":{"p":{"capabilities":"ClientCapabilities","clientInfo":"Implementation","protocolVersion":0,"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["capabilities","clientInfo","protocolVersion"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
-  InitializedNotification: {"p":{"method":{"c":"notifications/initialized"},"params":{"p":{"_meta":0},"x":0},"jsonrpc":{"c":"2.0"}},"r":["method"]},
-  ListPromptsRequest: {"p":{"method":{"c":"prompts/list"},"params":{"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"}}}},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]},
-  ListResourceTemplatesRequest: {"p":{"method":{"c":"resources/templates/list"},"params":{"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"}}}},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]},
-  ListResourcesRequest: {"p":{"method":{"c":"resources/list"},"params":{"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"}}}},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]},
   ListRootsResult: {"p":{"_meta":0,"roots":{"i":"Root"}},"r":["roots"]},
-  ListToolsRequest: {"p":{"method":{"c":"tools/list"},"params":{"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"}}}},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]},
   LoggingLevel: {"e":["alert","critical","debug","emergency","error","info","notice","warning"]},
-  PingRequest: {"p":{"method":{"c":"ping"},"params":{"p":{"_meta":{"p":{"progressToken":"ProgressToken"}}},"x":0},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]},
-  ProgressNotification: {"p":{"method":{"c":"notifications/progress"},"params":{"p":{"message":0,"progress":0,"progressToken":"ProgressToken","total":0,"_meta":0},"r":["progress","progressToken"]},"jsonrpc":{"c":"2.0"}},"r":["method","params"]},
   ProgressToken: 0,
   PromptReference: {"p":{"name":0,"type":{"c":"ref/prompt"}},"r":["name","type"]},
-  ReadResourceRequest: {"p":{"method":{"c":"resources/read"},"params":{"p":{"uri":0,"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["uri"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
   RequestId: 0,
   ResourceReference: {"p":{"type":{"c":"ref/resource"},"uri":0},"r":["type","uri"]},
   Result: {"p":{"_meta":0},"x":0},
   Role: {"e":["assistant","user"]},
   Root: {"p":{"name":0,"uri":0},"r":["uri"]},
-  RootsListChangedNotification: {"p":{"method":{"c":"notifications/roots/list_changed"},"params":{"p":{"_meta":0},"x":0},"jsonrpc":{"c":"2.0"}},"r":["method"]},
-  SetLevelRequest: {"p":{"method":{"c":"logging/setLevel"},"params":{"p":{"level":"LoggingLevel","_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["level"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
-  SubscribeRequest: {"p":{"method":{"c":"resources/subscribe"},"params":{"p":{"uri":0,"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["uri"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
   TextContent: {"p":{"annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]},
-  UnsubscribeRequest: {"p":{"method":{"c":"resources/unsubscribe"},"params":{"p":{"uri":0,"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["uri"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
+};
+
+/** The shape of the params of each request the client sends, by method (`0` when it has none). */
+export const clientRequestParams: { readonly [method: string]: Shape } = {
+  "completion/complete": {"p":{"argument":{"p":{"name":0,"value":0},"r":["name","value"]},"ref":{"u":["PromptReference","ResourceReference"]},"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["argument","ref"]},
+  "initialize": {"p":{"capabilities":"ClientCapabilities","clientInfo":"Implementation","protocolVersion":0,"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["capabilities","clientInfo","protocolVersion"]},
+  "logging/setLevel": {"p":{"level":"LoggingLevel","_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["level"]},
+  "ping": {"p":{"_meta":{"p":{"progressToken":"ProgressToken"}}},"x":0},
+  "prompts/get": {"p":{"arguments":0,"name":0,"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["name"]},
+  "prompts/list": {"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"}}}},
+  "resources/list": {"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"}}}},
+  "resources/read": {"p":{"uri":0,"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["uri"]},
+  "resources/subscribe": {"p":{"uri":0,"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["uri"]},
+  "resources/templates/list": {"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"}}}},
+  "resources/unsubscribe": {"p":{"uri":0,"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["uri"]},
+  "tools/call": {"p":{"arguments":0,"name":0,"_meta":{"p":{"progressToken":"ProgressToken"}}},"r":["name"]},
+  "tools/list": {"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"}}}},
+};
+
+/** The shape of the params of each notification the client sends, by method (`0` when it has none). */
+export const clientNotificationParams: { readonly [method: string]: Shape } = {
+  "notifications/cancelled": {"p":{"reason":0,"requestId":"RequestId","_meta":0},"r":["requestId"]},
+  "notifications/initialized": {"p":{"_meta":0},"x":0},
+  "notifications/progress": {"p":{"message":0,"progress":0,"progressToken":"ProgressToken","total":0,"_meta":0},"r":["progress","progressToken"]},
+  "notifications/roots/list_changed": {"p":{"_meta":0},"x":0},
+};
+
+/** The definition of the result of each request the server sends, by method: what the client answers with. */
+export const serverRequestResults: { readonly [method: string]: string } = {
+  "ping": "EmptyResult",
+  "roots/list": "ListRootsResult",
+  "sampling/createMessage": "CreateMessageResult",
 };
 
 /** Each request method: the definition of its request (its `params` member is the params' shape) and of its result. */

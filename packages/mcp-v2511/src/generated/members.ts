@@ -31,6 +31,7 @@ export type Shape =
 
 // Each table writes its shapes out in full rather than naming shared constants: a bundle keeps the
 // tables it uses as plain literals, which compress far better than constants under minified names.
+
 /** Every definition of the 2025-11-25 schema by name, as a {@link Shape}. */
 export const definitions: { readonly [name: string]: Shape } = {
   Annotations: {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}},
@@ -181,8 +182,9 @@ export const definitions: { readonly [name: string]: Shape } = {
 };
 
 /**
- * The definitions of what the server sends (its requests and notifications, the results of the
- * client's requests) and all they refer to: enough to reduce any message of the server.
+ * The definitions the server's messages hold: the params of its requests and notifications, the results it answers
+ * the client's requests with (and the rest of its result union), and all they refer to: enough to reduce any params
+ * or result the server writes. The JSON-RPC envelopes of its requests and notifications are not among them.
  */
 export const serverDefinitions: { readonly [name: string]: Shape } = {
   Annotations: {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}},
@@ -190,25 +192,18 @@ export const serverDefinitions: { readonly [name: string]: Shape } = {
   BlobResourceContents: {"p":{"_meta":0,"blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]},
   BooleanSchema: {"p":{"default":0,"description":0,"title":0,"type":{"c":"boolean"}},"r":["type"]},
   CallToolResult: {"p":{"_meta":0,"content":{"i":"ContentBlock"},"isError":0,"structuredContent":0},"r":["content"]},
-  CancelTaskRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/cancel"},"params":{"p":{"taskId":0},"r":["taskId"]}},"r":["id","jsonrpc","method","params"]},
   CancelTaskResult: {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
-  CancelledNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/cancelled"},"params":"CancelledNotificationParams"},"r":["jsonrpc","method","params"]},
   CancelledNotificationParams: {"p":{"_meta":0,"reason":0,"requestId":"RequestId"}},
   CompleteResult: {"p":{"_meta":0,"completion":{"p":{"hasMore":0,"total":0,"values":0},"r":["values"]}},"r":["completion"]},
   ContentBlock: {"u":["TextContent","ImageContent","AudioContent","ResourceLink","EmbeddedResource"]},
-  CreateMessageRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"sampling/createMessage"},"params":"CreateMessageRequestParams"},"r":["id","jsonrpc","method","params"]},
   CreateMessageRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"includeContext":{"e":["allServers","none","thisServer"]},"maxTokens":0,"messages":{"i":"SamplingMessage"},"metadata":0,"modelPreferences":"ModelPreferences","stopSequences":0,"systemPrompt":0,"task":"TaskMetadata","temperature":0,"toolChoice":"ToolChoice","tools":{"i":"Tool"}},"r":["maxTokens","messages"]},
-  ElicitRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"elicitation/create"},"params":"ElicitRequestParams"},"r":["id","jsonrpc","method","params"]},
   ElicitRequestFormParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"message":0,"mode":{"c":"form"},"requestedSchema":{"p":{"$schema":0,"properties":{"p":{},"x":"PrimitiveSchemaDefinition"},"required":0,"type":{"c":"object"}},"r":["properties","type"]},"task":"TaskMetadata"},"r":["message","requestedSchema"]},
   ElicitRequestParams: {"u":["ElicitRequestURLParams","ElicitRequestFormParams"]},
   ElicitRequestURLParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"elicitationId":0,"message":0,"mode":{"c":"url"},"task":"TaskMetadata","url":0},"r":["elicitationId","message","mode","url"]},
-  ElicitationCompleteNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/elicitation/complete"},"params":{"p":{"elicitationId":0},"r":["elicitationId"]}},"r":["jsonrpc","method","params"]},
   EmbeddedResource: {"p":{"_meta":0,"annotations":"Annotations","resource":{"u":["TextResourceContents","BlobResourceContents"]},"type":{"c":"resource"}},"r":["resource","type"]},
   EmptyResult: "Result",
   GetPromptResult: {"p":{"_meta":0,"description":0,"messages":{"i":"PromptMessage"}},"r":["messages"]},
-  GetTaskPayloadRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/result"},"params":{"p":{"taskId":0},"r":["taskId"]}},"r":["id","jsonrpc","method","params"]},
   GetTaskPayloadResult: {"p":{"_meta":0},"x":0},
-  GetTaskRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/get"},"params":{"p":{"taskId":0},"r":["taskId"]}},"r":["id","jsonrpc","method","params"]},
   GetTaskResult: {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
   Icon: {"p":{"mimeType":0,"sizes":0,"src":0,"theme":{"e":["dark","light"]}},"r":["src"]},
   ImageContent: {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]},
@@ -218,35 +213,27 @@ export const serverDefinitions: { readonly [name: string]: Shape } = {
   ListPromptsResult: {"p":{"_meta":0,"nextCursor":0,"prompts":{"i":"Prompt"}},"r":["prompts"]},
   ListResourceTemplatesResult: {"p":{"_meta":0,"nextCursor":0,"resourceTemplates":{"i":"ResourceTemplate"}},"r":["resourceTemplates"]},
   ListResourcesResult: {"p":{"_meta":0,"nextCursor":0,"resources":{"i":"Resource"}},"r":["resources"]},
-  ListRootsRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"roots/list"},"params":"RequestParams"},"r":["id","jsonrpc","method"]},
-  ListTasksRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]},
   ListTasksResult: {"p":{"_meta":0,"nextCursor":0,"tasks":{"i":"Task"}},"r":["tasks"]},
   ListToolsResult: {"p":{"_meta":0,"nextCursor":0,"tools":{"i":"Tool"}},"r":["tools"]},
   LoggingLevel: {"e":["alert","critical","debug","emergency","error","info","notice","warning"]},
-  LoggingMessageNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/message"},"params":"LoggingMessageNotificationParams"},"r":["jsonrpc","method","params"]},
   LoggingMessageNotificationParams: {"p":{"_meta":0,"data":0,"level":"LoggingLevel","logger":0},"r":["data","level"]},
   ModelHint: {"p":{"name":0}},
   ModelPreferences: {"p":{"costPriority":0,"hints":{"i":"ModelHint"},"intelligencePriority":0,"speedPriority":0}},
   NotificationParams: {"p":{"_meta":0}},
   NumberSchema: {"p":{"default":0,"description":0,"maximum":0,"minimum":0,"title":0,"type":{"e":["integer","number"]}},"r":["type"]},
   PaginatedRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"cursor":0}},
-  PingRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"ping"},"params":"RequestParams"},"r":["id","jsonrpc","method"]},
   PrimitiveSchemaDefinition: {"u":["StringSchema","NumberSchema","BooleanSchema","UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema","UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema","LegacyTitledEnumSchema"]},
-  ProgressNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/progress"},"params":"ProgressNotificationParams"},"r":["jsonrpc","method","params"]},
   ProgressNotificationParams: {"p":{"_meta":0,"message":0,"progress":0,"progressToken":"ProgressToken","total":0},"r":["progress","progressToken"]},
   ProgressToken: 0,
   Prompt: {"p":{"_meta":0,"arguments":{"i":"PromptArgument"},"description":0,"icons":{"i":"Icon"},"name":0,"title":0},"r":["name"]},
   PromptArgument: {"p":{"description":0,"name":0,"required":0,"title":0},"r":["name"]},
-  PromptListChangedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/prompts/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
   PromptMessage: {"p":{"content":"ContentBlock","role":"Role"},"r":["content","role"]},
   ReadResourceResult: {"p":{"_meta":0,"contents":{"i":{"u":["TextResourceContents","BlobResourceContents"]}}},"r":["contents"]},
   RequestId: 0,
   RequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},
   Resource: {"p":{"_meta":0,"annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"uri":0},"r":["name","uri"]},
   ResourceLink: {"p":{"_meta":0,"annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"type":{"c":"resource_link"},"uri":0},"r":["name","type","uri"]},
-  ResourceListChangedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/resources/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
   ResourceTemplate: {"p":{"_meta":0,"annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"title":0,"uriTemplate":0},"r":["name","uriTemplate"]},
-  ResourceUpdatedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/resources/updated"},"params":"ResourceUpdatedNotificationParams"},"r":["jsonrpc","method","params"]},
   ResourceUpdatedNotificationParams: {"p":{"_meta":0,"uri":0},"r":["uri"]},
   Result: {"p":{"_meta":0},"x":0},
   Role: {"e":["assistant","user"]},
@@ -257,7 +244,6 @@ export const serverDefinitions: { readonly [name: string]: Shape } = {
   Task: {"p":{"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
   TaskMetadata: {"p":{"ttl":0}},
   TaskStatus: {"e":["cancelled","completed","failed","input_required","working"]},
-  TaskStatusNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/tasks/status"},"params":"TaskStatusNotificationParams"},"r":["jsonrpc","method","params"]},
   TaskStatusNotificationParams: {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
   TextContent: {"p":{"_meta":0,"annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]},
   TextResourceContents: {"p":{"_meta":0,"mimeType":0,"text":0,"uri":0},"r":["text","uri"]},
@@ -267,60 +253,92 @@ export const serverDefinitions: { readonly [name: string]: Shape } = {
   ToolAnnotations: {"p":{"destructiveHint":0,"idempotentHint":0,"openWorldHint":0,"readOnlyHint":0,"title":0}},
   ToolChoice: {"p":{"mode":{"e":["auto","none","required"]}}},
   ToolExecution: {"p":{"taskSupport":{"e":["forbidden","optional","required"]}}},
-  ToolListChangedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/tools/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
   ToolResultContent: {"p":{"_meta":0,"content":{"i":"ContentBlock"},"isError":0,"structuredContent":0,"toolUseId":0,"type":{"c":"tool_result"}},"r":["content","toolUseId","type"]},
   ToolUseContent: {"p":{"_meta":0,"id":0,"input":0,"name":0,"type":{"c":"tool_use"}},"r":["id","input","name","type"]},
   UntitledMultiSelectEnumSchema: {"p":{"default":0,"description":0,"items":{"p":{"enum":0,"type":{"c":"string"}},"r":["enum","type"]},"maxItems":0,"minItems":0,"title":0,"type":{"c":"array"}},"r":["items","type"]},
   UntitledSingleSelectEnumSchema: {"p":{"default":0,"description":0,"enum":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]},
 };
 
-/** The definitions of what the client sends, likewise. */
+/** The shape of the params of each request the server sends, by method (`0` when it has none). */
+export const serverRequestParams: { readonly [method: string]: Shape } = {
+  "elicitation/create": "ElicitRequestParams",
+  "ping": "RequestParams",
+  "roots/list": "RequestParams",
+  "sampling/createMessage": "CreateMessageRequestParams",
+  "tasks/cancel": {"p":{"taskId":0},"r":["taskId"]},
+  "tasks/get": {"p":{"taskId":0},"r":["taskId"]},
+  "tasks/list": "PaginatedRequestParams",
+  "tasks/result": {"p":{"taskId":0},"r":["taskId"]},
+};
+
+/** The shape of the params of each notification the server sends, by method (`0` when it has none). */
+export const serverNotificationParams: { readonly [method: string]: Shape } = {
+  "notifications/cancelled": "CancelledNotificationParams",
+  "notifications/elicitation/complete": {"p":{"elicitationId":0},"r":["elicitationId"]},
+  "notifications/message": "LoggingMessageNotificationParams",
+  "notifications/progress": "ProgressNotificationParams",
+  "notifications/prompts/list_changed": "NotificationParams",
+  "notifications/resources/list_changed": "NotificationParams",
+  "notifications/resources/updated": "ResourceUpdatedNotificationParams",
+  "notifications/tasks/status": "TaskStatusNotificationParams",
+  "notifications/tools/list_changed": "NotificationParams",
+};
+
+/** The definition of the result of each request the client sends, by method: what the server answers with. */
+export const clientRequestResults: { readonly [method: string]: string } = {
+  "completion/complete": "CompleteResult",
+  "initialize": "InitializeResult",
+  "logging/setLevel": "EmptyResult",
+  "ping": "EmptyResult",
+  "prompts/get": "GetPromptResult",
+  "prompts/list": "ListPromptsResult",
+  "resources/list": "ListResourcesResult",
+  "resources/read": "ReadResourceResult",
+  "resources/subscribe": "EmptyResult",
+  "resources/templates/list": "ListResourceTemplatesResult",
+  "resources/unsubscribe": "EmptyResult",
+  "tasks/cancel": "CancelTaskResult",
+  "tasks/get": "GetTaskResult",
+  "tasks/list": "ListTasksResult",
+  "tasks/result": "GetTaskPayloadResult",
+  "tools/call": "CallToolResult",
+  "tools/list": "ListToolsResult",
+};
+
+/**
+ * The definitions the client's messages hold: the params of its requests and notifications, the results it answers
+ * the server's requests with (and the rest of its result union), and all they refer to: enough to reduce any params
+ * or result the client writes. The JSON-RPC envelopes of its requests and notifications are not among them.
+ */
 export const clientDefinitions: { readonly [name: string]: Shape } = {
   Annotations: {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}},
   AudioContent: {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]},
   BlobResourceContents: {"p":{"_meta":0,"blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]},
-  CallToolRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tools/call"},"params":"CallToolRequestParams"},"r":["id","jsonrpc","method","params"]},
   CallToolRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"arguments":0,"name":0,"task":"TaskMetadata"},"r":["name"]},
-  CancelTaskRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/cancel"},"params":{"p":{"taskId":0},"r":["taskId"]}},"r":["id","jsonrpc","method","params"]},
   CancelTaskResult: {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
-  CancelledNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/cancelled"},"params":"CancelledNotificationParams"},"r":["jsonrpc","method","params"]},
   CancelledNotificationParams: {"p":{"_meta":0,"reason":0,"requestId":"RequestId"}},
   ClientCapabilities: {"p":{"elicitation":{"p":{"form":0,"url":0}},"experimental":0,"roots":{"p":{"listChanged":0}},"sampling":{"p":{"context":0,"tools":0}},"tasks":{"p":{"cancel":0,"list":0,"requests":{"p":{"elicitation":{"p":{"create":0}},"sampling":{"p":{"createMessage":0}}}}}}}},
-  CompleteRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"completion/complete"},"params":"CompleteRequestParams"},"r":["id","jsonrpc","method","params"]},
   CompleteRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"argument":{"p":{"name":0,"value":0},"r":["name","value"]},"context":{"p":{"arguments":0}},"ref":{"u":["PromptReference","ResourceTemplateReference"]}},"r":["argument","ref"]},
   ContentBlock: {"u":["TextContent","ImageContent","AudioContent","ResourceLink","EmbeddedResource"]},
   CreateMessageResult: {"p":{"_meta":0,"content":{"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent",{"i":"SamplingMessageContentBlock"}]},"model":0,"role":"Role","stopReason":0},"r":["content","model","role"]},
   ElicitResult: {"p":{"_meta":0,"action":{"e":["accept","cancel","decline"]},"content":0},"r":["action"]},
   EmbeddedResource: {"p":{"_meta":0,"annotations":"Annotations","resource":{"u":["TextResourceContents","BlobResourceContents"]},"type":{"c":"resource"}},"r":["resource","type"]},
   EmptyResult: "Result",
-  GetPromptRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"prompts/get"},"params":"GetPromptRequestParams"},"r":["id","jsonrpc","method","params"]},
   GetPromptRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"arguments":0,"name":0},"r":["name"]},
-  GetTaskPayloadRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/result"},"params":{"p":{"taskId":0},"r":["taskId"]}},"r":["id","jsonrpc","method","params"]},
   GetTaskPayloadResult: {"p":{"_meta":0},"x":0},
-  GetTaskRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/get"},"params":{"p":{"taskId":0},"r":["taskId"]}},"r":["id","jsonrpc","method","params"]},
   GetTaskResult: {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
   Icon: {"p":{"mimeType":0,"sizes":0,"src":0,"theme":{"e":["dark","light"]}},"r":["src"]},
   ImageContent: {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]},
   Implementation: {"p":{"description":0,"icons":{"i":"Icon"},"name":0,"title":0,"version":0,"websiteUrl":0},"r":["name","version"]},
-  InitializeRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"initialize"},"params":"InitializeRequestParams"},"r":["id","jsonrpc","method","params"]},
   InitializeRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"capabilities":"ClientCapabilities","clientInfo":"Implementation","protocolVersion":0},"r":["capabilities","clientInfo","protocolVersion"]},
-  InitializedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/initialized"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
-  ListPromptsRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"prompts/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]},
-  ListResourceTemplatesRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/templates/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]},
-  ListResourcesRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]},
   ListRootsResult: {"p":{"_meta":0,"roots":{"i":"Root"}},"r":["roots"]},
-  ListTasksRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]},
   ListTasksResult: {"p":{"_meta":0,"nextCursor":0,"tasks":{"i":"Task"}},"r":["tasks"]},
-  ListToolsRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tools/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]},
   LoggingLevel: {"e":["alert","critical","debug","emergency","error","info","notice","warning"]},
   NotificationParams: {"p":{"_meta":0}},
   PaginatedRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"cursor":0}},
-  PingRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"ping"},"params":"RequestParams"},"r":["id","jsonrpc","method"]},
-  ProgressNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/progress"},"params":"ProgressNotificationParams"},"r":["jsonrpc","method","params"]},
   ProgressNotificationParams: {"p":{"_meta":0,"message":0,"progress":0,"progressToken":"ProgressToken","total":0},"r":["progress","progressToken"]},
   ProgressToken: 0,
   PromptReference: {"p":{"name":0,"title":0,"type":{"c":"ref/prompt"}},"r":["name","type"]},
-  ReadResourceRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/read"},"params":"ReadResourceRequestParams"},"r":["id","jsonrpc","method","params"]},
   ReadResourceRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"uri":0},"r":["uri"]},
   RequestId: 0,
   RequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},
@@ -329,23 +347,60 @@ export const clientDefinitions: { readonly [name: string]: Shape } = {
   Result: {"p":{"_meta":0},"x":0},
   Role: {"e":["assistant","user"]},
   Root: {"p":{"_meta":0,"name":0,"uri":0},"r":["uri"]},
-  RootsListChangedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/roots/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
   SamplingMessageContentBlock: {"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent"]},
-  SetLevelRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"logging/setLevel"},"params":"SetLevelRequestParams"},"r":["id","jsonrpc","method","params"]},
   SetLevelRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"level":"LoggingLevel"},"r":["level"]},
-  SubscribeRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/subscribe"},"params":"SubscribeRequestParams"},"r":["id","jsonrpc","method","params"]},
   SubscribeRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"uri":0},"r":["uri"]},
   Task: {"p":{"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
   TaskMetadata: {"p":{"ttl":0}},
   TaskStatus: {"e":["cancelled","completed","failed","input_required","working"]},
-  TaskStatusNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/tasks/status"},"params":"TaskStatusNotificationParams"},"r":["jsonrpc","method","params"]},
   TaskStatusNotificationParams: {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
   TextContent: {"p":{"_meta":0,"annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]},
   TextResourceContents: {"p":{"_meta":0,"mimeType":0,"text":0,"uri":0},"r":["text","uri"]},
   ToolResultContent: {"p":{"_meta":0,"content":{"i":"ContentBlock"},"isError":0,"structuredContent":0,"toolUseId":0,"type":{"c":"tool_result"}},"r":["content","toolUseId","type"]},
   ToolUseContent: {"p":{"_meta":0,"id":0,"input":0,"name":0,"type":{"c":"tool_use"}},"r":["id","input","name","type"]},
-  UnsubscribeRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/unsubscribe"},"params":"UnsubscribeRequestParams"},"r":["id","jsonrpc","method","params"]},
   UnsubscribeRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"uri":0},"r":["uri"]},
+};
+
+/** The shape of the params of each request the client sends, by method (`0` when it has none). */
+export const clientRequestParams: { readonly [method: string]: Shape } = {
+  "completion/complete": "CompleteRequestParams",
+  "initialize": "InitializeRequestParams",
+  "logging/setLevel": "SetLevelRequestParams",
+  "ping": "RequestParams",
+  "prompts/get": "GetPromptRequestParams",
+  "prompts/list": "PaginatedRequestParams",
+  "resources/list": "PaginatedRequestParams",
+  "resources/read": "ReadResourceRequestParams",
+  "resources/subscribe": "SubscribeRequestParams",
+  "resources/templates/list": "PaginatedRequestParams",
+  "resources/unsubscribe": "UnsubscribeRequestParams",
+  "tasks/cancel": {"p":{"taskId":0},"r":["taskId"]},
+  "tasks/get": {"p":{"taskId":0},"r":["taskId"]},
+  "tasks/list": "PaginatedRequestParams",
+  "tasks/result": {"p":{"taskId":0},"r":["taskId"]},
+  "tools/call": "CallToolRequestParams",
+  "tools/list": "PaginatedRequestParams",
+};
+
+/** The shape of the params of each notification the client sends, by method (`0` when it has none). */
+export const clientNotificationParams: { readonly [method: string]: Shape } = {
+  "notifications/cancelled": "CancelledNotificationParams",
+  "notifications/initialized": "NotificationParams",
+  "notifications/progress": "ProgressNotificationParams",
+  "notifications/roots/list_changed": "NotificationParams",
+  "notifications/tasks/status": "TaskStatusNotificationParams",
+};
+
+/** The definition of the result of each request the server sends, by method: what the client answers with. */
+export const serverRequestResults: { readonly [method: string]: string } = {
+  "elicitation/create": "ElicitResult",
+  "ping": "EmptyResult",
+  "roots/list": "ListRootsResult",
+  "sampling/createMessage": "CreateMessageResult",
+  "tasks/cancel": "CancelTaskResult",
+  "tasks/get": "GetTaskResult",
+  "tasks/list": "ListTasksResult",
+  "tasks/result": "GetTaskPayloadResult",
 };
 
 /** Each request method: the definition of its request (its `params` member is the params' shape) and of its result. */

@@ -31,6 +31,7 @@ export type Shape =
 
 // Each table writes its shapes out in full rather than naming shared constants: a bundle keeps the
 // tables it uses as plain literals, which compress far better than constants under minified names.
+
 /** Every definition of the 2026-07-28 schema by name, as a {@link Shape}. */
 export const definitions: { readonly [name: string]: Shape } = {
   Annotations: {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}},
@@ -191,8 +192,9 @@ export const definitions: { readonly [name: string]: Shape } = {
 };
 
 /**
- * The definitions of what the server sends (its requests and notifications, the results of the
- * client's requests) and all they refer to: enough to reduce any message of the server.
+ * The definitions the server's messages hold: the params of its requests and notifications, the results it answers
+ * the client's requests with (and the rest of its result union), and all they refer to: enough to reduce any params
+ * or result the server writes. The JSON-RPC envelopes of its requests and notifications are not among them.
  */
 export const serverDefinitions: { readonly [name: string]: Shape } = {
   Annotations: {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}},
@@ -200,7 +202,6 @@ export const serverDefinitions: { readonly [name: string]: Shape } = {
   BlobResourceContents: {"p":{"_meta":"MetaObject","blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]},
   BooleanSchema: {"p":{"default":0,"description":0,"title":0,"type":{"c":"boolean"}},"r":["type"]},
   CallToolResult: {"p":{"_meta":"ResultMetaObject","content":{"i":"ContentBlock"},"isError":0,"resultType":0,"structuredContent":0},"r":["content","resultType"]},
-  CancelledNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/cancelled"},"params":"CancelledNotificationParams"},"r":["jsonrpc","method","params"]},
   CancelledNotificationParams: {"p":{"_meta":"NotificationMetaObject","reason":0,"requestId":"RequestId"},"r":["requestId"]},
   CompleteResult: {"p":{"_meta":"ResultMetaObject","completion":{"p":{"hasMore":0,"total":0,"values":0},"r":["values"]},"resultType":0},"r":["completion","resultType"]},
   ContentBlock: {"u":["TextContent","ImageContent","AudioContent","ResourceLink","EmbeddedResource"]},
@@ -228,7 +229,6 @@ export const serverDefinitions: { readonly [name: string]: Shape } = {
   ListRootsRequest: {"p":{"method":{"c":"roots/list"},"params":{"p":{"_meta":"MetaObject"}}},"r":["method"]},
   ListToolsResult: {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"nextCursor":0,"resultType":0,"tools":{"i":"Tool"},"ttlMs":0},"r":["cacheScope","resultType","tools","ttlMs"]},
   LoggingLevel: {"e":["alert","critical","debug","emergency","error","info","notice","warning"]},
-  LoggingMessageNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/message"},"params":"LoggingMessageNotificationParams"},"r":["jsonrpc","method","params"]},
   LoggingMessageNotificationParams: {"p":{"_meta":"NotificationMetaObject","data":0,"level":"LoggingLevel","logger":0},"r":["data","level"]},
   MetaObject: 0,
   ModelHint: {"p":{"name":0}},
@@ -237,20 +237,16 @@ export const serverDefinitions: { readonly [name: string]: Shape } = {
   NotificationParams: {"p":{"_meta":"NotificationMetaObject"}},
   NumberSchema: {"p":{"default":0,"description":0,"maximum":0,"minimum":0,"title":0,"type":{"e":["integer","number"]}},"r":["type"]},
   PrimitiveSchemaDefinition: {"u":["StringSchema","NumberSchema","BooleanSchema","UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema","UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema","LegacyTitledEnumSchema"]},
-  ProgressNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/progress"},"params":"ProgressNotificationParams"},"r":["jsonrpc","method","params"]},
   ProgressNotificationParams: {"p":{"_meta":"NotificationMetaObject","message":0,"progress":0,"progressToken":"ProgressToken","total":0},"r":["progress","progressToken"]},
   ProgressToken: 0,
   Prompt: {"p":{"_meta":"MetaObject","arguments":{"i":"PromptArgument"},"description":0,"icons":{"i":"Icon"},"name":0,"title":0},"r":["name"]},
   PromptArgument: {"p":{"description":0,"name":0,"required":0,"title":0},"r":["name"]},
-  PromptListChangedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/prompts/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
   PromptMessage: {"p":{"content":"ContentBlock","role":"Role"},"r":["content","role"]},
   ReadResourceResult: {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"contents":{"i":{"u":["TextResourceContents","BlobResourceContents"]}},"resultType":0,"ttlMs":0},"r":["cacheScope","contents","resultType","ttlMs"]},
   RequestId: 0,
   Resource: {"p":{"_meta":"MetaObject","annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"uri":0},"r":["name","uri"]},
   ResourceLink: {"p":{"_meta":"MetaObject","annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"type":{"c":"resource_link"},"uri":0},"r":["name","type","uri"]},
-  ResourceListChangedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/resources/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
   ResourceTemplate: {"p":{"_meta":"MetaObject","annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"title":0,"uriTemplate":0},"r":["name","uriTemplate"]},
-  ResourceUpdatedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/resources/updated"},"params":"ResourceUpdatedNotificationParams"},"r":["jsonrpc","method","params"]},
   ResourceUpdatedNotificationParams: {"p":{"_meta":"NotificationMetaObject","uri":0},"r":["uri"]},
   Result: {"p":{"_meta":"ResultMetaObject","resultType":0},"r":["resultType"],"x":0},
   ResultMetaObject: {"p":{"io.modelcontextprotocol/serverInfo":"Implementation"}},
@@ -260,7 +256,6 @@ export const serverDefinitions: { readonly [name: string]: Shape } = {
   ServerCapabilities: {"p":{"completions":"JSONObject","experimental":{"p":{},"x":"JSONObject"},"extensions":{"p":{},"x":"JSONObject"},"logging":"JSONObject","prompts":{"p":{"listChanged":0}},"resources":{"p":{"listChanged":0,"subscribe":0}},"tools":{"p":{"listChanged":0}}}},
   StringSchema: {"p":{"default":0,"description":0,"format":{"e":["date","date-time","email","uri"]},"maxLength":0,"minLength":0,"title":0,"type":{"c":"string"}},"r":["type"]},
   SubscriptionFilter: {"p":{"promptsListChanged":0,"resourceSubscriptions":0,"resourcesListChanged":0,"toolsListChanged":0}},
-  SubscriptionsAcknowledgedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/subscriptions/acknowledged"},"params":"SubscriptionsAcknowledgedNotificationParams"},"r":["jsonrpc","method","params"]},
   SubscriptionsAcknowledgedNotificationParams: {"p":{"_meta":"NotificationMetaObject","notifications":"SubscriptionFilter"},"r":["notifications"]},
   SubscriptionsListenResult: {"p":{"_meta":"SubscriptionsListenResultMetaObject","resultType":0},"r":["_meta","resultType"]},
   SubscriptionsListenResultMetaObject: {"p":{"io.modelcontextprotocol/serverInfo":"Implementation","io.modelcontextprotocol/subscriptionId":"RequestId"},"r":["io.modelcontextprotocol/subscriptionId"]},
@@ -271,31 +266,59 @@ export const serverDefinitions: { readonly [name: string]: Shape } = {
   Tool: {"p":{"_meta":"MetaObject","annotations":"ToolAnnotations","description":0,"icons":{"i":"Icon"},"inputSchema":{"p":{"$schema":0,"type":{"c":"object"}},"r":["type"],"x":0},"name":0,"outputSchema":{"p":{"$schema":0},"x":0},"title":0},"r":["inputSchema","name"]},
   ToolAnnotations: {"p":{"destructiveHint":0,"idempotentHint":0,"openWorldHint":0,"readOnlyHint":0,"title":0}},
   ToolChoice: {"p":{"mode":{"e":["auto","none","required"]}}},
-  ToolListChangedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/tools/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
   ToolResultContent: {"p":{"_meta":"MetaObject","content":{"i":"ContentBlock"},"isError":0,"structuredContent":0,"toolUseId":0,"type":{"c":"tool_result"}},"r":["content","toolUseId","type"]},
   ToolUseContent: {"p":{"_meta":"MetaObject","id":0,"input":0,"name":0,"type":{"c":"tool_use"}},"r":["id","input","name","type"]},
   UntitledMultiSelectEnumSchema: {"p":{"default":0,"description":0,"items":{"p":{"enum":0,"type":{"c":"string"}},"r":["enum","type"]},"maxItems":0,"minItems":0,"title":0,"type":{"c":"array"}},"r":["items","type"]},
   UntitledSingleSelectEnumSchema: {"p":{"default":0,"description":0,"enum":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]},
 };
 
-/** The definitions of what the client sends, likewise. */
+/** The shape of the params of each request the server sends, by method (`0` when it has none). */
+export const serverRequestParams: { readonly [method: string]: Shape } = {
+};
+
+/** The shape of the params of each notification the server sends, by method (`0` when it has none). */
+export const serverNotificationParams: { readonly [method: string]: Shape } = {
+  "notifications/cancelled": "CancelledNotificationParams",
+  "notifications/message": "LoggingMessageNotificationParams",
+  "notifications/progress": "ProgressNotificationParams",
+  "notifications/prompts/list_changed": "NotificationParams",
+  "notifications/resources/list_changed": "NotificationParams",
+  "notifications/resources/updated": "ResourceUpdatedNotificationParams",
+  "notifications/subscriptions/acknowledged": "SubscriptionsAcknowledgedNotificationParams",
+  "notifications/tools/list_changed": "NotificationParams",
+};
+
+/** The definition of the result of each request the client sends, by method: what the server answers with. */
+export const clientRequestResults: { readonly [method: string]: string } = {
+  "completion/complete": "CompleteResult",
+  "prompts/get": "GetPromptResult",
+  "prompts/list": "ListPromptsResult",
+  "resources/list": "ListResourcesResult",
+  "resources/read": "ReadResourceResult",
+  "resources/templates/list": "ListResourceTemplatesResult",
+  "server/discover": "DiscoverResult",
+  "subscriptions/listen": "SubscriptionsListenResult",
+  "tools/call": "CallToolResult",
+  "tools/list": "ListToolsResult",
+};
+
+/**
+ * The definitions the client's messages hold: the params of its requests and notifications, the results it answers
+ * the server's requests with (and the rest of its result union), and all they refer to: enough to reduce any params
+ * or result the client writes. The JSON-RPC envelopes of its requests and notifications are not among them.
+ */
 export const clientDefinitions: { readonly [name: string]: Shape } = {
   Annotations: {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}},
   AudioContent: {"p":{"_meta":"MetaObject","annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]},
   BlobResourceContents: {"p":{"_meta":"MetaObject","blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]},
-  CallToolRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tools/call"},"params":"CallToolRequestParams"},"r":["id","jsonrpc","method","params"]},
   CallToolRequestParams: {"p":{"_meta":"RequestMetaObject","arguments":0,"inputResponses":"InputResponses","name":0,"requestState":0},"r":["_meta","name"]},
-  CancelledNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/cancelled"},"params":"CancelledNotificationParams"},"r":["jsonrpc","method","params"]},
   CancelledNotificationParams: {"p":{"_meta":"NotificationMetaObject","reason":0,"requestId":"RequestId"},"r":["requestId"]},
   ClientCapabilities: {"p":{"elicitation":{"p":{"form":"JSONObject","url":"JSONObject"}},"experimental":{"p":{},"x":"JSONObject"},"extensions":{"p":{},"x":"JSONObject"},"roots":{"p":{}},"sampling":{"p":{"context":"JSONObject","tools":"JSONObject"}}}},
-  CompleteRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"completion/complete"},"params":"CompleteRequestParams"},"r":["id","jsonrpc","method","params"]},
   CompleteRequestParams: {"p":{"_meta":"RequestMetaObject","argument":{"p":{"name":0,"value":0},"r":["name","value"]},"context":{"p":{"arguments":0}},"ref":{"u":["PromptReference","ResourceTemplateReference"]}},"r":["_meta","argument","ref"]},
   ContentBlock: {"u":["TextContent","ImageContent","AudioContent","ResourceLink","EmbeddedResource"]},
   CreateMessageResult: {"p":{"_meta":"MetaObject","content":{"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent",{"i":"SamplingMessageContentBlock"}]},"model":0,"role":"Role","stopReason":0},"r":["content","model","role"]},
-  DiscoverRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"server/discover"},"params":"RequestParams"},"r":["id","jsonrpc","method","params"]},
   ElicitResult: {"p":{"action":{"e":["accept","cancel","decline"]},"content":0},"r":["action"]},
   EmbeddedResource: {"p":{"_meta":"MetaObject","annotations":"Annotations","resource":{"u":["TextResourceContents","BlobResourceContents"]},"type":{"c":"resource"}},"r":["resource","type"]},
-  GetPromptRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"prompts/get"},"params":"GetPromptRequestParams"},"r":["id","jsonrpc","method","params"]},
   GetPromptRequestParams: {"p":{"_meta":"RequestMetaObject","arguments":0,"inputResponses":"InputResponses","name":0,"requestState":0},"r":["_meta","name"]},
   Icon: {"p":{"mimeType":0,"sizes":0,"src":0,"theme":{"e":["dark","light"]}},"r":["src"]},
   ImageContent: {"p":{"_meta":"MetaObject","annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]},
@@ -304,18 +327,13 @@ export const clientDefinitions: { readonly [name: string]: Shape } = {
   InputResponses: {"p":{},"x":"InputResponse"},
   JSONObject: {"p":{},"x":"JSONValue"},
   JSONValue: {"u":["JSONObject",{"i":"JSONValue"},0]},
-  ListPromptsRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"prompts/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method","params"]},
-  ListResourceTemplatesRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/templates/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method","params"]},
-  ListResourcesRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method","params"]},
   ListRootsResult: {"p":{"roots":{"i":"Root"}},"r":["roots"]},
-  ListToolsRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tools/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method","params"]},
   LoggingLevel: {"e":["alert","critical","debug","emergency","error","info","notice","warning"]},
   MetaObject: 0,
   NotificationMetaObject: {"p":{"io.modelcontextprotocol/subscriptionId":"RequestId"}},
   PaginatedRequestParams: {"p":{"_meta":"RequestMetaObject","cursor":0},"r":["_meta"]},
   ProgressToken: 0,
   PromptReference: {"p":{"name":0,"title":0,"type":{"c":"ref/prompt"}},"r":["name","type"]},
-  ReadResourceRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/read"},"params":"ReadResourceRequestParams"},"r":["id","jsonrpc","method","params"]},
   ReadResourceRequestParams: {"p":{"_meta":"RequestMetaObject","inputResponses":"InputResponses","requestState":0,"uri":0},"r":["_meta","uri"]},
   RequestId: 0,
   RequestMetaObject: {"p":{"io.modelcontextprotocol/clientCapabilities":"ClientCapabilities","io.modelcontextprotocol/clientInfo":"Implementation","io.modelcontextprotocol/logLevel":"LoggingLevel","io.modelcontextprotocol/protocolVersion":0,"progressToken":"ProgressToken"},"r":["io.modelcontextprotocol/clientCapabilities","io.modelcontextprotocol/protocolVersion"]},
@@ -326,12 +344,34 @@ export const clientDefinitions: { readonly [name: string]: Shape } = {
   Root: {"p":{"_meta":"MetaObject","name":0,"uri":0},"r":["uri"]},
   SamplingMessageContentBlock: {"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent"]},
   SubscriptionFilter: {"p":{"promptsListChanged":0,"resourceSubscriptions":0,"resourcesListChanged":0,"toolsListChanged":0}},
-  SubscriptionsListenRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"subscriptions/listen"},"params":"SubscriptionsListenRequestParams"},"r":["id","jsonrpc","method","params"]},
   SubscriptionsListenRequestParams: {"p":{"_meta":"RequestMetaObject","notifications":"SubscriptionFilter"},"r":["_meta","notifications"]},
   TextContent: {"p":{"_meta":"MetaObject","annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]},
   TextResourceContents: {"p":{"_meta":"MetaObject","mimeType":0,"text":0,"uri":0},"r":["text","uri"]},
   ToolResultContent: {"p":{"_meta":"MetaObject","content":{"i":"ContentBlock"},"isError":0,"structuredContent":0,"toolUseId":0,"type":{"c":"tool_result"}},"r":["content","toolUseId","type"]},
   ToolUseContent: {"p":{"_meta":"MetaObject","id":0,"input":0,"name":0,"type":{"c":"tool_use"}},"r":["id","input","name","type"]},
+};
+
+/** The shape of the params of each request the client sends, by method (`0` when it has none). */
+export const clientRequestParams: { readonly [method: string]: Shape } = {
+  "completion/complete": "CompleteRequestParams",
+  "prompts/get": "GetPromptRequestParams",
+  "prompts/list": "PaginatedRequestParams",
+  "resources/list": "PaginatedRequestParams",
+  "resources/read": "ReadResourceRequestParams",
+  "resources/templates/list": "PaginatedRequestParams",
+  "server/discover": "RequestParams",
+  "subscriptions/listen": "SubscriptionsListenRequestParams",
+  "tools/call": "CallToolRequestParams",
+  "tools/list": "PaginatedRequestParams",
+};
+
+/** The shape of the params of each notification the client sends, by method (`0` when it has none). */
+export const clientNotificationParams: { readonly [method: string]: Shape } = {
+  "notifications/cancelled": "CancelledNotificationParams",
+};
+
+/** The definition of the result of each request the server sends, by method: what the client answers with. */
+export const serverRequestResults: { readonly [method: string]: string } = {
 };
 
 /** Each request method: the definition of its request (its `params` member is the params' shape) and of its result. */
