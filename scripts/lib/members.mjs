@@ -4,7 +4,8 @@
 // (scripts/lib/strict.mjs), so that a program can reduce a message to what
 // that revision defines, and refuse nothing the strict validators would
 // accept. With the method table (scripts/lib/methods.mjs): which requests
-// and notifications each side sends, and each request's result.
+// and notifications each side sends, each request's result, and what each
+// side sends as its sender reduces it (params and results, not envelopes).
 //
 // A place of a message is described by a shape, a small JSON value:
 //   0                    anything, kept as it is (a primitive, an open
