@@ -356,8 +356,39 @@ function buildMethods(ctx, table = readMethodTable(ctx)) {
 // ---------------------------------------------------------------------------
 // members.ts
 
+/** The exports of what `side` sends (see scripts/lib/members.mjs, `sentBy`): its definitions, its params by method, its results by the other side's method. */
+function sideLists(side, other, sent, definitions, key) {
+  const byMethod = (map) => Object.entries(map).map(([method, value]) => `  ${JSON.stringify(method)}: ${JSON.stringify(value)},`);
+  return [
+    "/**",
+    ` * The definitions the ${side}'s messages hold: the params of its requests and notifications, the results it answers`,
+    ` * the ${other}'s requests with (and the rest of its result union), and all they refer to: enough to reduce any params`,
+    ` * or result the ${side} writes. The JSON-RPC envelopes of its requests and notifications are not among them.`,
+    " */",
+    `export const ${side}Definitions: { readonly [name: string]: Shape } = {`,
+    ...sent.definitions.map((name) => `  ${key(name)}: ${JSON.stringify(definitions[name])},`),
+    "};",
+    "",
+    `/** The shape of the params of each request the ${side} sends, by method (\`0\` when it has none). */`,
+    `export const ${side}RequestParams: { readonly [method: string]: Shape } = {`,
+    ...byMethod(sent.requestParams),
+    "};",
+    "",
+    `/** The shape of the params of each notification the ${side} sends, by method (\`0\` when it has none). */`,
+    `export const ${side}NotificationParams: { readonly [method: string]: Shape } = {`,
+    ...byMethod(sent.notificationParams),
+    "};",
+    "",
+    `/** The definition of the result of each request the ${other} sends, by method: what the ${side} answers with. */`,
+    `export const ${other}RequestResults: { readonly [method: string]: string } = {`,
+    ...byMethod(sent.answers),
+    "};",
+    "",
+  ];
+}
+
 /**
- * `members.ts`: the member lists of scripts/lib/members.mjs as constants,
+ * `members.ts`: the member lists of scripts/lib/members.mjs as literals,
  * one definition a line, with the type of a shape.
  */
 function buildMembers(ctx, strictDefs, table) {
@@ -395,27 +426,16 @@ function buildMembers(ctx, strictDefs, table) {
     "  | { readonly c: string | number | boolean | null }",
     "  | { readonly e: readonly (string | number | boolean | null)[] };",
     "",
-    "// One constant per definition, shared by the tables below: a bundle keeps those of the tables it uses.",
-    ...Object.entries(lists.definitions).map(([name, shape]) => `const d_${name}: Shape = ${JSON.stringify(shape)};`),
+    "// Each table writes its shapes out in full rather than naming shared constants: a bundle keeps the",
+    "// tables it uses as plain literals, which compress far better than constants under minified names.",
     "",
     `/** Every definition of the ${ctx.revision} schema by name, as a {@link Shape}. */`,
     "export const definitions: { readonly [name: string]: Shape } = {",
-    ...Object.keys(lists.definitions).map((name) => `  ${key(name)}: d_${name},`),
+    ...Object.entries(lists.definitions).map(([name, shape]) => `  ${key(name)}: ${JSON.stringify(shape)},`),
     "};",
     "",
-    "/**",
-    " * The definitions of what the server sends (its requests and notifications, the results of the",
-    " * client's requests) and all they refer to: enough to reduce any message of the server.",
-    " */",
-    "export const serverDefinitions: { readonly [name: string]: Shape } = {",
-    ...lists.sent.server.map((name) => `  ${key(name)}: d_${name},`),
-    "};",
-    "",
-    "/** The definitions of what the client sends, likewise. */",
-    "export const clientDefinitions: { readonly [name: string]: Shape } = {",
-    ...lists.sent.client.map((name) => `  ${key(name)}: d_${name},`),
-    "};",
-    "",
+    ...sideLists("server", "client", lists.sent.server, lists.definitions, key),
+    ...sideLists("client", "server", lists.sent.client, lists.definitions, key),
     "/** Each request method: the definition of its request (its `params` member is the params' shape) and of its result. */",
     "export const requests: { readonly [method: string]: { readonly request: string; readonly result: string } } = {",
     ...Object.entries(lists.requests).map(([method, r]) => `  ${JSON.stringify(method)}: ${JSON.stringify(r)},`),

@@ -137,7 +137,7 @@ export async function describeGeneratedFiles(pkg: RevisionPackage, validators: R
         serverRequests: string[];
         clientNotifications: string[];
         serverNotifications: string[];
-      };
+      } & Record<`${"server" | "client"}${"RequestParams" | "NotificationParams" | "RequestResults"}`, Record<string, unknown>>;
       expect(Object.keys(members.definitions).sort()).toEqual([...definitionNames].sort());
       // Every name a shape refers to is a definition.
       const names = new Set(Object.keys(members.definitions));
@@ -155,22 +155,52 @@ export async function describeGeneratedFiles(pkg: RevisionPackage, validators: R
       expect(members.definitions.CallToolResult).toMatchObject({ r: ["content"] });
       expect(members.definitions.CallToolResult).not.toHaveProperty("x");
       expect(members.definitions.Result).toMatchObject({ x: 0 });
-      // Each side's definitions are the same shapes, closed under reference, and hold what that side sends.
-      for (const side of [members.serverDefinitions, members.clientDefinitions]) {
-        for (const [name, shape] of Object.entries(side)) {
-          expect(shape).toBe(members.definitions[name]);
+      // Each side's lists: its definitions are the same shapes (written out again, not shared), closed under
+      // reference; its params by method (its requests' and notifications' `params` member, the methods it
+      // sends as keys); its results by the other side's request method (as `requests` says).
+      const sides = [
+        ["server", "client"],
+        ["client", "server"],
+      ] as const;
+      for (const [side, other] of sides) {
+        const defs = members[`${side}Definitions`];
+        const refersWithin = (where: string, shape: unknown) => {
           for (const ref of JSON.stringify(shape).match(/"[A-Z][A-Za-z0-9]*"/g) ?? []) {
-            if (names.has(JSON.parse(ref))) expect(side, `${name} refers to ${ref}`).toHaveProperty(JSON.parse(ref));
+            if (names.has(JSON.parse(ref))) expect(defs, `${where} refers to ${ref}`).toHaveProperty(JSON.parse(ref));
           }
+        };
+        for (const [name, shape] of Object.entries(defs)) {
+          expect(shape).toEqual(members.definitions[name]);
+          refersWithin(name, shape);
+        }
+        const params = (name: string) => (members.definitions[name] as { p: { params?: unknown } }).p.params ?? 0;
+        const requestParams = members[`${side}RequestParams`];
+        expect(Object.keys(requestParams).sort()).toEqual([...members[`${side}Requests`]].sort());
+        for (const [method, shape] of Object.entries(requestParams)) {
+          expect(shape, method).toEqual(params(members.requests[method]!.request));
+          refersWithin(method, shape);
+        }
+        const notificationParams = members[`${side}NotificationParams`];
+        expect(Object.keys(notificationParams).sort()).toEqual([...members[`${side}Notifications`]].sort());
+        for (const [method, shape] of Object.entries(notificationParams)) {
+          expect(shape, method).toEqual(params(members.notifications[method]!));
+          refersWithin(method, shape);
+        }
+        const results = members[`${other}RequestResults`];
+        expect(Object.keys(results).sort()).toEqual([...members[`${other}Requests`]].sort());
+        for (const [method, result] of Object.entries(results)) {
+          expect(result, method).toBe(members.requests[method]!.result);
+          expect(defs, method).toHaveProperty(result as string);
         }
       }
       expect(Object.keys(members.serverDefinitions)).toEqual(
         expect.arrayContaining(["CallToolResult", "InitializeResult", "ListToolsResult"]),
       );
-      expect(Object.keys(members.clientDefinitions)).toEqual(
-        expect.arrayContaining(["CallToolRequest", "InitializeRequest", "ListRootsResult"]),
-      );
-      expect(members.serverDefinitions).not.toHaveProperty("CallToolRequest");
+      expect(Object.keys(members.clientDefinitions)).toEqual(expect.arrayContaining(["ListRootsResult"]));
+      // A sender reduces params and results, never the JSON-RPC envelope: no request definition is listed.
+      for (const side of [members.serverDefinitions, members.clientDefinitions]) {
+        for (const { request } of Object.values(members.requests)) expect(side).not.toHaveProperty(request);
+      }
     });
 
     it("schemas.js keeps the schema's dialect and points at $defs", () => {

@@ -4,7 +4,8 @@
 // (scripts/lib/strict.mjs), so that a program can reduce a message to what
 // that revision defines, and refuse nothing the strict validators would
 // accept. With the method table (scripts/lib/methods.mjs): which requests
-// and notifications each side sends, and each request's result.
+// and notifications each side sends, each request's result, and what each
+// side sends as its sender reduces it (params and results, not envelopes).
 //
 // A place of a message is described by a shape, a small JSON value:
 //   0                    anything, kept as it is (a primitive, an open
@@ -75,6 +76,14 @@ function shapeOf(schema, where) {
   return 0;
 }
 
+/** The definition names `shape` refers to, anywhere inside it (not inside constants and enumerations). */
+function referencesOf(shape, out = []) {
+  if (typeof shape === "string") out.push(shape);
+  else if (Array.isArray(shape)) for (const item of shape) referencesOf(item, out);
+  else if (isObject(shape)) for (const [key, value] of Object.entries(shape)) if (key !== "c" && key !== "e") referencesOf(value, out);
+  return out;
+}
+
 /** The names of `roots` and of every definition they reach, sorted. */
 function reaching(definitions, roots) {
   const seen = new Set();
@@ -83,35 +92,50 @@ function reaching(definitions, roots) {
     const name = stack.pop();
     if (seen.has(name) || !Object.hasOwn(definitions, name)) continue;
     seen.add(name);
-    const walk = (shape) => {
-      if (typeof shape === "string") stack.push(shape);
-      else if (Array.isArray(shape)) shape.forEach(walk);
-      else if (isObject(shape)) for (const [key, value] of Object.entries(shape)) if (key !== "c" && key !== "e") walk(value);
-    };
-    walk(definitions[name]);
+    referencesOf(definitions[name], stack);
   }
   return [...seen].sort();
 }
 
 /**
- * The definitions of what one side sends: its requests and notifications,
- * the results of the other side's requests (and the other members of its
- * result union), and all they reach.
+ * The shape of the `params` member of request or notification definition
+ * `name` (`0` when it has none: nothing to reduce). A sender reduces the
+ * params it writes, never the JSON-RPC envelope around them, so the lists
+ * carry the params alone.
+ */
+function paramsOf(definitions, name) {
+  const shape = definitions[name];
+  if (!isObject(shape) || !isObject(shape.p)) fail(`${DEF_PREFIX}${name}: a method's definition that is not an object`);
+  return Object.hasOwn(shape.p, "params") ? shape.p.params : 0;
+}
+
+/**
+ * What one side sends, as its sender needs it to reduce a message to this
+ * revision: the params of its requests and of its notifications by method
+ * (the methods it may send are their keys), the result definition of each
+ * request the other side sends (the requests it answers are their keys), and
+ * the definitions all of these reach together with the other members of its
+ * result union (`ServerResult`), sorted by name.
  */
 function sentBy(definitions, table, side) {
   const other = side === "server" ? "client" : "server";
   const direction = (kind, who) => table.directions.find((d) => d.kind === kind && d.sender === who)?.methods ?? [];
-  const byMethod = (kind) => new Map((kind === "requests" ? table.requests : table.notifications).map((e) => [e.method, e]));
-  const requests = byMethod("requests");
-  const notifications = byMethod("notifications");
+  const requests = new Map(table.requests.map((e) => [e.method, e]));
+  const notifications = new Map(table.notifications.map((e) => [e.method, e]));
+  const requestParams = {};
+  for (const m of direction("requests", side)) requestParams[m] = paramsOf(definitions, requests.get(m).name);
+  const notificationParams = {};
+  for (const m of direction("notifications", side)) notificationParams[m] = paramsOf(definitions, notifications.get(m).name);
+  const answers = {};
+  for (const m of direction("requests", other)) answers[m] = requests.get(m).result;
   const roots = [
-    ...direction("requests", side).map((m) => requests.get(m).name),
-    ...direction("notifications", side).map((m) => notifications.get(m).name),
+    ...referencesOf(Object.values(requestParams)),
+    ...referencesOf(Object.values(notificationParams)),
     ...direction("requests", other).flatMap((m) => requests.get(m).response),
   ];
   const union = definitions[side === "server" ? "ServerResult" : "ClientResult"];
   if (isObject(union) && Array.isArray(union.u)) roots.push(...union.u.filter((u) => typeof u === "string"));
-  return reaching(definitions, roots);
+  return { definitions: reaching(definitions, roots), requestParams, notificationParams, answers };
 }
 
 /**
@@ -119,8 +143,9 @@ function sentBy(definitions, table, side) {
  * (`strictDefinitions(...).defs`), `table` the method table
  * (`methodTable(schema)`). Returns `{ definitions, sent: { server, client },
  * requests, notifications, directions, serverResults }`, every name sorted:
- * `sent.server` names the definitions of what the server sends (see
- * `sentBy`), `sent.client` those of what the client sends.
+ * `sent.server` is what the server sends (see `sentBy`: `definitions`,
+ * `requestParams`, `notificationParams`, `answers`), `sent.client` what the
+ * client sends.
  */
 export function memberLists(defs, table) {
   const definitions = {};

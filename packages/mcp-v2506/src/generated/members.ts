@@ -29,290 +29,246 @@ export type Shape =
   | { readonly c: string | number | boolean | null }
   | { readonly e: readonly (string | number | boolean | null)[] };
 
-// One constant per definition, shared by the tables below: a bundle keeps those of the tables it uses.
-const d_Annotations: Shape = {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}};
-const d_AudioContent: Shape = {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]};
-const d_BaseMetadata: Shape = {"p":{"name":0,"title":0},"r":["name"]};
-const d_BlobResourceContents: Shape = {"p":{"_meta":0,"blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]};
-const d_BooleanSchema: Shape = {"p":{"default":0,"description":0,"title":0,"type":{"c":"boolean"}},"r":["type"]};
-const d_CallToolRequest: Shape = {"p":{"method":{"c":"tools/call"},"params":{"p":{"arguments":0,"name":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["name"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]};
-const d_CallToolResult: Shape = {"p":{"_meta":0,"content":{"i":"ContentBlock"},"isError":0,"structuredContent":0},"r":["content"]};
-const d_CancelledNotification: Shape = {"p":{"method":{"c":"notifications/cancelled"},"params":{"p":{"reason":0,"requestId":"RequestId","_meta":0},"r":["requestId"]},"jsonrpc":{"c":"2.0"}},"r":["method","params"]};
-const d_ClientCapabilities: Shape = {"p":{"elicitation":0,"experimental":0,"roots":{"p":{"listChanged":0}},"sampling":0}};
-const d_ClientNotification: Shape = {"u":["CancelledNotification","InitializedNotification","ProgressNotification","RootsListChangedNotification"]};
-const d_ClientRequest: Shape = {"u":["InitializeRequest","PingRequest","ListResourcesRequest","ListResourceTemplatesRequest","ReadResourceRequest","SubscribeRequest","UnsubscribeRequest","ListPromptsRequest","GetPromptRequest","ListToolsRequest","CallToolRequest","SetLevelRequest","CompleteRequest"]};
-const d_ClientResult: Shape = {"u":["Result","CreateMessageResult","ListRootsResult","ElicitResult"]};
-const d_CompleteRequest: Shape = {"p":{"method":{"c":"completion/complete"},"params":{"p":{"argument":{"p":{"name":0,"value":0},"r":["name","value"]},"context":{"p":{"arguments":0}},"ref":{"u":["PromptReference","ResourceTemplateReference"]},"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["argument","ref"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]};
-const d_CompleteResult: Shape = {"p":{"_meta":0,"completion":{"p":{"hasMore":0,"total":0,"values":0},"r":["values"]}},"r":["completion"]};
-const d_ContentBlock: Shape = {"u":["TextContent","ImageContent","AudioContent","ResourceLink","EmbeddedResource"]};
-const d_CreateMessageRequest: Shape = {"p":{"method":{"c":"sampling/createMessage"},"params":{"p":{"includeContext":{"e":["allServers","none","thisServer"]},"maxTokens":0,"messages":{"i":"SamplingMessage"},"metadata":0,"modelPreferences":"ModelPreferences","stopSequences":0,"systemPrompt":0,"temperature":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["maxTokens","messages"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]};
-const d_CreateMessageResult: Shape = {"p":{"_meta":0,"content":{"u":["TextContent","ImageContent","AudioContent"]},"model":0,"role":"Role","stopReason":0},"r":["content","model","role"]};
-const d_Cursor: Shape = 0;
-const d_ElicitRequest: Shape = {"p":{"method":{"c":"elicitation/create"},"params":{"p":{"message":0,"requestedSchema":{"p":{"properties":{"p":{},"x":"PrimitiveSchemaDefinition"},"required":0,"type":{"c":"object"}},"r":["properties","type"]},"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["message","requestedSchema"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]};
-const d_ElicitResult: Shape = {"p":{"_meta":0,"action":{"e":["accept","cancel","decline"]},"content":0},"r":["action"]};
-const d_EmbeddedResource: Shape = {"p":{"_meta":0,"annotations":"Annotations","resource":{"u":["TextResourceContents","BlobResourceContents"]},"type":{"c":"resource"}},"r":["resource","type"]};
-const d_EmptyResult: Shape = "Result";
-const d_EnumSchema: Shape = {"p":{"description":0,"enum":0,"enumNames":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]};
-const d_GetPromptRequest: Shape = {"p":{"method":{"c":"prompts/get"},"params":{"p":{"arguments":0,"name":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["name"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]};
-const d_GetPromptResult: Shape = {"p":{"_meta":0,"description":0,"messages":{"i":"PromptMessage"}},"r":["messages"]};
-const d_ImageContent: Shape = {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]};
-const d_Implementation: Shape = {"p":{"name":0,"title":0,"version":0},"r":["name","version"]};
-const d_InitializeRequest: Shape = {"p":{"method":{"c":"initialize"},"params":{"p":{"capabilities":"ClientCapabilities","clientInfo":"Implementation","protocolVersion":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["capabilities","clientInfo","protocolVersion"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]};
-const d_InitializeResult: Shape = {"p":{"_meta":0,"capabilities":"ServerCapabilities","instructions":0,"protocolVersion":0,"serverInfo":"Implementation"},"r":["capabilities","protocolVersion","serverInfo"]};
-const d_InitializedNotification: Shape = {"p":{"method":{"c":"notifications/initialized"},"params":{"p":{"_meta":0},"x":0},"jsonrpc":{"c":"2.0"}},"r":["method"]};
-const d_JSONRPCError: Shape = {"p":{"error":{"p":{"code":0,"data":0,"message":0},"r":["code","message"]},"id":"RequestId","jsonrpc":{"c":"2.0"}},"r":["error","id","jsonrpc"]};
-const d_JSONRPCMessage: Shape = {"u":["JSONRPCRequest","JSONRPCNotification","JSONRPCResponse","JSONRPCError"]};
-const d_JSONRPCNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":0,"params":{"p":{"_meta":0},"x":0}},"r":["jsonrpc","method"]};
-const d_JSONRPCRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":0,"params":{"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"x":0}},"r":["id","jsonrpc","method"]};
-const d_JSONRPCResponse: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"Result"},"r":["id","jsonrpc","result"]};
-const d_ListPromptsRequest: Shape = {"p":{"method":{"c":"prompts/list"},"params":{"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]};
-const d_ListPromptsResult: Shape = {"p":{"_meta":0,"nextCursor":0,"prompts":{"i":"Prompt"}},"r":["prompts"]};
-const d_ListResourceTemplatesRequest: Shape = {"p":{"method":{"c":"resources/templates/list"},"params":{"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]};
-const d_ListResourceTemplatesResult: Shape = {"p":{"_meta":0,"nextCursor":0,"resourceTemplates":{"i":"ResourceTemplate"}},"r":["resourceTemplates"]};
-const d_ListResourcesRequest: Shape = {"p":{"method":{"c":"resources/list"},"params":{"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]};
-const d_ListResourcesResult: Shape = {"p":{"_meta":0,"nextCursor":0,"resources":{"i":"Resource"}},"r":["resources"]};
-const d_ListRootsRequest: Shape = {"p":{"method":{"c":"roots/list"},"params":{"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"x":0},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]};
-const d_ListRootsResult: Shape = {"p":{"_meta":0,"roots":{"i":"Root"}},"r":["roots"]};
-const d_ListToolsRequest: Shape = {"p":{"method":{"c":"tools/list"},"params":{"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]};
-const d_ListToolsResult: Shape = {"p":{"_meta":0,"nextCursor":0,"tools":{"i":"Tool"}},"r":["tools"]};
-const d_LoggingLevel: Shape = {"e":["alert","critical","debug","emergency","error","info","notice","warning"]};
-const d_LoggingMessageNotification: Shape = {"p":{"method":{"c":"notifications/message"},"params":{"p":{"data":0,"level":"LoggingLevel","logger":0,"_meta":0},"r":["data","level"]},"jsonrpc":{"c":"2.0"}},"r":["method","params"]};
-const d_ModelHint: Shape = {"p":{"name":0}};
-const d_ModelPreferences: Shape = {"p":{"costPriority":0,"hints":{"i":"ModelHint"},"intelligencePriority":0,"speedPriority":0}};
-const d_Notification: Shape = {"p":{"method":0,"params":{"p":{"_meta":0},"x":0}},"r":["method"]};
-const d_NumberSchema: Shape = {"p":{"description":0,"maximum":0,"minimum":0,"title":0,"type":{"e":["integer","number"]}},"r":["type"]};
-const d_PaginatedRequest: Shape = {"p":{"method":0,"params":{"p":{"cursor":0}}},"r":["method"]};
-const d_PaginatedResult: Shape = {"p":{"_meta":0,"nextCursor":0}};
-const d_PingRequest: Shape = {"p":{"method":{"c":"ping"},"params":{"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"x":0},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]};
-const d_PrimitiveSchemaDefinition: Shape = {"u":["StringSchema","NumberSchema","BooleanSchema","EnumSchema"]};
-const d_ProgressNotification: Shape = {"p":{"method":{"c":"notifications/progress"},"params":{"p":{"message":0,"progress":0,"progressToken":"ProgressToken","total":0,"_meta":0},"r":["progress","progressToken"]},"jsonrpc":{"c":"2.0"}},"r":["method","params"]};
-const d_ProgressToken: Shape = 0;
-const d_Prompt: Shape = {"p":{"_meta":0,"arguments":{"i":"PromptArgument"},"description":0,"name":0,"title":0},"r":["name"]};
-const d_PromptArgument: Shape = {"p":{"description":0,"name":0,"required":0,"title":0},"r":["name"]};
-const d_PromptListChangedNotification: Shape = {"p":{"method":{"c":"notifications/prompts/list_changed"},"params":{"p":{"_meta":0},"x":0},"jsonrpc":{"c":"2.0"}},"r":["method"]};
-const d_PromptMessage: Shape = {"p":{"content":"ContentBlock","role":"Role"},"r":["content","role"]};
-const d_PromptReference: Shape = {"p":{"name":0,"title":0,"type":{"c":"ref/prompt"}},"r":["name","type"]};
-const d_ReadResourceRequest: Shape = {"p":{"method":{"c":"resources/read"},"params":{"p":{"uri":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["uri"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]};
-const d_ReadResourceResult: Shape = {"p":{"_meta":0,"contents":{"i":{"u":["TextResourceContents","BlobResourceContents"]}}},"r":["contents"]};
-const d_Request: Shape = {"p":{"method":0,"params":{"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"x":0}},"r":["method"]};
-const d_RequestId: Shape = 0;
-const d_Resource: Shape = {"p":{"_meta":0,"annotations":"Annotations","description":0,"mimeType":0,"name":0,"size":0,"title":0,"uri":0},"r":["name","uri"]};
-const d_ResourceContents: Shape = {"p":{"_meta":0,"mimeType":0,"uri":0},"r":["uri"]};
-const d_ResourceLink: Shape = {"p":{"_meta":0,"annotations":"Annotations","description":0,"mimeType":0,"name":0,"size":0,"title":0,"type":{"c":"resource_link"},"uri":0},"r":["name","type","uri"]};
-const d_ResourceListChangedNotification: Shape = {"p":{"method":{"c":"notifications/resources/list_changed"},"params":{"p":{"_meta":0},"x":0},"jsonrpc":{"c":"2.0"}},"r":["method"]};
-const d_ResourceTemplate: Shape = {"p":{"_meta":0,"annotations":"Annotations","description":0,"mimeType":0,"name":0,"title":0,"uriTemplate":0},"r":["name","uriTemplate"]};
-const d_ResourceTemplateReference: Shape = {"p":{"type":{"c":"ref/resource"},"uri":0},"r":["type","uri"]};
-const d_ResourceUpdatedNotification: Shape = {"p":{"method":{"c":"notifications/resources/updated"},"params":{"p":{"uri":0,"_meta":0},"r":["uri"]},"jsonrpc":{"c":"2.0"}},"r":["method","params"]};
-const d_Result: Shape = {"p":{"_meta":0},"x":0};
-const d_Role: Shape = {"e":["assistant","user"]};
-const d_Root: Shape = {"p":{"_meta":0,"name":0,"uri":0},"r":["uri"]};
-const d_RootsListChangedNotification: Shape = {"p":{"method":{"c":"notifications/roots/list_changed"},"params":{"p":{"_meta":0},"x":0},"jsonrpc":{"c":"2.0"}},"r":["method"]};
-const d_SamplingMessage: Shape = {"p":{"content":{"u":["TextContent","ImageContent","AudioContent"]},"role":"Role"},"r":["content","role"]};
-const d_ServerCapabilities: Shape = {"p":{"completions":0,"experimental":0,"logging":0,"prompts":{"p":{"listChanged":0}},"resources":{"p":{"listChanged":0,"subscribe":0}},"tools":{"p":{"listChanged":0}}}};
-const d_ServerNotification: Shape = {"u":["CancelledNotification","ProgressNotification","ResourceListChangedNotification","ResourceUpdatedNotification","PromptListChangedNotification","ToolListChangedNotification","LoggingMessageNotification"]};
-const d_ServerRequest: Shape = {"u":["PingRequest","CreateMessageRequest","ListRootsRequest","ElicitRequest"]};
-const d_ServerResult: Shape = {"u":["Result","InitializeResult","ListResourcesResult","ListResourceTemplatesResult","ReadResourceResult","ListPromptsResult","GetPromptResult","ListToolsResult","CallToolResult","CompleteResult"]};
-const d_SetLevelRequest: Shape = {"p":{"method":{"c":"logging/setLevel"},"params":{"p":{"level":"LoggingLevel","_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["level"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]};
-const d_StringSchema: Shape = {"p":{"description":0,"format":{"e":["date","date-time","email","uri"]},"maxLength":0,"minLength":0,"title":0,"type":{"c":"string"}},"r":["type"]};
-const d_SubscribeRequest: Shape = {"p":{"method":{"c":"resources/subscribe"},"params":{"p":{"uri":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["uri"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]};
-const d_TextContent: Shape = {"p":{"_meta":0,"annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]};
-const d_TextResourceContents: Shape = {"p":{"_meta":0,"mimeType":0,"text":0,"uri":0},"r":["text","uri"]};
-const d_Tool: Shape = {"p":{"_meta":0,"annotations":"ToolAnnotations","description":0,"inputSchema":{"p":{"properties":0,"required":0,"type":{"c":"object"}},"r":["type"],"x":0},"name":0,"outputSchema":{"p":{"properties":0,"required":0,"type":{"c":"object"}},"r":["type"],"x":0},"title":0},"r":["inputSchema","name"]};
-const d_ToolAnnotations: Shape = {"p":{"destructiveHint":0,"idempotentHint":0,"openWorldHint":0,"readOnlyHint":0,"title":0}};
-const d_ToolListChangedNotification: Shape = {"p":{"method":{"c":"notifications/tools/list_changed"},"params":{"p":{"_meta":0},"x":0},"jsonrpc":{"c":"2.0"}},"r":["method"]};
-const d_UnsubscribeRequest: Shape = {"p":{"method":{"c":"resources/unsubscribe"},"params":{"p":{"uri":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["uri"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]};
+// Each table writes its shapes out in full rather than naming shared constants: a bundle keeps the
+// tables it uses as plain literals, which compress far better than constants under minified names.
 
 /** Every definition of the 2025-06-18 schema by name, as a {@link Shape}. */
 export const definitions: { readonly [name: string]: Shape } = {
-  Annotations: d_Annotations,
-  AudioContent: d_AudioContent,
-  BaseMetadata: d_BaseMetadata,
-  BlobResourceContents: d_BlobResourceContents,
-  BooleanSchema: d_BooleanSchema,
-  CallToolRequest: d_CallToolRequest,
-  CallToolResult: d_CallToolResult,
-  CancelledNotification: d_CancelledNotification,
-  ClientCapabilities: d_ClientCapabilities,
-  ClientNotification: d_ClientNotification,
-  ClientRequest: d_ClientRequest,
-  ClientResult: d_ClientResult,
-  CompleteRequest: d_CompleteRequest,
-  CompleteResult: d_CompleteResult,
-  ContentBlock: d_ContentBlock,
-  CreateMessageRequest: d_CreateMessageRequest,
-  CreateMessageResult: d_CreateMessageResult,
-  Cursor: d_Cursor,
-  ElicitRequest: d_ElicitRequest,
-  ElicitResult: d_ElicitResult,
-  EmbeddedResource: d_EmbeddedResource,
-  EmptyResult: d_EmptyResult,
-  EnumSchema: d_EnumSchema,
-  GetPromptRequest: d_GetPromptRequest,
-  GetPromptResult: d_GetPromptResult,
-  ImageContent: d_ImageContent,
-  Implementation: d_Implementation,
-  InitializeRequest: d_InitializeRequest,
-  InitializeResult: d_InitializeResult,
-  InitializedNotification: d_InitializedNotification,
-  JSONRPCError: d_JSONRPCError,
-  JSONRPCMessage: d_JSONRPCMessage,
-  JSONRPCNotification: d_JSONRPCNotification,
-  JSONRPCRequest: d_JSONRPCRequest,
-  JSONRPCResponse: d_JSONRPCResponse,
-  ListPromptsRequest: d_ListPromptsRequest,
-  ListPromptsResult: d_ListPromptsResult,
-  ListResourceTemplatesRequest: d_ListResourceTemplatesRequest,
-  ListResourceTemplatesResult: d_ListResourceTemplatesResult,
-  ListResourcesRequest: d_ListResourcesRequest,
-  ListResourcesResult: d_ListResourcesResult,
-  ListRootsRequest: d_ListRootsRequest,
-  ListRootsResult: d_ListRootsResult,
-  ListToolsRequest: d_ListToolsRequest,
-  ListToolsResult: d_ListToolsResult,
-  LoggingLevel: d_LoggingLevel,
-  LoggingMessageNotification: d_LoggingMessageNotification,
-  ModelHint: d_ModelHint,
-  ModelPreferences: d_ModelPreferences,
-  Notification: d_Notification,
-  NumberSchema: d_NumberSchema,
-  PaginatedRequest: d_PaginatedRequest,
-  PaginatedResult: d_PaginatedResult,
-  PingRequest: d_PingRequest,
-  PrimitiveSchemaDefinition: d_PrimitiveSchemaDefinition,
-  ProgressNotification: d_ProgressNotification,
-  ProgressToken: d_ProgressToken,
-  Prompt: d_Prompt,
-  PromptArgument: d_PromptArgument,
-  PromptListChangedNotification: d_PromptListChangedNotification,
-  PromptMessage: d_PromptMessage,
-  PromptReference: d_PromptReference,
-  ReadResourceRequest: d_ReadResourceRequest,
-  ReadResourceResult: d_ReadResourceResult,
-  Request: d_Request,
-  RequestId: d_RequestId,
-  Resource: d_Resource,
-  ResourceContents: d_ResourceContents,
-  ResourceLink: d_ResourceLink,
-  ResourceListChangedNotification: d_ResourceListChangedNotification,
-  ResourceTemplate: d_ResourceTemplate,
-  ResourceTemplateReference: d_ResourceTemplateReference,
-  ResourceUpdatedNotification: d_ResourceUpdatedNotification,
-  Result: d_Result,
-  Role: d_Role,
-  Root: d_Root,
-  RootsListChangedNotification: d_RootsListChangedNotification,
-  SamplingMessage: d_SamplingMessage,
-  ServerCapabilities: d_ServerCapabilities,
-  ServerNotification: d_ServerNotification,
-  ServerRequest: d_ServerRequest,
-  ServerResult: d_ServerResult,
-  SetLevelRequest: d_SetLevelRequest,
-  StringSchema: d_StringSchema,
-  SubscribeRequest: d_SubscribeRequest,
-  TextContent: d_TextContent,
-  TextResourceContents: d_TextResourceContents,
-  Tool: d_Tool,
-  ToolAnnotations: d_ToolAnnotations,
-  ToolListChangedNotification: d_ToolListChangedNotification,
-  UnsubscribeRequest: d_UnsubscribeRequest,
+  Annotations: {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}},
+  AudioContent: {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]},
+  BaseMetadata: {"p":{"name":0,"title":0},"r":["name"]},
+  BlobResourceContents: {"p":{"_meta":0,"blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]},
+  BooleanSchema: {"p":{"default":0,"description":0,"title":0,"type":{"c":"boolean"}},"r":["type"]},
+  CallToolRequest: {"p":{"method":{"c":"tools/call"},"params":{"p":{"arguments":0,"name":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["name"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
+  CallToolResult: {"p":{"_meta":0,"content":{"i":"ContentBlock"},"isError":0,"structuredContent":0},"r":["content"]},
+  CancelledNotification: {"p":{"method":{"c":"notifications/cancelled"},"params":{"p":{"reason":0,"requestId":"RequestId","_meta":0},"r":["requestId"]},"jsonrpc":{"c":"2.0"}},"r":["method","params"]},
+  ClientCapabilities: {"p":{"elicitation":0,"experimental":0,"roots":{"p":{"listChanged":0}},"sampling":0}},
+  ClientNotification: {"u":["CancelledNotification","InitializedNotification","ProgressNotification","RootsListChangedNotification"]},
+  ClientRequest: {"u":["InitializeRequest","PingRequest","ListResourcesRequest","ListResourceTemplatesRequest","ReadResourceRequest","SubscribeRequest","UnsubscribeRequest","ListPromptsRequest","GetPromptRequest","ListToolsRequest","CallToolRequest","SetLevelRequest","CompleteRequest"]},
+  ClientResult: {"u":["Result","CreateMessageResult","ListRootsResult","ElicitResult"]},
+  CompleteRequest: {"p":{"method":{"c":"completion/complete"},"params":{"p":{"argument":{"p":{"name":0,"value":0},"r":["name","value"]},"context":{"p":{"arguments":0}},"ref":{"u":["PromptReference","ResourceTemplateReference"]},"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["argument","ref"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
+  CompleteResult: {"p":{"_meta":0,"completion":{"p":{"hasMore":0,"total":0,"values":0},"r":["values"]}},"r":["completion"]},
+  ContentBlock: {"u":["TextContent","ImageContent","AudioContent","ResourceLink","EmbeddedResource"]},
+  CreateMessageRequest: {"p":{"method":{"c":"sampling/createMessage"},"params":{"p":{"includeContext":{"e":["allServers","none","thisServer"]},"maxTokens":0,"messages":{"i":"SamplingMessage"},"metadata":0,"modelPreferences":"ModelPreferences","stopSequences":0,"systemPrompt":0,"temperature":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["maxTokens","messages"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
+  CreateMessageResult: {"p":{"_meta":0,"content":{"u":["TextContent","ImageContent","AudioContent"]},"model":0,"role":"Role","stopReason":0},"r":["content","model","role"]},
+  Cursor: 0,
+  ElicitRequest: {"p":{"method":{"c":"elicitation/create"},"params":{"p":{"message":0,"requestedSchema":{"p":{"properties":{"p":{},"x":"PrimitiveSchemaDefinition"},"required":0,"type":{"c":"object"}},"r":["properties","type"]},"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["message","requestedSchema"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
+  ElicitResult: {"p":{"_meta":0,"action":{"e":["accept","cancel","decline"]},"content":0},"r":["action"]},
+  EmbeddedResource: {"p":{"_meta":0,"annotations":"Annotations","resource":{"u":["TextResourceContents","BlobResourceContents"]},"type":{"c":"resource"}},"r":["resource","type"]},
+  EmptyResult: "Result",
+  EnumSchema: {"p":{"description":0,"enum":0,"enumNames":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]},
+  GetPromptRequest: {"p":{"method":{"c":"prompts/get"},"params":{"p":{"arguments":0,"name":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["name"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
+  GetPromptResult: {"p":{"_meta":0,"description":0,"messages":{"i":"PromptMessage"}},"r":["messages"]},
+  ImageContent: {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]},
+  Implementation: {"p":{"name":0,"title":0,"version":0},"r":["name","version"]},
+  InitializeRequest: {"p":{"method":{"c":"initialize"},"params":{"p":{"capabilities":"ClientCapabilities","clientInfo":"Implementation","protocolVersion":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["capabilities","clientInfo","protocolVersion"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
+  InitializeResult: {"p":{"_meta":0,"capabilities":"ServerCapabilities","instructions":0,"protocolVersion":0,"serverInfo":"Implementation"},"r":["capabilities","protocolVersion","serverInfo"]},
+  InitializedNotification: {"p":{"method":{"c":"notifications/initialized"},"params":{"p":{"_meta":0},"x":0},"jsonrpc":{"c":"2.0"}},"r":["method"]},
+  JSONRPCError: {"p":{"error":{"p":{"code":0,"data":0,"message":0},"r":["code","message"]},"id":"RequestId","jsonrpc":{"c":"2.0"}},"r":["error","id","jsonrpc"]},
+  JSONRPCMessage: {"u":["JSONRPCRequest","JSONRPCNotification","JSONRPCResponse","JSONRPCError"]},
+  JSONRPCNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":0,"params":{"p":{"_meta":0},"x":0}},"r":["jsonrpc","method"]},
+  JSONRPCRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":0,"params":{"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"x":0}},"r":["id","jsonrpc","method"]},
+  JSONRPCResponse: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"Result"},"r":["id","jsonrpc","result"]},
+  ListPromptsRequest: {"p":{"method":{"c":"prompts/list"},"params":{"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]},
+  ListPromptsResult: {"p":{"_meta":0,"nextCursor":0,"prompts":{"i":"Prompt"}},"r":["prompts"]},
+  ListResourceTemplatesRequest: {"p":{"method":{"c":"resources/templates/list"},"params":{"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]},
+  ListResourceTemplatesResult: {"p":{"_meta":0,"nextCursor":0,"resourceTemplates":{"i":"ResourceTemplate"}},"r":["resourceTemplates"]},
+  ListResourcesRequest: {"p":{"method":{"c":"resources/list"},"params":{"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]},
+  ListResourcesResult: {"p":{"_meta":0,"nextCursor":0,"resources":{"i":"Resource"}},"r":["resources"]},
+  ListRootsRequest: {"p":{"method":{"c":"roots/list"},"params":{"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"x":0},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]},
+  ListRootsResult: {"p":{"_meta":0,"roots":{"i":"Root"}},"r":["roots"]},
+  ListToolsRequest: {"p":{"method":{"c":"tools/list"},"params":{"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]},
+  ListToolsResult: {"p":{"_meta":0,"nextCursor":0,"tools":{"i":"Tool"}},"r":["tools"]},
+  LoggingLevel: {"e":["alert","critical","debug","emergency","error","info","notice","warning"]},
+  LoggingMessageNotification: {"p":{"method":{"c":"notifications/message"},"params":{"p":{"data":0,"level":"LoggingLevel","logger":0,"_meta":0},"r":["data","level"]},"jsonrpc":{"c":"2.0"}},"r":["method","params"]},
+  ModelHint: {"p":{"name":0}},
+  ModelPreferences: {"p":{"costPriority":0,"hints":{"i":"ModelHint"},"intelligencePriority":0,"speedPriority":0}},
+  Notification: {"p":{"method":0,"params":{"p":{"_meta":0},"x":0}},"r":["method"]},
+  NumberSchema: {"p":{"description":0,"maximum":0,"minimum":0,"title":0,"type":{"e":["integer","number"]}},"r":["type"]},
+  PaginatedRequest: {"p":{"method":0,"params":{"p":{"cursor":0}}},"r":["method"]},
+  PaginatedResult: {"p":{"_meta":0,"nextCursor":0}},
+  PingRequest: {"p":{"method":{"c":"ping"},"params":{"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"x":0},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method"]},
+  PrimitiveSchemaDefinition: {"u":["StringSchema","NumberSchema","BooleanSchema","EnumSchema"]},
+  ProgressNotification: {"p":{"method":{"c":"notifications/progress"},"params":{"p":{"message":0,"progress":0,"progressToken":"ProgressToken","total":0,"_meta":0},"r":["progress","progressToken"]},"jsonrpc":{"c":"2.0"}},"r":["method","params"]},
+  ProgressToken: 0,
+  Prompt: {"p":{"_meta":0,"arguments":{"i":"PromptArgument"},"description":0,"name":0,"title":0},"r":["name"]},
+  PromptArgument: {"p":{"description":0,"name":0,"required":0,"title":0},"r":["name"]},
+  PromptListChangedNotification: {"p":{"method":{"c":"notifications/prompts/list_changed"},"params":{"p":{"_meta":0},"x":0},"jsonrpc":{"c":"2.0"}},"r":["method"]},
+  PromptMessage: {"p":{"content":"ContentBlock","role":"Role"},"r":["content","role"]},
+  PromptReference: {"p":{"name":0,"title":0,"type":{"c":"ref/prompt"}},"r":["name","type"]},
+  ReadResourceRequest: {"p":{"method":{"c":"resources/read"},"params":{"p":{"uri":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["uri"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
+  ReadResourceResult: {"p":{"_meta":0,"contents":{"i":{"u":["TextResourceContents","BlobResourceContents"]}}},"r":["contents"]},
+  Request: {"p":{"method":0,"params":{"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"x":0}},"r":["method"]},
+  RequestId: 0,
+  Resource: {"p":{"_meta":0,"annotations":"Annotations","description":0,"mimeType":0,"name":0,"size":0,"title":0,"uri":0},"r":["name","uri"]},
+  ResourceContents: {"p":{"_meta":0,"mimeType":0,"uri":0},"r":["uri"]},
+  ResourceLink: {"p":{"_meta":0,"annotations":"Annotations","description":0,"mimeType":0,"name":0,"size":0,"title":0,"type":{"c":"resource_link"},"uri":0},"r":["name","type","uri"]},
+  ResourceListChangedNotification: {"p":{"method":{"c":"notifications/resources/list_changed"},"params":{"p":{"_meta":0},"x":0},"jsonrpc":{"c":"2.0"}},"r":["method"]},
+  ResourceTemplate: {"p":{"_meta":0,"annotations":"Annotations","description":0,"mimeType":0,"name":0,"title":0,"uriTemplate":0},"r":["name","uriTemplate"]},
+  ResourceTemplateReference: {"p":{"type":{"c":"ref/resource"},"uri":0},"r":["type","uri"]},
+  ResourceUpdatedNotification: {"p":{"method":{"c":"notifications/resources/updated"},"params":{"p":{"uri":0,"_meta":0},"r":["uri"]},"jsonrpc":{"c":"2.0"}},"r":["method","params"]},
+  Result: {"p":{"_meta":0},"x":0},
+  Role: {"e":["assistant","user"]},
+  Root: {"p":{"_meta":0,"name":0,"uri":0},"r":["uri"]},
+  RootsListChangedNotification: {"p":{"method":{"c":"notifications/roots/list_changed"},"params":{"p":{"_meta":0},"x":0},"jsonrpc":{"c":"2.0"}},"r":["method"]},
+  SamplingMessage: {"p":{"content":{"u":["TextContent","ImageContent","AudioContent"]},"role":"Role"},"r":["content","role"]},
+  ServerCapabilities: {"p":{"completions":0,"experimental":0,"logging":0,"prompts":{"p":{"listChanged":0}},"resources":{"p":{"listChanged":0,"subscribe":0}},"tools":{"p":{"listChanged":0}}}},
+  ServerNotification: {"u":["CancelledNotification","ProgressNotification","ResourceListChangedNotification","ResourceUpdatedNotification","PromptListChangedNotification","ToolListChangedNotification","LoggingMessageNotification"]},
+  ServerRequest: {"u":["PingRequest","CreateMessageRequest","ListRootsRequest","ElicitRequest"]},
+  ServerResult: {"u":["Result","InitializeResult","ListResourcesResult","ListResourceTemplatesResult","ReadResourceResult","ListPromptsResult","GetPromptResult","ListToolsResult","CallToolResult","CompleteResult"]},
+  SetLevelRequest: {"p":{"method":{"c":"logging/setLevel"},"params":{"p":{"level":"LoggingLevel","_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["level"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
+  StringSchema: {"p":{"description":0,"format":{"e":["date","date-time","email","uri"]},"maxLength":0,"minLength":0,"title":0,"type":{"c":"string"}},"r":["type"]},
+  SubscribeRequest: {"p":{"method":{"c":"resources/subscribe"},"params":{"p":{"uri":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["uri"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
+  TextContent: {"p":{"_meta":0,"annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]},
+  TextResourceContents: {"p":{"_meta":0,"mimeType":0,"text":0,"uri":0},"r":["text","uri"]},
+  Tool: {"p":{"_meta":0,"annotations":"ToolAnnotations","description":0,"inputSchema":{"p":{"properties":0,"required":0,"type":{"c":"object"}},"r":["type"],"x":0},"name":0,"outputSchema":{"p":{"properties":0,"required":0,"type":{"c":"object"}},"r":["type"],"x":0},"title":0},"r":["inputSchema","name"]},
+  ToolAnnotations: {"p":{"destructiveHint":0,"idempotentHint":0,"openWorldHint":0,"readOnlyHint":0,"title":0}},
+  ToolListChangedNotification: {"p":{"method":{"c":"notifications/tools/list_changed"},"params":{"p":{"_meta":0},"x":0},"jsonrpc":{"c":"2.0"}},"r":["method"]},
+  UnsubscribeRequest: {"p":{"method":{"c":"resources/unsubscribe"},"params":{"p":{"uri":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["uri"]},"jsonrpc":{"c":"2.0"},"id":"RequestId"},"r":["method","params"]},
 };
 
 /**
- * The definitions of what the server sends (its requests and notifications, the results of the
- * client's requests) and all they refer to: enough to reduce any message of the server.
+ * The definitions the server's messages hold: the params of its requests and notifications, the results it answers
+ * the client's requests with (and the rest of its result union), and all they refer to: enough to reduce any params
+ * or result the server writes. The JSON-RPC envelopes of its requests and notifications are not among them.
  */
 export const serverDefinitions: { readonly [name: string]: Shape } = {
-  Annotations: d_Annotations,
-  AudioContent: d_AudioContent,
-  BlobResourceContents: d_BlobResourceContents,
-  BooleanSchema: d_BooleanSchema,
-  CallToolResult: d_CallToolResult,
-  CancelledNotification: d_CancelledNotification,
-  CompleteResult: d_CompleteResult,
-  ContentBlock: d_ContentBlock,
-  CreateMessageRequest: d_CreateMessageRequest,
-  ElicitRequest: d_ElicitRequest,
-  EmbeddedResource: d_EmbeddedResource,
-  EmptyResult: d_EmptyResult,
-  EnumSchema: d_EnumSchema,
-  GetPromptResult: d_GetPromptResult,
-  ImageContent: d_ImageContent,
-  Implementation: d_Implementation,
-  InitializeResult: d_InitializeResult,
-  ListPromptsResult: d_ListPromptsResult,
-  ListResourceTemplatesResult: d_ListResourceTemplatesResult,
-  ListResourcesResult: d_ListResourcesResult,
-  ListRootsRequest: d_ListRootsRequest,
-  ListToolsResult: d_ListToolsResult,
-  LoggingLevel: d_LoggingLevel,
-  LoggingMessageNotification: d_LoggingMessageNotification,
-  ModelHint: d_ModelHint,
-  ModelPreferences: d_ModelPreferences,
-  NumberSchema: d_NumberSchema,
-  PingRequest: d_PingRequest,
-  PrimitiveSchemaDefinition: d_PrimitiveSchemaDefinition,
-  ProgressNotification: d_ProgressNotification,
-  ProgressToken: d_ProgressToken,
-  Prompt: d_Prompt,
-  PromptArgument: d_PromptArgument,
-  PromptListChangedNotification: d_PromptListChangedNotification,
-  PromptMessage: d_PromptMessage,
-  ReadResourceResult: d_ReadResourceResult,
-  RequestId: d_RequestId,
-  Resource: d_Resource,
-  ResourceLink: d_ResourceLink,
-  ResourceListChangedNotification: d_ResourceListChangedNotification,
-  ResourceTemplate: d_ResourceTemplate,
-  ResourceUpdatedNotification: d_ResourceUpdatedNotification,
-  Result: d_Result,
-  Role: d_Role,
-  SamplingMessage: d_SamplingMessage,
-  ServerCapabilities: d_ServerCapabilities,
-  StringSchema: d_StringSchema,
-  TextContent: d_TextContent,
-  TextResourceContents: d_TextResourceContents,
-  Tool: d_Tool,
-  ToolAnnotations: d_ToolAnnotations,
-  ToolListChangedNotification: d_ToolListChangedNotification,
+  Annotations: {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}},
+  AudioContent: {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]},
+  BlobResourceContents: {"p":{"_meta":0,"blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]},
+  BooleanSchema: {"p":{"default":0,"description":0,"title":0,"type":{"c":"boolean"}},"r":["type"]},
+  CallToolResult: {"p":{"_meta":0,"content":{"i":"ContentBlock"},"isError":0,"structuredContent":0},"r":["content"]},
+  CompleteResult: {"p":{"_meta":0,"completion":{"p":{"hasMore":0,"total":0,"values":0},"r":["values"]}},"r":["completion"]},
+  ContentBlock: {"u":["TextContent","ImageContent","AudioContent","ResourceLink","EmbeddedResource"]},
+  EmbeddedResource: {"p":{"_meta":0,"annotations":"Annotations","resource":{"u":["TextResourceContents","BlobResourceContents"]},"type":{"c":"resource"}},"r":["resource","type"]},
+  EmptyResult: "Result",
+  EnumSchema: {"p":{"description":0,"enum":0,"enumNames":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]},
+  GetPromptResult: {"p":{"_meta":0,"description":0,"messages":{"i":"PromptMessage"}},"r":["messages"]},
+  ImageContent: {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]},
+  Implementation: {"p":{"name":0,"title":0,"version":0},"r":["name","version"]},
+  InitializeResult: {"p":{"_meta":0,"capabilities":"ServerCapabilities","instructions":0,"protocolVersion":0,"serverInfo":"Implementation"},"r":["capabilities","protocolVersion","serverInfo"]},
+  ListPromptsResult: {"p":{"_meta":0,"nextCursor":0,"prompts":{"i":"Prompt"}},"r":["prompts"]},
+  ListResourceTemplatesResult: {"p":{"_meta":0,"nextCursor":0,"resourceTemplates":{"i":"ResourceTemplate"}},"r":["resourceTemplates"]},
+  ListResourcesResult: {"p":{"_meta":0,"nextCursor":0,"resources":{"i":"Resource"}},"r":["resources"]},
+  ListToolsResult: {"p":{"_meta":0,"nextCursor":0,"tools":{"i":"Tool"}},"r":["tools"]},
+  LoggingLevel: {"e":["alert","critical","debug","emergency","error","info","notice","warning"]},
+  ModelHint: {"p":{"name":0}},
+  ModelPreferences: {"p":{"costPriority":0,"hints":{"i":"ModelHint"},"intelligencePriority":0,"speedPriority":0}},
+  NumberSchema: {"p":{"description":0,"maximum":0,"minimum":0,"title":0,"type":{"e":["integer","number"]}},"r":["type"]},
+  PrimitiveSchemaDefinition: {"u":["StringSchema","NumberSchema","BooleanSchema","EnumSchema"]},
+  ProgressToken: 0,
+  Prompt: {"p":{"_meta":0,"arguments":{"i":"PromptArgument"},"description":0,"name":0,"title":0},"r":["name"]},
+  PromptArgument: {"p":{"description":0,"name":0,"required":0,"title":0},"r":["name"]},
+  PromptMessage: {"p":{"content":"ContentBlock","role":"Role"},"r":["content","role"]},
+  ReadResourceResult: {"p":{"_meta":0,"contents":{"i":{"u":["TextResourceContents","BlobResourceContents"]}}},"r":["contents"]},
+  RequestId: 0,
+  Resource: {"p":{"_meta":0,"annotations":"Annotations","description":0,"mimeType":0,"name":0,"size":0,"title":0,"uri":0},"r":["name","uri"]},
+  ResourceLink: {"p":{"_meta":0,"annotations":"Annotations","description":0,"mimeType":0,"name":0,"size":0,"title":0,"type":{"c":"resource_link"},"uri":0},"r":["name","type","uri"]},
+  ResourceTemplate: {"p":{"_meta":0,"annotations":"Annotations","description":0,"mimeType":0,"name":0,"title":0,"uriTemplate":0},"r":["name","uriTemplate"]},
+  Result: {"p":{"_meta":0},"x":0},
+  Role: {"e":["assistant","user"]},
+  SamplingMessage: {"p":{"content":{"u":["TextContent","ImageContent","AudioContent"]},"role":"Role"},"r":["content","role"]},
+  ServerCapabilities: {"p":{"completions":0,"experimental":0,"logging":0,"prompts":{"p":{"listChanged":0}},"resources":{"p":{"listChanged":0,"subscribe":0}},"tools":{"p":{"listChanged":0}}}},
+  StringSchema: {"p":{"description":0,"format":{"e":["date","date-time","email","uri"]},"maxLength":0,"minLength":0,"title":0,"type":{"c":"string"}},"r":["type"]},
+  TextContent: {"p":{"_meta":0,"annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]},
+  TextResourceContents: {"p":{"_meta":0,"mimeType":0,"text":0,"uri":0},"r":["text","uri"]},
+  Tool: {"p":{"_meta":0,"annotations":"ToolAnnotations","description":0,"inputSchema":{"p":{"properties":0,"required":0,"type":{"c":"object"}},"r":["type"],"x":0},"name":0,"outputSchema":{"p":{"properties":0,"required":0,"type":{"c":"object"}},"r":["type"],"x":0},"title":0},"r":["inputSchema","name"]},
+  ToolAnnotations: {"p":{"destructiveHint":0,"idempotentHint":0,"openWorldHint":0,"readOnlyHint":0,"title":0}},
 };
 
-/** The definitions of what the client sends, likewise. */
+/** The shape of the params of each request the server sends, by method (`0` when it has none). */
+export const serverRequestParams: { readonly [method: string]: Shape } = {
+  "elicitation/create": {"p":{"message":0,"requestedSchema":{"p":{"properties":{"p":{},"x":"PrimitiveSchemaDefinition"},"required":0,"type":{"c":"object"}},"r":["properties","type"]},"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["message","requestedSchema"]},
+  "ping": {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"x":0},
+  "roots/list": {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"x":0},
+  "sampling/createMessage": {"p":{"includeContext":{"e":["allServers","none","thisServer"]},"maxTokens":0,"messages":{"i":"SamplingMessage"},"metadata":0,"modelPreferences":"ModelPreferences","stopSequences":0,"systemPrompt":0,"temperature":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["maxTokens","messages"]},
+};
+
+/** The shape of the params of each notification the server sends, by method (`0` when it has none). */
+export const serverNotificationParams: { readonly [method: string]: Shape } = {
+  "notifications/cancelled": {"p":{"reason":0,"requestId":"RequestId","_meta":0},"r":["requestId"]},
+  "notifications/message": {"p":{"data":0,"level":"LoggingLevel","logger":0,"_meta":0},"r":["data","level"]},
+  "notifications/progress": {"p":{"message":0,"progress":0,"progressToken":"ProgressToken","total":0,"_meta":0},"r":["progress","progressToken"]},
+  "notifications/prompts/list_changed": {"p":{"_meta":0},"x":0},
+  "notifications/resources/list_changed": {"p":{"_meta":0},"x":0},
+  "notifications/resources/updated": {"p":{"uri":0,"_meta":0},"r":["uri"]},
+  "notifications/tools/list_changed": {"p":{"_meta":0},"x":0},
+};
+
+/** The definition of the result of each request the client sends, by method: what the server answers with. */
+export const clientRequestResults: { readonly [method: string]: string } = {
+  "completion/complete": "CompleteResult",
+  "initialize": "InitializeResult",
+  "logging/setLevel": "EmptyResult",
+  "ping": "EmptyResult",
+  "prompts/get": "GetPromptResult",
+  "prompts/list": "ListPromptsResult",
+  "resources/list": "ListResourcesResult",
+  "resources/read": "ReadResourceResult",
+  "resources/subscribe": "EmptyResult",
+  "resources/templates/list": "ListResourceTemplatesResult",
+  "resources/unsubscribe": "EmptyResult",
+  "tools/call": "CallToolResult",
+  "tools/list": "ListToolsResult",
+};
+
+/**
+ * The definitions the client's messages hold: the params of its requests and notifications, the results it answers
+ * the server's requests with (and the rest of its result union), and all they refer to: enough to reduce any params
+ * or result the client writes. The JSON-RPC envelopes of its requests and notifications are not among them.
+ */
 export const clientDefinitions: { readonly [name: string]: Shape } = {
-  Annotations: d_Annotations,
-  AudioContent: d_AudioContent,
-  CallToolRequest: d_CallToolRequest,
-  CancelledNotification: d_CancelledNotification,
-  ClientCapabilities: d_ClientCapabilities,
-  CompleteRequest: d_CompleteRequest,
-  CreateMessageResult: d_CreateMessageResult,
-  ElicitResult: d_ElicitResult,
-  EmptyResult: d_EmptyResult,
-  GetPromptRequest: d_GetPromptRequest,
-  ImageContent: d_ImageContent,
-  Implementation: d_Implementation,
-  InitializeRequest: d_InitializeRequest,
-  InitializedNotification: d_InitializedNotification,
-  ListPromptsRequest: d_ListPromptsRequest,
-  ListResourceTemplatesRequest: d_ListResourceTemplatesRequest,
-  ListResourcesRequest: d_ListResourcesRequest,
-  ListRootsResult: d_ListRootsResult,
-  ListToolsRequest: d_ListToolsRequest,
-  LoggingLevel: d_LoggingLevel,
-  PingRequest: d_PingRequest,
-  ProgressNotification: d_ProgressNotification,
-  ProgressToken: d_ProgressToken,
-  PromptReference: d_PromptReference,
-  ReadResourceRequest: d_ReadResourceRequest,
-  RequestId: d_RequestId,
-  ResourceTemplateReference: d_ResourceTemplateReference,
-  Result: d_Result,
-  Role: d_Role,
-  Root: d_Root,
-  RootsListChangedNotification: d_RootsListChangedNotification,
-  SetLevelRequest: d_SetLevelRequest,
-  SubscribeRequest: d_SubscribeRequest,
-  TextContent: d_TextContent,
-  UnsubscribeRequest: d_UnsubscribeRequest,
+  Annotations: {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}},
+  AudioContent: {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]},
+  ClientCapabilities: {"p":{"elicitation":0,"experimental":0,"roots":{"p":{"listChanged":0}},"sampling":0}},
+  CreateMessageResult: {"p":{"_meta":0,"content":{"u":["TextContent","ImageContent","AudioContent"]},"model":0,"role":"Role","stopReason":0},"r":["content","model","role"]},
+  ElicitResult: {"p":{"_meta":0,"action":{"e":["accept","cancel","decline"]},"content":0},"r":["action"]},
+  EmptyResult: "Result",
+  ImageContent: {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]},
+  Implementation: {"p":{"name":0,"title":0,"version":0},"r":["name","version"]},
+  ListRootsResult: {"p":{"_meta":0,"roots":{"i":"Root"}},"r":["roots"]},
+  LoggingLevel: {"e":["alert","critical","debug","emergency","error","info","notice","warning"]},
+  ProgressToken: 0,
+  PromptReference: {"p":{"name":0,"title":0,"type":{"c":"ref/prompt"}},"r":["name","type"]},
+  RequestId: 0,
+  ResourceTemplateReference: {"p":{"type":{"c":"ref/resource"},"uri":0},"r":["type","uri"]},
+  Result: {"p":{"_meta":0},"x":0},
+  Role: {"e":["assistant","user"]},
+  Root: {"p":{"_meta":0,"name":0,"uri":0},"r":["uri"]},
+  TextContent: {"p":{"_meta":0,"annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]},
+};
+
+/** The shape of the params of each request the client sends, by method (`0` when it has none). */
+export const clientRequestParams: { readonly [method: string]: Shape } = {
+  "completion/complete": {"p":{"argument":{"p":{"name":0,"value":0},"r":["name","value"]},"context":{"p":{"arguments":0}},"ref":{"u":["PromptReference","ResourceTemplateReference"]},"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["argument","ref"]},
+  "initialize": {"p":{"capabilities":"ClientCapabilities","clientInfo":"Implementation","protocolVersion":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["capabilities","clientInfo","protocolVersion"]},
+  "logging/setLevel": {"p":{"level":"LoggingLevel","_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["level"]},
+  "ping": {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"x":0},
+  "prompts/get": {"p":{"arguments":0,"name":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["name"]},
+  "prompts/list": {"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},
+  "resources/list": {"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},
+  "resources/read": {"p":{"uri":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["uri"]},
+  "resources/subscribe": {"p":{"uri":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["uri"]},
+  "resources/templates/list": {"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},
+  "resources/unsubscribe": {"p":{"uri":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["uri"]},
+  "tools/call": {"p":{"arguments":0,"name":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}},"r":["name"]},
+  "tools/list": {"p":{"cursor":0,"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},
+};
+
+/** The shape of the params of each notification the client sends, by method (`0` when it has none). */
+export const clientNotificationParams: { readonly [method: string]: Shape } = {
+  "notifications/cancelled": {"p":{"reason":0,"requestId":"RequestId","_meta":0},"r":["requestId"]},
+  "notifications/initialized": {"p":{"_meta":0},"x":0},
+  "notifications/progress": {"p":{"message":0,"progress":0,"progressToken":"ProgressToken","total":0,"_meta":0},"r":["progress","progressToken"]},
+  "notifications/roots/list_changed": {"p":{"_meta":0},"x":0},
+};
+
+/** The definition of the result of each request the server sends, by method: what the client answers with. */
+export const serverRequestResults: { readonly [method: string]: string } = {
+  "elicitation/create": "ElicitResult",
+  "ping": "EmptyResult",
+  "roots/list": "ListRootsResult",
+  "sampling/createMessage": "CreateMessageResult",
 };
 
 /** Each request method: the definition of its request (its `params` member is the params' shape) and of its result. */

@@ -29,468 +29,378 @@ export type Shape =
   | { readonly c: string | number | boolean | null }
   | { readonly e: readonly (string | number | boolean | null)[] };
 
-// One constant per definition, shared by the tables below: a bundle keeps those of the tables it uses.
-const d_Annotations: Shape = {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}};
-const d_AudioContent: Shape = {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]};
-const d_BaseMetadata: Shape = {"p":{"name":0,"title":0},"r":["name"]};
-const d_BlobResourceContents: Shape = {"p":{"_meta":0,"blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]};
-const d_BooleanSchema: Shape = {"p":{"default":0,"description":0,"title":0,"type":{"c":"boolean"}},"r":["type"]};
-const d_CallToolRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tools/call"},"params":"CallToolRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_CallToolRequestParams: Shape = {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"arguments":0,"name":0,"task":"TaskMetadata"},"r":["name"]};
-const d_CallToolResult: Shape = {"p":{"_meta":0,"content":{"i":"ContentBlock"},"isError":0,"structuredContent":0},"r":["content"]};
-const d_CancelTaskRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/cancel"},"params":{"p":{"taskId":0},"r":["taskId"]}},"r":["id","jsonrpc","method","params"]};
-const d_CancelTaskResult: Shape = {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]};
-const d_CancelledNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/cancelled"},"params":"CancelledNotificationParams"},"r":["jsonrpc","method","params"]};
-const d_CancelledNotificationParams: Shape = {"p":{"_meta":0,"reason":0,"requestId":"RequestId"}};
-const d_ClientCapabilities: Shape = {"p":{"elicitation":{"p":{"form":0,"url":0}},"experimental":0,"roots":{"p":{"listChanged":0}},"sampling":{"p":{"context":0,"tools":0}},"tasks":{"p":{"cancel":0,"list":0,"requests":{"p":{"elicitation":{"p":{"create":0}},"sampling":{"p":{"createMessage":0}}}}}}}};
-const d_ClientNotification: Shape = {"u":["CancelledNotification","InitializedNotification","ProgressNotification","TaskStatusNotification","RootsListChangedNotification"]};
-const d_ClientRequest: Shape = {"u":["InitializeRequest","PingRequest","ListResourcesRequest","ListResourceTemplatesRequest","ReadResourceRequest","SubscribeRequest","UnsubscribeRequest","ListPromptsRequest","GetPromptRequest","ListToolsRequest","CallToolRequest","GetTaskRequest","GetTaskPayloadRequest","CancelTaskRequest","ListTasksRequest","SetLevelRequest","CompleteRequest"]};
-const d_ClientResult: Shape = {"u":["Result","GetTaskResult","GetTaskPayloadResult","CancelTaskResult","ListTasksResult","CreateMessageResult","ListRootsResult","ElicitResult"]};
-const d_CompleteRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"completion/complete"},"params":"CompleteRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_CompleteRequestParams: Shape = {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"argument":{"p":{"name":0,"value":0},"r":["name","value"]},"context":{"p":{"arguments":0}},"ref":{"u":["PromptReference","ResourceTemplateReference"]}},"r":["argument","ref"]};
-const d_CompleteResult: Shape = {"p":{"_meta":0,"completion":{"p":{"hasMore":0,"total":0,"values":0},"r":["values"]}},"r":["completion"]};
-const d_ContentBlock: Shape = {"u":["TextContent","ImageContent","AudioContent","ResourceLink","EmbeddedResource"]};
-const d_CreateMessageRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"sampling/createMessage"},"params":"CreateMessageRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_CreateMessageRequestParams: Shape = {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"includeContext":{"e":["allServers","none","thisServer"]},"maxTokens":0,"messages":{"i":"SamplingMessage"},"metadata":0,"modelPreferences":"ModelPreferences","stopSequences":0,"systemPrompt":0,"task":"TaskMetadata","temperature":0,"toolChoice":"ToolChoice","tools":{"i":"Tool"}},"r":["maxTokens","messages"]};
-const d_CreateMessageResult: Shape = {"p":{"_meta":0,"content":{"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent",{"i":"SamplingMessageContentBlock"}]},"model":0,"role":"Role","stopReason":0},"r":["content","model","role"]};
-const d_CreateTaskResult: Shape = {"p":{"_meta":0,"task":"Task"},"r":["task"]};
-const d_Cursor: Shape = 0;
-const d_ElicitRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"elicitation/create"},"params":"ElicitRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_ElicitRequestFormParams: Shape = {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"message":0,"mode":{"c":"form"},"requestedSchema":{"p":{"$schema":0,"properties":{"p":{},"x":"PrimitiveSchemaDefinition"},"required":0,"type":{"c":"object"}},"r":["properties","type"]},"task":"TaskMetadata"},"r":["message","requestedSchema"]};
-const d_ElicitRequestParams: Shape = {"u":["ElicitRequestURLParams","ElicitRequestFormParams"]};
-const d_ElicitRequestURLParams: Shape = {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"elicitationId":0,"message":0,"mode":{"c":"url"},"task":"TaskMetadata","url":0},"r":["elicitationId","message","mode","url"]};
-const d_ElicitResult: Shape = {"p":{"_meta":0,"action":{"e":["accept","cancel","decline"]},"content":0},"r":["action"]};
-const d_ElicitationCompleteNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/elicitation/complete"},"params":{"p":{"elicitationId":0},"r":["elicitationId"]}},"r":["jsonrpc","method","params"]};
-const d_EmbeddedResource: Shape = {"p":{"_meta":0,"annotations":"Annotations","resource":{"u":["TextResourceContents","BlobResourceContents"]},"type":{"c":"resource"}},"r":["resource","type"]};
-const d_EmptyResult: Shape = "Result";
-const d_EnumSchema: Shape = {"u":["UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema","UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema","LegacyTitledEnumSchema"]};
-const d_Error: Shape = {"p":{"code":0,"data":0,"message":0},"r":["code","message"]};
-const d_GetPromptRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"prompts/get"},"params":"GetPromptRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_GetPromptRequestParams: Shape = {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"arguments":0,"name":0},"r":["name"]};
-const d_GetPromptResult: Shape = {"p":{"_meta":0,"description":0,"messages":{"i":"PromptMessage"}},"r":["messages"]};
-const d_GetTaskPayloadRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/result"},"params":{"p":{"taskId":0},"r":["taskId"]}},"r":["id","jsonrpc","method","params"]};
-const d_GetTaskPayloadResult: Shape = {"p":{"_meta":0},"x":0};
-const d_GetTaskRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/get"},"params":{"p":{"taskId":0},"r":["taskId"]}},"r":["id","jsonrpc","method","params"]};
-const d_GetTaskResult: Shape = {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]};
-const d_Icon: Shape = {"p":{"mimeType":0,"sizes":0,"src":0,"theme":{"e":["dark","light"]}},"r":["src"]};
-const d_Icons: Shape = {"p":{"icons":{"i":"Icon"}}};
-const d_ImageContent: Shape = {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]};
-const d_Implementation: Shape = {"p":{"description":0,"icons":{"i":"Icon"},"name":0,"title":0,"version":0,"websiteUrl":0},"r":["name","version"]};
-const d_InitializeRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"initialize"},"params":"InitializeRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_InitializeRequestParams: Shape = {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"capabilities":"ClientCapabilities","clientInfo":"Implementation","protocolVersion":0},"r":["capabilities","clientInfo","protocolVersion"]};
-const d_InitializeResult: Shape = {"p":{"_meta":0,"capabilities":"ServerCapabilities","instructions":0,"protocolVersion":0,"serverInfo":"Implementation"},"r":["capabilities","protocolVersion","serverInfo"]};
-const d_InitializedNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/initialized"},"params":"NotificationParams"},"r":["jsonrpc","method"]};
-const d_JSONRPCErrorResponse: Shape = {"p":{"error":"Error","id":"RequestId","jsonrpc":{"c":"2.0"}},"r":["error","jsonrpc"]};
-const d_JSONRPCMessage: Shape = {"u":["JSONRPCRequest","JSONRPCNotification","JSONRPCResultResponse","JSONRPCErrorResponse"]};
-const d_JSONRPCNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":0,"params":0},"r":["jsonrpc","method"]};
-const d_JSONRPCRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":0,"params":0},"r":["id","jsonrpc","method"]};
-const d_JSONRPCResponse: Shape = {"u":["JSONRPCResultResponse","JSONRPCErrorResponse"]};
-const d_JSONRPCResultResponse: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"Result"},"r":["id","jsonrpc","result"]};
-const d_LegacyTitledEnumSchema: Shape = {"p":{"default":0,"description":0,"enum":0,"enumNames":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]};
-const d_ListPromptsRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"prompts/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]};
-const d_ListPromptsResult: Shape = {"p":{"_meta":0,"nextCursor":0,"prompts":{"i":"Prompt"}},"r":["prompts"]};
-const d_ListResourceTemplatesRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/templates/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]};
-const d_ListResourceTemplatesResult: Shape = {"p":{"_meta":0,"nextCursor":0,"resourceTemplates":{"i":"ResourceTemplate"}},"r":["resourceTemplates"]};
-const d_ListResourcesRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]};
-const d_ListResourcesResult: Shape = {"p":{"_meta":0,"nextCursor":0,"resources":{"i":"Resource"}},"r":["resources"]};
-const d_ListRootsRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"roots/list"},"params":"RequestParams"},"r":["id","jsonrpc","method"]};
-const d_ListRootsResult: Shape = {"p":{"_meta":0,"roots":{"i":"Root"}},"r":["roots"]};
-const d_ListTasksRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]};
-const d_ListTasksResult: Shape = {"p":{"_meta":0,"nextCursor":0,"tasks":{"i":"Task"}},"r":["tasks"]};
-const d_ListToolsRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tools/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]};
-const d_ListToolsResult: Shape = {"p":{"_meta":0,"nextCursor":0,"tools":{"i":"Tool"}},"r":["tools"]};
-const d_LoggingLevel: Shape = {"e":["alert","critical","debug","emergency","error","info","notice","warning"]};
-const d_LoggingMessageNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/message"},"params":"LoggingMessageNotificationParams"},"r":["jsonrpc","method","params"]};
-const d_LoggingMessageNotificationParams: Shape = {"p":{"_meta":0,"data":0,"level":"LoggingLevel","logger":0},"r":["data","level"]};
-const d_ModelHint: Shape = {"p":{"name":0}};
-const d_ModelPreferences: Shape = {"p":{"costPriority":0,"hints":{"i":"ModelHint"},"intelligencePriority":0,"speedPriority":0}};
-const d_MultiSelectEnumSchema: Shape = {"u":["UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema"]};
-const d_Notification: Shape = {"p":{"method":0,"params":0},"r":["method"]};
-const d_NotificationParams: Shape = {"p":{"_meta":0}};
-const d_NumberSchema: Shape = {"p":{"default":0,"description":0,"maximum":0,"minimum":0,"title":0,"type":{"e":["integer","number"]}},"r":["type"]};
-const d_PaginatedRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":0,"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]};
-const d_PaginatedRequestParams: Shape = {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"cursor":0}};
-const d_PaginatedResult: Shape = {"p":{"_meta":0,"nextCursor":0}};
-const d_PingRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"ping"},"params":"RequestParams"},"r":["id","jsonrpc","method"]};
-const d_PrimitiveSchemaDefinition: Shape = {"u":["StringSchema","NumberSchema","BooleanSchema","UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema","UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema","LegacyTitledEnumSchema"]};
-const d_ProgressNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/progress"},"params":"ProgressNotificationParams"},"r":["jsonrpc","method","params"]};
-const d_ProgressNotificationParams: Shape = {"p":{"_meta":0,"message":0,"progress":0,"progressToken":"ProgressToken","total":0},"r":["progress","progressToken"]};
-const d_ProgressToken: Shape = 0;
-const d_Prompt: Shape = {"p":{"_meta":0,"arguments":{"i":"PromptArgument"},"description":0,"icons":{"i":"Icon"},"name":0,"title":0},"r":["name"]};
-const d_PromptArgument: Shape = {"p":{"description":0,"name":0,"required":0,"title":0},"r":["name"]};
-const d_PromptListChangedNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/prompts/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]};
-const d_PromptMessage: Shape = {"p":{"content":"ContentBlock","role":"Role"},"r":["content","role"]};
-const d_PromptReference: Shape = {"p":{"name":0,"title":0,"type":{"c":"ref/prompt"}},"r":["name","type"]};
-const d_ReadResourceRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/read"},"params":"ReadResourceRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_ReadResourceRequestParams: Shape = {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"uri":0},"r":["uri"]};
-const d_ReadResourceResult: Shape = {"p":{"_meta":0,"contents":{"i":{"u":["TextResourceContents","BlobResourceContents"]}}},"r":["contents"]};
-const d_RelatedTaskMetadata: Shape = {"p":{"taskId":0},"r":["taskId"]};
-const d_Request: Shape = {"p":{"method":0,"params":0},"r":["method"]};
-const d_RequestId: Shape = 0;
-const d_RequestParams: Shape = {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}};
-const d_Resource: Shape = {"p":{"_meta":0,"annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"uri":0},"r":["name","uri"]};
-const d_ResourceContents: Shape = {"p":{"_meta":0,"mimeType":0,"uri":0},"r":["uri"]};
-const d_ResourceLink: Shape = {"p":{"_meta":0,"annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"type":{"c":"resource_link"},"uri":0},"r":["name","type","uri"]};
-const d_ResourceListChangedNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/resources/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]};
-const d_ResourceRequestParams: Shape = {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"uri":0},"r":["uri"]};
-const d_ResourceTemplate: Shape = {"p":{"_meta":0,"annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"title":0,"uriTemplate":0},"r":["name","uriTemplate"]};
-const d_ResourceTemplateReference: Shape = {"p":{"type":{"c":"ref/resource"},"uri":0},"r":["type","uri"]};
-const d_ResourceUpdatedNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/resources/updated"},"params":"ResourceUpdatedNotificationParams"},"r":["jsonrpc","method","params"]};
-const d_ResourceUpdatedNotificationParams: Shape = {"p":{"_meta":0,"uri":0},"r":["uri"]};
-const d_Result: Shape = {"p":{"_meta":0},"x":0};
-const d_Role: Shape = {"e":["assistant","user"]};
-const d_Root: Shape = {"p":{"_meta":0,"name":0,"uri":0},"r":["uri"]};
-const d_RootsListChangedNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/roots/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]};
-const d_SamplingMessage: Shape = {"p":{"_meta":0,"content":{"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent",{"i":"SamplingMessageContentBlock"}]},"role":"Role"},"r":["content","role"]};
-const d_SamplingMessageContentBlock: Shape = {"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent"]};
-const d_ServerCapabilities: Shape = {"p":{"completions":0,"experimental":0,"logging":0,"prompts":{"p":{"listChanged":0}},"resources":{"p":{"listChanged":0,"subscribe":0}},"tasks":{"p":{"cancel":0,"list":0,"requests":{"p":{"tools":{"p":{"call":0}}}}}},"tools":{"p":{"listChanged":0}}}};
-const d_ServerNotification: Shape = {"u":["CancelledNotification","ProgressNotification","ResourceListChangedNotification","ResourceUpdatedNotification","PromptListChangedNotification","ToolListChangedNotification","TaskStatusNotification","LoggingMessageNotification","ElicitationCompleteNotification"]};
-const d_ServerRequest: Shape = {"u":["PingRequest","GetTaskRequest","GetTaskPayloadRequest","CancelTaskRequest","ListTasksRequest","CreateMessageRequest","ListRootsRequest","ElicitRequest"]};
-const d_ServerResult: Shape = {"u":["Result","InitializeResult","ListResourcesResult","ListResourceTemplatesResult","ReadResourceResult","ListPromptsResult","GetPromptResult","ListToolsResult","CallToolResult","GetTaskResult","GetTaskPayloadResult","CancelTaskResult","ListTasksResult","CompleteResult"]};
-const d_SetLevelRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"logging/setLevel"},"params":"SetLevelRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_SetLevelRequestParams: Shape = {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"level":"LoggingLevel"},"r":["level"]};
-const d_SingleSelectEnumSchema: Shape = {"u":["UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema"]};
-const d_StringSchema: Shape = {"p":{"default":0,"description":0,"format":{"e":["date","date-time","email","uri"]},"maxLength":0,"minLength":0,"title":0,"type":{"c":"string"}},"r":["type"]};
-const d_SubscribeRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/subscribe"},"params":"SubscribeRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_SubscribeRequestParams: Shape = {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"uri":0},"r":["uri"]};
-const d_Task: Shape = {"p":{"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]};
-const d_TaskAugmentedRequestParams: Shape = {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"task":"TaskMetadata"}};
-const d_TaskMetadata: Shape = {"p":{"ttl":0}};
-const d_TaskStatus: Shape = {"e":["cancelled","completed","failed","input_required","working"]};
-const d_TaskStatusNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/tasks/status"},"params":"TaskStatusNotificationParams"},"r":["jsonrpc","method","params"]};
-const d_TaskStatusNotificationParams: Shape = {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]};
-const d_TextContent: Shape = {"p":{"_meta":0,"annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]};
-const d_TextResourceContents: Shape = {"p":{"_meta":0,"mimeType":0,"text":0,"uri":0},"r":["text","uri"]};
-const d_TitledMultiSelectEnumSchema: Shape = {"p":{"default":0,"description":0,"items":{"p":{"anyOf":{"i":{"p":{"const":0,"title":0},"r":["const","title"]}}},"r":["anyOf"]},"maxItems":0,"minItems":0,"title":0,"type":{"c":"array"}},"r":["items","type"]};
-const d_TitledSingleSelectEnumSchema: Shape = {"p":{"default":0,"description":0,"oneOf":{"i":{"p":{"const":0,"title":0},"r":["const","title"]}},"title":0,"type":{"c":"string"}},"r":["oneOf","type"]};
-const d_Tool: Shape = {"p":{"_meta":0,"annotations":"ToolAnnotations","description":0,"execution":"ToolExecution","icons":{"i":"Icon"},"inputSchema":{"p":{"$schema":0,"properties":0,"required":0,"type":{"c":"object"}},"r":["type"],"x":0},"name":0,"outputSchema":{"p":{"$schema":0,"properties":0,"required":0,"type":{"c":"object"}},"r":["type"],"x":0},"title":0},"r":["inputSchema","name"]};
-const d_ToolAnnotations: Shape = {"p":{"destructiveHint":0,"idempotentHint":0,"openWorldHint":0,"readOnlyHint":0,"title":0}};
-const d_ToolChoice: Shape = {"p":{"mode":{"e":["auto","none","required"]}}};
-const d_ToolExecution: Shape = {"p":{"taskSupport":{"e":["forbidden","optional","required"]}}};
-const d_ToolListChangedNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/tools/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]};
-const d_ToolResultContent: Shape = {"p":{"_meta":0,"content":{"i":"ContentBlock"},"isError":0,"structuredContent":0,"toolUseId":0,"type":{"c":"tool_result"}},"r":["content","toolUseId","type"]};
-const d_ToolUseContent: Shape = {"p":{"_meta":0,"id":0,"input":0,"name":0,"type":{"c":"tool_use"}},"r":["id","input","name","type"]};
-const d_URLElicitationRequiredError: Shape = {"p":{"error":{"p":{"code":0,"data":{"p":{"elicitations":{"i":"ElicitRequestURLParams"}},"r":["elicitations"],"x":0},"message":0},"r":["code","message","data"]},"id":"RequestId","jsonrpc":{"c":"2.0"}},"r":["error","jsonrpc"]};
-const d_UnsubscribeRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/unsubscribe"},"params":"UnsubscribeRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_UnsubscribeRequestParams: Shape = {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"uri":0},"r":["uri"]};
-const d_UntitledMultiSelectEnumSchema: Shape = {"p":{"default":0,"description":0,"items":{"p":{"enum":0,"type":{"c":"string"}},"r":["enum","type"]},"maxItems":0,"minItems":0,"title":0,"type":{"c":"array"}},"r":["items","type"]};
-const d_UntitledSingleSelectEnumSchema: Shape = {"p":{"default":0,"description":0,"enum":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]};
+// Each table writes its shapes out in full rather than naming shared constants: a bundle keeps the
+// tables it uses as plain literals, which compress far better than constants under minified names.
 
 /** Every definition of the 2025-11-25 schema by name, as a {@link Shape}. */
 export const definitions: { readonly [name: string]: Shape } = {
-  Annotations: d_Annotations,
-  AudioContent: d_AudioContent,
-  BaseMetadata: d_BaseMetadata,
-  BlobResourceContents: d_BlobResourceContents,
-  BooleanSchema: d_BooleanSchema,
-  CallToolRequest: d_CallToolRequest,
-  CallToolRequestParams: d_CallToolRequestParams,
-  CallToolResult: d_CallToolResult,
-  CancelTaskRequest: d_CancelTaskRequest,
-  CancelTaskResult: d_CancelTaskResult,
-  CancelledNotification: d_CancelledNotification,
-  CancelledNotificationParams: d_CancelledNotificationParams,
-  ClientCapabilities: d_ClientCapabilities,
-  ClientNotification: d_ClientNotification,
-  ClientRequest: d_ClientRequest,
-  ClientResult: d_ClientResult,
-  CompleteRequest: d_CompleteRequest,
-  CompleteRequestParams: d_CompleteRequestParams,
-  CompleteResult: d_CompleteResult,
-  ContentBlock: d_ContentBlock,
-  CreateMessageRequest: d_CreateMessageRequest,
-  CreateMessageRequestParams: d_CreateMessageRequestParams,
-  CreateMessageResult: d_CreateMessageResult,
-  CreateTaskResult: d_CreateTaskResult,
-  Cursor: d_Cursor,
-  ElicitRequest: d_ElicitRequest,
-  ElicitRequestFormParams: d_ElicitRequestFormParams,
-  ElicitRequestParams: d_ElicitRequestParams,
-  ElicitRequestURLParams: d_ElicitRequestURLParams,
-  ElicitResult: d_ElicitResult,
-  ElicitationCompleteNotification: d_ElicitationCompleteNotification,
-  EmbeddedResource: d_EmbeddedResource,
-  EmptyResult: d_EmptyResult,
-  EnumSchema: d_EnumSchema,
-  Error: d_Error,
-  GetPromptRequest: d_GetPromptRequest,
-  GetPromptRequestParams: d_GetPromptRequestParams,
-  GetPromptResult: d_GetPromptResult,
-  GetTaskPayloadRequest: d_GetTaskPayloadRequest,
-  GetTaskPayloadResult: d_GetTaskPayloadResult,
-  GetTaskRequest: d_GetTaskRequest,
-  GetTaskResult: d_GetTaskResult,
-  Icon: d_Icon,
-  Icons: d_Icons,
-  ImageContent: d_ImageContent,
-  Implementation: d_Implementation,
-  InitializeRequest: d_InitializeRequest,
-  InitializeRequestParams: d_InitializeRequestParams,
-  InitializeResult: d_InitializeResult,
-  InitializedNotification: d_InitializedNotification,
-  JSONRPCErrorResponse: d_JSONRPCErrorResponse,
-  JSONRPCMessage: d_JSONRPCMessage,
-  JSONRPCNotification: d_JSONRPCNotification,
-  JSONRPCRequest: d_JSONRPCRequest,
-  JSONRPCResponse: d_JSONRPCResponse,
-  JSONRPCResultResponse: d_JSONRPCResultResponse,
-  LegacyTitledEnumSchema: d_LegacyTitledEnumSchema,
-  ListPromptsRequest: d_ListPromptsRequest,
-  ListPromptsResult: d_ListPromptsResult,
-  ListResourceTemplatesRequest: d_ListResourceTemplatesRequest,
-  ListResourceTemplatesResult: d_ListResourceTemplatesResult,
-  ListResourcesRequest: d_ListResourcesRequest,
-  ListResourcesResult: d_ListResourcesResult,
-  ListRootsRequest: d_ListRootsRequest,
-  ListRootsResult: d_ListRootsResult,
-  ListTasksRequest: d_ListTasksRequest,
-  ListTasksResult: d_ListTasksResult,
-  ListToolsRequest: d_ListToolsRequest,
-  ListToolsResult: d_ListToolsResult,
-  LoggingLevel: d_LoggingLevel,
-  LoggingMessageNotification: d_LoggingMessageNotification,
-  LoggingMessageNotificationParams: d_LoggingMessageNotificationParams,
-  ModelHint: d_ModelHint,
-  ModelPreferences: d_ModelPreferences,
-  MultiSelectEnumSchema: d_MultiSelectEnumSchema,
-  Notification: d_Notification,
-  NotificationParams: d_NotificationParams,
-  NumberSchema: d_NumberSchema,
-  PaginatedRequest: d_PaginatedRequest,
-  PaginatedRequestParams: d_PaginatedRequestParams,
-  PaginatedResult: d_PaginatedResult,
-  PingRequest: d_PingRequest,
-  PrimitiveSchemaDefinition: d_PrimitiveSchemaDefinition,
-  ProgressNotification: d_ProgressNotification,
-  ProgressNotificationParams: d_ProgressNotificationParams,
-  ProgressToken: d_ProgressToken,
-  Prompt: d_Prompt,
-  PromptArgument: d_PromptArgument,
-  PromptListChangedNotification: d_PromptListChangedNotification,
-  PromptMessage: d_PromptMessage,
-  PromptReference: d_PromptReference,
-  ReadResourceRequest: d_ReadResourceRequest,
-  ReadResourceRequestParams: d_ReadResourceRequestParams,
-  ReadResourceResult: d_ReadResourceResult,
-  RelatedTaskMetadata: d_RelatedTaskMetadata,
-  Request: d_Request,
-  RequestId: d_RequestId,
-  RequestParams: d_RequestParams,
-  Resource: d_Resource,
-  ResourceContents: d_ResourceContents,
-  ResourceLink: d_ResourceLink,
-  ResourceListChangedNotification: d_ResourceListChangedNotification,
-  ResourceRequestParams: d_ResourceRequestParams,
-  ResourceTemplate: d_ResourceTemplate,
-  ResourceTemplateReference: d_ResourceTemplateReference,
-  ResourceUpdatedNotification: d_ResourceUpdatedNotification,
-  ResourceUpdatedNotificationParams: d_ResourceUpdatedNotificationParams,
-  Result: d_Result,
-  Role: d_Role,
-  Root: d_Root,
-  RootsListChangedNotification: d_RootsListChangedNotification,
-  SamplingMessage: d_SamplingMessage,
-  SamplingMessageContentBlock: d_SamplingMessageContentBlock,
-  ServerCapabilities: d_ServerCapabilities,
-  ServerNotification: d_ServerNotification,
-  ServerRequest: d_ServerRequest,
-  ServerResult: d_ServerResult,
-  SetLevelRequest: d_SetLevelRequest,
-  SetLevelRequestParams: d_SetLevelRequestParams,
-  SingleSelectEnumSchema: d_SingleSelectEnumSchema,
-  StringSchema: d_StringSchema,
-  SubscribeRequest: d_SubscribeRequest,
-  SubscribeRequestParams: d_SubscribeRequestParams,
-  Task: d_Task,
-  TaskAugmentedRequestParams: d_TaskAugmentedRequestParams,
-  TaskMetadata: d_TaskMetadata,
-  TaskStatus: d_TaskStatus,
-  TaskStatusNotification: d_TaskStatusNotification,
-  TaskStatusNotificationParams: d_TaskStatusNotificationParams,
-  TextContent: d_TextContent,
-  TextResourceContents: d_TextResourceContents,
-  TitledMultiSelectEnumSchema: d_TitledMultiSelectEnumSchema,
-  TitledSingleSelectEnumSchema: d_TitledSingleSelectEnumSchema,
-  Tool: d_Tool,
-  ToolAnnotations: d_ToolAnnotations,
-  ToolChoice: d_ToolChoice,
-  ToolExecution: d_ToolExecution,
-  ToolListChangedNotification: d_ToolListChangedNotification,
-  ToolResultContent: d_ToolResultContent,
-  ToolUseContent: d_ToolUseContent,
-  URLElicitationRequiredError: d_URLElicitationRequiredError,
-  UnsubscribeRequest: d_UnsubscribeRequest,
-  UnsubscribeRequestParams: d_UnsubscribeRequestParams,
-  UntitledMultiSelectEnumSchema: d_UntitledMultiSelectEnumSchema,
-  UntitledSingleSelectEnumSchema: d_UntitledSingleSelectEnumSchema,
+  Annotations: {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}},
+  AudioContent: {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]},
+  BaseMetadata: {"p":{"name":0,"title":0},"r":["name"]},
+  BlobResourceContents: {"p":{"_meta":0,"blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]},
+  BooleanSchema: {"p":{"default":0,"description":0,"title":0,"type":{"c":"boolean"}},"r":["type"]},
+  CallToolRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tools/call"},"params":"CallToolRequestParams"},"r":["id","jsonrpc","method","params"]},
+  CallToolRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"arguments":0,"name":0,"task":"TaskMetadata"},"r":["name"]},
+  CallToolResult: {"p":{"_meta":0,"content":{"i":"ContentBlock"},"isError":0,"structuredContent":0},"r":["content"]},
+  CancelTaskRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/cancel"},"params":{"p":{"taskId":0},"r":["taskId"]}},"r":["id","jsonrpc","method","params"]},
+  CancelTaskResult: {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
+  CancelledNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/cancelled"},"params":"CancelledNotificationParams"},"r":["jsonrpc","method","params"]},
+  CancelledNotificationParams: {"p":{"_meta":0,"reason":0,"requestId":"RequestId"}},
+  ClientCapabilities: {"p":{"elicitation":{"p":{"form":0,"url":0}},"experimental":0,"roots":{"p":{"listChanged":0}},"sampling":{"p":{"context":0,"tools":0}},"tasks":{"p":{"cancel":0,"list":0,"requests":{"p":{"elicitation":{"p":{"create":0}},"sampling":{"p":{"createMessage":0}}}}}}}},
+  ClientNotification: {"u":["CancelledNotification","InitializedNotification","ProgressNotification","TaskStatusNotification","RootsListChangedNotification"]},
+  ClientRequest: {"u":["InitializeRequest","PingRequest","ListResourcesRequest","ListResourceTemplatesRequest","ReadResourceRequest","SubscribeRequest","UnsubscribeRequest","ListPromptsRequest","GetPromptRequest","ListToolsRequest","CallToolRequest","GetTaskRequest","GetTaskPayloadRequest","CancelTaskRequest","ListTasksRequest","SetLevelRequest","CompleteRequest"]},
+  ClientResult: {"u":["Result","GetTaskResult","GetTaskPayloadResult","CancelTaskResult","ListTasksResult","CreateMessageResult","ListRootsResult","ElicitResult"]},
+  CompleteRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"completion/complete"},"params":"CompleteRequestParams"},"r":["id","jsonrpc","method","params"]},
+  CompleteRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"argument":{"p":{"name":0,"value":0},"r":["name","value"]},"context":{"p":{"arguments":0}},"ref":{"u":["PromptReference","ResourceTemplateReference"]}},"r":["argument","ref"]},
+  CompleteResult: {"p":{"_meta":0,"completion":{"p":{"hasMore":0,"total":0,"values":0},"r":["values"]}},"r":["completion"]},
+  ContentBlock: {"u":["TextContent","ImageContent","AudioContent","ResourceLink","EmbeddedResource"]},
+  CreateMessageRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"sampling/createMessage"},"params":"CreateMessageRequestParams"},"r":["id","jsonrpc","method","params"]},
+  CreateMessageRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"includeContext":{"e":["allServers","none","thisServer"]},"maxTokens":0,"messages":{"i":"SamplingMessage"},"metadata":0,"modelPreferences":"ModelPreferences","stopSequences":0,"systemPrompt":0,"task":"TaskMetadata","temperature":0,"toolChoice":"ToolChoice","tools":{"i":"Tool"}},"r":["maxTokens","messages"]},
+  CreateMessageResult: {"p":{"_meta":0,"content":{"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent",{"i":"SamplingMessageContentBlock"}]},"model":0,"role":"Role","stopReason":0},"r":["content","model","role"]},
+  CreateTaskResult: {"p":{"_meta":0,"task":"Task"},"r":["task"]},
+  Cursor: 0,
+  ElicitRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"elicitation/create"},"params":"ElicitRequestParams"},"r":["id","jsonrpc","method","params"]},
+  ElicitRequestFormParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"message":0,"mode":{"c":"form"},"requestedSchema":{"p":{"$schema":0,"properties":{"p":{},"x":"PrimitiveSchemaDefinition"},"required":0,"type":{"c":"object"}},"r":["properties","type"]},"task":"TaskMetadata"},"r":["message","requestedSchema"]},
+  ElicitRequestParams: {"u":["ElicitRequestURLParams","ElicitRequestFormParams"]},
+  ElicitRequestURLParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"elicitationId":0,"message":0,"mode":{"c":"url"},"task":"TaskMetadata","url":0},"r":["elicitationId","message","mode","url"]},
+  ElicitResult: {"p":{"_meta":0,"action":{"e":["accept","cancel","decline"]},"content":0},"r":["action"]},
+  ElicitationCompleteNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/elicitation/complete"},"params":{"p":{"elicitationId":0},"r":["elicitationId"]}},"r":["jsonrpc","method","params"]},
+  EmbeddedResource: {"p":{"_meta":0,"annotations":"Annotations","resource":{"u":["TextResourceContents","BlobResourceContents"]},"type":{"c":"resource"}},"r":["resource","type"]},
+  EmptyResult: "Result",
+  EnumSchema: {"u":["UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema","UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema","LegacyTitledEnumSchema"]},
+  Error: {"p":{"code":0,"data":0,"message":0},"r":["code","message"]},
+  GetPromptRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"prompts/get"},"params":"GetPromptRequestParams"},"r":["id","jsonrpc","method","params"]},
+  GetPromptRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"arguments":0,"name":0},"r":["name"]},
+  GetPromptResult: {"p":{"_meta":0,"description":0,"messages":{"i":"PromptMessage"}},"r":["messages"]},
+  GetTaskPayloadRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/result"},"params":{"p":{"taskId":0},"r":["taskId"]}},"r":["id","jsonrpc","method","params"]},
+  GetTaskPayloadResult: {"p":{"_meta":0},"x":0},
+  GetTaskRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/get"},"params":{"p":{"taskId":0},"r":["taskId"]}},"r":["id","jsonrpc","method","params"]},
+  GetTaskResult: {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
+  Icon: {"p":{"mimeType":0,"sizes":0,"src":0,"theme":{"e":["dark","light"]}},"r":["src"]},
+  Icons: {"p":{"icons":{"i":"Icon"}}},
+  ImageContent: {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]},
+  Implementation: {"p":{"description":0,"icons":{"i":"Icon"},"name":0,"title":0,"version":0,"websiteUrl":0},"r":["name","version"]},
+  InitializeRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"initialize"},"params":"InitializeRequestParams"},"r":["id","jsonrpc","method","params"]},
+  InitializeRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"capabilities":"ClientCapabilities","clientInfo":"Implementation","protocolVersion":0},"r":["capabilities","clientInfo","protocolVersion"]},
+  InitializeResult: {"p":{"_meta":0,"capabilities":"ServerCapabilities","instructions":0,"protocolVersion":0,"serverInfo":"Implementation"},"r":["capabilities","protocolVersion","serverInfo"]},
+  InitializedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/initialized"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
+  JSONRPCErrorResponse: {"p":{"error":"Error","id":"RequestId","jsonrpc":{"c":"2.0"}},"r":["error","jsonrpc"]},
+  JSONRPCMessage: {"u":["JSONRPCRequest","JSONRPCNotification","JSONRPCResultResponse","JSONRPCErrorResponse"]},
+  JSONRPCNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":0,"params":0},"r":["jsonrpc","method"]},
+  JSONRPCRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":0,"params":0},"r":["id","jsonrpc","method"]},
+  JSONRPCResponse: {"u":["JSONRPCResultResponse","JSONRPCErrorResponse"]},
+  JSONRPCResultResponse: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"Result"},"r":["id","jsonrpc","result"]},
+  LegacyTitledEnumSchema: {"p":{"default":0,"description":0,"enum":0,"enumNames":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]},
+  ListPromptsRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"prompts/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]},
+  ListPromptsResult: {"p":{"_meta":0,"nextCursor":0,"prompts":{"i":"Prompt"}},"r":["prompts"]},
+  ListResourceTemplatesRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/templates/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]},
+  ListResourceTemplatesResult: {"p":{"_meta":0,"nextCursor":0,"resourceTemplates":{"i":"ResourceTemplate"}},"r":["resourceTemplates"]},
+  ListResourcesRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]},
+  ListResourcesResult: {"p":{"_meta":0,"nextCursor":0,"resources":{"i":"Resource"}},"r":["resources"]},
+  ListRootsRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"roots/list"},"params":"RequestParams"},"r":["id","jsonrpc","method"]},
+  ListRootsResult: {"p":{"_meta":0,"roots":{"i":"Root"}},"r":["roots"]},
+  ListTasksRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tasks/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]},
+  ListTasksResult: {"p":{"_meta":0,"nextCursor":0,"tasks":{"i":"Task"}},"r":["tasks"]},
+  ListToolsRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tools/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]},
+  ListToolsResult: {"p":{"_meta":0,"nextCursor":0,"tools":{"i":"Tool"}},"r":["tools"]},
+  LoggingLevel: {"e":["alert","critical","debug","emergency","error","info","notice","warning"]},
+  LoggingMessageNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/message"},"params":"LoggingMessageNotificationParams"},"r":["jsonrpc","method","params"]},
+  LoggingMessageNotificationParams: {"p":{"_meta":0,"data":0,"level":"LoggingLevel","logger":0},"r":["data","level"]},
+  ModelHint: {"p":{"name":0}},
+  ModelPreferences: {"p":{"costPriority":0,"hints":{"i":"ModelHint"},"intelligencePriority":0,"speedPriority":0}},
+  MultiSelectEnumSchema: {"u":["UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema"]},
+  Notification: {"p":{"method":0,"params":0},"r":["method"]},
+  NotificationParams: {"p":{"_meta":0}},
+  NumberSchema: {"p":{"default":0,"description":0,"maximum":0,"minimum":0,"title":0,"type":{"e":["integer","number"]}},"r":["type"]},
+  PaginatedRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":0,"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method"]},
+  PaginatedRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"cursor":0}},
+  PaginatedResult: {"p":{"_meta":0,"nextCursor":0}},
+  PingRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"ping"},"params":"RequestParams"},"r":["id","jsonrpc","method"]},
+  PrimitiveSchemaDefinition: {"u":["StringSchema","NumberSchema","BooleanSchema","UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema","UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema","LegacyTitledEnumSchema"]},
+  ProgressNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/progress"},"params":"ProgressNotificationParams"},"r":["jsonrpc","method","params"]},
+  ProgressNotificationParams: {"p":{"_meta":0,"message":0,"progress":0,"progressToken":"ProgressToken","total":0},"r":["progress","progressToken"]},
+  ProgressToken: 0,
+  Prompt: {"p":{"_meta":0,"arguments":{"i":"PromptArgument"},"description":0,"icons":{"i":"Icon"},"name":0,"title":0},"r":["name"]},
+  PromptArgument: {"p":{"description":0,"name":0,"required":0,"title":0},"r":["name"]},
+  PromptListChangedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/prompts/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
+  PromptMessage: {"p":{"content":"ContentBlock","role":"Role"},"r":["content","role"]},
+  PromptReference: {"p":{"name":0,"title":0,"type":{"c":"ref/prompt"}},"r":["name","type"]},
+  ReadResourceRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/read"},"params":"ReadResourceRequestParams"},"r":["id","jsonrpc","method","params"]},
+  ReadResourceRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"uri":0},"r":["uri"]},
+  ReadResourceResult: {"p":{"_meta":0,"contents":{"i":{"u":["TextResourceContents","BlobResourceContents"]}}},"r":["contents"]},
+  RelatedTaskMetadata: {"p":{"taskId":0},"r":["taskId"]},
+  Request: {"p":{"method":0,"params":0},"r":["method"]},
+  RequestId: 0,
+  RequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},
+  Resource: {"p":{"_meta":0,"annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"uri":0},"r":["name","uri"]},
+  ResourceContents: {"p":{"_meta":0,"mimeType":0,"uri":0},"r":["uri"]},
+  ResourceLink: {"p":{"_meta":0,"annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"type":{"c":"resource_link"},"uri":0},"r":["name","type","uri"]},
+  ResourceListChangedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/resources/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
+  ResourceRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"uri":0},"r":["uri"]},
+  ResourceTemplate: {"p":{"_meta":0,"annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"title":0,"uriTemplate":0},"r":["name","uriTemplate"]},
+  ResourceTemplateReference: {"p":{"type":{"c":"ref/resource"},"uri":0},"r":["type","uri"]},
+  ResourceUpdatedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/resources/updated"},"params":"ResourceUpdatedNotificationParams"},"r":["jsonrpc","method","params"]},
+  ResourceUpdatedNotificationParams: {"p":{"_meta":0,"uri":0},"r":["uri"]},
+  Result: {"p":{"_meta":0},"x":0},
+  Role: {"e":["assistant","user"]},
+  Root: {"p":{"_meta":0,"name":0,"uri":0},"r":["uri"]},
+  RootsListChangedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/roots/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
+  SamplingMessage: {"p":{"_meta":0,"content":{"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent",{"i":"SamplingMessageContentBlock"}]},"role":"Role"},"r":["content","role"]},
+  SamplingMessageContentBlock: {"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent"]},
+  ServerCapabilities: {"p":{"completions":0,"experimental":0,"logging":0,"prompts":{"p":{"listChanged":0}},"resources":{"p":{"listChanged":0,"subscribe":0}},"tasks":{"p":{"cancel":0,"list":0,"requests":{"p":{"tools":{"p":{"call":0}}}}}},"tools":{"p":{"listChanged":0}}}},
+  ServerNotification: {"u":["CancelledNotification","ProgressNotification","ResourceListChangedNotification","ResourceUpdatedNotification","PromptListChangedNotification","ToolListChangedNotification","TaskStatusNotification","LoggingMessageNotification","ElicitationCompleteNotification"]},
+  ServerRequest: {"u":["PingRequest","GetTaskRequest","GetTaskPayloadRequest","CancelTaskRequest","ListTasksRequest","CreateMessageRequest","ListRootsRequest","ElicitRequest"]},
+  ServerResult: {"u":["Result","InitializeResult","ListResourcesResult","ListResourceTemplatesResult","ReadResourceResult","ListPromptsResult","GetPromptResult","ListToolsResult","CallToolResult","GetTaskResult","GetTaskPayloadResult","CancelTaskResult","ListTasksResult","CompleteResult"]},
+  SetLevelRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"logging/setLevel"},"params":"SetLevelRequestParams"},"r":["id","jsonrpc","method","params"]},
+  SetLevelRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"level":"LoggingLevel"},"r":["level"]},
+  SingleSelectEnumSchema: {"u":["UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema"]},
+  StringSchema: {"p":{"default":0,"description":0,"format":{"e":["date","date-time","email","uri"]},"maxLength":0,"minLength":0,"title":0,"type":{"c":"string"}},"r":["type"]},
+  SubscribeRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/subscribe"},"params":"SubscribeRequestParams"},"r":["id","jsonrpc","method","params"]},
+  SubscribeRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"uri":0},"r":["uri"]},
+  Task: {"p":{"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
+  TaskAugmentedRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"task":"TaskMetadata"}},
+  TaskMetadata: {"p":{"ttl":0}},
+  TaskStatus: {"e":["cancelled","completed","failed","input_required","working"]},
+  TaskStatusNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/tasks/status"},"params":"TaskStatusNotificationParams"},"r":["jsonrpc","method","params"]},
+  TaskStatusNotificationParams: {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
+  TextContent: {"p":{"_meta":0,"annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]},
+  TextResourceContents: {"p":{"_meta":0,"mimeType":0,"text":0,"uri":0},"r":["text","uri"]},
+  TitledMultiSelectEnumSchema: {"p":{"default":0,"description":0,"items":{"p":{"anyOf":{"i":{"p":{"const":0,"title":0},"r":["const","title"]}}},"r":["anyOf"]},"maxItems":0,"minItems":0,"title":0,"type":{"c":"array"}},"r":["items","type"]},
+  TitledSingleSelectEnumSchema: {"p":{"default":0,"description":0,"oneOf":{"i":{"p":{"const":0,"title":0},"r":["const","title"]}},"title":0,"type":{"c":"string"}},"r":["oneOf","type"]},
+  Tool: {"p":{"_meta":0,"annotations":"ToolAnnotations","description":0,"execution":"ToolExecution","icons":{"i":"Icon"},"inputSchema":{"p":{"$schema":0,"properties":0,"required":0,"type":{"c":"object"}},"r":["type"],"x":0},"name":0,"outputSchema":{"p":{"$schema":0,"properties":0,"required":0,"type":{"c":"object"}},"r":["type"],"x":0},"title":0},"r":["inputSchema","name"]},
+  ToolAnnotations: {"p":{"destructiveHint":0,"idempotentHint":0,"openWorldHint":0,"readOnlyHint":0,"title":0}},
+  ToolChoice: {"p":{"mode":{"e":["auto","none","required"]}}},
+  ToolExecution: {"p":{"taskSupport":{"e":["forbidden","optional","required"]}}},
+  ToolListChangedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/tools/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
+  ToolResultContent: {"p":{"_meta":0,"content":{"i":"ContentBlock"},"isError":0,"structuredContent":0,"toolUseId":0,"type":{"c":"tool_result"}},"r":["content","toolUseId","type"]},
+  ToolUseContent: {"p":{"_meta":0,"id":0,"input":0,"name":0,"type":{"c":"tool_use"}},"r":["id","input","name","type"]},
+  URLElicitationRequiredError: {"p":{"error":{"p":{"code":0,"data":{"p":{"elicitations":{"i":"ElicitRequestURLParams"}},"r":["elicitations"],"x":0},"message":0},"r":["code","message","data"]},"id":"RequestId","jsonrpc":{"c":"2.0"}},"r":["error","jsonrpc"]},
+  UnsubscribeRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/unsubscribe"},"params":"UnsubscribeRequestParams"},"r":["id","jsonrpc","method","params"]},
+  UnsubscribeRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"uri":0},"r":["uri"]},
+  UntitledMultiSelectEnumSchema: {"p":{"default":0,"description":0,"items":{"p":{"enum":0,"type":{"c":"string"}},"r":["enum","type"]},"maxItems":0,"minItems":0,"title":0,"type":{"c":"array"}},"r":["items","type"]},
+  UntitledSingleSelectEnumSchema: {"p":{"default":0,"description":0,"enum":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]},
 };
 
 /**
- * The definitions of what the server sends (its requests and notifications, the results of the
- * client's requests) and all they refer to: enough to reduce any message of the server.
+ * The definitions the server's messages hold: the params of its requests and notifications, the results it answers
+ * the client's requests with (and the rest of its result union), and all they refer to: enough to reduce any params
+ * or result the server writes. The JSON-RPC envelopes of its requests and notifications are not among them.
  */
 export const serverDefinitions: { readonly [name: string]: Shape } = {
-  Annotations: d_Annotations,
-  AudioContent: d_AudioContent,
-  BlobResourceContents: d_BlobResourceContents,
-  BooleanSchema: d_BooleanSchema,
-  CallToolResult: d_CallToolResult,
-  CancelTaskRequest: d_CancelTaskRequest,
-  CancelTaskResult: d_CancelTaskResult,
-  CancelledNotification: d_CancelledNotification,
-  CancelledNotificationParams: d_CancelledNotificationParams,
-  CompleteResult: d_CompleteResult,
-  ContentBlock: d_ContentBlock,
-  CreateMessageRequest: d_CreateMessageRequest,
-  CreateMessageRequestParams: d_CreateMessageRequestParams,
-  ElicitRequest: d_ElicitRequest,
-  ElicitRequestFormParams: d_ElicitRequestFormParams,
-  ElicitRequestParams: d_ElicitRequestParams,
-  ElicitRequestURLParams: d_ElicitRequestURLParams,
-  ElicitationCompleteNotification: d_ElicitationCompleteNotification,
-  EmbeddedResource: d_EmbeddedResource,
-  EmptyResult: d_EmptyResult,
-  GetPromptResult: d_GetPromptResult,
-  GetTaskPayloadRequest: d_GetTaskPayloadRequest,
-  GetTaskPayloadResult: d_GetTaskPayloadResult,
-  GetTaskRequest: d_GetTaskRequest,
-  GetTaskResult: d_GetTaskResult,
-  Icon: d_Icon,
-  ImageContent: d_ImageContent,
-  Implementation: d_Implementation,
-  InitializeResult: d_InitializeResult,
-  LegacyTitledEnumSchema: d_LegacyTitledEnumSchema,
-  ListPromptsResult: d_ListPromptsResult,
-  ListResourceTemplatesResult: d_ListResourceTemplatesResult,
-  ListResourcesResult: d_ListResourcesResult,
-  ListRootsRequest: d_ListRootsRequest,
-  ListTasksRequest: d_ListTasksRequest,
-  ListTasksResult: d_ListTasksResult,
-  ListToolsResult: d_ListToolsResult,
-  LoggingLevel: d_LoggingLevel,
-  LoggingMessageNotification: d_LoggingMessageNotification,
-  LoggingMessageNotificationParams: d_LoggingMessageNotificationParams,
-  ModelHint: d_ModelHint,
-  ModelPreferences: d_ModelPreferences,
-  NotificationParams: d_NotificationParams,
-  NumberSchema: d_NumberSchema,
-  PaginatedRequestParams: d_PaginatedRequestParams,
-  PingRequest: d_PingRequest,
-  PrimitiveSchemaDefinition: d_PrimitiveSchemaDefinition,
-  ProgressNotification: d_ProgressNotification,
-  ProgressNotificationParams: d_ProgressNotificationParams,
-  ProgressToken: d_ProgressToken,
-  Prompt: d_Prompt,
-  PromptArgument: d_PromptArgument,
-  PromptListChangedNotification: d_PromptListChangedNotification,
-  PromptMessage: d_PromptMessage,
-  ReadResourceResult: d_ReadResourceResult,
-  RequestId: d_RequestId,
-  RequestParams: d_RequestParams,
-  Resource: d_Resource,
-  ResourceLink: d_ResourceLink,
-  ResourceListChangedNotification: d_ResourceListChangedNotification,
-  ResourceTemplate: d_ResourceTemplate,
-  ResourceUpdatedNotification: d_ResourceUpdatedNotification,
-  ResourceUpdatedNotificationParams: d_ResourceUpdatedNotificationParams,
-  Result: d_Result,
-  Role: d_Role,
-  SamplingMessage: d_SamplingMessage,
-  SamplingMessageContentBlock: d_SamplingMessageContentBlock,
-  ServerCapabilities: d_ServerCapabilities,
-  StringSchema: d_StringSchema,
-  Task: d_Task,
-  TaskMetadata: d_TaskMetadata,
-  TaskStatus: d_TaskStatus,
-  TaskStatusNotification: d_TaskStatusNotification,
-  TaskStatusNotificationParams: d_TaskStatusNotificationParams,
-  TextContent: d_TextContent,
-  TextResourceContents: d_TextResourceContents,
-  TitledMultiSelectEnumSchema: d_TitledMultiSelectEnumSchema,
-  TitledSingleSelectEnumSchema: d_TitledSingleSelectEnumSchema,
-  Tool: d_Tool,
-  ToolAnnotations: d_ToolAnnotations,
-  ToolChoice: d_ToolChoice,
-  ToolExecution: d_ToolExecution,
-  ToolListChangedNotification: d_ToolListChangedNotification,
-  ToolResultContent: d_ToolResultContent,
-  ToolUseContent: d_ToolUseContent,
-  UntitledMultiSelectEnumSchema: d_UntitledMultiSelectEnumSchema,
-  UntitledSingleSelectEnumSchema: d_UntitledSingleSelectEnumSchema,
+  Annotations: {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}},
+  AudioContent: {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]},
+  BlobResourceContents: {"p":{"_meta":0,"blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]},
+  BooleanSchema: {"p":{"default":0,"description":0,"title":0,"type":{"c":"boolean"}},"r":["type"]},
+  CallToolResult: {"p":{"_meta":0,"content":{"i":"ContentBlock"},"isError":0,"structuredContent":0},"r":["content"]},
+  CancelTaskResult: {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
+  CancelledNotificationParams: {"p":{"_meta":0,"reason":0,"requestId":"RequestId"}},
+  CompleteResult: {"p":{"_meta":0,"completion":{"p":{"hasMore":0,"total":0,"values":0},"r":["values"]}},"r":["completion"]},
+  ContentBlock: {"u":["TextContent","ImageContent","AudioContent","ResourceLink","EmbeddedResource"]},
+  CreateMessageRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"includeContext":{"e":["allServers","none","thisServer"]},"maxTokens":0,"messages":{"i":"SamplingMessage"},"metadata":0,"modelPreferences":"ModelPreferences","stopSequences":0,"systemPrompt":0,"task":"TaskMetadata","temperature":0,"toolChoice":"ToolChoice","tools":{"i":"Tool"}},"r":["maxTokens","messages"]},
+  ElicitRequestFormParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"message":0,"mode":{"c":"form"},"requestedSchema":{"p":{"$schema":0,"properties":{"p":{},"x":"PrimitiveSchemaDefinition"},"required":0,"type":{"c":"object"}},"r":["properties","type"]},"task":"TaskMetadata"},"r":["message","requestedSchema"]},
+  ElicitRequestParams: {"u":["ElicitRequestURLParams","ElicitRequestFormParams"]},
+  ElicitRequestURLParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"elicitationId":0,"message":0,"mode":{"c":"url"},"task":"TaskMetadata","url":0},"r":["elicitationId","message","mode","url"]},
+  EmbeddedResource: {"p":{"_meta":0,"annotations":"Annotations","resource":{"u":["TextResourceContents","BlobResourceContents"]},"type":{"c":"resource"}},"r":["resource","type"]},
+  EmptyResult: "Result",
+  GetPromptResult: {"p":{"_meta":0,"description":0,"messages":{"i":"PromptMessage"}},"r":["messages"]},
+  GetTaskPayloadResult: {"p":{"_meta":0},"x":0},
+  GetTaskResult: {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
+  Icon: {"p":{"mimeType":0,"sizes":0,"src":0,"theme":{"e":["dark","light"]}},"r":["src"]},
+  ImageContent: {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]},
+  Implementation: {"p":{"description":0,"icons":{"i":"Icon"},"name":0,"title":0,"version":0,"websiteUrl":0},"r":["name","version"]},
+  InitializeResult: {"p":{"_meta":0,"capabilities":"ServerCapabilities","instructions":0,"protocolVersion":0,"serverInfo":"Implementation"},"r":["capabilities","protocolVersion","serverInfo"]},
+  LegacyTitledEnumSchema: {"p":{"default":0,"description":0,"enum":0,"enumNames":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]},
+  ListPromptsResult: {"p":{"_meta":0,"nextCursor":0,"prompts":{"i":"Prompt"}},"r":["prompts"]},
+  ListResourceTemplatesResult: {"p":{"_meta":0,"nextCursor":0,"resourceTemplates":{"i":"ResourceTemplate"}},"r":["resourceTemplates"]},
+  ListResourcesResult: {"p":{"_meta":0,"nextCursor":0,"resources":{"i":"Resource"}},"r":["resources"]},
+  ListTasksResult: {"p":{"_meta":0,"nextCursor":0,"tasks":{"i":"Task"}},"r":["tasks"]},
+  ListToolsResult: {"p":{"_meta":0,"nextCursor":0,"tools":{"i":"Tool"}},"r":["tools"]},
+  LoggingLevel: {"e":["alert","critical","debug","emergency","error","info","notice","warning"]},
+  LoggingMessageNotificationParams: {"p":{"_meta":0,"data":0,"level":"LoggingLevel","logger":0},"r":["data","level"]},
+  ModelHint: {"p":{"name":0}},
+  ModelPreferences: {"p":{"costPriority":0,"hints":{"i":"ModelHint"},"intelligencePriority":0,"speedPriority":0}},
+  NotificationParams: {"p":{"_meta":0}},
+  NumberSchema: {"p":{"default":0,"description":0,"maximum":0,"minimum":0,"title":0,"type":{"e":["integer","number"]}},"r":["type"]},
+  PaginatedRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"cursor":0}},
+  PrimitiveSchemaDefinition: {"u":["StringSchema","NumberSchema","BooleanSchema","UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema","UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema","LegacyTitledEnumSchema"]},
+  ProgressNotificationParams: {"p":{"_meta":0,"message":0,"progress":0,"progressToken":"ProgressToken","total":0},"r":["progress","progressToken"]},
+  ProgressToken: 0,
+  Prompt: {"p":{"_meta":0,"arguments":{"i":"PromptArgument"},"description":0,"icons":{"i":"Icon"},"name":0,"title":0},"r":["name"]},
+  PromptArgument: {"p":{"description":0,"name":0,"required":0,"title":0},"r":["name"]},
+  PromptMessage: {"p":{"content":"ContentBlock","role":"Role"},"r":["content","role"]},
+  ReadResourceResult: {"p":{"_meta":0,"contents":{"i":{"u":["TextResourceContents","BlobResourceContents"]}}},"r":["contents"]},
+  RequestId: 0,
+  RequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},
+  Resource: {"p":{"_meta":0,"annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"uri":0},"r":["name","uri"]},
+  ResourceLink: {"p":{"_meta":0,"annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"type":{"c":"resource_link"},"uri":0},"r":["name","type","uri"]},
+  ResourceTemplate: {"p":{"_meta":0,"annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"title":0,"uriTemplate":0},"r":["name","uriTemplate"]},
+  ResourceUpdatedNotificationParams: {"p":{"_meta":0,"uri":0},"r":["uri"]},
+  Result: {"p":{"_meta":0},"x":0},
+  Role: {"e":["assistant","user"]},
+  SamplingMessage: {"p":{"_meta":0,"content":{"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent",{"i":"SamplingMessageContentBlock"}]},"role":"Role"},"r":["content","role"]},
+  SamplingMessageContentBlock: {"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent"]},
+  ServerCapabilities: {"p":{"completions":0,"experimental":0,"logging":0,"prompts":{"p":{"listChanged":0}},"resources":{"p":{"listChanged":0,"subscribe":0}},"tasks":{"p":{"cancel":0,"list":0,"requests":{"p":{"tools":{"p":{"call":0}}}}}},"tools":{"p":{"listChanged":0}}}},
+  StringSchema: {"p":{"default":0,"description":0,"format":{"e":["date","date-time","email","uri"]},"maxLength":0,"minLength":0,"title":0,"type":{"c":"string"}},"r":["type"]},
+  Task: {"p":{"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
+  TaskMetadata: {"p":{"ttl":0}},
+  TaskStatus: {"e":["cancelled","completed","failed","input_required","working"]},
+  TaskStatusNotificationParams: {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
+  TextContent: {"p":{"_meta":0,"annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]},
+  TextResourceContents: {"p":{"_meta":0,"mimeType":0,"text":0,"uri":0},"r":["text","uri"]},
+  TitledMultiSelectEnumSchema: {"p":{"default":0,"description":0,"items":{"p":{"anyOf":{"i":{"p":{"const":0,"title":0},"r":["const","title"]}}},"r":["anyOf"]},"maxItems":0,"minItems":0,"title":0,"type":{"c":"array"}},"r":["items","type"]},
+  TitledSingleSelectEnumSchema: {"p":{"default":0,"description":0,"oneOf":{"i":{"p":{"const":0,"title":0},"r":["const","title"]}},"title":0,"type":{"c":"string"}},"r":["oneOf","type"]},
+  Tool: {"p":{"_meta":0,"annotations":"ToolAnnotations","description":0,"execution":"ToolExecution","icons":{"i":"Icon"},"inputSchema":{"p":{"$schema":0,"properties":0,"required":0,"type":{"c":"object"}},"r":["type"],"x":0},"name":0,"outputSchema":{"p":{"$schema":0,"properties":0,"required":0,"type":{"c":"object"}},"r":["type"],"x":0},"title":0},"r":["inputSchema","name"]},
+  ToolAnnotations: {"p":{"destructiveHint":0,"idempotentHint":0,"openWorldHint":0,"readOnlyHint":0,"title":0}},
+  ToolChoice: {"p":{"mode":{"e":["auto","none","required"]}}},
+  ToolExecution: {"p":{"taskSupport":{"e":["forbidden","optional","required"]}}},
+  ToolResultContent: {"p":{"_meta":0,"content":{"i":"ContentBlock"},"isError":0,"structuredContent":0,"toolUseId":0,"type":{"c":"tool_result"}},"r":["content","toolUseId","type"]},
+  ToolUseContent: {"p":{"_meta":0,"id":0,"input":0,"name":0,"type":{"c":"tool_use"}},"r":["id","input","name","type"]},
+  UntitledMultiSelectEnumSchema: {"p":{"default":0,"description":0,"items":{"p":{"enum":0,"type":{"c":"string"}},"r":["enum","type"]},"maxItems":0,"minItems":0,"title":0,"type":{"c":"array"}},"r":["items","type"]},
+  UntitledSingleSelectEnumSchema: {"p":{"default":0,"description":0,"enum":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]},
 };
 
-/** The definitions of what the client sends, likewise. */
+/** The shape of the params of each request the server sends, by method (`0` when it has none). */
+export const serverRequestParams: { readonly [method: string]: Shape } = {
+  "elicitation/create": "ElicitRequestParams",
+  "ping": "RequestParams",
+  "roots/list": "RequestParams",
+  "sampling/createMessage": "CreateMessageRequestParams",
+  "tasks/cancel": {"p":{"taskId":0},"r":["taskId"]},
+  "tasks/get": {"p":{"taskId":0},"r":["taskId"]},
+  "tasks/list": "PaginatedRequestParams",
+  "tasks/result": {"p":{"taskId":0},"r":["taskId"]},
+};
+
+/** The shape of the params of each notification the server sends, by method (`0` when it has none). */
+export const serverNotificationParams: { readonly [method: string]: Shape } = {
+  "notifications/cancelled": "CancelledNotificationParams",
+  "notifications/elicitation/complete": {"p":{"elicitationId":0},"r":["elicitationId"]},
+  "notifications/message": "LoggingMessageNotificationParams",
+  "notifications/progress": "ProgressNotificationParams",
+  "notifications/prompts/list_changed": "NotificationParams",
+  "notifications/resources/list_changed": "NotificationParams",
+  "notifications/resources/updated": "ResourceUpdatedNotificationParams",
+  "notifications/tasks/status": "TaskStatusNotificationParams",
+  "notifications/tools/list_changed": "NotificationParams",
+};
+
+/** The definition of the result of each request the client sends, by method: what the server answers with. */
+export const clientRequestResults: { readonly [method: string]: string } = {
+  "completion/complete": "CompleteResult",
+  "initialize": "InitializeResult",
+  "logging/setLevel": "EmptyResult",
+  "ping": "EmptyResult",
+  "prompts/get": "GetPromptResult",
+  "prompts/list": "ListPromptsResult",
+  "resources/list": "ListResourcesResult",
+  "resources/read": "ReadResourceResult",
+  "resources/subscribe": "EmptyResult",
+  "resources/templates/list": "ListResourceTemplatesResult",
+  "resources/unsubscribe": "EmptyResult",
+  "tasks/cancel": "CancelTaskResult",
+  "tasks/get": "GetTaskResult",
+  "tasks/list": "ListTasksResult",
+  "tasks/result": "GetTaskPayloadResult",
+  "tools/call": "CallToolResult",
+  "tools/list": "ListToolsResult",
+};
+
+/**
+ * The definitions the client's messages hold: the params of its requests and notifications, the results it answers
+ * the server's requests with (and the rest of its result union), and all they refer to: enough to reduce any params
+ * or result the client writes. The JSON-RPC envelopes of its requests and notifications are not among them.
+ */
 export const clientDefinitions: { readonly [name: string]: Shape } = {
-  Annotations: d_Annotations,
-  AudioContent: d_AudioContent,
-  BlobResourceContents: d_BlobResourceContents,
-  CallToolRequest: d_CallToolRequest,
-  CallToolRequestParams: d_CallToolRequestParams,
-  CancelTaskRequest: d_CancelTaskRequest,
-  CancelTaskResult: d_CancelTaskResult,
-  CancelledNotification: d_CancelledNotification,
-  CancelledNotificationParams: d_CancelledNotificationParams,
-  ClientCapabilities: d_ClientCapabilities,
-  CompleteRequest: d_CompleteRequest,
-  CompleteRequestParams: d_CompleteRequestParams,
-  ContentBlock: d_ContentBlock,
-  CreateMessageResult: d_CreateMessageResult,
-  ElicitResult: d_ElicitResult,
-  EmbeddedResource: d_EmbeddedResource,
-  EmptyResult: d_EmptyResult,
-  GetPromptRequest: d_GetPromptRequest,
-  GetPromptRequestParams: d_GetPromptRequestParams,
-  GetTaskPayloadRequest: d_GetTaskPayloadRequest,
-  GetTaskPayloadResult: d_GetTaskPayloadResult,
-  GetTaskRequest: d_GetTaskRequest,
-  GetTaskResult: d_GetTaskResult,
-  Icon: d_Icon,
-  ImageContent: d_ImageContent,
-  Implementation: d_Implementation,
-  InitializeRequest: d_InitializeRequest,
-  InitializeRequestParams: d_InitializeRequestParams,
-  InitializedNotification: d_InitializedNotification,
-  ListPromptsRequest: d_ListPromptsRequest,
-  ListResourceTemplatesRequest: d_ListResourceTemplatesRequest,
-  ListResourcesRequest: d_ListResourcesRequest,
-  ListRootsResult: d_ListRootsResult,
-  ListTasksRequest: d_ListTasksRequest,
-  ListTasksResult: d_ListTasksResult,
-  ListToolsRequest: d_ListToolsRequest,
-  LoggingLevel: d_LoggingLevel,
-  NotificationParams: d_NotificationParams,
-  PaginatedRequestParams: d_PaginatedRequestParams,
-  PingRequest: d_PingRequest,
-  ProgressNotification: d_ProgressNotification,
-  ProgressNotificationParams: d_ProgressNotificationParams,
-  ProgressToken: d_ProgressToken,
-  PromptReference: d_PromptReference,
-  ReadResourceRequest: d_ReadResourceRequest,
-  ReadResourceRequestParams: d_ReadResourceRequestParams,
-  RequestId: d_RequestId,
-  RequestParams: d_RequestParams,
-  ResourceLink: d_ResourceLink,
-  ResourceTemplateReference: d_ResourceTemplateReference,
-  Result: d_Result,
-  Role: d_Role,
-  Root: d_Root,
-  RootsListChangedNotification: d_RootsListChangedNotification,
-  SamplingMessageContentBlock: d_SamplingMessageContentBlock,
-  SetLevelRequest: d_SetLevelRequest,
-  SetLevelRequestParams: d_SetLevelRequestParams,
-  SubscribeRequest: d_SubscribeRequest,
-  SubscribeRequestParams: d_SubscribeRequestParams,
-  Task: d_Task,
-  TaskMetadata: d_TaskMetadata,
-  TaskStatus: d_TaskStatus,
-  TaskStatusNotification: d_TaskStatusNotification,
-  TaskStatusNotificationParams: d_TaskStatusNotificationParams,
-  TextContent: d_TextContent,
-  TextResourceContents: d_TextResourceContents,
-  ToolResultContent: d_ToolResultContent,
-  ToolUseContent: d_ToolUseContent,
-  UnsubscribeRequest: d_UnsubscribeRequest,
-  UnsubscribeRequestParams: d_UnsubscribeRequestParams,
+  Annotations: {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}},
+  AudioContent: {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]},
+  BlobResourceContents: {"p":{"_meta":0,"blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]},
+  CallToolRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"arguments":0,"name":0,"task":"TaskMetadata"},"r":["name"]},
+  CancelTaskResult: {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
+  CancelledNotificationParams: {"p":{"_meta":0,"reason":0,"requestId":"RequestId"}},
+  ClientCapabilities: {"p":{"elicitation":{"p":{"form":0,"url":0}},"experimental":0,"roots":{"p":{"listChanged":0}},"sampling":{"p":{"context":0,"tools":0}},"tasks":{"p":{"cancel":0,"list":0,"requests":{"p":{"elicitation":{"p":{"create":0}},"sampling":{"p":{"createMessage":0}}}}}}}},
+  CompleteRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"argument":{"p":{"name":0,"value":0},"r":["name","value"]},"context":{"p":{"arguments":0}},"ref":{"u":["PromptReference","ResourceTemplateReference"]}},"r":["argument","ref"]},
+  ContentBlock: {"u":["TextContent","ImageContent","AudioContent","ResourceLink","EmbeddedResource"]},
+  CreateMessageResult: {"p":{"_meta":0,"content":{"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent",{"i":"SamplingMessageContentBlock"}]},"model":0,"role":"Role","stopReason":0},"r":["content","model","role"]},
+  ElicitResult: {"p":{"_meta":0,"action":{"e":["accept","cancel","decline"]},"content":0},"r":["action"]},
+  EmbeddedResource: {"p":{"_meta":0,"annotations":"Annotations","resource":{"u":["TextResourceContents","BlobResourceContents"]},"type":{"c":"resource"}},"r":["resource","type"]},
+  EmptyResult: "Result",
+  GetPromptRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"arguments":0,"name":0},"r":["name"]},
+  GetTaskPayloadResult: {"p":{"_meta":0},"x":0},
+  GetTaskResult: {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
+  Icon: {"p":{"mimeType":0,"sizes":0,"src":0,"theme":{"e":["dark","light"]}},"r":["src"]},
+  ImageContent: {"p":{"_meta":0,"annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]},
+  Implementation: {"p":{"description":0,"icons":{"i":"Icon"},"name":0,"title":0,"version":0,"websiteUrl":0},"r":["name","version"]},
+  InitializeRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"capabilities":"ClientCapabilities","clientInfo":"Implementation","protocolVersion":0},"r":["capabilities","clientInfo","protocolVersion"]},
+  ListRootsResult: {"p":{"_meta":0,"roots":{"i":"Root"}},"r":["roots"]},
+  ListTasksResult: {"p":{"_meta":0,"nextCursor":0,"tasks":{"i":"Task"}},"r":["tasks"]},
+  LoggingLevel: {"e":["alert","critical","debug","emergency","error","info","notice","warning"]},
+  NotificationParams: {"p":{"_meta":0}},
+  PaginatedRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"cursor":0}},
+  ProgressNotificationParams: {"p":{"_meta":0,"message":0,"progress":0,"progressToken":"ProgressToken","total":0},"r":["progress","progressToken"]},
+  ProgressToken: 0,
+  PromptReference: {"p":{"name":0,"title":0,"type":{"c":"ref/prompt"}},"r":["name","type"]},
+  ReadResourceRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"uri":0},"r":["uri"]},
+  RequestId: 0,
+  RequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0}}},
+  ResourceLink: {"p":{"_meta":0,"annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"type":{"c":"resource_link"},"uri":0},"r":["name","type","uri"]},
+  ResourceTemplateReference: {"p":{"type":{"c":"ref/resource"},"uri":0},"r":["type","uri"]},
+  Result: {"p":{"_meta":0},"x":0},
+  Role: {"e":["assistant","user"]},
+  Root: {"p":{"_meta":0,"name":0,"uri":0},"r":["uri"]},
+  SamplingMessageContentBlock: {"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent"]},
+  SetLevelRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"level":"LoggingLevel"},"r":["level"]},
+  SubscribeRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"uri":0},"r":["uri"]},
+  Task: {"p":{"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
+  TaskMetadata: {"p":{"ttl":0}},
+  TaskStatus: {"e":["cancelled","completed","failed","input_required","working"]},
+  TaskStatusNotificationParams: {"p":{"_meta":0,"createdAt":0,"lastUpdatedAt":0,"pollInterval":0,"status":"TaskStatus","statusMessage":0,"taskId":0,"ttl":0},"r":["createdAt","lastUpdatedAt","status","taskId","ttl"]},
+  TextContent: {"p":{"_meta":0,"annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]},
+  TextResourceContents: {"p":{"_meta":0,"mimeType":0,"text":0,"uri":0},"r":["text","uri"]},
+  ToolResultContent: {"p":{"_meta":0,"content":{"i":"ContentBlock"},"isError":0,"structuredContent":0,"toolUseId":0,"type":{"c":"tool_result"}},"r":["content","toolUseId","type"]},
+  ToolUseContent: {"p":{"_meta":0,"id":0,"input":0,"name":0,"type":{"c":"tool_use"}},"r":["id","input","name","type"]},
+  UnsubscribeRequestParams: {"p":{"_meta":{"p":{"progressToken":"ProgressToken"},"x":0},"uri":0},"r":["uri"]},
+};
+
+/** The shape of the params of each request the client sends, by method (`0` when it has none). */
+export const clientRequestParams: { readonly [method: string]: Shape } = {
+  "completion/complete": "CompleteRequestParams",
+  "initialize": "InitializeRequestParams",
+  "logging/setLevel": "SetLevelRequestParams",
+  "ping": "RequestParams",
+  "prompts/get": "GetPromptRequestParams",
+  "prompts/list": "PaginatedRequestParams",
+  "resources/list": "PaginatedRequestParams",
+  "resources/read": "ReadResourceRequestParams",
+  "resources/subscribe": "SubscribeRequestParams",
+  "resources/templates/list": "PaginatedRequestParams",
+  "resources/unsubscribe": "UnsubscribeRequestParams",
+  "tasks/cancel": {"p":{"taskId":0},"r":["taskId"]},
+  "tasks/get": {"p":{"taskId":0},"r":["taskId"]},
+  "tasks/list": "PaginatedRequestParams",
+  "tasks/result": {"p":{"taskId":0},"r":["taskId"]},
+  "tools/call": "CallToolRequestParams",
+  "tools/list": "PaginatedRequestParams",
+};
+
+/** The shape of the params of each notification the client sends, by method (`0` when it has none). */
+export const clientNotificationParams: { readonly [method: string]: Shape } = {
+  "notifications/cancelled": "CancelledNotificationParams",
+  "notifications/initialized": "NotificationParams",
+  "notifications/progress": "ProgressNotificationParams",
+  "notifications/roots/list_changed": "NotificationParams",
+  "notifications/tasks/status": "TaskStatusNotificationParams",
+};
+
+/** The definition of the result of each request the server sends, by method: what the client answers with. */
+export const serverRequestResults: { readonly [method: string]: string } = {
+  "elicitation/create": "ElicitResult",
+  "ping": "EmptyResult",
+  "roots/list": "ListRootsResult",
+  "sampling/createMessage": "CreateMessageResult",
+  "tasks/cancel": "CancelTaskResult",
+  "tasks/get": "GetTaskResult",
+  "tasks/list": "ListTasksResult",
+  "tasks/result": "GetTaskPayloadResult",
 };
 
 /** Each request method: the definition of its request (its `params` member is the params' shape) and of its result. */

@@ -29,464 +29,349 @@ export type Shape =
   | { readonly c: string | number | boolean | null }
   | { readonly e: readonly (string | number | boolean | null)[] };
 
-// One constant per definition, shared by the tables below: a bundle keeps those of the tables it uses.
-const d_Annotations: Shape = {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}};
-const d_AudioContent: Shape = {"p":{"_meta":"MetaObject","annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]};
-const d_BaseMetadata: Shape = {"p":{"name":0,"title":0},"r":["name"]};
-const d_BlobResourceContents: Shape = {"p":{"_meta":"MetaObject","blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]};
-const d_BooleanSchema: Shape = {"p":{"default":0,"description":0,"title":0,"type":{"c":"boolean"}},"r":["type"]};
-const d_CacheableResult: Shape = {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"resultType":0,"ttlMs":0},"r":["cacheScope","resultType","ttlMs"]};
-const d_CallToolRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tools/call"},"params":"CallToolRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_CallToolRequestParams: Shape = {"p":{"_meta":"RequestMetaObject","arguments":0,"inputResponses":"InputResponses","name":0,"requestState":0},"r":["_meta","name"]};
-const d_CallToolResult: Shape = {"p":{"_meta":"ResultMetaObject","content":{"i":"ContentBlock"},"isError":0,"resultType":0,"structuredContent":0},"r":["content","resultType"]};
-const d_CallToolResultResponse: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":{"u":["InputRequiredResult","CallToolResult"]}},"r":["id","jsonrpc","result"]};
-const d_CancelledNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/cancelled"},"params":"CancelledNotificationParams"},"r":["jsonrpc","method","params"]};
-const d_CancelledNotificationParams: Shape = {"p":{"_meta":"NotificationMetaObject","reason":0,"requestId":"RequestId"},"r":["requestId"]};
-const d_ClientCapabilities: Shape = {"p":{"elicitation":{"p":{"form":"JSONObject","url":"JSONObject"}},"experimental":{"p":{},"x":"JSONObject"},"extensions":{"p":{},"x":"JSONObject"},"roots":{"p":{}},"sampling":{"p":{"context":"JSONObject","tools":"JSONObject"}}}};
-const d_ClientNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/cancelled"},"params":"CancelledNotificationParams"},"r":["jsonrpc","method","params"]};
-const d_ClientRequest: Shape = {"u":["DiscoverRequest","ListResourcesRequest","ListResourceTemplatesRequest","ReadResourceRequest","SubscriptionsListenRequest","ListPromptsRequest","GetPromptRequest","ListToolsRequest","CallToolRequest","CompleteRequest"]};
-const d_ClientResult: Shape = "Result";
-const d_CompleteRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"completion/complete"},"params":"CompleteRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_CompleteRequestParams: Shape = {"p":{"_meta":"RequestMetaObject","argument":{"p":{"name":0,"value":0},"r":["name","value"]},"context":{"p":{"arguments":0}},"ref":{"u":["PromptReference","ResourceTemplateReference"]}},"r":["_meta","argument","ref"]};
-const d_CompleteResult: Shape = {"p":{"_meta":"ResultMetaObject","completion":{"p":{"hasMore":0,"total":0,"values":0},"r":["values"]},"resultType":0},"r":["completion","resultType"]};
-const d_CompleteResultResponse: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"CompleteResult"},"r":["id","jsonrpc","result"]};
-const d_ContentBlock: Shape = {"u":["TextContent","ImageContent","AudioContent","ResourceLink","EmbeddedResource"]};
-const d_CreateMessageRequest: Shape = {"p":{"method":{"c":"sampling/createMessage"},"params":"CreateMessageRequestParams"},"r":["method","params"]};
-const d_CreateMessageRequestParams: Shape = {"p":{"includeContext":{"e":["allServers","none","thisServer"]},"maxTokens":0,"messages":{"i":"SamplingMessage"},"metadata":"JSONObject","modelPreferences":"ModelPreferences","stopSequences":0,"systemPrompt":0,"temperature":0,"toolChoice":"ToolChoice","tools":{"i":"Tool"}},"r":["maxTokens","messages"]};
-const d_CreateMessageResult: Shape = {"p":{"_meta":"MetaObject","content":{"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent",{"i":"SamplingMessageContentBlock"}]},"model":0,"role":"Role","stopReason":0},"r":["content","model","role"]};
-const d_Cursor: Shape = 0;
-const d_DiscoverRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"server/discover"},"params":"RequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_DiscoverResult: Shape = {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"capabilities":"ServerCapabilities","instructions":0,"resultType":0,"supportedVersions":0,"ttlMs":0},"r":["cacheScope","capabilities","resultType","supportedVersions","ttlMs"]};
-const d_DiscoverResultResponse: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"DiscoverResult"},"r":["id","jsonrpc","result"]};
-const d_ElicitRequest: Shape = {"p":{"method":{"c":"elicitation/create"},"params":"ElicitRequestParams"},"r":["method","params"]};
-const d_ElicitRequestFormParams: Shape = {"p":{"message":0,"mode":{"c":"form"},"requestedSchema":{"p":{"$schema":0,"properties":{"p":{},"x":"PrimitiveSchemaDefinition"},"required":0,"type":{"c":"object"}},"r":["properties","type"]}},"r":["message","requestedSchema"]};
-const d_ElicitRequestParams: Shape = {"u":["ElicitRequestFormParams","ElicitRequestURLParams"]};
-const d_ElicitRequestURLParams: Shape = {"p":{"message":0,"mode":{"c":"url"},"url":0},"r":["message","mode","url"]};
-const d_ElicitResult: Shape = {"p":{"action":{"e":["accept","cancel","decline"]},"content":0},"r":["action"]};
-const d_EmbeddedResource: Shape = {"p":{"_meta":"MetaObject","annotations":"Annotations","resource":{"u":["TextResourceContents","BlobResourceContents"]},"type":{"c":"resource"}},"r":["resource","type"]};
-const d_EmptyResult: Shape = "Result";
-const d_EnumSchema: Shape = {"u":["UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema","UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema","LegacyTitledEnumSchema"]};
-const d_Error: Shape = {"p":{"code":0,"data":0,"message":0},"r":["code","message"]};
-const d_GetPromptRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"prompts/get"},"params":"GetPromptRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_GetPromptRequestParams: Shape = {"p":{"_meta":"RequestMetaObject","arguments":0,"inputResponses":"InputResponses","name":0,"requestState":0},"r":["_meta","name"]};
-const d_GetPromptResult: Shape = {"p":{"_meta":"ResultMetaObject","description":0,"messages":{"i":"PromptMessage"},"resultType":0},"r":["messages","resultType"]};
-const d_GetPromptResultResponse: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":{"u":["InputRequiredResult","GetPromptResult"]}},"r":["id","jsonrpc","result"]};
-const d_HeaderMismatchError: Shape = {"p":{"error":{"p":{"code":0,"data":0,"message":0},"r":["code","message"]},"id":"RequestId","jsonrpc":{"c":"2.0"}},"r":["error","jsonrpc"]};
-const d_Icon: Shape = {"p":{"mimeType":0,"sizes":0,"src":0,"theme":{"e":["dark","light"]}},"r":["src"]};
-const d_Icons: Shape = {"p":{"icons":{"i":"Icon"}}};
-const d_ImageContent: Shape = {"p":{"_meta":"MetaObject","annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]};
-const d_Implementation: Shape = {"p":{"description":0,"icons":{"i":"Icon"},"name":0,"title":0,"version":0,"websiteUrl":0},"r":["name","version"]};
-const d_InputRequest: Shape = {"u":["CreateMessageRequest","ListRootsRequest","ElicitRequest"]};
-const d_InputRequests: Shape = {"p":{},"x":"InputRequest"};
-const d_InputRequiredResult: Shape = {"p":{"_meta":"ResultMetaObject","inputRequests":"InputRequests","requestState":0,"resultType":0},"r":["resultType"]};
-const d_InputResponse: Shape = {"u":["CreateMessageResult","ListRootsResult","ElicitResult"]};
-const d_InputResponseRequestParams: Shape = {"p":{"_meta":"RequestMetaObject","inputResponses":"InputResponses","requestState":0},"r":["_meta"]};
-const d_InputResponses: Shape = {"p":{},"x":"InputResponse"};
-const d_InternalError: Shape = {"p":{"code":{"c":-32603},"data":0,"message":0},"r":["code","message"]};
-const d_InvalidParamsError: Shape = {"p":{"code":{"c":-32602},"data":0,"message":0},"r":["code","message"]};
-const d_InvalidRequestError: Shape = {"p":{"code":{"c":-32600},"data":0,"message":0},"r":["code","message"]};
-const d_JSONArray: Shape = {"i":"JSONValue"};
-const d_JSONObject: Shape = {"p":{},"x":"JSONValue"};
-const d_JSONRPCErrorResponse: Shape = {"p":{"error":"Error","id":"RequestId","jsonrpc":{"c":"2.0"}},"r":["error","jsonrpc"]};
-const d_JSONRPCMessage: Shape = {"u":["JSONRPCRequest","JSONRPCNotification","JSONRPCResultResponse","JSONRPCErrorResponse"]};
-const d_JSONRPCNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":0,"params":0},"r":["jsonrpc","method"]};
-const d_JSONRPCRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":0,"params":0},"r":["id","jsonrpc","method"]};
-const d_JSONRPCResponse: Shape = {"u":["JSONRPCResultResponse","JSONRPCErrorResponse"]};
-const d_JSONRPCResultResponse: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"Result"},"r":["id","jsonrpc","result"]};
-const d_JSONValue: Shape = {"u":["JSONObject",{"i":"JSONValue"},0]};
-const d_LegacyTitledEnumSchema: Shape = {"p":{"default":0,"description":0,"enum":0,"enumNames":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]};
-const d_ListPromptsRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"prompts/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_ListPromptsResult: Shape = {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"nextCursor":0,"prompts":{"i":"Prompt"},"resultType":0,"ttlMs":0},"r":["cacheScope","prompts","resultType","ttlMs"]};
-const d_ListPromptsResultResponse: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"ListPromptsResult"},"r":["id","jsonrpc","result"]};
-const d_ListResourceTemplatesRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/templates/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_ListResourceTemplatesResult: Shape = {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"nextCursor":0,"resourceTemplates":{"i":"ResourceTemplate"},"resultType":0,"ttlMs":0},"r":["cacheScope","resourceTemplates","resultType","ttlMs"]};
-const d_ListResourceTemplatesResultResponse: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"ListResourceTemplatesResult"},"r":["id","jsonrpc","result"]};
-const d_ListResourcesRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_ListResourcesResult: Shape = {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"nextCursor":0,"resources":{"i":"Resource"},"resultType":0,"ttlMs":0},"r":["cacheScope","resources","resultType","ttlMs"]};
-const d_ListResourcesResultResponse: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"ListResourcesResult"},"r":["id","jsonrpc","result"]};
-const d_ListRootsRequest: Shape = {"p":{"method":{"c":"roots/list"},"params":{"p":{"_meta":"MetaObject"}}},"r":["method"]};
-const d_ListRootsResult: Shape = {"p":{"roots":{"i":"Root"}},"r":["roots"]};
-const d_ListToolsRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tools/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_ListToolsResult: Shape = {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"nextCursor":0,"resultType":0,"tools":{"i":"Tool"},"ttlMs":0},"r":["cacheScope","resultType","tools","ttlMs"]};
-const d_ListToolsResultResponse: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"ListToolsResult"},"r":["id","jsonrpc","result"]};
-const d_LoggingLevel: Shape = {"e":["alert","critical","debug","emergency","error","info","notice","warning"]};
-const d_LoggingMessageNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/message"},"params":"LoggingMessageNotificationParams"},"r":["jsonrpc","method","params"]};
-const d_LoggingMessageNotificationParams: Shape = {"p":{"_meta":"NotificationMetaObject","data":0,"level":"LoggingLevel","logger":0},"r":["data","level"]};
-const d_MetaObject: Shape = 0;
-const d_MethodNotFoundError: Shape = {"p":{"code":{"c":-32601},"data":0,"message":0},"r":["code","message"]};
-const d_MissingRequiredClientCapabilityError: Shape = {"p":{"error":{"p":{"code":0,"data":{"p":{"requiredCapabilities":"ClientCapabilities"},"r":["requiredCapabilities"]},"message":0},"r":["code","message","data"]},"id":"RequestId","jsonrpc":{"c":"2.0"}},"r":["error","jsonrpc"]};
-const d_ModelHint: Shape = {"p":{"name":0}};
-const d_ModelPreferences: Shape = {"p":{"costPriority":0,"hints":{"i":"ModelHint"},"intelligencePriority":0,"speedPriority":0}};
-const d_MultiSelectEnumSchema: Shape = {"u":["UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema"]};
-const d_Notification: Shape = {"p":{"method":0,"params":0},"r":["method"]};
-const d_NotificationMetaObject: Shape = {"p":{"io.modelcontextprotocol/subscriptionId":"RequestId"}};
-const d_NotificationParams: Shape = {"p":{"_meta":"NotificationMetaObject"}};
-const d_NumberSchema: Shape = {"p":{"default":0,"description":0,"maximum":0,"minimum":0,"title":0,"type":{"e":["integer","number"]}},"r":["type"]};
-const d_PaginatedRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":0,"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_PaginatedRequestParams: Shape = {"p":{"_meta":"RequestMetaObject","cursor":0},"r":["_meta"]};
-const d_PaginatedResult: Shape = {"p":{"_meta":"ResultMetaObject","nextCursor":0,"resultType":0},"r":["resultType"]};
-const d_ParseError: Shape = {"p":{"code":{"c":-32700},"data":0,"message":0},"r":["code","message"]};
-const d_PrimitiveSchemaDefinition: Shape = {"u":["StringSchema","NumberSchema","BooleanSchema","UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema","UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema","LegacyTitledEnumSchema"]};
-const d_ProgressNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/progress"},"params":"ProgressNotificationParams"},"r":["jsonrpc","method","params"]};
-const d_ProgressNotificationParams: Shape = {"p":{"_meta":"NotificationMetaObject","message":0,"progress":0,"progressToken":"ProgressToken","total":0},"r":["progress","progressToken"]};
-const d_ProgressToken: Shape = 0;
-const d_Prompt: Shape = {"p":{"_meta":"MetaObject","arguments":{"i":"PromptArgument"},"description":0,"icons":{"i":"Icon"},"name":0,"title":0},"r":["name"]};
-const d_PromptArgument: Shape = {"p":{"description":0,"name":0,"required":0,"title":0},"r":["name"]};
-const d_PromptListChangedNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/prompts/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]};
-const d_PromptMessage: Shape = {"p":{"content":"ContentBlock","role":"Role"},"r":["content","role"]};
-const d_PromptReference: Shape = {"p":{"name":0,"title":0,"type":{"c":"ref/prompt"}},"r":["name","type"]};
-const d_ReadResourceRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/read"},"params":"ReadResourceRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_ReadResourceRequestParams: Shape = {"p":{"_meta":"RequestMetaObject","inputResponses":"InputResponses","requestState":0,"uri":0},"r":["_meta","uri"]};
-const d_ReadResourceResult: Shape = {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"contents":{"i":{"u":["TextResourceContents","BlobResourceContents"]}},"resultType":0,"ttlMs":0},"r":["cacheScope","contents","resultType","ttlMs"]};
-const d_ReadResourceResultResponse: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":{"u":["InputRequiredResult","ReadResourceResult"]}},"r":["id","jsonrpc","result"]};
-const d_Request: Shape = {"p":{"method":0,"params":0},"r":["method"]};
-const d_RequestId: Shape = 0;
-const d_RequestMetaObject: Shape = {"p":{"io.modelcontextprotocol/clientCapabilities":"ClientCapabilities","io.modelcontextprotocol/clientInfo":"Implementation","io.modelcontextprotocol/logLevel":"LoggingLevel","io.modelcontextprotocol/protocolVersion":0,"progressToken":"ProgressToken"},"r":["io.modelcontextprotocol/clientCapabilities","io.modelcontextprotocol/protocolVersion"]};
-const d_RequestParams: Shape = {"p":{"_meta":"RequestMetaObject"},"r":["_meta"]};
-const d_Resource: Shape = {"p":{"_meta":"MetaObject","annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"uri":0},"r":["name","uri"]};
-const d_ResourceContents: Shape = {"p":{"_meta":"MetaObject","mimeType":0,"uri":0},"r":["uri"]};
-const d_ResourceLink: Shape = {"p":{"_meta":"MetaObject","annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"type":{"c":"resource_link"},"uri":0},"r":["name","type","uri"]};
-const d_ResourceListChangedNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/resources/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]};
-const d_ResourceRequestParams: Shape = {"p":{"_meta":"RequestMetaObject","uri":0},"r":["_meta","uri"]};
-const d_ResourceTemplate: Shape = {"p":{"_meta":"MetaObject","annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"title":0,"uriTemplate":0},"r":["name","uriTemplate"]};
-const d_ResourceTemplateReference: Shape = {"p":{"type":{"c":"ref/resource"},"uri":0},"r":["type","uri"]};
-const d_ResourceUpdatedNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/resources/updated"},"params":"ResourceUpdatedNotificationParams"},"r":["jsonrpc","method","params"]};
-const d_ResourceUpdatedNotificationParams: Shape = {"p":{"_meta":"NotificationMetaObject","uri":0},"r":["uri"]};
-const d_Result: Shape = {"p":{"_meta":"ResultMetaObject","resultType":0},"r":["resultType"],"x":0};
-const d_ResultMetaObject: Shape = {"p":{"io.modelcontextprotocol/serverInfo":"Implementation"}};
-const d_ResultType: Shape = 0;
-const d_Role: Shape = {"e":["assistant","user"]};
-const d_Root: Shape = {"p":{"_meta":"MetaObject","name":0,"uri":0},"r":["uri"]};
-const d_SamplingMessage: Shape = {"p":{"_meta":"MetaObject","content":{"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent",{"i":"SamplingMessageContentBlock"}]},"role":"Role"},"r":["content","role"]};
-const d_SamplingMessageContentBlock: Shape = {"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent"]};
-const d_ServerCapabilities: Shape = {"p":{"completions":"JSONObject","experimental":{"p":{},"x":"JSONObject"},"extensions":{"p":{},"x":"JSONObject"},"logging":"JSONObject","prompts":{"p":{"listChanged":0}},"resources":{"p":{"listChanged":0,"subscribe":0}},"tools":{"p":{"listChanged":0}}}};
-const d_ServerNotification: Shape = {"u":["CancelledNotification","ProgressNotification","ResourceListChangedNotification","SubscriptionsAcknowledgedNotification","ResourceUpdatedNotification","PromptListChangedNotification","ToolListChangedNotification","LoggingMessageNotification"]};
-const d_ServerResult: Shape = {"u":["Result","InputRequiredResult","DiscoverResult","ListResourcesResult","ListResourceTemplatesResult","ReadResourceResult","SubscriptionsListenResult","ListPromptsResult","GetPromptResult","ListToolsResult","CallToolResult","CompleteResult"]};
-const d_SingleSelectEnumSchema: Shape = {"u":["UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema"]};
-const d_StringSchema: Shape = {"p":{"default":0,"description":0,"format":{"e":["date","date-time","email","uri"]},"maxLength":0,"minLength":0,"title":0,"type":{"c":"string"}},"r":["type"]};
-const d_SubscriptionFilter: Shape = {"p":{"promptsListChanged":0,"resourceSubscriptions":0,"resourcesListChanged":0,"toolsListChanged":0}};
-const d_SubscriptionsAcknowledgedNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/subscriptions/acknowledged"},"params":"SubscriptionsAcknowledgedNotificationParams"},"r":["jsonrpc","method","params"]};
-const d_SubscriptionsAcknowledgedNotificationParams: Shape = {"p":{"_meta":"NotificationMetaObject","notifications":"SubscriptionFilter"},"r":["notifications"]};
-const d_SubscriptionsListenRequest: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"subscriptions/listen"},"params":"SubscriptionsListenRequestParams"},"r":["id","jsonrpc","method","params"]};
-const d_SubscriptionsListenRequestParams: Shape = {"p":{"_meta":"RequestMetaObject","notifications":"SubscriptionFilter"},"r":["_meta","notifications"]};
-const d_SubscriptionsListenResult: Shape = {"p":{"_meta":"SubscriptionsListenResultMetaObject","resultType":0},"r":["_meta","resultType"]};
-const d_SubscriptionsListenResultMetaObject: Shape = {"p":{"io.modelcontextprotocol/serverInfo":"Implementation","io.modelcontextprotocol/subscriptionId":"RequestId"},"r":["io.modelcontextprotocol/subscriptionId"]};
-const d_SubscriptionsListenResultResponse: Shape = {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"SubscriptionsListenResult"},"r":["id","jsonrpc","result"]};
-const d_TextContent: Shape = {"p":{"_meta":"MetaObject","annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]};
-const d_TextResourceContents: Shape = {"p":{"_meta":"MetaObject","mimeType":0,"text":0,"uri":0},"r":["text","uri"]};
-const d_TitledMultiSelectEnumSchema: Shape = {"p":{"default":0,"description":0,"items":{"p":{"anyOf":{"i":{"p":{"const":0,"title":0},"r":["const","title"]}}},"r":["anyOf"]},"maxItems":0,"minItems":0,"title":0,"type":{"c":"array"}},"r":["items","type"]};
-const d_TitledSingleSelectEnumSchema: Shape = {"p":{"default":0,"description":0,"oneOf":{"i":{"p":{"const":0,"title":0},"r":["const","title"]}},"title":0,"type":{"c":"string"}},"r":["oneOf","type"]};
-const d_Tool: Shape = {"p":{"_meta":"MetaObject","annotations":"ToolAnnotations","description":0,"icons":{"i":"Icon"},"inputSchema":{"p":{"$schema":0,"type":{"c":"object"}},"r":["type"],"x":0},"name":0,"outputSchema":{"p":{"$schema":0},"x":0},"title":0},"r":["inputSchema","name"]};
-const d_ToolAnnotations: Shape = {"p":{"destructiveHint":0,"idempotentHint":0,"openWorldHint":0,"readOnlyHint":0,"title":0}};
-const d_ToolChoice: Shape = {"p":{"mode":{"e":["auto","none","required"]}}};
-const d_ToolListChangedNotification: Shape = {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/tools/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]};
-const d_ToolResultContent: Shape = {"p":{"_meta":"MetaObject","content":{"i":"ContentBlock"},"isError":0,"structuredContent":0,"toolUseId":0,"type":{"c":"tool_result"}},"r":["content","toolUseId","type"]};
-const d_ToolUseContent: Shape = {"p":{"_meta":"MetaObject","id":0,"input":0,"name":0,"type":{"c":"tool_use"}},"r":["id","input","name","type"]};
-const d_UnsupportedProtocolVersionError: Shape = {"p":{"error":{"p":{"code":0,"data":{"p":{"requested":0,"supported":0},"r":["requested","supported"]},"message":0},"r":["code","message","data"]},"id":"RequestId","jsonrpc":{"c":"2.0"}},"r":["error","jsonrpc"]};
-const d_UntitledMultiSelectEnumSchema: Shape = {"p":{"default":0,"description":0,"items":{"p":{"enum":0,"type":{"c":"string"}},"r":["enum","type"]},"maxItems":0,"minItems":0,"title":0,"type":{"c":"array"}},"r":["items","type"]};
-const d_UntitledSingleSelectEnumSchema: Shape = {"p":{"default":0,"description":0,"enum":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]};
+// Each table writes its shapes out in full rather than naming shared constants: a bundle keeps the
+// tables it uses as plain literals, which compress far better than constants under minified names.
 
 /** Every definition of the 2026-07-28 schema by name, as a {@link Shape}. */
 export const definitions: { readonly [name: string]: Shape } = {
-  Annotations: d_Annotations,
-  AudioContent: d_AudioContent,
-  BaseMetadata: d_BaseMetadata,
-  BlobResourceContents: d_BlobResourceContents,
-  BooleanSchema: d_BooleanSchema,
-  CacheableResult: d_CacheableResult,
-  CallToolRequest: d_CallToolRequest,
-  CallToolRequestParams: d_CallToolRequestParams,
-  CallToolResult: d_CallToolResult,
-  CallToolResultResponse: d_CallToolResultResponse,
-  CancelledNotification: d_CancelledNotification,
-  CancelledNotificationParams: d_CancelledNotificationParams,
-  ClientCapabilities: d_ClientCapabilities,
-  ClientNotification: d_ClientNotification,
-  ClientRequest: d_ClientRequest,
-  ClientResult: d_ClientResult,
-  CompleteRequest: d_CompleteRequest,
-  CompleteRequestParams: d_CompleteRequestParams,
-  CompleteResult: d_CompleteResult,
-  CompleteResultResponse: d_CompleteResultResponse,
-  ContentBlock: d_ContentBlock,
-  CreateMessageRequest: d_CreateMessageRequest,
-  CreateMessageRequestParams: d_CreateMessageRequestParams,
-  CreateMessageResult: d_CreateMessageResult,
-  Cursor: d_Cursor,
-  DiscoverRequest: d_DiscoverRequest,
-  DiscoverResult: d_DiscoverResult,
-  DiscoverResultResponse: d_DiscoverResultResponse,
-  ElicitRequest: d_ElicitRequest,
-  ElicitRequestFormParams: d_ElicitRequestFormParams,
-  ElicitRequestParams: d_ElicitRequestParams,
-  ElicitRequestURLParams: d_ElicitRequestURLParams,
-  ElicitResult: d_ElicitResult,
-  EmbeddedResource: d_EmbeddedResource,
-  EmptyResult: d_EmptyResult,
-  EnumSchema: d_EnumSchema,
-  Error: d_Error,
-  GetPromptRequest: d_GetPromptRequest,
-  GetPromptRequestParams: d_GetPromptRequestParams,
-  GetPromptResult: d_GetPromptResult,
-  GetPromptResultResponse: d_GetPromptResultResponse,
-  HeaderMismatchError: d_HeaderMismatchError,
-  Icon: d_Icon,
-  Icons: d_Icons,
-  ImageContent: d_ImageContent,
-  Implementation: d_Implementation,
-  InputRequest: d_InputRequest,
-  InputRequests: d_InputRequests,
-  InputRequiredResult: d_InputRequiredResult,
-  InputResponse: d_InputResponse,
-  InputResponseRequestParams: d_InputResponseRequestParams,
-  InputResponses: d_InputResponses,
-  InternalError: d_InternalError,
-  InvalidParamsError: d_InvalidParamsError,
-  InvalidRequestError: d_InvalidRequestError,
-  JSONArray: d_JSONArray,
-  JSONObject: d_JSONObject,
-  JSONRPCErrorResponse: d_JSONRPCErrorResponse,
-  JSONRPCMessage: d_JSONRPCMessage,
-  JSONRPCNotification: d_JSONRPCNotification,
-  JSONRPCRequest: d_JSONRPCRequest,
-  JSONRPCResponse: d_JSONRPCResponse,
-  JSONRPCResultResponse: d_JSONRPCResultResponse,
-  JSONValue: d_JSONValue,
-  LegacyTitledEnumSchema: d_LegacyTitledEnumSchema,
-  ListPromptsRequest: d_ListPromptsRequest,
-  ListPromptsResult: d_ListPromptsResult,
-  ListPromptsResultResponse: d_ListPromptsResultResponse,
-  ListResourceTemplatesRequest: d_ListResourceTemplatesRequest,
-  ListResourceTemplatesResult: d_ListResourceTemplatesResult,
-  ListResourceTemplatesResultResponse: d_ListResourceTemplatesResultResponse,
-  ListResourcesRequest: d_ListResourcesRequest,
-  ListResourcesResult: d_ListResourcesResult,
-  ListResourcesResultResponse: d_ListResourcesResultResponse,
-  ListRootsRequest: d_ListRootsRequest,
-  ListRootsResult: d_ListRootsResult,
-  ListToolsRequest: d_ListToolsRequest,
-  ListToolsResult: d_ListToolsResult,
-  ListToolsResultResponse: d_ListToolsResultResponse,
-  LoggingLevel: d_LoggingLevel,
-  LoggingMessageNotification: d_LoggingMessageNotification,
-  LoggingMessageNotificationParams: d_LoggingMessageNotificationParams,
-  MetaObject: d_MetaObject,
-  MethodNotFoundError: d_MethodNotFoundError,
-  MissingRequiredClientCapabilityError: d_MissingRequiredClientCapabilityError,
-  ModelHint: d_ModelHint,
-  ModelPreferences: d_ModelPreferences,
-  MultiSelectEnumSchema: d_MultiSelectEnumSchema,
-  Notification: d_Notification,
-  NotificationMetaObject: d_NotificationMetaObject,
-  NotificationParams: d_NotificationParams,
-  NumberSchema: d_NumberSchema,
-  PaginatedRequest: d_PaginatedRequest,
-  PaginatedRequestParams: d_PaginatedRequestParams,
-  PaginatedResult: d_PaginatedResult,
-  ParseError: d_ParseError,
-  PrimitiveSchemaDefinition: d_PrimitiveSchemaDefinition,
-  ProgressNotification: d_ProgressNotification,
-  ProgressNotificationParams: d_ProgressNotificationParams,
-  ProgressToken: d_ProgressToken,
-  Prompt: d_Prompt,
-  PromptArgument: d_PromptArgument,
-  PromptListChangedNotification: d_PromptListChangedNotification,
-  PromptMessage: d_PromptMessage,
-  PromptReference: d_PromptReference,
-  ReadResourceRequest: d_ReadResourceRequest,
-  ReadResourceRequestParams: d_ReadResourceRequestParams,
-  ReadResourceResult: d_ReadResourceResult,
-  ReadResourceResultResponse: d_ReadResourceResultResponse,
-  Request: d_Request,
-  RequestId: d_RequestId,
-  RequestMetaObject: d_RequestMetaObject,
-  RequestParams: d_RequestParams,
-  Resource: d_Resource,
-  ResourceContents: d_ResourceContents,
-  ResourceLink: d_ResourceLink,
-  ResourceListChangedNotification: d_ResourceListChangedNotification,
-  ResourceRequestParams: d_ResourceRequestParams,
-  ResourceTemplate: d_ResourceTemplate,
-  ResourceTemplateReference: d_ResourceTemplateReference,
-  ResourceUpdatedNotification: d_ResourceUpdatedNotification,
-  ResourceUpdatedNotificationParams: d_ResourceUpdatedNotificationParams,
-  Result: d_Result,
-  ResultMetaObject: d_ResultMetaObject,
-  ResultType: d_ResultType,
-  Role: d_Role,
-  Root: d_Root,
-  SamplingMessage: d_SamplingMessage,
-  SamplingMessageContentBlock: d_SamplingMessageContentBlock,
-  ServerCapabilities: d_ServerCapabilities,
-  ServerNotification: d_ServerNotification,
-  ServerResult: d_ServerResult,
-  SingleSelectEnumSchema: d_SingleSelectEnumSchema,
-  StringSchema: d_StringSchema,
-  SubscriptionFilter: d_SubscriptionFilter,
-  SubscriptionsAcknowledgedNotification: d_SubscriptionsAcknowledgedNotification,
-  SubscriptionsAcknowledgedNotificationParams: d_SubscriptionsAcknowledgedNotificationParams,
-  SubscriptionsListenRequest: d_SubscriptionsListenRequest,
-  SubscriptionsListenRequestParams: d_SubscriptionsListenRequestParams,
-  SubscriptionsListenResult: d_SubscriptionsListenResult,
-  SubscriptionsListenResultMetaObject: d_SubscriptionsListenResultMetaObject,
-  SubscriptionsListenResultResponse: d_SubscriptionsListenResultResponse,
-  TextContent: d_TextContent,
-  TextResourceContents: d_TextResourceContents,
-  TitledMultiSelectEnumSchema: d_TitledMultiSelectEnumSchema,
-  TitledSingleSelectEnumSchema: d_TitledSingleSelectEnumSchema,
-  Tool: d_Tool,
-  ToolAnnotations: d_ToolAnnotations,
-  ToolChoice: d_ToolChoice,
-  ToolListChangedNotification: d_ToolListChangedNotification,
-  ToolResultContent: d_ToolResultContent,
-  ToolUseContent: d_ToolUseContent,
-  UnsupportedProtocolVersionError: d_UnsupportedProtocolVersionError,
-  UntitledMultiSelectEnumSchema: d_UntitledMultiSelectEnumSchema,
-  UntitledSingleSelectEnumSchema: d_UntitledSingleSelectEnumSchema,
+  Annotations: {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}},
+  AudioContent: {"p":{"_meta":"MetaObject","annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]},
+  BaseMetadata: {"p":{"name":0,"title":0},"r":["name"]},
+  BlobResourceContents: {"p":{"_meta":"MetaObject","blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]},
+  BooleanSchema: {"p":{"default":0,"description":0,"title":0,"type":{"c":"boolean"}},"r":["type"]},
+  CacheableResult: {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"resultType":0,"ttlMs":0},"r":["cacheScope","resultType","ttlMs"]},
+  CallToolRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tools/call"},"params":"CallToolRequestParams"},"r":["id","jsonrpc","method","params"]},
+  CallToolRequestParams: {"p":{"_meta":"RequestMetaObject","arguments":0,"inputResponses":"InputResponses","name":0,"requestState":0},"r":["_meta","name"]},
+  CallToolResult: {"p":{"_meta":"ResultMetaObject","content":{"i":"ContentBlock"},"isError":0,"resultType":0,"structuredContent":0},"r":["content","resultType"]},
+  CallToolResultResponse: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":{"u":["InputRequiredResult","CallToolResult"]}},"r":["id","jsonrpc","result"]},
+  CancelledNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/cancelled"},"params":"CancelledNotificationParams"},"r":["jsonrpc","method","params"]},
+  CancelledNotificationParams: {"p":{"_meta":"NotificationMetaObject","reason":0,"requestId":"RequestId"},"r":["requestId"]},
+  ClientCapabilities: {"p":{"elicitation":{"p":{"form":"JSONObject","url":"JSONObject"}},"experimental":{"p":{},"x":"JSONObject"},"extensions":{"p":{},"x":"JSONObject"},"roots":{"p":{}},"sampling":{"p":{"context":"JSONObject","tools":"JSONObject"}}}},
+  ClientNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/cancelled"},"params":"CancelledNotificationParams"},"r":["jsonrpc","method","params"]},
+  ClientRequest: {"u":["DiscoverRequest","ListResourcesRequest","ListResourceTemplatesRequest","ReadResourceRequest","SubscriptionsListenRequest","ListPromptsRequest","GetPromptRequest","ListToolsRequest","CallToolRequest","CompleteRequest"]},
+  ClientResult: "Result",
+  CompleteRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"completion/complete"},"params":"CompleteRequestParams"},"r":["id","jsonrpc","method","params"]},
+  CompleteRequestParams: {"p":{"_meta":"RequestMetaObject","argument":{"p":{"name":0,"value":0},"r":["name","value"]},"context":{"p":{"arguments":0}},"ref":{"u":["PromptReference","ResourceTemplateReference"]}},"r":["_meta","argument","ref"]},
+  CompleteResult: {"p":{"_meta":"ResultMetaObject","completion":{"p":{"hasMore":0,"total":0,"values":0},"r":["values"]},"resultType":0},"r":["completion","resultType"]},
+  CompleteResultResponse: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"CompleteResult"},"r":["id","jsonrpc","result"]},
+  ContentBlock: {"u":["TextContent","ImageContent","AudioContent","ResourceLink","EmbeddedResource"]},
+  CreateMessageRequest: {"p":{"method":{"c":"sampling/createMessage"},"params":"CreateMessageRequestParams"},"r":["method","params"]},
+  CreateMessageRequestParams: {"p":{"includeContext":{"e":["allServers","none","thisServer"]},"maxTokens":0,"messages":{"i":"SamplingMessage"},"metadata":"JSONObject","modelPreferences":"ModelPreferences","stopSequences":0,"systemPrompt":0,"temperature":0,"toolChoice":"ToolChoice","tools":{"i":"Tool"}},"r":["maxTokens","messages"]},
+  CreateMessageResult: {"p":{"_meta":"MetaObject","content":{"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent",{"i":"SamplingMessageContentBlock"}]},"model":0,"role":"Role","stopReason":0},"r":["content","model","role"]},
+  Cursor: 0,
+  DiscoverRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"server/discover"},"params":"RequestParams"},"r":["id","jsonrpc","method","params"]},
+  DiscoverResult: {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"capabilities":"ServerCapabilities","instructions":0,"resultType":0,"supportedVersions":0,"ttlMs":0},"r":["cacheScope","capabilities","resultType","supportedVersions","ttlMs"]},
+  DiscoverResultResponse: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"DiscoverResult"},"r":["id","jsonrpc","result"]},
+  ElicitRequest: {"p":{"method":{"c":"elicitation/create"},"params":"ElicitRequestParams"},"r":["method","params"]},
+  ElicitRequestFormParams: {"p":{"message":0,"mode":{"c":"form"},"requestedSchema":{"p":{"$schema":0,"properties":{"p":{},"x":"PrimitiveSchemaDefinition"},"required":0,"type":{"c":"object"}},"r":["properties","type"]}},"r":["message","requestedSchema"]},
+  ElicitRequestParams: {"u":["ElicitRequestFormParams","ElicitRequestURLParams"]},
+  ElicitRequestURLParams: {"p":{"message":0,"mode":{"c":"url"},"url":0},"r":["message","mode","url"]},
+  ElicitResult: {"p":{"action":{"e":["accept","cancel","decline"]},"content":0},"r":["action"]},
+  EmbeddedResource: {"p":{"_meta":"MetaObject","annotations":"Annotations","resource":{"u":["TextResourceContents","BlobResourceContents"]},"type":{"c":"resource"}},"r":["resource","type"]},
+  EmptyResult: "Result",
+  EnumSchema: {"u":["UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema","UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema","LegacyTitledEnumSchema"]},
+  Error: {"p":{"code":0,"data":0,"message":0},"r":["code","message"]},
+  GetPromptRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"prompts/get"},"params":"GetPromptRequestParams"},"r":["id","jsonrpc","method","params"]},
+  GetPromptRequestParams: {"p":{"_meta":"RequestMetaObject","arguments":0,"inputResponses":"InputResponses","name":0,"requestState":0},"r":["_meta","name"]},
+  GetPromptResult: {"p":{"_meta":"ResultMetaObject","description":0,"messages":{"i":"PromptMessage"},"resultType":0},"r":["messages","resultType"]},
+  GetPromptResultResponse: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":{"u":["InputRequiredResult","GetPromptResult"]}},"r":["id","jsonrpc","result"]},
+  HeaderMismatchError: {"p":{"error":{"p":{"code":0,"data":0,"message":0},"r":["code","message"]},"id":"RequestId","jsonrpc":{"c":"2.0"}},"r":["error","jsonrpc"]},
+  Icon: {"p":{"mimeType":0,"sizes":0,"src":0,"theme":{"e":["dark","light"]}},"r":["src"]},
+  Icons: {"p":{"icons":{"i":"Icon"}}},
+  ImageContent: {"p":{"_meta":"MetaObject","annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]},
+  Implementation: {"p":{"description":0,"icons":{"i":"Icon"},"name":0,"title":0,"version":0,"websiteUrl":0},"r":["name","version"]},
+  InputRequest: {"u":["CreateMessageRequest","ListRootsRequest","ElicitRequest"]},
+  InputRequests: {"p":{},"x":"InputRequest"},
+  InputRequiredResult: {"p":{"_meta":"ResultMetaObject","inputRequests":"InputRequests","requestState":0,"resultType":0},"r":["resultType"]},
+  InputResponse: {"u":["CreateMessageResult","ListRootsResult","ElicitResult"]},
+  InputResponseRequestParams: {"p":{"_meta":"RequestMetaObject","inputResponses":"InputResponses","requestState":0},"r":["_meta"]},
+  InputResponses: {"p":{},"x":"InputResponse"},
+  InternalError: {"p":{"code":{"c":-32603},"data":0,"message":0},"r":["code","message"]},
+  InvalidParamsError: {"p":{"code":{"c":-32602},"data":0,"message":0},"r":["code","message"]},
+  InvalidRequestError: {"p":{"code":{"c":-32600},"data":0,"message":0},"r":["code","message"]},
+  JSONArray: {"i":"JSONValue"},
+  JSONObject: {"p":{},"x":"JSONValue"},
+  JSONRPCErrorResponse: {"p":{"error":"Error","id":"RequestId","jsonrpc":{"c":"2.0"}},"r":["error","jsonrpc"]},
+  JSONRPCMessage: {"u":["JSONRPCRequest","JSONRPCNotification","JSONRPCResultResponse","JSONRPCErrorResponse"]},
+  JSONRPCNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":0,"params":0},"r":["jsonrpc","method"]},
+  JSONRPCRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":0,"params":0},"r":["id","jsonrpc","method"]},
+  JSONRPCResponse: {"u":["JSONRPCResultResponse","JSONRPCErrorResponse"]},
+  JSONRPCResultResponse: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"Result"},"r":["id","jsonrpc","result"]},
+  JSONValue: {"u":["JSONObject",{"i":"JSONValue"},0]},
+  LegacyTitledEnumSchema: {"p":{"default":0,"description":0,"enum":0,"enumNames":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]},
+  ListPromptsRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"prompts/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method","params"]},
+  ListPromptsResult: {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"nextCursor":0,"prompts":{"i":"Prompt"},"resultType":0,"ttlMs":0},"r":["cacheScope","prompts","resultType","ttlMs"]},
+  ListPromptsResultResponse: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"ListPromptsResult"},"r":["id","jsonrpc","result"]},
+  ListResourceTemplatesRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/templates/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method","params"]},
+  ListResourceTemplatesResult: {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"nextCursor":0,"resourceTemplates":{"i":"ResourceTemplate"},"resultType":0,"ttlMs":0},"r":["cacheScope","resourceTemplates","resultType","ttlMs"]},
+  ListResourceTemplatesResultResponse: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"ListResourceTemplatesResult"},"r":["id","jsonrpc","result"]},
+  ListResourcesRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method","params"]},
+  ListResourcesResult: {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"nextCursor":0,"resources":{"i":"Resource"},"resultType":0,"ttlMs":0},"r":["cacheScope","resources","resultType","ttlMs"]},
+  ListResourcesResultResponse: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"ListResourcesResult"},"r":["id","jsonrpc","result"]},
+  ListRootsRequest: {"p":{"method":{"c":"roots/list"},"params":{"p":{"_meta":"MetaObject"}}},"r":["method"]},
+  ListRootsResult: {"p":{"roots":{"i":"Root"}},"r":["roots"]},
+  ListToolsRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"tools/list"},"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method","params"]},
+  ListToolsResult: {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"nextCursor":0,"resultType":0,"tools":{"i":"Tool"},"ttlMs":0},"r":["cacheScope","resultType","tools","ttlMs"]},
+  ListToolsResultResponse: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"ListToolsResult"},"r":["id","jsonrpc","result"]},
+  LoggingLevel: {"e":["alert","critical","debug","emergency","error","info","notice","warning"]},
+  LoggingMessageNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/message"},"params":"LoggingMessageNotificationParams"},"r":["jsonrpc","method","params"]},
+  LoggingMessageNotificationParams: {"p":{"_meta":"NotificationMetaObject","data":0,"level":"LoggingLevel","logger":0},"r":["data","level"]},
+  MetaObject: 0,
+  MethodNotFoundError: {"p":{"code":{"c":-32601},"data":0,"message":0},"r":["code","message"]},
+  MissingRequiredClientCapabilityError: {"p":{"error":{"p":{"code":0,"data":{"p":{"requiredCapabilities":"ClientCapabilities"},"r":["requiredCapabilities"]},"message":0},"r":["code","message","data"]},"id":"RequestId","jsonrpc":{"c":"2.0"}},"r":["error","jsonrpc"]},
+  ModelHint: {"p":{"name":0}},
+  ModelPreferences: {"p":{"costPriority":0,"hints":{"i":"ModelHint"},"intelligencePriority":0,"speedPriority":0}},
+  MultiSelectEnumSchema: {"u":["UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema"]},
+  Notification: {"p":{"method":0,"params":0},"r":["method"]},
+  NotificationMetaObject: {"p":{"io.modelcontextprotocol/subscriptionId":"RequestId"}},
+  NotificationParams: {"p":{"_meta":"NotificationMetaObject"}},
+  NumberSchema: {"p":{"default":0,"description":0,"maximum":0,"minimum":0,"title":0,"type":{"e":["integer","number"]}},"r":["type"]},
+  PaginatedRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":0,"params":"PaginatedRequestParams"},"r":["id","jsonrpc","method","params"]},
+  PaginatedRequestParams: {"p":{"_meta":"RequestMetaObject","cursor":0},"r":["_meta"]},
+  PaginatedResult: {"p":{"_meta":"ResultMetaObject","nextCursor":0,"resultType":0},"r":["resultType"]},
+  ParseError: {"p":{"code":{"c":-32700},"data":0,"message":0},"r":["code","message"]},
+  PrimitiveSchemaDefinition: {"u":["StringSchema","NumberSchema","BooleanSchema","UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema","UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema","LegacyTitledEnumSchema"]},
+  ProgressNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/progress"},"params":"ProgressNotificationParams"},"r":["jsonrpc","method","params"]},
+  ProgressNotificationParams: {"p":{"_meta":"NotificationMetaObject","message":0,"progress":0,"progressToken":"ProgressToken","total":0},"r":["progress","progressToken"]},
+  ProgressToken: 0,
+  Prompt: {"p":{"_meta":"MetaObject","arguments":{"i":"PromptArgument"},"description":0,"icons":{"i":"Icon"},"name":0,"title":0},"r":["name"]},
+  PromptArgument: {"p":{"description":0,"name":0,"required":0,"title":0},"r":["name"]},
+  PromptListChangedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/prompts/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
+  PromptMessage: {"p":{"content":"ContentBlock","role":"Role"},"r":["content","role"]},
+  PromptReference: {"p":{"name":0,"title":0,"type":{"c":"ref/prompt"}},"r":["name","type"]},
+  ReadResourceRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"resources/read"},"params":"ReadResourceRequestParams"},"r":["id","jsonrpc","method","params"]},
+  ReadResourceRequestParams: {"p":{"_meta":"RequestMetaObject","inputResponses":"InputResponses","requestState":0,"uri":0},"r":["_meta","uri"]},
+  ReadResourceResult: {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"contents":{"i":{"u":["TextResourceContents","BlobResourceContents"]}},"resultType":0,"ttlMs":0},"r":["cacheScope","contents","resultType","ttlMs"]},
+  ReadResourceResultResponse: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":{"u":["InputRequiredResult","ReadResourceResult"]}},"r":["id","jsonrpc","result"]},
+  Request: {"p":{"method":0,"params":0},"r":["method"]},
+  RequestId: 0,
+  RequestMetaObject: {"p":{"io.modelcontextprotocol/clientCapabilities":"ClientCapabilities","io.modelcontextprotocol/clientInfo":"Implementation","io.modelcontextprotocol/logLevel":"LoggingLevel","io.modelcontextprotocol/protocolVersion":0,"progressToken":"ProgressToken"},"r":["io.modelcontextprotocol/clientCapabilities","io.modelcontextprotocol/protocolVersion"]},
+  RequestParams: {"p":{"_meta":"RequestMetaObject"},"r":["_meta"]},
+  Resource: {"p":{"_meta":"MetaObject","annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"uri":0},"r":["name","uri"]},
+  ResourceContents: {"p":{"_meta":"MetaObject","mimeType":0,"uri":0},"r":["uri"]},
+  ResourceLink: {"p":{"_meta":"MetaObject","annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"type":{"c":"resource_link"},"uri":0},"r":["name","type","uri"]},
+  ResourceListChangedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/resources/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
+  ResourceRequestParams: {"p":{"_meta":"RequestMetaObject","uri":0},"r":["_meta","uri"]},
+  ResourceTemplate: {"p":{"_meta":"MetaObject","annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"title":0,"uriTemplate":0},"r":["name","uriTemplate"]},
+  ResourceTemplateReference: {"p":{"type":{"c":"ref/resource"},"uri":0},"r":["type","uri"]},
+  ResourceUpdatedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/resources/updated"},"params":"ResourceUpdatedNotificationParams"},"r":["jsonrpc","method","params"]},
+  ResourceUpdatedNotificationParams: {"p":{"_meta":"NotificationMetaObject","uri":0},"r":["uri"]},
+  Result: {"p":{"_meta":"ResultMetaObject","resultType":0},"r":["resultType"],"x":0},
+  ResultMetaObject: {"p":{"io.modelcontextprotocol/serverInfo":"Implementation"}},
+  ResultType: 0,
+  Role: {"e":["assistant","user"]},
+  Root: {"p":{"_meta":"MetaObject","name":0,"uri":0},"r":["uri"]},
+  SamplingMessage: {"p":{"_meta":"MetaObject","content":{"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent",{"i":"SamplingMessageContentBlock"}]},"role":"Role"},"r":["content","role"]},
+  SamplingMessageContentBlock: {"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent"]},
+  ServerCapabilities: {"p":{"completions":"JSONObject","experimental":{"p":{},"x":"JSONObject"},"extensions":{"p":{},"x":"JSONObject"},"logging":"JSONObject","prompts":{"p":{"listChanged":0}},"resources":{"p":{"listChanged":0,"subscribe":0}},"tools":{"p":{"listChanged":0}}}},
+  ServerNotification: {"u":["CancelledNotification","ProgressNotification","ResourceListChangedNotification","SubscriptionsAcknowledgedNotification","ResourceUpdatedNotification","PromptListChangedNotification","ToolListChangedNotification","LoggingMessageNotification"]},
+  ServerResult: {"u":["Result","InputRequiredResult","DiscoverResult","ListResourcesResult","ListResourceTemplatesResult","ReadResourceResult","SubscriptionsListenResult","ListPromptsResult","GetPromptResult","ListToolsResult","CallToolResult","CompleteResult"]},
+  SingleSelectEnumSchema: {"u":["UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema"]},
+  StringSchema: {"p":{"default":0,"description":0,"format":{"e":["date","date-time","email","uri"]},"maxLength":0,"minLength":0,"title":0,"type":{"c":"string"}},"r":["type"]},
+  SubscriptionFilter: {"p":{"promptsListChanged":0,"resourceSubscriptions":0,"resourcesListChanged":0,"toolsListChanged":0}},
+  SubscriptionsAcknowledgedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/subscriptions/acknowledged"},"params":"SubscriptionsAcknowledgedNotificationParams"},"r":["jsonrpc","method","params"]},
+  SubscriptionsAcknowledgedNotificationParams: {"p":{"_meta":"NotificationMetaObject","notifications":"SubscriptionFilter"},"r":["notifications"]},
+  SubscriptionsListenRequest: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"method":{"c":"subscriptions/listen"},"params":"SubscriptionsListenRequestParams"},"r":["id","jsonrpc","method","params"]},
+  SubscriptionsListenRequestParams: {"p":{"_meta":"RequestMetaObject","notifications":"SubscriptionFilter"},"r":["_meta","notifications"]},
+  SubscriptionsListenResult: {"p":{"_meta":"SubscriptionsListenResultMetaObject","resultType":0},"r":["_meta","resultType"]},
+  SubscriptionsListenResultMetaObject: {"p":{"io.modelcontextprotocol/serverInfo":"Implementation","io.modelcontextprotocol/subscriptionId":"RequestId"},"r":["io.modelcontextprotocol/subscriptionId"]},
+  SubscriptionsListenResultResponse: {"p":{"id":"RequestId","jsonrpc":{"c":"2.0"},"result":"SubscriptionsListenResult"},"r":["id","jsonrpc","result"]},
+  TextContent: {"p":{"_meta":"MetaObject","annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]},
+  TextResourceContents: {"p":{"_meta":"MetaObject","mimeType":0,"text":0,"uri":0},"r":["text","uri"]},
+  TitledMultiSelectEnumSchema: {"p":{"default":0,"description":0,"items":{"p":{"anyOf":{"i":{"p":{"const":0,"title":0},"r":["const","title"]}}},"r":["anyOf"]},"maxItems":0,"minItems":0,"title":0,"type":{"c":"array"}},"r":["items","type"]},
+  TitledSingleSelectEnumSchema: {"p":{"default":0,"description":0,"oneOf":{"i":{"p":{"const":0,"title":0},"r":["const","title"]}},"title":0,"type":{"c":"string"}},"r":["oneOf","type"]},
+  Tool: {"p":{"_meta":"MetaObject","annotations":"ToolAnnotations","description":0,"icons":{"i":"Icon"},"inputSchema":{"p":{"$schema":0,"type":{"c":"object"}},"r":["type"],"x":0},"name":0,"outputSchema":{"p":{"$schema":0},"x":0},"title":0},"r":["inputSchema","name"]},
+  ToolAnnotations: {"p":{"destructiveHint":0,"idempotentHint":0,"openWorldHint":0,"readOnlyHint":0,"title":0}},
+  ToolChoice: {"p":{"mode":{"e":["auto","none","required"]}}},
+  ToolListChangedNotification: {"p":{"jsonrpc":{"c":"2.0"},"method":{"c":"notifications/tools/list_changed"},"params":"NotificationParams"},"r":["jsonrpc","method"]},
+  ToolResultContent: {"p":{"_meta":"MetaObject","content":{"i":"ContentBlock"},"isError":0,"structuredContent":0,"toolUseId":0,"type":{"c":"tool_result"}},"r":["content","toolUseId","type"]},
+  ToolUseContent: {"p":{"_meta":"MetaObject","id":0,"input":0,"name":0,"type":{"c":"tool_use"}},"r":["id","input","name","type"]},
+  UnsupportedProtocolVersionError: {"p":{"error":{"p":{"code":0,"data":{"p":{"requested":0,"supported":0},"r":["requested","supported"]},"message":0},"r":["code","message","data"]},"id":"RequestId","jsonrpc":{"c":"2.0"}},"r":["error","jsonrpc"]},
+  UntitledMultiSelectEnumSchema: {"p":{"default":0,"description":0,"items":{"p":{"enum":0,"type":{"c":"string"}},"r":["enum","type"]},"maxItems":0,"minItems":0,"title":0,"type":{"c":"array"}},"r":["items","type"]},
+  UntitledSingleSelectEnumSchema: {"p":{"default":0,"description":0,"enum":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]},
 };
 
 /**
- * The definitions of what the server sends (its requests and notifications, the results of the
- * client's requests) and all they refer to: enough to reduce any message of the server.
+ * The definitions the server's messages hold: the params of its requests and notifications, the results it answers
+ * the client's requests with (and the rest of its result union), and all they refer to: enough to reduce any params
+ * or result the server writes. The JSON-RPC envelopes of its requests and notifications are not among them.
  */
 export const serverDefinitions: { readonly [name: string]: Shape } = {
-  Annotations: d_Annotations,
-  AudioContent: d_AudioContent,
-  BlobResourceContents: d_BlobResourceContents,
-  BooleanSchema: d_BooleanSchema,
-  CallToolResult: d_CallToolResult,
-  CancelledNotification: d_CancelledNotification,
-  CancelledNotificationParams: d_CancelledNotificationParams,
-  CompleteResult: d_CompleteResult,
-  ContentBlock: d_ContentBlock,
-  CreateMessageRequest: d_CreateMessageRequest,
-  CreateMessageRequestParams: d_CreateMessageRequestParams,
-  DiscoverResult: d_DiscoverResult,
-  ElicitRequest: d_ElicitRequest,
-  ElicitRequestFormParams: d_ElicitRequestFormParams,
-  ElicitRequestParams: d_ElicitRequestParams,
-  ElicitRequestURLParams: d_ElicitRequestURLParams,
-  EmbeddedResource: d_EmbeddedResource,
-  GetPromptResult: d_GetPromptResult,
-  Icon: d_Icon,
-  ImageContent: d_ImageContent,
-  Implementation: d_Implementation,
-  InputRequest: d_InputRequest,
-  InputRequests: d_InputRequests,
-  InputRequiredResult: d_InputRequiredResult,
-  JSONObject: d_JSONObject,
-  JSONValue: d_JSONValue,
-  LegacyTitledEnumSchema: d_LegacyTitledEnumSchema,
-  ListPromptsResult: d_ListPromptsResult,
-  ListResourceTemplatesResult: d_ListResourceTemplatesResult,
-  ListResourcesResult: d_ListResourcesResult,
-  ListRootsRequest: d_ListRootsRequest,
-  ListToolsResult: d_ListToolsResult,
-  LoggingLevel: d_LoggingLevel,
-  LoggingMessageNotification: d_LoggingMessageNotification,
-  LoggingMessageNotificationParams: d_LoggingMessageNotificationParams,
-  MetaObject: d_MetaObject,
-  ModelHint: d_ModelHint,
-  ModelPreferences: d_ModelPreferences,
-  NotificationMetaObject: d_NotificationMetaObject,
-  NotificationParams: d_NotificationParams,
-  NumberSchema: d_NumberSchema,
-  PrimitiveSchemaDefinition: d_PrimitiveSchemaDefinition,
-  ProgressNotification: d_ProgressNotification,
-  ProgressNotificationParams: d_ProgressNotificationParams,
-  ProgressToken: d_ProgressToken,
-  Prompt: d_Prompt,
-  PromptArgument: d_PromptArgument,
-  PromptListChangedNotification: d_PromptListChangedNotification,
-  PromptMessage: d_PromptMessage,
-  ReadResourceResult: d_ReadResourceResult,
-  RequestId: d_RequestId,
-  Resource: d_Resource,
-  ResourceLink: d_ResourceLink,
-  ResourceListChangedNotification: d_ResourceListChangedNotification,
-  ResourceTemplate: d_ResourceTemplate,
-  ResourceUpdatedNotification: d_ResourceUpdatedNotification,
-  ResourceUpdatedNotificationParams: d_ResourceUpdatedNotificationParams,
-  Result: d_Result,
-  ResultMetaObject: d_ResultMetaObject,
-  Role: d_Role,
-  SamplingMessage: d_SamplingMessage,
-  SamplingMessageContentBlock: d_SamplingMessageContentBlock,
-  ServerCapabilities: d_ServerCapabilities,
-  StringSchema: d_StringSchema,
-  SubscriptionFilter: d_SubscriptionFilter,
-  SubscriptionsAcknowledgedNotification: d_SubscriptionsAcknowledgedNotification,
-  SubscriptionsAcknowledgedNotificationParams: d_SubscriptionsAcknowledgedNotificationParams,
-  SubscriptionsListenResult: d_SubscriptionsListenResult,
-  SubscriptionsListenResultMetaObject: d_SubscriptionsListenResultMetaObject,
-  TextContent: d_TextContent,
-  TextResourceContents: d_TextResourceContents,
-  TitledMultiSelectEnumSchema: d_TitledMultiSelectEnumSchema,
-  TitledSingleSelectEnumSchema: d_TitledSingleSelectEnumSchema,
-  Tool: d_Tool,
-  ToolAnnotations: d_ToolAnnotations,
-  ToolChoice: d_ToolChoice,
-  ToolListChangedNotification: d_ToolListChangedNotification,
-  ToolResultContent: d_ToolResultContent,
-  ToolUseContent: d_ToolUseContent,
-  UntitledMultiSelectEnumSchema: d_UntitledMultiSelectEnumSchema,
-  UntitledSingleSelectEnumSchema: d_UntitledSingleSelectEnumSchema,
+  Annotations: {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}},
+  AudioContent: {"p":{"_meta":"MetaObject","annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]},
+  BlobResourceContents: {"p":{"_meta":"MetaObject","blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]},
+  BooleanSchema: {"p":{"default":0,"description":0,"title":0,"type":{"c":"boolean"}},"r":["type"]},
+  CallToolResult: {"p":{"_meta":"ResultMetaObject","content":{"i":"ContentBlock"},"isError":0,"resultType":0,"structuredContent":0},"r":["content","resultType"]},
+  CancelledNotificationParams: {"p":{"_meta":"NotificationMetaObject","reason":0,"requestId":"RequestId"},"r":["requestId"]},
+  CompleteResult: {"p":{"_meta":"ResultMetaObject","completion":{"p":{"hasMore":0,"total":0,"values":0},"r":["values"]},"resultType":0},"r":["completion","resultType"]},
+  ContentBlock: {"u":["TextContent","ImageContent","AudioContent","ResourceLink","EmbeddedResource"]},
+  CreateMessageRequest: {"p":{"method":{"c":"sampling/createMessage"},"params":"CreateMessageRequestParams"},"r":["method","params"]},
+  CreateMessageRequestParams: {"p":{"includeContext":{"e":["allServers","none","thisServer"]},"maxTokens":0,"messages":{"i":"SamplingMessage"},"metadata":"JSONObject","modelPreferences":"ModelPreferences","stopSequences":0,"systemPrompt":0,"temperature":0,"toolChoice":"ToolChoice","tools":{"i":"Tool"}},"r":["maxTokens","messages"]},
+  DiscoverResult: {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"capabilities":"ServerCapabilities","instructions":0,"resultType":0,"supportedVersions":0,"ttlMs":0},"r":["cacheScope","capabilities","resultType","supportedVersions","ttlMs"]},
+  ElicitRequest: {"p":{"method":{"c":"elicitation/create"},"params":"ElicitRequestParams"},"r":["method","params"]},
+  ElicitRequestFormParams: {"p":{"message":0,"mode":{"c":"form"},"requestedSchema":{"p":{"$schema":0,"properties":{"p":{},"x":"PrimitiveSchemaDefinition"},"required":0,"type":{"c":"object"}},"r":["properties","type"]}},"r":["message","requestedSchema"]},
+  ElicitRequestParams: {"u":["ElicitRequestFormParams","ElicitRequestURLParams"]},
+  ElicitRequestURLParams: {"p":{"message":0,"mode":{"c":"url"},"url":0},"r":["message","mode","url"]},
+  EmbeddedResource: {"p":{"_meta":"MetaObject","annotations":"Annotations","resource":{"u":["TextResourceContents","BlobResourceContents"]},"type":{"c":"resource"}},"r":["resource","type"]},
+  GetPromptResult: {"p":{"_meta":"ResultMetaObject","description":0,"messages":{"i":"PromptMessage"},"resultType":0},"r":["messages","resultType"]},
+  Icon: {"p":{"mimeType":0,"sizes":0,"src":0,"theme":{"e":["dark","light"]}},"r":["src"]},
+  ImageContent: {"p":{"_meta":"MetaObject","annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]},
+  Implementation: {"p":{"description":0,"icons":{"i":"Icon"},"name":0,"title":0,"version":0,"websiteUrl":0},"r":["name","version"]},
+  InputRequest: {"u":["CreateMessageRequest","ListRootsRequest","ElicitRequest"]},
+  InputRequests: {"p":{},"x":"InputRequest"},
+  InputRequiredResult: {"p":{"_meta":"ResultMetaObject","inputRequests":"InputRequests","requestState":0,"resultType":0},"r":["resultType"]},
+  JSONObject: {"p":{},"x":"JSONValue"},
+  JSONValue: {"u":["JSONObject",{"i":"JSONValue"},0]},
+  LegacyTitledEnumSchema: {"p":{"default":0,"description":0,"enum":0,"enumNames":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]},
+  ListPromptsResult: {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"nextCursor":0,"prompts":{"i":"Prompt"},"resultType":0,"ttlMs":0},"r":["cacheScope","prompts","resultType","ttlMs"]},
+  ListResourceTemplatesResult: {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"nextCursor":0,"resourceTemplates":{"i":"ResourceTemplate"},"resultType":0,"ttlMs":0},"r":["cacheScope","resourceTemplates","resultType","ttlMs"]},
+  ListResourcesResult: {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"nextCursor":0,"resources":{"i":"Resource"},"resultType":0,"ttlMs":0},"r":["cacheScope","resources","resultType","ttlMs"]},
+  ListRootsRequest: {"p":{"method":{"c":"roots/list"},"params":{"p":{"_meta":"MetaObject"}}},"r":["method"]},
+  ListToolsResult: {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"nextCursor":0,"resultType":0,"tools":{"i":"Tool"},"ttlMs":0},"r":["cacheScope","resultType","tools","ttlMs"]},
+  LoggingLevel: {"e":["alert","critical","debug","emergency","error","info","notice","warning"]},
+  LoggingMessageNotificationParams: {"p":{"_meta":"NotificationMetaObject","data":0,"level":"LoggingLevel","logger":0},"r":["data","level"]},
+  MetaObject: 0,
+  ModelHint: {"p":{"name":0}},
+  ModelPreferences: {"p":{"costPriority":0,"hints":{"i":"ModelHint"},"intelligencePriority":0,"speedPriority":0}},
+  NotificationMetaObject: {"p":{"io.modelcontextprotocol/subscriptionId":"RequestId"}},
+  NotificationParams: {"p":{"_meta":"NotificationMetaObject"}},
+  NumberSchema: {"p":{"default":0,"description":0,"maximum":0,"minimum":0,"title":0,"type":{"e":["integer","number"]}},"r":["type"]},
+  PrimitiveSchemaDefinition: {"u":["StringSchema","NumberSchema","BooleanSchema","UntitledSingleSelectEnumSchema","TitledSingleSelectEnumSchema","UntitledMultiSelectEnumSchema","TitledMultiSelectEnumSchema","LegacyTitledEnumSchema"]},
+  ProgressNotificationParams: {"p":{"_meta":"NotificationMetaObject","message":0,"progress":0,"progressToken":"ProgressToken","total":0},"r":["progress","progressToken"]},
+  ProgressToken: 0,
+  Prompt: {"p":{"_meta":"MetaObject","arguments":{"i":"PromptArgument"},"description":0,"icons":{"i":"Icon"},"name":0,"title":0},"r":["name"]},
+  PromptArgument: {"p":{"description":0,"name":0,"required":0,"title":0},"r":["name"]},
+  PromptMessage: {"p":{"content":"ContentBlock","role":"Role"},"r":["content","role"]},
+  ReadResourceResult: {"p":{"_meta":"ResultMetaObject","cacheScope":{"e":["private","public"]},"contents":{"i":{"u":["TextResourceContents","BlobResourceContents"]}},"resultType":0,"ttlMs":0},"r":["cacheScope","contents","resultType","ttlMs"]},
+  RequestId: 0,
+  Resource: {"p":{"_meta":"MetaObject","annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"uri":0},"r":["name","uri"]},
+  ResourceLink: {"p":{"_meta":"MetaObject","annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"type":{"c":"resource_link"},"uri":0},"r":["name","type","uri"]},
+  ResourceTemplate: {"p":{"_meta":"MetaObject","annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"title":0,"uriTemplate":0},"r":["name","uriTemplate"]},
+  ResourceUpdatedNotificationParams: {"p":{"_meta":"NotificationMetaObject","uri":0},"r":["uri"]},
+  Result: {"p":{"_meta":"ResultMetaObject","resultType":0},"r":["resultType"],"x":0},
+  ResultMetaObject: {"p":{"io.modelcontextprotocol/serverInfo":"Implementation"}},
+  Role: {"e":["assistant","user"]},
+  SamplingMessage: {"p":{"_meta":"MetaObject","content":{"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent",{"i":"SamplingMessageContentBlock"}]},"role":"Role"},"r":["content","role"]},
+  SamplingMessageContentBlock: {"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent"]},
+  ServerCapabilities: {"p":{"completions":"JSONObject","experimental":{"p":{},"x":"JSONObject"},"extensions":{"p":{},"x":"JSONObject"},"logging":"JSONObject","prompts":{"p":{"listChanged":0}},"resources":{"p":{"listChanged":0,"subscribe":0}},"tools":{"p":{"listChanged":0}}}},
+  StringSchema: {"p":{"default":0,"description":0,"format":{"e":["date","date-time","email","uri"]},"maxLength":0,"minLength":0,"title":0,"type":{"c":"string"}},"r":["type"]},
+  SubscriptionFilter: {"p":{"promptsListChanged":0,"resourceSubscriptions":0,"resourcesListChanged":0,"toolsListChanged":0}},
+  SubscriptionsAcknowledgedNotificationParams: {"p":{"_meta":"NotificationMetaObject","notifications":"SubscriptionFilter"},"r":["notifications"]},
+  SubscriptionsListenResult: {"p":{"_meta":"SubscriptionsListenResultMetaObject","resultType":0},"r":["_meta","resultType"]},
+  SubscriptionsListenResultMetaObject: {"p":{"io.modelcontextprotocol/serverInfo":"Implementation","io.modelcontextprotocol/subscriptionId":"RequestId"},"r":["io.modelcontextprotocol/subscriptionId"]},
+  TextContent: {"p":{"_meta":"MetaObject","annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]},
+  TextResourceContents: {"p":{"_meta":"MetaObject","mimeType":0,"text":0,"uri":0},"r":["text","uri"]},
+  TitledMultiSelectEnumSchema: {"p":{"default":0,"description":0,"items":{"p":{"anyOf":{"i":{"p":{"const":0,"title":0},"r":["const","title"]}}},"r":["anyOf"]},"maxItems":0,"minItems":0,"title":0,"type":{"c":"array"}},"r":["items","type"]},
+  TitledSingleSelectEnumSchema: {"p":{"default":0,"description":0,"oneOf":{"i":{"p":{"const":0,"title":0},"r":["const","title"]}},"title":0,"type":{"c":"string"}},"r":["oneOf","type"]},
+  Tool: {"p":{"_meta":"MetaObject","annotations":"ToolAnnotations","description":0,"icons":{"i":"Icon"},"inputSchema":{"p":{"$schema":0,"type":{"c":"object"}},"r":["type"],"x":0},"name":0,"outputSchema":{"p":{"$schema":0},"x":0},"title":0},"r":["inputSchema","name"]},
+  ToolAnnotations: {"p":{"destructiveHint":0,"idempotentHint":0,"openWorldHint":0,"readOnlyHint":0,"title":0}},
+  ToolChoice: {"p":{"mode":{"e":["auto","none","required"]}}},
+  ToolResultContent: {"p":{"_meta":"MetaObject","content":{"i":"ContentBlock"},"isError":0,"structuredContent":0,"toolUseId":0,"type":{"c":"tool_result"}},"r":["content","toolUseId","type"]},
+  ToolUseContent: {"p":{"_meta":"MetaObject","id":0,"input":0,"name":0,"type":{"c":"tool_use"}},"r":["id","input","name","type"]},
+  UntitledMultiSelectEnumSchema: {"p":{"default":0,"description":0,"items":{"p":{"enum":0,"type":{"c":"string"}},"r":["enum","type"]},"maxItems":0,"minItems":0,"title":0,"type":{"c":"array"}},"r":["items","type"]},
+  UntitledSingleSelectEnumSchema: {"p":{"default":0,"description":0,"enum":0,"title":0,"type":{"c":"string"}},"r":["enum","type"]},
 };
 
-/** The definitions of what the client sends, likewise. */
+/** The shape of the params of each request the server sends, by method (`0` when it has none). */
+export const serverRequestParams: { readonly [method: string]: Shape } = {
+};
+
+/** The shape of the params of each notification the server sends, by method (`0` when it has none). */
+export const serverNotificationParams: { readonly [method: string]: Shape } = {
+  "notifications/cancelled": "CancelledNotificationParams",
+  "notifications/message": "LoggingMessageNotificationParams",
+  "notifications/progress": "ProgressNotificationParams",
+  "notifications/prompts/list_changed": "NotificationParams",
+  "notifications/resources/list_changed": "NotificationParams",
+  "notifications/resources/updated": "ResourceUpdatedNotificationParams",
+  "notifications/subscriptions/acknowledged": "SubscriptionsAcknowledgedNotificationParams",
+  "notifications/tools/list_changed": "NotificationParams",
+};
+
+/** The definition of the result of each request the client sends, by method: what the server answers with. */
+export const clientRequestResults: { readonly [method: string]: string } = {
+  "completion/complete": "CompleteResult",
+  "prompts/get": "GetPromptResult",
+  "prompts/list": "ListPromptsResult",
+  "resources/list": "ListResourcesResult",
+  "resources/read": "ReadResourceResult",
+  "resources/templates/list": "ListResourceTemplatesResult",
+  "server/discover": "DiscoverResult",
+  "subscriptions/listen": "SubscriptionsListenResult",
+  "tools/call": "CallToolResult",
+  "tools/list": "ListToolsResult",
+};
+
+/**
+ * The definitions the client's messages hold: the params of its requests and notifications, the results it answers
+ * the server's requests with (and the rest of its result union), and all they refer to: enough to reduce any params
+ * or result the client writes. The JSON-RPC envelopes of its requests and notifications are not among them.
+ */
 export const clientDefinitions: { readonly [name: string]: Shape } = {
-  Annotations: d_Annotations,
-  AudioContent: d_AudioContent,
-  BlobResourceContents: d_BlobResourceContents,
-  CallToolRequest: d_CallToolRequest,
-  CallToolRequestParams: d_CallToolRequestParams,
-  CancelledNotification: d_CancelledNotification,
-  CancelledNotificationParams: d_CancelledNotificationParams,
-  ClientCapabilities: d_ClientCapabilities,
-  CompleteRequest: d_CompleteRequest,
-  CompleteRequestParams: d_CompleteRequestParams,
-  ContentBlock: d_ContentBlock,
-  CreateMessageResult: d_CreateMessageResult,
-  DiscoverRequest: d_DiscoverRequest,
-  ElicitResult: d_ElicitResult,
-  EmbeddedResource: d_EmbeddedResource,
-  GetPromptRequest: d_GetPromptRequest,
-  GetPromptRequestParams: d_GetPromptRequestParams,
-  Icon: d_Icon,
-  ImageContent: d_ImageContent,
-  Implementation: d_Implementation,
-  InputResponse: d_InputResponse,
-  InputResponses: d_InputResponses,
-  JSONObject: d_JSONObject,
-  JSONValue: d_JSONValue,
-  ListPromptsRequest: d_ListPromptsRequest,
-  ListResourceTemplatesRequest: d_ListResourceTemplatesRequest,
-  ListResourcesRequest: d_ListResourcesRequest,
-  ListRootsResult: d_ListRootsResult,
-  ListToolsRequest: d_ListToolsRequest,
-  LoggingLevel: d_LoggingLevel,
-  MetaObject: d_MetaObject,
-  NotificationMetaObject: d_NotificationMetaObject,
-  PaginatedRequestParams: d_PaginatedRequestParams,
-  ProgressToken: d_ProgressToken,
-  PromptReference: d_PromptReference,
-  ReadResourceRequest: d_ReadResourceRequest,
-  ReadResourceRequestParams: d_ReadResourceRequestParams,
-  RequestId: d_RequestId,
-  RequestMetaObject: d_RequestMetaObject,
-  RequestParams: d_RequestParams,
-  ResourceLink: d_ResourceLink,
-  ResourceTemplateReference: d_ResourceTemplateReference,
-  Role: d_Role,
-  Root: d_Root,
-  SamplingMessageContentBlock: d_SamplingMessageContentBlock,
-  SubscriptionFilter: d_SubscriptionFilter,
-  SubscriptionsListenRequest: d_SubscriptionsListenRequest,
-  SubscriptionsListenRequestParams: d_SubscriptionsListenRequestParams,
-  TextContent: d_TextContent,
-  TextResourceContents: d_TextResourceContents,
-  ToolResultContent: d_ToolResultContent,
-  ToolUseContent: d_ToolUseContent,
+  Annotations: {"p":{"audience":{"i":"Role"},"lastModified":0,"priority":0}},
+  AudioContent: {"p":{"_meta":"MetaObject","annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"audio"}},"r":["data","mimeType","type"]},
+  BlobResourceContents: {"p":{"_meta":"MetaObject","blob":0,"mimeType":0,"uri":0},"r":["blob","uri"]},
+  CallToolRequestParams: {"p":{"_meta":"RequestMetaObject","arguments":0,"inputResponses":"InputResponses","name":0,"requestState":0},"r":["_meta","name"]},
+  CancelledNotificationParams: {"p":{"_meta":"NotificationMetaObject","reason":0,"requestId":"RequestId"},"r":["requestId"]},
+  ClientCapabilities: {"p":{"elicitation":{"p":{"form":"JSONObject","url":"JSONObject"}},"experimental":{"p":{},"x":"JSONObject"},"extensions":{"p":{},"x":"JSONObject"},"roots":{"p":{}},"sampling":{"p":{"context":"JSONObject","tools":"JSONObject"}}}},
+  CompleteRequestParams: {"p":{"_meta":"RequestMetaObject","argument":{"p":{"name":0,"value":0},"r":["name","value"]},"context":{"p":{"arguments":0}},"ref":{"u":["PromptReference","ResourceTemplateReference"]}},"r":["_meta","argument","ref"]},
+  ContentBlock: {"u":["TextContent","ImageContent","AudioContent","ResourceLink","EmbeddedResource"]},
+  CreateMessageResult: {"p":{"_meta":"MetaObject","content":{"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent",{"i":"SamplingMessageContentBlock"}]},"model":0,"role":"Role","stopReason":0},"r":["content","model","role"]},
+  ElicitResult: {"p":{"action":{"e":["accept","cancel","decline"]},"content":0},"r":["action"]},
+  EmbeddedResource: {"p":{"_meta":"MetaObject","annotations":"Annotations","resource":{"u":["TextResourceContents","BlobResourceContents"]},"type":{"c":"resource"}},"r":["resource","type"]},
+  GetPromptRequestParams: {"p":{"_meta":"RequestMetaObject","arguments":0,"inputResponses":"InputResponses","name":0,"requestState":0},"r":["_meta","name"]},
+  Icon: {"p":{"mimeType":0,"sizes":0,"src":0,"theme":{"e":["dark","light"]}},"r":["src"]},
+  ImageContent: {"p":{"_meta":"MetaObject","annotations":"Annotations","data":0,"mimeType":0,"type":{"c":"image"}},"r":["data","mimeType","type"]},
+  Implementation: {"p":{"description":0,"icons":{"i":"Icon"},"name":0,"title":0,"version":0,"websiteUrl":0},"r":["name","version"]},
+  InputResponse: {"u":["CreateMessageResult","ListRootsResult","ElicitResult"]},
+  InputResponses: {"p":{},"x":"InputResponse"},
+  JSONObject: {"p":{},"x":"JSONValue"},
+  JSONValue: {"u":["JSONObject",{"i":"JSONValue"},0]},
+  ListRootsResult: {"p":{"roots":{"i":"Root"}},"r":["roots"]},
+  LoggingLevel: {"e":["alert","critical","debug","emergency","error","info","notice","warning"]},
+  MetaObject: 0,
+  NotificationMetaObject: {"p":{"io.modelcontextprotocol/subscriptionId":"RequestId"}},
+  PaginatedRequestParams: {"p":{"_meta":"RequestMetaObject","cursor":0},"r":["_meta"]},
+  ProgressToken: 0,
+  PromptReference: {"p":{"name":0,"title":0,"type":{"c":"ref/prompt"}},"r":["name","type"]},
+  ReadResourceRequestParams: {"p":{"_meta":"RequestMetaObject","inputResponses":"InputResponses","requestState":0,"uri":0},"r":["_meta","uri"]},
+  RequestId: 0,
+  RequestMetaObject: {"p":{"io.modelcontextprotocol/clientCapabilities":"ClientCapabilities","io.modelcontextprotocol/clientInfo":"Implementation","io.modelcontextprotocol/logLevel":"LoggingLevel","io.modelcontextprotocol/protocolVersion":0,"progressToken":"ProgressToken"},"r":["io.modelcontextprotocol/clientCapabilities","io.modelcontextprotocol/protocolVersion"]},
+  RequestParams: {"p":{"_meta":"RequestMetaObject"},"r":["_meta"]},
+  ResourceLink: {"p":{"_meta":"MetaObject","annotations":"Annotations","description":0,"icons":{"i":"Icon"},"mimeType":0,"name":0,"size":0,"title":0,"type":{"c":"resource_link"},"uri":0},"r":["name","type","uri"]},
+  ResourceTemplateReference: {"p":{"type":{"c":"ref/resource"},"uri":0},"r":["type","uri"]},
+  Role: {"e":["assistant","user"]},
+  Root: {"p":{"_meta":"MetaObject","name":0,"uri":0},"r":["uri"]},
+  SamplingMessageContentBlock: {"u":["TextContent","ImageContent","AudioContent","ToolUseContent","ToolResultContent"]},
+  SubscriptionFilter: {"p":{"promptsListChanged":0,"resourceSubscriptions":0,"resourcesListChanged":0,"toolsListChanged":0}},
+  SubscriptionsListenRequestParams: {"p":{"_meta":"RequestMetaObject","notifications":"SubscriptionFilter"},"r":["_meta","notifications"]},
+  TextContent: {"p":{"_meta":"MetaObject","annotations":"Annotations","text":0,"type":{"c":"text"}},"r":["text","type"]},
+  TextResourceContents: {"p":{"_meta":"MetaObject","mimeType":0,"text":0,"uri":0},"r":["text","uri"]},
+  ToolResultContent: {"p":{"_meta":"MetaObject","content":{"i":"ContentBlock"},"isError":0,"structuredContent":0,"toolUseId":0,"type":{"c":"tool_result"}},"r":["content","toolUseId","type"]},
+  ToolUseContent: {"p":{"_meta":"MetaObject","id":0,"input":0,"name":0,"type":{"c":"tool_use"}},"r":["id","input","name","type"]},
+};
+
+/** The shape of the params of each request the client sends, by method (`0` when it has none). */
+export const clientRequestParams: { readonly [method: string]: Shape } = {
+  "completion/complete": "CompleteRequestParams",
+  "prompts/get": "GetPromptRequestParams",
+  "prompts/list": "PaginatedRequestParams",
+  "resources/list": "PaginatedRequestParams",
+  "resources/read": "ReadResourceRequestParams",
+  "resources/templates/list": "PaginatedRequestParams",
+  "server/discover": "RequestParams",
+  "subscriptions/listen": "SubscriptionsListenRequestParams",
+  "tools/call": "CallToolRequestParams",
+  "tools/list": "PaginatedRequestParams",
+};
+
+/** The shape of the params of each notification the client sends, by method (`0` when it has none). */
+export const clientNotificationParams: { readonly [method: string]: Shape } = {
+  "notifications/cancelled": "CancelledNotificationParams",
+};
+
+/** The definition of the result of each request the server sends, by method: what the client answers with. */
+export const serverRequestResults: { readonly [method: string]: string } = {
 };
 
 /** Each request method: the definition of its request (its `params` member is the params' shape) and of its result. */

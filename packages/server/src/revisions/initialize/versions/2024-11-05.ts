@@ -5,19 +5,17 @@
  */
 import { PROTOCOL_VERSION } from "@x/mcp-v2411/constants";
 import {
-  clientRequests,
-  notifications,
-  requests,
+  clientRequestResults,
   serverDefinitions,
-  serverNotifications,
-  serverRequests,
+  serverNotificationParams,
+  serverRequestParams,
   serverResults,
 } from "@x/mcp-v2411/members";
 import { BATCHES } from "@x/mcp-v2411/wire";
 import { VersionTable } from "./table.js";
 
 // Named, not the namespace: a bundle then keeps only these (the server's side of the lists).
-const MEMBERS = { serverDefinitions, requests, notifications, clientRequests, serverRequests, serverNotifications, serverResults };
+const MEMBERS = { serverDefinitions, serverRequestParams, serverNotificationParams, clientRequestResults, serverResults };
 
 /** The table of 2024-11-05. */
 export const v2411 = new VersionTable(PROTOCOL_VERSION, MEMBERS, BATCHES);

@@ -5,19 +5,17 @@
  */
 import { PROTOCOL_VERSION } from "@x/mcp-v2503/constants";
 import {
-  clientRequests,
-  notifications,
-  requests,
+  clientRequestResults,
   serverDefinitions,
-  serverNotifications,
-  serverRequests,
+  serverNotificationParams,
+  serverRequestParams,
   serverResults,
 } from "@x/mcp-v2503/members";
 import { BATCHES } from "@x/mcp-v2503/wire";
 import { VersionTable } from "./table.js";
 
 // Named, not the namespace: a bundle then keeps only these (the server's side of the lists).
-const MEMBERS = { serverDefinitions, requests, notifications, clientRequests, serverRequests, serverNotifications, serverResults };
+const MEMBERS = { serverDefinitions, serverRequestParams, serverNotificationParams, clientRequestResults, serverResults };
 
 /** The table of 2025-03-26. */
 export const v2503 = new VersionTable(PROTOCOL_VERSION, MEMBERS, BATCHES);

@@ -5,19 +5,17 @@
  */
 import { PROTOCOL_VERSION } from "@x/mcp-v2506/constants";
 import {
-  clientRequests,
-  notifications,
-  requests,
+  clientRequestResults,
   serverDefinitions,
-  serverNotifications,
-  serverRequests,
+  serverNotificationParams,
+  serverRequestParams,
   serverResults,
 } from "@x/mcp-v2506/members";
 import { BATCHES } from "@x/mcp-v2506/wire";
 import { VersionTable } from "./table.js";
 
 // Named, not the namespace: a bundle then keeps only these (the server's side of the lists).
-const MEMBERS = { serverDefinitions, requests, notifications, clientRequests, serverRequests, serverNotifications, serverResults };
+const MEMBERS = { serverDefinitions, serverRequestParams, serverNotificationParams, clientRequestResults, serverResults };
 
 /** The table of 2025-06-18. */
 export const v2506 = new VersionTable(PROTOCOL_VERSION, MEMBERS, BATCHES);

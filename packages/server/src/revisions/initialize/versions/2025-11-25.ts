@@ -7,12 +7,10 @@
  */
 import { PROTOCOL_VERSION } from "@x/mcp-v2511/constants";
 import {
-  clientRequests,
-  notifications,
-  requests,
+  clientRequestResults,
   serverDefinitions,
-  serverNotifications,
-  serverRequests,
+  serverNotificationParams,
+  serverRequestParams,
   serverResults,
 } from "@x/mcp-v2511/members";
 import { BATCHES } from "@x/mcp-v2511/wire";
@@ -20,7 +18,7 @@ import type { JsonObject } from "../../../objects.js";
 import { VersionTable } from "./table.js";
 
 // Named, not the namespace: a bundle then keeps only these (the server's side of the lists).
-const MEMBERS = { serverDefinitions, requests, notifications, clientRequests, serverRequests, serverNotifications, serverResults };
+const MEMBERS = { serverDefinitions, serverRequestParams, serverNotificationParams, clientRequestResults, serverResults };
 
 function withElicitationId(method: string, params: JsonObject): JsonObject {
   if (method !== "elicitation/create" || params.mode !== "url" || params.elicitationId !== undefined) return params;

@@ -9,17 +9,20 @@
  * version defines (`reduce.ts`).
  */
 import type { Shape } from "@x/mcp-v2511/members";
-import { isObject, type JsonObject } from "../../../objects.js";
+import type { JsonObject } from "../../../objects.js";
 import { type Definitions, fitsShape, type Reduced, reduce, requiresMembers } from "./reduce.js";
 
-/** What a version's generated package gives its table (`@x/mcp-v*\/members`): the definitions of what the server sends, and the method lists. */
+/**
+ * What a version's generated package gives its table (`@x/mcp-v*\/members`):
+ * what the server sends in that version. The methods it may send are the keys
+ * of the params maps, the requests a client may send the keys of
+ * `clientRequestResults`.
+ */
 export interface MemberLists {
   readonly serverDefinitions: Definitions;
-  readonly requests: { readonly [method: string]: { readonly request: string; readonly result: string } };
-  readonly notifications: { readonly [method: string]: string };
-  readonly clientRequests: readonly string[];
-  readonly serverRequests: readonly string[];
-  readonly serverNotifications: readonly string[];
+  readonly serverRequestParams: { readonly [method: string]: Shape };
+  readonly serverNotificationParams: { readonly [method: string]: Shape };
+  readonly clientRequestResults: { readonly [method: string]: string };
   readonly serverResults: readonly string[];
 }
 
@@ -37,24 +40,18 @@ export class VersionTable {
   /** Whether a session of this version takes JSON-RPC batches (2025-03-26 alone). */
   readonly batches: boolean;
   readonly #members: MemberLists;
-  readonly #clientRequests: ReadonlySet<string>;
-  readonly #serverRequests: ReadonlySet<string>;
-  readonly #serverNotifications: ReadonlySet<string>;
   readonly #requestRule: RequestRule | undefined;
 
   constructor(version: string, members: MemberLists, batches: boolean, requestRule?: RequestRule) {
     this.version = version;
     this.batches = batches;
     this.#members = members;
-    this.#clientRequests = new Set(members.clientRequests);
-    this.#serverRequests = new Set(members.serverRequests);
-    this.#serverNotifications = new Set(members.serverNotifications);
     this.#requestRule = requestRule;
   }
 
   /** True when the client may send request `method` in this version (else it is -32601). */
   hasClientRequest(method: string): boolean {
-    return this.#clientRequests.has(method);
+    return Object.hasOwn(this.#members.clientRequestResults, method);
   }
 
   /**
@@ -67,8 +64,8 @@ export class VersionTable {
    */
   result(method: string, result: JsonObject): JsonObject {
     const defs = this.#members.serverDefinitions;
-    const own = this.#members.requests[method]?.result;
-    if (own === undefined) return result;
+    if (!this.hasClientRequest(method)) return result;
+    const own = this.#members.clientRequestResults[method]!;
     let shape: Shape | undefined = own;
     if (!fitsShape(result, own, defs)) {
       shape = undefined;
@@ -92,10 +89,10 @@ export class VersionTable {
    * when the version has no such notification (it is then never sent).
    */
   notification(method: string, params: JsonObject | undefined): JsonObject | undefined {
-    if (!this.#serverNotifications.has(method)) return undefined;
-    const shape = this.#paramsShape(this.#members.notifications[method]);
-    if (shape === undefined || params === undefined) return params ?? {};
-    return reduce<JsonObject>(params, shape, this.#members.serverDefinitions).value;
+    const shapes = this.#members.serverNotificationParams;
+    if (!Object.hasOwn(shapes, method)) return undefined;
+    if (params === undefined) return {};
+    return reduce<JsonObject>(params, shapes[method]!, this.#members.serverDefinitions).value;
   }
 
   /**
@@ -105,18 +102,10 @@ export class VersionTable {
    * before 2025-11-25).
    */
   request(method: string, params: JsonObject): JsonObject | undefined {
-    if (!this.#serverRequests.has(method)) return undefined;
+    const shapes = this.#members.serverRequestParams;
+    if (!Object.hasOwn(shapes, method)) return undefined;
     const ruled = this.#requestRule === undefined ? params : this.#requestRule(method, params);
-    const shape = this.#paramsShape(this.#members.requests[method]?.request);
-    if (shape === undefined) return ruled;
-    const reduced: Reduced<JsonObject> = reduce(ruled, shape, this.#members.serverDefinitions);
+    const reduced: Reduced<JsonObject> = reduce(ruled, shapes[method]!, this.#members.serverDefinitions);
     return reduced.fits ? reduced.value : undefined;
-  }
-
-  /** The shape of the `params` member of definition `name` (a request or notification). */
-  #paramsShape(name: string | undefined): Shape | undefined {
-    if (name === undefined) return undefined;
-    const def = this.#members.serverDefinitions[name];
-    return isObject(def) && "p" in def ? def.p.params : undefined;
   }
 }
