@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 // The bundle rows of `pnpm bench`: each shape of server (an entry under
-// minimal/) bundled by esbuild, minified, one ES module for Node 20, and its
-// gzip size with everything it needs at run time inside. Each is built alone
+// minimal/) bundled by esbuild, minified, ES modules for Node 20 with code
+// splitting, and the gzip size of what it loads when it runs: the entry's
+// file and every chunk it imports statically (each file gzipped on its own,
+// summed). A chunk reached only by an `import()` (code a package loads on
+// first use, such as the checks of a handler's asks) is counted apart, as
+// `lazy`: the shape's program never loads it (bench/README.md, "Bundle
+// rows"); the one-file size, everything inside, is printed too. Each is built alone
 // in an empty temporary folder that holds only the entry and links to the
 // packages it imports, so nothing else on this machine (a hoisted package, a
 // folder above) can leak into it; the link is to the package as installed
@@ -108,16 +113,44 @@ function packageNamer() {
   };
 }
 
-/** Bytes of the output per package, largest first. */
-function bytesByPackage(metafile, dir) {
+/** Bytes of the output files `paths` (absolute) per package, largest first. */
+function bytesByPackage(metafile, dir, paths) {
   const nameOf = packageNamer();
-  const inputs = Object.values(metafile.outputs)[0].inputs;
   const byPackage = {};
-  for (const [file, info] of Object.entries(inputs)) {
-    const name = nameOf(resolve(dir, file));
-    byPackage[name] = (byPackage[name] ?? 0) + info.bytesInOutput;
+  for (const [out, output] of Object.entries(metafile.outputs)) {
+    if (!paths.has(resolve(dir, out))) continue;
+    for (const [file, info] of Object.entries(output.inputs)) {
+      const name = nameOf(resolve(dir, file));
+      byPackage[name] = (byPackage[name] ?? 0) + info.bytesInOutput;
+    }
   }
   return Object.fromEntries(Object.entries(byPackage).sort((a, b) => b[1] - a[1]));
+}
+
+/**
+ * The output files of a split build: `eager`, the entry's file and the
+ * chunks it reaches by static imports (what running it loads), and `lazy`,
+ * the others (reached only through an `import()`).
+ */
+function loadedFiles(result, dir) {
+  const outputs = result.metafile.outputs;
+  const entry = Object.keys(outputs).find((out) => outputs[out].entryPoint !== undefined);
+  const reached = new Set();
+  const stack = [entry];
+  while (stack.length > 0) {
+    const out = stack.pop();
+    if (reached.has(out)) continue;
+    reached.add(out);
+    for (const i of outputs[out].imports) if (i.kind === "import-statement" && i.path in outputs) stack.push(i.path);
+  }
+  const eager = [];
+  const lazy = [];
+  for (const file of result.outputFiles) {
+    if (!file.path.endsWith(".js")) continue;
+    const out = Object.keys(outputs).find((o) => resolve(dir, o) === file.path);
+    (reached.has(out) ? eager : lazy).push(file);
+  }
+  return { eager, lazy };
 }
 
 /**
@@ -135,7 +168,7 @@ async function bundleAlone(esbuild, shape) {
       mkdirSync(dirname(link), { recursive: true });
       symlinkSync(realpathSync(join(here, "node_modules", name)), link, "dir");
     }
-    const result = await esbuild.build({
+    const options = {
       absWorkingDir: dir,
       entryPoints: ["entry.mjs"],
       bundle: true,
@@ -148,21 +181,31 @@ async function bundleAlone(esbuild, shape) {
       metafile: true,
       write: false,
       logLevel: "error",
-    });
-    const code = result.outputFiles[0].contents;
-    const byPackage = bytesByPackage(result.metafile, dir);
-    const carried = (shape.without ?? []).filter((name) => name in byPackage);
+    };
+    const result = await esbuild.build({ ...options, splitting: true, outdir: join(dir, "out") });
+    const { eager, lazy } = loadedFiles(result, dir);
+    const gzip = (files) => files.reduce((sum, f) => sum + gzipSync(f.contents).length, 0);
+    const minified = (files) => files.reduce((sum, f) => sum + f.contents.length, 0);
+    // The one-file build, as earlier rows were measured: everything, lazy chunks included.
+    const single = (await esbuild.build(options)).outputFiles[0].contents;
+    const byPackage = bytesByPackage(result.metafile, dir, new Set(eager.map((f) => f.path)));
+    const lazyByPackage = bytesByPackage(result.metafile, dir, new Set(lazy.map((f) => f.path)));
+    const carried = (shape.without ?? []).filter((name) => name in byPackage || name in lazyByPackage);
     return {
       label: shape.label,
       entry: `minimal/${shape.entry}`,
       conditions: shape.conditions ?? [],
-      minifiedBytes: code.length,
-      gzipBytes: gzipSync(code).length,
+      minifiedBytes: minified(eager),
+      gzipBytes: gzip(eager),
+      files: eager.length,
+      lazyGzipBytes: gzip(lazy),
+      lazyByPackage,
+      singleFileGzipBytes: gzipSync(single).length,
       byPackage,
       check:
         carried.length === 0
           ? "ok"
-          : `carries ${carried.map((name) => `${name} (${(byPackage[name] / 1024).toFixed(1)} KB minified)`).join(", ")}`,
+          : `carries ${carried.map((name) => `${name} (${(((byPackage[name] ?? 0) + (lazyByPackage[name] ?? 0)) / 1024).toFixed(1)} KB minified)`).join(", ")}`,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -171,9 +214,12 @@ async function bundleAlone(esbuild, shape) {
 
 /**
  * Every shape's bundle (a pending one as `{ label, pending }`), keyed as
- * {@link SHAPES}: `gzipBytes`, `minifiedBytes`, `byPackage` (bytes of the
- * minified output per package, largest first) and `check` (`"ok"`, or the
- * packages it carries though it must not).
+ * {@link SHAPES}: `gzipBytes` and `minifiedBytes` of what it loads when it
+ * runs (`files` files), `byPackage` (bytes of that minified output per
+ * package, largest first), `lazyGzipBytes` and `lazyByPackage` (the chunks
+ * only an `import()` reaches), `singleFileGzipBytes` (one file, everything
+ * inside) and `check` (`"ok"`, or the packages it carries, loaded or lazy,
+ * though it must not).
  */
 export async function bundleSizes() {
   const esbuild = await import("esbuild");
@@ -225,7 +271,7 @@ export function bundleReport(bundles) {
       continue;
     }
     lines.push(
-      `${shape.label}: ${(b.gzipBytes / 1024).toFixed(1)} KB gzip, ${(b.minifiedBytes / 1024).toFixed(1)} KB minified; ${b.check}; largest parts (KB minified): ${largestParts(b)}`,
+      `${shape.label}: ${(b.gzipBytes / 1024).toFixed(1)} KB gzip, ${(b.minifiedBytes / 1024).toFixed(1)} KB minified in ${b.files} file(s), lazy chunks ${(b.lazyGzipBytes / 1024).toFixed(1)} KB gzip more (one file: ${(b.singleFileGzipBytes / 1024).toFixed(1)}); ${b.check}; largest parts (KB minified): ${largestParts(b)}`,
     );
   }
   for (const t of bundleTargets(bundles)) {

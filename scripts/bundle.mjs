@@ -43,6 +43,12 @@
 //                   imports another entry's file, and a module two entries
 //                   would both carry is an error (import it through an entry).
 //                   `@x/mcp-v2607/constants` then reads one file, not three.
+//   --split         entries share chunks as esbuild splits them, no entry
+//                   built on the main entry's chunk: a module only one
+//                   entry reaches stays in that entry's file. For a package
+//                   a carrying package inlines (@x/builders): that build
+//                   splits per file, so what a subpath entry leaves out
+//                   can go into the carrier's chunk loaded on first use.
 //   --keep FILE     dist/FILE (e.g. generated/validators.js) is written by
 //                   another build step: entries import it instead of carrying
 //                   it, and it is not bundled. Needs --standalone.
@@ -77,12 +83,14 @@ const dir = process.cwd();
 const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
 const args = process.argv.slice(2);
 const standalone = args.includes("--standalone");
+const split = args.includes("--split");
 const valued = (flag) => args.flatMap((arg, i) => (args[i - 1] === flag ? [arg] : []));
 const keep = valued("--keep");
 const inline = valued("--inline");
 for (const [i, arg] of args.entries()) {
   const value = args[i - 1] === "--keep" || args[i - 1] === "--inline";
-  if (arg !== "--standalone" && arg !== "--keep" && arg !== "--inline" && !value) throw new Error(`bundle: unknown argument ${arg}`);
+  if (arg !== "--standalone" && arg !== "--split" && arg !== "--keep" && arg !== "--inline" && !value)
+    throw new Error(`bundle: unknown argument ${arg}`);
 }
 for (const name of inline) {
   if (!(name in (pkg.dependencies ?? {}))) throw new Error(`bundle: --inline ${name}: not a dependency of ${pkg.name}`);
@@ -336,10 +344,10 @@ if (standalone) {
   }
 } else {
   const all = entries();
-  const main = all.find((e) => e.out === "index");
+  const main = split ? undefined : all.find((e) => e.out === "index");
   const result = await esbuild.build({
     ...common,
-    entryPoints: all.map((e) => (e === main ? e : { in: `with-main:${e.in}`, out: e.out })),
+    entryPoints: all.map((e) => (main === undefined || e === main ? e : { in: `with-main:${e.in}`, out: e.out })),
     splitting: true,
     chunkNames: "chunks/[name]-[hash]",
     plugins: [withMain(main), ...(common.plugins ?? [])],

@@ -9,7 +9,7 @@
 //         are applied before anything is generated. A draft-07 schema
 //         (2025-06-18 and earlier) is read with its `definitions` as `$defs`
 //         (definitionsAsDefs of scripts/lib/schema-walk.mjs).
-// Output: packages/<package>/src/generated/ (or DIR), ten files, plus two
+// Output: packages/<package>/src/generated/ (or DIR), eleven files, plus two
 // per schema group of the revision:
 //   types.ts         one exported type per `$defs` entry, from
 //                    json-schema-to-typescript, plus `JSONValue`;
@@ -31,6 +31,11 @@
 //                    `$ref` and the `$defs` it reaches, annotations dropped),
 //                    for code that compiles at run time what it checks:
 //                    a schema is a fraction of the size of its compiled code;
+//   members.ts       the member lists (scripts/lib/members.mjs): each
+//                    definition's members, read from the strict form, and
+//                    which methods each side sends with each request's
+//                    result, for code that reduces a message to what the
+//                    revision defines (the package's `./members` entry);
 //   schemas-<group>.js, .d.ts
 //                    the schemas of one group (schema/revisions.json
 //                    "schemaGroups": name -> definitions): a small module for
@@ -45,6 +50,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ANNOTATION_KEYWORDS, DEF_REF, header, IDENTIFIER, moduleComment, stripAnnotations } from "./lib/emit.mjs";
+import { MembersError, memberLists } from "./lib/members.mjs";
 import { MethodTableError, methodTable } from "./lib/methods.mjs";
 import { GenerateError, loadRevision } from "./lib/revision.mjs";
 import { eachSchema, isObject } from "./lib/schema-walk.mjs";
@@ -256,14 +262,16 @@ const union = (items) => (items.length === 0 ? "never" : items.map(literal).join
  * types of types.ts (no new shapes), so that a client's `request(method)` and
  * a server's handler table can be typed by method string.
  */
-function buildMethods(ctx) {
-  let table;
+function readMethodTable(ctx) {
   try {
-    table = methodTable(ctx.schema);
+    return methodTable(ctx.schema);
   } catch (error) {
     if (error instanceof MethodTableError) fail(error.message);
     throw error;
   }
+}
+
+function buildMethods(ctx, table = readMethodTable(ctx)) {
   const uses = new Set([...table.requests, ...table.notifications].flatMap((entry) => entry.uses));
   const lines = [header(ctx, "the method table: params and result types by method string")];
   lines.push("import type {", ...[...uses].sort().map((name) => `  ${name},`), '} from "./types.js";', "");
@@ -345,13 +353,123 @@ function buildMethods(ctx) {
   return `${lines.join("\n")}\n`;
 }
 
+// ---------------------------------------------------------------------------
+// members.ts
+
+/** The exports of what `side` sends (see scripts/lib/members.mjs, `sentBy`): its definitions, its params by method, its results by the other side's method. */
+function sideLists(side, other, sent, definitions, key) {
+  const byMethod = (map) => Object.entries(map).map(([method, value]) => `  ${JSON.stringify(method)}: ${JSON.stringify(value)},`);
+  return [
+    "/**",
+    ` * The definitions the ${side}'s messages hold: the params of its requests and notifications, the results it answers`,
+    ` * the ${other}'s requests with (and the rest of its result union), and all they refer to: enough to reduce any params`,
+    ` * or result the ${side} writes. The JSON-RPC envelopes of its requests and notifications are not among them.`,
+    " */",
+    `export const ${side}Definitions: { readonly [name: string]: Shape } = {`,
+    ...sent.definitions.map((name) => `  ${key(name)}: ${JSON.stringify(definitions[name])},`),
+    "};",
+    "",
+    `/** The shape of the params of each request the ${side} sends, by method (\`0\` when it has none). */`,
+    `export const ${side}RequestParams: { readonly [method: string]: Shape } = {`,
+    ...byMethod(sent.requestParams),
+    "};",
+    "",
+    `/** The shape of the params of each notification the ${side} sends, by method (\`0\` when it has none). */`,
+    `export const ${side}NotificationParams: { readonly [method: string]: Shape } = {`,
+    ...byMethod(sent.notificationParams),
+    "};",
+    "",
+    `/** The definition of the result of each request the ${other} sends, by method: what the ${side} answers with. */`,
+    `export const ${other}RequestResults: { readonly [method: string]: string } = {`,
+    ...byMethod(sent.answers),
+    "};",
+    "",
+  ];
+}
+
+/**
+ * `members.ts`: the member lists of scripts/lib/members.mjs as literals,
+ * one definition a line, with the type of a shape.
+ */
+function buildMembers(ctx, strictDefs, table) {
+  let lists;
+  try {
+    lists = memberLists(strictDefs, table);
+  } catch (error) {
+    if (error instanceof MembersError) fail(error.message);
+    throw error;
+  }
+  const key = (name) => (IDENTIFIER.test(name) ? name : JSON.stringify(name));
+  const lines = [
+    header(ctx, "the member lists: each definition's members (from the strict form), each side's methods, each request's result"),
+    ...moduleComment(ctx, "members", [
+      `What revision ${ctx.revision} defines, as data: each definition's members and what each`,
+      "holds, read from the strict form of the schema (unknown members refused, the places",
+      "the schema opens left open), and which requests and notifications each side sends.",
+      "For a program that reduces a message to what this revision defines (a server",
+      "answering a client pinned to it), with no validator and no schema document.",
+    ]),
+    "/**",
+    " * How one place of a message is read: `0` anything, kept as it is; a",
+    " * string, the definition of that name; `{ p, r, x }` an object with the",
+    " * members `p` (their shapes), requiring `r`, whose other members are not",
+    " * of this revision (`x` absent), kept (`x: 0`) or of shape `x`; `{ i }` an",
+    " * array of `i`; `{ u }` one of `u`; `{ c }` the constant `c`; `{ e }` one",
+    " * of the values `e`.",
+    " */",
+    "export type Shape =",
+    "  | 0",
+    "  | string",
+    "  | { readonly p: { readonly [member: string]: Shape }; readonly r?: readonly string[]; readonly x?: Shape }",
+    "  | { readonly i: Shape }",
+    "  | { readonly u: readonly Shape[] }",
+    "  | { readonly c: string | number | boolean | null }",
+    "  | { readonly e: readonly (string | number | boolean | null)[] };",
+    "",
+    "// Each table writes its shapes out in full rather than naming shared constants: a bundle keeps the",
+    "// tables it uses as plain literals, which compress far better than constants under minified names.",
+    "",
+    `/** Every definition of the ${ctx.revision} schema by name, as a {@link Shape}. */`,
+    "export const definitions: { readonly [name: string]: Shape } = {",
+    ...Object.entries(lists.definitions).map(([name, shape]) => `  ${key(name)}: ${JSON.stringify(shape)},`),
+    "};",
+    "",
+    ...sideLists("server", "client", lists.sent.server, lists.definitions, key),
+    ...sideLists("client", "server", lists.sent.client, lists.definitions, key),
+    "/** Each request method: the definition of its request (its `params` member is the params' shape) and of its result. */",
+    "export const requests: { readonly [method: string]: { readonly request: string; readonly result: string } } = {",
+    ...Object.entries(lists.requests).map(([method, r]) => `  ${JSON.stringify(method)}: ${JSON.stringify(r)},`),
+    "};",
+    "",
+    "/** Each notification method: the definition of its notification. */",
+    "export const notifications: { readonly [method: string]: string } = {",
+    ...Object.entries(lists.notifications).map(([method, name]) => `  ${JSON.stringify(method)}: ${JSON.stringify(name)},`),
+    "};",
+  ];
+  const sides = [
+    ["clientRequests", "ClientRequestMethod", "The requests the client sends (`ClientRequest`)."],
+    ["serverRequests", "ServerRequestMethod", "The requests the server sends (`ServerRequest`)."],
+    ["clientNotifications", "ClientNotificationMethod", "The notifications the client sends (`ClientNotification`)."],
+    ["serverNotifications", "ServerNotificationMethod", "The notifications the server sends (`ServerNotification`)."],
+  ];
+  for (const [name, alias, doc] of sides) {
+    lines.push("", `/** ${doc} */`, `export const ${name}: readonly string[] = ${JSON.stringify(lists.directions[alias] ?? [])};`);
+  }
+  lines.push(
+    "",
+    "/** The results the server sends (the definitions of `ServerResult`, in the schema's order). */",
+    `export const serverResults: readonly string[] = ${JSON.stringify(lists.serverResults)};`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
 /** types.ts of `revision` alone, as generate() makes it (for the revision comparison, which needs nothing else). */
 export async function generateTypes(revision) {
   const ctx = loadRevision(revision);
   return buildTypes(ctx, checkSchema(ctx.schema));
 }
 
-/** Generates the files of `revision` (ten, plus two per schema group); returns {files: {name: text}, packageName, defaultOut}. */
+/** Generates the files of `revision` (eleven, plus two per schema group); returns {files: {name: text}, packageName, defaultOut}. */
 export async function generate(revision) {
   const ctx = loadRevision(revision);
   const names = checkSchema(ctx.schema);
@@ -371,6 +489,7 @@ export async function generate(revision) {
     names,
     "ajv standalone validators of the strict form of the schema (scripts/lib/strict.mjs: unknown members refused), one export per definition",
   );
+  const table = readMethodTable(ctx);
   const groupFiles = {};
   for (const [group, members] of schemaGroups(ctx, names)) {
     groupFiles[`schemas-${group}.js`] = buildSchemas(ctx, names, members, group);
@@ -379,7 +498,8 @@ export async function generate(revision) {
   return {
     files: {
       "types.ts": types,
-      "methods.ts": buildMethods(ctx),
+      "methods.ts": buildMethods(ctx, table),
+      "members.ts": buildMembers(ctx, strictForm.defs, table),
       "validators.js": validators,
       "validators.d.ts": validatorTypes,
       "validate.ts": buildCheck(ctx, names),

@@ -6,6 +6,7 @@
 //   2b. api docs: regenerate docs/api (typedoc) in a temporary folder and fail on any
 //      difference, on an exported declaration without a doc comment, or on guide code
 //      (docs/server.md, docs/client.md) that does not type-check (scripts/api-docs.mjs)
+//   2c. package graph: docs/architecture.md's graph must be the packages' real imports (scripts/package-graph.mjs)
 //   3. build, typecheck, lint and unit-test every workspace package (turbo)
 //   3b. pack check: pack every published package, publint and attw on each tarball,
 //      install them all into a fresh project outside the repository, import and
@@ -31,6 +32,7 @@ const steps = [
   ["sync-schema", process.execPath, [join(root, "scripts", "sync-schema.mjs")]],
   ["check-generated", process.execPath, [join(root, "scripts", "check-generated.mjs")]],
   ["api docs", process.execPath, [join(root, "scripts", "api-docs.mjs"), "--check"]],
+  ["package graph (docs/architecture.md against the imports)", process.execPath, [join(root, "scripts", "package-graph.mjs"), "--check"]],
   ["build, typecheck, lint, test", bin("turbo"), ["run", "build", "typecheck", "lint", "test", "--continue", "--output-logs=new-only"]],
   ["pack check (publint, attw, a fresh consumer)", process.execPath, [join(root, "scripts", "pack-check.mjs"), "--no-build"]],
   ["pack check at the lowest dependency versions", process.execPath, [join(root, "scripts", "pack-check.mjs"), "--no-build", "--lowest"]],

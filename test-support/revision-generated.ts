@@ -37,8 +37,11 @@ export function exportedDeclarations(fileName: string, text: string): string[] {
   return names;
 }
 
-/** The entries every generated package has (`./wire`: its revision's hand-written wire rules; `./strict`: validateStrict). */
-export const SHARED_ENTRIES = [".", "./constants", "./wire", "./validators", "./schemas", "./strict", "./types"];
+/**
+ * The entries every generated package has (`./wire`: its revision's hand-written wire rules; `./strict`: validateStrict;
+ * `./members`: the member lists).
+ */
+export const SHARED_ENTRIES = [".", "./constants", "./wire", "./validators", "./schemas", "./strict", "./types", "./members"];
 
 type Validator = ((value: unknown) => boolean) & { errors?: unknown };
 
@@ -63,6 +66,7 @@ export async function describeGeneratedFiles(pkg: RevisionPackage, validators: R
       "strict-validators.d.ts",
       "strict.ts",
       "schemas.js",
+      "members.ts",
     ])("%s starts with a header naming its input and sha256", (name) => {
       const head = read(name).split("\n").slice(0, 3).join("\n");
       expect(sha256).toBe(pin.sha256);
@@ -116,6 +120,86 @@ export async function describeGeneratedFiles(pkg: RevisionPackage, validators: R
         const specifiers = [...js.matchAll(/^import [^;]* from "([^"]+)";$/gm)].map((m) => m[1]!);
         for (const specifier of specifiers) expect(specifier).toMatch(/^ajv\/dist\/runtime\/[\w]+\.js$/);
         for (const d of descriptions) expect(js).not.toContain(d.slice('"description":"'.length));
+      }
+    });
+
+    it("members.ts lists every definition, the methods of each side and each request's result, and imports nothing", async () => {
+      const text = read("members.ts");
+      expect(text).not.toMatch(/^import /m);
+      expect(text).toContain(`@module @x/${pin.package}/members`);
+      const members = (await import(pathToFileURL(join(generatedDir, "members.ts")).href)) as {
+        definitions: Record<string, unknown>;
+        serverDefinitions: Record<string, unknown>;
+        clientDefinitions: Record<string, unknown>;
+        requests: Record<string, { request: string; result: string }>;
+        notifications: Record<string, string>;
+        clientRequests: string[];
+        serverRequests: string[];
+        clientNotifications: string[];
+        serverNotifications: string[];
+      } & Record<`${"server" | "client"}${"RequestParams" | "NotificationParams" | "RequestResults"}`, Record<string, unknown>>;
+      expect(Object.keys(members.definitions).sort()).toEqual([...definitionNames].sort());
+      // Every name a shape refers to is a definition.
+      const names = new Set(Object.keys(members.definitions));
+      const refs = JSON.stringify(members.definitions).match(/"[A-Z][A-Za-z0-9]*"/g) ?? [];
+      for (const ref of refs) if (/^"[A-Z]/.test(ref) && !names.has(JSON.parse(ref))) expect.fail(`${ref} names no definition`);
+      for (const [method, entry] of Object.entries(members.requests)) {
+        expect(names.has(entry.request), method).toBe(true);
+        expect(names.has(entry.result), method).toBe(true);
+      }
+      for (const method of [...members.clientRequests, ...members.serverRequests]) expect(members.requests[method], method).toBeDefined();
+      for (const method of [...members.clientNotifications, ...members.serverNotifications])
+        expect(members.notifications[method], method).toBeDefined();
+      expect(members.requests["tools/call"]).toEqual({ request: "CallToolRequest", result: "CallToolResult" });
+      // A result the schema closes lists its members; the base Result stays open.
+      expect(members.definitions.CallToolResult).toMatchObject({ r: ["content"] });
+      expect(members.definitions.CallToolResult).not.toHaveProperty("x");
+      expect(members.definitions.Result).toMatchObject({ x: 0 });
+      // Each side's lists: its definitions are the same shapes (written out again, not shared), closed under
+      // reference; its params by method (its requests' and notifications' `params` member, the methods it
+      // sends as keys); its results by the other side's request method (as `requests` says).
+      const sides = [
+        ["server", "client"],
+        ["client", "server"],
+      ] as const;
+      for (const [side, other] of sides) {
+        const defs = members[`${side}Definitions`];
+        const refersWithin = (where: string, shape: unknown) => {
+          for (const ref of JSON.stringify(shape).match(/"[A-Z][A-Za-z0-9]*"/g) ?? []) {
+            if (names.has(JSON.parse(ref))) expect(defs, `${where} refers to ${ref}`).toHaveProperty(JSON.parse(ref));
+          }
+        };
+        for (const [name, shape] of Object.entries(defs)) {
+          expect(shape).toEqual(members.definitions[name]);
+          refersWithin(name, shape);
+        }
+        const params = (name: string) => (members.definitions[name] as { p: { params?: unknown } }).p.params ?? 0;
+        const requestParams = members[`${side}RequestParams`];
+        expect(Object.keys(requestParams).sort()).toEqual([...members[`${side}Requests`]].sort());
+        for (const [method, shape] of Object.entries(requestParams)) {
+          expect(shape, method).toEqual(params(members.requests[method]!.request));
+          refersWithin(method, shape);
+        }
+        const notificationParams = members[`${side}NotificationParams`];
+        expect(Object.keys(notificationParams).sort()).toEqual([...members[`${side}Notifications`]].sort());
+        for (const [method, shape] of Object.entries(notificationParams)) {
+          expect(shape, method).toEqual(params(members.notifications[method]!));
+          refersWithin(method, shape);
+        }
+        const results = members[`${other}RequestResults`];
+        expect(Object.keys(results).sort()).toEqual([...members[`${other}Requests`]].sort());
+        for (const [method, result] of Object.entries(results)) {
+          expect(result, method).toBe(members.requests[method]!.result);
+          expect(defs, method).toHaveProperty(result as string);
+        }
+      }
+      expect(Object.keys(members.serverDefinitions)).toEqual(
+        expect.arrayContaining(["CallToolResult", "InitializeResult", "ListToolsResult"]),
+      );
+      expect(Object.keys(members.clientDefinitions)).toEqual(expect.arrayContaining(["ListRootsResult"]));
+      // A sender reduces params and results, never the JSON-RPC envelope: no request definition is listed.
+      for (const side of [members.serverDefinitions, members.clientDefinitions]) {
+        for (const { request } of Object.values(members.requests)) expect(side).not.toHaveProperty(request);
       }
     });
 

@@ -2,7 +2,7 @@
 // Micro-benchmark of parseJson/stringifyJson (@x/jsonrpc) against the
 // built-ins: what reading a typical request and writing its answer cost over
 // JSON.parse/JSON.stringify, and what the rare message with an integer beyond
-// 2^53 costs (the second parse, by lossless-json).
+// 2^53 costs (the second, digit-keeping read).
 //
 //   node bench/micro/json.mjs [pairs]
 //

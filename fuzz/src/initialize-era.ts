@@ -172,6 +172,30 @@ const validOpening: fc.Arbitrary<Opening> = fc.record({
   ),
 });
 
+/**
+ * The versions of the era whose server may send `elicitation/create` (spec
+ * 2025-06-18: changelog, elicitation added): a session of an older one is
+ * never asked, whatever its client declared; its ask answers "not supported".
+ */
+const ELICITATION_VERSIONS: ReadonlySet<string> = new Set(["2025-11-25", "2025-06-18"]);
+
+/** True when a session that negotiated `version` can be sent `elicitation/create`. */
+export function elicits(version: string): boolean {
+  return ELICITATION_VERSIONS.has(version);
+}
+
+/**
+ * The versions of the era that take JSON-RPC batches: 2025-03-26 alone (spec
+ * 2025-03-26: basic/index "Batching"; 2025-06-18 removed them). On a
+ * session of it a batch of requests is answered with an array of responses.
+ */
+const BATCH_VERSIONS: ReadonlySet<string> = new Set(["2025-03-26"]);
+
+/** True when a session that negotiated `version` takes batches. */
+export function takesBatches(version: string): boolean {
+  return BATCH_VERSIONS.has(version);
+}
+
 /** Params `initialize` refuses with -32602: a member missing or of the wrong type. */
 export const BAD_INITIALIZE_PARAMS: readonly [string, J][] = [
   ["no-capabilities", { protocolVersion: "2025-11-25", clientInfo: { name: "x", version: "1" } }],

@@ -11,7 +11,7 @@ import { check, type Violation } from "./check.js";
 import { isKnownOpen, LIMITS, type Transport, type ViolationKind } from "./config.js";
 import { HttpDriver, StdioDriver } from "./drivers.js";
 import { caseArbitrary } from "./generators.js";
-import { type Era, type Scenario, scenarioArbitrary } from "./initialize-era.js";
+import { type Era, type Opening, type Scenario, scenarioArbitrary } from "./initialize-era.js";
 import { checkPingFirst, type Lifecycle, lifecycleArbitrary, playLifecycle, SocketConnection } from "./lifecycle.js";
 import { SessionHttpDriver, SessionStdioDriver, type StepResult, stdioOpening } from "./session-drivers.js";
 import type { FixtureProcess, Memory } from "./server.js";
@@ -65,6 +65,8 @@ export interface Tally {
 
 /** Stdio fixtures whose connection has had its opening (initialize era, or a ping first for 2026-07-28). */
 const OPENED = new WeakSet<FixtureProcess>();
+/** The initialize-era opening each stdio fixture's connection went on with (a repeated run goes on on it). */
+const OPENINGS = new WeakMap<FixtureProcess, Opening>();
 
 /** Share of stdio initialize-era scenarios that are openings of a fresh connection (`lifecycle.ts`), out of 100. */
 const LIFECYCLE_SHARE = 10;
@@ -174,7 +176,7 @@ export async function fuzzRun(server: FixtureProcess, options: RunOptions): Prom
           })
         : new StdioDriver(server.child.stdin, server.child.stdout, timeoutMs)
       : undefined;
-  if (stdio && earlier) sessionStdio = new SessionStdioDriver(server.child.stdin!, stdio, OPENED.has(server));
+  if (stdio && earlier) sessionStdio = new SessionStdioDriver(server.child.stdin!, stdio, OPENINGS.get(server));
   const steps = (found: StepResult[], index: number) => {
     for (const step of found) {
       for (const v of step.violations) {
@@ -186,7 +188,9 @@ export async function fuzzRun(server: FixtureProcess, options: RunOptions): Prom
   if (sessionStdio && !OPENED.has(server)) {
     // One connection, one opening: a repeated run goes on on the same pinned connection.
     OPENED.add(server);
-    steps(await sessionStdio.open(stdioOpening(options.seed)), -1);
+    const opening = stdioOpening(options.seed);
+    OPENINGS.set(server, opening);
+    steps(await sessionStdio.open(opening), -1);
   }
   server.child.stdin?.on("error", () => {
     // EPIPE once the server is gone: the crash is counted below.

@@ -20,7 +20,9 @@ import {
   type AskAnswer,
   type Body,
   checkInitializeAnswer,
+  elicits,
   initializeParams,
+  takesBatches,
   laterEraFields,
   MALFORMED_SESSION_IDS,
   type Opening,
@@ -255,7 +257,8 @@ export class SessionHttpDriver {
     if (!sessionId || result === undefined) return false;
     session.id = sessionId;
     session.version = isRecord(result) && typeof result.protocolVersion === "string" ? result.protocolVersion : "2025-11-25";
-    session.elicitation = o.elicitation;
+    // The capability counts only where the negotiated version has elicitation.
+    session.elicitation = o.elicitation && elicits(session.version);
     return true;
   }
 
@@ -622,6 +625,33 @@ async function readSome(reader: ReadableStreamDefaultReader<Uint8Array>, ms: num
 
 // ---------------------------------------------------------------- stdio
 
+/** True when `bytes` is a JSON array: a batch. */
+function isBatchText(bytes: Uint8Array): boolean {
+  return new TextDecoder().decode(bytes).trimStart().startsWith("[");
+}
+
+/**
+ * The answer to a batch of requests on a connection whose version takes
+ * batches: one line holding an array of JSON-RPC responses (JSON-RPC 2.0
+ * section 6), or a violation.
+ */
+function batchAnswered(observed: Observed): Violation[] {
+  if (observed.transport !== "stdio" || observed.timedOut) return [{ kind: "hang", detail: "the batch was not answered" }];
+  const answers = messagesOf(observed).filter(Array.isArray);
+  const ok =
+    answers.length === 1 &&
+    answers[0]!.length > 0 &&
+    answers[0]!.every((r) => isRecord(r) && r.jsonrpc === "2.0" && "id" in r && ("result" in r || "error" in r));
+  return ok
+    ? []
+    : [{ kind: "malformed-response", detail: `a batch was not answered with one array of responses: ${observed.lines.join(" | ")}` }];
+}
+
+/** Whether a stdio connection opened with `o` may be elicited: the client declared it, and the version it asked for (an era version, negotiated as asked) has it. */
+function stdioElicits(o: Opening): boolean {
+  return o.elicitation && elicits(String(o.protocolVersion));
+}
+
 /** The opening of a stdio connection of the era: which version it asks for, chosen by the run's seed. */
 export function stdioOpening(seed: number): Opening {
   const versions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
@@ -636,14 +666,20 @@ export function stdioOpening(seed: number): Opening {
 export class SessionStdioDriver {
   #current: { answer: AskAnswer; name: string; violations: Violation[]; out: StepResult[]; category: string; asked: boolean } | undefined;
   #initialized: boolean;
+  /** Whether the server may elicit on this connection: the client declared it and its version has it. */
+  #elicits: boolean;
+  /** Whether the connection's version takes batches (then a batch is answered, not refused). */
+  #batches: boolean;
 
   constructor(
     readonly input: Writable,
     readonly driver: StdioDriver,
-    /** True when the connection had its opening in an earlier run (a repeated run goes on on it). */
-    opened = false,
+    /** The opening the connection had in an earlier run (a repeated run goes on on it); `undefined` before its opening. */
+    opened?: Opening,
   ) {
-    this.#initialized = opened;
+    this.#initialized = opened !== undefined;
+    this.#elicits = opened === undefined || stdioElicits(opened);
+    this.#batches = opened !== undefined && takesBatches(String(opened.protocolVersion));
   }
 
   /** What the driver calls for each request the server sends. */
@@ -657,6 +693,11 @@ export class SessionStdioDriver {
     c.asked = true;
     if (message.method !== "elicitation/create")
       c.violations.push({ kind: "malformed-response", detail: `the server sent ${String(message.method)} to an elicit` });
+    else if (!this.#elicits)
+      c.violations.push({
+        kind: "asked-without-capability",
+        detail: "elicitation/create to a client without the elicitation capability, or of a version without elicitation",
+      });
     if (!this.#initialized)
       c.violations.push({ kind: "asked-before-initialized", detail: "elicitation/create before notifications/initialized" });
     for (const a of askAnswers(c.answer, message.id!, c.name)) writeLine(this.input, a);
@@ -681,6 +722,8 @@ export class SessionStdioDriver {
    */
   async open(o: Opening): Promise<StepResult[]> {
     const out: StepResult[] = [];
+    this.#elicits = stdioElicits(o);
+    this.#batches = takesBatches(String(o.protocolVersion));
     const opening: Lifecycle = {
       category: "lifecycle/opening",
       pingFirst: true,
@@ -709,12 +752,11 @@ export class SessionStdioDriver {
         const rendered = render(step.body, slot);
         const expect = { ...(step.stdioExpect ?? step.expect), status: undefined };
         const observed = await this.#send(category, rendered, expect, slot);
-        one(
-          out,
-          category,
-          [...check(expect, observed, rendered.idText, category), ...eraChecks(observed, rendered.idText)],
-          preview(rendered.bytes),
-        );
+        const violations =
+          this.#batches && isBatchText(rendered.bytes)
+            ? batchAnswered(observed)
+            : [...check(expect, observed, rendered.idText, category), ...eraChecks(observed, rendered.idText)];
+        one(out, category, violations, preview(rendered.bytes));
       } else if (step.kind === "ask") {
         const idText = renderId({ kind: "int" }, slot);
         const text = stringify(
@@ -733,7 +775,7 @@ export class SessionStdioDriver {
         const violations = [...current.violations, ...check(expect, observed, idText, category), ...eraChecks(observed, idText)];
         const result = resultOf(messagesOf(observed), idText);
         const due = askText(step.answer, step.name);
-        if (!current.asked && result !== undefined)
+        if (this.#elicits && !current.asked && result !== undefined)
           violations.push({ kind: "ask-not-sent", detail: "the ask tool answered without sending elicitation/create" });
         if (current.asked && due !== undefined && toolText(result) !== due)
           violations.push({

@@ -1,3 +1,10 @@
+/**
+ * `@x/builders/cache`: the cache hints of cacheable results alone (also
+ * exported by `@x/builders`), so that code needing only them (a server's
+ * list and read results) does not reach the rest of the builders.
+ *
+ * @module @x/builders/cache
+ */
 import { describeValue } from "./util.js";
 
 /**

@@ -37,7 +37,7 @@ const IDENTIFIERS: Kept = {
  * {@link IDENTIFIERS}, where it is a `bigint` with every digit. A message
  * without a run of 16 digits is `JSON.parse`'s value, not walked at all.
  *
- * @throws what `parseJson` of `@x/jsonrpc` throws (SyntaxError, MissingDependencyError, RangeError).
+ * @throws what `parseJson` of `@x/jsonrpc` throws (SyntaxError, RangeError).
  */
 export function readMessage(text: string): unknown {
   const read = readJson(text);

@@ -4,8 +4,8 @@
  * schema is compiled, not when a package is imported. A bundler does not
  * follow `createRequire`, so a bundled program must find these packages
  * installed beside the bundle; when it does not, the error names them.
- * The loader and its error live in `@x/jsonrpc` (which loads lossless-json
- * the same way), so that every package throws the same class.
+ * The loader and its error live in `@x/jsonrpc`, so that every package
+ * throws the same class.
  */
 import { runTimeRequire } from "@x/jsonrpc";
 

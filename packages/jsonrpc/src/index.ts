@@ -4,12 +4,11 @@
  * that a server and a client read and write messages the same way: message
  * classification, error and result responses, bounded UTF-8 JSON decoding,
  * and JSON that keeps integers beyond 2^53 exact (`parseJson`,
- * `stringifyJson`). Nothing here knows a protocol revision; the one
- * dependency, lossless-json, is loaded on first need only.
+ * `stringifyJson`). Nothing here knows a protocol revision, and nothing
+ * here has a dependency.
  *
  * @module @x/jsonrpc
  */
-import { MissingDependencyError } from "./runtime.js";
 import { readJson } from "./json.js";
 
 export { parseJson, readJson, replaceBigInts, stringifyJson } from "./json.js";
@@ -324,7 +323,7 @@ export type DecodeJsonReason = "utf-8" | "empty" | "depth" | "syntax";
 /**
  * What {@link decodeJson} gives: the decoded value, or the code and message of
  * the error to answer with and the reason. `lossless` is true when the text
- * held a run of 16 digits and was read again by lossless-json: only then may
+ * held a run of 16 digits and was read a second time, keeping every digit: only then may
  * `value` hold a `bigint`; false, `value` is exactly what `JSON.parse` gives.
  */
 export type DecodeJsonResult =
@@ -350,8 +349,6 @@ const UTF8 = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
  *   -32700 `"Parse error: {subject} is not UTF-8 JSON"` for invalid UTF-8,
  *   blank text or bad JSON; -32600 `"Invalid request: JSON nested deeper than
  *   {maxDepth}"` for too deep a nesting.
- * @throws MissingDependencyError when the text needs lossless-json and it is
- *   not installed (an installation problem, not the message's).
  */
 export function decodeJson(bytes: Uint8Array, maxDepth: number, subject = "the message"): DecodeJsonResult {
   let text: string;
@@ -371,7 +368,6 @@ export function decodeJson(bytes: Uint8Array, maxDepth: number, subject = "the m
  * to drop, as `decodeJson`'s decoder does.
  *
  * @returns as {@link decodeJson}.
- * @throws MissingDependencyError as {@link decodeJson}.
  */
 export function decodeJsonText(text: string, maxDepth: number, subject = "the message"): DecodeJsonResult {
   if (text.trim() === "") return parseError(subject, "empty");
@@ -385,8 +381,7 @@ export function decodeJsonText(text: string, maxDepth: number, subject = "the me
   }
   try {
     return readJson(text);
-  } catch (error) {
-    if (error instanceof MissingDependencyError) throw error;
+  } catch {
     return parseError(subject, "syntax");
   }
 }

@@ -3,18 +3,9 @@
  * as a double, so an integer beyond ±(2^53 − 1) comes out as a neighbour
  * (9007199254740993 as ...992), and `JSON.stringify` throws on a `bigint`.
  * Here such an integer is read as a `bigint` and a `bigint` is written as
- * its digits. Both run the built-in first and call lossless-json (loaded on
- * first need, never at import) only for the rare message that needs it.
+ * its digits. Both run the built-in first; only the rare message that needs
+ * it takes the slower path below (no dependency: a bundle stays small).
  */
-import type * as LosslessJson from "lossless-json";
-import { requireLazily } from "./runtime.js";
-
-let lossless: typeof LosslessJson | undefined;
-
-function losslessJson(): typeof LosslessJson {
-  lossless ??= requireLazily(() => require("lossless-json"), "lossless-json", "lossless-json", import.meta.url) as typeof LosslessJson;
-  return lossless;
-}
 
 const INTEGER_LITERAL = /^-?\d+$/;
 
@@ -34,8 +25,62 @@ function readNumber(literal: string): number | bigint {
   return Number.isSafeInteger(value) || !INTEGER_LITERAL.test(literal) ? value : BigInt(literal);
 }
 
-// JSON.parse keeps the last of duplicate keys; lossless-json would throw.
-const PARSE_OPTIONS = { parseNumber: readNumber, onDuplicateKey: ({ newValue }: { newValue: unknown }) => newValue };
+/**
+ * Reads text that `JSON.parse` has already accepted, so it needs no syntax
+ * checks: strings go back to `JSON.parse` (escapes), numbers to
+ * {@link readNumber}. Members are defined, not assigned, so that `__proto__`
+ * stays an own key; a duplicate key keeps its first place and its last value,
+ * as with `JSON.parse`. Nesting is bounded by the stack (a RangeError), as
+ * callers bound depth before (`decodeJson`).
+ */
+const NUMBER_CHARS = "0123456789-+.eE";
+
+function parseChecked(text: string): unknown {
+  let at = 0;
+  const skipSpace = () => {
+    while (text.charCodeAt(at) <= 32 && at < text.length) at++;
+  };
+  const string = (): string => {
+    const start = at++;
+    while (text.charCodeAt(at) !== 34) at += text.charCodeAt(at) === 92 ? 2 : 1;
+    return JSON.parse(text.slice(start, ++at)) as string;
+  };
+  const value = (): unknown => {
+    skipSpace();
+    const c = text.charCodeAt(at);
+    if (c === 34) return string();
+    if (c === 123 || c === 91) {
+      at++;
+      const list: unknown[] | undefined = c === 91 ? [] : undefined;
+      const object: Record<string, unknown> = {};
+      skipSpace();
+      if (text.charCodeAt(at) === c + 2) {
+        at++;
+        return list ?? object;
+      }
+      for (;;) {
+        if (list) list.push(value());
+        else {
+          skipSpace();
+          const key = string();
+          skipSpace();
+          at++; // the colon
+          Object.defineProperty(object, key, { value: value(), writable: true, enumerable: true, configurable: true });
+        }
+        skipSpace();
+        if (text.charCodeAt(at++) !== 44) return list ?? object; // not a comma: the closing bracket
+      }
+    }
+    const start = at;
+    if (c === 116 || c === 110 || c === 102) {
+      at += c === 102 ? 5 : 4;
+      return c === 110 ? null : c === 116;
+    }
+    while (at < text.length && NUMBER_CHARS.includes(text.charAt(at))) at++;
+    return readNumber(text.slice(start, at));
+  };
+  return value();
+}
 
 /**
  * Parses JSON text like `JSON.parse`, except that an integer outside
@@ -44,19 +89,19 @@ const PARSE_OPTIONS = { parseNumber: readNumber, onDuplicateKey: ({ newValue }: 
  * digits; a safe integer stays a `number`. Decimals and exponents keep IEEE
  * double semantics: rounded to the nearest double, `1e400` is `Infinity`,
  * `1e-400` is 0. Text with no run of 16 digits is parsed by `JSON.parse`
- * alone; other text is parsed again by lossless-json, loaded on that first need.
+ * alone; other text is read a second time, keeping every digit.
  *
  * @returns the value.
  * @throws SyntaxError when the text is not JSON (the one `JSON.parse` throws);
- *   MissingDependencyError when the text needs lossless-json and it is not
- *   installed; RangeError when such text nests thousands of levels deep.
+ *   RangeError when such text nests thousands of levels deep.
  */
 export function parseJson(text: string): unknown {
   return readJson(text).value;
 }
 
 /**
- * {@link parseJson}'s value, and whether lossless-json read it: only then may
+ * {@link parseJson}'s value, and whether it was read a second time, keeping
+ * every digit (`lossless`): only then may
  * the value hold a `bigint`. `lossless: false` is a value `JSON.parse` gave,
  * which a reader may hand on as it is, without looking for a `bigint` in it.
  * For text read without `decodeJson`'s UTF-8 and depth checks (the
@@ -67,19 +112,17 @@ export function parseJson(text: string): unknown {
  */
 export function readJson(text: string): { ok: true; value: unknown; lossless: boolean } {
   const value: unknown = JSON.parse(text);
-  return LONG_DIGIT_RUN.test(text)
-    ? { ok: true, value: losslessJson().parse(text, null, PARSE_OPTIONS), lossless: true }
-    : { ok: true, value, lossless: false };
+  return LONG_DIGIT_RUN.test(text) ? { ok: true, value: parseChecked(text), lossless: true } : { ok: true, value, lossless: false };
 }
 
 /**
  * Writes a value as compact JSON like `JSON.stringify`, except that a
  * `bigint` is written as its digits (`2n ** 64n` as `18446744073709551616`)
- * where `JSON.stringify` throws. A value without one never loads lossless-json.
+ * where `JSON.stringify` throws. A value without one is written by
+ * `JSON.stringify` once.
  *
  * @returns the text; `undefined` for `undefined`, a function or a symbol, as `JSON.stringify`.
- * @throws TypeError for a cycle (as `JSON.stringify`); MissingDependencyError when
- *   the value holds a `bigint` and lossless-json is not installed; any error a `toJSON` throws.
+ * @throws TypeError for a cycle (as `JSON.stringify`); any error a `toJSON` throws.
  */
 export function stringifyJson(value: unknown): string {
   try {
@@ -87,7 +130,21 @@ export function stringifyJson(value: unknown): string {
   } catch (error) {
     if (!(error instanceof TypeError) || !/bigint/i.test(error.message)) throw error;
   }
-  return losslessJson().stringify(value) as string;
+  // Each bigint is written as a string of a random marker and its digits,
+  // then the quotes and marker are taken out. A string of the value that
+  // holds the marker too shows as one marker too many: pick another
+  // (bounded; a random 45-bit marker is practically never there).
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const marker = `\u2063${Math.random().toString(36).slice(2, 11)}`;
+    let written = 0;
+    const text = JSON.stringify(value, (_key, item: unknown) => {
+      if (typeof item !== "bigint") return item;
+      written++;
+      return `${marker}${item}`;
+    });
+    if (text.split(marker).length - 1 === written) return text.replace(new RegExp(`"${marker}(-?\\d+)"`, "g"), "$1");
+  }
+  throw new Error("stringifyJson found no marker absent from the value");
 }
 
 /**

@@ -1,8 +1,7 @@
 /**
  * CommonJS packages loaded on first use rather than imported, so that
- * importing a package does not pay for them: lossless-json here (the first
- * message with an integer beyond 2^53), ajv in `@x/json-schema` (the first
- * schema compiled). Each is loaded by a literal `require("…")` call inside a
+ * importing a package does not pay for them: ajv in `@x/json-schema` (the
+ * first schema compiled). Each is loaded by a literal `require("…")` call inside a
  * function, which a bundler (esbuild, for one) follows: the bundle carries
  * the package and evaluates it at that call, not at start-up. Run unbundled
  * as an ES module (Node, Deno), where no `require` is defined, the same
@@ -165,5 +164,5 @@ export function requireLazily(load: () => unknown, specifier: string, dependency
   return runTimeRequire(from)(specifier, dependency);
 }
 
-/** Loads a module with `require` from this package's location, where lossless-json resolves (internal). */
+/** Loads a module with `require` from this package's location (internal). */
 export const requireAtRunTime: (specifier: string, dependency: string) => unknown = runTimeRequire(import.meta.url);

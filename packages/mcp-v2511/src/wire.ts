@@ -71,6 +71,13 @@ export const Header = /* @__PURE__ */ Object.freeze({
  */
 export const VERSION_WITHOUT_HEADER = "2025-03-26";
 
+/**
+ * Whether this revision has JSON-RPC batches (an array of messages in one
+ * body or line): no, as in 2025-06-18, which removed them (spec 2025-06-18:
+ * changelog); only 2025-03-26 has them (`@x/mcp-v2503/wire`).
+ */
+export const BATCHES = false;
+
 /** Longest session id accepted, in characters: a bound on what a server stores and echoes. */
 export const MAX_SESSION_ID_LENGTH = 256;
 

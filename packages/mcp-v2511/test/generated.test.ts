@@ -115,7 +115,7 @@ describe("generated files", () => {
     const ours = readManifest(packageDir);
     expect(ours.name).toBe(`@x/${pin.package}`);
     // Every generated package has these entries (./wire: its revision's hand-written wire rules; ./strict: validateStrict).
-    const SHARED = [".", "./constants", "./wire", "./validators", "./schemas", "./strict", "./types"];
+    const SHARED = [".", "./constants", "./wire", "./validators", "./schemas", "./strict", "./types", "./members"];
     const isEntry = (key: string) => key !== "./package.json";
     const shared = (exports: Record<string, unknown>) => Object.fromEntries(SHARED.map((key) => [key, exports[key]]));
     expect(Object.keys(ours.exports).filter(isEntry)).toEqual(SHARED);

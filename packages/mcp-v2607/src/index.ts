@@ -11,6 +11,8 @@
  *   programs that want a bundler to keep only the ones they use;
  * - `@x/mcp-v2607/strict`: `validateStrict`, the same checks with unknown
  *   members refused, for conformance tests;
+ * - `@x/mcp-v2607/members`: each definition's members and each side's
+ *   methods as data, to reduce a message to what this revision defines;
  * - `@x/mcp-v2607/types`: the generated types alone (and the method table
  *   over them), including the schema's own `ResultType` (a plain `string`).
  *

@@ -3,7 +3,7 @@
  * a server-wide default, per method, per registration and per result, in
  * that order of increasing precedence. Hints are checked when configured.
  */
-import { type CacheHintOptions, type CacheHints, cacheHints } from "@x/builders";
+import { type CacheHintOptions, type CacheHints, cacheHints } from "@x/builders/cache";
 import type { Result } from "@x/mcp-v2607";
 
 /** The methods whose results carry cache hints. */

@@ -110,7 +110,7 @@ export interface InboundRequest {
    * How the message was read (`decodeJson`'s `lossless`), set by this
    * package's transports: `false` when `JSON.parse` alone read it, so it
    * holds no `bigint` and what handlers receive needs no conversion; `true`
-   * when lossless-json read it. Absent for a message handed to `handle` or
+   * when it was read a second time, keeping every digit. Absent for a message handed to `handle` or
    * `inspect` as a value: it may hold a `bigint` (README "Numbers").
    */
   lossless?: boolean | undefined;

@@ -38,4 +38,5 @@ export {
   LegacySession,
   MAX_PENDING_CLIENT_REQUESTS,
 } from "./revisions/initialize/session.js";
+export { MAX_BATCH_MESSAGES } from "./revisions/initialize/batch.js";
 export { MAX_EARLY_MESSAGES } from "./revisions/initialize/stdio.js";

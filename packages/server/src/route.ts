@@ -115,7 +115,9 @@ export type SendAsk = (method: string, params: JsonObject, signal: AbortSignal, 
  * together, one that does not fit asked again, at most
  * {@link MAX_TASK_ASK_ATTEMPTS} times, for as long as the task runs). An ask
  * the client's capabilities rule out answers "not supported" without a
- * request. The run's own limit is held while it waits: the wait has its own.
+ * request, and so does one the route cannot carry (`carries`: a request the
+ * session's protocol version lacks). The run's own limit is held while it
+ * waits: the wait has its own.
  */
 export class RequestRoute implements AskRoute {
   readonly answers = NO_ANSWERS;
@@ -123,12 +125,18 @@ export class RequestRoute implements AskRoute {
   readonly #send: SendAsk;
   readonly #parallel: boolean;
   readonly #outlives: boolean;
+  readonly #carries: ((method: string, params: JsonObject) => boolean) | undefined;
 
-  /** `task`: the route of a task, whose asks are `parallel` and which outlives the request that made it. */
-  constructor(send: SendAsk, task: boolean) {
+  /**
+   * `task`: the route of a task, whose asks are `parallel` and which
+   * outlives the request that made it. `carries`: whether an ask's request
+   * can be sent at all (absent: every one can).
+   */
+  constructor(send: SendAsk, task: boolean, carries?: (method: string, params: JsonObject) => boolean) {
     this.#send = send;
     this.#parallel = task;
     this.#outlives = task;
+    this.#carries = carries;
   }
 
   finish(): void {
@@ -153,6 +161,9 @@ export class RequestRoute implements AskRoute {
   async #askOne(one: Ask<unknown>, name: string, ctx: RequestContext): Promise<unknown> {
     if (one.missing !== undefined) return { action: "not_supported", capability: one.missing } satisfies NotSupported;
     const request = one.request as { method: string; params: JsonObject };
+    if (this.#carries !== undefined && !this.#carries(request.method, request.params)) {
+      return { action: "not_supported", capability: one.needs } satisfies NotSupported;
+    }
     for (let attempt = 1; ; attempt++) {
       const answer = await this.#send(request.method, request.params, ctx.signal, attempt === 1 ? one.options.key : undefined);
       const accepted = await one.accept(answer);

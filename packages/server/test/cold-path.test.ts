@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as esbuild from "esbuild";
 import { describe, expect, it } from "vitest";
@@ -59,4 +59,22 @@ describe("the cold path of the built main entry", () => {
       expect(coldPath(root, entry).files, entry).toContain(main);
     }
   });
+
+  it.runIf(built)(
+    "carries the request builders of @x/builders (the checks of a handler's asks) only in a chunk loaded on the first ask",
+    () => {
+      // Which sources each built file holds, from its source map.
+      const sources = (file: string) =>
+        (JSON.parse(readFileSync(resolve(root, `${file}.map`), "utf8")) as { sources: string[] }).sources.map((s) =>
+          s.replace(/^(\.\.\/)+/, ""),
+        );
+      const loaded = coldPath(root, "dist/index.js").files.flatMap(sources);
+      expect(loaded).toContain("builders/src/cache.ts");
+      expect(loaded.filter((s) => /^builders\/src\/(mrtr|blocks|members|primitive|snapshot)\.ts$/.test(s))).toEqual([]);
+      const lazy = readdirSync(resolve(root, "dist/chunks"))
+        .filter((f) => f.endsWith(".js"))
+        .flatMap((f) => sources(`dist/chunks/${f}`));
+      expect(lazy).toContain("builders/src/mrtr.ts");
+    },
+  );
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { bundle, runBundleAlone } from "../../../test-support/bundle.js";
 
 const src = resolve("src");
-/** The packages of the initialize era's wire (the revisions before 2026-07-28). */
+/** The packages of the initialize era's wire (the revisions before 2026-07-28, their `./members` too). */
 const ERA_PACKAGES = /^@x\/mcp-v(2511|2506|2503|2411)(\/|$)/;
 /** The run-time imports of one source file: relative ones as paths under src/, the others as written. */
 function importsOf(file: string): string[] {
@@ -66,6 +66,20 @@ function reach(entry: string): Set<string> {
   return seen;
 }
 
+/** The era's version tables (one per version, the reducer, their loader) and its JSON-RPC batches, on either transport. */
+const VERSION_AND_BATCH_MODULES = [
+  "revisions/initialize/versions/index.ts",
+  "revisions/initialize/versions/tables.ts",
+  "revisions/initialize/versions/table.ts",
+  "revisions/initialize/versions/reduce.ts",
+  "revisions/initialize/versions/2025-11-25.ts",
+  "revisions/initialize/versions/2025-06-18.ts",
+  "revisions/initialize/versions/2025-03-26.ts",
+  "revisions/initialize/versions/2024-11-05.ts",
+  "revisions/initialize/batch.ts",
+  "revisions/initialize/http/legacy-batch.ts",
+];
+
 const isEraModule = (m: string) => m.startsWith("revisions/initialize/") || m === "two-eras.ts" || ERA_PACKAGES.test(m);
 
 describe("the import graph of @x/server/v2607", () => {
@@ -75,17 +89,20 @@ describe("the import graph of @x/server/v2607", () => {
     expect(modules).toContain("transports/http/ladder.ts");
     expect(modules).toContain("transports/stdio.ts");
     expect(modules.filter(isEraModule)).toEqual([]);
+    expect(modules.filter((m) => VERSION_AND_BATCH_MODULES.includes(m) || m.endsWith("/members"))).toEqual([]);
     // Tasks and action tools are plug-ins on their own entries.
     expect(modules.filter((m) => m.startsWith("tasks/") || m.startsWith("actions/"))).toEqual([]);
   });
 
-  it("while @x/server reaches the era's plug-in and both its framings", () => {
+  it("while @x/server reaches the era's plug-in, both its framings, its version tables and its batches", () => {
     const modules = reach("index.ts");
     for (const module of [
       "two-eras.ts",
       "revisions/initialize/plugin.ts",
       "revisions/initialize/http/framing.ts",
       "revisions/initialize/stdio.ts",
+      ...VERSION_AND_BATCH_MODULES,
+      "@x/mcp-v2411/members",
     ]) {
       expect(modules.has(module), module).toBe(true);
     }
@@ -99,6 +116,9 @@ const ERA_MARKERS = [
   "initialize has not succeeded on this connection",
   "this session is already initialized",
   "maxSessionsPerPrincipal",
+  // The version tables and the batches of 2025-03-26.
+  "initialize-era version tables used before the first initialize",
+  "Invalid request: an empty batch",
 ];
 
 const built = existsSync(resolve("dist/v2607.js"));

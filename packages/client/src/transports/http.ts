@@ -123,8 +123,6 @@ export interface StreamableHttpOptions {
  * the server's `retry` (default {@link DEFAULT_RESUME_DELAY_MS}, at most
  * {@link MAX_RESUME_DELAY_MS}), at most `maxResumeAttempts` times; the
  * response may come on the resumed stream.
- * A message that needs lossless-json when it is not installed rejects with
- * its MissingDependencyError.
  */
 export class StreamableHttpTransport implements Transport {
   readonly kind = "http";

@@ -14,7 +14,7 @@ import type { ChildProcess } from "node:child_process";
 function childProcesses(): typeof ChildProcesses {
   return nodeBuiltin<typeof ChildProcesses>("node:child_process");
 }
-import { MissingDependencyError, nodeBuiltin, stringifyJson } from "@x/jsonrpc";
+import { nodeBuiltin, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 import { META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
 import { clip, type McpClientError, transportError } from "../errors.js";
@@ -82,8 +82,7 @@ const STDERR_TAIL = 4096;
  * be read, and the rest of that line is skipped), `"closed"`. Lines are read
  * with `readMessage` (README "Numbers": an integer beyond ±(2^53 − 1) is
  * `JSON.parse`'s double, but a `bigint` in a request id or a progress
- * token); one that needs lossless-json when it is not installed fails
- * every waiting request with its MissingDependencyError.
+ * token).
  */
 export class StdioTransport implements Transport {
   readonly kind = "stdio";
@@ -313,10 +312,8 @@ export class StdioTransport implements Transport {
     let message: unknown;
     try {
       message = readMessage(line);
-    } catch (error) {
-      // Without lossless-json the line's id cannot be read exactly: every waiting request fails with the error.
-      if (error instanceof MissingDependencyError) this.rejectWaiting(error);
-      else this.options.onInvalidLine?.(`not JSON: ${clip(line)}`);
+    } catch {
+      this.options.onInvalidLine?.(`not JSON: ${clip(line)}`);
       return;
     }
     if (isResponse(message)) {

@@ -6,7 +6,7 @@
  * library; a match must expand back to the very same URI, so a simple
  * `{id}` never swallows a `/`.
  */
-import { type CacheHintOptions, type CacheHints, cacheHints } from "@x/builders";
+import { type CacheHintOptions, type CacheHints, cacheHints } from "@x/builders/cache";
 import type {
   Annotations,
   BlobResourceContents,

@@ -15,7 +15,6 @@
  * runs a handler as a round), a request on an `initialize`-era session, or
  * a task's input request.
  */
-import { createMessageRequest, elicitRequest, elicitUrlRequest } from "@x/builders";
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -42,9 +41,10 @@ import {
 type Validators = typeof import("./validators.js");
 
 /**
- * The answer checks, loaded on the first ask rather than when the package
- * is imported: loading them compiles three schema documents with ajv, which
- * a server that never asks should not pay for.
+ * The answer checks and the request builders that check an ask, loaded on
+ * the first ask rather than when the package is imported: a server that
+ * never asks neither compiles those three schema documents nor runs (or,
+ * bundled with code splitting, loads) the builders' code.
  */
 let V: Validators | undefined;
 
@@ -114,6 +114,8 @@ export interface Ask<T> {
   readonly kind: Kind;
   readonly request: InputRequest;
   readonly options: AskOptions;
+  /** The client capability the ask needs, e.g. `"elicitation.url"`, `"sampling"`, whether or not the client declared it. */
+  readonly needs: string;
   /** The capability the ask needs, or `undefined` when the client declared it. */
   readonly missing: string | undefined;
   /**
@@ -248,9 +250,10 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
       kind: "elicit",
       request: { method: Method.ElicitationCreate, params } as InputRequest,
       options,
+      needs: "elicitation.form",
       missing: formMissing(caps),
       check: () => {
-        checked("elicit", () => elicitRequest(message, requestedSchema));
+        checked("elicit", () => V!.elicitRequest(message, requestedSchema));
         matches ??= answerSchema(requestedSchema, schemaValidator(validator, "elicit: requestedSchema"));
       },
       accept: (answer) => {
@@ -270,11 +273,12 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
       kind: "elicit",
       request: { method: Method.ElicitationCreate, params: { message, requestedSchema } } as InputRequest,
       options,
+      needs: "elicitation.form",
       missing: formMissing(caps),
       check: () => {
         if (known instanceof TypeError) throw known;
         // The conversion must meet the spec's rules for a requestedSchema, as a hand-written one does.
-        checked("elicit", () => elicitRequest(message, requestedSchema));
+        checked("elicit", () => V!.elicitRequest(message, requestedSchema));
       },
       accept: (answer) => {
         const result = asParsed(answer) as ElicitResult;
@@ -296,8 +300,9 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
         kind: "elicit",
         request: { method: Method.ElicitationCreate, params: { mode: "url", message, url } } as InputRequest,
         options,
+        needs: "elicitation.url",
         missing: isObject(e) && e.url !== undefined ? undefined : "elicitation.url",
-        check: () => checked("elicitUrl", () => elicitUrlRequest(message, url)),
+        check: () => checked("elicitUrl", () => V!.elicitUrlRequest(message, url)),
         accept: (answer) => checkedAnswer(answer, V!.ElicitResult),
       };
     },
@@ -307,8 +312,9 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
         kind: "sample",
         request: { method: Method.SamplingCreateMessage, params } as InputRequest,
         options,
+        needs: "sampling",
         missing: isObject(caps.sampling) ? undefined : "sampling",
-        check: () => checked("createMessage", () => createMessageRequest(params)),
+        check: () => checked("createMessage", () => V!.createMessageRequest(params)),
         accept: (answer) => checkedAnswer(answer, V!.CreateMessageResult),
       };
     },
@@ -318,6 +324,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
         kind: "roots",
         request: { method: Method.RootsList, params: {} } as InputRequest,
         options,
+        needs: "roots",
         missing: isObject(caps.roots) ? undefined : "roots",
         check: () => {},
         accept: (answer) => checkedAnswer(answer, V!.ListRootsResult),

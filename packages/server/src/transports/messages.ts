@@ -4,7 +4,7 @@
  * a batch, then let the dispatcher classify it and check its envelope.
  * Streamable HTTP reads a body, stdio a line; both call {@link readMessage}.
  */
-import { decodeJson, decodeJsonText, isResponseShaped, MissingDependencyError } from "@x/jsonrpc";
+import { decodeJson, decodeJsonText, isResponseShaped } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { errorOutcome, type Inbound, type Outcome, rejected } from "../dispatch.js";
 import type { Binding } from "../revisions/revision.js";
@@ -22,8 +22,7 @@ export type StatusOf = ((outcome: Outcome) => number) | undefined;
  * `bigint` with every digit (`parseJson`); a request says whether it may
  * hold one (`InboundRequest.lossless`). Never throws: bytes that are not
  * UTF-8 JSON give -32700, nesting deeper than `maxDepth` or a batch -32600,
- * a message that needs lossless-json when it is not installed -32603 (the
- * MissingDependencyError shown once as a process warning), all without an id.
+ * both without an id.
  */
 export function readMessage(
   server: McpServer,
@@ -38,8 +37,8 @@ export function readMessage(
 }
 
 /**
- * One message decoded but not yet classified: its value and whether
- * lossless-json read it (so it may hold a `bigint`), or the refusal it gets
+ * One message decoded but not yet classified: its value and whether it was
+ * read keeping every digit (so it may hold a `bigint`), or the refusal it gets
  * (already published).
  */
 export type Decoded = { ok: true; value: unknown; lossless: boolean } | { ok: false; inbound: Refused };
@@ -56,7 +55,7 @@ export function inspectDecoded(
   status: StatusOf,
 ): Inbound {
   const inbound = inspectWith(server, decoded.value, binding, status);
-  // The parse's own signal: only a message lossless-json read is walked for bigints later.
+  // The parse's own signal: only a message read keeping every digit is walked for bigints later.
   if (inbound.kind === "request") inbound.lossless = decoded.lossless;
   return inbound;
 }
@@ -69,32 +68,25 @@ type Refused = Extract<Inbound, { kind: "error" }>;
  * without classifying the value. For a transport that must look at the
  * message before it knows how to classify it (Streamable HTTP: whether a
  * request carries the 2026-07-28 envelope decides whether `Mcp-Session-Id`
- * counts). Never throws.
+ * counts). `batches`: a batch is let through, for the transport to answer
+ * or refuse once it knows the session (`revisions/initialize/batch.ts`).
+ * Never throws.
  */
-export function decodeMessage(message: Uint8Array | string, maxDepth: number, subject: string, status: StatusOf): Decoded {
-  let decoded: ReturnType<typeof decodeJson>;
-  try {
-    decoded = typeof message === "string" ? decodeJsonText(message, maxDepth, subject) : decodeJson(message, maxDepth, subject);
-  } catch (error) {
-    if (error instanceof MissingDependencyError) return { ok: false, inbound: missing(error, status) };
-    throw error;
-  }
+export function decodeMessage(message: Uint8Array | string, maxDepth: number, subject: string, status: StatusOf, batches = false): Decoded {
+  const decoded = typeof message === "string" ? decodeJsonText(message, maxDepth, subject) : decodeJson(message, maxDepth, subject);
   if (!decoded.ok) return { ok: false, inbound: refused(decoded.code, decoded.message, status) };
   // A batch of responses only is read (never answered); a batch holding anything else is refused.
-  if (Array.isArray(decoded.value) && !(decoded.value.length > 0 && decoded.value.every(isResponseShaped)))
+  if (!batches && isRequestBatch(decoded.value))
     return { ok: false, inbound: refused(ErrorCode.InvalidRequest, "Invalid request: batches are not supported", status) };
   return decoded;
 }
 
-let warned = false;
-
-/** Answering without lossless-json would change the message's digits: refused, and the installation problem shown once. */
-function missing(error: MissingDependencyError, status: StatusOf): Refused {
-  if (!warned) {
-    warned = true;
-    process.emitWarning(error);
-  }
-  return refused(ErrorCode.InternalError, "Internal error", status);
+/**
+ * True when `value` is a JSON-RPC batch that asks for more than settling
+ * responses: an array with something other than responses in it (or none).
+ */
+export function isRequestBatch(value: unknown): value is unknown[] {
+  return Array.isArray(value) && !(value.length > 0 && value.every(isResponseShaped));
 }
 
 /** A message refused before it could be classified (published on `x-mcp:request:rejected`, as the dispatcher's refusals are). */

@@ -24,6 +24,14 @@ export interface StdioConnection {
   readonly outputClosed: boolean;
   /** Writes one message as a line, in this turn's batch; nothing once the output closed. */
   write(message: unknown): void;
+  /** Writes one JSON text (a message, or an array of them) as a line, in this turn's batch. */
+  writeText(json: string): void;
+  /**
+   * Acts on one decoded message as on a line of its own on the connection's
+   * session, and answers it through `reply`, called exactly once: with the
+   * answer's JSON text, or `undefined` when there is none (a member of a batch).
+   */
+  handle(message: unknown, lossless: boolean, reply: (text: string | undefined) => void): void;
   /** Reads a line as if it had just arrived (one the framing held while its opening was answered). */
   handleLine(line: Buffer | string): void;
   /** Counts work the end of the input waits for (an opening being answered); `end` once for each `begin`. */
@@ -44,6 +52,10 @@ export interface StdioFraming {
    * the framing answered it itself (nothing more is done with it).
    */
   unpinned(message: unknown): boolean;
+  /** True when a line may be a JSON-RPC batch now (the session's version has them): it then goes to {@link StdioFraming.batch}. */
+  readonly batches: boolean;
+  /** A batch read on the session: answered member by member through `StdioConnection.handle`, or refused whole. */
+  batch(members: unknown[], lossless: boolean): void;
   /** The opening request; `pinned`: the connection speaks the per-request revision already. */
   open(id: RequestId, params: JsonObject, pinned: boolean): void;
   /** Responses read on the connection: each settles the server-to-client request it answers, if any. */

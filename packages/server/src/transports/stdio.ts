@@ -8,10 +8,11 @@ import { atTurnEnd, nodeBuiltin } from "../builtins.js";
 import type { Readable, Writable } from "node:stream";
 import { errorResponse, stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
+import type { Binding } from "../revisions/revision.js";
 import { type Inbound, type InboundRequest, internalErrorOutcome, type Outcome, responseText } from "../dispatch.js";
 import { answerNow, type McpServer, partsOf } from "../server.js";
 import { Call } from "./call.js";
-import { decodeMessage, inspectDecoded, readMessage } from "./messages.js";
+import { decodeMessage, inspectDecoded, isRequestBatch, readMessage } from "./messages.js";
 import type { StdioConnection, StdioFraming } from "./stdio-framing.js";
 
 /** Options of {@link serveStdio}. */
@@ -105,11 +106,16 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       (atTurnEnd ?? setImmediate)(flush);
     }
   };
+  /** An answer's text as a line of its own; none when there is no answer. */
+  const writeAnswer = (text: string | undefined): void => {
+    if (text !== undefined) writeText(text);
+  };
 
   // The connection's framing, when the server has a revision with sessions: built once `handleLine` exists.
   let framing: StdioFraming | undefined;
 
-  const serve = (inbound: InboundRequest, call: Call): void => {
+  /** `reply`: where the answer's text goes (a batch collects it; `undefined` when none is sent). */
+  const serve = (inbound: InboundRequest, call: Call, reply: (text: string | undefined) => void): void => {
     running++;
     call.notify = (notification: unknown) => {
       if (call.done || call.aborted) return false;
@@ -130,21 +136,21 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       // than the rest of the transport's work for it).
       inFlight.set(inbound.id, call);
       outcome.then(
-        (o) => answered(inbound, call, o),
+        (o) => answered(inbound, call, o, reply),
         (error) => {
           // answerNow never rejects; should it, the request still gets an answer.
           errors.write(`mcp stdio: unexpected failure: ${String(error)}\n`);
-          answered(inbound, call, internalErrorOutcome(inbound.id));
+          answered(inbound, call, internalErrorOutcome(inbound.id), reply);
         },
       );
     } else {
-      answered(inbound, call, outcome);
+      answered(inbound, call, outcome, reply);
     }
   };
 
-  const answered = (inbound: InboundRequest, call: Call, outcome: Outcome | undefined): void => {
+  const answered = (inbound: InboundRequest, call: Call, outcome: Outcome | undefined, reply: (text: string | undefined) => void): void => {
     call.done = true;
-    if (outcome?.response && !call.aborted) writeText(responseText(outcome));
+    reply(outcome?.response && !call.aborted ? responseText(outcome) : undefined);
     if (inFlight.size > 0 && inFlight.get(inbound.id) === call) inFlight.delete(inbound.id);
     if (--running === 0) onIdle?.();
   };
@@ -164,35 +170,48 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       const decoded = decodeMessage(line, maxDepth, "the line", undefined);
       if (decoded.ok && framing?.unpinned(decoded.value)) return;
       inbound = decoded.ok ? inspectDecoded(server, decoded, undefined, undefined) : decoded.inbound;
+    } else if (framing?.batches) {
+      // The framing takes batches now: a line that is one is its to answer, member by member (`handle`).
+      const decoded = decodeMessage(line, maxDepth, "the line", undefined, true);
+      if (decoded.ok && isRequestBatch(decoded.value)) {
+        framing.batch(decoded.value, decoded.lossless);
+        return;
+      }
+      inbound = decoded.ok ? inspectDecoded(server, decoded, binding, undefined) : decoded.inbound;
     } else inbound = readMessage(server, line, maxDepth, "the line", binding, undefined);
+    handle(inbound, binding, writeAnswer);
+  };
+
+  /**
+   * Acts on one message read on `binding` and answers it through `reply`,
+   * called exactly once: with the answer's text, or `undefined` when there
+   * is none (a notification, a response, a request cancelled).
+   */
+  const handle = (inbound: Inbound, binding: Binding | undefined, reply: (text: string | undefined) => void): void => {
     if (inbound.kind === "error") {
-      write(inbound.outcome.response);
+      reply(stringifyJson(inbound.outcome.response));
+      return;
+    }
+    if (inbound.kind === "request") {
+      if (!pinned && binding === undefined && inbound.method !== Method.ServerDiscover) pinned = true;
+      serve(inbound, new Call(), reply);
       return;
     }
     if (inbound.kind === "initialize") {
       // Only a revision plug-in opens: its framing answers (none would be a server built wrong).
       if (framing) framing.open(inbound.id, inbound.params, pinned);
       else write(internalErrorOutcome(inbound.id).response);
-      return;
     }
     // A JSON-RPC response answers nothing this server asked, unless the session asked it;
     // a malformed one answers nothing at all (both reported by `inspect`, never answered).
-    if (inbound.kind === "response") {
-      framing?.settle([inbound]);
-      return;
+    else if (inbound.kind === "response") framing?.settle([inbound]);
+    else if (inbound.kind === "responses") framing?.settle(inbound.responses);
+    else if (inbound.kind === "notification") {
+      // On a session its framing reads it first (false: nothing more is done with it).
+      const more = binding === undefined || framing!.notified(inbound.method, inbound.params);
+      if (more && inbound.method === Method.NotificationsCancelled) inFlight.get(inbound.params.requestId)?.abort();
     }
-    if (inbound.kind === "responses") {
-      framing?.settle(inbound.responses);
-      return;
-    }
-    if (inbound.kind === "invalid-response") return;
-    if (inbound.kind === "notification") {
-      if (binding !== undefined && !framing!.notified(inbound.method, inbound.params)) return;
-      if (inbound.method === Method.NotificationsCancelled) inFlight.get(inbound.params.requestId)?.abort();
-      return;
-    }
-    if (!pinned && binding === undefined && inbound.method !== Method.ServerDiscover) pinned = true;
-    serve(inbound, new Call());
+    reply(undefined);
   };
 
   const connection: StdioConnection = {
@@ -203,7 +222,12 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       return outputClosed;
     },
     write,
+    writeText,
     handleLine,
+    handle: (message, lossless, reply) => {
+      const binding = framing?.binding;
+      handle(inspectDecoded(server, { ok: true, value: message, lossless }, binding, undefined), binding, reply);
+    },
     begin: () => {
       running++;
     },

@@ -203,8 +203,9 @@ export function stdioConnect(server: McpServer) {
       }
       throw new Error("no answer");
     },
-    async initialize(capabilities: Message = {}) {
-      const rid = this.request("initialize", { protocolVersion: "2025-06-18", capabilities, clientInfo: { name: "c", version: "1" } });
+    /** Opens the session with `initialize` (`version`, default 2025-06-18) and `notifications/initialized`; the answer to `initialize`. */
+    async initialize(capabilities: Message = {}, version = "2025-06-18") {
+      const rid = this.request("initialize", { protocolVersion: version, capabilities, clientInfo: { name: "c", version: "1" } });
       const { response } = await this.answer(rid);
       this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
       return response;

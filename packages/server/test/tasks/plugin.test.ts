@@ -2,7 +2,8 @@
 // method in either era, announces no tasks, grants no task ids to a listen, ignores params.task, and
 // refuses a tool with taskSupport at registerTool, naming the fix; ServerOptions.tasks refuses the options
 // object it took before, naming the migration; the plug-in checks its options when it is made, and gives
-// each server its own in-memory store unless it is given one.
+// each server its own in-memory store unless it is given one; on an initialize-era session the
+// version table decides whether the plug-in's capability and methods are offered (2025-11-25 alone).
 import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpServer } from "../../src/index.js";
@@ -97,6 +98,34 @@ describe("ServerOptions.tasks", () => {
     const discovered = await send(server, "server/discover", {}, { meta: TASKS });
     expect(discovered.result.capabilities.extensions).toEqual({ [TASKS_EXTENSION]: {} });
     server.close();
+  });
+});
+
+describe("the plug-in on initialize-era sessions of each version", () => {
+  let srv: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    const server = new McpServer({ name: "with", version: "1" }, { tasks: tasks() });
+    server.registerTool("job", { taskSupport: "optional" }, () => "done");
+    srv = await start(server);
+  });
+  afterAll(() => srv.stop());
+
+  // The version table decides what a version is offered, the plug-in's capability and methods included.
+  it("offers tasks to 2025-11-25 alone: no tasks capability, no execution and -32601 for tasks/get before it", async () => {
+    for (const version of ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]) {
+      const session = await open(srv.url, { tasks: { requests: { tools: { call: {} } } } }, version);
+      expect(session.result.protocolVersion, version).toBe(version);
+      const newest = version === "2025-11-25";
+      expect("tasks" in session.result.capabilities, version).toBe(newest);
+      const call = async (method: string, params: Message = {}) => answerOf(await post(srv.url, rq(method, params), session.headers));
+      const listed = (await call("tools/list")).result.tools as Message[];
+      expect(
+        listed.map((t) => t.execution !== undefined),
+        version,
+      ).toEqual([newest]);
+      const polled = await call("tasks/get", { taskId: "no-such-task" });
+      expect(polled.error.code, version).toBe(newest ? -32602 : -32601);
+    }
   });
 });
 

@@ -18,6 +18,7 @@ import { META_PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { ClientRequestError, McpError } from "../../errors.js";
 import { asParsed } from "../../numbers.js";
 import { isObject, type JsonObject } from "../../objects.js";
+import { loadVersionTables, versionTable } from "./versions/index.js";
 
 type Validators = typeof import("./validators.js");
 let V: Validators | undefined;
@@ -26,6 +27,16 @@ let V: Validators | undefined;
 export async function loadLegacyValidators(): Promise<Validators> {
   V ??= await import("./validators.js");
   return V;
+}
+
+/**
+ * Loads what a session of the era reads as it runs (the validators and the
+ * version tables, once each): the first `initialize` waits for it, and so
+ * does the first session rebuilt from a shared store's record.
+ */
+export async function loadEra(): Promise<Validators> {
+  const [v] = await Promise.all([loadLegacyValidators(), loadVersionTables()]);
+  return v;
 }
 
 /** The validators, once loaded (every session began with an `initialize` or was rebuilt from its record, either of which loaded them). */
@@ -64,7 +75,7 @@ export async function readInitialize(params: JsonObject, served: readonly string
       `Invalid params: initialize params of ${size} characters exceed the ${MAX_INITIALIZE_PARAMS_CHARS} a session keeps`,
     );
   }
-  const v = await loadLegacyValidators();
+  const v = await loadEra();
   if (!v.InitializeRequestParams(params)) {
     throw new McpError(ErrorCode.InvalidParams, "Invalid params: initialize needs protocolVersion, capabilities and clientInfo", {
       problems: (v.InitializeRequestParams.errors ?? []).slice(0, 5).map((e) => `${e.path || "params"} ${e.message}`),
@@ -80,7 +91,8 @@ export async function readInitialize(params: JsonObject, served: readonly string
 /**
  * The era's capabilities from what is registered: the members 2025-11-25
  * knows, as the 2026-07-28 features built them, and those plug-ins `added`
- * (the tasks plug-in: the revision's own `tasks`).
+ * (the tasks plug-in: the revision's own `tasks`). An earlier version gets
+ * those of them it defines ({@link initializeResult}).
  */
 export function legacyCapabilities(caps: ServerCapabilities, added?: LegacyCapabilities): LegacyCapabilities {
   const out: LegacyCapabilities = {};
@@ -93,7 +105,12 @@ export function legacyCapabilities(caps: ServerCapabilities, added?: LegacyCapab
   return out;
 }
 
-/** The `InitializeResult`: the negotiated version, the capabilities, who the server is, its instructions. */
+/**
+ * The `InitializeResult`: the negotiated version, the capabilities, who the
+ * server is, its instructions; reduced to what that version defines (no
+ * `tasks` before 2025-11-25, no `completions` in 2024-11-05, no icons or
+ * title in a server info that predates them).
+ */
 export function initializeResult(
   protocolVersion: string,
   caps: ServerCapabilities,
@@ -107,7 +124,7 @@ export function initializeResult(
     serverInfo: serverInfo as InitializeResult["serverInfo"],
   };
   if (instructions !== undefined) result.instructions = instructions;
-  return result;
+  return versionTable(protocolVersion).initializeResult(result);
 }
 
 /** The era's versions among `versions` (a server's `protocolVersions`), newest first. */

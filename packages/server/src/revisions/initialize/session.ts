@@ -16,6 +16,7 @@ import { isObject, type JsonObject } from "../../objects.js";
 import { errorCodeOf, publishMessageIgnored } from "../../telemetry.js";
 import type { Binding, Revision } from "../revision.js";
 import { revision2511 } from "./index.js";
+import { type VersionTable, versionTable } from "./versions/index.js";
 
 /** Default time a server-to-client request waits for the client's answer: 60 000 ms. */
 export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
@@ -54,6 +55,11 @@ export class LegacySession implements Binding {
   readonly id: string;
   /** The negotiated protocol version (one of INITIALIZE_ERA_VERSIONS). */
   readonly protocolVersion: string;
+  /**
+   * What that version defines (`versions/`): every message the session sends is reduced to it.
+   * @internal
+   */
+  readonly table: VersionTable;
   /** What the client declared in `initialize`. */
   readonly clientCapabilities: ClientCapabilities;
   /** The client's `clientInfo` from `initialize`. */
@@ -105,6 +111,7 @@ export class LegacySession implements Binding {
     this.#idPrefix = requestIdPrefix;
     this.id = id;
     this.protocolVersion = init.protocolVersion;
+    this.table = versionTable(init.protocolVersion);
     this.clientCapabilities = init.clientCapabilities;
     this.clientInfo = init.clientInfo;
     this.#link = link;
@@ -137,10 +144,16 @@ export class LegacySession implements Binding {
     return this.#pending.size;
   }
 
-  /** Sends a notification; false when it could not be delivered. */
+  /**
+   * Sends a notification, reduced to the session's version; false when it
+   * could not be delivered, or when the version has no such notification
+   * (then nothing is sent).
+   */
   notify(method: string, params: JsonObject, related?: RequestId): boolean {
     if (this.closed) return false;
-    return this.#link({ jsonrpc: "2.0", method, params }, related);
+    const reduced = this.table.notification(method, params);
+    if (reduced === undefined) return false;
+    return this.#link({ jsonrpc: "2.0", method, params: reduced }, related);
   }
 
   /**
@@ -148,7 +161,11 @@ export class LegacySession implements Binding {
    * `sampling/createMessage`, `roots/list`) and resolves with the client's
    * result; before `notifications/initialized` the request is held, and sent
    * when it arrives. Aborting `signal` sends `notifications/cancelled` and rejects.
-   * @throws ClientRequestError (rejects) when the client answers with an error
+   * The params are sent as the session's version carries them.
+   * @throws ClientRequestError (rejects) with -32601 when the version cannot
+   *   carry the request (no such method, or params it cannot express: a
+   *   handler's ask checks that first, with {@link LegacySession.carries}),
+   *   when the client answers with an error
    *   (its code), does not answer within {@link LegacySession.requestTimeoutMs}
    *   (-32001, its message naming the method, the elicitation's message or the
    *   request's id, and the limit), the session ends, or the request cannot be
@@ -156,6 +173,13 @@ export class LegacySession implements Binding {
    */
   request(method: string, params: JsonObject, related: RequestId | undefined, signal?: AbortSignal): Promise<unknown> {
     if (this.closed) return Promise.reject(new ClientRequestError(-32000, `${method}: the session has ended`));
+    const carried = this.table.request(method, params);
+    if (carried === undefined) {
+      return Promise.reject(
+        new ClientRequestError(ErrorCode.MethodNotFound, `${method}: protocol version ${this.protocolVersion} cannot carry this request`),
+      );
+    }
+    params = carried;
     if (signal?.aborted) return Promise.reject(new ClientRequestError(-32000, `${method}: the request was cancelled`));
     if (this.#pending.size >= MAX_PENDING_CLIENT_REQUESTS) {
       return Promise.reject(
@@ -214,6 +238,23 @@ export class LegacySession implements Binding {
       if (this.#initialized) send();
       else this.#held.push(send);
     });
+  }
+
+  /** True when the session's version can carry request `method` with `params` (see {@link LegacySession.request}). */
+  carries(method: string, params: JsonObject): boolean {
+    return this.table.request(method, params) !== undefined;
+  }
+
+  /**
+   * A notification related to one of the client's requests (progress, a log
+   * message), as the session's version carries it; `undefined` when the
+   * version has no such notification.
+   */
+  outbound(notification: JsonObject): JsonObject | undefined {
+    const method = notification.method;
+    if (typeof method !== "string") return undefined;
+    const params = this.table.notification(method, isObject(notification.params) ? notification.params : undefined);
+    return params === undefined ? undefined : { jsonrpc: "2.0", method, params };
   }
 
   /**

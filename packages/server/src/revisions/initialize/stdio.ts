@@ -20,6 +20,7 @@ import type { JsonObject } from "../../objects.js";
 import { decodeMessage } from "../../transports/messages.js";
 import type { StdioConnection, StdioFraming } from "../../transports/stdio-framing.js";
 import { initializeRefused } from "../2026-07-28/index.js";
+import { batchRefusal, batchText, takesBatches } from "./batch.js";
 import { earlierPingId, earlierRequestId, legacyValidators, readInitialize } from "./era.js";
 import type { LegacyChange, LegacyParts } from "./parts.js";
 import { LegacySession } from "./session.js";
@@ -102,6 +103,39 @@ export class StdioSession implements StdioFraming {
     if (early === undefined) return false;
     this.#connection.write(errorResponse(early, ErrorCode.InvalidRequest, NOT_INITIALIZED));
     return true;
+  }
+
+  /** Only a session of 2025-03-26 takes batches (`batch.ts`). */
+  get batches(): boolean {
+    return takesBatches(this.binding);
+  }
+
+  /**
+   * Each member handled as a line of its own, the answers of its requests
+   * written as one array line once all are in; none when it holds only
+   * notifications and responses. Refused whole (-32600) when empty or too long.
+   */
+  batch(members: unknown[], lossless: boolean): void {
+    const connection = this.#connection;
+    const refused = batchRefusal(members, this.binding);
+    if (refused !== undefined) {
+      connection.write(errorResponse(undefined, refused.code, refused.message));
+      return;
+    }
+    const texts: string[] = [];
+    // One more than the members: the last `reply` comes after every member was handed over.
+    let waiting = 1;
+    const reply = (text: string | undefined): void => {
+      if (text !== undefined) texts.push(text);
+      if (--waiting > 0) return;
+      const all = batchText(texts);
+      if (all !== undefined) connection.writeText(all);
+    };
+    for (const member of members) {
+      waiting++;
+      connection.handle(member, lossless, reply);
+    }
+    reply(undefined);
   }
 
   open(id: RequestId, params: JsonObject, pinned: boolean): void {

@@ -75,7 +75,7 @@ export abstract class Exchange {
   accepts: Accepts = ANY;
   /** The body, from the read until `decode` decodes it. */
   bytes: Uint8Array | undefined = undefined;
-  /** The decoded message (its value, and whether lossless-json read it), from `decode` until `message` classifies it. */
+  /** The decoded message (its value, and whether it was read a second time to keep long integers exact), from `decode` until `message` classifies it. */
   decoded: Extract<Decoded, { ok: true }> | undefined = undefined;
   /** Bytes of this body counted in the core's in-flight total (set by `bodyBudget` and the read). */
   reserved = 0;

@@ -44,6 +44,18 @@ export interface HttpFraming {
   claim(ex: Exchange): HttpAnswer | undefined | Promise<HttpAnswer | undefined>;
   /** The refusal of a message other than a request with `ex.expectsSession` set and no session named. */
   missingSession(ex: Exchange): HttpAnswer;
+  /**
+   * True when a body may be a JSON-RPC batch: `decode` then lets an array
+   * through, for {@link HttpFraming.batch} to answer or refuse once the
+   * session is known.
+   */
+  readonly batches: boolean;
+  /**
+   * A batch (`ex.decoded` an array of messages, `ex.session` claimed): its
+   * answer, or its refusal as a whole; `climb` runs one member's exchange
+   * from the ladder's `message` stage on, as a POST of its own.
+   */
+  batch(ex: Exchange, climb: (member: Exchange) => HttpAnswer | Promise<HttpAnswer>): HttpAnswer | Promise<HttpAnswer>;
   /** The opening request (an `Inbound` of kind `"initialize"`): negotiates, and mints a session. */
   open(ex: Exchange, id: RequestId, params: JsonObject): HttpAnswer | Promise<HttpAnswer>;
   /** A notification or response(s) on `ex.session`: acted on, and answered (202). */

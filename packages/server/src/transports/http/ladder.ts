@@ -13,7 +13,7 @@ import { type AuthInfo, missingScopes, withTokenDigest } from "../../authorizati
 import type { InboundRequest } from "../../dispatch.js";
 import { SERVER_BUSY } from "../../errors.js";
 import { partsOf } from "../../server.js";
-import { decodeMessage, inspectDecoded } from "../messages.js";
+import { decodeMessage, inspectDecoded, isRequestBatch } from "../messages.js";
 import { errorAnswer, jsonHeaders, refusal } from "./answers.js";
 import { type AuthSettings, bearerToken, challenge, queryHasToken } from "./auth.js";
 import type { Core } from "./core.js";
@@ -52,10 +52,11 @@ const LADDER: readonly Stage[] = [
   READ_BODY, //      4. more bytes than the limit: 413 (Content-Length may lie); past maxBodyBytesInFlight: 503; unreadable: 400, -32700;
   //                 not all there within bodyTimeoutMs: 408, -32600
   //                 (node: a body a framework already read is taken from it, or refused at once with 400, -32700, never waited for)
-  decode, //         5, 6. not UTF-8 JSON, too deep, a batch: 400 (-32700, -32600), before any handler
+  decode, //         5, 6. not UTF-8 JSON, too deep, a batch (unless the framing takes batches): 400 (-32700, -32600), before any handler
   sessionHeader, //  the framing, once the message is known (initialize era: a request carrying the 2026-07-28 envelope ignores Mcp-Session-Id,
   //                 the dual-era rule; any other message naming a session: unknown or ended 404; malformed or MCP-Protocol-Version unsupported 400)
-  message, //        6, 8. not one request, bad _meta: 400, before any handler; a message whose headers call for a session it lacks: 400
+  message, //        6, 8. not one request, bad _meta: 400, before any handler; a message whose headers call for a session it lacks: 400;
+  //                 a batch: the framing's (initialize era: on a 2025-03-26 session each member climbs on from here, else 400, -32600)
   notification, //   7. a notification or a well-formed JSON-RPC response: 202 with an empty body, as neither has an answer (on a session: acted on first);
   //                 a malformed response (both result and error, an error that is no object...): 400, -32600 without id
   headerMirrors, //  9. MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-* unequal to the body: 400, -32020 (proxies route on them)
@@ -81,6 +82,9 @@ const AFTER_BODY = LADDER.indexOf(READ_BODY) + 1;
 
 /** The first stage after the token check. */
 const AFTER_TOKEN = LADDER.indexOf(VERIFY_TOKEN) + 1;
+
+/** Where each member of a batch climbs on from. */
+const AT_MESSAGE = LADDER.indexOf(message);
 
 /** Runs the ladder from stage `from`, then the call: an answer at once, or once the body is read and the handler answered. */
 export function climb(core: Core, ex: Exchange, from: number): HttpAnswer | Promise<HttpAnswer> {
@@ -334,7 +338,8 @@ function readBody(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
 }
 
 function decode(core: Core, ex: Exchange): HttpAnswer | undefined {
-  const decoded = decodeMessage(ex.bytes!, core.maxDepth, "the body", statusOf);
+  // Where the framing takes batches, one is read: `message` hands it over once the session is known.
+  const decoded = decodeMessage(ex.bytes!, core.maxDepth, "the body", statusOf, core.framing?.batches === true);
   // The bytes are not needed past here; an SSE call may hold the exchange for long.
   ex.bytes = undefined;
   if (!decoded.ok) return refusal(ex, decoded.inbound);
@@ -347,7 +352,9 @@ function sessionHeader(core: Core, ex: Exchange): Step {
   return core.framing?.claim(ex);
 }
 
-function message(core: Core, ex: Exchange): HttpAnswer | undefined {
+function message(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnswer> | undefined {
+  // `decode` let a batch through only when there is a framing that takes them.
+  if (isRequestBatch(ex.decoded!.value)) return core.framing!.batch(ex, (member) => climb(core, member, AT_MESSAGE));
   const inbound = inspectDecoded(core.server, ex.decoded!, ex.session?.binding, statusOf);
   ex.decoded = undefined;
   if (ex.expectsSession && ex.session === undefined && inbound.kind !== "request" && inbound.kind !== "initialize") {

@@ -34,6 +34,7 @@ import { initializeRefused } from "../../2026-07-28/index.js";
 import { legacyValidators, readInitialize, selectsLaterEra } from "../era.js";
 import type { LegacyChange, LegacyParts } from "../parts.js";
 import { LegacySession } from "../session.js";
+import { answerBatch } from "./legacy-batch.js";
 import { DEFAULT_SSE_RETRY_MS, type LegacyHttpOptions } from "./options.js";
 import { endedStream, SessionStreams } from "./session-streams.js";
 import { DEFAULT_SESSION_IDLE_MS, HttpSession, type LegacyCall, SessionTable, UNINITIALIZED_SESSION_IDLE_MS } from "./session-table.js";
@@ -100,6 +101,15 @@ export class LegacyHttp implements HttpFraming {
   /** True when the server serves the era (its `protocolVersions` list one of its versions). */
   get served(): boolean {
     return this.#parts.versions.length > 0;
+  }
+
+  /** A body may be a batch wherever the era is served; `batch` refuses one not on a session of 2025-03-26. */
+  get batches(): boolean {
+    return this.served;
+  }
+
+  batch(ex: Exchange, climb: (member: Exchange) => HttpAnswer | Promise<HttpAnswer>): HttpAnswer | Promise<HttpAnswer> {
+    return answerBatch(ex, climb);
   }
 
   /** Sessions open in this process. */

@@ -10,7 +10,7 @@ import type { RequestId } from "@x/jsonrpc";
 import type { JsonObject } from "../../../objects.js";
 import { errorAnswer } from "../../../transports/http/answers.js";
 import type { Exchange, HttpAnswer } from "../../../transports/http/exchange.js";
-import { loadLegacyValidators } from "../era.js";
+import { loadEra } from "../era.js";
 import type { LegacySession } from "../session.js";
 import type { SessionStreams } from "./session-streams.js";
 import { HttpSession, type SessionTable } from "./session-table.js";
@@ -52,7 +52,7 @@ export class SharedSessions {
     try {
       record = await this.#store.load(id);
       // A session this process never saw opened: what its initialize would have loaded, it loads now.
-      await loadLegacyValidators();
+      await loadEra();
     } catch {
       return unavailable(ex, "Service unavailable: the session store cannot be read now");
     }

@@ -1,0 +1,171 @@
+/**
+ * Reduces a message to what one protocol version defines, driven by that
+ * version's member lists (`@x/mcp-v*\/members`, generated from the strict
+ * form of its schema): a member a closed object does not list is left out,
+ * an array's items and a map's values are reduced by their shape, a union
+ * takes the alternative the value fits best. A value that fits no
+ * alternative of a union is a content block the version lacks when the
+ * union has `TextContent` among its alternatives: it becomes a text block
+ * holding the block's JSON (the spec gives no rule for it; a model still
+ * reads what the block said). Anywhere else it is left out. Values that are
+ * kept are never changed.
+ */
+import { stringifyJson } from "@x/jsonrpc";
+import type { Shape } from "@x/mcp-v2511/members";
+import { isObject, type JsonObject } from "../../../objects.js";
+
+/** A version's definitions by name, as the member lists give them. */
+export type Definitions = { readonly [name: string]: Shape };
+
+type ObjectShape = Extract<Shape, { readonly p: unknown }>;
+
+/** What a reduction left out in place of a value. */
+const LEFT_OUT: unique symbol = Symbol("left out");
+
+/** The definition a content block the version lacks becomes, when its union has it. */
+const TEXT_CONTENT = "TextContent";
+
+/** Most definitions one shape may alias in a row (`EmptyResult` is `Result`): a bound, never reached by the schemas. */
+const MAX_ALIASES = 16;
+
+/** Nesting a reduction follows before keeping the rest as it is: deeper than any message the server writes. */
+const MAX_DEPTH = 64;
+
+/** The outcome of one reduction: the reduced value, and whether the value fitted the shape (nothing required missing, no union unmatched, no constant unequal). */
+export interface Reduced<T = unknown> {
+  value: T;
+  fits: boolean;
+}
+
+/** One reduction over the definitions of a version. */
+class Reduction {
+  fits = true;
+  constructor(readonly defs: Definitions) {}
+
+  /** `shape` with definition names followed to what they stand for. */
+  resolve(shape: Shape): Exclude<Shape, string> {
+    for (let i = 0; typeof shape === "string" && i < MAX_ALIASES; i++) shape = this.defs[shape] ?? 0;
+    return typeof shape === "string" ? 0 : shape;
+  }
+
+  run(value: unknown, at: Shape, depth: number): unknown {
+    const shape = this.resolve(at);
+    if (shape === 0 || depth > MAX_DEPTH) return value;
+    if ("c" in shape) {
+      if (value !== shape.c) this.fits = false;
+      return value;
+    }
+    if ("e" in shape) {
+      if (!shape.e.includes(value as string)) this.fits = false;
+      return value;
+    }
+    if ("i" in shape) {
+      if (!Array.isArray(value)) {
+        this.fits = false;
+        return value;
+      }
+      const out: unknown[] = [];
+      for (const item of value) {
+        const kept = this.run(item, shape.i, depth + 1);
+        if (kept !== LEFT_OUT) out.push(kept);
+      }
+      return out;
+    }
+    if ("u" in shape) {
+      const chosen = this.choose(value, shape.u);
+      if (chosen !== undefined) return this.run(value, chosen, depth);
+      if (shape.u.includes(TEXT_CONTENT)) return { type: "text", text: stringifyJson(value) };
+      this.fits = false;
+      return LEFT_OUT;
+    }
+    if (!isObject(value)) {
+      this.fits = false;
+      return value;
+    }
+    return this.object(value, shape, depth);
+  }
+
+  object(value: JsonObject, shape: ObjectShape, depth: number): JsonObject {
+    const out: JsonObject = {};
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const member = Object.hasOwn(shape.p, key) ? shape.p[key] : shape.x;
+      // Not a member of this version's definition: left out.
+      if (member === undefined) continue;
+      const kept = this.run(value[key], member, depth + 1);
+      if (kept === LEFT_OUT) continue;
+      if (key === "__proto__") Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true, configurable: true });
+      else out[key] = kept;
+    }
+    if (shape.r !== undefined) for (const name of shape.r) if (!Object.hasOwn(out, name)) this.fits = false;
+    return out;
+  }
+
+  /** The alternative `value` fits best: of those it fits (see {@link Reduction.score}), the one that lists most of its members (the first on a tie). */
+  choose(value: unknown, alternatives: readonly Shape[]): Shape | undefined {
+    let best: Shape | undefined;
+    let bestScore = -1;
+    for (const alternative of alternatives) {
+      const score = this.score(value, alternative, 0);
+      if (score > bestScore) {
+        best = alternative;
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * How well `value` fits `at`: -1 when it cannot be of it (a constant
+   * unequal, a required member missing, here or in what its members hold),
+   * else how many of its own members `at` lists. A union with `TextContent`
+   * fits anything (what fits none of it becomes text); past the depth bound
+   * everything fits.
+   */
+  score(value: unknown, at: Shape, depth: number): number {
+    const shape = this.resolve(at);
+    if (shape === 0 || depth > MAX_DEPTH) return 0;
+    if ("c" in shape) return value === shape.c ? 0 : -1;
+    if ("e" in shape) return shape.e.includes(value as string) ? 0 : -1;
+    if ("i" in shape) {
+      if (!Array.isArray(value)) return -1;
+      for (const item of value) if (this.score(item, shape.i, depth + 1) < 0) return -1;
+      return 0;
+    }
+    if ("u" in shape) {
+      let best = -1;
+      for (const alternative of shape.u) best = Math.max(best, this.score(value, alternative, depth + 1));
+      return best < 0 && shape.u.includes(TEXT_CONTENT) ? 0 : best;
+    }
+    if (!isObject(value)) return -1;
+    if (shape.r !== undefined) for (const name of shape.r) if (!Object.hasOwn(value, name)) return -1;
+    let listed = 0;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key) || !Object.hasOwn(shape.p, key)) continue;
+      if (this.score(value[key], shape.p[key]!, depth + 1) < 0) return -1;
+      listed++;
+    }
+    return listed;
+  }
+}
+
+/**
+ * `value` reduced to `shape` over `defs` (see the module comment).
+ * @returns the reduced copy (`value` itself where nothing is reduced) and whether `value` fitted.
+ */
+export function reduce<T = unknown>(value: unknown, shape: Shape, defs: Definitions): Reduced<T> {
+  const reduction = new Reduction(defs);
+  const out = reduction.run(value, shape, 0);
+  return { value: (out === LEFT_OUT ? undefined : out) as T, fits: reduction.fits && out !== LEFT_OUT };
+}
+
+/** True when `value` fits `shape` (its constants and required members, all the way down): see {@link Reduction.score}. */
+export function fitsShape(value: unknown, shape: Shape, defs: Definitions): boolean {
+  return new Reduction(defs).score(value, shape, 0) >= 0;
+}
+
+/** True when `shape` stands for an object that requires some member (not the open base `Result`). */
+export function requiresMembers(shape: Shape, defs: Definitions): boolean {
+  const resolved = new Reduction(defs).resolve(shape);
+  return resolved !== 0 && "p" in resolved && resolved.r !== undefined && resolved.r.length > 0;
+}
