@@ -27,6 +27,8 @@ interface Exchange {
   status: number;
   instance: string;
   lastEventId: string | null;
+  /** Settles once the answer's headers came (status and instance are known from then on). */
+  answered: Promise<void>;
 }
 
 /** A GET stream of the client: where it landed, and what the test kept from the client (`swallow`). */
@@ -49,12 +51,25 @@ const gets: GetStream[] = [];
  * as bytes in flight when a connection breaks are.
  */
 const recordingFetch: typeof fetch = async (input, init) => {
-  const response = await fetch(input, init);
   const method = init?.method ?? "GET";
   const lastEventId = new Headers(init?.headers).get("last-event-id");
   const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
+  // Logged when sent, so that a request the server has already acted on is in the log,
+  // though its own answer (a 202 to a POSTed response, say) may come later.
+  let settle = () => {};
+  const exchange: Exchange = { method, body, status: 0, instance: "?", lastEventId, answered: new Promise((r) => (settle = r)) };
+  log.push(exchange);
+  let response: Response;
+  try {
+    response = await fetch(input, init);
+  } catch (error) {
+    settle();
+    throw error;
+  }
   const instance = response.headers.get("x-instance") ?? "?";
-  log.push({ method, body, status: response.status, instance, lastEventId });
+  exchange.status = response.status;
+  exchange.instance = instance;
+  settle();
   if (method !== "GET" || response.status !== 200 || !response.body) return response;
   const stream: GetStream = { instance, lastEventId, swallow: false, swallowed: "" };
   gets.push(stream);
@@ -129,7 +144,10 @@ describe("initialize-era sessions shared through Redis, three instances behind n
         result = text(await client.callTool({ name: "confirm", arguments: {} }));
         const exchanges = log.slice(from);
         sender = exchanges.find((e) => e.body?.method === "tools/call")!.instance;
-        receiver = exchanges.find((e) => e.body && e.body.method === undefined && "result" in e.body)!.instance;
+        // The answer was POSTed before the tool could return; its own 202 may still be on its way.
+        const answer = exchanges.find((e) => e.body && e.body.method === undefined && "result" in e.body)!;
+        await answer.answered;
+        receiver = answer.instance;
       }
       expect(receiver).not.toBe(sender);
       // The handler waiting on the sender got the answer POSTed to the receiver.
