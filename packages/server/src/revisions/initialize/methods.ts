@@ -22,18 +22,11 @@ import type { LegacySession } from "./session.js";
 export const MAX_SUBSCRIPTIONS = 1000;
 
 /**
- * The 2026-07-28 handlers an earlier-era session never reaches. The tasks
- * extension is of the 2026-07-28 wire: on a session, `tasks/get` and
- * `tasks/cancel` are the revision's own methods (contributed by
- * `tasks/legacy.ts`), and `tasks/update` does not exist.
+ * The shared handlers of 2026-07-28 only, which an earlier-era session never
+ * reaches. (The tasks extension's methods are contributed to the 2026-07-28
+ * codec alone, never to the shared table, so they need no entry here.)
  */
-export const LATER_ONLY_METHODS: ReadonlySet<string> = new Set([
-  "server/discover",
-  "subscriptions/listen",
-  "tasks/get",
-  "tasks/update",
-  "tasks/cancel",
-]);
+export const LATER_ONLY_METHODS: ReadonlySet<string> = new Set(["server/discover", "subscriptions/listen"]);
 
 /** The session a request of this era came on: a binding naming this revision is one of its sessions. */
 export function sessionOf(scope: RunScope): LegacySession {
