@@ -28,7 +28,9 @@ function ignoredEvents(): MessageIgnoredEvent[] {
   const events: MessageIgnoredEvent[] = [];
   const listener = (event: unknown) => events.push(event as MessageIgnoredEvent);
   subscribe(CHANNELS.messageIgnored, listener);
-  stops.push(() => unsubscribe(CHANNELS.messageIgnored, listener));
+  stops.push(() => {
+    unsubscribe(CHANNELS.messageIgnored, listener);
+  });
   return events;
 }
 
