@@ -459,6 +459,9 @@ function buildMembers(ctx, strictDefs, table) {
     "",
     "/** The results the server sends (the definitions of `ServerResult`, in the schema's order). */",
     `export const serverResults: readonly string[] = ${JSON.stringify(lists.serverResults)};`,
+    "",
+    "/** `ClientCapabilities` as a {@link Shape}: what a client of this revision may declare in `initialize`, for a server reading a client's capabilities as its version means them. */",
+    `export const clientCapabilities: Shape = ${JSON.stringify(lists.definitions.ClientCapabilities ?? 0)};`,
   );
   return `${lines.join("\n")}\n`;
 }

@@ -290,3 +290,6 @@ export const serverNotifications: readonly string[] = ["notifications/cancelled"
 
 /** The results the server sends (the definitions of `ServerResult`, in the schema's order). */
 export const serverResults: readonly string[] = ["Result","InitializeResult","ListResourcesResult","ListResourceTemplatesResult","ReadResourceResult","ListPromptsResult","GetPromptResult","ListToolsResult","CallToolResult","CompleteResult"];
+
+/** `ClientCapabilities` as a {@link Shape}: what a client of this revision may declare in `initialize`, for a server reading a client's capabilities as its version means them. */
+export const clientCapabilities: Shape = {"p":{"experimental":0,"roots":{"p":{"listChanged":0}},"sampling":0}};

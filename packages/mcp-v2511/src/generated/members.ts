@@ -456,3 +456,6 @@ export const serverNotifications: readonly string[] = ["notifications/cancelled"
 
 /** The results the server sends (the definitions of `ServerResult`, in the schema's order). */
 export const serverResults: readonly string[] = ["Result","InitializeResult","ListResourcesResult","ListResourceTemplatesResult","ReadResourceResult","ListPromptsResult","GetPromptResult","ListToolsResult","CallToolResult","GetTaskResult","GetTaskPayloadResult","CancelTaskResult","ListTasksResult","CompleteResult"];
+
+/** `ClientCapabilities` as a {@link Shape}: what a client of this revision may declare in `initialize`, for a server reading a client's capabilities as its version means them. */
+export const clientCapabilities: Shape = {"p":{"elicitation":{"p":{"form":0,"url":0}},"experimental":0,"roots":{"p":{"listChanged":0}},"sampling":{"p":{"context":0,"tools":0}},"tasks":{"p":{"cancel":0,"list":0,"requests":{"p":{"elicitation":{"p":{"create":0}},"sampling":{"p":{"createMessage":0}}}}}}}};

@@ -417,3 +417,6 @@ export const serverNotifications: readonly string[] = ["notifications/cancelled"
 
 /** The results the server sends (the definitions of `ServerResult`, in the schema's order). */
 export const serverResults: readonly string[] = ["Result","InputRequiredResult","DiscoverResult","ListResourcesResult","ListResourceTemplatesResult","ReadResourceResult","SubscriptionsListenResult","ListPromptsResult","GetPromptResult","ListToolsResult","CallToolResult","CompleteResult"];
+
+/** `ClientCapabilities` as a {@link Shape}: what a client of this revision may declare in `initialize`, for a server reading a client's capabilities as its version means them. */
+export const clientCapabilities: Shape = {"p":{"elicitation":{"p":{"form":"JSONObject","url":"JSONObject"}},"experimental":{"p":{},"x":"JSONObject"},"extensions":{"p":{},"x":"JSONObject"},"roots":{"p":{}},"sampling":{"p":{"context":"JSONObject","tools":"JSONObject"}}}};

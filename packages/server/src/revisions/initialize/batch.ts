@@ -9,6 +9,7 @@
  * message on no session, keeps refusing a batch (-32600). Both transports
  * ask here.
  */
+import { isResponseShaped } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import type { Binding } from "../revision.js";
 import { LegacySession } from "./session.js";
@@ -42,6 +43,34 @@ export function batchRefusal(batch: readonly unknown[], binding: Binding | undef
     };
   }
   return undefined;
+}
+
+/**
+ * The refusal of one member of a batch that is itself an array, or
+ * `undefined` for any other member. JSON-RPC 2.0 section 6 makes each member
+ * one Request object (its example `[1,2,3]` answers each member Invalid
+ * Request), and no version nests batches: so a nested array is not read as a
+ * batch of its own (which would also get past {@link MAX_BATCH_MESSAGES}) but
+ * answered -32600 with id null, as any other member that is no message.
+ */
+export function memberRefusal(member: unknown): { code: number; message: string } | undefined {
+  if (!Array.isArray(member)) return undefined;
+  return {
+    code: ErrorCode.InvalidRequest,
+    message: "Invalid request: a batch member must be a request, a notification or a response, not an array",
+  };
+}
+
+/**
+ * True when what `member` is answered with goes into the batch's answer:
+ * not for a member shaped as a response, well formed or not. As a single
+ * message, such a member is never answered: a well-formed one settles a
+ * request of the session, a malformed one is reported on
+ * `x-mcp:message:ignored`, and an array element naming its id (or null)
+ * would read as the answer to a request of the client's own.
+ */
+export function answersMember(member: unknown): boolean {
+  return !isResponseShaped(member);
 }
 
 /** The answer of a batch from its members' JSON texts (a response each, in the order they finished): an array, or `undefined` when none. */

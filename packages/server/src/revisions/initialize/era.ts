@@ -81,9 +81,11 @@ export async function readInitialize(params: JsonObject, served: readonly string
       problems: (v.InitializeRequestParams.errors ?? []).slice(0, 5).map((e) => `${e.path || "params"} ${e.message}`),
     });
   }
+  const protocolVersion = negotiateProtocolVersion(params.protocolVersion, served);
   return {
-    protocolVersion: negotiateProtocolVersion(params.protocolVersion, served),
-    clientCapabilities: params.capabilities as ClientCapabilities,
+    protocolVersion,
+    // As the negotiated version means them (a 2025-06-18 `elicitation` is form elicitation).
+    clientCapabilities: versionTable(protocolVersion).clientCapabilities(params.capabilities as ClientCapabilities),
     clientInfo: params.clientInfo as Implementation,
   };
 }

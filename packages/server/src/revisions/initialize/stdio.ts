@@ -12,15 +12,15 @@
  * (basic/utilities/ping: allowed before `initialize` is answered); after a
  * failed `initialize`, a request of the era is refused until one succeeds.
  */
-import { type ClassifiedResponse, classify, errorResponse, type RequestId, resultResponse } from "@x/jsonrpc";
+import { type ClassifiedResponse, classify, errorResponse, type RequestId, resultResponse, stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2511/constants";
-import { errorOutcome, internalErrorOutcome } from "../../dispatch.js";
+import { errorOutcome, internalErrorOutcome, rejected } from "../../dispatch.js";
 import { isProtocolError, SERVER_BUSY } from "../../errors.js";
 import type { JsonObject } from "../../objects.js";
 import { decodeMessage } from "../../transports/messages.js";
 import type { StdioConnection, StdioFraming } from "../../transports/stdio-framing.js";
 import { initializeRefused } from "../2026-07-28/index.js";
-import { batchRefusal, batchText, takesBatches } from "./batch.js";
+import { answersMember, batchRefusal, batchText, memberRefusal, takesBatches } from "./batch.js";
 import { earlierPingId, earlierRequestId, legacyValidators, readInitialize } from "./era.js";
 import type { LegacyChange, LegacyParts } from "./parts.js";
 import { LegacySession } from "./session.js";
@@ -131,9 +131,16 @@ export class StdioSession implements StdioFraming {
       const all = batchText(texts);
       if (all !== undefined) connection.writeText(all);
     };
+    const unanswered = (): void => reply(undefined);
     for (const member of members) {
+      const nested = memberRefusal(member);
+      if (nested !== undefined) {
+        const outcome = rejected(errorOutcome(undefined, nested.code, nested.message, undefined, "message"), undefined, undefined);
+        texts.push(stringifyJson(outcome.response));
+        continue;
+      }
       waiting++;
-      connection.handle(member, lossless, reply);
+      connection.handle(member, lossless, answersMember(member) ? reply : unanswered);
     }
     reply(undefined);
   }

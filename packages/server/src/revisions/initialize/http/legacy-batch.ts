@@ -17,7 +17,7 @@ import { Header } from "@x/mcp-v2511/wire";
 import { errorAnswer, SSE_HEADERS } from "../../../transports/http/answers.js";
 import type { Exchange, HttpAnswer } from "../../../transports/http/exchange.js";
 import { ChunkQueue } from "../../../transports/sse.js";
-import { batchRefusal, batchText } from "../batch.js";
+import { answersMember, batchRefusal, batchText, memberRefusal } from "../batch.js";
 import type { HttpSession } from "./session-table.js";
 
 /** What a member may be answered with: JSON only, so that every answer is a body to put in the array. */
@@ -34,9 +34,13 @@ export function answerBatch(ex: Exchange, climb: (member: Exchange) => HttpAnswe
   const refused = batchRefusal(members, ex.session?.binding);
   if (refused !== undefined) return errorAnswer(400, refused.code, refused.message, undefined, ex.cors);
   ex.decoded = undefined;
-  const answers = members.map((member) => climb(memberExchange(ex, member, lossless)));
-  if (answers.some((answer) => answer instanceof Promise)) return Promise.all(answers).then((all) => batchAnswer(ex, all));
-  return batchAnswer(ex, answers as HttpAnswer[]);
+  const answers = members.map((member) => {
+    const nested = memberRefusal(member);
+    if (nested !== undefined) return errorAnswer(400, nested.code, nested.message, undefined, ex.cors);
+    return climb(memberExchange(ex, member, lossless));
+  });
+  if (answers.some((answer) => answer instanceof Promise)) return Promise.all(answers).then((all) => batchAnswer(ex, members, all));
+  return batchAnswer(ex, members, answers as HttpAnswer[]);
 }
 
 /** The exchange of one member: the batch's (headers, session, token, CORS), with the member as its message. */
@@ -52,11 +56,14 @@ function memberExchange(ex: Exchange, value: unknown, lossless: boolean): Exchan
 }
 
 /** The batch's answer from its members' answers (see the module comment). */
-function batchAnswer(ex: Exchange, answers: readonly HttpAnswer[]): HttpAnswer {
+function batchAnswer(ex: Exchange, members: readonly unknown[], answers: readonly HttpAnswer[]): HttpAnswer {
   const denied = answers.find((answer) => answer.status === 401 || answer.status === 403);
   if (denied !== undefined) return denied;
   const texts: string[] = [];
-  for (const answer of answers) if ("body" in answer && answer.body !== "") texts.push(answer.body);
+  for (let i = 0; i < answers.length; i++) {
+    const answer = answers[i]!;
+    if (answersMember(members[i]) && "body" in answer && answer.body !== "") texts.push(answer.body);
+  }
   const text = batchText(texts);
   if (text === undefined) return { status: 202, headers: { ...ex.cors }, body: "" };
   const session = { [Header.sessionId]: (ex.session as HttpSession).session.id };

@@ -5,6 +5,7 @@
  */
 import { PROTOCOL_VERSION } from "@x/mcp-v2506/constants";
 import {
+  clientCapabilities,
   clientRequestResults,
   serverDefinitions,
   serverNotificationParams,
@@ -15,7 +16,14 @@ import { BATCHES } from "@x/mcp-v2506/wire";
 import { VersionTable } from "./table.js";
 
 // Named, not the namespace: a bundle then keeps only these (the server's side of the lists).
-const MEMBERS = { serverDefinitions, serverRequestParams, serverNotificationParams, clientRequestResults, serverResults };
+const MEMBERS = {
+  serverDefinitions,
+  serverRequestParams,
+  serverNotificationParams,
+  clientRequestResults,
+  serverResults,
+  clientCapabilities,
+};
 
 /** The table of 2025-06-18. */
 export const v2506 = new VersionTable(PROTOCOL_VERSION, MEMBERS, BATCHES);

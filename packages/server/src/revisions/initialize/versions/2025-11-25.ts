@@ -7,6 +7,7 @@
  */
 import { PROTOCOL_VERSION } from "@x/mcp-v2511/constants";
 import {
+  clientCapabilities,
   clientRequestResults,
   serverDefinitions,
   serverNotificationParams,
@@ -18,7 +19,14 @@ import type { JsonObject } from "../../../objects.js";
 import { VersionTable } from "./table.js";
 
 // Named, not the namespace: a bundle then keeps only these (the server's side of the lists).
-const MEMBERS = { serverDefinitions, serverRequestParams, serverNotificationParams, clientRequestResults, serverResults };
+const MEMBERS = {
+  serverDefinitions,
+  serverRequestParams,
+  serverNotificationParams,
+  clientRequestResults,
+  serverResults,
+  clientCapabilities,
+};
 
 function withElicitationId(method: string, params: JsonObject): JsonObject {
   if (method !== "elicitation/create" || params.mode !== "url" || params.elicitationId !== undefined) return params;

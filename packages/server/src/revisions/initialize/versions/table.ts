@@ -9,7 +9,8 @@
  * version defines (`reduce.ts`).
  */
 import type { Shape } from "@x/mcp-v2511/members";
-import type { JsonObject } from "../../../objects.js";
+import { clientCapabilities as READ_CAPABILITIES } from "@x/mcp-v2607/members";
+import { isObject, type JsonObject } from "../../../objects.js";
 import { type Definitions, fitsShape, type Reduced, reduce, requiresMembers } from "./reduce.js";
 
 /**
@@ -24,6 +25,8 @@ export interface MemberLists {
   readonly serverNotificationParams: { readonly [method: string]: Shape };
   readonly clientRequestResults: { readonly [method: string]: string };
   readonly serverResults: readonly string[];
+  /** What a client of the version may declare (`ClientCapabilities`), read by {@link VersionTable.clientCapabilities}. */
+  readonly clientCapabilities: Shape;
 }
 
 /**
@@ -77,6 +80,31 @@ export class VersionTable {
       }
     }
     return shape === undefined ? result : reduce<JsonObject>(result, shape, defs).value;
+  }
+
+  /**
+   * What a client of this version declared in `initialize`, as the server
+   * reads capabilities (2026-07-28's `ClientCapabilities`, which the asks
+   * check): reduced to the members this version defines (another means
+   * nothing in it), and a capability this version defines as an object with
+   * no members of its own, where the server's reading lists some, kept
+   * without them. So before 2025-11-25 an `elicitation` capability holds no
+   * `form` or `url`: it means form elicitation, that version's only mode
+   * (spec 2025-06-18: client/elicitation "Capabilities"), never URL; and a
+   * `sampling` capability holds no `tools` or `context`.
+   */
+  clientCapabilities<T extends object>(declared: T): T {
+    const own = this.#members.clientCapabilities;
+    const reduced = reduce<JsonObject>(declared as JsonObject, own, this.#members.serverDefinitions).value;
+    if (typeof own !== "object" || !("p" in own) || typeof READ_CAPABILITIES !== "object" || !("p" in READ_CAPABILITIES)) {
+      return reduced as T;
+    }
+    for (const name of Object.keys(own.p)) {
+      const read = READ_CAPABILITIES.p[name];
+      const listsMembers = typeof read === "object" && "p" in read && Object.keys(read.p).length > 0;
+      if (own.p[name] === 0 && listsMembers && isObject(reduced[name])) reduced[name] = {};
+    }
+    return reduced as T;
   }
 
   /** The `InitializeResult` of this version: capabilities, server info and the rest reduced to what it defines. */
