@@ -14,7 +14,8 @@
 // dependencies resolve from where it really lives, as for a user who
 // installed it.
 //
-//   node bench/bundles.mjs        (the rows alone, printed; exit 1 when a shape carries a package it must not)
+//   node bench/bundles.mjs        (the rows alone, printed; exit 1 when a shape carries a package it must not,
+//                                 or esbuild prints a warning while bundling it)
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -180,14 +181,16 @@ async function bundleAlone(esbuild, shape) {
       nodePaths: [],
       metafile: true,
       write: false,
-      logLevel: "error",
+      // Warnings are collected, not printed: each one fails the shape's check (a user's bundle must build clean).
+      logLevel: "silent",
     };
     const result = await esbuild.build({ ...options, splitting: true, outdir: join(dir, "out") });
+    const single = await esbuild.build(options);
+    const warnings = [...result.warnings, ...single.warnings].map((w) => `${w.location?.file ?? "?"}: ${w.text}`);
     const { eager, lazy } = loadedFiles(result, dir);
     const gzip = (files) => files.reduce((sum, f) => sum + gzipSync(f.contents).length, 0);
     const minified = (files) => files.reduce((sum, f) => sum + f.contents.length, 0);
     // The one-file build, as earlier rows were measured: everything, lazy chunks included.
-    const single = (await esbuild.build(options)).outputFiles[0].contents;
     const byPackage = bytesByPackage(result.metafile, dir, new Set(eager.map((f) => f.path)));
     const lazyByPackage = bytesByPackage(result.metafile, dir, new Set(lazy.map((f) => f.path)));
     const carried = (shape.without ?? []).filter((name) => name in byPackage || name in lazyByPackage);
@@ -200,12 +203,19 @@ async function bundleAlone(esbuild, shape) {
       files: eager.length,
       lazyGzipBytes: gzip(lazy),
       lazyByPackage,
-      singleFileGzipBytes: gzipSync(single).length,
+      singleFileGzipBytes: gzipSync(single.outputFiles[0].contents).length,
       byPackage,
       check:
-        carried.length === 0
+        carried.length === 0 && warnings.length === 0
           ? "ok"
-          : `carries ${carried.map((name) => `${name} (${(((byPackage[name] ?? 0) + (lazyByPackage[name] ?? 0)) / 1024).toFixed(1)} KB minified)`).join(", ")}`,
+          : [
+              ...(carried.length === 0
+                ? []
+                : [
+                    `carries ${carried.map((name) => `${name} (${(((byPackage[name] ?? 0) + (lazyByPackage[name] ?? 0)) / 1024).toFixed(1)} KB minified)`).join(", ")}`,
+                  ]),
+              ...(warnings.length === 0 ? [] : [`esbuild warns: ${[...new Set(warnings)].join("; ")}`]),
+            ].join("; "),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -219,7 +229,7 @@ async function bundleAlone(esbuild, shape) {
  * package, largest first), `lazyGzipBytes` and `lazyByPackage` (the chunks
  * only an `import()` reaches), `singleFileGzipBytes` (one file, everything
  * inside) and `check` (`"ok"`, or the packages it carries, loaded or lazy,
- * though it must not).
+ * though it must not, and the warnings esbuild gave while bundling it).
  */
 export async function bundleSizes() {
   const esbuild = await import("esbuild");

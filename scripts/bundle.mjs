@@ -232,6 +232,18 @@ const common = {
 /** esbuild's spelling of a `require` it left to the program, and the literal call it stands for. */
 const WRAPPED_REQUIRE = /\b__require\((?=["'])/g;
 
+/**
+ * A bare import of a file of this build (`import "./chunks/chunk-X.js";`):
+ * esbuild writes one to keep the order in which chunks run, and the
+ * main-entry import of withMain adds one to each entry and each module
+ * loaded on first use. In a package that declares "sideEffects": false
+ * they run nothing (the main entry has no top-level effects but its
+ * definitions), and a program's bundler warns on each ("Ignoring this import
+ * because ... was marked as having no side effects"): each is taken out,
+ * its line kept empty so that the source map stays right.
+ */
+const BARE_LOCAL_IMPORT = /^import "\.\.?\/[^"\n]+";$/gm;
+
 /** A character esbuild's ASCII output left as it is: in a comment it kept (in an object literal or a class body) or a regular expression. */
 const NON_ASCII = /[\u0080-\uffff]/;
 
@@ -254,8 +266,22 @@ function writeOutputs(result) {
       );
     }
     mkdirSync(dirname(file.path), { recursive: true });
-    writeFileSync(file.path, file.path.endsWith(".js") ? file.text.replace(WRAPPED_REQUIRE, "require  (") : file.contents);
+    writeFileSync(
+      file.path,
+      file.path.endsWith(".js") ? withoutBareImports(file.text.replace(WRAPPED_REQUIRE, "require  (")) : file.contents,
+    );
   }
+}
+
+/**
+ * `text` without its bare imports of this build's files (see
+ * BARE_LOCAL_IMPORT) when the package declares "sideEffects": false; a
+ * package that does not keeps them (they may be needed there, and a
+ * program's bundler keeps them without a warning).
+ */
+function withoutBareImports(text) {
+  if (pkg.sideEffects === false) return text.replace(BARE_LOCAL_IMPORT, "");
+  return text;
 }
 
 /**

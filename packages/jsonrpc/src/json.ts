@@ -116,13 +116,31 @@ export function readJson(text: string): { ok: true; value: unknown; lossless: bo
 }
 
 /**
+ * A marker for the bigint pass: U+2063 (invisible separator) and 128 bits
+ * from `crypto.getRandomValues` as base-36 text, drawn afresh for each pass,
+ * so a value cannot hold it unless it guesses 128 random bits.
+ */
+function drawMarker(): string {
+  const words = globalThis.crypto.getRandomValues(new Uint32Array(4));
+  return `\u2063${Array.from(words, (word) => word.toString(36).padStart(7, "0")).join("")}`;
+}
+
+/** The most bigint passes one call runs: a second happens only when the value holds the first pass's marker. */
+const MARKER_PASSES = 4;
+
+/**
  * Writes a value as compact JSON like `JSON.stringify`, except that a
  * `bigint` is written as its digits (`2n ** 64n` as `18446744073709551616`)
  * where `JSON.stringify` throws. A value without one is written by
- * `JSON.stringify` once.
+ * `JSON.stringify` once. A value with one is written by one more pass that
+ * writes each bigint as it meets it, so a getter or `toJSON` runs once in that
+ * pass; those met before the first bigint had also run in the attempt that
+ * threw (running a replacer on every message instead would cost each one
+ * about 1.6 times the built-in's time).
  *
  * @returns the text; `undefined` for `undefined`, a function or a symbol, as `JSON.stringify`.
- * @throws TypeError for a cycle (as `JSON.stringify`); any error a `toJSON` throws.
+ * @throws TypeError for a cycle (as `JSON.stringify`); any error a `toJSON` throws;
+ *   Error when the value holds each of 4 fresh 128-bit random markers (never by chance).
  */
 export function stringifyJson(value: unknown): string {
   try {
@@ -130,12 +148,11 @@ export function stringifyJson(value: unknown): string {
   } catch (error) {
     if (!(error instanceof TypeError) || !/bigint/i.test(error.message)) throw error;
   }
-  // Each bigint is written as a string of a random marker and its digits,
-  // then the quotes and marker are taken out. A string of the value that
-  // holds the marker too shows as one marker too many: pick another
-  // (bounded; a random 45-bit marker is practically never there).
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const marker = `\u2063${Math.random().toString(36).slice(2, 11)}`;
+  // Each bigint is written as a string of the marker and its digits, then
+  // the quotes and marker are taken out. A string of the value holding the
+  // marker shows as one marker too many: only then is there another pass.
+  for (let pass = 0; pass < MARKER_PASSES; pass++) {
+    const marker = drawMarker();
     let written = 0;
     const text = JSON.stringify(value, (_key, item: unknown) => {
       if (typeof item !== "bigint") return item;
@@ -144,7 +161,7 @@ export function stringifyJson(value: unknown): string {
     });
     if (text.split(marker).length - 1 === written) return text.replace(new RegExp(`"${marker}(-?\\d+)"`, "g"), "$1");
   }
-  throw new Error("stringifyJson found no marker absent from the value");
+  throw new Error("stringifyJson: the value holds every random marker drawn for its bigints");
 }
 
 /**

@@ -158,18 +158,49 @@ describe("stringifyJson", () => {
     expect(stringifyJson(undefined)).toBeUndefined();
   });
 
-  it("leaves a string alone that holds the marker it writes a bigint with", () => {
-    // The first marker drawn is the one this string holds; the next is another.
-    const random = vi.spyOn(Math, "random").mockReturnValueOnce(0.5);
+  it("draws a fresh marker when the value holds the one drawn first", () => {
+    // The first draw is all zeros and the value holds that marker; the second is random.
+    const marker = `\u2063${"0".repeat(28)}`;
+    const draw = vi.spyOn(globalThis.crypto, "getRandomValues").mockImplementationOnce((array) => array);
     try {
-      const marker = `\u2063${(0.5).toString(36).slice(2, 11)}`;
       expect(stringifyJson({ s: `${marker}5`, t: [`"${marker}6"`], n: 7n })).toBe(
         JSON.stringify({ s: `${marker}5`, t: [`"${marker}6"`], n: 7 }),
       );
-      expect(random).toHaveBeenCalledTimes(2);
+      expect(draw).toHaveBeenCalledTimes(2);
+    } finally {
+      draw.mockRestore();
+    }
+  });
+
+  it("needs no Math.random: stubbed to 0, a string holding U+2063 is still written", () => {
+    const random = vi.spyOn(Math, "random").mockReturnValue(0);
+    try {
+      expect(stringifyJson(["\u2063", "\u20630", 1n])).toBe('["\u2063","\u20630",1]');
     } finally {
       random.mockRestore();
     }
+  });
+
+  it("runs a getter once more at most, and only one pass after the attempt that threw", () => {
+    let calls = 0;
+    const value = {
+      get a() {
+        calls++;
+        return "\u2063";
+      },
+      b: 2n,
+    };
+    const random = vi.spyOn(Math, "random").mockReturnValue(0);
+    try {
+      expect(stringifyJson(value)).toBe('{"a":"\u2063","b":2}');
+      expect(calls).toBe(2);
+    } finally {
+      random.mockRestore();
+    }
+    // A getter or toJSON met after the first bigint runs once.
+    let toJson = 0;
+    expect(stringifyJson({ b: 1n, t: { toJSON: () => (++toJson === 1 ? "first" : "second") } })).toBe('{"b":1,"t":"first"}');
+    expect(toJson).toBe(1);
   });
 
   it("throws TypeError for a cycle, as JSON.stringify", () => {

@@ -3,23 +3,49 @@
  * the identity; each option names the part of the spec it configures).
  */
 import type { JsonSchemaValidator } from "@x/json-schema";
-import type { RequestId } from "@x/mcp-v2607";
+import type { Implementation, RequestId } from "@x/mcp-v2607";
 import type { CacheOptions } from "./cache.js";
 import type { EventBus, MemoryEventBus } from "./bus.js";
 import type { RequestContext } from "./context.js";
 import type { McpServer } from "./server.js";
 import type { TaskStore } from "./task-store.js";
 
-/** Who the server is: published in `server/discover` and in every result's `_meta`. */
-export interface ServerInfo {
-  /** Programmatic name (required). */
-  name: string;
-  /** Version string (required). */
-  version: string;
-  /** Optional display title. */
-  title?: string;
-  /** Optional URL of the server's website. */
-  websiteUrl?: string;
+/**
+ * Who the server is: the spec's `Implementation` (2026-07-28 and
+ * 2025-11-25): `name` and `version` (required), `title`, `description`,
+ * `websiteUrl` and `icons` (each a `src` URI, optional `mimeType`, `sizes`,
+ * `theme`). Published in `server/discover`, in every 2026-07-28 result's
+ * `_meta` and as `InitializeResult.serverInfo`, reduced there to what the
+ * negotiated version defines (`name` and `version` alone before 2025-06-18;
+ * `title` from 2025-06-18; `description`, `websiteUrl` and `icons` from
+ * 2025-11-25). The members are picked, so that a misspelt one does not
+ * compile (the spec's `Implementation` is open to any member).
+ */
+export type ServerInfo = Pick<Implementation, "name" | "version" | "title" | "description" | "websiteUrl" | "icons">;
+
+const INFO_TEXTS = ["title", "description", "websiteUrl"] as const;
+
+/**
+ * The `Implementation` the server publishes, frozen: every 2026-07-28 answer
+ * carries it, and its JSON text is written once and kept. Icons are taken
+ * as given, as a prompt's or a resource's are (typed by the spec's `Icon`).
+ *
+ * @throws TypeError when `name` or `version` is missing or empty, or `title`,
+ *   `description` or `websiteUrl` is not a string.
+ */
+export function serverImplementation(info: ServerInfo): Readonly<Implementation> {
+  if (typeof info?.name !== "string" || info.name === "") throw new TypeError("server name is required");
+  if (typeof info.version !== "string" || info.version === "") throw new TypeError("server version is required");
+  const implementation: Implementation = { name: info.name, version: info.version };
+  // Strings only: the text is kept, so a URL object changed later would leave it stale.
+  for (const key of INFO_TEXTS) {
+    const value = info[key];
+    if (value === undefined) continue;
+    if (typeof value !== "string") throw new TypeError(`server ${key} must be a string`);
+    implementation[key] = value;
+  }
+  if (info.icons !== undefined) implementation.icons = info.icons;
+  return Object.freeze(implementation);
 }
 
 /** Options of {@link McpServer}. */

@@ -43,7 +43,7 @@ import { revision2607 } from "./revisions/2026-07-28/index.js";
 import type { PluggedRevision, RevisionPlugin, ServerChange } from "./revisions/plugin.js";
 import type { Binding } from "./revisions/revision.js";
 import { isObject, type JsonObject } from "./objects.js";
-import type { ServerInfo, ServerOptions, TasksPlugin } from "./options.js";
+import { type ServerInfo, type ServerOptions, serverImplementation, type TasksPlugin } from "./options.js";
 import { reportToStderr } from "./errors.js";
 import { errorCodeOf, publishMessageIgnored } from "./telemetry.js";
 import { principalOf } from "./authorization.js";
@@ -101,7 +101,7 @@ export let answerNow: (server: McpServer, request: InboundRequest, transport: Tr
  *   ({ text }) => String(text));
  */
 export class McpServer {
-  /** The `Implementation` stamped into every result's `_meta` (frozen: name, version, title, websiteUrl as given). */
+  /** The `Implementation` stamped into every result's `_meta` (frozen: the {@link ServerInfo} as given). */
   readonly info: Implementation;
   /** The key ring that signs cursors and seals `requestState`. */
   readonly keys: KeyRing;
@@ -129,23 +129,15 @@ export class McpServer {
   #serving = false;
 
   /**
-   * @throws TypeError when `info.name` or `info.version` is missing, `info.title` or `info.websiteUrl` is not a string, or an option has the wrong type
+   * @throws TypeError when `info.name` or `info.version` is missing, `info.title`, `info.description` or `info.websiteUrl` is not a string, or an option has the wrong type
    *   (the removed `bigIntegers` included: a tool opts in with its own; `tasks` takes the plug-in of `@x/server/tasks`);
    *   RangeError when a cache hint, `pageSize`, `toolTimeoutMs` or a key is invalid, when
    *   `protocolVersions` names a version this class does not serve (or leaves out 2026-07-28), and
    *   when an option of a revision it serves is invalid (`clientRequestTimeoutMs` with the `initialize` era).
    */
   constructor(info: ServerInfo, options: ServerOptions = {}) {
-    if (typeof info?.name !== "string" || info.name === "") throw new TypeError("server name is required");
-    if (typeof info.version !== "string" || info.version === "") throw new TypeError("server version is required");
-    if (info.title !== undefined && typeof info.title !== "string") throw new TypeError("server title must be a string");
-    // A string only: the Implementation's text is kept, so a URL object changed later would leave it stale.
-    if (info.websiteUrl !== undefined && typeof info.websiteUrl !== "string") throw new TypeError("server websiteUrl must be a string");
-    const implementation: Implementation = { name: info.name, version: info.version };
-    if (info.title !== undefined) implementation.title = info.title;
-    if (info.websiteUrl !== undefined) implementation.websiteUrl = info.websiteUrl;
-    // Frozen: every 2026-07-28 answer carries it, and its JSON text is written once and kept.
-    this.info = Object.freeze(implementation);
+    const implementation = serverImplementation(info);
+    this.info = implementation;
     this.#logging = options.logging === true;
     const cache = resolveCacheOptions(options.cache);
     const pageSize = options.pageSize ?? 100;

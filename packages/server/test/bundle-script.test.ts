@@ -2,10 +2,11 @@
 // folder): the other entries are built on the main entry's chunk, keep their
 // default exports, and share the main entry's classes and state.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import * as esbuild from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { coldPath } from "../../../test-support/cold-path.js";
 
@@ -26,8 +27,8 @@ writeFileSync(
     sideEffects: false,
     main: "./dist/index.cjs",
     types: "./dist/index.d.cts",
-    typesVersions: { "*": { extra: ["./dist/extra.d.cts"], other: ["./dist/other.d.cts"] } },
-    exports: { ".": entry("index"), "./extra": entry("extra"), "./other": entry("other") },
+    typesVersions: { "*": { extra: ["./dist/extra.d.cts"], other: ["./dist/other.d.cts"], lone: ["./dist/lone.d.cts"] } },
+    exports: { ".": entry("index"), "./extra": entry("extra"), "./other": entry("other"), "./lone": entry("lone") },
   }),
 );
 mkdirSync(join(dir, "src"));
@@ -42,6 +43,8 @@ writeFileSync(
   join(dir, "src/other.js"),
   'import { registry } from "./thing.js";\nexport const seen = () => registry.get("made") === true;\n',
 );
+// An entry that uses nothing of the main entry (as @x/server's default-none): built on the main entry's chunk all the same.
+writeFileSync(join(dir, "src/lone.js"), "export const lone = undefined;\n");
 
 describe("scripts/bundle.mjs", () => {
   const out = execFileSync(process.execPath, [script], { cwd: dir, encoding: "utf8" });
@@ -64,6 +67,33 @@ describe("scripts/bundle.mjs", () => {
 
   it("loads the main entry from itself and one chunk", () => {
     expect(coldPath(dir, "dist/index.js").files.length).toBeLessThanOrEqual(2);
+  });
+
+  it("leaves no bare import of its own files, so a program's bundler builds it without a warning", async () => {
+    const built = readdirSync(join(dir, "dist"), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
+    for (const file of built) expect(readFileSync(join(dir, "dist", file), "utf8"), file).not.toMatch(/^import "\./m);
+    const app = mkdtempSync(join(tmpdir(), "x-bundle-app-"));
+    try {
+      mkdirSync(join(app, "node_modules"));
+      symlinkSync(dir, join(app, "node_modules", "fixture"), "dir");
+      writeFileSync(
+        join(app, "app.mjs"),
+        'import { lone } from "fixture/lone";\nimport make from "fixture/extra";\nimport { seen } from "fixture/other";\nconsole.log(lone, make(), seen());\n',
+      );
+      const result = await esbuild.build({
+        absWorkingDir: app,
+        entryPoints: ["app.mjs"],
+        bundle: true,
+        minify: true,
+        platform: "node",
+        format: "esm",
+        write: false,
+        logLevel: "silent",
+      });
+      expect(result.warnings.map((w) => w.text)).toEqual([]);
+    } finally {
+      rmSync(app, { recursive: true, force: true });
+    }
   });
 
   it("refuses to inline a package whose dependency this package has in another range", () => {

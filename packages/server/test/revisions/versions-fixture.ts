@@ -60,7 +60,14 @@ const PNG = "iVBORw0KGgo=";
  */
 export function richServer(): McpServer {
   const server = new McpServer(
-    { name: "rich", version: "1.0.0", title: "Rich server", websiteUrl: "https://example.com" },
+    {
+      name: "rich",
+      version: "1.0.0",
+      title: "Rich server",
+      description: "Serves everything",
+      websiteUrl: "https://example.com",
+      icons: ICONS,
+    },
     { logging: true, instructions: "Use the tools.", tasks: tasks({ ttlMs: 60_000 }) },
   );
   server.registerTool(
@@ -69,6 +76,7 @@ export function richServer(): McpServer {
       title: "Weather",
       description: "The weather of a city",
       annotations: { readOnlyHint: true, title: "Weather" },
+      icons: ICONS,
       inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
       outputSchema: { type: "object", properties: { high: { type: "number" } }, required: ["high"] },
       _meta: { "example.com/owner": "weather" },

@@ -172,6 +172,15 @@ describe.each(ERA.flatMap((version) => TRANSPORTS.map((transport) => [version, t
       // What the capabilities say of the version (the strict check says the rest).
       expect("tasks" in caps).toBe(version === "2025-11-25");
       expect("completions" in caps).toBe(version !== "2024-11-05");
+      // Who the server is: title from 2025-06-18, description, website and icons from 2025-11-25.
+      const info = init.result.serverInfo;
+      expect(Object.keys(info).sort()).toEqual(
+        version === "2025-11-25"
+          ? ["description", "icons", "name", "title", "version", "websiteUrl"]
+          : version === "2025-06-18"
+            ? ["name", "title", "version"]
+            : ["name", "version"],
+      );
       await client.call("logging/setLevel", { level: "debug" });
       const got = await exercise(client);
       // A notification of a list change, on the session (over HTTP on its GET stream, which this client does not open).
@@ -184,6 +193,11 @@ describe.each(ERA.flatMap((version) => TRANSPORTS.map((transport) => [version, t
       const methods = client.notifications.map((n) => n.method);
       expect(methods).toEqual(expect.arrayContaining(["notifications/progress", "notifications/message"]));
       if (transport === "stdio") expect(methods).toContain("notifications/tools/list_changed");
+      // A tool's icons from 2025-11-25 on.
+      const weather = (got.tools!.result.tools as Message[]).find((tool) => tool.name === "weather")!;
+      expect(weather.icons).toEqual(
+        version === "2025-11-25" ? [expect.objectContaining({ src: "https://example.com/icon.png" })] : undefined,
+      );
       // Every call was answered with a result.
       for (const [name, response] of Object.entries(got)) expect(response.error, name).toBeUndefined();
       // Content blocks the version lacks became text blocks holding their JSON.
@@ -226,12 +240,15 @@ describe("a client of 2026-07-28 (per-request envelope, stdio)", () => {
   it("receives only what 2026-07-28 defines", async () => {
     const server = richServer();
     const client = pinned(stdioWire(server), "2026-07-28", true);
-    await client.call("server/discover");
+    const discover = await client.call("server/discover");
     const got = await exercise(client);
     await client.end();
     server.close();
     expect(client.problems).toEqual([]);
     for (const [name, response] of Object.entries(got)) expect(response.error, name).toBeUndefined();
+    // The server's icons and description, and a tool's icons.
+    expect(discover.result._meta["io.modelcontextprotocol/serverInfo"]).toMatchObject({ description: "Serves everything", icons: [{}] });
+    expect(got.tools!.result.tools.find((tool: Message) => tool.name === "weather").icons).toHaveLength(1);
     // Asks are a Multi Round-Trip round there: the answer is input_required.
     expect(got.ask!.result.resultType).toBe("input_required");
   });

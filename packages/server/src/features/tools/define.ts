@@ -3,7 +3,7 @@
  * handler's types, and the checks made once, at registration (name, schemas
  * compiled, `x-mcp-header` annotations, run limit).
  */
-import type { CallToolResult, ClientCapabilities, InputRequiredResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
+import type { CallToolResult, ClientCapabilities, Icon, InputRequiredResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
 import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import { type HeaderParam, toolHeaderParams } from "@x/mcp-v2607/wire";
 import type { RequestContext } from "../../context.js";
@@ -123,11 +123,19 @@ export type ToolResultOf<C> = C extends { outputSchema: infer S }
   : ToolHandlerResult;
 
 /**
- * What `registerTool` adds to its config's type: `bigIntegers` beside a
- * Standard Schema `inputSchema` does not compile (its library reads numbers
- * as doubles, and its output type is what the handler gets).
+ * What `registerTool` adds to its config's type: a member {@link ToolConfig}
+ * does not have (a misspelt `icon`) does not compile, even beside valid ones
+ * (the config is a type parameter, which TypeScript does not check for
+ * excess members); nor does `bigIntegers` beside a Standard Schema
+ * `inputSchema` (its library reads numbers as doubles, and its output type
+ * is what the handler gets).
  */
-export type ToolConfigCheck<C> = C extends { inputSchema: StandardSchemaV1; bigIntegers: BigIntegers } ? { bigIntegers?: never } : unknown;
+export type ToolConfigCheck<C> = { [K in Exclude<keyof C, keyof ToolConfig>]: never } & (C extends {
+  inputSchema: StandardSchemaV1;
+  bigIntegers: BigIntegers;
+}
+  ? { bigIntegers?: never }
+  : unknown);
 
 /** The definition of a tool, as given to `McpServer.registerTool`. */
 export interface ToolConfig {
@@ -157,6 +165,13 @@ export interface ToolConfig {
   outputSchema?: OutputSchema | StandardSchemaV1;
   /** Behaviour hints for clients (`readOnlyHint`, `destructiveHint`, ...). */
   annotations?: ToolAnnotations;
+  /**
+   * Icons a client may show for the tool (spec 2025-11-25 on, `Tool.icons`:
+   * each a `src` URI, optional `mimeType`, `sizes` and `theme`). Published
+   * as given, like a prompt's or a resource's; a client of a version before
+   * 2025-11-25 gets the tool without them.
+   */
+  icons?: Icon[];
   /** Extra `_meta` published with the tool definition. */
   _meta?: JsonObject;
   /** Client capabilities a call must declare; otherwise it is answered with -32021 (HTTP 400) before the handler runs. */
@@ -309,6 +324,7 @@ export function defineTool(name: string, config: ToolConfig, handler: ToolHandle
   if (config.description !== undefined) definition.description = config.description;
   if (outputSchema !== undefined) definition.outputSchema = outputSchema as Tool["outputSchema"];
   if (config.annotations !== undefined) definition.annotations = config.annotations;
+  if (config.icons !== undefined) definition.icons = config.icons;
   if (config._meta !== undefined) definition._meta = config._meta as Tool["_meta"];
   return {
     name,
