@@ -163,6 +163,13 @@ export class OutageWatch {
   readonly #everReady = new WeakSet<Redis>();
   readonly #detach: (() => void)[] = [];
   #reported = false;
+  /**
+   * Connections still up whose last command timed out (a stalled Redis):
+   * their commands fail at once but one at a time, the probe, which clears
+   * the stall when it is answered.
+   */
+  readonly #stalled = new Set<Redis>();
+  readonly #probing = new Set<Redis>();
 
   constructor(part: string, report: (error: Error) => void) {
     this.#part = part;
@@ -210,13 +217,47 @@ export class OutageWatch {
     );
   }
 
-  /** Runs one command on `redis`; its failure while the connection is down is {@link OutageWatch.failed}'s. */
+  /**
+   * Runs one command on `redis`; its failure while the connection is down is
+   * {@link OutageWatch.failed}'s. After a command timed out on a connection
+   * still up (Redis stalled: paused, swapping, a long script), the next
+   * commands reject at once with a {@link RedisUnavailableError} (`reported`)
+   * instead of each waiting its `commandTimeout`, but for one at a time,
+   * sent as a probe: the first answer ends the stall (so does a new
+   * connection). The stall is reported once, as an outage is.
+   */
   async command<T>(redis: Redis, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      throw this.failed(redis, error);
+    const probe = this.#stalled.has(redis);
+    if (probe && this.#probing.has(redis)) {
+      throw new RedisUnavailableError(
+        `${this.#part}: Redis at ${whereOf(redis)} has not answered since a command timed out; the stall was reported when it began`,
+        { reported: true },
+      );
     }
+    if (probe) this.#probing.add(redis);
+    try {
+      const answer = await run();
+      if (this.#stalled.delete(redis) && this.#down.size === 0 && this.#stalled.size === 0) this.#reported = false;
+      return answer;
+    } catch (error) {
+      if (error instanceof Error && error.message === "Command timed out" && redis.status === "ready") this.#stall(redis, error);
+      throw this.failed(redis, error);
+    } finally {
+      if (probe) this.#probing.delete(redis);
+    }
+  }
+
+  #stall(redis: Redis, cause: Error): void {
+    if (this.#stalled.has(redis)) return;
+    this.#stalled.add(redis);
+    if (this.#reported) return;
+    this.#reported = true;
+    this.report(
+      new RedisUnavailableError(
+        `${this.#part}: Redis at ${whereOf(redis)} did not answer a command in time (${cause.message}); failing commands at once, but one at a time sent to see if it answers, until it does`,
+        { cause },
+      ),
+    );
   }
 
   /** Starts watching `redis` (its `error`, `close` and `ready` events). */
@@ -238,7 +279,8 @@ export class OutageWatch {
       this.#everReady.add(redis);
       cause = undefined;
       this.#down.delete(redis);
-      if (this.#down.size === 0) this.#reported = false;
+      this.#stalled.delete(redis);
+      if (this.#down.size === 0 && this.#stalled.size === 0) this.#reported = false;
     };
     redis.on("error", onError);
     redis.on("close", onClose);

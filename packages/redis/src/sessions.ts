@@ -11,13 +11,16 @@ import {
   DEFAULT_MAX_EVENTS_PER_SESSION,
   DEFAULT_SESSION_IDLE_MS,
   type EventStore,
+  MAX_SESSION_RECORD_CHARS,
   type Replay,
   type SessionRecord,
+  SessionRecordError,
   type SessionSignal,
   type SessionStore,
   type StoredEvent,
 } from "@x/server";
 import type { Redis } from "ioredis";
+import { createHash } from "node:crypto";
 import {
   closeOwned,
   type Connection,
@@ -64,29 +67,27 @@ function randomName(): string {
   return globalThis.crypto.randomUUID().replaceAll("-", "").slice(0, 10);
 }
 
-/** A record read back: the members every session has, of their types (a foreign or damaged value is no session). */
-function asRecord(value: unknown): SessionRecord | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const r = value as Record<string, unknown>;
-  const ok =
-    typeof r.id === "string" &&
-    typeof r.protocolVersion === "string" &&
-    typeof r.clientCapabilities === "object" &&
-    r.clientCapabilities !== null &&
-    typeof r.initialized === "boolean" &&
-    Array.isArray(r.subscriptions) &&
-    r.subscriptions.every((s) => typeof s === "string") &&
-    (r.principal === undefined || typeof r.principal === "string") &&
-    (r.logLevel === undefined || typeof r.logLevel === "string");
-  return ok ? (r as unknown as SessionRecord) : undefined;
-}
+/**
+ * KEYS: the record; ARGV: its lifetime in ms, the most bytes read. The
+ * record renewed and read, or only its length in bytes when it is longer
+ * (a damaged record is not sent across on each request); a key of another
+ * type is Redis' WRONGTYPE error.
+ */
+const LOAD = `local size = redis.call('STRLEN', KEYS[1])
+if size > tonumber(ARGV[2]) then return size end
+return redis.call('GETEX', KEYS[1], 'PX', ARGV[1])
+`;
+const LOAD_SHA = createHash("sha1").update(LOAD).digest("hex");
+
+/** The most bytes of a record read: {@link MAX_SESSION_RECORD_CHARS} UTF-16 units take at most 3 bytes each in UTF-8. */
+const MAX_RECORD_BYTES = 3 * MAX_SESSION_RECORD_CHARS;
 
 /**
  * A shared {@link SessionStore} in Redis (the `sessionStore` option of the
  * HTTP transport): any instance using the same Redis and prefix serves any
  * session. A record is one string key, `<prefix>session:<id>`, the JSON of
  * the session's {@link SessionRecord}, expiring `ttlMs` after the last
- * request that named it (`GETEX`, one round trip per request). The signals
+ * request that named it (`GETEX` in a script that first checks its length, one round trip per request). The signals
  * go on one pub/sub channel, `<prefix>sessions` (at most once, in order per
  * instance); each instance subscribes once, while it holds sessions.
  *
@@ -150,19 +151,44 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /**
-   * The record of `id`, its expiry renewed; `undefined` when there is none
-   * (ended, expired, never made) or it is not a session record.
-   * @throws (rejects) RedisUnavailableError while Redis is unreachable.
+   * The record of `id`, its expiry renewed, as read (the server checks it);
+   * `undefined` when there is none (ended, expired, never made).
+   * @throws (rejects) SessionRecordError when the key holds what cannot be
+   *   a record: a Redis error reply (WRONGTYPE: a key of another type, and
+   *   the like), text longer than `MAX_SESSION_RECORD_CHARS` (checked in
+   *   Redis, so it is not sent across), or text that is not JSON;
+   *   RedisUnavailableError while Redis is unreachable.
    */
   async load(id: string): Promise<SessionRecord | undefined> {
     const redis = this.#connection.redis;
     await this.#watch.ready(redis, this.#connectTimeoutMs);
-    const text = await this.#watch.command(redis, () => redis.getex(this.sessionKey(id), "PX", this.#ttlMs));
-    if (text === null) return undefined;
+    const key = this.sessionKey(id);
+    const args = [String(this.#ttlMs), String(MAX_RECORD_BYTES)];
+    let found: unknown;
     try {
-      return asRecord(parseJson(text));
-    } catch {
-      return undefined;
+      found = await this.#watch.command(redis, async () => {
+        try {
+          return await redis.call("EVALSHA", LOAD_SHA, 1, key, ...args);
+        } catch (error) {
+          if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
+          return await redis.call("EVAL", LOAD, 1, key, ...args);
+        }
+      });
+    } catch (error) {
+      // Redis answered, with an error: the key is not a record (an outage rejects with RedisUnavailableError).
+      if (error instanceof Error && error.name === "ReplyError") throw new SessionRecordError(id, error.message, { cause: error });
+      throw error;
+    }
+    if (found === null) return undefined;
+    if (typeof found === "number") throw new SessionRecordError(id, `${found} bytes, more than ${MAX_RECORD_BYTES}`);
+    const text = String(found);
+    if (text.length > MAX_SESSION_RECORD_CHARS) {
+      throw new SessionRecordError(id, `${text.length} characters, more than ${MAX_SESSION_RECORD_CHARS}`);
+    }
+    try {
+      return parseJson(text) as SessionRecord;
+    } catch (error) {
+      throw new SessionRecordError(id, `not JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
     }
   }
 

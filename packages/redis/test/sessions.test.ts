@@ -1,4 +1,4 @@
-import type { SessionRecord, SessionSignal } from "@x/server";
+import { MAX_SESSION_RECORD_CHARS, type SessionRecord, SessionRecordError, type SessionSignal } from "@x/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { RedisEventStore, RedisSessionStore } from "../src/index.js";
 import { client, eventually, freshPrefix, useRedis } from "./helpers.js";
@@ -42,11 +42,15 @@ describe("RedisSessionStore", () => {
     expect(await r.pttl(`${prefix}session:s1`)).toBeGreaterThan(5_000);
     await s.delete("s1");
     expect(await s.load("s1")).toBeUndefined();
-    // Not a session record: no session.
+    // JSON is handed back as read (the server checks records); what cannot be one is a SessionRecordError.
     await r.set(`${prefix}session:s2`, '{"id":"s2"}');
-    expect(await s.load("s2")).toBeUndefined();
+    expect(await s.load("s2")).toEqual({ id: "s2" });
     await r.set(`${prefix}session:s3`, "not json");
-    expect(await s.load("s3")).toBeUndefined();
+    await expect(s.load("s3")).rejects.toThrow(SessionRecordError);
+    await r.rpush(`${prefix}session:s4`, "x");
+    await expect(s.load("s4")).rejects.toThrow(/WRONGTYPE/);
+    await r.set(`${prefix}session:s5`, "x".repeat(3 * MAX_SESSION_RECORD_CHARS + 1));
+    await expect(s.load("s5")).rejects.toThrow(/bytes, more than/);
   });
 
   it("tells the other instances of a signal, not itself, and only while they listen", async () => {

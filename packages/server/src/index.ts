@@ -25,10 +25,12 @@ export {
 export {
   DEFAULT_MAX_EVENTS_PER_SESSION,
   type EventStore,
+  MAX_SESSION_RECORD_CHARS,
   MemoryEventStore,
   MemorySessionStore,
   type Replay,
   type SessionRecord,
+  SessionRecordError,
   type SessionSignal,
   type SessionStore,
   type StoredEvent,

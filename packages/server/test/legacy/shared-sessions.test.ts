@@ -7,7 +7,7 @@
 // other; a DELETE on one ends it on both.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpServer, MemoryEventStore, type SessionRecord, type SessionSignal, type SessionStore } from "../../src/index.js";
-import { type Message, open, post, rq, sse, start } from "./helpers.js";
+import { answerOf, type Message, open, post, rq, sse, start } from "./helpers.js";
 
 /** The records and the signal channel several instances share. */
 class Hub {
@@ -128,5 +128,44 @@ describe("initialize-era sessions in a shared store", () => {
       expect((await post(at, rq("tools/call", { name: "whoami", arguments: {} }), headers)).status).toBe(404);
     }
     expect(a.legacy.session(id)).toBeUndefined();
+  });
+});
+
+describe("records read back from a shared store are checked", () => {
+  const reports: unknown[] = [];
+  let c: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    const server = new McpServer({ name: "checked", version: "1.0.0" }, { onError: (error) => reports.push(error) });
+    server.registerResource("memo", "memo://a", {}, () => "a");
+    c = await start(server, { sessionStore: new SharedStore(hub, "c"), eventStore: events });
+  });
+  afterAll(async () => {
+    await c.stop();
+  });
+
+  it("a damaged record is an unknown session (404), reported once per session, whatever the store", async () => {
+    const damage: Record<string, (sound: Message) => Message> = {
+      "another id": (sound) => ({ ...sound, id: "f0000000-0000-4000-8000-000000000000" }),
+      "a version not served": (sound) => ({ ...sound, protocolVersion: "2026-07-28" }),
+      "too many subscriptions": (sound) => ({ ...sound, subscriptions: Array.from({ length: 1001 }, (_, i) => `memo://${i}`) }),
+    };
+    for (const [name, damaged] of Object.entries(damage)) {
+      const { id, headers } = await open(c.url);
+      hub.records.set(id, JSON.stringify(damaged(JSON.parse(hub.records.get(id)!))));
+      for (let i = 0; i < 2; i++) expect([name, (await post(c.url, rq("ping"), headers)).status]).toEqual([name, 404]);
+      // The copy this instance held ends with it.
+      expect(c.legacy.session(id)).toBeUndefined();
+    }
+    expect(reports.map((e) => (e as Error).name)).toEqual(["SessionRecordError", "SessionRecordError", "SessionRecordError"]);
+  });
+
+  it("subscriptions stop at MAX_SUBSCRIPTION_CHARS, so the records this server writes pass its own check", async () => {
+    const { headers } = await open(c.url);
+    const long = (i: number) => `memo://${i}/${"x".repeat(10_000)}`;
+    for (let i = 0; i < 26; i++)
+      expect((await answerOf(await post(c.url, rq("resources/subscribe", { uri: long(i) }), headers))).result).toEqual({});
+    const refused = await answerOf(await post(c.url, rq("resources/subscribe", { uri: long(26) }), headers));
+    expect(refused.error).toMatchObject({ code: -32000, message: expect.stringMatching(/262144 characters/) });
+    expect((await post(c.url, rq("ping"), headers)).status).toBe(200);
   });
 });

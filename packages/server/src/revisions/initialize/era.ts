@@ -67,27 +67,37 @@ export const MAX_INITIALIZE_PARAMS_CHARS = 65_536;
  *   or are longer than {@link MAX_INITIALIZE_PARAMS_CHARS} as JSON.
  */
 export async function readInitialize(params: JsonObject, served: readonly string[]): Promise<InitializeRequestInfo> {
-  // The session keeps the client's capabilities and info for its whole life: bound them.
-  const size = JSON.stringify(params, (_key, value) => (typeof value === "bigint" ? 0 : value)).length;
-  if (size > MAX_INITIALIZE_PARAMS_CHARS) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Invalid params: initialize params of ${size} characters exceed the ${MAX_INITIALIZE_PARAMS_CHARS} a session keeps`,
-    );
-  }
-  const v = await loadEra();
-  if (!v.InitializeRequestParams(params)) {
-    throw new McpError(ErrorCode.InvalidParams, "Invalid params: initialize needs protocolVersion, capabilities and clientInfo", {
-      problems: (v.InitializeRequestParams.errors ?? []).slice(0, 5).map((e) => `${e.path || "params"} ${e.message}`),
-    });
-  }
-  const protocolVersion = negotiateProtocolVersion(params.protocolVersion, served);
+  const problem = initializeParamsProblem(params, await loadEra());
+  if (problem) throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${problem.message}`, problem.data);
+  const protocolVersion = negotiateProtocolVersion(params.protocolVersion as string, served);
   return {
     protocolVersion,
     // As the negotiated version means them (a 2025-06-18 `elicitation` is form elicitation).
     clientCapabilities: versionTable(protocolVersion).clientCapabilities(params.capabilities as ClientCapabilities),
     clientInfo: params.clientInfo as Implementation,
   };
+}
+
+/**
+ * What is wrong with `initialize` params, if anything: longer than
+ * {@link MAX_INITIALIZE_PARAMS_CHARS} as JSON, or not
+ * `InitializeRequestParams`. The one rule of what a session keeps of its
+ * client, applied to `initialize` and to a record read back from a shared
+ * session store.
+ */
+export function initializeParamsProblem(params: JsonObject, v: Validators): { message: string; data?: JsonObject } | undefined {
+  // The session keeps the client's capabilities and info for its whole life: bound them.
+  const size = JSON.stringify(params, (_key, value) => (typeof value === "bigint" ? 0 : value)).length;
+  if (size > MAX_INITIALIZE_PARAMS_CHARS) {
+    return { message: `initialize params of ${size} characters exceed the ${MAX_INITIALIZE_PARAMS_CHARS} a session keeps` };
+  }
+  if (!v.InitializeRequestParams(params)) {
+    return {
+      message: "initialize needs protocolVersion, capabilities and clientInfo",
+      data: { problems: (v.InitializeRequestParams.errors ?? []).slice(0, 5).map((e) => `${e.path || "params"} ${e.message}`) },
+    };
+  }
+  return undefined;
 }
 
 /**

@@ -22,6 +22,20 @@ import type { LegacySession } from "./session.js";
 export const MAX_SUBSCRIPTIONS = 1000;
 
 /**
+ * Most characters one session's subscribed URIs take as JSON (each URI's
+ * JSON string and a separator): with a shared session store every request
+ * reads them back, so they are bounded as a whole (256 KiB).
+ */
+export const MAX_SUBSCRIPTION_CHARS = 262_144;
+
+/** The characters `uris` take in a session record (see {@link MAX_SUBSCRIPTION_CHARS}). */
+export function subscriptionChars(uris: Iterable<string>): number {
+  let chars = 0;
+  for (const uri of uris) chars += JSON.stringify(uri).length + 1;
+  return chars;
+}
+
+/**
  * The shared handlers of 2026-07-28 only, which an earlier-era session never
  * reaches. (The tasks extension's methods are contributed to the 2026-07-28
  * codec alone, never to the shared table, so they need no entry here.)
@@ -83,6 +97,9 @@ function subscription(session: LegacySession, method: string, params: JsonObject
   if (method === Method.ResourcesSubscribe) {
     if (!session.subscriptions.has(uri) && session.subscriptions.size >= MAX_SUBSCRIPTIONS) {
       throw new McpError(-32000, `Too many resource subscriptions on this session (limit ${MAX_SUBSCRIPTIONS})`);
+    }
+    if (!session.subscriptions.has(uri) && subscriptionChars(session.subscriptions) + subscriptionChars([uri]) > MAX_SUBSCRIPTION_CHARS) {
+      throw new McpError(-32000, `Resource subscriptions on this session would pass ${MAX_SUBSCRIPTION_CHARS} characters (limit)`);
     }
     session.subscriptions.add(uri);
   } else session.subscriptions.delete(uri);

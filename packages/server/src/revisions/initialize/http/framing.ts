@@ -22,7 +22,7 @@ import { principalOf } from "../../../authorization.js";
 import { errorOutcome, type InboundRequest, internalErrorOutcome, type Outcome } from "../../../dispatch.js";
 import { isProtocolError } from "../../../errors.js";
 import type { JsonObject } from "../../../objects.js";
-import { answerNow } from "../../../server.js";
+import { answerNow, partsOf } from "../../../server.js";
 import { Call } from "../../../transports/call.js";
 import { errorAnswer, SSE_HEADERS, settleAnswer } from "../../../transports/http/answers.js";
 import type { Core } from "../../../transports/http/core.js";
@@ -88,6 +88,8 @@ export class LegacyHttp implements HttpFraming {
       ? new SharedSessions(store, this.#live, this.#streams, {
           hold: (record) => this.#hold(record.id, record, record.principal),
           end: (live) => this.end(live, false),
+          versions: parts.versions,
+          report: (error) => partsOf(core.server).report(error, "reading a session record"),
         })
       : undefined;
     this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;

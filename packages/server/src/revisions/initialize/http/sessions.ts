@@ -21,6 +21,40 @@
 import type { ClientCapabilities, Implementation, LoggingLevel } from "@x/mcp-v2607";
 import type { JsonObject } from "../../../objects.js";
 
+/**
+ * The most JSON characters of a {@link SessionRecord}: the `initialize`
+ * params a session keeps (at most `MAX_INITIALIZE_PARAMS_CHARS`, 64 KiB),
+ * its subscriptions (at most `MAX_SUBSCRIPTION_CHARS`, 256 KiB) and 64 KiB
+ * for the rest (id, principal, log level, member names). A shared store may
+ * refuse a longer stored text before parsing it ({@link SessionRecordError});
+ * the server refuses a longer record however it was read.
+ */
+export const MAX_SESSION_RECORD_CHARS = 393_216;
+
+/**
+ * A session record that cannot be a session: thrown (rejected) by
+ * {@link SessionStore.load} for what it found under the key but cannot read
+ * (not JSON, too long, a key of another type), and by the server for a
+ * record that fails its checks. The server answers the request as it
+ * answers an unknown session (404) and reports the error once per session
+ * id through `onError`: damage is not an outage (503 is for a store that
+ * cannot be reached).
+ */
+export class SessionRecordError extends Error {
+  /** The session id whose record is damaged. */
+  readonly session: string;
+  /**
+   * The error of a damaged record of `session`.
+   * @param session the id the record was read for
+   * @param reason what is wrong with it, for the report
+   */
+  constructor(session: string, reason: string, options?: { cause?: unknown }) {
+    super(`session record ${session} is damaged: ${reason}`, options);
+    this.name = "SessionRecordError";
+    this.session = session;
+  }
+}
+
 /** What any instance needs to serve a session: everything of it that is not a live stream or a waiting request. */
 export interface SessionRecord {
   /** The `Mcp-Session-Id`. */
@@ -69,7 +103,15 @@ export interface SessionStore {
   readonly shared?: boolean;
   /** A name of this instance unique among those sharing the store (in request and stream ids). Shared stores only. */
   readonly instance?: string;
-  /** The record of `id` (a shared store may also extend its lifetime), or `undefined` when unknown or ended. */
+  /**
+   * The record of `id` (a shared store may also extend its lifetime), or
+   * `undefined` when unknown or ended. A shared store may hand back what it
+   * read as it is: the server checks every record it loads (the id is `id`,
+   * a version it serves, members of their types within their bounds, at
+   * most {@link MAX_SESSION_RECORD_CHARS}). Rejects with
+   * {@link SessionRecordError} for a stored value it cannot read as one,
+   * with any other error when the store cannot be reached (503).
+   */
   load(id: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;
   /** Stores a record (a new session, or a change of one). */
   save(record: SessionRecord): void | Promise<void>;

@@ -14,13 +14,23 @@ import { loadEra } from "../era.js";
 import type { LegacySession } from "../session.js";
 import type { SessionStreams } from "./session-streams.js";
 import { HttpSession, type SessionTable } from "./session-table.js";
-import type { SessionRecord, SessionSignal, SessionStore } from "./sessions.js";
+import { readRecord } from "./record.js";
+import { type SessionRecord, SessionRecordError, type SessionSignal, type SessionStore } from "./sessions.js";
 
-/** What the framing does for {@link SharedSessions}: hold a copy of a session, let go of one (only here). */
+/**
+ * What the framing does for {@link SharedSessions}: hold a copy of a session,
+ * let go of one (only here); the era's versions it serves (a record of
+ * another is damaged); and where a damaged record is reported (`onError`).
+ */
 export interface SharedHost {
   hold(record: SessionRecord): HttpSession;
   end(live: HttpSession): void;
+  readonly versions: readonly string[];
+  report(error: SessionRecordError): void;
 }
+
+/** How many session ids a process remembers having reported a damaged record of (then it forgets them all). */
+const REPORTED_IDS = 1024;
 
 /** 503 with `Retry-After: 1`: the store cannot be reached, or no session may be let go of to make room. */
 export const unavailable = (ex: Exchange, message: string, id?: RequestId): HttpAnswer =>
@@ -32,6 +42,8 @@ export class SharedSessions {
   readonly #table: SessionTable;
   readonly #streams: SessionStreams;
   readonly #host: SharedHost;
+  /** Ids whose damaged record was reported: a client retrying does not report it again. */
+  readonly #reported = new Set<string>();
 
   constructor(store: SessionStore, table: SessionTable, streams: SessionStreams, host: SharedHost) {
     this.#store = store;
@@ -43,18 +55,22 @@ export class SharedSessions {
   /**
    * The session `id` names, its copy here brought in line with its record
    * (read on every request: an end or a change made elsewhere is seen), or
-   * rebuilt from it; `undefined` when it has no record (its copy here, if
-   * any, ends); 503 when the store cannot be read or the table is full of
-   * sessions that may not be let go of.
+   * rebuilt from it; `undefined` when it has no record or a damaged one
+   * (its copy here, if any, ends; the damage is reported once); 503 when the
+   * store cannot be read or the table is full of sessions that may not be
+   * let go of.
    */
   async find(ex: Exchange, id: string): Promise<HttpSession | HttpAnswer | undefined> {
     let record: SessionRecord | undefined;
     try {
-      record = await this.#store.load(id);
+      const value = await this.#store.load(id);
       // A session this process never saw opened: what its initialize would have loaded, it loads now.
       await loadEra();
-    } catch {
-      return unavailable(ex, "Service unavailable: the session store cannot be read now");
+      record = value === undefined ? undefined : readRecord(value, id, this.#host.versions);
+    } catch (error) {
+      if (!(error instanceof SessionRecordError)) return unavailable(ex, "Service unavailable: the session store cannot be read now");
+      this.#damaged(error);
+      record = undefined;
     }
     // Bounded: each turn lets go of one copy held here.
     for (let turn = 0; turn <= this.#table.max; turn++) {
@@ -120,9 +136,25 @@ export class SharedSessions {
     } else if (signal.kind === "event") this.#streams.deliver(live, signal.stream, signal.id, signal.message);
     else if (signal.kind === "end") this.#host.end(live);
     else {
-      applyRecord(live.session, signal.record);
+      let record: SessionRecord;
+      try {
+        record = readRecord(signal.record, live.session.id, this.#host.versions);
+      } catch (error) {
+        // A damaged update is ignored: the next request reads the record itself.
+        if (error instanceof SessionRecordError) this.#damaged(error);
+        return;
+      }
+      applyRecord(live.session, record);
       live.saved = stateOf(live.session);
     }
+  }
+
+  /** Reports a damaged record, once per session id (bounded: the ids are forgotten past {@link REPORTED_IDS}). */
+  #damaged(error: SessionRecordError): void {
+    if (this.#reported.has(error.session)) return;
+    if (this.#reported.size >= REPORTED_IDS) this.#reported.clear();
+    this.#reported.add(error.session);
+    this.#host.report(error);
   }
 }
 
@@ -155,20 +187,4 @@ export function applyRecord(session: LegacySession, record: SessionRecord): void
     session.subscriptions.clear();
     for (const uri of record.subscriptions) session.subscriptions.add(uri);
   }
-}
-
-/** A record as read back from a store: the members every session has, of the right types. */
-export function isSessionRecord(value: unknown): value is SessionRecord {
-  if (typeof value !== "object" || value === null) return false;
-  const r = value as Record<string, unknown>;
-  return (
-    typeof r.id === "string" &&
-    typeof r.protocolVersion === "string" &&
-    typeof r.clientCapabilities === "object" &&
-    r.clientCapabilities !== null &&
-    typeof r.initialized === "boolean" &&
-    Array.isArray(r.subscriptions) &&
-    r.subscriptions.every((s) => typeof s === "string") &&
-    (r.principal === undefined || typeof r.principal === "string")
-  );
 }
