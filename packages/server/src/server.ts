@@ -3,10 +3,9 @@
  * features and their dispatch table. The features live in `features/`
  * (tools, prompts, resources, completion, subscriptions, discover), the
  * dispatcher in `dispatch.ts`, Multi Round-Trip Requests in `mrtr/`, and the
- * transports in `transports/`. Beside it: the checks of what the constructor
- * is given (`server-checks.ts`), the notifications between the bus and the
- * listeners (`server-notifications.ts`), and answers through an `execute`
- * override (`server-execute.ts`).
+ * transports in `transports/`; beside it, its constructor's checks
+ * (`server-checks.ts`), its bus (`server-notifications.ts`) and answers
+ * through an `execute` override (`server-execute.ts`).
  *
  * One `McpServer` is built once and serves every request: a request is a
  * function of (message, per-request transport info) to a response, and no
@@ -50,12 +49,9 @@ import type { Binding } from "./revisions/revision.js";
 import { isObject } from "./objects.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
 import { errorCodeOf, publishMessageIgnored } from "./telemetry.js";
-import { principalOf } from "./authorization.js";
+import { tokenPrincipal } from "./authorization.js";
 import { BusTopic, MemoryEventBus } from "./bus.js";
 import type { TaskStore } from "./task-store.js";
-
-/** The default `principal`: the verified token's (HTTP `auth` option; `principalOf`), else none. */
-const tokenPrincipal = (ctx: RequestContext) => principalOf(ctx.auth);
 
 /** The internals of `server` (internal: this package's transports and plug-ins use it). */
 export let partsOf: (server: McpServer) => ServerParts;
