@@ -87,3 +87,6 @@ export function checkedScopes(where: string, scopes: readonly string[] | undefin
   }
   return scopes.length === 0 ? undefined : Object.freeze([...scopes]);
 }
+
+/** The default `ServerOptions.principal`: the verified token's (HTTP `auth` option; {@link principalOf}), else none. */
+export const tokenPrincipal = (ctx: { readonly auth?: AuthInfo }): string | undefined => principalOf(ctx.auth);

@@ -3,7 +3,9 @@
  * features and their dispatch table. The features live in `features/`
  * (tools, prompts, resources, completion, subscriptions, discover), the
  * dispatcher in `dispatch.ts`, Multi Round-Trip Requests in `mrtr/`, and the
- * transports in `transports/`.
+ * transports in `transports/`; beside it, its constructor's checks
+ * (`server-checks.ts`), its bus (`server-notifications.ts`) and answers
+ * through an `execute` override (`server-execute.ts`).
  *
  * One `McpServer` is built once and serves every request: a request is a
  * function of (message, per-request transport info) to a response, and no
@@ -11,10 +13,9 @@
  */
 import type { ServerParts } from "./server-parts.js";
 import type { Implementation, ServerCapabilities } from "@x/mcp-v2607";
-import { PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { resolveCacheOptions } from "./cache.js";
 import type { RequestContext, TransportInfo } from "./context.js";
-import { Dispatcher, type Inbound, type InboundRequest, type Outcome, rejected, rejectionsObserved, TextOutcome } from "./dispatch.js";
+import { Dispatcher, type Inbound, type InboundRequest, type Outcome, rejected, rejectionsObserved } from "./dispatch.js";
 import { type ClassifiedResponse, isResponseShaped } from "@x/jsonrpc";
 import { CompletionFeature } from "./features/completion.js";
 import { DiscoverFeature } from "./features/discover.js";
@@ -27,7 +28,7 @@ import {
   type ResourceTemplateConfig,
   type TemplateReadHandler,
 } from "./features/resources.js";
-import { type ListKind, ListenFeature, Subscriptions } from "./features/subscriptions.js";
+import { ListenFeature, Subscriptions } from "./features/subscriptions.js";
 import {
   checkTimeout,
   type ToolArguments,
@@ -39,25 +40,18 @@ import {
 } from "./features/tools/define.js";
 import { ToolsFeature } from "./features/tools/index.js";
 import { KeyRing } from "./keys.js";
+import { keysFrom, servedVersions, tasksPluginOf } from "./server-checks.js";
+import { answerByOverride } from "./server-execute.js";
+import { ServerNotifications } from "./server-notifications.js";
 import { revision2607 } from "./revisions/2026-07-28/index.js";
-import type { PluggedRevision, RevisionPlugin, ServerChange } from "./revisions/plugin.js";
+import type { PluggedRevision, RevisionPlugin } from "./revisions/plugin.js";
 import type { Binding } from "./revisions/revision.js";
-import { isObject, type JsonObject } from "./objects.js";
-import { type ServerInfo, type ServerOptions, serverImplementation, type TasksPlugin } from "./options.js";
-import { reportToStderr } from "./errors.js";
+import { isObject } from "./objects.js";
+import { type ServerInfo, type ServerOptions, serverImplementation } from "./options.js";
 import { errorCodeOf, publishMessageIgnored } from "./telemetry.js";
-import { principalOf } from "./authorization.js";
-import { BusTopic, type BusTopicName, type EventBus, MemoryEventBus } from "./bus.js";
+import { tokenPrincipal } from "./authorization.js";
+import { BusTopic, MemoryEventBus } from "./bus.js";
 import type { TaskStore } from "./task-store.js";
-
-/** The default `principal`: the verified token's (HTTP `auth` option; `principalOf`), else none. */
-const tokenPrincipal = (ctx: RequestContext) => principalOf(ctx.auth);
-
-function keysFrom(option: ServerOptions["requestStateKeys"]): Uint8Array[] {
-  if (option) return option.map((k) => (typeof k === "string" ? Buffer.from(k, "base64") : k));
-  const env = typeof process !== "undefined" ? process.env.MCP_REQUEST_STATE_KEYS : undefined;
-  return env ? KeyRing.fromBase64List(env) : [];
-}
 
 /** The internals of `server` (internal: this package's transports and plug-ins use it). */
 export let partsOf: (server: McpServer) => ServerParts;
@@ -114,7 +108,7 @@ export class McpServer {
   readonly #features: readonly Feature[];
   readonly #dispatcher: Dispatcher;
   readonly #plugged: readonly PluggedRevision[];
-  readonly #bus: EventBus;
+  readonly #notifications: ServerNotifications;
   readonly #owner: (ctx: RequestContext) => string;
   /** What plug-ins add to the capabilities of `server/discover`. */
   readonly #discover: ((caps: ServerCapabilities) => void)[] = [];
@@ -123,10 +117,6 @@ export class McpServer {
   /** The tasks plug-in's store; `undefined` without the plug-in. */
   readonly #taskStore: TaskStore | undefined;
   readonly #pageSize: number;
-  readonly #unsubscribe: (() => void)[] = [];
-  readonly #onError: ServerOptions["onError"];
-  /** True once the server has been handed a message: from then on its list changes are news to other instances. */
-  #serving = false;
 
   /**
    * @throws TypeError when `info.name` or `info.version` is missing, `info.title`, `info.description` or `info.websiteUrl` is not a string, or an option has the wrong type
@@ -136,6 +126,7 @@ export class McpServer {
    *   when an option of a revision it serves is invalid (`clientRequestTimeoutMs` with the `initialize` era).
    */
   constructor(info: ServerInfo, options: ServerOptions = {}) {
+    // Frozen (every 2026-07-28 answer carries it, and its JSON text is written once and kept).
     const implementation = serverImplementation(info);
     this.info = implementation;
     this.#logging = options.logging === true;
@@ -156,17 +147,21 @@ export class McpServer {
       keys: this.keys,
       pageSize,
       hints: (method) => cache.get(method)!,
-      listChanged: (kind) => this.#emit(BusTopic.ListChanged, { kind }),
+      listChanged: (kind) => this.#notifications.emit(BusTopic.ListChanged, { kind }),
       capabilities: () => this.capabilities(),
     };
     this.#tools = new ToolsFeature(host, options);
     this.#prompts = new PromptsFeature(host);
     this.#resources = new ResourcesFeature(host);
-    this.#onError = options.onError;
-    this.#bus = options.eventBus ?? new MemoryEventBus();
     const principal = options.principal ?? tokenPrincipal;
     this.#owner = (ctx: RequestContext) => principal(ctx) ?? "";
     this.#listen = new ListenFeature(host, this.#subscriptions, options.maxListenStreams ?? 1000);
+    this.#notifications = new ServerNotifications(
+      options.eventBus ?? new MemoryEventBus(),
+      this.#subscriptions,
+      this.#listen,
+      options.onError,
+    );
     // The order of the features is the order of their capabilities in server/discover.
     this.#features = [
       new DiscoverFeature(host, () => this.supportedVersions, options.instructions),
@@ -176,25 +171,12 @@ export class McpServer {
       new CompletionFeature(this.#prompts, this.#resources),
       this.#listen,
     ];
-    this.#follow();
     const table = new Map<string, MethodEntry>();
     for (const feature of this.#features) {
       for (const [method, entry] of Object.entries(feature.methods)) if (entry !== undefined) table.set(method, entry);
     }
     const plugins = (new.target as typeof McpServer).revisionPlugins();
-    const known = [PROTOCOL_VERSION, ...plugins.flatMap((plugin) => plugin.revision.versions)];
-    const versions = options.protocolVersions ?? known;
-    const unknown = Array.isArray(versions) ? versions.filter((v) => !known.includes(v)) : undefined;
-    if (unknown === undefined || unknown.length > 0) {
-      const got = unknown === undefined ? `not ${typeof versions}` : `got ${unknown.map((v) => JSON.stringify(v)).join(", ")}`;
-      // A class without plug-ins says where the other versions are served.
-      const elsewhere =
-        plugins.length === 0
-          ? `; this McpServer serves ${PROTOCOL_VERSION} alone, the McpServer of "@x/server" also serves 2025-11-25 and the versions before it`
-          : "";
-      throw new RangeError(`protocolVersions may list only ${known.join(", ")} (${got})${elsewhere}`);
-    }
-    if (!versions.includes(PROTOCOL_VERSION)) throw new RangeError(`protocolVersions must include ${PROTOCOL_VERSION}`);
+    const versions = servedVersions(options.protocolVersions, plugins);
     const tools = this.#tools;
     this.#dispatcher = new Dispatcher(
       table,
@@ -220,16 +202,8 @@ export class McpServer {
         contribute: (methods) => dispatcher.contribute(plugin.revision, methods),
       }),
     );
-    const tasks: unknown = options.tasks;
-    if (tasks !== undefined) {
-      // Refused rather than ignored: the options object this took before would leave a server without tasks.
-      if (!isObject(tasks) || typeof tasks.install !== "function") {
-        throw new TypeError(
-          'ServerOptions.tasks takes the tasks plug-in: import { tasks } from "@x/server/tasks" and pass tasks: tasks({ store, ttlMs, ... }) (the options it took before are the plug-in\'s)',
-        );
-      }
-      this.#taskStore = (tasks as object as TasksPlugin).install(this);
-    }
+    this.#notifications.plugged = this.#plugged;
+    if (options.tasks !== undefined) this.#taskStore = tasksPluginOf(options.tasks).install(this);
   }
 
   /**
@@ -358,7 +332,7 @@ export class McpServer {
    * resource changed (`notifications/resources/updated`).
    */
   notifyResourceUpdated(uri: string): void {
-    this.#emit(BusTopic.ResourceUpdated, { uri });
+    this.#notifications.emit(BusTopic.ResourceUpdated, { uri });
   }
 
   /**
@@ -367,80 +341,6 @@ export class McpServer {
    */
   get taskStore(): TaskStore | undefined {
     return this.#taskStore;
-  }
-
-  /** Sends a change to every instance's listeners through the bus (the in-memory bus delivers at once). */
-  #emit(topic: BusTopicName, message: JsonObject): void {
-    const bus = this.#bus;
-    // Registrations made while the server is built are not news to other instances (they have their own).
-    if (bus instanceof MemoryEventBus || (topic === BusTopic.ListChanged && !this.#serving)) {
-      if (!(bus instanceof MemoryEventBus)) {
-        this.#subscriptions.listChanged(message.kind as ListKind);
-        this.#tell({ kind: "list", list: message.kind as ListKind });
-        return;
-      }
-      bus.deliver(topic, message);
-      return;
-    }
-    bus.publish(topic, message).catch((error) => this.#reportError(error, `publishing ${topic}`));
-  }
-
-  /** Feeds this instance's listeners from the bus (messages of every instance, this one's included). */
-  #follow(): void {
-    this.#on(BusTopic.ListChanged, (message) => {
-      const kind = message.kind;
-      if (kind !== "tools" && kind !== "prompts" && kind !== "resources") return;
-      this.#subscriptions.listChanged(kind);
-      this.#tell({ kind: "list", list: kind });
-    });
-    this.#on(BusTopic.ResourceUpdated, (message) => {
-      if (typeof message.uri !== "string") return;
-      this.#subscriptions.resourceUpdated(message.uri);
-      this.#tell({ kind: "resource", uri: message.uri });
-    });
-  }
-
-  /** Calls `listener` with every message of `topic` until the server closes (see `ServerParts.follow`). */
-  #on(topic: BusTopicName, listener: (message: JsonObject) => void): void {
-    const guarded = (message: JsonObject) => {
-      try {
-        listener(message);
-      } catch (error) {
-        this.#reportError(error, `handling ${topic}`);
-      }
-    };
-    // A bus that cannot subscribe yet (Redis not reachable at start) is tried again, with backoff, until the server closes.
-    const attempt = (delay: number, reported: boolean) => {
-      if (this.#listen.closed) return;
-      this.#bus.subscribe(topic, guarded).then(
-        (unsubscribe) => {
-          if (this.#listen.closed) unsubscribe();
-          else this.#unsubscribe.push(unsubscribe);
-        },
-        (error) => {
-          if (!reported) this.#reportError(error, `subscribing to ${topic} (retrying every ${delay} ms or more)`);
-          const timer = setTimeout(() => attempt(Math.min(delay * 2, 30_000), true), delay);
-          timer.unref?.();
-        },
-      );
-    };
-    attempt(1000, false);
-  }
-
-  /** A failure no request awaits (a task's store write, a bus message): `onError`, else one line on stderr. */
-  #reportError(error: unknown, what: string): void {
-    try {
-      if (this.#onError) this.#onError(error, { method: what, requestId: undefined });
-      else reportToStderr(error, what);
-    } catch {
-      // A failing reporter must not take the server down.
-    }
-  }
-
-  /** Tells the plug-ins a change their sessions may have to hear of. */
-  #tell(change: ServerChange): void {
-    // Not yet installed while the server is built.
-    for (const plugged of this.#plugged ?? []) plugged.changed(change);
   }
 
   /** Number of open `subscriptions/listen` streams. */
@@ -457,7 +357,7 @@ export class McpServer {
     this.#listen.closed = true;
     this.#subscriptions.closeAll();
     for (const close of this.#closers) close();
-    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+    this.#notifications.close();
     for (const plugged of this.#plugged) plugged.close();
   }
 
@@ -493,7 +393,7 @@ export class McpServer {
 
   /** {@link McpServer.inspect}, a refusal published with the status the transport answers it with (`status`; none for `inspect`). */
   #inspect(message: unknown, binding: Binding | undefined, status: ((outcome: Outcome) => number) | undefined): Inbound {
-    this.#serving = true;
+    this.#notifications.serving = true;
     if (Array.isArray(message) && message.length > 0 && message.every(isResponseShaped))
       return this.#inspectBatch(message, binding, status);
     const inbound = this.#dispatcher.inspect(message, binding);
@@ -576,11 +476,11 @@ export class McpServer {
       plugged: server.#plugged,
       requiredScopes: (request) => server.#dispatcher.requiredScopes(request),
       pageSize: server.#pageSize,
-      bus: server.#bus,
+      bus: server.#notifications.bus,
       owner: server.#owner,
-      follow: (topic, listener) => server.#on(topic, listener),
+      follow: (topic, listener) => server.#notifications.on(topic, listener),
       onClose: (close) => server.#closers.push(close),
-      report: (error, what) => server.#reportError(error, what),
+      report: (error, what) => server.#notifications.report(error, what),
       discover: (add) => server.#discover.push(add),
     });
     inspectWith = (server, message, binding, status) => server.#inspect(message, binding, status);
@@ -588,31 +488,11 @@ export class McpServer {
     // answered through its override.
     answerNow = (server, request, transport) => {
       if (server.execute === ownExecute) return server.#answer(request, transport);
-      // An override may throw or reject (an McpError refuses the request with
-      // its code), or resolve to something that is no Outcome: every case
-      // becomes an answer, as from a handler.
-      const refused = (error: unknown) => server.#dispatcher.failed(error, request.id, request.method);
-      const checked = (outcome: unknown): Outcome => {
-        // The override may have changed the response after it was written out: it is written anew.
-        if (outcome instanceof TextOutcome) {
-          try {
-            outcome.text = undefined;
-          } catch {
-            // A frozen one: a plain outcome of the same response.
-            return { stage: outcome.stage, response: outcome.response };
-          }
-        }
-        return isObject(outcome) && (outcome.response === undefined || isObject(outcome.response)) && "response" in outcome
-          ? (outcome as object as Outcome)
-          : refused(
-              new TypeError(`execute() of ${server.constructor.name} resolved to ${typeof outcome}, not an Outcome { response, stage }`),
-            );
-      };
-      try {
-        return Promise.resolve(server.execute(request, transport)).then(checked, refused);
-      } catch (error) {
-        return refused(error);
-      }
+      return answerByOverride(
+        () => server.execute(request, transport),
+        (error) => server.#dispatcher.failed(error, request.id, request.method),
+        server,
+      );
     };
   }
 }

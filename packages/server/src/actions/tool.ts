@@ -18,7 +18,8 @@
  * Gates 1 and 2 point at `help {tool}` and list no schema (the vocabulary is
  * the whole contract there); gates 3 and 4 list the valid actions; gates 5 to
  * 8 point at `help {tool, action}` and carry the `input_schema` digest
- * `{properties, required, defaults, required_one_of?}`.
+ * `{properties, required, defaults, required_one_of?}`. Gates 5 to 8 are
+ * `data-gates.ts`'s; the checks of a definition, `definition.ts`'s.
  *
  * A property counts as supplied when `data` carries its key, whatever the
  * value, `null` included. `defaults` are applied after every gate and fill
@@ -38,14 +39,13 @@ import type { CallToolResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
 import type { RequestContext } from "../context.js";
 import type { InputSchema, OutputSchema } from "../features/tools/define.js";
 import type { JsonObject } from "../objects.js";
-import { MissingDependencyError } from "../runtime-deps.js";
 import type { SchemaProblem } from "../schema.js";
 import { boundText, MESSAGE_LIMIT } from "../text.js";
-import { type CheckedAction, ConfigurationError, checkAction, requireJson } from "./config.js";
-import { checkArguments, HELP_TOOL, helpPointer, missingActionBody, refusal, unknownActionBody } from "./gates.js";
+import { checkArguments, helpPointer, missingActionBody, refusal, unknownActionBody } from "./gates.js";
 import { checkHint, type Hint } from "./hints.js";
-import { compileStrict, describeValue, isPlainObject } from "./json.js";
-import { closeProperties, findUnknownKeys } from "./keyset.js";
+import { describeValue, isPlainObject } from "./json.js";
+import { type ClosedAction, checkDefinition } from "./definition.js";
+import { dataRefusal } from "./data-gates.js";
 
 /** A JSON Schema: a boolean or an object of keywords. */
 export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
@@ -163,10 +163,6 @@ const ARGUMENTS = Object.freeze({ action: "string", data: "object" } as const);
 const DATA_DESCRIPTION = "The action's parameters, an object. For the parameters of one action, call the help tool with {tool, action}.";
 const BRAND = Symbol.for("x-mcp.ActionTool");
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** Default of `handleError`: `Operation failed: <inspect(reason)>`, bounded. */
 export function defaultHandleError(reason: unknown): string {
   return boundText(`Operation failed: ${inspect(reason, { depth: 4, breakLength: Number.POSITIVE_INFINITY })}`, MESSAGE_LIMIT);
@@ -207,7 +203,7 @@ export class ActionTool<A extends string = string> {
   readonly summaries: readonly string[];
   /** Checks `structuredContent` against `outputSchema`; `undefined` without one. */
   readonly checkOutput: ((value: unknown) => SchemaProblem[]) | undefined;
-  readonly #actions = new Map<string, CheckedAction & { closed: JsonObject }>();
+  readonly #actions: ReadonlyMap<string, ClosedAction>;
 
   /**
    * Checks `definition` and builds the tool.
@@ -215,120 +211,17 @@ export class ActionTool<A extends string = string> {
    *   wrong, the expected shape and the value found.
    */
   constructor(definition: ActionToolDefinition<A>) {
-    if (typeof definition !== "object" || definition === null) {
-      throw new ConfigurationError(
-        "(unnamed)",
-        "definition",
-        "an action tool definition is required",
-        "an object with name, description, actions and runAction",
-        definition,
-      );
-    }
-    const d = definition as unknown as JsonObject;
-    const name = d.name;
-    if (typeof name !== "string" || name === "")
-      throw new ConfigurationError("(unnamed)", "name", "the tool needs a name", "a non-empty string", name);
-    if (name === HELP_TOOL)
-      throw new ConfigurationError(name, "name", `"${HELP_TOOL}" is reserved for the introspection tool`, "another name", name);
-    if (typeof d.description !== "string")
-      throw new ConfigurationError(name, "description", "the tool needs a description", "a string", d.description);
-    if (d.title !== undefined && typeof d.title !== "string")
-      throw new ConfigurationError(name, "title", "title must be text when given", "a string or undefined", d.title);
-    if (d.annotations !== undefined) {
-      if (!isPlainObject(d.annotations))
-        throw new ConfigurationError(
-          name,
-          "annotations",
-          "annotations must be a map when given",
-          "a plain object or undefined",
-          d.annotations,
-        );
-      requireJson(name, "annotations", "annotations", d.annotations);
-    }
-    const timeout = d.timeoutMs;
-    if (timeout !== undefined && !(Number.isSafeInteger(timeout) && (timeout as number) >= 0 && (timeout as number) <= 2_147_483_647)) {
-      throw new ConfigurationError(
-        name,
-        "timeoutMs",
-        "timeoutMs must be a whole number of milliseconds",
-        "an integer from 0 (no limit) to 2147483647",
-        timeout,
-      );
-    }
-    for (const callback of ["runAction", "hints", "handleError", "actionContext"] as const) {
-      const fn = d[callback];
-      if (callback === "runAction" ? typeof fn !== "function" : fn !== undefined && typeof fn !== "function") {
-        throw new ConfigurationError(
-          name,
-          callback,
-          `${callback} must be a function${callback === "runAction" ? "" : " when given"}`,
-          "a function",
-          fn,
-        );
-      }
-    }
-    let checkOutput: ActionTool["checkOutput"];
-    if (d.outputSchema !== undefined) {
-      const schema = d.outputSchema;
-      if (!isPlainObject(schema))
-        throw new ConfigurationError(
-          name,
-          "outputSchema",
-          "outputSchema must be a JSON Schema object when given",
-          "a plain object or undefined",
-          schema,
-        );
-      requireJson(name, "outputSchema", "outputSchema", schema);
-      if (schema.type !== undefined && schema.type !== "object") {
-        throw new ConfigurationError(
-          name,
-          "outputSchema",
-          "an output schema describes structuredContent, whose root is an object",
-          'type "object" at the root',
-          schema.type,
-        );
-      }
-      try {
-        const validate = compileStrict(schema);
-        checkOutput = (value) =>
-          validate(value) ? [] : (validate.errors ?? []).map((e) => ({ path: e.instancePath, message: e.message ?? `fails ${e.keyword}` }));
-      } catch (cause) {
-        if (cause instanceof MissingDependencyError) throw cause;
-        throw new ConfigurationError(
-          name,
-          "outputSchema",
-          `outputSchema does not build as JSON Schema 2020-12 (${(cause as Error).message})`,
-          "a schema ajv can compile, local $ref only, known types and formats",
-          schema,
-        );
-      }
-    }
-    const actions = d.actions;
-    if (!isPlainObject(actions))
-      throw new ConfigurationError(
-        name,
-        "actions",
-        "actions must be a map of action name to action schema",
-        "a plain object (a map, not a class instance)",
-        actions,
-      );
-    if (Object.getOwnPropertySymbols(actions).length > 0)
-      throw new ConfigurationError(name, "actions", "an action name is not a string", "string keys", actions);
-    const names = Object.keys(actions).sort(compare);
-    if (names.length === 0)
-      throw new ConfigurationError(name, "actions", "an action tool needs at least one action", "a map with one action or more", actions);
-    for (const action of names) {
-      const checked = checkAction(name, action, actions[action]);
-      this.#actions.set(action, { ...checked, closed: closeProperties(checked.properties) });
-    }
+    const checked = checkDefinition(definition);
+    const names = checked.names;
+    this.#actions = checked.actions;
     this.source = definition;
-    this.name = name;
-    this.description = d.description;
-    this.title = d.title as string | undefined;
-    this.annotations = d.annotations === undefined ? undefined : structuredClone(d.annotations as ToolAnnotations);
-    this.outputSchema = d.outputSchema === undefined ? undefined : structuredClone(d.outputSchema as OutputSchema);
-    this.timeoutMs = timeout as number | undefined;
-    this.checkOutput = checkOutput;
+    this.name = checked.name;
+    this.description = checked.description;
+    this.title = checked.title;
+    this.annotations = checked.annotations === undefined ? undefined : structuredClone(checked.annotations);
+    this.outputSchema = checked.outputSchema === undefined ? undefined : structuredClone(checked.outputSchema);
+    this.timeoutMs = checked.timeoutMs;
+    this.checkOutput = checked.checkOutput;
     this.actionNames = Object.freeze(names);
     this.summaries = Object.freeze(names.map((n) => `${n}: ${this.#actions.get(n)!.description}`));
     this.inputSchema = {
@@ -369,7 +262,7 @@ export class ActionTool<A extends string = string> {
     const action = this.#actions.get(name);
     if (!action) return refusal(unknownActionBody(this.name, name, this.actionNames));
     const data = (Object.hasOwn(args, "data") ? args.data : {}) as JsonObject;
-    const dataRefused = this.#checkData(action, data);
+    const dataRefused = dataRefusal(this.name, action, this.digest(name), data);
     if (dataRefused) return refusal(dataRefused);
     const merged: JsonObject = { ...data };
     for (const [key, value] of Object.entries(action.defaults)) {
@@ -419,50 +312,6 @@ export class ActionTool<A extends string = string> {
     if (!isPlainObject(context))
       throw new TypeError(`tool ${this.name}: actionContext must return a plain object, null or undefined, got ${describeValue(context)}`);
     return context;
-  }
-
-  #checkData(action: CheckedAction & { closed: JsonObject }, data: JsonObject): JsonObject | undefined {
-    const base = { action: action.name, input_schema: this.digest(action.name), help: helpPointer(this.name, action.name) };
-    const missing = action.required.filter((key) => !Object.hasOwn(data, key));
-    if (missing.length > 0) {
-      return {
-        error: "missing_required_fields",
-        message: `Action ${action.name} of tool ${this.name} needs ${missing.join(", ")} in data.`,
-        missing,
-        ...base,
-      };
-    }
-    const groups = action.requiredOneOf;
-    if (groups && !groups.some((group) => group.every((key) => Object.hasOwn(data, key)))) {
-      return {
-        error: "required_one_of_unsatisfied",
-        message: `Action ${action.name} of tool ${this.name} needs every property of at least one group in data: ${groups.map((g) => `[${g.join(", ")}]`).join(" or ")}.`,
-        required_one_of: groups,
-        ...base,
-      };
-    }
-    const unknown = findUnknownKeys(data, action.properties);
-    if (unknown) {
-      return {
-        error: "unknown_params",
-        message: `Action ${action.name} of tool ${this.name} does not take ${unknown.count === 1 ? "the key" : `${unknown.count} keys`} in data: ${unknown.unknown.join(", ")}${unknown.count > unknown.unknown.length ? ", ..." : ""}. allowed lists what each object takes, by its path.`,
-        unknown: unknown.unknown,
-        unknown_count: unknown.count,
-        allowed: unknown.allowed,
-        ...base,
-      };
-    }
-    const invalid = action.valueGate(data);
-    if (invalid) {
-      return {
-        error: "invalid_values",
-        message: `Action ${action.name} of tool ${this.name}: ${invalid.count === 1 ? "a value" : `${invalid.count} values`} in data ${invalid.count === 1 ? "does" : "do"} not match the schema: ${invalid.invalid.map((i) => i.path || "(data)").join(", ")}${invalid.count > invalid.invalid.length ? ", ..." : ""}.`,
-        invalid: invalid.invalid,
-        invalid_count: invalid.count,
-        ...base,
-      };
-    }
-    return undefined;
   }
 
   async #hints(action: A, hintContext: unknown): Promise<Hint[]> {

@@ -5,22 +5,24 @@
  * `tasks/get`, `tasks/update` and `tasks/cancel` for a task wherever it
  * runs. State lives in the {@link TaskStore}; what only the running instance
  * has (the run's abort controller, the asks it awaits) is reached through the
- * {@link EventBus} when the request lands on another instance.
+ * {@link EventBus} when the request lands on another instance. That local
+ * state is `local-task.ts`'s, the waits for a status from the bus
+ * `status-waiters.ts`'s; this file keeps the store in step with them.
  */
-import type { Error as JSONRPCErrorObject, Implementation, InputRequests } from "@x/mcp-v2607";
+import type { Error as JSONRPCErrorObject, Implementation } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { type DetailedTask, isTerminalTaskStatus, type TaskStatus } from "@x/mcp-v2607/tasks";
 import { BusTopic, type EventBus } from "../bus.js";
-import type { TaskScope } from "../scope.js";
-import { ClientRequestError, isProtocolError, McpError, SERVER_BUSY } from "../errors.js";
+import { isProtocolError, McpError, SERVER_BUSY } from "../errors.js";
 import { isObject, type JsonObject } from "../objects.js";
 import { stamp } from "../revisions/2026-07-28/stamp.js";
 import { RequestRoute } from "../route.js";
 import { MAX_TIMER_MS, type TaskLimits } from "./limits.js";
+import { abortRun, answerAsks, holdAsk, inputRequestsOf, type LocalTask, localTask, refuseAsk, rejectAsks } from "./local-task.js";
 import { MemoryTaskStore, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
+import { StatusWaiters } from "./status-waiters.js";
 
-/** How long `tasks/update` landing on another instance waits for the running one to take the answers, in milliseconds. */
-const REMOTE_UPDATE_WAIT_MS = 2000;
+export type { LocalTask } from "./local-task.js";
 
 const LIVE: readonly TaskStatus[] = ["working", "input_required"];
 /** How long an expired task is kept (at most its own time to live again), so that its `failed` status can be read. */
@@ -34,29 +36,6 @@ export interface TaskSettings {
   info: Implementation;
   /** Reports a failure nobody awaits (a store write after the response, a bus message). */
   report: (error: unknown, what: string) => void;
-}
-
-/** One ask of a running task that awaits its answer. */
-interface PendingAsk {
-  request: { method: string; params: JsonObject };
-  resolve(answer: unknown): void;
-  reject(error: unknown): void;
-}
-
-/** A task this instance runs. */
-export interface LocalTask extends TaskScope {
-  /** The record as made (for the task handle). */
-  readonly record: TaskRecord;
-  readonly controller: AbortController;
-  readonly pending: Map<string, PendingAsk>;
-  /** Every ask key of the task's life: a key is never reused. */
-  readonly used: Set<string>;
-  readonly counters: Map<string, number>;
-  /** The task's store writes, one after another. */
-  chain: Promise<unknown>;
-  syncQueued: boolean;
-  done: boolean;
-  ttlTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
 function notFound(): McpError {
@@ -98,7 +77,7 @@ export class TaskRunner {
   readonly #creating = new Map<string, number>();
   #closed = false;
   /** Waiters for a task's next status from the bus (a remote `tasks/update`). */
-  readonly #statusWaiters = new Map<string, Set<(record: DetailedTask) => void>>();
+  readonly #statusWaiters = new StatusWaiters();
   #leaseTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(settings: TaskSettings) {
@@ -124,7 +103,7 @@ export class TaskRunner {
     if (typeof taskId !== "string") return;
     const local = this.#local.get(taskId);
     if (!local) return;
-    if (message.kind === "cancel") this.#abort(local, "cancelled");
+    if (message.kind === "cancel") abortRun(local, "cancelled");
     else if (message.kind === "input" && isObject(message.inputResponses)) void this.#deliver(local, message.inputResponses);
     else if (message.kind === "refuse" && typeof message.key === "string" && Number.isInteger(message.code)) {
       this.#refuse(local, message.key, message.code as number, String(message.message));
@@ -137,25 +116,12 @@ export class TaskRunner {
    * until the returned function is called.
    */
   watch(taskId: string, listener: (task: DetailedTask) => void): () => void {
-    let set = this.#statusWaiters.get(taskId);
-    if (!set) {
-      set = new Set();
-      this.#statusWaiters.set(taskId, set);
-    }
-    const waiters = set;
-    // A wrapper per call: the same listener may watch twice.
-    const one = (task: DetailedTask) => listener(task);
-    waiters.add(one);
-    return () => {
-      waiters.delete(one);
-      if (waiters.size === 0 && this.#statusWaiters.get(taskId) === waiters) this.#statusWaiters.delete(taskId);
-    };
+    return this.#statusWaiters.watch(taskId, listener);
   }
 
   /** A status message from the bus: wakes a remote `tasks/update` waiting for it. */
   status(task: DetailedTask): void {
-    const waiters = this.#statusWaiters.get(task.taskId);
-    if (waiters) for (const wake of [...waiters]) wake(task);
+    this.#statusWaiters.wake(task);
   }
 
   /**
@@ -207,21 +173,7 @@ export class TaskRunner {
       if (error instanceof Error && error.name === "TaskLimitError") throw new McpError(SERVER_BUSY, `Too many tasks: ${error.message}`);
       throw error;
     }
-    const controller = new AbortController();
-    const local: LocalTask = {
-      record,
-      taskId: record.taskId,
-      signal: controller.signal,
-      route: this.#route(record.taskId),
-      controller,
-      pending: new Map(),
-      used: new Set(),
-      counters: new Map(),
-      chain: Promise.resolve(),
-      syncQueued: false,
-      done: false,
-      ttlTimer: undefined,
-    };
+    const local = localTask(record, this.#route(record.taskId));
     this.#local.set(record.taskId, local);
     if (ttlMs !== null) {
       local.ttlTimer = setTimeout(() => this.#expire(local), ttlMs);
@@ -321,7 +273,7 @@ export class TaskRunner {
       (key) => record.inputRequests !== undefined && Object.hasOwn(record.inputRequests, key),
     );
     if (keys.length === 0) return;
-    const taken = this.#waitForStatus(
+    const taken = this.#statusWaiters.waitFor(
       taskId,
       (task) =>
         isTerminalTaskStatus(task.status) ||
@@ -347,7 +299,7 @@ export class TaskRunner {
     );
     if (update?.applied) this.#publish(update.record);
     const local = this.#local.get(taskId);
-    if (local) this.#abort(local, "cancelled");
+    if (local) abortRun(local, "cancelled");
     else await this.#bus.publish(BusTopic.TaskControl, { taskId, kind: "cancel" });
   }
 
@@ -383,7 +335,7 @@ export class TaskRunner {
         statusMessage: "The server shut down before the task finished",
         error: { code: ErrorCode.InternalError, message: "The server shut down before the task finished" },
       });
-      this.#abort(local, "server closed");
+      abortRun(local, "server closed");
     }
   }
 
@@ -403,21 +355,12 @@ export class TaskRunner {
       const local = this.#local.get(taskId);
       if (!local || local.done) return Promise.reject(new Error("the task is over: it cannot ask any more"));
       if (signal.aborted) return Promise.reject(signal.reason);
-      let chosen = key;
-      if (chosen === undefined) {
-        const kind = method === "elicitation/create" ? "elicit" : method === "sampling/createMessage" ? "sample" : "roots";
-        do {
-          const n = (local.counters.get(kind) ?? 0) + 1;
-          local.counters.set(kind, n);
-          chosen = `${kind}-${n}`;
-        } while (local.used.has(chosen));
-      } else if (local.used.has(chosen)) {
-        return Promise.reject(new Error(`ask key ${JSON.stringify(chosen)} was already used in this task: a task's keys are never reused`));
+      let answer: Promise<unknown>;
+      try {
+        answer = holdAsk(local, method, params, key);
+      } catch (error) {
+        return Promise.reject(error);
       }
-      local.used.add(chosen);
-      const answer = new Promise<unknown>((resolve, reject) => {
-        local.pending.set(chosen, { request: { method, params }, resolve, reject });
-      });
       void this.#sync(local);
       return answer;
     }, true);
@@ -425,21 +368,12 @@ export class TaskRunner {
 
   /** Resolves the asks `inputResponses` answers, then writes the task's new state. */
   #deliver(local: LocalTask, inputResponses: JsonObject): Promise<unknown> {
-    for (const [key, answer] of Object.entries(inputResponses)) {
-      const pending = local.pending.get(key);
-      if (!pending) continue;
-      local.pending.delete(key);
-      pending.resolve(answer);
-    }
+    answerAsks(local, inputResponses);
     return this.#sync(local);
   }
 
   #refuse(local: LocalTask, key: string, code: number, message: string): void {
-    const pending = local.pending.get(key);
-    if (!pending) return;
-    local.pending.delete(key);
-    pending.reject(new ClientRequestError(code, message));
-    void this.#sync(local);
+    if (refuseAsk(local, key, code, message)) void this.#sync(local);
   }
 
   /** Writes the outstanding asks (and the status they imply) after any write in flight; writes queued meanwhile become one. */
@@ -449,8 +383,7 @@ export class TaskRunner {
     local.chain = local.chain.then(async () => {
       local.syncQueued = false;
       if (local.done) return;
-      const inputRequests: InputRequests = {};
-      for (const [key, ask] of local.pending) inputRequests[key] = ask.request as InputRequests[string];
+      const inputRequests = inputRequestsOf(local);
       const asking = local.pending.size > 0;
       const patch: TaskPatch = {
         status: asking ? "input_required" : "working",
@@ -473,8 +406,7 @@ export class TaskRunner {
     if (local.done) return local.chain;
     local.done = true;
     if (local.ttlTimer) clearTimeout(local.ttlTimer);
-    for (const ask of local.pending.values()) ask.reject(new Error("the task ended"));
-    local.pending.clear();
+    rejectAsks(local, new Error("the task ended"));
     local.chain = local.chain.then(async () => {
       try {
         const update = await this.store.update(
@@ -497,50 +429,20 @@ export class TaskRunner {
     if (local.done) return;
     local.done = true;
     if (local.ttlTimer) clearTimeout(local.ttlTimer);
-    this.#abort(local, why);
+    abortRun(local, why);
     this.#local.delete(local.taskId);
   }
 
   #expire(local: LocalTask): void {
     const message = `The task's time to live (${local.record.ttlMs} ms) passed before it finished`;
     void this.#end(local, { status: "failed", statusMessage: message, error: { code: ErrorCode.InternalError, message } });
-    this.#abort(local, "expired");
-  }
-
-  #abort(local: LocalTask, why: string): void {
-    for (const ask of local.pending.values()) ask.reject(new DOMException(`the task was ${why}`, "AbortError"));
-    local.pending.clear();
-    if (!local.controller.signal.aborted) local.controller.abort(new DOMException(`the task was ${why}`, "AbortError"));
+    abortRun(local, "expired");
   }
 
   #publish(record: TaskRecord): void {
     const task = detailedTask(record);
     this.#bus.publish(BusTopic.TaskStatus, { owner: record.owner, task: task as unknown as JsonObject }).catch((error) => {
       this.#report(error, `task ${record.taskId}: publishing its status`);
-    });
-  }
-
-  /** Resolves when a status of `taskId` satisfying `done` comes over the bus, or after {@link REMOTE_UPDATE_WAIT_MS}. */
-  #waitForStatus(taskId: string, done: (task: DetailedTask) => boolean): Promise<void> {
-    return new Promise((resolve) => {
-      let set = this.#statusWaiters.get(taskId);
-      if (!set) {
-        set = new Set();
-        this.#statusWaiters.set(taskId, set);
-      }
-      const waiters = set;
-      const finish = () => {
-        clearTimeout(timer);
-        waiters.delete(wake);
-        if (waiters.size === 0) this.#statusWaiters.delete(taskId);
-        resolve();
-      };
-      const wake = (task: DetailedTask) => {
-        if (done(task)) finish();
-      };
-      const timer = setTimeout(finish, REMOTE_UPDATE_WAIT_MS);
-      timer.unref?.();
-      waiters.add(wake);
     });
   }
 

@@ -1,21 +1,18 @@
 /**
  * The `node:http` adapter of the Streamable HTTP core: Node's own request
- * and response objects, no web `Request`/`Response` per call.
+ * and response objects, no web `Request`/`Response` per call. Reading the
+ * body is `node-body.ts`'s, writing the answer `node-response.ts`'s.
  */
-import type * as AsyncHooks from "node:async_hooks";
-import type { AsyncResource } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { stringifyJson } from "@x/jsonrpc";
 import { ErrorCode } from "@x/mcp-v2607/constants";
-import { atTurnEnd, nodeBuiltin } from "../../builtins.js";
 import type { McpServer } from "../../server.js";
 import type { ClientWatcher } from "../call.js";
-import type { ChunkQueue } from "../sse.js";
-import { lingerAnswer, lingers, stalled } from "./linger.js";
 import { pathOf } from "./header-rules.js";
 import { errorAnswer } from "./answers.js";
 import { Core, type HttpCore } from "./core.js";
-import { BodyTimeout, BodyUnavailable, Exchange, type HttpAnswer } from "./exchange.js";
+import { BodyUnavailable, Exchange } from "./exchange.js";
+import { alreadyRead, BodyDeadlines, bodyLeft, CONSUMED, type FrameworkFields, readNodeBody } from "./node-body.js";
+import { answerFailure, endAtTurnEnd, writeAnswer, writeStream } from "./node-response.js";
 import type { HttpTransportOptions } from "./options.js";
 
 /** Options of {@link createNodeHandler}: the transport's, plus the endpoint path. */
@@ -43,75 +40,6 @@ export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, next?: un
   /** Resolves once no response is being written, or after `timeoutMs`. */
   settled(timeoutMs: number): Promise<void>;
 };
-
-/**
- * Complete answers are written at the end of the event loop's turn, all
- * together, not each as soon as it is ready. A write to a loopback or LAN
- * peer that sleeps waiting for it wakes the peer, and the wake-up is paid in
- * the writer's system call: answering each request of a burst at once woke
- * the client once per answer. Written together, the first write wakes it and
- * the others find it awake (bench/README.md, "Answers written together":
- * server CPU per request under 32 connections 41.8 -> 27.8 µs). An answer
- * waits at most for the rest of the turn's I/O callbacks: the requests that
- * arrived with it.
- */
-let dueResponses: ServerResponse[] = [];
-let dueAnswers: Extract<HttpAnswer, { body: string }>[] = [];
-// Each answer is written in the async context of its own request (an
-// AsyncLocalStorage store, a trace's active span), not in that of the
-// request that happened to queue first: 'finish' and 'close' listeners and
-// loggers read it.
-let dueScopes: AsyncResource[] = [];
-let Scope: typeof AsyncResource | undefined;
-
-function endAtTurnEnd(res: ServerResponse, answer: Extract<HttpAnswer, { body: string }>): void {
-  Scope ??= nodeBuiltin<typeof AsyncHooks>("node:async_hooks").AsyncResource;
-  if (dueResponses.length === 0) (atTurnEnd ?? setImmediate)(writeDue);
-  dueResponses.push(res);
-  dueAnswers.push(answer);
-  dueScopes.push(new Scope("x-mcp.answer"));
-}
-
-function writeDue(): void {
-  const responses = dueResponses;
-  const answers = dueAnswers;
-  const scopes = dueScopes;
-  // Taken first: an answer queued while these are written goes in a turn of its own.
-  dueResponses = [];
-  dueAnswers = [];
-  dueScopes = [];
-  for (let i = 0; i < responses.length; i++) {
-    const res = responses[i]!;
-    if (!res.destroyed) scopes[i]!.runInAsyncScope(writeAnswer, null, res, answers[i]!);
-  }
-}
-
-function writeAnswer(res: ServerResponse, answer: Extract<HttpAnswer, { body: string }>): void {
-  try {
-    const req = res.req as IncomingMessage | undefined;
-    // Answered before the body was all read (413, 415, 503, ...): the rest of it is read first.
-    if (req !== undefined && lingers(req)) lingerAnswer(req, res, answer);
-    else {
-      res.writeHead(answer.status, answer.headers);
-      res.end(answer.body);
-    }
-  } catch {
-    answerFailure(res);
-  }
-}
-
-/** A fault of the handler itself on `res`: 500 with -32603 while nothing was sent, else the connection is cut. */
-function answerFailure(res: ServerResponse): void {
-  try {
-    if (res.headersSent) res.destroy();
-    else {
-      const answer = errorAnswer(500, ErrorCode.InternalError, "Internal error");
-      res.writeHead(answer.status, answer.headers).end(answer.body);
-    }
-  } catch {
-    res.destroy();
-  }
-}
 
 /** One `node:http` exchange as the core sees it: no web objects, no `AbortController` of its own. */
 class NodeExchange extends Exchange {
@@ -176,81 +104,6 @@ class NodeExchange extends Exchange {
     this.#watcher?.clientGone();
     this.onGone?.();
   }
-}
-
-/**
- * Writes an SSE answer's chunks to `res` as they come, respecting the
- * socket's backpressure, and ends `res` after the last. Driven by the
- * queue's wake-up callback, not an async iterator: an idle stream (an open
- * `subscriptions/listen`) then holds no generator, promise or async frame.
- */
-function writeStream(answer: Extract<HttpAnswer, { stream: ChunkQueue }>, res: ServerResponse, exchange: NodeExchange): void {
-  const queue = answer.stream;
-  if (queue.ended) {
-    // The whole stream is known (a request answered at once on an SSE response, as the
-    // initialize era's tools/call is): one body with its length, no chunked encoding.
-    let text = "";
-    for (let chunk = queue.take(); chunk !== undefined; chunk = queue.take()) text += chunk;
-    endAtTurnEnd(res, {
-      status: answer.status,
-      headers: { ...answer.headers, "content-length": String(Buffer.byteLength(text)) },
-      body: text,
-    });
-    return;
-  }
-  res.writeHead(answer.status, answer.headers);
-  // The client went away: drop what is unread and end the queue now (its reader wakes and stops).
-  if (!exchange.gone) exchange.onGone = () => queue.abandon();
-  // Past maxBufferedBytes the client is not keeping up: the writer may be parked on a 'drain'
-  // that never comes, so the connection is cut (the client sees an error, not a clean end).
-  const overflowed = queue.onOverflow;
-  queue.onOverflow = () => {
-    overflowed?.();
-    res.destroy();
-  };
-  // The head leaves with the first chunk, or on its own when the stream has nothing to say yet
-  // (an idle listen stream: the client must see the 200 at once).
-  let flushed = false;
-  const pump = () => {
-    // What is ready leaves in one write: the head, a priming event, the answer and the end of a
-    // stream answered at once were four system calls (and four wake-ups of the client) before.
-    res.cork();
-    try {
-      for (;;) {
-        if (res.destroyed) return;
-        const chunk = queue.take();
-        if (chunk === undefined) {
-          if (queue.ended) res.end();
-          else {
-            if (!flushed) res.flushHeaders();
-            queue.onceReady(later);
-          }
-          flushed = true;
-          return;
-        }
-        flushed = true;
-        // Respect the socket's backpressure: wait for 'drain' (or the end of the response).
-        if (!res.write(chunk) && !res.destroyed) {
-          const done = () => {
-            res.off("drain", done);
-            res.off("close", done);
-            pump();
-          };
-          res.on("drain", done);
-          res.on("close", done);
-          return;
-        }
-      }
-    } catch {
-      res.destroy();
-    } finally {
-      // end() uncorks by itself.
-      if (!res.writableEnded && !res.destroyed) res.uncork();
-    }
-  };
-  // Chunks are written in a microtask after their push, never inside the pusher's call.
-  const later = () => queueMicrotask(pump);
-  pump();
 }
 
 /**
@@ -349,151 +202,6 @@ function headerLines(raw: string[], lower: string): string | undefined {
   return value;
 }
 
-/**
- * Reads `req`'s body, each chunk counted by `core.admit`; settles exactly
- * once: the bytes, `undefined` when refused (the rest is discarded as it
- * comes), or a rejection when the request errs or closes before its end, or
- * ({@link BodyTimeout}) when it has not ended within `core.bodyTimeoutMs`.
- */
-function readNodeBody(req: IncomingMessage, core: Core, ex: NodeExchange): Promise<Uint8Array | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const deadlines = ex.deadlines;
-    const settle = () => {
-      settled = true;
-      if (read.due !== 0) deadlines?.remove(read);
-    };
-    const onData = (chunk: Buffer) => {
-      if (settled) return;
-      size += chunk.length;
-      if (!core.admit(ex, size)) {
-        settle();
-        chunks.length = 0;
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      if (settled) return;
-      settle();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-      // Nothing more comes: let go of these closures and of the chunks they hold, which
-      // a request answered by a long stream (subscriptions/listen) would keep as long as it.
-      chunks.length = 0;
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("close", onClose);
-    };
-    const fail = (error?: Error) => {
-      if (settled) return;
-      settle();
-      chunks.length = 0;
-      reject(error ?? new Error("the connection closed before the body ended"));
-    };
-    // A connection cut (a timeout, the client gone, an error) closes the request. No 'error'
-    // listener: Node emits a request's 'error' only to listeners, and 'close' follows it.
-    const onClose = () => fail();
-    // Whatever the server's own timeouts (a framework's may have none), a stalled body is let go.
-    const read: BodyRead = {
-      due: 0,
-      prev: undefined,
-      next: undefined,
-      expire: () => {
-        ex.bodyTimedOut = true;
-        stalled(req);
-        fail(new BodyTimeout(core.bodyTimeoutMs));
-      },
-    };
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("close", onClose);
-    if (deadlines !== undefined && !settled) deadlines.add(read);
-  });
-}
-
-/** A body being read, on the {@link BodyDeadlines} list until it ends or is late. */
-interface BodyRead {
-  /** The sweep at which it is late; 0 when not on the list. */
-  due: number;
-  prev: BodyRead | undefined;
-  next: BodyRead | undefined;
-  /** Called once, when it is late. */
-  expire(): void;
-}
-
-/**
- * The bodies a handler is reading, each with its deadline (`bodyTimeoutMs`),
- * swept by one unref'd interval that runs only while some body is being
- * read: no timer set and cleared per request (that was about 0.3 µs of the
- * handler's 9 per request, `bench/micro/http-path.mjs`). A late body is let
- * go between `bodyTimeoutMs` and `bodyTimeoutMs` plus two sweeps (a sweep is
- * a quarter of it, at most 1 s). The list runs through the reads themselves,
- * so adding and removing one allocates nothing.
- */
-class BodyDeadlines {
-  readonly #every: number;
-  /** Sweeps from a read's start to its deadline, the partial first one not counted. */
-  readonly #span: number;
-  #sweeps = 0;
-  #head: BodyRead | undefined = undefined;
-  #timer: ReturnType<typeof setInterval> | undefined = undefined;
-
-  constructor(ms: number) {
-    this.#every = Math.max(1, Math.min(1000, Math.ceil(ms / 4)));
-    this.#span = Math.ceil(ms / this.#every) + 1;
-  }
-
-  add(read: BodyRead): void {
-    read.due = this.#sweeps + this.#span;
-    read.prev = undefined;
-    read.next = this.#head;
-    if (this.#head) this.#head.prev = read;
-    this.#head = read;
-    if (this.#timer === undefined) {
-      this.#timer = setInterval(() => this.#sweep(), this.#every);
-      this.#timer.unref?.();
-    }
-  }
-
-  remove(read: BodyRead): void {
-    if (read.prev) read.prev.next = read.next;
-    else if (this.#head === read) this.#head = read.next;
-    if (read.next) read.next.prev = read.prev;
-    read.prev = read.next = undefined;
-    read.due = 0;
-  }
-
-  #sweep(): void {
-    const now = ++this.#sweeps;
-    for (let read = this.#head; read !== undefined; ) {
-      const next = read.next;
-      if (read.due <= now) {
-        this.remove(read);
-        read.expire();
-      }
-      read = next;
-    }
-    // Idle: the interval stops, and the next body read starts it again.
-    if (this.#head === undefined && this.#timer !== undefined) {
-      clearInterval(this.#timer);
-      this.#timer = undefined;
-    }
-  }
-}
-
-/** What frameworks leave on Node's request: a router's full target, a body parser's result. */
-interface FrameworkFields {
-  /** The request target before a router stripped its mount prefix (Express, Connect). */
-  originalUrl?: unknown;
-  /** The body's bytes, kept by some frameworks and body parsers beside the parsed value. */
-  rawBody?: unknown;
-  /** A body parser's result: JSON (an object or array), text, or bytes. */
-  body?: unknown;
-}
-
 /** The request target, mount prefix included: `req.originalUrl` when a router set it, else `req.url`. */
 function fullUrl(req: IncomingMessage): string | undefined {
   const original = (req as IncomingMessage & FrameworkFields).originalUrl;
@@ -520,35 +228,4 @@ function notFound(req: IncomingMessage, target: string, path: string): string {
   if (target === `${path}/`) return `${base}: the endpoint has no trailing slash`;
   if (fullUrl(req) !== req.url) return `${base} (the path option is matched against the whole path, mount prefix included)`;
   return base;
-}
-
-/** The 400's text when a body was read before the handler and nothing usable was left of it. */
-const CONSUMED =
-  "the request body was already read before the MCP handler (by a body parser in front of it) and neither req.rawBody nor req.body holds it; mount the handler before the parser, or let the parser read JSON";
-
-/**
- * True when something before the handler read the request stream (its end
- * was emitted, or data was taken from it): no more 'data' will come.
- */
-function alreadyRead(req: IncomingMessage): boolean {
-  return req.readableEnded || req.readableDidRead;
-}
-
-/**
- * The body a framework kept after reading the stream: `req.rawBody` bytes
- * first (exact bytes: big integers and duplicate keys as sent), then
- * `req.body` as bytes, text, or a parsed JSON object or array (written back
- * as JSON text, so every check on the body applies to it as to bytes:
- * the size limit to that text, the nesting limit, the message rules).
- * `undefined` when none is there. Throws when `req.body` cannot be written as JSON.
- */
-function bodyLeft(req: IncomingMessage & FrameworkFields): Uint8Array | undefined {
-  const raw = req.rawBody;
-  if (raw instanceof Uint8Array) return raw;
-  if (typeof raw === "string") return Buffer.from(raw, "utf8");
-  const body = req.body;
-  if (body instanceof Uint8Array) return body;
-  if (typeof body === "string") return Buffer.from(body, "utf8");
-  if (body !== null && typeof body === "object") return Buffer.from(stringifyJson(body), "utf8");
-  return undefined;
 }

@@ -12,44 +12,34 @@
  * DELETE), `claim` (the session and `MCP-Protocol-Version` checks, once the
  * body is decoded: a request carrying the 2026-07-28 envelope is not of this
  * era, whatever session it names), the opening (`initialize`) and the call
- * or message on a session.
+ * or message on a session (those two are `session-messages.ts`'s).
  */
 import { stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2511/constants";
 import { Header, isInitializeEraVersion, isValidSessionId, VERSION_WITHOUT_HEADER } from "@x/mcp-v2511/wire";
 import type { RequestId } from "@x/mcp-v2607";
 import { principalOf } from "../../../authorization.js";
-import { errorOutcome, type InboundRequest, internalErrorOutcome, type Outcome } from "../../../dispatch.js";
+import { errorOutcome, type InboundRequest, internalErrorOutcome } from "../../../dispatch.js";
 import { isProtocolError } from "../../../errors.js";
 import type { JsonObject } from "../../../objects.js";
-import { answerNow, partsOf } from "../../../server.js";
-import { Call } from "../../../transports/call.js";
-import { errorAnswer, SSE_HEADERS, settleAnswer } from "../../../transports/http/answers.js";
+import { partsOf } from "../../../server.js";
+import { errorAnswer, SSE_HEADERS } from "../../../transports/http/answers.js";
 import type { Core } from "../../../transports/http/core.js";
 import type { Exchange, HttpAnswer } from "../../../transports/http/exchange.js";
 import type { HttpFraming } from "../../../transports/http/framing.js";
 import { statusOf } from "../../../transports/http/status.js";
 import { ChunkQueue } from "../../../transports/sse.js";
 import { initializeRefused } from "../../2026-07-28/index.js";
-import { legacyValidators, readInitialize, selectsLaterEra } from "../era.js";
+import { readInitialize, selectsLaterEra } from "../era.js";
 import type { LegacyChange, LegacyParts } from "../parts.js";
 import { LegacySession } from "../session.js";
 import { answerBatch } from "./legacy-batch.js";
+import { callOnSession, receivedOnSession, type SessionParts } from "./session-messages.js";
 import { DEFAULT_SSE_RETRY_MS, type LegacyHttpOptions } from "./options.js";
-import { endedStream, SessionStreams } from "./session-streams.js";
-import { DEFAULT_SESSION_IDLE_MS, HttpSession, type LegacyCall, SessionTable, UNINITIALIZED_SESSION_IDLE_MS } from "./session-table.js";
+import { SessionStreams } from "./session-streams.js";
+import { DEFAULT_SESSION_IDLE_MS, HttpSession, SessionTable, UNINITIALIZED_SESSION_IDLE_MS } from "./session-table.js";
 import { type EventStore, MemoryEventStore, MemorySessionStore, type SessionSignal, type SessionStore } from "./sessions.js";
 import { recordOf, SharedSessions, stateOf, unavailable } from "./shared.js";
-
-/**
- * The status of an answer on a session: 200 for every JSON-RPC answer, as
- * the era's clients read 404 as "session ended" and 400 as a transport
- * refusal, so a method error must not borrow them (an `execute` override may
- * still ask for a status).
- */
-function sessionStatus(outcome: Outcome): number {
-  return outcome.status ?? 200;
-}
 
 /** The `initialize` era of one transport core. */
 export class LegacyHttp implements HttpFraming {
@@ -66,6 +56,9 @@ export class LegacyHttp implements HttpFraming {
   /** This instance's part of request and stream ids ("" unshared). */
   readonly #instance: string;
   #unlisten: (() => void) | undefined;
+
+  /** What the messages on a session (`session-messages.ts`) use of this framing. */
+  readonly #on: SessionParts;
 
   /** GET (a session's stream) and DELETE (its end), while the era is served. */
   readonly methods: readonly string[];
@@ -93,6 +86,7 @@ export class LegacyHttp implements HttpFraming {
         })
       : undefined;
     this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
+    this.#on = { core, live: this.#live, streams: this.#streams, shared: this.#shared, instance: this.#instance };
     this.methods = this.served ? ["GET", "DELETE"] : [];
   }
 
@@ -307,127 +301,12 @@ export class LegacyHttp implements HttpFraming {
 
   /** A notification or response (or a batch of responses) POSTed on a session: 202, after acting on it. */
   received(ex: Exchange): HttpAnswer | Promise<HttpAnswer> {
-    const live = ex.session as HttpSession;
-    const inbound = ex.inbound!;
-    // With a shared store, an answer to a request waiting on another instance goes there.
-    const settle = (r: JsonObject) => (this.#shared ? this.#shared.settle(live, r) : live.session.settle(r));
-    if (inbound.kind === "response") {
-      settle(inbound as unknown as JsonObject);
-    } else if (inbound.kind === "responses") {
-      for (const response of inbound.responses) settle(response as unknown as JsonObject);
-    } else if (inbound.kind === "notification") {
-      const { method, params } = inbound;
-      if (method === Method.NotificationsInitialized) live.session.markInitialized();
-      else if (
-        method === Method.NotificationsCancelled &&
-        live.session.initialized &&
-        legacyValidators().CancelledNotificationParams(params)
-      ) {
-        live.calls.get(params.requestId)?.call.abort();
-      }
-      // Any other notification (and one before initialized) is dropped: it has no answer.
-    }
-    this.#live.touch(live); // the handshake may have completed
-    const answer = { status: 202, headers: { ...ex.cors }, body: "" };
-    return this.#shared ? this.#shared.saved(live, answer) : answer;
+    return receivedOnSession(this.#on, ex);
   }
 
-  /**
-   * A request on a session: answered as JSON, or as an SSE stream when the
-   * handler sends something first, or, for a method that may ask the client
-   * (`tools/call`, `prompts/get`, `resources/read`) when the client accepts
-   * SSE, as soon as the handler does not answer at once. The stream opens
-   * with a priming event (an id, empty data, `retry`). The connection going away does not cancel the request
-   * (spec 2025-11-25: only `notifications/cancelled` does): its events are
-   * stored for a `Last-Event-ID` resume, and it no longer counts in
-   * `maxConcurrentRequests`, only in the session's `maxRequestsPerSession`.
-   */
+  /** A request on a session: JSON, or an SSE stream of its own (see `callOnSession`). */
   call(ex: Exchange, inbound: InboundRequest): HttpAnswer | Promise<HttpAnswer> {
-    const core = this.#core;
-    const live = ex.session as HttpSession;
-    const refused = this.#refuse(ex, live, inbound);
-    if (refused) return refused;
-    const accepts = ex.accepts;
-    const cors = ex.cors;
-    const sessionHeader = { [Header.sessionId]: live.session.id };
-    const call = new Call();
-    if (ex.assigns) call.assigns = ex.assigns;
-    if (ex.auth) call.auth = ex.auth;
-    call.status = sessionStatus;
-    const streamId = `p${this.#instance}${++live.streams}`;
-    let streamAnswer: HttpAnswer | undefined;
-    let resolveAnswer: ((a: HttpAnswer) => void) | undefined;
-    const start = () => {
-      // A client gone already reads nothing: the events are only stored, for a resume.
-      const queue = entry.waiting ? this.#streams.attach(live, streamId, entry) : endedStream();
-      // From here the stream's attachment says whether a connection waits on the call.
-      entry.waiting = false;
-      this.#streams.emit(live, streamId, undefined);
-      streamAnswer = { status: 200, headers: { ...SSE_HEADERS, ...cors, ...sessionHeader }, stream: queue };
-      resolveAnswer?.(streamAnswer);
-    };
-    const entry: LegacyCall = {
-      streamId,
-      call,
-      done: false,
-      waiting: true,
-      held: false,
-      send: (message) => {
-        if (entry.done) return false;
-        if (!accepts.sse) return this.#streams.emit(live, "get", message);
-        if (!streamAnswer) start();
-        return this.#streams.emit(live, streamId, message);
-      },
-      clientGone: () => {
-        entry.waiting = false;
-        this.#streams.hold(live, entry);
-      },
-    };
-    live.calls.set(inbound.id, entry);
-    this.#streams.hold(live, entry);
-    ex.watch(entry);
-    call.notify = (note) => entry.send(note as unknown as JsonObject);
-    const finish = (outcome: Outcome): HttpAnswer | undefined => {
-      entry.done = true;
-      call.done = true;
-      ex.unwatch();
-      if (live.calls.get(inbound.id) === entry) live.calls.delete(inbound.id);
-      if (streamAnswer) {
-        if (!call.aborted && outcome.response) this.#streams.emit(live, streamId, outcome.response as unknown as JsonObject);
-        this.#streams.detach(live, streamId, true);
-      }
-      this.#streams.hold(live, entry);
-      this.#live.touch(live);
-      if (streamAnswer) return undefined;
-      return {
-        status: sessionStatus(outcome),
-        headers: { "content-type": "application/json", ...cors, ...sessionHeader },
-        body: stringifyJson(outcome.response),
-      };
-    };
-    let outcome: Outcome | Promise<Outcome>;
-    try {
-      outcome = answerNow(core.server, inbound, call);
-    } catch {
-      outcome = internalErrorOutcome(inbound.id);
-    }
-    // A method that may ask the client gets its SSE stream (and its priming event, for a resume
-    // after a dropped connection) as soon as it is known to run on; one answered at once gets
-    // JSON, as there is nothing to resume.
-    if (outcome instanceof Promise && !streamAnswer && accepts.sse && inbound.entry?.asks === true) start();
-    const answer = settleAnswer(
-      outcome,
-      inbound,
-      finish,
-      () => streamAnswer,
-      (resolve) => {
-        resolveAnswer = resolve;
-      },
-    );
-    const shared = this.#shared;
-    if (!shared) return answer;
-    // A request that changed the session (logging/setLevel, resources/subscribe) is answered once the store has it.
-    return answer instanceof Promise ? answer.then((a) => shared.saved(live, a)) : shared.saved(live, answer);
+    return callOnSession(this.#on, ex, inbound);
   }
 
   /**
@@ -464,24 +343,6 @@ export class LegacyHttp implements HttpFraming {
   /** Ends every session (the server is closing); with a shared store, only this process's copies, the other instances serve on. */
   closeAll(): void {
     for (const live of [...this.#live.values()]) this.end(live, !this.#shared);
-  }
-
-  // -------------------------------------------------------------------------
-
-  /**
-   * Why a request on `live` is not run, if it is not: its session has
-   * `maxRequestsPerSession` in flight (429), or one with its id (400: ids
-   * are unique among a session's requests, and a second one would slip past
-   * that count).
-   */
-  #refuse(ex: Exchange, live: HttpSession, inbound: InboundRequest): HttpAnswer | undefined {
-    if (live.calls.has(inbound.id)) {
-      const message = `Invalid Request: request id ${stringifyJson(inbound.id)} is already in flight on this session`;
-      return errorAnswer(400, ErrorCode.InvalidRequest, message, inbound.id, ex.cors, inbound.method);
-    }
-    if (live.calls.size < this.#live.requestsPerSession) return undefined;
-    const message = `Too many requests: ${this.#live.requestsPerSession} in flight on this session (maxRequestsPerSession)`;
-    return errorAnswer(429, -32000, message, inbound.id, { "retry-after": "1", ...ex.cors }, inbound.method);
   }
 
   /** A change the server announced: to every initialized session that should hear it, on its GET stream. */
