@@ -137,7 +137,7 @@ export interface ServerOptions {
    * How long a tool call may run, in milliseconds, before it is answered with
    * a `tool_fault` result and its `ctx.signal` is aborted (a tool's own
    * `timeoutMs` wins). 0 turns the limit off. Default 60 000. Time the tool
-   * waits on the client (an initialize-era ask) does not count:
+   * waits on the client (an ask sent as a request on a session) does not count:
    * `clientRequestTimeoutMs` bounds that.
    */
   toolTimeoutMs?: number;

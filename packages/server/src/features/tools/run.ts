@@ -204,8 +204,8 @@ class RunLimit {
  * goes on serving. Past the limit (the tool's `timeoutMs`, else
  * `options.timeoutMs`, else 60 000 ms) the handler's `ctx.signal` is aborted
  * with a `TimeoutError`, and the call is answered at once. The limit counts
- * the run's own time: while the run waits on the client (an
- * initialize-era `ctx.elicit`, ...) it is held, as that wait is bounded by
+ * the run's own time: while the run waits on the client (a `ctx.elicit`
+ * sent as a request on a session, ...) it is held, as that wait is bounded by
  * `clientRequestTimeoutMs`, whose failure names the question. The one exception: a thrown
  * protocol error (an `McpError`, or any error with an integer `code` from
  * -32768 to -32000) is rethrown, so the request is answered with that
