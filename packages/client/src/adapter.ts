@@ -6,7 +6,8 @@
 import { stringifyJson } from "@x/jsonrpc";
 import type { CallToolResult, ContentBlock, InputRequiredResult, InputResponses } from "@x/mcp-v2607";
 import { isInputRequiredResult, Method } from "@x/mcp-v2607/constants";
-import type { Client, ListAllOptions } from "./client.js";
+import type { Client } from "./client.js";
+import type { ListAllOptions } from "./options.js";
 import { ClientErrorCode, isMcpClientError } from "./errors.js";
 import { answerToElicitResult, elicitationToRequest, suspend, type PlainTool, type ToolContext, type ToolResult } from "./suspend.js";
 

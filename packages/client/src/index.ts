@@ -93,34 +93,31 @@ export {
 } from "./auth/index.js";
 export { mcpTools, type McpToolsOptions, toToolResult } from "./adapter.js";
 export { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./cache.js";
+export { Client } from "./client.js";
 export {
   type CacheableOptions,
   type CacheMode,
   type CallToolAsTaskOptions,
   type CallToolOptions,
-  Client,
   type ClientOptions,
   DEFAULT_MAX_INPUT_ROUNDS,
   MAX_SERVER_REQUESTS,
   DEFAULT_MAX_PAGES,
   DEFAULT_TIMEOUT_MS,
+  type Era,
   type InputOptions,
   type ListAllOptions,
   type ListOptions,
+  type ProtocolChoice,
   type RequestArguments,
   type RequestOptions,
   type RequestTail,
   type ResumeTaskOptions,
   type Subscription,
   type ToolCallStart,
-} from "./client.js";
-export {
-  answerServerRequest,
-  DEFAULT_PROBE_TIMEOUT_MS,
-  type Era,
-  MODERN_ERROR_CODES,
-  type ProtocolChoice,
-} from "./era.js";
+} from "./options.js";
+export { answerServerRequest } from "./revisions/initialize/answer.js";
+export { DEFAULT_PROBE_TIMEOUT_MS, MODERN_ERROR_CODES } from "./revisions/initialize/probe.js";
 export { type AuthStep, ClientErrorCode, errorCode, isMcpClientError, McpClientError, type TransportFailure } from "./errors.js";
 export { encodeHeaderValue, type HeaderParam, paramHeaders, standardHeaders, type ToolHeaderCheck, toolHeaderParams } from "./headers.js";
 export { answerInputRequests, checkAnswer, type InputContext, type InputHandlers } from "./mrtr.js";

@@ -17,284 +17,26 @@
  * Extension: "Task Polling", "Task Update Requests", "Task Cancellation",
  * "Task Status Notifications", "Task Execution Errors".
  */
-import type { CallToolResult, InputRequests, InputResponses, JSONRPCNotification, SubscriptionFilter } from "@x/mcp-v2607";
+import type { CallToolResult, InputRequests, InputResponses } from "@x/mcp-v2607";
+import { type DetailedTask, isTerminalTaskStatus, type Task, TaskMethod, type TaskStatus } from "@x/mcp-v2607/tasks";
+import { delay } from "./delay.js";
+import { ClientErrorCode, clip, McpClientError } from "./errors.js";
+import type { TaskPort, TaskRequestOptions, TaskSubscription, TaskWaitOptions } from "./task-options.js";
+import { isObject } from "@x/jsonrpc";
 import {
-  type DetailedTask,
-  detailedTaskProblem,
-  isTerminalTaskStatus,
-  type Task,
-  TaskMethod,
-  type TaskStatus,
-  taskProblem,
-} from "@x/mcp-v2607/tasks";
-import { JsonRpcErrorCode, SERVER_BUSY } from "@x/jsonrpc";
-import { ClientErrorCode, clip, isMcpClientError, McpClientError } from "./errors.js";
-import type { InputContext } from "./mrtr.js";
+  cancelTask,
+  cancelledTaskError,
+  invalidTask,
+  failedTaskError,
+  isTransientTaskFailure,
+  markGaveUp,
+  pollDelay,
+  readAck,
+  readDetailedTask,
+} from "./task-reads.js";
 
-/** The polling interval used when the server suggests none (`pollIntervalMs` absent), in milliseconds. */
-export const DEFAULT_TASK_POLL_INTERVAL_MS = 1000;
-/** Default lower bound on the polling interval, in milliseconds: a smaller suggestion (0 included) is raised to it. */
-export const MIN_TASK_POLL_INTERVAL_MS = 100;
-/** Default upper bound on the polling interval, in milliseconds: a larger suggestion is cut to it, so that a finished task is seen soon enough. */
-export const MAX_TASK_POLL_INTERVAL_MS = 30_000;
-/** Default bound on one wait for a task to end, in milliseconds (one hour, the server's default time to live). */
-export const DEFAULT_TASK_WAIT_MS = 3_600_000;
-/** Longest wait for the acknowledgement of the `tasks/cancel` that an aborted `callTool` sends, in milliseconds. */
-export const TASK_CANCEL_TIMEOUT_MS = 10_000;
-/**
- * Default number of times a wait sends one `tasks/get` (or `tasks/update`)
- * that fails transiently (see {@link isTransientTaskFailure}) before it gives
- * up with the last failure: the first attempt and four retries.
- */
-export const TASK_POLL_ATTEMPTS = 5;
-/**
- * Default delay before the first retry of a transiently failed task request,
- * in milliseconds; each further retry waits twice as long, at most the
- * client's `maxPollIntervalMs` (so 500, 1000, 2000, 4000 ms by default:
- * about 7.5 s of an outage are ridden out).
- */
-export const TASK_POLL_RETRY_DELAY_MS = 500;
-
-/**
- * The client's tasks settings (`ClientOptions.tasks`). `true` is all the
- * defaults. Times in milliseconds.
- */
-export interface TasksOptions {
-  /** Lower bound on the polling interval. Default {@link MIN_TASK_POLL_INTERVAL_MS} (100). At least 1. */
-  minPollIntervalMs?: number;
-  /** Upper bound on the polling interval. Default {@link MAX_TASK_POLL_INTERVAL_MS} (30 000). At least `minPollIntervalMs`. */
-  maxPollIntervalMs?: number;
-  /** Most time one wait for a task to end may take; 0 for no bound but the caller's signal. Default {@link DEFAULT_TASK_WAIT_MS} (one hour). */
-  maxWaitMs?: number;
-  /**
-   * Hear the task's statuses on a `subscriptions/listen` stream
-   * (`notifications: { taskIds }`) while waiting, polling only as a safety
-   * net (at `maxPollIntervalMs`); a server that refuses the stream, or does
-   * not list the task in its acknowledgement, is polled as usual. Default
-   * false: polling only.
-   */
-  stream?: boolean;
-  /**
-   * How many times a wait sends one `tasks/get` or `tasks/update` that fails
-   * transiently (an -32603 or -32000 answer, an HTTP 5xx or 429, a network
-   * failure, that request's own timeout) before it gives up with the last
-   * failure; 1 for no retry. Default {@link TASK_POLL_ATTEMPTS} (5).
-   */
-  pollAttempts?: number;
-  /** Delay before the first such retry, doubled for each next one up to `maxPollIntervalMs`. Default {@link TASK_POLL_RETRY_DELAY_MS} (500). At least 1. */
-  pollRetryDelayMs?: number;
-}
-
-/** Options of {@link TaskHandle.wait} and {@link TaskHandle.result}. */
-export interface TaskWaitOptions {
-  /** Stops the wait: it rejects with -32800 (`RequestCancelled`). The task itself runs on (see {@link TaskHandle.cancel}). */
-  signal?: AbortSignal;
-  /** Milliseconds each `tasks/get` or `tasks/update` may take; 0 for no limit. Default: the client's `timeout`. */
-  timeout?: number;
-  /** Most milliseconds the whole wait may take (-32001 past it); 0 for no bound. Default: the client's `tasks.maxWaitMs`. */
-  maxWaitMs?: number;
-  /** Called with each new state of the task seen (a new status, status message or `lastUpdatedAt`), in order. */
-  onStatus?: (task: DetailedTask) => void;
-  /**
-   * `"resolve"` (default): answer the task's new `inputRequests` through the
-   * client's input handlers and go on waiting. `"return"`: resolve with the
-   * `input_required` task as soon as it asks something not yet answered.
-   */
-  inputRequired?: "resolve" | "return";
-  /** Most `tasks/update` rounds this wait sends before failing with -32090. Default: the client's `maxInputRounds`. */
-  maxInputRounds?: number;
-  /** Hear statuses on a `subscriptions/listen` stream (see {@link TasksOptions.stream}). Default: the client's `tasks.stream`. */
-  stream?: boolean;
-  /** Validate a completed result's `structuredContent` against the tool's `outputSchema` ({@link TaskHandle.result} only). Default: the client's. */
-  validateOutput?: boolean;
-}
-
-/** Options of the single requests of a task (`get`, `update`, `cancel`). */
-export interface TaskRequestOptions {
-  /** Cancels the request (-32800). */
-  signal?: AbortSignal;
-  /** Milliseconds to wait for the answer; 0 for no limit. Default: the client's `timeout`. */
-  timeout?: number;
-}
-
-/** The settings a {@link TaskHandle} reads, resolved from {@link TasksOptions} and the client's options. */
-export interface TaskSettings {
-  minPollIntervalMs: number;
-  maxPollIntervalMs: number;
-  maxWaitMs: number;
-  stream: boolean;
-  maxInputRounds: number;
-  pollAttempts: number;
-  pollRetryDelayMs: number;
-}
-
-/** A `subscriptions/listen` stream as a task watches it (the client's `Subscription`). */
-interface TaskSubscription extends AsyncIterable<JSONRPCNotification> {
-  readonly acknowledged: Promise<SubscriptionFilter>;
-  close(): Promise<void>;
-}
-
-/**
- * What a {@link TaskHandle} needs of its client. Internal: handles come from
- * `Client.callToolAsTask` and `Client.resumeTask`.
- */
-export interface TaskPort {
-  /** Sends a `tasks/*` request declaring the extension in its client capabilities; resolves with the result object. */
-  send(method: string, params: Record<string, unknown>, options: TaskRequestOptions): Promise<Record<string, unknown>>;
-  /** Fulfils input requests through the client's handlers (see `answerInputRequests`). */
-  answer(inputRequests: InputRequests, context: Omit<InputContext, "key">): Promise<InputResponses>;
-  /** Opens a `subscriptions/listen` stream declaring the extension. */
-  listen(filter: SubscriptionFilter, options: { signal: AbortSignal }): TaskSubscription;
-  /** Checks a completed task's result as `callTool` checks a result (content array, output schema). */
-  finish(result: Record<string, unknown>, tool: string | undefined, validateOutput: boolean | undefined): CallToolResult;
-  readonly settings: TaskSettings;
-  warn(message: string): void;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** The `TransportFailed` reasons that a later attempt may not meet: the network or the server's front failed, not the request. */
-const TRANSIENT_TRANSPORT_REASONS: ReadonlySet<unknown> = new Set(["connection_failed", "stream_broken"]);
-
-/**
- * True for a failure of one task request that says nothing about the task
- * and that the same request may not meet a moment later: the server's
- * -32603 (`InternalError`, e.g. its task store briefly unreachable) or
- * -32000 (server busy, sent with HTTP 503); a transport failure of the
- * network (`connection_failed`, `stream_broken`) or an HTTP 5xx or 429
- * without a JSON-RPC body (`http_error`, e.g. a proxy's 502); and the
- * request's own timeout (-32001). Everything else (-32602 for an unknown
- * task, a malformed answer, a closed transport) is definite.
- */
-export function isTransientTaskFailure(error: unknown): boolean {
-  if (!isMcpClientError(error)) return false;
-  const source = (error as McpClientError).source;
-  if (source === "server") return error.code === JsonRpcErrorCode.InternalError || error.code === SERVER_BUSY;
-  if (error.code === ClientErrorCode.RequestTimeout) return true;
-  if (error.code !== ClientErrorCode.TransportFailed) return false;
-  const data = isObject(error.data) ? error.data : {};
-  if (TRANSIENT_TRANSPORT_REASONS.has(data.reason)) return true;
-  return data.reason === "http_error" && typeof data.status === "number" && (data.status >= 500 || data.status === 429);
-}
-
-/** Failures a wait gave up on after {@link TaskSettings.pollAttempts} transient attempts (see {@link gaveUpTransiently}). */
-const gaveUp = new WeakSet<object>();
-
-/**
- * True when `error` is what a task wait rejected with after every attempt
- * of a request failed transiently: the task itself may be fine, so
- * `callTool` does not cancel it.
- */
-export function gaveUpTransiently(error: unknown): boolean {
-  return typeof error === "object" && error !== null && gaveUp.has(error);
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-function invalidTask(message: string, data: Record<string, unknown>): McpClientError {
-  return new McpClientError(ClientErrorCode.InvalidResult, message, data);
-}
-
-/**
- * Reads a task handle (`CreateTaskResult`, `resultType: "task"`) with the
- * shared {@link taskProblem} rule.
- * @throws McpClientError -32094 (`InvalidResult`) naming what is wrong.
- */
-export function readCreateTaskResult(result: Record<string, unknown>, method: string): Task {
-  const problem = taskProblem(result);
-  if (problem !== undefined) throw invalidTask(`The server answered ${method} with a malformed task handle: ${problem}`, { problem });
-  return result as unknown as Task;
-}
-
-/**
- * Reads a detailed task (a `tasks/get` result, or the params of a
- * `notifications/tasks`) with the shared {@link detailedTaskProblem} rule,
- * for the task `taskId`. A `tasks/get` result must have `resultType`
- * `"complete"` (or none, as every complete result may).
- * @throws McpClientError -32094 (`InvalidResult`) naming what is wrong.
- */
-export function readDetailedTask(value: unknown, taskId: string, where: string): DetailedTask {
-  const problem = detailedTaskProblem(value);
-  if (problem !== undefined)
-    throw invalidTask(`The ${where} of task ${clip(JSON.stringify(taskId), 80)} is malformed: ${problem}`, { taskId, problem });
-  const task = value as Record<string, unknown>;
-  if (task.taskId !== taskId) {
-    throw invalidTask(`The ${where} of task ${clip(JSON.stringify(taskId), 80)} describes another task`, {
-      taskId,
-      problem: "taskId does not match",
-    });
-  }
-  if (where === TaskMethod.Get && Object.hasOwn(task, "resultType") && task.resultType !== "complete") {
-    const kind = clip(JSON.stringify(task.resultType) ?? String(task.resultType), 40);
-    throw invalidTask(`The tasks/get result of task ${clip(JSON.stringify(taskId), 80)} has resultType ${kind}; it must be "complete"`, {
-      taskId,
-      problem: "resultType must be complete",
-    });
-  }
-  return value as DetailedTask;
-}
-
-/** Checks the empty acknowledgement of `tasks/update` and `tasks/cancel`. @throws McpClientError -32094. */
-function readAck(result: Record<string, unknown>, method: string): void {
-  if (Object.hasOwn(result, "resultType") && result.resultType !== "complete") {
-    const kind = clip(JSON.stringify(result.resultType) ?? String(result.resultType), 40);
-    throw invalidTask(`The ${method} acknowledgement has resultType ${kind}; it must be "complete"`, {
-      problem: "resultType must be complete",
-    });
-  }
-}
-
-/**
- * One `tasks/cancel` of `taskId` through `port`, its acknowledgement checked.
- * @throws McpClientError -32094 for an acknowledgement that is not `resultType: "complete"`; the server's error.
- */
-export async function cancelTask(port: TaskPort, taskId: string, options: TaskRequestOptions): Promise<void> {
-  readAck(await port.send(TaskMethod.Cancel, { taskId }, options), TaskMethod.Cancel);
-}
-
-/**
- * The interval to wait before the next poll: the task's `pollIntervalMs`
- * (else {@link DEFAULT_TASK_POLL_INTERVAL_MS}) clamped to `[min, max]`.
- */
-export function pollDelay(task: Pick<Task, "pollIntervalMs">, min: number, max: number): number {
-  const suggested = Number.isSafeInteger(task.pollIntervalMs) ? (task.pollIntervalMs as number) : DEFAULT_TASK_POLL_INTERVAL_MS;
-  return Math.min(max, Math.max(min, suggested));
-}
-
-/**
- * The error a `failed` task ends with: its inlined JSON-RPC error as the
- * error the server would have answered the request with (`source:
- * "server"`, the server's code, message and data).
- */
-export function failedTaskError(task: DetailedTask & { status: "failed" }): McpClientError {
-  const { code, message, data } = task.error as { code: number; message: string; data?: unknown };
-  return new McpClientError(code, message, data, "server");
-}
-
-/** The error a task that ended `cancelled` (by anyone but this wait's caller) rejects its result with: -32098. */
-export function cancelledTaskError(task: DetailedTask): McpClientError {
-  const reason = task.statusMessage === undefined ? "" : `: ${clip(task.statusMessage)}`;
-  return new McpClientError(ClientErrorCode.TaskCancelled, `Task ${clip(JSON.stringify(task.taskId), 80)} was cancelled${reason}`, {
-    taskId: task.taskId,
-    statusMessage: task.statusMessage,
-  });
-}
+export * from "./task-options.js";
+export * from "./task-reads.js";
 
 /**
  * Between two polls: resolves after a delay, or at once when a status
@@ -614,7 +356,7 @@ export class TaskHandle {
         const id = clip(JSON.stringify(this.taskId), 80);
         if (attempt >= pollAttempts) {
           this.port.warn(`${method} of task ${id} failed ${attempt} times in a row; giving up: ${message}`);
-          if (typeof error === "object" && error !== null) gaveUp.add(error);
+          if (typeof error === "object" && error !== null) markGaveUp(error);
           throw error;
         }
         const wait = Math.min(pollRetryDelayMs * 2 ** (attempt - 1), maxPollIntervalMs);

@@ -15,6 +15,7 @@ import { MissingDependencyError, stringifyJson } from "@x/jsonrpc";
 import { Header, isValidSessionId } from "@x/mcp-v2511/wire";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
 import { OAuthSession } from "../auth/session.js";
+import { delay } from "../delay.js";
 import type { OAuthClientProvider } from "../auth/provider.js";
 import { clip, isMcpClientError, type McpClientError, transportError } from "../errors.js";
 import { standardHeaders } from "../headers.js";
@@ -695,25 +696,6 @@ export class StreamableHttpTransport implements Transport {
 
 function resumeDelay(cursor: StreamCursor): number {
   return Math.min(cursor.retry ?? DEFAULT_RESUME_DELAY_MS, MAX_RESUME_DELAY_MS);
-}
-
-/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 // Imported on first use, not with the package: a client that reads only JSON

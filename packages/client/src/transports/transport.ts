@@ -3,6 +3,7 @@
  * bring back its response, passing on the notifications that arrive for it
  * on the way (spec 2026-07-28, basic/transports).
  */
+import type { JsonRpcErrorResponse, JsonRpcResultResponse } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
 
 /**
@@ -20,7 +21,7 @@ export interface SessionHooks {
    * to send back, or `undefined` when none must be sent (the server
    * cancelled the request). Never rejects.
    */
-  onRequest(request: JSONRPCRequest): Promise<JSONRPCResponse | undefined>;
+  onRequest(request: JSONRPCRequest): Promise<JsonRpcResultResponse | JsonRpcErrorResponse | undefined>;
   /**
    * Receives every notification of the session exactly once: those on a
    * request's own stream (which also reach that request's

@@ -1,0 +1,32 @@
+/**
+ * Which revision a client speaks, settled on `connect` (see
+ * `ClientOptions.protocol`): 2026-07-28 pinned, or on a transport that
+ * cannot carry a session, with nothing sent; the `initialize` era pinned,
+ * with its handshake; `"auto"`, the era probe and, on an answer of the
+ * earlier era, the handshake.
+ */
+import type { ProtocolChoice } from "../options.js";
+import { Revision2607 } from "./2026-07-28/index.js";
+import { INITIALIZE_VERSION, RevisionInitialize } from "./initialize/index.js";
+import { probe } from "./initialize/probe.js";
+import type { ClientRevision, RevisionContext } from "./revision.js";
+
+/** The protocol choices a client accepts. */
+export const PROTOCOL_CHOICES: readonly ProtocolChoice[] = ["auto", "2026-07-28", INITIALIZE_VERSION];
+
+/**
+ * Settles the revision for `choice` and makes it the context's.
+ * @throws the probe's or handshake's errors.
+ */
+export async function openRevision(choice: ProtocolChoice, context: RevisionContext): Promise<ClientRevision> {
+  const modern = new Revision2607(context);
+  if (choice !== INITIALIZE_VERSION) {
+    context.use(modern);
+    if (choice === "2026-07-28" || !context.transport.beginSession) return modern;
+    if (await probe(modern, context.transport, context.options)) return modern;
+  }
+  const initialize = new RevisionInitialize(context);
+  context.use(initialize);
+  await initialize.open();
+  return initialize;
+}
