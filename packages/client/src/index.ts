@@ -152,8 +152,6 @@ export {
 } from "./suspend.js";
 export {
   DEFAULT_MAX_RESUME_ATTEMPTS,
-  DEFAULT_RESUME_DELAY_MS,
-  MAX_RESUME_DELAY_MS,
   type StreamableHttpOptions,
   StreamableHttpTransport,
 } from "./transports/http.js";
@@ -175,4 +173,4 @@ export {
   type TaskWaitOptions,
 } from "./tasks.js";
 export type { CreateTaskResult, DetailedTask, GetTaskResult, Task, TaskStatus } from "@x/mcp-v2607/tasks";
-export { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionHooks, type Transport } from "./transports/transport.js";
+export { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionFramings, type Transport } from "./transports/transport.js";

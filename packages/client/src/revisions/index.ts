@@ -22,7 +22,7 @@ export async function openRevision(choice: ProtocolChoice, context: RevisionCont
   const modern = new Revision2607(context);
   if (choice !== INITIALIZE_VERSION) {
     context.use(modern);
-    if (choice === "2026-07-28" || !context.transport.beginSession) return modern;
+    if (choice === "2026-07-28" || !context.transport.frame) return modern;
     if (await probe(modern, context.transport, context.options)) return modern;
   }
   const initialize = new RevisionInitialize(context);

@@ -4,45 +4,32 @@
  * endpoint, answered with a JSON body or an SSE stream of notifications
  * followed by the response.
  *
- * In the `initialize` era (spec 2025-11-25, basic/transports "Streamable
- * HTTP"), after {@link StreamableHttpTransport.beginSession}, it also keeps
- * the session: `Mcp-Session-Id` and `MCP-Protocol-Version` on every request,
- * server-to-client requests answered by a POST of their response, the GET
- * stream, `notifications/cancelled` on abort, resumption of a broken SSE
- * stream with `Last-Event-ID`, and `DELETE` at the end.
+ * A revision with sessions frames it through its seam (`http-framing.ts`,
+ * {@link StreamableHttpTransport.frame}): the framing adds its headers,
+ * reads what a response says of the session, takes the server's messages
+ * that are not responses, and resumes a broken stream of the session; the
+ * transport gives it a GET, a DELETE and a POST of a notification or
+ * response (the `initialize` era's framing: `revisions/initialize/http.ts`).
  */
 import { MissingDependencyError, stringifyJson } from "@x/jsonrpc";
-import { Header, isValidSessionId } from "@x/mcp-v2511/wire";
-import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
+import type { JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
 import { OAuthSession } from "../auth/session.js";
 import { delay } from "../delay.js";
 import type { OAuthClientProvider } from "../auth/provider.js";
 import { clip, isMcpClientError, type McpClientError, transportError } from "../errors.js";
 import { standardHeaders } from "../headers.js";
-import { importOnce } from "../lazy.js";
 import { readMessage } from "../numbers.js";
 import { concatBytes, isNotification, isRequest, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
 import { isNode, nodeFetch } from "./node-fetch.js";
-import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionHooks, type Transport } from "./transport.js";
+import type { HttpFraming } from "./http-framing.js";
+import { readEvents, resumeDelay, type StreamCursor } from "./sse-read.js";
+import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionFramings, type Transport } from "./transport.js";
 
-/** Wait before resuming a broken SSE stream when the server sent no `retry` field, in milliseconds. */
-export const DEFAULT_RESUME_DELAY_MS = 1000;
-/** Longest wait taken from a server's `retry` field, in milliseconds; a larger value is cut to this. */
-export const MAX_RESUME_DELAY_MS = 30_000;
 /** Default number of resumption attempts of one broken SSE stream (the `initialize` era). */
 export const DEFAULT_MAX_RESUME_ATTEMPTS = 3;
 
 /** Longest wait for the server to accept a notification or a response the client POSTs, in milliseconds. */
 const POST_TIMEOUT_MS = 30_000;
-
-/** Longest wait of `openEventStream` for the GET stream's headers, in milliseconds. */
-const EVENT_STREAM_OPEN_WAIT_MS = 2000;
-
-/** Where an SSE stream left off: the last event id seen and the server's last `retry` (ms). */
-interface StreamCursor {
-  lastEventId?: string;
-  retry?: number;
-}
 
 /** Options of {@link StreamableHttpTransport}. */
 export interface StreamableHttpOptions {
@@ -137,9 +124,7 @@ export class StreamableHttpTransport implements Transport {
   private readonly oauth: OAuthSession | undefined;
   private closed = false;
   private readonly inflight = new Set<AbortController>();
-  private sid: string | undefined;
-  private session: SessionHooks | undefined;
-  private eventStream: AbortController | undefined;
+  private framing: HttpFraming | undefined;
 
   /**
    * @param url the MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`.
@@ -185,7 +170,24 @@ export class StreamableHttpTransport implements Transport {
 
   /** The session id the server gave on `initialize` (the `initialize` era), else `undefined`. */
   get sessionId(): string | undefined {
-    return this.sid;
+    return this.framing?.sessionId;
+  }
+
+  /** Installs a session framing (see {@link Transport.frame}), through which every later message is framed. */
+  frame(framings: SessionFramings): boolean {
+    const transport = this;
+    this.framing = framings.http?.({
+      url: this.url,
+      maxResumeAttempts: this.maxResume,
+      get closed() {
+        return transport.closed;
+      },
+      userHeaders: () => this.userHeaders(),
+      fetch: (method, headers, signal) => this.request(method, headers, signal),
+      post: (message) => this.post(message),
+      readEvents: (body, controller, what, cursor, onMessage) => readEvents(this.maxBytes, body, controller, what, cursor, onMessage),
+    });
+    return this.framing !== undefined;
   }
 
   /** Sends one request as a POST and reads its JSON or SSE response. */
@@ -196,12 +198,13 @@ export class StreamableHttpTransport implements Transport {
     for (const [name, value] of Object.entries(options.headers)) headers.set(name, value);
 
     const controller = new AbortController();
-    const inSession = this.session !== undefined && message.method !== "initialize";
+    const framing = this.framing;
+    const inSession = framing?.carries(message) ?? false;
     const abort = () => {
       controller.abort(options.signal.reason);
-      // The earlier era cancels by notification; closing the stream alone is a disconnect (spec 2025-11-25: cancellation).
+      // A session cancels by notification; closing the stream alone is a disconnect (spec 2025-11-25: cancellation).
       if (inSession) {
-        this.notify({
+        this.post({
           jsonrpc: "2.0",
           method: "notifications/cancelled",
           params: { requestId: message.id, reason: "The client cancelled the request" },
@@ -211,7 +214,7 @@ export class StreamableHttpTransport implements Transport {
     if (options.signal.aborted) abort();
     options.signal.addEventListener("abort", abort, { once: true });
     this.inflight.add(controller);
-    const sentSession = this.sid;
+    const mark = framing?.mark();
     try {
       let response: Response;
       try {
@@ -222,72 +225,13 @@ export class StreamableHttpTransport implements Transport {
         if (isMcpClientError(error) || error instanceof MissingDependencyError) throw error;
         throw transportError("connection_failed", `POST ${this.url.href} failed: ${describe(error)}`, { url: this.url.href }, error);
       }
-      this.checkSession(response, sentSession, message.method);
-      if (message.method === "initialize" && response.ok) this.learnSession(response);
+      framing?.check(response, mark, message.method);
       const type = (response.headers.get("content-type") ?? "").toLowerCase();
       if (response.ok && type.includes("text/event-stream")) return await this.readStream(response, message, options, controller);
       return await this.readJson(response, message, type, controller);
     } finally {
       options.signal.removeEventListener("abort", abort);
       this.inflight.delete(controller);
-    }
-  }
-
-  /** Enters the `initialize` era (see {@link Transport.beginSession}). */
-  beginSession(hooks: SessionHooks): void {
-    this.session = hooks;
-  }
-
-  /**
-   * POSTs a notification. Resolves on a 2xx answer (202 Accepted), waiting at most 30 s for it.
-   * @throws McpClientError -32000: `"connection_failed"`, `"http_error"` (another status), `"session_ended"` (404 on a session), `"closed"`.
-   */
-  async notify(notification: JSONRPCNotification): Promise<void> {
-    await this.post(notification);
-  }
-
-  /**
-   * Opens the GET SSE stream of the session for server messages that answer
-   * no request. A `405` (or any answer that is not an SSE stream) means the
-   * server offers none: resolves without one. When the stream ends it is
-   * opened again, with `Last-Event-ID` when an event carried an id, at most
-   * `maxResumeAttempts` times in a row without an event in between. Waits at
-   * most 2000 ms for the stream's headers; it then goes on opening in the background.
-   */
-  async openEventStream(): Promise<void> {
-    if (!this.session || this.eventStream || this.closed) return;
-    const controller = new AbortController();
-    this.eventStream = controller;
-    const opened = this.getStream(undefined, controller).then(
-      (response) => {
-        if (response) void this.runEventStream(response, controller);
-        else if (this.eventStream === controller) this.eventStream = undefined;
-      },
-      () => {
-        if (this.eventStream === controller) this.eventStream = undefined;
-      },
-    );
-    // A server may hold the stream's headers back until its first event: waiting is bounded.
-    await Promise.race([opened, delay(EVENT_STREAM_OPEN_WAIT_MS, controller.signal).catch(() => {})]);
-  }
-
-  /** Ends the session: closes the GET stream and sends `DELETE` with the session id (a `405` or a failure is accepted). */
-  async endSession(): Promise<void> {
-    this.eventStream?.abort(transportError("closed", "The session ended"));
-    this.eventStream = undefined;
-    const id = this.sid;
-    const version = this.session?.protocolVersion;
-    this.sid = undefined;
-    this.session = undefined;
-    if (id === undefined || this.closed) return;
-    const headers = await this.userHeaders();
-    headers.set(Header.sessionId, id);
-    if (version !== undefined) headers.set(Header.protocolVersion, version);
-    try {
-      const response = await this.fetch(this.url, { method: "DELETE", headers, signal: AbortSignal.timeout(5000) });
-      await response.body?.cancel().catch(() => {});
-    } catch {
-      // The session ends on the server's idle timeout instead.
     }
   }
 
@@ -314,36 +258,11 @@ export class StreamableHttpTransport implements Transport {
     const headers = await this.userHeaders();
     headers.set("content-type", "application/json");
     headers.set("accept", "application/json, text/event-stream");
-    if (this.session) {
-      if (this.sid !== undefined) headers.set(Header.sessionId, this.sid);
-      headers.set(Header.protocolVersion, this.session.protocolVersion);
-    } else if ("method" in message && typeof message.method === "string") {
+    if (this.framing?.headers(headers)) return headers;
+    if ("method" in message && typeof message.method === "string") {
       for (const [name, value] of Object.entries(standardHeaders(message as { method: string }))) headers.set(name, value);
     }
     return headers;
-  }
-
-  /** A 404 to a request that named a session: the session is gone (spec 2025-11-25: "Session Management"). */
-  private checkSession(response: Response, sentSession: string | undefined, method: string): void {
-    if (response.status !== 404 || sentSession === undefined) return;
-    if (this.sid === sentSession) this.sid = undefined;
-    response.body?.cancel().catch(() => {});
-    throw transportError("session_ended", `The server ended the session (HTTP 404 to ${method}); a new initialize is needed`, {
-      status: 404,
-    });
-  }
-
-  private learnSession(response: Response): void {
-    const id = response.headers.get(Header.sessionId);
-    if (id === null) {
-      this.sid = undefined;
-      return;
-    }
-    if (!isValidSessionId(id)) {
-      response.body?.cancel().catch(() => {});
-      throw transportError("invalid_message", `The server sent an invalid Mcp-Session-Id ${clip(JSON.stringify(id), 80)}`);
-    }
-    this.sid = id;
   }
 
   /** POSTs a notification or a response; the answer's body is dropped. */
@@ -351,7 +270,7 @@ export class StreamableHttpTransport implements Transport {
     if (this.closed) throw transportError("closed", "The HTTP transport is closed");
     const body = this.encode(message);
     const headers = await this.headersFor(message);
-    const sentSession = this.sid;
+    const mark = this.framing?.mark();
     const controller = new AbortController();
     const timer = setTimeout(
       () => controller.abort(transportError("connection_failed", `POST ${this.url.href} got no answer in ${POST_TIMEOUT_MS} ms`)),
@@ -370,93 +289,26 @@ export class StreamableHttpTransport implements Transport {
       this.inflight.delete(controller);
     }
     await response.body?.cancel().catch(() => {});
-    this.checkSession(response, sentSession, "a notification");
+    this.framing?.check(response, mark, "a notification");
     if (!response.ok)
       throw transportError("http_error", `HTTP ${response.status} from ${this.url.href} to a notification`, { status: response.status });
   }
 
-  /** Hands a server-to-client request to the session and POSTs its answer (spec 2025-11-25: "Sending Messages to the Server"). */
-  private answer(request: JSONRPCRequest): void {
-    const session = this.session;
-    if (!session) return;
-    void session
-      .onRequest(request)
-      .then((response) => (response ? this.post(response) : undefined))
-      .catch(() => {
-        // The server times the request out; nothing else can be done here.
-      });
-  }
-
-  /** The GET stream, or `undefined` when the server offers none (405, or anything but an SSE stream). */
-  private async getStream(lastEventId: string | undefined, controller: AbortController): Promise<Response | undefined> {
-    const headers = await this.userHeaders();
-    headers.set("accept", "text/event-stream");
-    if (this.sid !== undefined) headers.set(Header.sessionId, this.sid);
-    if (this.session) headers.set(Header.protocolVersion, this.session.protocolVersion);
-    if (lastEventId !== undefined) headers.set(Header.lastEventId, lastEventId);
-    const sentSession = this.sid;
-    let response: Response;
+  /** A GET or DELETE through the transport's fetch, for the session framing. */
+  private async request(method: "GET" | "DELETE", headers: Headers, signal: AbortSignal): Promise<Response> {
     try {
-      response = await this.fetch(this.url, { method: "GET", headers, signal: controller.signal });
+      return await this.fetch(this.url, { method, headers, signal });
     } catch (error) {
-      if (controller.signal.aborted) throw this.abortReason(controller, error);
+      if (signal.aborted) throw signal.reason ?? error;
       if (isMcpClientError(error) || error instanceof MissingDependencyError) throw error;
-      throw transportError("connection_failed", `GET ${this.url.href} failed: ${describe(error)}`, { url: this.url.href }, error);
-    }
-    this.checkSession(response, sentSession, "GET");
-    const type = (response.headers.get("content-type") ?? "").toLowerCase();
-    if (!response.ok || !type.includes("text/event-stream") || !response.body) {
-      await response.body?.cancel().catch(() => {});
-      return undefined;
-    }
-    return response;
-  }
-
-  private async runEventStream(first: Response, controller: AbortController): Promise<void> {
-    const cursor: StreamCursor = {};
-    let attempts = 0;
-    let response: Response | undefined = first;
-    try {
-      while (response?.body && !controller.signal.aborted) {
-        let events = 0;
-        try {
-          await this.readEvents(response.body, controller, "The GET stream", cursor, (message) => {
-            events++;
-            if (isNotification(message)) this.deliver(message);
-            else if (isRequest(message)) this.answer(message);
-            return false;
-          });
-        } catch (error) {
-          // A package not installed will not be there on the next attempt either: the session goes on without the stream.
-          if (error instanceof MissingDependencyError) break;
-          // A bad event or a broken read: the stream is opened again below.
-        }
-        if (events > 0) attempts = 0;
-        if (controller.signal.aborted || attempts >= this.maxResume) break;
-        attempts++;
-        await delay(resumeDelay(cursor), controller.signal);
-        response = await this.getStream(cursor.lastEventId, controller);
-      }
-    } catch {
-      // Aborted, or the stream could not be opened again: the session goes on without it.
-    } finally {
-      if (this.eventStream === controller) this.eventStream = undefined;
-    }
-  }
-
-  private deliver(notification: JSONRPCNotification): void {
-    try {
-      this.session?.onNotification(notification);
-    } catch {
-      // A listener's fault is not the transport's.
+      throw transportError("connection_failed", `${method} ${this.url.href} failed: ${describe(error)}`, { url: this.url.href }, error);
     }
   }
 
   /** Closes the transport: in-flight requests are aborted and fail with reason `"closed"`. */
   async close(): Promise<void> {
     this.closed = true;
-    this.eventStream?.abort(transportError("closed", "The HTTP transport was closed"));
-    this.eventStream = undefined;
+    this.framing?.closed();
     for (const controller of this.inflight) controller.abort(transportError("closed", "The HTTP transport was closed"));
     this.inflight.clear();
   }
@@ -564,26 +416,26 @@ export class StreamableHttpTransport implements Transport {
         } catch {
           // A listener's fault is not the transport's.
         }
-        if (this.session) this.deliver(parsed);
+        this.framing?.notification(parsed);
       } else if (isRequest(parsed)) {
-        // The earlier era sends server-to-client requests on the request's stream; 2026-07-28 has none (MRTR replaces them).
-        this.answer(parsed);
+        // A session's server-to-client requests come on the request's stream; 2026-07-28 has none (MRTR replaces them).
+        this.framing?.request(parsed);
       }
       return false;
     };
     const what = `The SSE stream of the ${message.method} request`;
     let body: ReadableStream<Uint8Array> = response.body;
     for (let attempts = 0; ; attempts++) {
-      const broke = await this.readEvents(body, controller, what, cursor, onMessage);
+      const broke = await readEvents(this.maxBytes, body, controller, what, cursor, onMessage);
       if (answer) return answer;
       // Only a session's streams can be resumed, and only after an event with an id (spec 2025-11-25: "Resumability and Redelivery").
-      const resumable = this.session !== undefined && message.method !== "initialize" && cursor.lastEventId !== undefined;
-      if (!resumable || attempts >= this.maxResume) {
+      const framing = this.framing;
+      if (!framing?.carries(message) || cursor.lastEventId === undefined || attempts >= this.maxResume) {
         if (broke) throw transportError("stream_broken", `${what} broke off before its response: ${describe(broke)}`, {}, broke);
         throw transportError("stream_broken", `${what} ended before its response arrived`);
       }
       await delay(resumeDelay(cursor), controller.signal);
-      const resumed = await this.getStream(cursor.lastEventId, controller);
+      const resumed = await framing.resume(cursor.lastEventId, controller);
       if (!resumed?.body) {
         throw transportError(
           "stream_broken",
@@ -593,114 +445,7 @@ export class StreamableHttpTransport implements Transport {
       body = resumed.body;
     }
   }
-
-  /**
-   * Reads the events of one SSE stream, handing each JSON-RPC message to
-   * `onMessage` until it returns true (the stream is then closed) or the
-   * stream ends. Records the last event id and `retry` in `cursor`.
-   * @returns `undefined` when the stream ended or `onMessage` stopped it, the error when a read broke.
-   * @throws `"message_too_large"` / `"invalid_message"` transport errors, a MissingDependencyError, or the abort reason.
-   */
-  private async readEvents(
-    body: ReadableStream<Uint8Array>,
-    controller: AbortController,
-    what: string,
-    cursor: StreamCursor,
-    onMessage: (message: unknown) => boolean,
-  ): Promise<unknown> {
-    let createParser: typeof import("eventsource-parser")["createParser"];
-    try {
-      ({ createParser } = await eventSourceParser.get());
-    } catch (error) {
-      // The stream is not read: let the server go of it (an earlier-era GET stream would otherwise be held open).
-      await body.cancel().catch(() => {});
-      throw error;
-    }
-    let done = false;
-    let failure: McpClientError | MissingDependencyError | undefined;
-    const parser = createParser({
-      maxBufferSize: this.maxBytes,
-      onRetry: (ms) => {
-        cursor.retry = ms;
-      },
-      onEvent: (event) => {
-        if (done || failure) return;
-        if (event.id !== undefined) cursor.lastEventId = event.id;
-        if (event.event !== undefined && event.event !== "message") return;
-        if (event.data.trim() === "") return;
-        if (utf8Length(event.data) > this.maxBytes) {
-          failure = transportError("message_too_large", `An SSE event of ${what} is over the limit of ${this.maxBytes} bytes`, {
-            limit: this.maxBytes,
-          });
-          return;
-        }
-        let parsed: unknown;
-        try {
-          parsed = readMessage(event.data);
-        } catch (error) {
-          failure =
-            error instanceof MissingDependencyError
-              ? error
-              : transportError("invalid_message", `An SSE event of ${what} is not JSON: ${clip(event.data)}`);
-          return;
-        }
-        if (onMessage(parsed)) done = true;
-      },
-      onError: (error) => {
-        if (error.type === "max-buffer-size-exceeded" && !failure) {
-          failure = transportError("message_too_large", `An SSE event of ${what} is over the limit of ${this.maxBytes} bytes`, {
-            limit: this.maxBytes,
-          });
-        }
-      },
-    });
-    const reader = body.getReader();
-    const decoder = new TextDecoder();
-    let ended = false;
-    let broke: unknown;
-    try {
-      while (!done && !failure) {
-        let step: ReadableStreamReadResult<Uint8Array>;
-        try {
-          step = await reader.read();
-        } catch (error) {
-          if (controller.signal.aborted) throw this.abortReason(controller, error);
-          broke = error;
-          ended = true;
-          break;
-        }
-        if (step.done) {
-          ended = true;
-          try {
-            // A stream may end on a lone CR, which the parser holds back in case an LF follows.
-            parser.feed(`${decoder.decode()}\n`);
-          } catch {
-            // The parser ended in an error state; the failure is already recorded.
-          }
-          break;
-        }
-        try {
-          parser.feed(decoder.decode(step.value, { stream: true }));
-        } catch {
-          // The parser throws after a max-buffer-size error; onError recorded it.
-        }
-      }
-    } finally {
-      if (!ended) await reader.cancel().catch(() => {});
-      reader.releaseLock();
-    }
-    if (failure && !done) throw failure;
-    return broke;
-  }
 }
-
-function resumeDelay(cursor: StreamCursor): number {
-  return Math.min(cursor.retry ?? DEFAULT_RESUME_DELAY_MS, MAX_RESUME_DELAY_MS);
-}
-
-// Imported on first use, not with the package: a client that reads only JSON
-// answers never needs it, and loading it is a noticeable part of a cold start.
-const eventSourceParser = importOnce(() => import("eventsource-parser"), "eventsource-parser");
 
 // The last digest made: the Authorization value rarely changes between requests.
 let lastDigest: { of: string; is: string } | undefined;

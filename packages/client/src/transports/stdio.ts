@@ -20,7 +20,8 @@ import { META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
 import { clip, type McpClientError, transportError } from "../errors.js";
 import { readMessage } from "../numbers.js";
 import { isNotification, isRequest, isResponse, utf8Length } from "./jsonrpc.js";
-import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionHooks, type Transport } from "./transport.js";
+import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionFramings, type Transport } from "./transport.js";
+import type { StdioFraming } from "./stdio-framing.js";
 
 /** Options of {@link StdioTransport}. */
 export interface StdioOptions {
@@ -70,9 +71,10 @@ const STDERR_TAIL = 4096;
  * Cancelling a request writes `notifications/cancelled` with its id. The
  * server's stderr is passed through by default.
  *
- * In the `initialize` era (after {@link StdioTransport.beginSession}) the
- * same process carries the session: server-to-client requests are answered
- * on stdin, and every notification also reaches the session.
+ * A revision with sessions frames it through its seam
+ * (`stdio-framing.ts`, {@link StdioTransport.frame}): the same process then
+ * carries the session, its requests answered on stdin, every notification
+ * also reaching it.
  *
  * Failures reject with `McpClientError` -32000 and `data.reason`:
  * `"process_exited"` (the process could not start, or exited while requests
@@ -98,7 +100,7 @@ export class StdioTransport implements Transport {
   private exited: McpClientError | undefined;
   private exitPromise: Promise<void> | undefined;
   private closing = false;
-  private session: SessionHooks | undefined;
+  private framing: StdioFraming | undefined;
 
   /** @throws TypeError when `command` is empty or `maxMessageBytes` is not a positive integer. */
   constructor(options: StdioOptions) {
@@ -206,21 +208,16 @@ export class StdioTransport implements Transport {
     });
   }
 
-  /** Enters the `initialize` era on this process (see {@link Transport.beginSession}). */
-  beginSession(hooks: SessionHooks): void {
-    this.session = hooks;
-  }
-
-  /** Writes a notification line. @throws McpClientError -32000 `"process_exited"` when the process is gone. */
-  async notify(notification: JSONRPCNotification): Promise<void> {
-    if (!this.child) await this.start();
-    if (this.exited) throw this.exited;
-    this.write(notification);
-  }
-
-  /** Leaves the era (stdio has no session to end: the process is the session). */
-  async endSession(): Promise<void> {
-    this.session = undefined;
+  /** Installs a session framing (see {@link Transport.frame}): the process then carries that session. */
+  frame(framings: SessionFramings): boolean {
+    this.framing = framings.stdio?.({
+      write: async (message) => {
+        if (!this.child) await this.start();
+        if (this.exited) throw this.exited;
+        this.write(message);
+      },
+    });
+    return this.framing !== undefined;
   }
 
   /**
@@ -334,27 +331,11 @@ export class StdioTransport implements Transport {
       return;
     }
     if (isRequest(message)) {
-      const session = this.session;
-      if (!session) {
-        this.options.onInvalidLine?.(`a server-to-client request outside the initialize era: ${clip(line)}`);
-        return;
-      }
-      void session.onRequest(message).then(
-        (response) => {
-          if (response) this.write(response);
-        },
-        () => {},
-      );
+      if (!this.framing?.request(message)) this.options.onInvalidLine?.(`a server-to-client request outside a session: ${clip(line)}`);
       return;
     }
     if (isNotification(message)) {
-      if (this.session) {
-        try {
-          this.session.onNotification(message);
-        } catch {
-          // A listener's fault is not the transport's.
-        }
-      }
+      this.framing?.notification(message);
       const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
       const subscription = meta?.[META_SUBSCRIPTION_ID];
       let targets: Pending[];

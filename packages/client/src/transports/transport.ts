@@ -3,32 +3,19 @@
  * bring back its response, passing on the notifications that arrive for it
  * on the way (spec 2026-07-28, basic/transports).
  */
-import type { JsonRpcErrorResponse, JsonRpcResultResponse } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
+import type { HttpCarrier, HttpFraming } from "./http-framing.js";
+import type { StdioCarrier, StdioFraming } from "./stdio-framing.js";
 
 /**
- * What the client gives a transport when it enters the `initialize` era
- * (spec 2025-11-25, basic/lifecycle and basic/transports): the version to
- * name on every later message, and where the messages that are not responses
- * go.
+ * The framings a revision with sessions offers a transport (the `initialize`
+ * era's, spec 2025-11-25: basic/transports): one per transport that
+ * defines a seam for it (`http-framing.ts`, `stdio-framing.ts`), each made
+ * from what that transport offers it.
  */
-export interface SessionHooks {
-  /** The negotiated protocol version, sent as `MCP-Protocol-Version` on every HTTP request after `initialize`. */
-  readonly protocolVersion: string;
-  /**
-   * Answers a server-to-client request (`ping`, `elicitation/create`,
-   * `sampling/createMessage`, `roots/list`, ...). Resolves with the response
-   * to send back, or `undefined` when none must be sent (the server
-   * cancelled the request). Never rejects.
-   */
-  onRequest(request: JSONRPCRequest): Promise<JsonRpcResultResponse | JsonRpcErrorResponse | undefined>;
-  /**
-   * Receives every notification of the session exactly once: those on a
-   * request's own stream (which also reach that request's
-   * `SendOptions.onNotification`) and those on the stream for messages not
-   * tied to a request (HTTP GET; stdio: the one channel).
-   */
-  onNotification(notification: JSONRPCNotification): void;
+export interface SessionFramings {
+  http?(carrier: HttpCarrier): HttpFraming;
+  stdio?(carrier: StdioCarrier): StdioFraming;
 }
 
 /** Default bound on one message, in bytes, for every transport: 4 MiB (the same bound as the server's). */
@@ -93,26 +80,10 @@ export interface Transport {
   /** Stops the transport; waiting requests fail with reason `"closed"`. */
   close(): Promise<void>;
   /**
-   * Enters the `initialize` era once the handshake's result is in: from now
-   * on every message names the session (`Mcp-Session-Id`, learnt from the
-   * `initialize` response) and the negotiated version, server-to-client
-   * requests are answered through `hooks.onRequest`, and broken SSE streams
-   * are resumed. A transport without it can only speak 2026-07-28.
+   * Installs the framing of a revision with sessions for this transport
+   * (the one `framings` has for its kind), through which it frames every
+   * later message. False (or absent) when the transport carries no session:
+   * it can then only speak 2026-07-28.
    */
-  beginSession?(hooks: SessionHooks): void;
-  /** Sends a notification (the `initialize` era: `notifications/initialized`, `notifications/cancelled`, ...). */
-  notify?(notification: JSONRPCNotification): Promise<void>;
-  /**
-   * Opens the stream for server messages that answer no request (HTTP:
-   * the GET SSE stream; a `405` means the server offers none). Resolves once
-   * it is open or refused (the HTTP transport waits at most 2000 ms, then
-   * goes on opening it in the background); it then runs until `endSession`
-   * or `close`.
-   */
-  openEventStream?(): Promise<void>;
-  /**
-   * Ends the session (HTTP: `DELETE` with the session id; a `405` is
-   * accepted) and leaves the era, so that the next `initialize` starts a new one.
-   */
-  endSession?(): Promise<void>;
+  frame?(framings: SessionFramings): boolean;
 }

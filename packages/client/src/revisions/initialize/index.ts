@@ -35,9 +35,13 @@ import {
 } from "../../options.js";
 import { isObject } from "../../results.js";
 import type { ClientRevision, RevisionContext, StoreHints } from "../revision.js";
+import type { Transport } from "../../transports/transport.js";
 import { answerServerRequest } from "./answer.js";
 import { readInitializeResult } from "./handshake.js";
+import { HttpSession } from "./http.js";
+import type { SessionLink } from "./link.js";
 import { listenOnSession } from "./listen.js";
+import { StdioSession } from "./stdio.js";
 
 /** The version this client proposes in `initialize`: the newest of the era. */
 export const INITIALIZE_VERSION: (typeof INITIALIZE_ERA_VERSIONS)[0] = INITIALIZE_ERA_VERSIONS[0];
@@ -61,6 +65,7 @@ export class RevisionInitialize implements ClientRevision {
   private closed = false;
   private readonly subscribed = new Set<string>();
   private readonly listeners = new Set<(notification: JSONRPCNotification) => void>();
+  private link: SessionLink | undefined;
 
   constructor(private readonly context: RevisionContext) {}
 
@@ -142,7 +147,7 @@ export class RevisionInitialize implements ClientRevision {
   /** Ends the session (HTTP `DELETE`); never rejects. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.context.transport.endSession?.().catch(() => {});
+    await this.link?.end().catch(() => {});
   }
 
   /**
@@ -154,7 +159,8 @@ export class RevisionInitialize implements ClientRevision {
    */
   async open(): Promise<void> {
     const { transport, channel, options } = this.context;
-    if (!transport.beginSession) {
+    const link = this.install(transport);
+    if (!link) {
       throw new McpClientError(
         ClientErrorCode.VersionUnsupported,
         `The ${transport.kind} transport cannot carry the initialize era (it has no session support)`,
@@ -171,13 +177,13 @@ export class RevisionInitialize implements ClientRevision {
     this.version = outcome.protocolVersion;
     const peer = { capabilities: outcome.capabilities, info: outcome.serverInfo };
     this.context.peer(outcome.instructions !== undefined ? { ...peer, instructions: outcome.instructions } : peer);
-    transport.beginSession({
+    link.begin({
       protocolVersion: outcome.protocolVersion,
       onRequest: (request) => this.onRequest(request),
       onNotification: (notification) => this.onNotification(notification),
     });
-    await transport.notify?.({ jsonrpc: "2.0", method: "notifications/initialized" });
-    await transport.openEventStream?.();
+    await link.notify({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await link.openStream();
     const level = options.logLevel;
     if (level !== undefined && outcome.capabilities.logging !== undefined) {
       await channel
@@ -193,11 +199,31 @@ export class RevisionInitialize implements ClientRevision {
     }
   }
 
+  /** The session framing on `transport`, installed on the first opening; `undefined` when it carries none. */
+  private install(transport: Transport): SessionLink | undefined {
+    if (this.link) return this.link;
+    let link: SessionLink | undefined;
+    const framed = transport.frame?.({
+      http: (carrier) => {
+        const session = new HttpSession(carrier);
+        link = session;
+        return session;
+      },
+      stdio: (carrier) => {
+        const session = new StdioSession(carrier);
+        link = session;
+        return session;
+      },
+    });
+    this.link = framed ? link : undefined;
+    return this.link;
+  }
+
   /** A new session after the server ended the last one, shared by every request that saw it end. */
   private renew(): Promise<void> {
     this.renewing ??= (async () => {
       try {
-        await this.context.transport.endSession?.();
+        await this.link?.end();
         await this.open();
       } finally {
         this.renewing = undefined;
