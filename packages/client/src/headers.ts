@@ -6,20 +6,17 @@
  * Base64 sentinel encoding of values that are not plain ASCII.
  *
  * The rules live in `@x/mcp-v2607/wire`, shared with the server, so that what
- * the client sends is what the server checks; this module re-exports them
- * under the client's names and turns an argument that cannot be mirrored into
- * the client's error.
+ * the client sends is what the server checks; this module turns an argument
+ * that cannot be mirrored into the client's error.
  */
 import { type HeaderParam, mcpParamHeaders } from "@x/mcp-v2607/wire";
 import { ClientErrorCode, McpClientError } from "./errors.js";
-
-export { encodeHeaderValue, type HeaderParam, standardHeaders, type ToolHeaderCheck, toolHeaderParams } from "@x/mcp-v2607/wire";
 
 /**
  * The `Mcp-Param-{Name}` headers of one `tools/call` (spec: streamable-http
  * "Client Behavior"): for each annotation, the argument at its property path,
  * converted to text (a string as is, an integer in decimal, a boolean as
- * `true`/`false`) and encoded by {@link encodeHeaderValue}. A missing or
+ * `true`/`false`) and encoded by `encodeHeaderValue` of `@x/mcp-v2607/wire`. A missing or
  * `null` argument gives no header.
  *
  * @throws McpClientError with code -32602 (`ClientErrorCode.InvalidArguments`)

@@ -94,32 +94,26 @@ export {
 export { mcpTools, type McpToolsOptions, toToolResult } from "./adapter.js";
 export { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./cache.js";
 export { Client } from "./client.js";
-export {
-  type CacheableOptions,
-  type CacheMode,
-  type CallToolAsTaskOptions,
-  type CallToolOptions,
-  type ClientOptions,
-  DEFAULT_MAX_INPUT_ROUNDS,
-  MAX_SERVER_REQUESTS,
-  DEFAULT_MAX_PAGES,
-  DEFAULT_TIMEOUT_MS,
-  type Era,
-  type InputOptions,
-  type ListAllOptions,
-  type ListOptions,
-  type ProtocolChoice,
-  type RequestArguments,
-  type RequestOptions,
-  type RequestTail,
-  type ResumeTaskOptions,
-  type Subscription,
-  type ToolCallStart,
+export type {
+  CacheableOptions,
+  CacheMode,
+  CallToolAsTaskOptions,
+  CallToolOptions,
+  ClientOptions,
+  Era,
+  InputOptions,
+  ListAllOptions,
+  ListOptions,
+  ProtocolChoice,
+  RequestArguments,
+  RequestOptions,
+  RequestTail,
+  ResumeTaskOptions,
+  Subscription,
+  ToolCallStart,
 } from "./options.js";
 export { answerServerRequest } from "./revisions/initialize/answer.js";
-export { DEFAULT_PROBE_TIMEOUT_MS, MODERN_ERROR_CODES } from "./revisions/initialize/probe.js";
 export { type AuthStep, ClientErrorCode, errorCode, isMcpClientError, McpClientError, type TransportFailure } from "./errors.js";
-export { encodeHeaderValue, type HeaderParam, paramHeaders, standardHeaders, type ToolHeaderCheck, toolHeaderParams } from "./headers.js";
 export { answerInputRequests, checkAnswer, type InputContext, type InputHandlers } from "./mrtr.js";
 export {
   type CompiledSchema,
@@ -151,26 +145,17 @@ export {
   type WaitFor,
 } from "./suspend.js";
 export {
-  DEFAULT_MAX_RESUME_ATTEMPTS,
   type StreamableHttpOptions,
   StreamableHttpTransport,
 } from "./transports/http.js";
 export { type InMemoryExchange, type InMemoryHandler, type InMemoryOptions, InMemoryTransport } from "./transports/memory.js";
 export { type StdioOptions, StdioTransport } from "./transports/stdio.js";
 export {
-  DEFAULT_TASK_POLL_INTERVAL_MS,
-  DEFAULT_TASK_WAIT_MS,
   isTransientTaskFailure,
-  MAX_TASK_POLL_INTERVAL_MS,
-  MIN_TASK_POLL_INTERVAL_MS,
-  pollDelay,
-  TASK_CANCEL_TIMEOUT_MS,
-  TASK_POLL_ATTEMPTS,
-  TASK_POLL_RETRY_DELAY_MS,
   TaskHandle,
   type TaskRequestOptions,
   type TasksOptions,
   type TaskWaitOptions,
 } from "./tasks.js";
 export type { CreateTaskResult, DetailedTask, GetTaskResult, Task, TaskStatus } from "@x/mcp-v2607/tasks";
-export { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionFramings, type Transport } from "./transports/transport.js";
+export type { SendOptions, SessionFramings, Transport } from "./transports/transport.js";

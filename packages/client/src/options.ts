@@ -38,9 +38,9 @@ export type ProtocolChoice = "auto" | "2026-07-28" | "2025-11-25";
  */
 export type Era = "modern" | "legacy";
 
-/** Default bound on Multi Round-Trip rounds per request. */
+/** Default of `ClientOptions.maxInputRounds`: Multi Round-Trip rounds per request. */
 export const DEFAULT_MAX_INPUT_ROUNDS = 10;
-/** Default timeout of one round trip, in milliseconds. */
+/** Default of `ClientOptions.timeout`: one round trip, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /**
  * Most server-to-client requests (the `initialize` era) answered at once;
@@ -48,7 +48,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
  * make the client hold unbounded state.
  */
 export const MAX_SERVER_REQUESTS = 64;
-/** Default page cap of the `listAll*` helpers. */
+/** Default of `ClientOptions.maxPages`: the page cap of the `listAll*` helpers. */
 export const DEFAULT_MAX_PAGES = 100;
 
 /**

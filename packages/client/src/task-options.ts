@@ -35,11 +35,11 @@ export const TASK_POLL_RETRY_DELAY_MS = 500;
  * defaults. Times in milliseconds.
  */
 export interface TasksOptions {
-  /** Lower bound on the polling interval. Default {@link MIN_TASK_POLL_INTERVAL_MS} (100). At least 1. */
+  /** Lower bound on the polling interval. Default 100. At least 1. */
   minPollIntervalMs?: number;
-  /** Upper bound on the polling interval. Default {@link MAX_TASK_POLL_INTERVAL_MS} (30 000). At least `minPollIntervalMs`. */
+  /** Upper bound on the polling interval. Default 30 000. At least `minPollIntervalMs`. */
   maxPollIntervalMs?: number;
-  /** Most time one wait for a task to end may take; 0 for no bound but the caller's signal. Default {@link DEFAULT_TASK_WAIT_MS} (one hour). */
+  /** Most time one wait for a task to end may take; 0 for no bound but the caller's signal. Default 3 600 000 (one hour). */
   maxWaitMs?: number;
   /**
    * Hear the task's statuses on a `subscriptions/listen` stream
@@ -53,11 +53,18 @@ export interface TasksOptions {
    * How many times a wait sends one `tasks/get` or `tasks/update` that fails
    * transiently (an -32603 or -32000 answer, an HTTP 5xx or 429, a network
    * failure, that request's own timeout) before it gives up with the last
-   * failure; 1 for no retry. Default {@link TASK_POLL_ATTEMPTS} (5).
+   * failure; 1 for no retry. Default 5.
    */
   pollAttempts?: number;
-  /** Delay before the first such retry, doubled for each next one up to `maxPollIntervalMs`. Default {@link TASK_POLL_RETRY_DELAY_MS} (500). At least 1. */
+  /** Delay before the first such retry, doubled for each next one up to `maxPollIntervalMs`. Default 500. At least 1. */
   pollRetryDelayMs?: number;
+  /** The polling interval when the server suggests none (`pollIntervalMs` absent), then clamped to the bounds above. Default 1000. At least 1. */
+  pollIntervalMs?: number;
+  /**
+   * Most time the `tasks/cancel` that `callTool` sends for a task it gives
+   * up on may take (also bounded by the client's `timeout`). Default 10 000. At least 1.
+   */
+  cancelTimeoutMs?: number;
 }
 
 /** Options of {@link TaskHandle.wait} and {@link TaskHandle.result}. */
@@ -101,6 +108,8 @@ export interface TaskSettings {
   maxInputRounds: number;
   pollAttempts: number;
   pollRetryDelayMs: number;
+  pollIntervalMs: number;
+  cancelTimeoutMs: number;
 }
 
 /** A `subscriptions/listen` stream as a task watches it (the client's `Subscription`). */

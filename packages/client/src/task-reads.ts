@@ -7,7 +7,7 @@
 import { isObject, JsonRpcErrorCode, SERVER_BUSY } from "@x/jsonrpc";
 import { type DetailedTask, detailedTaskProblem, type Task, TaskMethod, taskProblem } from "@x/mcp-v2607/tasks";
 import { ClientErrorCode, clip, isMcpClientError, McpClientError } from "./errors.js";
-import { DEFAULT_TASK_POLL_INTERVAL_MS, type TaskPort, type TaskRequestOptions } from "./task-options.js";
+import type { TaskPort, TaskRequestOptions, TaskSettings } from "./task-options.js";
 
 /** The `TransportFailed` reasons that a later attempt may not meet: the network or the server's front failed, not the request. */
 const TRANSIENT_TRANSPORT_REASONS: ReadonlySet<unknown> = new Set(["connection_failed", "stream_broken"]);
@@ -113,11 +113,14 @@ export async function cancelTask(port: TaskPort, taskId: string, options: TaskRe
 
 /**
  * The interval to wait before the next poll: the task's `pollIntervalMs`
- * (else {@link DEFAULT_TASK_POLL_INTERVAL_MS}) clamped to `[min, max]`.
+ * (else the `pollIntervalMs` setting) clamped to the bounds of the settings.
  */
-export function pollDelay(task: Pick<Task, "pollIntervalMs">, min: number, max: number): number {
-  const suggested = Number.isSafeInteger(task.pollIntervalMs) ? (task.pollIntervalMs as number) : DEFAULT_TASK_POLL_INTERVAL_MS;
-  return Math.min(max, Math.max(min, suggested));
+export function pollDelay(
+  task: Pick<Task, "pollIntervalMs">,
+  settings: Pick<TaskSettings, "pollIntervalMs" | "minPollIntervalMs" | "maxPollIntervalMs">,
+): number {
+  const suggested = Number.isSafeInteger(task.pollIntervalMs) ? (task.pollIntervalMs as number) : settings.pollIntervalMs;
+  return Math.min(Math.max(suggested, settings.minPollIntervalMs), settings.maxPollIntervalMs);
 }
 
 /**

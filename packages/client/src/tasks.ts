@@ -2,8 +2,8 @@
  * The client's side of the tasks extension (`io.modelcontextprotocol/tasks`)
  * over revision 2026-07-28: a {@link TaskHandle} on a task a server made for
  * a `tools/call`, which polls `tasks/get` at the server's suggested interval
- * (clamped to {@link MIN_TASK_POLL_INTERVAL_MS} and
- * {@link MAX_TASK_POLL_INTERVAL_MS}), answers an `input_required` task's
+ * (clamped to `tasks.minPollIntervalMs` and
+ * `tasks.maxPollIntervalMs`), answers an `input_required` task's
  * `inputRequests` through the client's input handlers with `tasks/update`
  * (each key once over the task's life), cancels with `tasks/cancel`, and, when
  * asked, hears `notifications/tasks` on a `subscriptions/listen` stream with
@@ -151,7 +151,7 @@ export class TaskHandle {
 
   /** The interval this handle polls at now, in milliseconds: the server's last `pollIntervalMs`, clamped (see {@link pollDelay}). */
   get pollIntervalMs(): number {
-    return pollDelay(this.last, this.port.settings.minPollIntervalMs, this.port.settings.maxPollIntervalMs);
+    return pollDelay(this.last, this.port.settings);
   }
 
   /** Takes a new view of the task, refusing one that leaves a terminal status (terminal statuses are never left). */

@@ -328,6 +328,29 @@ describe("server-to-client requests on a request's SSE stream", () => {
     expect(server.seen.find((s) => s.method === "(response)")).toMatchObject({ session: "session-1", version: "2025-11-25" });
   });
 
+  it("answers -32603 at once past maxServerRequests, without calling the handler", async () => {
+    let called = 0;
+    const { reply } = await withAsk(
+      {
+        jsonrpc: "2.0",
+        id: "s2",
+        method: "elicitation/create",
+        params: { message: "Name?", requestedSchema: { type: "object", properties: {} } },
+      },
+      {
+        maxServerRequests: 0,
+        handlers: {
+          elicitation: async () => {
+            called++;
+            return { action: "decline" };
+          },
+        },
+      },
+    );
+    expect(reply).toMatchObject({ jsonrpc: "2.0", id: "s2", error: { code: -32603 } });
+    expect(called).toBe(0);
+  });
+
   it("answers -32601 to a method the client does not serve", async () => {
     const { reply } = await withAsk({ jsonrpc: "2.0", id: 7, method: "tasks/list", params: {} }, {});
     expect(reply).toMatchObject({ id: 7, error: { code: -32601 } });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ClientErrorCode, encodeHeaderValue, paramHeaders, standardHeaders, toolHeaderParams } from "../src/index.js";
+import { encodeHeaderValue, standardHeaders, toolHeaderParams } from "@x/mcp-v2607/wire";
+import { paramHeaders } from "../src/headers.js";
+import { ClientErrorCode } from "../src/index.js";
 
 describe("encodeHeaderValue", () => {
   // The spec's encoding examples (streamable-http "Value Encoding").

@@ -17,9 +17,9 @@ import {
   isTransientTaskFailure,
   McpClientError,
   StreamableHttpTransport,
-  TASK_POLL_ATTEMPTS,
   type TaskHandle,
 } from "../src/index.js";
+import { TASK_POLL_ATTEMPTS } from "../src/task-options.js";
 import { fakeClock, memoryClient, tool, turn } from "./helpers.js";
 
 interface Sent {

@@ -25,6 +25,7 @@ import {
 import { invalidResult, isObject, kindOf } from "../results.js";
 import {
   cancelTask,
+  DEFAULT_TASK_POLL_INTERVAL_MS,
   DEFAULT_TASK_WAIT_MS,
   gaveUpTransiently,
   MAX_TASK_POLL_INTERVAL_MS,
@@ -60,8 +61,18 @@ export function taskSettings(tasks: ClientOptions["tasks"], maxInputRounds: numb
     maxInputRounds,
     pollAttempts: given.pollAttempts ?? TASK_POLL_ATTEMPTS,
     pollRetryDelayMs: given.pollRetryDelayMs ?? TASK_POLL_RETRY_DELAY_MS,
+    pollIntervalMs: given.pollIntervalMs ?? DEFAULT_TASK_POLL_INTERVAL_MS,
+    cancelTimeoutMs: given.cancelTimeoutMs ?? TASK_CANCEL_TIMEOUT_MS,
   };
-  for (const key of ["minPollIntervalMs", "maxPollIntervalMs", "maxWaitMs", "pollAttempts", "pollRetryDelayMs"] as const) {
+  for (const key of [
+    "minPollIntervalMs",
+    "maxPollIntervalMs",
+    "maxWaitMs",
+    "pollAttempts",
+    "pollRetryDelayMs",
+    "pollIntervalMs",
+    "cancelTimeoutMs",
+  ] as const) {
     const value = settings[key];
     if (!Number.isSafeInteger(value) || value < (key === "maxWaitMs" ? 0 : 1))
       throw new TypeError(`tasks.${key} must be ${key === "maxWaitMs" ? "a non-negative" : "a positive"} integer, got ${value}`);
@@ -138,7 +149,7 @@ export class TasksFeature {
       // Nobody else knows of the task unless onTask kept it: do not leave it running.
       if (!isTerminalTaskStatus(task.status)) {
         await task
-          .cancel({ timeout: Math.min(TASK_CANCEL_TIMEOUT_MS, this.options.timeout || TASK_CANCEL_TIMEOUT_MS) })
+          .cancel({ timeout: Math.min(this.port.settings.cancelTimeoutMs, this.options.timeout || this.port.settings.cancelTimeoutMs) })
           .catch((e) => this.warn(`Could not cancel task ${JSON.stringify(task.taskId)}: ${e instanceof Error ? e.message : String(e)}`));
       }
       throw error;

@@ -9,7 +9,7 @@
  * reaches the endpoint through the {@link HttpCarrier} the transport gives it.
  */
 import type { JSONRPCNotification, JSONRPCRequest } from "@x/mcp-v2607";
-import type { StreamCursor } from "./sse-read.js";
+import type { ResumeDelays, StreamCursor } from "./sse-read.js";
 
 /** What the HTTP transport offers a framing. */
 export interface HttpCarrier {
@@ -17,6 +17,8 @@ export interface HttpCarrier {
   readonly url: URL;
   /** `StreamableHttpOptions.maxResumeAttempts`. */
   readonly maxResumeAttempts: number;
+  /** The waits before a resumption (`StreamableHttpOptions.resumeDelayMs`, `maxResumeDelayMs`). */
+  readonly delays: ResumeDelays;
   /** True once the transport is closed. */
   readonly closed: boolean;
   /** The user's headers for a new request. */

@@ -17,16 +17,16 @@ import { OAuthSession } from "../auth/session.js";
 import { delay } from "../delay.js";
 import type { OAuthClientProvider } from "../auth/provider.js";
 import { clip, isMcpClientError, type McpClientError, transportError } from "../errors.js";
-import { standardHeaders } from "../headers.js";
+import { standardHeaders } from "@x/mcp-v2607/wire";
 import { readMessage } from "../numbers.js";
 import { concatBytes, isNotification, isRequest, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
 import { isNode, nodeFetch } from "./node-fetch.js";
 import type { HttpFraming } from "./http-framing.js";
-import { readEvents, resumeDelay, type StreamCursor } from "./sse-read.js";
+import { DEFAULT_RESUME_DELAY_MS, MAX_RESUME_DELAY_MS, type ResumeDelays, readEvents, resumeDelay, type StreamCursor } from "./sse-read.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionFramings, type Transport } from "./transport.js";
 
-/** Default number of resumption attempts of one broken SSE stream (the `initialize` era). */
-export const DEFAULT_MAX_RESUME_ATTEMPTS = 3;
+/** Default number of resumption attempts of one broken SSE stream (`StreamableHttpOptions.maxResumeAttempts`). */
+const DEFAULT_MAX_RESUME_ATTEMPTS = 3;
 
 /** Longest wait for the server to accept a notification or a response the client POSTs, in milliseconds. */
 const POST_TIMEOUT_MS = 30_000;
@@ -62,9 +62,13 @@ export interface StreamableHttpOptions {
    * The `initialize` era: how many times one broken SSE stream (a request's,
    * or the GET stream) is resumed with `Last-Event-ID` before the request
    * fails with reason `"stream_broken"`. Each attempt waits the server's
-   * `retry` (default 1000 ms, at most 30000 ms). Default 3; 0 never resumes.
+   * `retry` (else `resumeDelayMs`, at most `maxResumeDelayMs`). Default 3; 0 never resumes.
    */
   maxResumeAttempts?: number;
+  /** Milliseconds to wait before a resumption when the server sent no `retry` field. Default 1000. */
+  resumeDelayMs?: number;
+  /** Most milliseconds taken from a server's `retry` field; a larger value is cut to this. Default 30 000. */
+  maxResumeDelayMs?: number;
   /**
    * OAuth authorization (spec 2026-07-28, basic/authorization; 2025-11-25
    * alike): the app's hooks and token store, or a ready provider
@@ -108,8 +112,8 @@ export interface StreamableHttpOptions {
  *
  * In the `initialize` era a stream that broke before its response (after an
  * event with an id) is resumed with a GET carrying `Last-Event-ID`, after
- * the server's `retry` (default {@link DEFAULT_RESUME_DELAY_MS}, at most
- * {@link MAX_RESUME_DELAY_MS}), at most `maxResumeAttempts` times; the
+ * the server's `retry` (default `resumeDelayMs`, at most
+ * `maxResumeDelayMs`), at most `maxResumeAttempts` times; the
  * response may come on the resumed stream.
  */
 export class StreamableHttpTransport implements Transport {
@@ -121,6 +125,7 @@ export class StreamableHttpTransport implements Transport {
   private readonly maxBytes: number;
   private readonly fixedAuthContext: string | undefined;
   private readonly maxResume: number;
+  private readonly delays: ResumeDelays;
   private readonly oauth: OAuthSession | undefined;
   private closed = false;
   private readonly inflight = new Set<AbortController>();
@@ -129,7 +134,7 @@ export class StreamableHttpTransport implements Transport {
   /**
    * @param url the MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`.
    * @throws TypeError when `url` is not an http(s) URL, `maxMessageBytes` is not a positive integer or
-   *   `maxResumeAttempts` not a non-negative one.
+   *   `maxResumeAttempts`, `resumeDelayMs` or `maxResumeDelayMs` not a non-negative one.
    */
   constructor(url: string | URL, options: StreamableHttpOptions = {}) {
     this.url = new URL(url);
@@ -141,6 +146,12 @@ export class StreamableHttpTransport implements Transport {
     const resume = options.maxResumeAttempts ?? DEFAULT_MAX_RESUME_ATTEMPTS;
     if (!Number.isSafeInteger(resume) || resume < 0) throw new TypeError(`maxResumeAttempts must be a non-negative integer, got ${resume}`);
     this.maxResume = resume;
+    this.delays = {
+      resumeDelayMs: options.resumeDelayMs ?? DEFAULT_RESUME_DELAY_MS,
+      maxResumeDelayMs: options.maxResumeDelayMs ?? MAX_RESUME_DELAY_MS,
+    };
+    for (const [key, value] of Object.entries(this.delays))
+      if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`${key} must be a non-negative integer, got ${value}`);
     // Called as a plain function: workerd's fetch refuses to run as a method of another object ("Illegal invocation").
     const given = options.fetch;
     // On Node the transport's requests go through node:http (node-fetch.ts): Node's fetch costs more CPU per call.
@@ -179,6 +190,7 @@ export class StreamableHttpTransport implements Transport {
     this.framing = framings.http?.({
       url: this.url,
       maxResumeAttempts: this.maxResume,
+      delays: this.delays,
       get closed() {
         return transport.closed;
       },
@@ -434,7 +446,7 @@ export class StreamableHttpTransport implements Transport {
         if (broke) throw transportError("stream_broken", `${what} broke off before its response: ${describe(broke)}`, {}, broke);
         throw transportError("stream_broken", `${what} ended before its response arrived`);
       }
-      await delay(resumeDelay(cursor), controller.signal);
+      await delay(resumeDelay(cursor, this.delays), controller.signal);
       const resumed = await framing.resume(cursor.lastEventId, controller);
       if (!resumed?.body) {
         throw transportError(

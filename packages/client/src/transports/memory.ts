@@ -6,7 +6,7 @@
 import { errorResponse, JsonRpcErrorCode, parseJson, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
 import { transportError } from "../errors.js";
-import { standardHeaders } from "../headers.js";
+import { standardHeaders } from "@x/mcp-v2607/wire";
 import { readMessage } from "../numbers.js";
 import { isNotification, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type Transport } from "./transport.js";

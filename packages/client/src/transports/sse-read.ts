@@ -10,10 +10,18 @@ import { importOnce } from "../lazy.js";
 import { readMessage } from "../numbers.js";
 import { utf8Length } from "./jsonrpc.js";
 
-/** Wait before resuming a broken SSE stream when the server sent no `retry` field, in milliseconds. */
+/** Wait before resuming a broken SSE stream when the server sent no `retry` field, in milliseconds (`StreamableHttpOptions.resumeDelayMs`). */
 export const DEFAULT_RESUME_DELAY_MS = 1000;
-/** Longest wait taken from a server's `retry` field, in milliseconds; a larger value is cut to this. */
+/** Longest wait taken from a server's `retry` field, in milliseconds (`StreamableHttpOptions.maxResumeDelayMs`). */
 export const MAX_RESUME_DELAY_MS = 30_000;
+
+/** The waits before a resumption. */
+export interface ResumeDelays {
+  /** Without a `retry` from the server. */
+  readonly resumeDelayMs: number;
+  /** Most taken from a server's `retry`. */
+  readonly maxResumeDelayMs: number;
+}
 
 // Imported on first use, not with the package: a client that reads only JSON
 // answers never needs it, and loading it is a noticeable part of a cold start.
@@ -25,9 +33,9 @@ export interface StreamCursor {
   retry?: number;
 }
 
-/** The wait before a resumption: the server's `retry`, at most {@link MAX_RESUME_DELAY_MS}. */
-export function resumeDelay(cursor: StreamCursor): number {
-  return Math.min(cursor.retry ?? DEFAULT_RESUME_DELAY_MS, MAX_RESUME_DELAY_MS);
+/** The wait before a resumption: the server's `retry` (else `resumeDelayMs`), at most `maxResumeDelayMs`. */
+export function resumeDelay(cursor: StreamCursor, delays: ResumeDelays): number {
+  return Math.min(cursor.retry ?? delays.resumeDelayMs, delays.maxResumeDelayMs);
 }
 
 /**

@@ -195,7 +195,7 @@ export class HttpSession implements HttpFraming, SessionLink {
         if (events > 0) attempts = 0;
         if (controller.signal.aborted || attempts >= this.carrier.maxResumeAttempts) break;
         attempts++;
-        await delay(resumeDelay(cursor), controller.signal);
+        await delay(resumeDelay(cursor, this.carrier.delays), controller.signal);
         response = await this.getStream(cursor.lastEventId, controller);
       }
     } catch {
