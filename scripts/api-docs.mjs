@@ -72,9 +72,9 @@ const ORDER = [
 const INTENTIONALLY_NOT_EXPORTED = {
   // Local aliases of `Record<string, unknown>`; the page shows the name, its meaning is plain.
   "@x/server/src/objects.ts:JsonObject": "alias",
-  "@x/client/src/client.ts:Result": "alias",
+  "@x/client/src/options.ts:Result": "alias",
   // A mapped helper (params without `_meta`); the exported name is `RequestArguments`.
-  "@x/client/src/client.ts:WithoutMeta": "helper",
+  "@x/client/src/options.ts:WithoutMeta": "helper",
   // `"elicit" | "sample" | "roots"`, read by the server only.
   "@x/server/src/mrtr/asks.ts:Kind": "internal",
   // `typeof JsonRpcErrorCode.ParseError` and the like: members of exported constants, to which typedoc cannot link.

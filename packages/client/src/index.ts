@@ -112,7 +112,6 @@ export type {
   Subscription,
   ToolCallStart,
 } from "./options.js";
-export { answerServerRequest } from "./revisions/initialize/answer.js";
 export { type AuthStep, ClientErrorCode, errorCode, isMcpClientError, McpClientError, type TransportFailure } from "./errors.js";
 export { answerInputRequests, checkAnswer, type InputContext, type InputHandlers } from "./mrtr.js";
 export {
@@ -158,4 +157,7 @@ export {
   type TaskWaitOptions,
 } from "./tasks.js";
 export type { CreateTaskResult, DetailedTask, GetTaskResult, Task, TaskStatus } from "@x/mcp-v2607/tasks";
+export type { HttpCarrier, HttpFraming } from "./transports/http-framing.js";
+export type { ResumeDelays, StreamCursor } from "./transports/sse-read.js";
+export type { StdioCarrier, StdioFraming } from "./transports/stdio-framing.js";
 export type { SendOptions, SessionFramings, Transport } from "./transports/transport.js";

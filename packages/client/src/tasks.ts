@@ -149,7 +149,7 @@ export class TaskHandle {
     return this.last.status;
   }
 
-  /** The interval this handle polls at now, in milliseconds: the server's last `pollIntervalMs`, clamped (see {@link pollDelay}). */
+  /** The interval this handle polls at now, in milliseconds: the server's last `pollIntervalMs` (else `tasks.pollIntervalMs`), clamped to `tasks.minPollIntervalMs` and `tasks.maxPollIntervalMs`. */
   get pollIntervalMs(): number {
     return pollDelay(this.last, this.port.settings);
   }

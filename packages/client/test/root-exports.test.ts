@@ -27,6 +27,7 @@ const REMOVED = [
   "paramHeaders",
   "standardHeaders",
   "toolHeaderParams",
+  "answerServerRequest",
 ];
 
 describe("the root of @x/client", () => {

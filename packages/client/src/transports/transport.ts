@@ -14,7 +14,9 @@ import type { StdioCarrier, StdioFraming } from "./stdio-framing.js";
  * from what that transport offers it.
  */
 export interface SessionFramings {
+  /** The framing of Streamable HTTP, made from what the HTTP transport offers it. */
   http?(carrier: HttpCarrier): HttpFraming;
+  /** The framing of stdio, made from what the stdio transport offers it. */
   stdio?(carrier: StdioCarrier): StdioFraming;
 }
 
