@@ -190,7 +190,7 @@ export class TasksFeature {
     if (!revision.tasks) {
       throw new McpClientError(
         ClientErrorCode.VersionUnsupported,
-        `${what}: the tasks extension (${TASKS_EXTENSION}) is a 2026-07-28 extension, and this server speaks the initialize era (${revision.protocolVersion}), whose tasks were another, experimental design this client does not speak`,
+        `${what}: the tasks extension (${TASKS_EXTENSION}) is a 2026-07-28 extension, which protocol version ${revision.protocolVersion}, spoken with this server, does not carry`,
         { protocolVersion: revision.protocolVersion, extension: TASKS_EXTENSION },
       );
     }
