@@ -868,6 +868,17 @@ describe("malformed task answers", () => {
     });
   }
 
+  it("tasks.pollIntervalMs is the interval when the server suggests none, and is checked like the other bounds", async () => {
+    const { client } = await memoryClient(
+      { "tasks/get": () => detailed({ pollIntervalMs: undefined }) },
+      { tasks: { pollIntervalMs: 250 } },
+    );
+    const resumed = await client.resumeTask("t-1");
+    expect(resumed.pollIntervalMs).toBe(250);
+    expect(() => new Client({ name: "c", version: "1" }, { tasks: { pollIntervalMs: 0 } })).toThrow(/tasks.pollIntervalMs/);
+    expect(() => new Client({ name: "c", version: "1" }, { tasks: { cancelTimeoutMs: 1.5 } })).toThrow(/tasks.cancelTimeoutMs/);
+  });
+
   it("a task that leaves a terminal status is refused", async () => {
     let polls = 0;
     const { client } = await memoryClient({
