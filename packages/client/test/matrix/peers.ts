@@ -197,8 +197,9 @@ export const PEERS: Peer[] = [
               });
               return { ...listening, url: `http://127.0.0.1:${listening.url}/mcp` };
             }),
-      // Its elicitation and sampling tools are registered only for a client that declared the capability.
-      lists: ["echo", "trigger-elicitation-request", "trigger-sampling-request", "simulate-research-query"],
+      // Its elicitation and sampling tools are registered only for a client that declared the
+      // capability (the elicitation one is reached by the elicitation step, where the version has it).
+      lists: ["echo", "trigger-sampling-request", "simulate-research-query"],
       call: { tool: "echo", args: { message: "hello" }, says: "Echo: hello" },
       elicit: () => ({ tool: "trigger-elicitation-request", says: "- Name: octocat" }),
       sample: () => ({ tool: "trigger-sampling-request", args: { prompt: "hi" }, says: "hi from the client's model" }),
