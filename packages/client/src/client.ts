@@ -104,6 +104,7 @@ import {
   type TaskSettings,
   type TasksOptions,
 } from "./tasks.js";
+import { callsAsLegacyTask, callToolAsLegacyTask, type LegacyTaskCallOptions, type LegacyTaskPort } from "./features/tasks-2511.js";
 import type { Transport } from "./transports/transport.js";
 
 /** The version this client proposes in `initialize`: the newest of the `initialize` era. */
@@ -299,7 +300,7 @@ export interface InputOptions extends RequestOptions {
 }
 
 /** Options of {@link Client.callTool}. */
-export interface CallToolOptions extends InputOptions {
+export interface CallToolOptions extends InputOptions, LegacyTaskCallOptions {
   /** Validate `structuredContent` against the tool's `outputSchema` (default: the client's). */
   validateOutput?: boolean;
   /**
@@ -315,7 +316,7 @@ export interface CallToolOptions extends InputOptions {
 }
 
 /** Options of {@link Client.callToolAsTask}: those of `callTool`, but Multi Round-Trip rounds before the task are always resolved. */
-export type CallToolAsTaskOptions = Omit<CallToolOptions, "inputRequired" | "onTask" | "onTaskStatus" | "maxTaskWaitMs">;
+export type CallToolAsTaskOptions = Omit<CallToolOptions, "inputRequired" | "onTask" | "onTaskStatus" | "maxTaskWaitMs" | "task">;
 
 /**
  * What {@link Client.callToolAsTask} resolves with: the server decides per
@@ -1304,6 +1305,19 @@ export class Client {
     args: Record<string, unknown> = {},
     options: CallToolOptions = {},
   ): Promise<CallToolResult | InputRequiredResult> {
+    if (
+      this.eraNow === "legacy" &&
+      callsAsLegacyTask(this.version, this.server?.capabilities, (await this.lookupTool(name, options))?.tool, options.task)
+    ) {
+      const port: LegacyTaskPort = {
+        send: (method, params, sending) => this.sendAny(method, params, sending, {}),
+        finish: (result) => this.finishToolResult(name, result, this.known.get(name), options.validateOutput),
+        serverCapabilities: this.server?.capabilities,
+        settings: this.taskSettings,
+        warn: (message) => this.warn(message),
+      };
+      return callToolAsLegacyTask(port, name, args, options);
+    }
     const declared = this.eraNow !== "legacy" && declaresTasks(this.capabilities);
     const { result, known } = await this.sendToolCall(name, args, options, declared);
     if (isInputRequired(result, Method.ToolsCall, declared)) return result;
