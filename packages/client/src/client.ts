@@ -1276,7 +1276,9 @@ export class Client {
    * (`ClientOptions.tasks`), a task handle the server answers is driven to
    * its end (extension "Backwards Compatibility"; see `TaskHandle.result`)
    * and its result returned; a call that fails while its task runs sends
-   * `tasks/cancel` first.
+   * `tasks/cancel` first. On a 2025-11-25 session, a tool whose
+   * `execution.taskSupport` is `"required"` (or `"optional"`, with `task`)
+   * is called as a task of that revision and followed to its result.
    *
    * @returns the `CallToolResult` (a tool error is a result with `isError`,
    *   not a throw); with `inputRequired: "return"`, possibly an `InputRequiredResult`.
@@ -1363,7 +1365,7 @@ export class Client {
    * (keep `task.taskId` to resume after a restart), or `{ result }`, the
    * complete result of a call it did not make a task of.
    * @throws McpClientError -32096 in the `initialize` era (2025-11-25 tasks
-   *   are another, experimental design this client does not speak); -32094
+   *   are another, experimental design, which only `callTool` follows); -32094
    *   for a malformed task handle; everything `callTool` throws before a task.
    */
   async callToolAsTask(name: string, args: Record<string, unknown> = {}, options: CallToolAsTaskOptions = {}): Promise<ToolCallStart> {
@@ -1415,7 +1417,7 @@ export class Client {
     if (this.eraNow === "legacy") {
       throw new McpClientError(
         ClientErrorCode.VersionUnsupported,
-        `${what}: the tasks extension (${TASKS_EXTENSION}) is a 2026-07-28 extension, and this server speaks the initialize era (${this.version}), whose tasks were another, experimental design this client does not speak`,
+        `${what}: the tasks extension (${TASKS_EXTENSION}) is a 2026-07-28 extension, and this server speaks the initialize era (${this.version}), whose tasks were another, experimental design, which only callTool follows`,
         { protocolVersion: this.version, extension: TASKS_EXTENSION },
       );
     }
