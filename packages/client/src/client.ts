@@ -104,6 +104,7 @@ import {
   type TaskSettings,
   type TasksOptions,
 } from "./tasks.js";
+import { callsAsLegacyTask, callToolAsLegacyTask, type LegacyTaskCallOptions, type LegacyTaskPort } from "./features/tasks-2511.js";
 import type { Transport } from "./transports/transport.js";
 
 /** The version this client proposes in `initialize`: the newest of the `initialize` era. */
@@ -299,7 +300,7 @@ export interface InputOptions extends RequestOptions {
 }
 
 /** Options of {@link Client.callTool}. */
-export interface CallToolOptions extends InputOptions {
+export interface CallToolOptions extends InputOptions, LegacyTaskCallOptions {
   /** Validate `structuredContent` against the tool's `outputSchema` (default: the client's). */
   validateOutput?: boolean;
   /**
@@ -315,7 +316,7 @@ export interface CallToolOptions extends InputOptions {
 }
 
 /** Options of {@link Client.callToolAsTask}: those of `callTool`, but Multi Round-Trip rounds before the task are always resolved. */
-export type CallToolAsTaskOptions = Omit<CallToolOptions, "inputRequired" | "onTask" | "onTaskStatus" | "maxTaskWaitMs">;
+export type CallToolAsTaskOptions = Omit<CallToolOptions, "inputRequired" | "onTask" | "onTaskStatus" | "maxTaskWaitMs" | "task">;
 
 /**
  * What {@link Client.callToolAsTask} resolves with: the server decides per
@@ -1275,7 +1276,9 @@ export class Client {
    * (`ClientOptions.tasks`), a task handle the server answers is driven to
    * its end (extension "Backwards Compatibility"; see `TaskHandle.result`)
    * and its result returned; a call that fails while its task runs sends
-   * `tasks/cancel` first.
+   * `tasks/cancel` first. On a 2025-11-25 session, a tool whose
+   * `execution.taskSupport` is `"required"` (or `"optional"`, with `task`)
+   * is called as a task of that revision and followed to its result.
    *
    * @returns the `CallToolResult` (a tool error is a result with `isError`,
    *   not a throw); with `inputRequired: "return"`, possibly an `InputRequiredResult`.
@@ -1304,6 +1307,19 @@ export class Client {
     args: Record<string, unknown> = {},
     options: CallToolOptions = {},
   ): Promise<CallToolResult | InputRequiredResult> {
+    if (
+      this.eraNow === "legacy" &&
+      callsAsLegacyTask(this.version, this.server?.capabilities, (await this.lookupTool(name, options))?.tool, options.task)
+    ) {
+      const port: LegacyTaskPort = {
+        send: (method, params, sending) => this.sendAny(method, params, sending, {}),
+        finish: (result) => this.finishToolResult(name, result, this.known.get(name), options.validateOutput),
+        serverCapabilities: this.server?.capabilities,
+        settings: this.taskSettings,
+        warn: (message) => this.warn(message),
+      };
+      return callToolAsLegacyTask(port, name, args, options);
+    }
     const declared = this.eraNow !== "legacy" && declaresTasks(this.capabilities);
     const { result, known } = await this.sendToolCall(name, args, options, declared);
     if (isInputRequired(result, Method.ToolsCall, declared)) return result;
@@ -1349,7 +1365,7 @@ export class Client {
    * (keep `task.taskId` to resume after a restart), or `{ result }`, the
    * complete result of a call it did not make a task of.
    * @throws McpClientError -32096 in the `initialize` era (2025-11-25 tasks
-   *   are another, experimental design this client does not speak); -32094
+   *   are another, experimental design, which only `callTool` follows); -32094
    *   for a malformed task handle; everything `callTool` throws before a task.
    */
   async callToolAsTask(name: string, args: Record<string, unknown> = {}, options: CallToolAsTaskOptions = {}): Promise<ToolCallStart> {
@@ -1401,7 +1417,7 @@ export class Client {
     if (this.eraNow === "legacy") {
       throw new McpClientError(
         ClientErrorCode.VersionUnsupported,
-        `${what}: the tasks extension (${TASKS_EXTENSION}) is a 2026-07-28 extension, and this server speaks the initialize era (${this.version}), whose tasks were another, experimental design this client does not speak`,
+        `${what}: the tasks extension (${TASKS_EXTENSION}) is a 2026-07-28 extension, and this server speaks the initialize era (${this.version}), whose tasks were another, experimental design, which only callTool follows`,
         { protocolVersion: this.version, extension: TASKS_EXTENSION },
       );
     }

@@ -192,7 +192,7 @@ export function gaveUpTransiently(error: unknown): boolean {
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-function delay(ms: number, signal: AbortSignal): Promise<void> {
+export function delay(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<void>((resolve, reject) => {
     const onAbort = () => {
@@ -294,6 +294,83 @@ export function cancelledTaskError(task: DetailedTask): McpClientError {
     taskId: task.taskId,
     statusMessage: task.statusMessage,
   });
+}
+
+/**
+ * Sends one request of a task wait (`what` names it in warnings), again after
+ * a transient failure ({@link isTransientTaskFailure}): at most
+ * `settings.pollAttempts` times, the n-th retry after `pollRetryDelayMs * 2^(n-1)`
+ * ms (at most `maxPollIntervalMs`), each retry reported through `warn`. The
+ * last failure is then marked as given up on ({@link gaveUpTransiently}) and
+ * thrown. A definite failure, or one once `signal` aborted, is thrown at once.
+ * Shared by the extension's {@link TaskHandle} and the 2025-11-25 task calls.
+ */
+export async function retryTransient<T>(
+  port: Pick<TaskPort, "settings" | "warn">,
+  what: string,
+  send: () => Promise<T>,
+  signal: AbortSignal,
+): Promise<T> {
+  const { pollAttempts, pollRetryDelayMs, maxPollIntervalMs } = port.settings;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      if (signal.aborted || !isTransientTaskFailure(error)) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      if (attempt >= pollAttempts) {
+        port.warn(`${what} failed ${attempt} times in a row; giving up: ${message}`);
+        if (typeof error === "object" && error !== null) gaveUp.add(error);
+        throw error;
+      }
+      const wait = Math.min(pollRetryDelayMs * 2 ** (attempt - 1), maxPollIntervalMs);
+      port.warn(`${what} failed (${message}); attempt ${attempt + 1} of ${pollAttempts} in ${wait} ms`);
+      await delay(wait, signal);
+    }
+  }
+}
+
+/**
+ * The signal of one wait for task `taskId`: it aborts with -32800
+ * (`RequestCancelled`) when `outer` aborts, and with -32001
+ * (`RequestTimeout`) once `maxWaitMs` milliseconds passed (0: no bound).
+ * Call `release` when the wait ends. Shared by the extension's
+ * {@link TaskHandle} and the 2025-11-25 task calls.
+ * @throws TypeError for a `maxWaitMs` that is not a non-negative integer;
+ *   the -32800 error at once when `outer` already aborted.
+ */
+export function waitBound(taskId: string, outer: AbortSignal | undefined, maxWaitMs: number): { signal: AbortSignal; release: () => void } {
+  if (!Number.isSafeInteger(maxWaitMs) || maxWaitMs < 0) throw new TypeError(`maxWaitMs must be a non-negative integer, got ${maxWaitMs}`);
+  const id = clip(JSON.stringify(taskId), 80);
+  const cancelled = (reason: unknown) =>
+    new McpClientError(
+      ClientErrorCode.RequestCancelled,
+      `The wait for task ${id} was cancelled`,
+      { taskId, reason: reason instanceof Error ? reason.message : reason },
+      "client",
+      { cause: reason },
+    );
+  if (outer?.aborted) throw cancelled(outer.reason);
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(cancelled(outer?.reason));
+  outer?.addEventListener("abort", onAbort, { once: true });
+  const timer =
+    maxWaitMs > 0
+      ? setTimeout(
+          () =>
+            stop.abort(
+              new McpClientError(ClientErrorCode.RequestTimeout, `Task ${id} did not end within ${maxWaitMs} ms`, { taskId, maxWaitMs }),
+            ),
+          maxWaitMs,
+        )
+      : undefined;
+  return {
+    signal: stop.signal,
+    release: () => {
+      if (timer !== undefined) clearTimeout(timer);
+      outer?.removeEventListener("abort", onAbort);
+    },
+  };
 }
 
 /**
@@ -487,46 +564,17 @@ export class TaskHandle {
    */
   async wait(options: TaskWaitOptions = {}): Promise<DetailedTask> {
     const settings = this.port.settings;
-    const maxWait = options.maxWaitMs ?? settings.maxWaitMs;
-    if (!Number.isSafeInteger(maxWait) || maxWait < 0) throw new TypeError(`maxWaitMs must be a non-negative integer, got ${maxWait}`);
-    const outer = options.signal;
-    const id = clip(JSON.stringify(this.taskId), 80);
-    const cancelled = (reason: unknown) =>
-      new McpClientError(
-        ClientErrorCode.RequestCancelled,
-        `The wait for task ${id} was cancelled`,
-        { taskId: this.taskId, reason: reason instanceof Error ? reason.message : reason },
-        "client",
-        { cause: reason },
-      );
-    if (outer?.aborted) throw cancelled(outer.reason);
-    const stop = new AbortController();
-    const onAbort = () => stop.abort(cancelled(outer?.reason));
-    outer?.addEventListener("abort", onAbort, { once: true });
-    const timer =
-      maxWait > 0
-        ? setTimeout(
-            () =>
-              stop.abort(
-                new McpClientError(ClientErrorCode.RequestTimeout, `Task ${id} did not end within ${maxWait} ms`, {
-                  taskId: this.taskId,
-                  maxWaitMs: maxWait,
-                }),
-              ),
-            maxWait,
-          )
-        : undefined;
+    const bound = waitBound(this.taskId, options.signal, options.maxWaitMs ?? settings.maxWaitMs);
     const waker = new Waker();
     const watching = new AbortController();
     try {
       if (options.stream ?? settings.stream) this.watch(watching.signal, waker);
-      return await this.drive(options, stop.signal, waker);
+      return await this.drive(options, bound.signal, waker);
     } catch (error) {
-      if (stop.signal.aborted) throw stop.signal.reason;
+      if (bound.signal.aborted) throw bound.signal.reason;
       throw error;
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      outer?.removeEventListener("abort", onAbort);
+      bound.release();
       watching.abort();
     }
   }
@@ -603,25 +651,8 @@ export class TaskHandle {
    * ({@link gaveUpTransiently}) and thrown. A definite failure, or one once
    * `signal` aborted, is thrown at once.
    */
-  private async retrying<T>(method: string, send: () => Promise<T>, signal: AbortSignal): Promise<T> {
-    const { pollAttempts, pollRetryDelayMs, maxPollIntervalMs } = this.port.settings;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await send();
-      } catch (error) {
-        if (signal.aborted || !isTransientTaskFailure(error)) throw error;
-        const message = error instanceof Error ? error.message : String(error);
-        const id = clip(JSON.stringify(this.taskId), 80);
-        if (attempt >= pollAttempts) {
-          this.port.warn(`${method} of task ${id} failed ${attempt} times in a row; giving up: ${message}`);
-          if (typeof error === "object" && error !== null) gaveUp.add(error);
-          throw error;
-        }
-        const wait = Math.min(pollRetryDelayMs * 2 ** (attempt - 1), maxPollIntervalMs);
-        this.port.warn(`${method} of task ${id} failed (${message}); attempt ${attempt + 1} of ${pollAttempts} in ${wait} ms`);
-        await delay(wait, signal);
-      }
-    }
+  private retrying<T>(method: string, send: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    return retryTransient(this.port, `${method} of task ${clip(JSON.stringify(this.taskId), 80)}`, send, signal);
   }
 
   /**
