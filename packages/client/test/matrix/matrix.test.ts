@@ -25,8 +25,6 @@ const MODES: Mode[] = [
   { mode: "2024-11-05", pending: "client pins to 2024-11-05 (i40-ver)" },
 ];
 
-/** What a 2025-11-25 call of a task-required tool needs (i40-tasks). */
-const TASKS_PENDING = "2025-11-25 task-augmented tools/call (i40-tasks)";
 
 const MODEL_SAYS = "hi from the client's model";
 
@@ -125,8 +123,7 @@ for (const peer of PEERS) {
     if (peer.task) {
       const task = peer.task;
       for (const mode of ["auto", "2025-11-25"] as const) {
-        // Skipped until 2025-11-25 task-augmented tools/call lands (i40-tasks).
-        it.skip(`${mode}: ${task.tool} (taskSupport "required") to its result, answering its elicitation (waits for ${TASKS_PENDING})`, async () => {
+        it(`${mode}: ${task.tool} (taskSupport "required") to its result, answering its elicitation`, async () => {
           let asked = 0;
           const client = new Client(
             { name: "x-matrix", version: "1.0.0" },

@@ -203,7 +203,7 @@ export const PEERS: Peer[] = [
       call: { tool: "echo", args: { message: "hello" }, says: "Echo: hello" },
       elicit: () => ({ tool: "trigger-elicitation-request", says: "- Name: octocat" }),
       sample: () => ({ tool: "trigger-sampling-request", args: { prompt: "hi" }, says: "hi from the client's model" }),
-      task: { tool: "simulate-research-query", args: { topic: "tides", ambiguous: true }, says: "Clarification**: octocat" },
+      task: { tool: "simulate-research-query", args: { topic: "tides", ambiguous: true }, says: "- **Clarification**: " },
     }),
   ),
 ];
