@@ -21,19 +21,25 @@ import {
 import { Grants } from "./grants.js";
 import { toStored } from "./messages.js";
 import { loadOAuth, oauthNow } from "./oauth-lib.js";
-import { InMemoryTokenStore, type OAuthClientProvider, type StoredAuthorization, type StoredTokens, type TokenStore } from "./provider.js";
-import { AUTH_REQUEST_TIMEOUT_MS, type AuthRequests } from "./requests.js";
+import {
+  InMemoryTokenStore,
+  type OAuthClientProvider,
+  PROVIDER_MEMBERS,
+  type StoredAuthorization,
+  type StoredTokens,
+  type TokenStore,
+} from "./provider.js";
+import { DEFAULT_AUTH_REQUEST_TIMEOUT_MS, DEFAULT_REFRESH_MARGIN_SECONDS, integerOption, rejectMisspelt, timerOption } from "./options.js";
+import type { AuthRequests } from "./requests.js";
 
-/** How many times one request is authorized anew after a `401` before it fails with step `"unauthorized"`. */
-export const MAX_AUTHORIZATIONS_PER_REQUEST = 2;
-/** How many step-ups one request makes after `403 insufficient_scope` before it fails with step `"insufficient_scope"`. */
-export const MAX_STEP_UPS_PER_REQUEST = 2;
 /**
- * A token expiring within this many seconds is refreshed before it is sent;
- * for a token that lives less than four times as long, a quarter of its
- * lifetime instead, so a short-lived token is not refreshed before every request.
+ * How many times one request is authorized anew after a `401` before it fails
+ * with step `"unauthorized"`: a safety bound against a server that refuses
+ * every token, not an option (README, "https, sizes and time-outs").
  */
-export const REFRESH_MARGIN_SECONDS = 60;
+export const MAX_AUTHORIZATIONS_PER_REQUEST = 2;
+/** How many step-ups one request makes after `403 insufficient_scope` before it fails with step `"insufficient_scope"`; a safety bound too. */
+export const MAX_STEP_UPS_PER_REQUEST = 2;
 
 /** The union of scope strings (space-separated), in first-seen order; `undefined` when empty. */
 function unionScopes(...lists: Array<string | string[] | undefined>): string[] {
@@ -63,6 +69,7 @@ export class OAuthSession {
   readonly #key: string;
   readonly #requests: AuthRequests;
   readonly #grants: Grants;
+  readonly #refreshMargin: number;
   #state: StoredAuthorization | undefined;
   #loaded = false;
   #discovered: Discovered | undefined;
@@ -74,9 +81,11 @@ export class OAuthSession {
   /**
    * @throws TypeError when `clientMetadataUrl` is not an https URL with a path
    *   (spec 2026-07-28, client-registration: Client ID Metadata Documents), `redirectUrl` is not a URL,
-   *   or `requestTimeoutMs` is not a positive integer of at most 2^31 - 1.
+   *   `requestTimeoutMs` is not a positive integer of at most 2^31 - 1, `refreshMarginSeconds` is not
+   *   a non-negative integer, or a member is a misspelt option (`requestTimeoutMS`).
    */
   constructor(endpoint: URL, provider: OAuthClientProvider, fetchImpl: typeof fetch) {
+    rejectMisspelt("The auth provider", provider, PROVIDER_MEMBERS);
     if (provider.clientMetadataUrl !== undefined) {
       const text = String(provider.clientMetadataUrl);
       const cimd = URL.canParse(text) ? new URL(text) : undefined;
@@ -87,10 +96,8 @@ export class OAuthSession {
     if (provider.redirectUrl !== undefined && !URL.canParse(String(provider.redirectUrl))) {
       throw new TypeError(`redirectUrl is not a URL: ${clip(String(provider.redirectUrl), 120)}`);
     }
-    const timeoutMs = provider.requestTimeoutMs ?? AUTH_REQUEST_TIMEOUT_MS;
-    if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2 ** 31 - 1) {
-      throw new TypeError(`requestTimeoutMs must be a positive integer of at most 2147483647, got ${timeoutMs}`);
-    }
+    const timeoutMs = timerOption("requestTimeoutMs", provider.requestTimeoutMs, DEFAULT_AUTH_REQUEST_TIMEOUT_MS);
+    this.#refreshMargin = integerOption("refreshMarginSeconds", provider.refreshMarginSeconds, DEFAULT_REFRESH_MARGIN_SECONDS, 0);
     this.#endpoint = endpoint;
     this.#provider = provider;
     this.#fetch = fetchImpl;
@@ -303,7 +310,7 @@ export class OAuthSession {
     const tokens = (await this.#load())?.tokens;
     if (!tokens?.refresh_token || tokens.expires_at === undefined) return;
     const lifetime = tokens.issued_at === undefined ? Number.POSITIVE_INFINITY : tokens.expires_at - tokens.issued_at;
-    const margin = Math.min(REFRESH_MARGIN_SECONDS, lifetime / 4);
+    const margin = Math.min(this.#refreshMargin, lifetime / 4);
     if (tokens.expires_at - Date.now() / 1000 > margin) return;
     await this.#refresh();
   }

@@ -4,14 +4,8 @@
 // authorization server without PKCE S256, metadata for another resource.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  Client,
-  ClientErrorCode,
-  MAX_AUTHORIZATIONS_PER_REQUEST,
-  type OAuthClientProvider,
-  parseChallenges,
-  StreamableHttpTransport,
-} from "../../src/index.js";
+import { Client, ClientErrorCode, type OAuthClientProvider, parseChallenges, StreamableHttpTransport } from "../../src/index.js";
+import { MAX_AUTHORIZATIONS_PER_REQUEST } from "../../src/auth/session.js";
 import {
   type AuthorizationServer,
   followAuthorization,
