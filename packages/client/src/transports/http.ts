@@ -728,7 +728,7 @@ let lastDigest: { of: string; is: string } | undefined;
  * that does not keep the credential. Web Crypto, which every runtime the
  * client runs on has (Node, Bun, Deno, workerd, browsers).
  */
-async function digest(authorization: string | null): Promise<string | undefined> {
+export async function digest(authorization: string | null): Promise<string | undefined> {
   if (authorization === null) return undefined;
   if (lastDigest?.of === authorization) return lastDigest.is;
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(authorization)));
