@@ -154,6 +154,7 @@ export {
   StreamableHttpTransport,
 } from "./transports/http.js";
 export { type InMemoryExchange, type InMemoryHandler, type InMemoryOptions, InMemoryTransport } from "./transports/memory.js";
+export { type SseOptions, SseTransport } from "./transports/sse.js";
 export { type StdioOptions, StdioTransport } from "./transports/stdio.js";
 export {
   DEFAULT_TASK_POLL_INTERVAL_MS,

@@ -22,6 +22,7 @@ import { importOnce } from "../lazy.js";
 import { readMessage } from "../numbers.js";
 import { concatBytes, isNotification, isRequest, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
 import { isNode, nodeFetch } from "./node-fetch.js";
+import { fallBackToSse, refusedInitialize } from "./sse-fallback.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionHooks, type Transport } from "./transport.js";
 
 /** Wait before resuming a broken SSE stream when the server sent no `retry` field, in milliseconds. */
@@ -90,6 +91,17 @@ export interface StreamableHttpOptions {
    * @throws TypeError (from the constructor) for a `clientMetadataUrl` that is not https with a path, or a `redirectUrl` that is not a URL.
    */
   auth?: OAuthClientProvider;
+  /**
+   * The last step of `protocol: "auto"` (spec 2025-03-26, basic/transports
+   * "Backwards Compatibility"): when the `initialize` POST gets a 4xx whose
+   * body is none of the 2026-07-28 errors (-32020, -32021, -32022), GET the
+   * same URL and, if an SSE stream opens with an `endpoint` event on the same
+   * origin, carry the rest of the connection over the deprecated HTTP+SSE
+   * transport of 2024-11-05 ({@link SseTransport}, with this transport's
+   * `fetch`, headers, OAuth and `maxMessageBytes`). When that fails too, the
+   * error names both attempts. Default `true`; `false` keeps the 4xx.
+   */
+  legacySseFallback?: boolean;
 }
 
 /**
@@ -134,6 +146,7 @@ export class StreamableHttpTransport implements Transport {
   private readonly fixedAuthContext: string | undefined;
   private readonly maxResume: number;
   private readonly oauth: OAuthSession | undefined;
+  private readonly legacySse: boolean;
   private closed = false;
   private readonly inflight = new Set<AbortController>();
   private sid: string | undefined;
@@ -165,6 +178,7 @@ export class StreamableHttpTransport implements Transport {
     this.headers = options.headers;
     this.maxBytes = max;
     this.fixedAuthContext = options.authContext;
+    this.legacySse = options.legacySseFallback ?? true;
   }
 
   /**
@@ -225,7 +239,15 @@ export class StreamableHttpTransport implements Transport {
       if (message.method === "initialize" && response.ok) this.learnSession(response);
       const type = (response.headers.get("content-type") ?? "").toLowerCase();
       if (response.ok && type.includes("text/event-stream")) return await this.readStream(response, message, options, controller);
-      return await this.readJson(response, message, type, controller);
+      const read = this.readJson(response, message, type, controller);
+      if (!this.legacySse || !refusedInitialize(message, response)) return await read;
+      return await fallBackToSse(
+        this,
+        { fetch: this.fetch, headers: this.headers, maxMessageBytes: this.maxBytes },
+        message,
+        options,
+        read,
+      );
     } finally {
       options.signal.removeEventListener("abort", abort);
       this.inflight.delete(controller);
@@ -728,7 +750,7 @@ let lastDigest: { of: string; is: string } | undefined;
  * that does not keep the credential. Web Crypto, which every runtime the
  * client runs on has (Node, Bun, Deno, workerd, browsers).
  */
-async function digest(authorization: string | null): Promise<string | undefined> {
+export async function digest(authorization: string | null): Promise<string | undefined> {
   if (authorization === null) return undefined;
   if (lastDigest?.of === authorization) return lastDigest.is;
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(authorization)));
