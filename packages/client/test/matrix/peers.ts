@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, type Listening, startCommandListening, stopProcess } from "../../../../test-support/processes.js";
-import { StdioTransport, StreamableHttpTransport, type Transport } from "../../src/index.js";
+import { SseTransport, StdioTransport, StreamableHttpTransport, type Transport } from "../../src/index.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const require = createRequire(import.meta.url);
@@ -76,24 +76,10 @@ const node =
   () =>
     startCommandListening(process.execPath, [fixture(script), ...args], { ready: /listening on (\S+)/ });
 
-/**
- * The deprecated HTTP+SSE transport of 2024-11-05, once @x/client has it
- * (i40-sse): looked up by name so that this file compiles before it lands.
- */
-async function sseTransport(url: string): Promise<Transport> {
-  const exports = (await import("../../src/index.js")) as Record<string, unknown>;
-  const Sse = exports.SseTransport as (new (url: string) => Transport) | undefined;
-  if (!Sse) throw new Error("@x/client exports no SseTransport (the deprecated HTTP+SSE transport) yet");
-  return new Sse(url);
-}
 
 const ADD: Call = { tool: "add", args: { a: 2, b: 40 }, says: "42" };
 const ASK: Call = { tool: "ask", says: "elicited octocat" };
 const SAMPLE: Call = { tool: "sample", says: "sampled hi from the client's model" };
-const NEXT_FEATURE = {
-  sseFallback: "the HTTP+SSE fallback of protocol: auto over HTTP (i40-sse)",
-  sseTransport: "the pinnable HTTP+SSE transport (i40-sse)",
-};
 
 export const PEERS: Peer[] = [
   {
@@ -144,18 +130,11 @@ export const PEERS: Peer[] = [
     speaks: INITIALIZE_ERA,
     auto: "2025-11-25",
     // auto: the Streamable HTTP transport, falling back; pinned: the HTTP+SSE transport itself.
-    start: http(node("v1-sdk.mjs", ["sse"]), (url, pinned) => (pinned ? sseTransport(url) : new StreamableHttpTransport(url))),
+    start: http(node("v1-sdk.mjs", ["sse"]), (url, pinned) => (pinned ? new SseTransport(url) : new StreamableHttpTransport(url))),
     lists: ["add", "ask", "sample"],
     call: ADD,
     elicit: () => ASK,
     sample: () => SAMPLE,
-    pending: {
-      auto: NEXT_FEATURE.sseFallback,
-      "2025-11-25": NEXT_FEATURE.sseTransport,
-      "2025-06-18": NEXT_FEATURE.sseTransport,
-      "2025-03-26": NEXT_FEATURE.sseTransport,
-      "2024-11-05": NEXT_FEATURE.sseTransport,
-    },
   },
   {
     name: "FastMCP 4.20 (HTTP stream)",
