@@ -25,7 +25,6 @@ const MODES: Mode[] = [
   { mode: "2024-11-05", pending: "client pins to 2024-11-05 (i40-ver)" },
 ];
 
-
 const MODEL_SAYS = "hi from the client's model";
 
 /**

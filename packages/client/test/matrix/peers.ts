@@ -76,7 +76,6 @@ const node =
   () =>
     startCommandListening(process.execPath, [fixture(script), ...args], { ready: /listening on (\S+)/ });
 
-
 const ADD: Call = { tool: "add", args: { a: 2, b: 40 }, says: "42" };
 const ASK: Call = { tool: "ask", says: "elicited octocat" };
 const SAMPLE: Call = { tool: "sample", says: "sampled hi from the client's model" };
