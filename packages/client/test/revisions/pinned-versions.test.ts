@@ -231,45 +231,54 @@ describe("a pinned client and a server answering another version", () => {
   });
 });
 
+/**
+ * A server of the `initialize` era that negotiates `version` and, in its one
+ * tool's stream, sends the client `ask` (id "r1"), answering the call once
+ * the client answered it. Every message POSTed to it is kept in `sent`.
+ */
+async function olderServer(version: string, ask: Message) {
+  const sent: Message[] = [];
+  let toolStream: import("node:http").ServerResponse | undefined;
+  let callId: unknown;
+  const server = await httpServer((req, res, body) => {
+    if (req.method === "DELETE") return sendJson(res, {}, 200);
+    if (req.method !== "POST") return sendJson(res, {}, 405);
+    const message = JSON.parse(body) as Message;
+    sent.push(message);
+    if (message.method === "server/discover") {
+      return sendJson(res, { jsonrpc: "2.0", id: message.id, error: { code: -32600, message: "Bad Request: no session" } }, 400);
+    }
+    if (message.method === "initialize") {
+      res.setHeader("mcp-session-id", "s1");
+      return sendJson(res, {
+        jsonrpc: "2.0",
+        id: message.id,
+        result: { protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: "old", version: "1" } },
+      });
+    }
+    if (message.method === "tools/list") {
+      const tools = [{ name: "asks", inputSchema: { type: "object" } }];
+      return sendJson(res, { jsonrpc: "2.0", id: message.id, result: { tools } });
+    }
+    if (message.method === "tools/call") {
+      callId = message.id;
+      toolStream = res;
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: "r1", ...ask })}\n\n`);
+      return;
+    }
+    sendJson(res, {}, 202);
+    if (message.id === "r1" && toolStream !== undefined) {
+      const result = { content: [{ type: "text", text: "ok" }] };
+      toolStream.end(`data: ${JSON.stringify({ jsonrpc: "2.0", id: callId, result })}\n\n`);
+    }
+  });
+  return { ...server, sent };
+}
+
 describe("an auto client and a server that negotiates an older version", () => {
   it("answers the server's requests as that version defines them (no root _meta in 2024-11-05)", async () => {
-    const sent: Message[] = [];
-    let toolStream: import("node:http").ServerResponse | undefined;
-    let callId: unknown;
-    const server = await httpServer((req, res, body) => {
-      if (req.method === "DELETE") return sendJson(res, {}, 200);
-      if (req.method !== "POST") return sendJson(res, {}, 405);
-      const message = JSON.parse(body) as Message;
-      sent.push(message);
-      if (message.method === "server/discover") {
-        return sendJson(res, { jsonrpc: "2.0", id: message.id, error: { code: -32600, message: "Bad Request: no session" } }, 400);
-      }
-      if (message.method === "initialize") {
-        res.setHeader("mcp-session-id", "s1");
-        return sendJson(res, {
-          jsonrpc: "2.0",
-          id: message.id,
-          result: { protocolVersion: "2024-11-05", capabilities: { tools: {} }, serverInfo: { name: "old", version: "1" } },
-        });
-      }
-      if (message.method === "tools/list") {
-        const tools = [{ name: "roots", inputSchema: { type: "object" } }];
-        return sendJson(res, { jsonrpc: "2.0", id: message.id, result: { tools } });
-      }
-      if (message.method === "tools/call") {
-        // The tool asks for the roots on its own stream, and answers once the client did.
-        callId = message.id;
-        toolStream = res;
-        res.writeHead(200, { "content-type": "text/event-stream" });
-        res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: "r1", method: "roots/list" })}\n\n`);
-        return;
-      }
-      sendJson(res, {}, 202);
-      if (message.id === "r1" && toolStream !== undefined) {
-        const result = { content: [{ type: "text", text: "ok" }] };
-        toolStream.end(`data: ${JSON.stringify({ jsonrpc: "2.0", id: callId, result })}\n\n`);
-      }
-    });
+    const server = await olderServer("2024-11-05", { method: "roots/list" });
     try {
       const client = new Client(
         { name: "auto", version: "1.0.0" },
@@ -277,11 +286,41 @@ describe("an auto client and a server that negotiates an older version", () => {
       );
       await client.connect(new StreamableHttpTransport(server.url));
       expect(client.protocolVersion).toBe("2024-11-05");
-      expect((await client.callTool("roots", {})).content).toEqual([{ type: "text", text: "ok" }]);
+      expect((await client.callTool("asks", {})).content).toEqual([{ type: "text", text: "ok" }]);
       await client.close();
-      const answer = sent.find((m) => m.id === "r1");
+      const answer = server.sent.find((m) => m.id === "r1");
       expect(answer?.result).toEqual({ roots: [{ uri: "file:///work" }] });
       expect(strict2411("ListRootsResult", answer?.result).ok).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers a server request its version does not define -32601, without calling the handler (elicitation in 2025-03-26)", async () => {
+    const ask = { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: {} } } };
+    const server = await olderServer("2025-03-26", ask);
+    try {
+      let asked = 0;
+      const client = new Client(
+        { name: "auto", version: "1.0.0" },
+        {
+          onWarning: () => {},
+          handlers: {
+            elicitation: () => {
+              asked++;
+              return { action: "accept", content: {} };
+            },
+          },
+        },
+      );
+      await client.connect(new StreamableHttpTransport(server.url));
+      expect(client.protocolVersion).toBe("2025-03-26");
+      await client.callTool("asks", {});
+      await client.close();
+      expect(asked).toBe(0);
+      expect(server.sent.find((m) => m.id === "r1")?.error).toMatchObject({ code: -32601 });
+      // And initialize, which proposed 2025-11-25, declared that version's capabilities.
+      expect(server.sent[1]).toMatchObject({ method: "initialize", params: { capabilities: { elicitation: { form: {} } } } });
     } finally {
       await server.close();
     }
