@@ -64,7 +64,6 @@ import {
   TASKS_EXTENSION,
   TaskMethod,
 } from "@x/mcp-v2607/tasks";
-import { INITIALIZE_ERA_VERSIONS } from "@x/mcp-v2511/wire";
 import { CACHEABLE_METHODS, ResponseCache, type ResponseCacheOptions } from "./cache.js";
 import { ClientErrorCode, clip, isMcpClientError, McpClientError, transportError } from "./errors.js";
 import { type HeaderParam, paramHeaders, toolHeaderParams } from "./headers.js";
@@ -105,10 +104,16 @@ import {
   type TasksOptions,
 } from "./tasks.js";
 import { callsAsLegacyTask, callToolAsLegacyTask, type LegacyTaskCallOptions, type LegacyTaskPort } from "./features/tasks-2511.js";
+import {
+  answerAs,
+  type ClientVersion,
+  checkPinned,
+  isProtocolChoice,
+  loadClientVersion,
+  PINNABLE_VERSIONS,
+  proposedVersion,
+} from "./revisions/initialize/versions.js";
 import type { Transport } from "./transports/transport.js";
-
-/** The version this client proposes in `initialize`: the newest of the `initialize` era. */
-const INITIALIZE_VERSION: (typeof INITIALIZE_ERA_VERSIONS)[0] = INITIALIZE_ERA_VERSIONS[0];
 
 /** Default bound on Multi Round-Trip rounds per request. */
 export const DEFAULT_MAX_INPUT_ROUNDS = 10;
@@ -498,6 +503,8 @@ export class Client {
   private eraNow: Era | undefined;
   private server: { capabilities: Record<string, unknown>; info: Record<string, unknown>; instructions?: string } | undefined;
   private renewing: Promise<void> | undefined;
+  /** The `initialize`-era version spoken, which everything sent is reduced to (`undefined` in the 2026 era). */
+  private legacy: ClientVersion | undefined;
   /** Server-to-client requests being answered, by id, so that `notifications/cancelled` can stop them. */
   private readonly answering = new Map<RequestId, AbortController>();
   private readonly sessionListeners = new Set<(notification: JSONRPCNotification) => void>();
@@ -521,8 +528,8 @@ export class Client {
     this.clientInfo = { ...clientInfo };
     this.options = options;
     const choice = options.protocol ?? "auto";
-    if (choice !== "auto" && choice !== "2026-07-28" && choice !== INITIALIZE_VERSION)
-      throw new TypeError(`protocol must be "auto", "2026-07-28" or "2025-11-25", got ${String(choice)}`);
+    if (!isProtocolChoice(choice))
+      throw new TypeError(`protocol must be "auto" or one of ${PINNABLE_VERSIONS.join(", ")}, got ${String(choice)}`);
     this.choice = choice;
     this.versions = options.protocolVersions?.length ? [...options.protocolVersions] : [...SUPPORTED_PROTOCOL_VERSIONS];
     this.version = this.versions[0]!;
@@ -615,12 +622,13 @@ export class Client {
     await transport.start?.();
     try {
       if (this.choice === "2026-07-28" || (this.choice === "auto" && !transport.beginSession)) this.eraNow = "modern";
-      else if (this.choice === INITIALIZE_VERSION) await this.initialize();
+      else if (this.choice !== "auto") await this.initialize();
       else if (await this.probe()) this.eraNow = "modern";
       else await this.initialize();
     } catch (error) {
       this.transport = undefined;
       this.eraNow = undefined;
+      this.legacy = undefined;
       await transport.close().catch(() => {});
       throw error;
     }
@@ -634,6 +642,7 @@ export class Client {
     for (const controller of this.answering.values()) controller.abort(transportError("closed", "The client was closed"));
     this.answering.clear();
     this.eraNow = undefined;
+    this.legacy = undefined;
     await transport?.close();
   }
 
@@ -690,16 +699,23 @@ export class Client {
       );
     }
     this.eraNow = "legacy";
-    this.version = INITIALIZE_VERSION;
+    this.version = proposedVersion(this.choice);
+    this.legacy = await loadClientVersion(this.version);
     const timeout = this.options.timeout ?? DEFAULT_TIMEOUT_MS;
     const result = await this.sendOnce(
       "initialize",
       // Tasks in 2025-11-25 were another, experimental design: the extension is not declared there.
-      { protocolVersion: INITIALIZE_VERSION, capabilities: withoutTasks(this.capabilities), clientInfo: this.clientInfo },
+      {
+        protocolVersion: this.version,
+        capabilities: this.legacy.capabilities(withoutTasks(this.capabilities)),
+        clientInfo: this.clientInfo,
+      },
       { timeout },
       {},
     );
     const outcome = await readInitializeResult(result);
+    checkPinned(this.choice, outcome.protocolVersion);
+    this.legacy = await loadClientVersion(outcome.protocolVersion);
     this.version = outcome.protocolVersion;
     this.server = { capabilities: outcome.capabilities, info: outcome.serverInfo };
     if (outcome.instructions !== undefined) this.server.instructions = outcome.instructions;
@@ -747,7 +763,7 @@ export class Client {
     const controller = new AbortController();
     this.answering.set(request.id, controller);
     try {
-      return await answerServerRequest(request, this.handlers, controller.signal);
+      return await answerAs(this.legacy, request, () => answerServerRequest(request, this.handlers, controller.signal));
     } finally {
       if (this.answering.get(request.id) === controller) this.answering.delete(request.id);
     }
@@ -887,13 +903,15 @@ export class Client {
 
   /** The params of an `initialize`-era request: no envelope, a `_meta` only for a progress token or the caller's entries. */
   private legacyParams(
+    method: string,
     params: Record<string, unknown>,
     options: RequestOptions,
     progressToken: string | undefined,
   ): Record<string, unknown> {
     const meta: Record<string, unknown> = { ...options.meta };
     if (progressToken !== undefined) meta.progressToken = progressToken;
-    return Object.keys(meta).length > 0 ? { ...params, _meta: meta } : { ...params };
+    const own = Object.keys(meta).length > 0 ? { ...params, _meta: meta } : { ...params };
+    return this.legacy ? this.legacy.request(method, own) : own;
   }
 
   private async sendOnce(
@@ -911,7 +929,7 @@ export class Client {
       id,
       method,
       params: (this.eraNow === "legacy"
-        ? this.legacyParams(params, options, progressToken)
+        ? this.legacyParams(method, params, options, progressToken)
         : { ...params, _meta: this.meta(options, progressToken) }) as JSONRPCRequest["params"],
     };
     onRequestId?.(id);

@@ -12,7 +12,7 @@
  * generated validators.
  */
 import { isObject } from "@x/jsonrpc";
-import { INITIALIZE_ERA_VERSIONS, isInitializeEraVersion } from "@x/mcp-v2511/wire";
+import { INITIALIZE_ERA_VERSIONS, type InitializeEraVersion, isInitializeEraVersion } from "@x/mcp-v2511/wire";
 import type { JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { ClientErrorCode, McpClientError } from "./errors.js";
@@ -23,9 +23,13 @@ import { checkAnswer, type InputContext, type InputHandlers } from "./mrtr.js";
  * Which protocol a {@link Client} speaks: `"auto"` probes with
  * `server/discover` and falls back to `initialize` when the server is of the
  * earlier era (spec 2026-07-28: basic/versioning "Backward Compatibility");
- * `"2026-07-28"` and `"2025-11-25"` pin one era without probing.
+ * a version pins it without probing: `"2026-07-28"`, or one of the
+ * `initialize` era (`"2025-11-25"`, `"2025-06-18"`, `"2025-03-26"`,
+ * `"2024-11-05"`), which `initialize` then asks for and the server must
+ * answer (another answer fails `connect` with -32096). A client that
+ * negotiated a version sends only what it defines.
  */
-export type ProtocolChoice = "auto" | "2026-07-28" | "2025-11-25";
+export type ProtocolChoice = "auto" | "2026-07-28" | InitializeEraVersion;
 
 /**
  * The era a connected client speaks: `"modern"` (2026-07-28, a `_meta`
