@@ -20,9 +20,9 @@ const MODES: Mode[] = [
   { mode: "auto" },
   { mode: "2026-07-28" },
   { mode: "2025-11-25" },
-  { mode: "2025-06-18", pending: "client pins to 2025-06-18 (i40-ver)" },
-  { mode: "2025-03-26", pending: "client pins to 2025-03-26 (i40-ver)" },
-  { mode: "2024-11-05", pending: "client pins to 2024-11-05 (i40-ver)" },
+  { mode: "2025-06-18" },
+  { mode: "2025-03-26" },
+  { mode: "2024-11-05" },
 ];
 
 const MODEL_SAYS = "hi from the client's model";
