@@ -10,7 +10,7 @@
  *
  *   node dist/auth-demo.js
  */
-import { Client, InMemoryTokenStore, type OAuthClientProvider, REFRESH_MARGIN_SECONDS, StreamableHttpTransport } from "@x/client";
+import { Client, InMemoryTokenStore, type OAuthClientProvider, StreamableHttpTransport } from "@x/client";
 import { EXTRA_SCOPE, followAsBrowser, revoke, startAuthorizationServer, startMcpServer } from "./auth-parts.js";
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -89,7 +89,7 @@ try {
   print(`  deploy → ${text(await client.callTool("deploy", {}))}`);
   print(`  the new token: scopes "${saved()?.tokens?.scope}", valid for 2 s (the authorization server now issues short-lived tokens)`);
   print(
-    `  (a token that expires within ${REFRESH_MARGIN_SECONDS} s is refreshed before it is sent, hence the refresh right after the code exchange)`,
+    "  (a token that expires within the refresh margin — refreshMarginSeconds, default 60 s, a quarter of its lifetime for a short-lived one — is refreshed before it is sent, hence the refresh right after the code exchange)",
   );
 
   print("\n3. Expiry: wait 3 s; the server refuses the expired token, the client refreshes it before sending");

@@ -102,7 +102,7 @@ export class Channel {
       jsonrpc: "2.0",
       id,
       method,
-      params: this.revision().params(params, options, progressToken) as JSONRPCRequest["params"],
+      params: this.revision().params(method, params, options, progressToken) as JSONRPCRequest["params"],
     };
     onRequestId?.(id);
 

@@ -63,7 +63,7 @@ import { isObject } from "./results.js";
 import { checkEnvelope, versionsOf } from "./revisions/2026-07-28/index.js";
 import { openRevision, PROTOCOL_CHOICES } from "./revisions/index.js";
 import type { PeerInfo, RevisionContext } from "./revisions/revision.js";
-import type { TaskHandle, TaskRequestOptions } from "./tasks.js";
+import type { TaskHandle, TaskRequestOptions, TaskSettings } from "./tasks.js";
 import type { Transport } from "./transports/transport.js";
 
 /**
@@ -88,6 +88,7 @@ export class Client {
   private readonly taskCapabilities: ClientCapabilities;
   private readonly options: ClientOptions;
   private readonly choice: ProtocolChoice;
+  private readonly settings: TaskSettings;
   private readonly warn: (message: string) => void;
   private readonly answering: Answering;
   private readonly cache: CacheFeature;
@@ -117,7 +118,7 @@ export class Client {
     this.options = options;
     const choice = options.protocol ?? "auto";
     if (!PROTOCOL_CHOICES.includes(choice))
-      throw new TypeError(`protocol must be ${PROTOCOL_CHOICES.map((c) => JSON.stringify(c)).join(", ")}, got ${String(choice)}`);
+      throw new TypeError(`protocol must be ${PROTOCOL_CHOICES.map((c) => JSON.stringify(c)).join(", ")}, got ${JSON.stringify(choice)}`);
     this.choice = choice;
     this.warn = options.onWarning ?? ((message) => console.warn(`[@x/client] ${message}`));
     this.answering = new Answering(options);
@@ -127,6 +128,7 @@ export class Client {
     this.capabilities = options.tasks === true || isObject(options.tasks) ? withTasks(capabilities) : capabilities;
     this.taskCapabilities = withTasks(this.capabilities);
     const settings = taskSettings(options.tasks, options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS);
+    this.settings = settings;
     checkEnvelope(versionsOf(options)[0]!, capabilities, options, clientInfo);
 
     const channel = () => this.requireChannel();
@@ -198,6 +200,7 @@ export class Client {
       clientInfo: this.clientInfo,
       capabilities: this.capabilities,
       taskCapabilities: this.taskCapabilities,
+      taskSettings: this.settings,
       channel,
       cache: this.cache,
       answering: this.answering,

@@ -114,7 +114,7 @@ export type TransportFailure =
  * A step that reaches a URL (the metadata, registration and token requests, and
  * `"authorization"` for the URL the user is sent to) also fails when that URL
  * is neither https nor http on a loopback host (`data.url`), when its answer
- * is larger than `MAX_AUTH_RESPONSE_BYTES` (`data.url`, `data.limit`), or when
+ * is larger than 256 KiB (`data.url`, `data.limit`), or when
  * it gets no whole answer within the request time-out (`data.url`,
  * `data.timeoutMs`).
  */

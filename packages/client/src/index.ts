@@ -62,30 +62,23 @@ export type {
   Tool,
 } from "@x/mcp-v2607";
 export {
-  AUTH_REQUEST_TIMEOUT_MS,
   type AuthorizeContext,
   type Challenge,
   type ClientCredentialsOptions,
   clientCredentials,
-  DEFAULT_REDIRECT_WAIT_MS,
   FileTokenStore,
+  type FileTokenStoreOptions,
   importPrivateKey,
   InMemoryTokenStore,
   type JwtBearerOptions,
   jwtBearer,
   type LoopbackOptions,
   LoopbackRedirectReceiver,
-  MAX_AUTH_RESPONSE_BYTES,
-  MAX_AUTHORIZATIONS_PER_REQUEST,
-  MAX_METADATA_BYTES,
-  MAX_STEP_UPS_PER_REQUEST,
-  MAX_TOKEN_FILE_BYTES,
   type MachineGrant,
   type OAuthClientInformation,
   type OAuthClientMetadata,
   type OAuthClientProvider,
   parseChallenges,
-  REFRESH_MARGIN_SECONDS,
   type ResourceMetadata,
   type StoredAuthorization,
   type StoredTokens,
@@ -148,6 +141,7 @@ export {
   StreamableHttpTransport,
 } from "./transports/http.js";
 export { type InMemoryExchange, type InMemoryHandler, type InMemoryOptions, InMemoryTransport } from "./transports/memory.js";
+export { type SseOptions, SseTransport } from "./transports/sse.js";
 export { type StdioOptions, StdioTransport } from "./transports/stdio.js";
 export {
   isTransientTaskFailure,

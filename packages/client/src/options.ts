@@ -16,7 +16,9 @@ import type {
   ResponseResultOf,
   SubscriptionFilter,
 } from "@x/mcp-v2607";
+import type { InitializeEraVersion } from "@x/mcp-v2511/wire";
 import type { DetailedTask } from "@x/mcp-v2607/tasks";
+import type { LegacyTaskCallOptions } from "./revisions/initialize/tasks.js";
 import type { ResponseCache, ResponseCacheOptions } from "./cache.js";
 import type { InputHandlers } from "./mrtr.js";
 import type { JsonSchemaValidator, SchemaLimits } from "./schema.js";
@@ -27,9 +29,13 @@ import type { TaskHandle, TaskRequestOptions, TasksOptions } from "./tasks.js";
  * Which protocol a {@link Client} speaks: `"auto"` probes with
  * `server/discover` and falls back to `initialize` when the server is of the
  * earlier era (spec 2026-07-28: basic/versioning "Backward Compatibility");
- * `"2026-07-28"` and `"2025-11-25"` pin one era without probing.
+ * a version pins it without probing: `"2026-07-28"`, or one of the
+ * `initialize` era (`"2025-11-25"`, `"2025-06-18"`, `"2025-03-26"`,
+ * `"2024-11-05"`), which `initialize` then asks for and the server must
+ * answer (another answer fails `connect` with -32096). A client that
+ * negotiated a version sends only what it defines.
  */
-export type ProtocolChoice = "auto" | "2026-07-28" | "2025-11-25";
+export type ProtocolChoice = "auto" | "2026-07-28" | InitializeEraVersion;
 
 /**
  * The era a connected client speaks: `"modern"` (2026-07-28, a `_meta`
@@ -70,8 +76,8 @@ export interface ClientOptions {
    * (-32020, -32021, -32022) or on a result that is not a `DiscoverResult`;
    * over stdio also on silence, on the same process. A transport that cannot
    * carry a session (`InMemoryTransport`) is not probed and speaks 2026-07-28.
-   * `"2026-07-28"` sends nothing on `connect`; `"2025-11-25"` goes straight
-   * to `initialize`.
+   * `"2026-07-28"` sends nothing on `connect`; a version of the `initialize`
+   * era goes straight to `initialize`, asking for that version.
    */
   protocol?: ProtocolChoice;
   /**
@@ -234,7 +240,7 @@ export interface InputOptions extends RequestOptions {
 }
 
 /** Options of {@link Client.callTool}. */
-export interface CallToolOptions extends InputOptions {
+export interface CallToolOptions extends InputOptions, LegacyTaskCallOptions {
   /** Validate `structuredContent` against the tool's `outputSchema` (default: the client's). */
   validateOutput?: boolean;
   /**
@@ -250,7 +256,7 @@ export interface CallToolOptions extends InputOptions {
 }
 
 /** Options of {@link Client.callToolAsTask}: those of `callTool`, but Multi Round-Trip rounds before the task are always resolved. */
-export type CallToolAsTaskOptions = Omit<CallToolOptions, "inputRequired" | "onTask" | "onTaskStatus" | "maxTaskWaitMs">;
+export type CallToolAsTaskOptions = Omit<CallToolOptions, "inputRequired" | "onTask" | "onTaskStatus" | "maxTaskWaitMs" | "task">;
 
 /**
  * What {@link Client.callToolAsTask} resolves with: the server decides per

@@ -36,16 +36,16 @@ export function isTransientTaskFailure(error: unknown): boolean {
 /** Failures a wait gave up on after {@link TaskSettings.pollAttempts} transient attempts (see {@link gaveUpTransiently}). */
 const gaveUp = new WeakSet<object>();
 
-/**
- * True when `error` is what a task wait rejected with after every attempt
- * of a request failed transiently: the task itself may be fine, so
- * `callTool` does not cancel it.
- */
 /** Marks `error` as one a wait gave up on (see {@link gaveUpTransiently}). */
 export function markGaveUp(error: object): void {
   gaveUp.add(error);
 }
 
+/**
+ * True when `error` is what a task wait rejected with after every attempt
+ * of a request failed transiently: the task itself may be fine, so
+ * `callTool` does not cancel it.
+ */
 export function gaveUpTransiently(error: unknown): boolean {
   return typeof error === "object" && error !== null && gaveUp.has(error);
 }

@@ -19,9 +19,9 @@
  */
 import type { CallToolResult, InputRequests, InputResponses } from "@x/mcp-v2607";
 import { type DetailedTask, isTerminalTaskStatus, type Task, TaskMethod, type TaskStatus } from "@x/mcp-v2607/tasks";
-import { delay } from "./delay.js";
 import { ClientErrorCode, clip, McpClientError } from "./errors.js";
 import type { TaskPort, TaskRequestOptions, TaskSubscription, TaskWaitOptions } from "./task-options.js";
+import { retryTransient, waitBound } from "./task-waits.js";
 import { isObject } from "@x/jsonrpc";
 import {
   cancelTask,
@@ -29,7 +29,6 @@ import {
   invalidTask,
   failedTaskError,
   isTransientTaskFailure,
-  markGaveUp,
   pollDelay,
   readAck,
   readDetailedTask,
@@ -37,6 +36,7 @@ import {
 
 export * from "./task-options.js";
 export * from "./task-reads.js";
+export * from "./task-waits.js";
 
 /**
  * Between two polls: resolves after a delay, or at once when a status
@@ -229,46 +229,17 @@ export class TaskHandle {
    */
   async wait(options: TaskWaitOptions = {}): Promise<DetailedTask> {
     const settings = this.port.settings;
-    const maxWait = options.maxWaitMs ?? settings.maxWaitMs;
-    if (!Number.isSafeInteger(maxWait) || maxWait < 0) throw new TypeError(`maxWaitMs must be a non-negative integer, got ${maxWait}`);
-    const outer = options.signal;
-    const id = clip(JSON.stringify(this.taskId), 80);
-    const cancelled = (reason: unknown) =>
-      new McpClientError(
-        ClientErrorCode.RequestCancelled,
-        `The wait for task ${id} was cancelled`,
-        { taskId: this.taskId, reason: reason instanceof Error ? reason.message : reason },
-        "client",
-        { cause: reason },
-      );
-    if (outer?.aborted) throw cancelled(outer.reason);
-    const stop = new AbortController();
-    const onAbort = () => stop.abort(cancelled(outer?.reason));
-    outer?.addEventListener("abort", onAbort, { once: true });
-    const timer =
-      maxWait > 0
-        ? setTimeout(
-            () =>
-              stop.abort(
-                new McpClientError(ClientErrorCode.RequestTimeout, `Task ${id} did not end within ${maxWait} ms`, {
-                  taskId: this.taskId,
-                  maxWaitMs: maxWait,
-                }),
-              ),
-            maxWait,
-          )
-        : undefined;
+    const bound = waitBound(this.taskId, options.signal, options.maxWaitMs ?? settings.maxWaitMs);
     const waker = new Waker();
     const watching = new AbortController();
     try {
       if (options.stream ?? settings.stream) this.watch(watching.signal, waker);
-      return await this.drive(options, stop.signal, waker);
+      return await this.drive(options, bound.signal, waker);
     } catch (error) {
-      if (stop.signal.aborted) throw stop.signal.reason;
+      if (bound.signal.aborted) throw bound.signal.reason;
       throw error;
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      outer?.removeEventListener("abort", onAbort);
+      bound.release();
       watching.abort();
     }
   }
@@ -345,25 +316,8 @@ export class TaskHandle {
    * ({@link gaveUpTransiently}) and thrown. A definite failure, or one once
    * `signal` aborted, is thrown at once.
    */
-  private async retrying<T>(method: string, send: () => Promise<T>, signal: AbortSignal): Promise<T> {
-    const { pollAttempts, pollRetryDelayMs, maxPollIntervalMs } = this.port.settings;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await send();
-      } catch (error) {
-        if (signal.aborted || !isTransientTaskFailure(error)) throw error;
-        const message = error instanceof Error ? error.message : String(error);
-        const id = clip(JSON.stringify(this.taskId), 80);
-        if (attempt >= pollAttempts) {
-          this.port.warn(`${method} of task ${id} failed ${attempt} times in a row; giving up: ${message}`);
-          if (typeof error === "object" && error !== null) markGaveUp(error);
-          throw error;
-        }
-        const wait = Math.min(pollRetryDelayMs * 2 ** (attempt - 1), maxPollIntervalMs);
-        this.port.warn(`${method} of task ${id} failed (${message}); attempt ${attempt + 1} of ${pollAttempts} in ${wait} ms`);
-        await delay(wait, signal);
-      }
-    }
+  private retrying<T>(method: string, send: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    return retryTransient(this.port, `${method} of task ${clip(JSON.stringify(this.taskId), 80)}`, send, signal);
   }
 
   /**
@@ -414,7 +368,6 @@ export class TaskHandle {
       }
     })();
   }
-
   /**
    * Waits for the end (input requests answered through the client's
    * handlers) and returns the tool's result: a `completed` task's `result`,

@@ -71,7 +71,6 @@ const VERSION_AND_BATCH_MODULES = [
   "revisions/initialize/versions/index.ts",
   "revisions/initialize/versions/tables.ts",
   "revisions/initialize/versions/table.ts",
-  "revisions/initialize/versions/reduce.ts",
   "revisions/initialize/versions/2025-11-25.ts",
   "revisions/initialize/versions/2025-06-18.ts",
   "revisions/initialize/versions/2025-03-26.ts",

@@ -102,18 +102,42 @@ export interface ResourceMetadata {
 }
 
 /**
- * GETs one metadata document through {@link authRequest} (https or loopback,
- * bounded, timed). `undefined` when no HTTP answer came at all (refused,
- * reset): the caller may try the next URL.
- * @throws McpClientError -32097 naming `step`: an insecure URL, a body over the limit, the time-out.
+ * GETs `urls` in order through {@link authRequest} (https or loopback,
+ * bounded, timed) until `read` makes a document of a 2xx answer; `read`
+ * returns `undefined` to pass to the next URL, or throws to end the walk. A
+ * URL that gives no HTTP answer at all (refused, reset) passes too, and the
+ * later URLs on its origin are skipped: that host is down, and each try
+ * could cost a time-out.
+ * @returns the document, or `tried` listing each URL with its status for the caller's error.
+ * @throws McpClientError -32097 naming `step`: an insecure URL, a body over the limit, the time-out;
+ *   or what `read` throws.
  */
-async function getMetadata(requests: AuthRequests, step: AuthStep, url: URL): Promise<Response | undefined> {
-  try {
-    return await authRequest(requests, step, url, { method: "GET", headers: { accept: "application/json" }, redirect: "manual" });
-  } catch (error) {
-    if (isMcpClientError(error, ClientErrorCode.AuthorizationFailed)) throw error;
-    return undefined;
+async function firstDocument<T>(
+  requests: AuthRequests,
+  step: AuthStep,
+  urls: URL[],
+  read: (url: URL, response: Response) => Promise<T | undefined>,
+): Promise<{ document: T } | { tried: string }> {
+  const tried: string[] = [];
+  const down = new Set<string>();
+  for (const url of urls) {
+    if (down.has(url.origin)) {
+      tried.push(`${url.href} (skipped)`);
+      continue;
+    }
+    let response: Response | undefined;
+    try {
+      response = await authRequest(requests, step, url, { method: "GET", headers: { accept: "application/json" }, redirect: "manual" });
+    } catch (error) {
+      if (isMcpClientError(error, ClientErrorCode.AuthorizationFailed)) throw error;
+      down.add(url.origin);
+    }
+    tried.push(`${url.href} (${response?.status ?? "unreachable"})`);
+    if (!response?.ok) continue;
+    const document = await read(url, response);
+    if (document !== undefined) return { document };
   }
+  return { tried: tried.join(", ") };
 }
 
 /**
@@ -145,7 +169,8 @@ export function resourceMatches(resource: string, endpoint: URL): boolean {
 /**
  * Reads the protected resource metadata: from the challenge's
  * `resource_metadata` URL when given, then the well-known URLs; a URL that
- * answers with anything but such a document, or not at all, passes to the next.
+ * answers with anything but such a document, or not at all, passes to the next
+ * (after no answer at all, the next on another origin: see {@link firstDocument}).
  * @throws McpClientError -32097 `"resource_metadata"` when none answers with a document naming an
  *   authorization server, or a request failed as {@link authRequest} says (not https or loopback,
  *   too large, timed out), `"resource_mismatch"` when its `resource` is not this endpoint.
@@ -164,18 +189,14 @@ export async function discoverResourceMetadata(
     }
   }
   candidates.push(...resourceMetadataUrls(endpoint));
-  const tried: string[] = [];
-  for (const url of candidates) {
-    const response = await getMetadata(requests, "resource_metadata", url);
-    tried.push(`${url.href} (${response?.status ?? "unreachable"})`);
-    if (!response?.ok) continue;
+  const found = await firstDocument(requests, "resource_metadata", candidates, async (url, response) => {
     let body: unknown;
     try {
       body = JSON.parse(await response.text());
     } catch {
-      continue;
+      return undefined;
     }
-    if (typeof body !== "object" || body === null || typeof (body as ResourceMetadata).resource !== "string") continue;
+    if (typeof body !== "object" || body === null || typeof (body as ResourceMetadata).resource !== "string") return undefined;
     const metadata = body as ResourceMetadata;
     if (!resourceMatches(metadata.resource, endpoint)) {
       throw authError(
@@ -189,8 +210,9 @@ export async function discoverResourceMetadata(
       throw authError("resource_metadata", `the protected resource metadata at ${url.href} names no authorization server`);
     }
     return metadata;
-  }
-  throw authError("resource_metadata", `no protected resource metadata found; tried ${tried.join(", ")}`);
+  });
+  if ("document" in found) return found.document;
+  throw authError("resource_metadata", `no protected resource metadata found; tried ${found.tried}`);
 }
 
 /**
@@ -228,28 +250,23 @@ export async function discoverAuthorizationServer(issuer: string, requests: Auth
   }
   // Before any request, and outside the checks below: a missing oauth4webapi is the installation's fault, not the server's.
   const oauth = await loadOAuth();
-  const tried: string[] = [];
-  // Every URL is on the issuer's origin: once one gave no HTTP answer at all, the others are skipped.
-  let unreachable = false;
-  for (const url of authorizationServerMetadataUrls(issuerUrl)) {
-    if (unreachable) {
-      tried.push(`${url.href} (skipped)`);
-      continue;
-    }
-    const response = await getMetadata(requests, "authorization_server_metadata", url);
-    tried.push(`${url.href} (${response?.status ?? "unreachable"})`);
-    if (!response) unreachable = true;
-    if (!response?.ok) continue;
-    try {
-      return await oauth.processDiscoveryResponse(issuerUrl, response);
-    } catch (error) {
-      throw authError(
-        "authorization_server_metadata",
-        `the metadata at ${url.href} is not valid for issuer ${issuer}: ${error instanceof Error ? error.message : String(error)}`,
-        { url: url.href },
-        error,
-      );
-    }
-  }
-  throw authError("authorization_server_metadata", `no authorization server metadata for ${issuer}; tried ${tried.join(", ")}`);
+  const found = await firstDocument(
+    requests,
+    "authorization_server_metadata",
+    authorizationServerMetadataUrls(issuerUrl),
+    async (url, response) => {
+      try {
+        return await oauth.processDiscoveryResponse(issuerUrl, response);
+      } catch (error) {
+        throw authError(
+          "authorization_server_metadata",
+          `the metadata at ${url.href} is not valid for issuer ${issuer}: ${error instanceof Error ? error.message : String(error)}`,
+          { url: url.href },
+          error,
+        );
+      }
+    },
+  );
+  if ("document" in found) return found.document;
+  throw authError("authorization_server_metadata", `no authorization server metadata for ${issuer}; tried ${found.tried}`);
 }

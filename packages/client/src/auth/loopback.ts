@@ -6,10 +6,8 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { nodeBuiltin } from "@x/jsonrpc";
+import { DEFAULT_REDIRECT_WAIT_MS, integerOption, rejectUnknown, timerOption } from "./options.js";
 import type { OAuthClientProvider } from "./provider.js";
-
-/** Default longest wait for the redirect, in milliseconds (5 minutes). */
-export const DEFAULT_REDIRECT_WAIT_MS = 300_000;
 
 /** Options of {@link LoopbackRedirectReceiver.start}. */
 export interface LoopbackOptions {
@@ -17,9 +15,14 @@ export interface LoopbackOptions {
   port?: number;
   /** Path of the redirect; default `/callback`. */
   path?: string;
-  /** Longest wait for one redirect, in milliseconds; default {@link DEFAULT_REDIRECT_WAIT_MS}. */
+  /**
+   * Longest wait for one redirect (the user signing in), in milliseconds: a
+   * positive integer of at most 2^31 - 1, default 300 000 (5 minutes).
+   */
   timeoutMs?: number;
 }
+
+const LOOPBACK_OPTIONS: Record<keyof LoopbackOptions, true> = { port: true, path: true, timeoutMs: true };
 
 /**
  * Listens on `127.0.0.1` only. Each {@link waitForRedirect} accepts one
@@ -61,20 +64,24 @@ export class LoopbackRedirectReceiver {
 
   /**
    * Starts listening on 127.0.0.1.
-   * @throws the listen error (e.g. the port is taken).
+   * @throws TypeError for an unknown option, a `port` that is not an integer from 0 to 65535 or a
+   *   `timeoutMs` out of range; the listen error (e.g. the port is taken).
    */
   static async start(options: LoopbackOptions = {}): Promise<LoopbackRedirectReceiver> {
+    rejectUnknown("LoopbackRedirectReceiver.start", options, Object.keys(LOOPBACK_OPTIONS));
+    const port = integerOption("port", options.port, 0, 0, 65_535);
+    const timeoutMs = timerOption("timeoutMs", options.timeoutMs, DEFAULT_REDIRECT_WAIT_MS);
     // Loaded here: node:http is a noticeable part of a cold start, most clients never open this server, and a browser has none.
     const { createServer } = nodeBuiltin<typeof import("node:http")>("node:http");
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.listen(port, "127.0.0.1", () => {
         server.off("error", reject);
         resolve();
       });
     });
-    return new LoopbackRedirectReceiver(server, options.path ?? "/callback", options.timeoutMs ?? DEFAULT_REDIRECT_WAIT_MS);
+    return new LoopbackRedirectReceiver(server, options.path ?? "/callback", timeoutMs);
   }
 
   /**

@@ -6,6 +6,7 @@
  * for workload identity. They do no step-up on `403 insufficient_scope`
  * beyond asking the token endpoint again with the union of scopes.
  */
+import { rejectUnknown } from "./options.js";
 import type { MachineGrant, OAuthClientProvider, TokenStore } from "./provider.js";
 
 /** Options of {@link clientCredentials}. */
@@ -28,6 +29,31 @@ export interface ClientCredentialsOptions {
   allowInsecureRequests?: boolean;
   /** See {@link OAuthClientProvider.requestTimeoutMs}. */
   requestTimeoutMs?: number;
+  /** See {@link OAuthClientProvider.refreshMarginSeconds}. */
+  refreshMarginSeconds?: number;
+}
+
+const CLIENT_CREDENTIALS_OPTIONS: Record<keyof ClientCredentialsOptions, true> = {
+  clientId: true,
+  clientSecret: true,
+  privateKey: true,
+  algorithm: true,
+  method: true,
+  scope: true,
+  tokenStore: true,
+  allowInsecureRequests: true,
+  requestTimeoutMs: true,
+  refreshMarginSeconds: true,
+};
+
+/** The provider members both helpers pass on as given (checked by the transport's session). */
+function tuning(options: ClientCredentialsOptions | JwtBearerOptions): Partial<OAuthClientProvider> {
+  const out: Partial<OAuthClientProvider> = {};
+  if (options.tokenStore) out.tokenStore = options.tokenStore;
+  if (options.allowInsecureRequests !== undefined) out.allowInsecureRequests = options.allowInsecureRequests;
+  if (options.requestTimeoutMs !== undefined) out.requestTimeoutMs = options.requestTimeoutMs;
+  if (options.refreshMarginSeconds !== undefined) out.refreshMarginSeconds = options.refreshMarginSeconds;
+  return out;
 }
 
 const IMPORT: Record<string, EcKeyImportParams | RsaHashedImportParams | Algorithm> = {
@@ -67,9 +93,10 @@ export async function importPrivateKey(pem: string, algorithm = "ES256"): Promis
  * scope of the challenge (else the metadata's, else `scope`).
  * @example
  * new StreamableHttpTransport(url, { auth: await clientCredentials({ clientId: "svc", clientSecret: process.env.SECRET }) })
- * @throws TypeError when neither a secret nor a private key is given, or the key does not import.
+ * @throws TypeError for an unknown option, when neither a secret nor a private key is given, or the key does not import.
  */
 export async function clientCredentials(options: ClientCredentialsOptions): Promise<OAuthClientProvider> {
+  rejectUnknown("clientCredentials", options, Object.keys(CLIENT_CREDENTIALS_OPTIONS));
   if (options.clientSecret === undefined && options.privateKey === undefined) {
     throw new TypeError("clientCredentials needs a clientSecret or a privateKey");
   }
@@ -88,9 +115,7 @@ export async function clientCredentials(options: ClientCredentialsOptions): Prom
   };
   return {
     grant,
-    ...(options.tokenStore ? { tokenStore: options.tokenStore } : {}),
-    ...(options.allowInsecureRequests !== undefined ? { allowInsecureRequests: options.allowInsecureRequests } : {}),
-    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...tuning(options),
   };
 }
 
@@ -107,15 +132,30 @@ export interface JwtBearerOptions {
   allowInsecureRequests?: boolean;
   /** See {@link OAuthClientProvider.requestTimeoutMs}. */
   requestTimeoutMs?: number;
+  /** See {@link OAuthClientProvider.refreshMarginSeconds}. */
+  refreshMarginSeconds?: number;
 }
+
+const JWT_BEARER_OPTIONS: Record<keyof JwtBearerOptions, true> = {
+  clientId: true,
+  clientSecret: true,
+  assertion: true,
+  scope: true,
+  tokenStore: true,
+  allowInsecureRequests: true,
+  requestTimeoutMs: true,
+  refreshMarginSeconds: true,
+};
 
 /**
  * A provider for the JWT bearer grant (RFC 7523 §2.1,
  * `urn:ietf:params:oauth:grant-type:jwt-bearer`): the assertion comes from
  * your hook. A refused grant fails the request with step `"token"`; it is
  * not retried and no other grant is tried.
+ * @throws TypeError for an unknown option.
  */
 export function jwtBearer(options: JwtBearerOptions): OAuthClientProvider {
+  rejectUnknown("jwtBearer", options, Object.keys(JWT_BEARER_OPTIONS));
   const grant: MachineGrant = {
     kind: "jwt_bearer",
     client: {
@@ -129,8 +169,6 @@ export function jwtBearer(options: JwtBearerOptions): OAuthClientProvider {
   };
   return {
     grant,
-    ...(options.tokenStore ? { tokenStore: options.tokenStore } : {}),
-    ...(options.allowInsecureRequests !== undefined ? { allowInsecureRequests: options.allowInsecureRequests } : {}),
-    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...tuning(options),
   };
 }

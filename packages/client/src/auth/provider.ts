@@ -4,6 +4,7 @@
  */
 import { nodeBuiltin } from "@x/jsonrpc";
 import { utf8Length } from "../transports/jsonrpc.js";
+import { DEFAULT_MAX_TOKEN_FILE_BYTES, integerOption, rejectUnknown } from "./options.js";
 
 /** `node:fs/promises`, loaded when a FileTokenStore first reads or writes: a browser build of the client has no file system. */
 const files = (): typeof import("node:fs/promises") => nodeBuiltin("node:fs/promises");
@@ -93,22 +94,40 @@ export class InMemoryTokenStore implements TokenStore {
   }
 }
 
-/** Largest token file {@link FileTokenStore} reads, in bytes; a larger one is treated as empty. */
-export const MAX_TOKEN_FILE_BYTES = 1024 * 1024;
+/** Options of {@link FileTokenStore}. */
+export interface FileTokenStoreOptions {
+  /**
+   * Largest file read, in bytes: a positive integer, default 1 MiB
+   * (1 048 576). A larger file reads as empty, so raise it when one file
+   * keeps the tokens of very many endpoints.
+   */
+  maxFileBytes?: number;
+}
+
+const FILE_STORE_OPTIONS: Record<keyof FileTokenStoreOptions, true> = { maxFileBytes: true };
 
 /**
  * A {@link TokenStore} in one JSON file, for CLIs: readable and writable by
  * the owner only (mode 0600, set on every write), written to a temporary
  * file and renamed so a crash never leaves half a file. A missing, unreadable,
- * malformed or oversized (over {@link MAX_TOKEN_FILE_BYTES}) file reads as
- * empty. Not safe for several processes writing at once.
+ * malformed or oversized (over `maxFileBytes`) file reads as empty. Not safe
+ * for several processes writing at once.
  */
 export class FileTokenStore implements TokenStore {
+  readonly #maxFileBytes: number;
+
   /**
    * A store in the file at `path`, which need not exist yet.
    * @param path the file, e.g. `~/.config/my-cli/mcp-tokens.json`; its folder is created (mode 0700).
+   * @throws TypeError for an unknown option or a `maxFileBytes` that is not a positive integer.
    */
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    options: FileTokenStoreOptions = {},
+  ) {
+    rejectUnknown("FileTokenStore", options, Object.keys(FILE_STORE_OPTIONS));
+    this.#maxFileBytes = integerOption("maxFileBytes", options.maxFileBytes, DEFAULT_MAX_TOKEN_FILE_BYTES, 1);
+  }
 
   /** The authorization stored under `key`; `undefined` when there is none or the file cannot be read. */
   async load(key: string): Promise<StoredAuthorization | undefined> {
@@ -137,7 +156,7 @@ export class FileTokenStore implements TokenStore {
     } catch {
       return {};
     }
-    if (utf8Length(text) > MAX_TOKEN_FILE_BYTES) return {};
+    if (utf8Length(text) > this.#maxFileBytes) return {};
     try {
       const value = JSON.parse(text) as unknown;
       return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, StoredAuthorization>) : {};
@@ -236,8 +255,32 @@ export interface OAuthClientProvider {
   /**
    * Longest wait for each OAuth request (metadata, registration, token), from
    * sending it to the last byte of its answer, in milliseconds: a positive
-   * integer, default `AUTH_REQUEST_TIMEOUT_MS` (10 000). A request that runs
-   * out fails with -32097 naming its step, its URL and this limit.
+   * integer of at most 2^31 - 1, default 10 000. A request that runs out fails
+   * with -32097 naming its step, its URL and this limit.
    */
   requestTimeoutMs?: number;
+  /**
+   * How early a token is refreshed, in seconds: one that expires within this
+   * margin is refreshed before it is sent (when there is a refresh token). A
+   * non-negative integer, default 60; for a token that lives less than four
+   * times as long, a quarter of its lifetime is used instead, so a
+   * short-lived token is not refreshed before every request. Raise it when
+   * clocks drift or requests are slow to arrive.
+   */
+  refreshMarginSeconds?: number;
 }
+
+/** Every member of {@link OAuthClientProvider}: a misspelt one is refused by name. */
+export const PROVIDER_MEMBERS: readonly string[] = Object.keys({
+  redirectUrl: true,
+  clientMetadata: true,
+  authorize: true,
+  tokenStore: true,
+  clientInformation: true,
+  clientMetadataUrl: true,
+  grant: true,
+  dpop: true,
+  allowInsecureRequests: true,
+  requestTimeoutMs: true,
+  refreshMarginSeconds: true,
+} satisfies Record<keyof OAuthClientProvider, true>);

@@ -10,20 +10,12 @@
  */
 import { type AuthStep, authError, clip } from "../errors.js";
 
-/** Largest body of any OAuth response the client reads (metadata, registration, token), in bytes. */
+/**
+ * Largest body of any OAuth response the client reads (metadata,
+ * registration, token), in bytes: 256 KiB. A safety bound, not an option
+ * (README, "https, sizes and time-outs").
+ */
 export const MAX_AUTH_RESPONSE_BYTES = 256 * 1024;
-/**
- * Largest metadata document read, in bytes: {@link MAX_AUTH_RESPONSE_BYTES},
- * which bounds every OAuth response.
- * @deprecated use {@link MAX_AUTH_RESPONSE_BYTES}.
- */
-export const MAX_METADATA_BYTES = MAX_AUTH_RESPONSE_BYTES;
-/**
- * Longest wait for one OAuth request (metadata, registration, token), from
- * sending it to the last byte of its answer, in milliseconds, unless the
- * provider's `requestTimeoutMs` says otherwise.
- */
-export const AUTH_REQUEST_TIMEOUT_MS = 10_000;
 
 /** How the OAuth requests of one transport are made. */
 export interface AuthRequests {

@@ -4,10 +4,12 @@
  * follow): it puts the access token on every request, and on `401` or
  * `403 insufficient_scope` runs discovery, registration and a grant, then
  * sends the request again. OAuth mechanics are oauth4webapi's; the order of
- * discovery, the challenges, scope selection and the hooks are ours.
+ * discovery, the challenges, scope selection and the hooks are ours. This
+ * file holds the request loop, the stored state and the refresh; the grants
+ * and the client identity are in `grants.ts`.
  */
 import type * as OAuth from "oauth4webapi";
-import { type AuthStep, authError, ClientErrorCode, clip, isMcpClientError } from "../errors.js";
+import { authError, clip } from "../errors.js";
 import {
   type Challenge,
   discoverAuthorizationServer,
@@ -16,31 +18,28 @@ import {
   pickChallenge,
   type ResourceMetadata,
 } from "./discovery.js";
-import { clientAuth, describe, endpointOf, readRegistration, statusOf, toStored } from "./messages.js";
+import { Grants } from "./grants.js";
+import { toStored } from "./messages.js";
 import { loadOAuth, oauthNow } from "./oauth-lib.js";
 import {
   InMemoryTokenStore,
-  type OAuthClientInformation,
   type OAuthClientProvider,
+  PROVIDER_MEMBERS,
   type StoredAuthorization,
   type StoredTokens,
   type TokenStore,
 } from "./provider.js";
-import { AUTH_REQUEST_TIMEOUT_MS, type AuthRequests, authRequest, isLoopbackHost, requireSecureEndpoint } from "./requests.js";
+import { DEFAULT_AUTH_REQUEST_TIMEOUT_MS, DEFAULT_REFRESH_MARGIN_SECONDS, integerOption, rejectMisspelt, timerOption } from "./options.js";
+import type { AuthRequests } from "./requests.js";
 
-/** How many times one request is authorized anew after a `401` before it fails with step `"unauthorized"`. */
-export const MAX_AUTHORIZATIONS_PER_REQUEST = 2;
-/** How many step-ups one request makes after `403 insufficient_scope` before it fails with step `"insufficient_scope"`. */
-export const MAX_STEP_UPS_PER_REQUEST = 2;
 /**
- * A token expiring within this many seconds is refreshed before it is sent;
- * for a token that lives less than four times as long, a quarter of its
- * lifetime instead, so a short-lived token is not refreshed before every request.
+ * How many times one request is authorized anew after a `401` before it fails
+ * with step `"unauthorized"`: a safety bound against a server that refuses
+ * every token, not an option (README, "https, sizes and time-outs").
  */
-export const REFRESH_MARGIN_SECONDS = 60;
-
-/** An error of our own request guard or step, passed on as it is (a `DOMException` also has a numeric `code`). */
-const isAuthFailure = (error: unknown): boolean => isMcpClientError(error, ClientErrorCode.AuthorizationFailed);
+export const MAX_AUTHORIZATIONS_PER_REQUEST = 2;
+/** How many step-ups one request makes after `403 insufficient_scope` before it fails with step `"insufficient_scope"`; a safety bound too. */
+export const MAX_STEP_UPS_PER_REQUEST = 2;
 
 /** The union of scope strings (space-separated), in first-seen order; `undefined` when empty. */
 function unionScopes(...lists: Array<string | string[] | undefined>): string[] {
@@ -69,6 +68,8 @@ export class OAuthSession {
   readonly #store: TokenStore;
   readonly #key: string;
   readonly #requests: AuthRequests;
+  readonly #grants: Grants;
+  readonly #refreshMargin: number;
   #state: StoredAuthorization | undefined;
   #loaded = false;
   #discovered: Discovered | undefined;
@@ -80,9 +81,11 @@ export class OAuthSession {
   /**
    * @throws TypeError when `clientMetadataUrl` is not an https URL with a path
    *   (spec 2026-07-28, client-registration: Client ID Metadata Documents), `redirectUrl` is not a URL,
-   *   or `requestTimeoutMs` is not a positive integer of at most 2^31 - 1.
+   *   `requestTimeoutMs` is not a positive integer of at most 2^31 - 1, `refreshMarginSeconds` is not
+   *   a non-negative integer, or a member is a misspelt option (`requestTimeoutMS`).
    */
   constructor(endpoint: URL, provider: OAuthClientProvider, fetchImpl: typeof fetch) {
+    rejectMisspelt("The auth provider", provider, PROVIDER_MEMBERS);
     if (provider.clientMetadataUrl !== undefined) {
       const text = String(provider.clientMetadataUrl);
       const cimd = URL.canParse(text) ? new URL(text) : undefined;
@@ -93,16 +96,20 @@ export class OAuthSession {
     if (provider.redirectUrl !== undefined && !URL.canParse(String(provider.redirectUrl))) {
       throw new TypeError(`redirectUrl is not a URL: ${clip(String(provider.redirectUrl), 120)}`);
     }
-    const timeoutMs = provider.requestTimeoutMs ?? AUTH_REQUEST_TIMEOUT_MS;
-    if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2 ** 31 - 1) {
-      throw new TypeError(`requestTimeoutMs must be a positive integer of at most 2147483647, got ${timeoutMs}`);
-    }
+    const timeoutMs = timerOption("requestTimeoutMs", provider.requestTimeoutMs, DEFAULT_AUTH_REQUEST_TIMEOUT_MS);
+    this.#refreshMargin = integerOption("refreshMarginSeconds", provider.refreshMarginSeconds, DEFAULT_REFRESH_MARGIN_SECONDS, 0);
     this.#endpoint = endpoint;
     this.#provider = provider;
     this.#fetch = fetchImpl;
     this.#store = provider.tokenStore ?? new InMemoryTokenStore();
     this.#key = endpoint.href;
     this.#requests = { fetch: fetchImpl, allowInsecureRequests: provider.allowInsecureRequests, timeoutMs };
+    this.#grants = new Grants(
+      provider,
+      this.#requests,
+      () => this.#dpop,
+      (state) => this.#save(state),
+    );
   }
 
   /** The access token the next request carries, or `undefined` before authorization. */
@@ -272,8 +279,8 @@ export class OAuthSession {
     await this.#setUpDpop(as);
 
     let response: OAuth.TokenEndpointResponse;
-    if (grant) response = await this.#machineGrant(as, prm, scope);
-    else response = await this.#authorizationCode(as, prm, scope, state);
+    if (grant) response = await this.#grants.machineGrant(as, prm, scope);
+    else response = await this.#grants.authorizationCode(as, prm, scope, state);
     state.tokens = toStored(response, state.tokens);
     await this.#save(state);
   }
@@ -299,224 +306,11 @@ export class OAuthSession {
     this.#dpop = oauth.DPoP({}, this.#dpopKeys);
   }
 
-  /**
-   * oauth4webapi's options for a request of `step`: it sends through
-   * {@link authRequest}, which judges each URL, bounds the answer and times
-   * the request, so oauth4webapi's own http check is off rather than a
-   * second, issuer-wide answer.
-   */
-  // One option bag serves requests whose customFetch types differ only in the body type, hence `any`.
-  #options<T extends object>(step: AuthStep, extra: T): any {
-    const oauth = oauthNow();
-    return {
-      ...extra,
-      DPoP: this.#dpop,
-      [oauth.customFetch]: (target: string, options: unknown) => authRequest(this.#requests, step, new URL(target), options as RequestInit),
-      [oauth.allowInsecureRequests]: true,
-    };
-  }
-
-  /** A token request, sent once more when the authorization server asks for a DPoP nonce (RFC 9449, section 8). */
-  async #tokenRequest(
-    step: "token",
-    send: () => Promise<Response>,
-    read: (response: Response) => Promise<OAuth.TokenEndpointResponse>,
-  ): Promise<OAuth.TokenEndpointResponse> {
-    const oauth = await loadOAuth();
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await read(await send());
-      } catch (error) {
-        if (attempt === 0 && this.#dpop && oauth.isDPoPNonceError(error)) continue;
-        if (isAuthFailure(error)) throw error;
-        throw authError(step, `the token endpoint refused: ${describe(error)}`, statusOf(error), error);
-      }
-    }
-  }
-
-  async #machineGrant(
-    as: OAuth.AuthorizationServer,
-    prm: ResourceMetadata,
-    scope: string | undefined,
-  ): Promise<OAuth.TokenEndpointResponse> {
-    const oauth = await loadOAuth();
-    const grant = this.#provider.grant as NonNullable<OAuthClientProvider["grant"]>;
-    const client: OAuth.Client = { client_id: grant.client.client_id };
-    const auth = clientAuth(grant.client, as, grant.privateKey);
-    const parameters: Record<string, string> = { resource: prm.resource };
-    if (scope) parameters.scope = scope;
-    if (grant.kind === "client_credentials") {
-      return this.#tokenRequest(
-        "token",
-        () => oauth.clientCredentialsGrantRequest(as, client, auth, parameters, this.#options("token", {})),
-        (response) => oauth.processClientCredentialsResponse(as, client, response),
-      );
-    }
-    if (!grant.assertion) throw authError("token", "the JWT bearer grant has no assertion hook");
-    let assertion: string;
-    try {
-      assertion = await grant.assertion({ issuer: as.issuer, tokenEndpoint: String(as.token_endpoint), resource: prm.resource, scope });
-    } catch (error) {
-      throw authError("token", `the JWT bearer assertion could not be made: ${describe(error)}`, undefined, error);
-    }
-    return this.#tokenRequest(
-      "token",
-      () =>
-        oauth.genericTokenEndpointRequest(
-          as,
-          client,
-          auth,
-          "urn:ietf:params:oauth:grant-type:jwt-bearer",
-          { ...parameters, assertion },
-          this.#options("token", {}),
-        ),
-      (response) => oauth.processGenericTokenEndpointResponse(as, client, response),
-    );
-  }
-
-  /** The client identity: pre-registered, then a Client ID Metadata Document, then dynamic registration. */
-  async #clientFor(as: OAuth.AuthorizationServer, state: StoredAuthorization, redirectUri: string): Promise<OAuthClientInformation> {
-    const oauth = await loadOAuth();
-    const given = this.#provider.clientInformation;
-    const preregistered = typeof given === "function" ? given(as.issuer) : given;
-    if (preregistered) return preregistered;
-    const cimd = this.#provider.clientMetadataUrl;
-    if (cimd && as.client_id_metadata_document_supported === true) return { client_id: cimd, token_endpoint_auth_method: "none" };
-    if (state.client) return state.client;
-    if (!as.registration_endpoint) {
-      throw authError(
-        "registration",
-        `${as.issuer} offers no dynamic client registration and no pre-registered client or usable client metadata document was given`,
-      );
-    }
-    const metadata = this.#registrationMetadata(as, redirectUri);
-    let registered: { client_id: string; client_secret?: unknown; token_endpoint_auth_method?: unknown };
-    try {
-      const response = await oauth.dynamicClientRegistrationRequest(
-        as,
-        metadata as Partial<OAuth.Client>,
-        this.#options("registration", {}),
-      );
-      registered = await readRegistration(response);
-    } catch (error) {
-      if (isAuthFailure(error)) throw error;
-      throw authError(
-        "registration",
-        `dynamic client registration at ${String(as.registration_endpoint)} failed: ${describe(error)}`,
-        statusOf(error),
-        error,
-      );
-    }
-    const client: OAuthClientInformation = { client_id: registered.client_id };
-    if (typeof registered.client_secret === "string") client.client_secret = registered.client_secret;
-    const method = registered.token_endpoint_auth_method ?? metadata.token_endpoint_auth_method;
-    if (typeof method === "string") client.token_endpoint_auth_method = method;
-    state.client = client;
-    await this.#save(state);
-    return client;
-  }
-
-  #registrationMetadata(
-    as: OAuth.AuthorizationServer,
-    redirectUri: string,
-  ): Record<string, unknown> & { token_endpoint_auth_method?: string } {
-    const given = this.#provider.clientMetadata ?? {};
-    const supported = as.token_endpoint_auth_methods_supported;
-    const method = !supported
-      ? "client_secret_basic"
-      : (["none", "client_secret_basic", "client_secret_post"].find((m) => supported.includes(m)) ?? supported[0]);
-    const redirect = new URL(redirectUri);
-    const native = redirect.protocol !== "https:" && redirect.protocol !== "http:" ? true : isLoopbackHost(redirect.hostname);
-    return {
-      redirect_uris: [redirectUri],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      application_type: native ? "native" : "web",
-      ...(method ? { token_endpoint_auth_method: method } : {}),
-      ...given,
-    };
-  }
-
-  async #authorizationCode(
-    as: OAuth.AuthorizationServer,
-    prm: ResourceMetadata,
-    scope: string | undefined,
-    state: StoredAuthorization,
-  ): Promise<OAuth.TokenEndpointResponse> {
-    const oauth = await loadOAuth();
-    const redirect = this.#provider.redirectUrl;
-    const authorize = this.#provider.authorize;
-    if (redirect === undefined || !authorize) {
-      throw authError("authorization", "the server requires authorization but the auth option has no redirectUrl and authorize hook");
-    }
-    if (!as.code_challenge_methods_supported?.includes("S256")) {
-      // PKCE S256 is required; a server that does not advertise it is refused (spec: Authorization Code Protection).
-      throw authError("authorization_server_metadata", `${as.issuer} does not advertise PKCE S256 (code_challenge_methods_supported)`);
-    }
-    // Both places the code travels are judged before the user is sent anywhere or a client registered.
-    const url = endpointOf(as, "authorization_endpoint");
-    requireSecureEndpoint(this.#requests, "authorization", url);
-    requireSecureEndpoint(this.#requests, "token", endpointOf(as, "token_endpoint"));
-    const redirectUri = String(redirect);
-    const info = await this.#clientFor(as, state, redirectUri);
-    const client: OAuth.Client = { client_id: info.client_id };
-    const verifier = oauth.generateRandomCodeVerifier();
-    const expectedState = oauth.generateRandomState();
-    url.searchParams.set("response_type", "code");
-    url.searchParams.set("client_id", info.client_id);
-    url.searchParams.set("redirect_uri", redirectUri);
-    url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier));
-    url.searchParams.set("code_challenge_method", "S256");
-    url.searchParams.set("state", expectedState);
-    if (scope) url.searchParams.set("scope", scope);
-    url.searchParams.set("resource", prm.resource);
-    if (this.#dpop) url.searchParams.set("dpop_jkt", await this.#dpop.calculateThumbprint());
-
-    let answer: string | URL | URLSearchParams;
-    try {
-      answer = await authorize.call(this.#provider, url, { state: expectedState, issuer: as.issuer });
-    } catch (error) {
-      if (isMcpClientError(error)) throw error;
-      throw authError("authorization", `the authorize hook failed: ${describe(error)}`, undefined, error);
-    }
-    let params: URLSearchParams;
-    try {
-      params = answer instanceof URLSearchParams ? answer : new URL(answer).searchParams;
-    } catch (error) {
-      throw authError("authorization_response", `the redirect ${clip(String(answer), 120)} is not a URL`, undefined, error);
-    }
-    let callback: URLSearchParams;
-    try {
-      // Checks state, and iss against the recorded issuer (RFC 9207 §2.4) before the code goes anywhere.
-      callback = oauth.validateAuthResponse(as, client, params, expectedState);
-    } catch (error) {
-      if (error instanceof oauth.AuthorizationResponseError) {
-        throw authError("authorization_response", `the authorization server answered ${describe(error)}`, { error: error.error }, error);
-      }
-      throw authError("authorization_response", `the redirect was refused: ${describe(error)}`, undefined, error);
-    }
-    const auth = clientAuth(info, as);
-    return this.#tokenRequest(
-      "token",
-      () =>
-        oauth.authorizationCodeGrantRequest(
-          as,
-          client,
-          auth,
-          callback,
-          redirectUri,
-          verifier,
-          this.#options("token", { additionalParameters: { resource: prm.resource } }),
-        ),
-      (response) => oauth.processAuthorizationCodeResponse(as, client, response),
-    );
-  }
-
   async #refreshIfExpiring(): Promise<void> {
     const tokens = (await this.#load())?.tokens;
     if (!tokens?.refresh_token || tokens.expires_at === undefined) return;
     const lifetime = tokens.issued_at === undefined ? Number.POSITIVE_INFINITY : tokens.expires_at - tokens.issued_at;
-    const margin = Math.min(REFRESH_MARGIN_SECONDS, lifetime / 4);
+    const margin = Math.min(this.#refreshMargin, lifetime / 4);
     if (tokens.expires_at - Date.now() / 1000 > margin) return;
     await this.#refresh();
   }
@@ -534,7 +328,6 @@ export class OAuthSession {
   }
 
   async #doRefresh(): Promise<boolean> {
-    const oauth = await loadOAuth();
     const state = await this.#load();
     const refreshToken = state?.tokens?.refresh_token;
     if (!state || !refreshToken) return false;
@@ -548,22 +341,9 @@ export class OAuthSession {
         await this.#setUpDpop(discovered.as);
       }
       const { as, prm } = discovered;
-      const info = this.#provider.grant?.client ?? this.#preregistered(as.issuer) ?? state.client;
+      const info = this.#provider.grant?.client ?? this.#grants.preregistered(as) ?? state.client;
       if (!info) throw new Error("no client identity for the refresh");
-      const client: OAuth.Client = { client_id: info.client_id };
-      const auth = clientAuth(info, as, this.#provider.grant?.privateKey);
-      const response = await this.#tokenRequest(
-        "token",
-        () =>
-          oauth.refreshTokenGrantRequest(
-            as,
-            client,
-            auth,
-            refreshToken,
-            this.#options("token", { additionalParameters: { resource: prm.resource } }),
-          ),
-        (r) => oauth.processRefreshTokenResponse(as, client, r),
-      );
+      const response = await this.#grants.refresh(as, prm, info, refreshToken);
       state.tokens = toStored(response, state.tokens);
       await this.#save(state);
       return true;
@@ -573,15 +353,5 @@ export class OAuthSession {
       await this.#save(state);
       return false;
     }
-  }
-
-  #preregistered(issuer: string): OAuthClientInformation | undefined {
-    const given = this.#provider.clientInformation;
-    const info = typeof given === "function" ? given(issuer) : given;
-    if (info) return info;
-    const cimd = this.#provider.clientMetadataUrl;
-    return cimd && this.#discovered?.as.client_id_metadata_document_supported === true
-      ? { client_id: cimd, token_endpoint_auth_method: "none" }
-      : undefined;
   }
 }

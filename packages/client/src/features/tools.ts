@@ -156,6 +156,7 @@ export class ToolsFeature {
     const revision = this.channel().revision();
     const call: ToolCall = {
       name,
+      tool: known?.tool,
       args,
       options,
       send: async () => (await revision.resolve(Method.ToolsCall, params, options, send, declareTasks)).result,

@@ -7,12 +7,13 @@
  */
 import type { ProtocolChoice } from "../options.js";
 import { Revision2607 } from "./2026-07-28/index.js";
-import { INITIALIZE_VERSION, RevisionInitialize } from "./initialize/index.js";
+import { RevisionInitialize } from "./initialize/index.js";
 import { probe } from "./initialize/probe.js";
+import { PINNABLE_VERSIONS } from "./initialize/versions.js";
 import type { ClientRevision, RevisionContext } from "./revision.js";
 
-/** The protocol choices a client accepts. */
-export const PROTOCOL_CHOICES: readonly ProtocolChoice[] = ["auto", "2026-07-28", INITIALIZE_VERSION];
+/** The protocol choices a client accepts: `"auto"`, or a version to pin. */
+export const PROTOCOL_CHOICES: readonly ProtocolChoice[] = ["auto", ...PINNABLE_VERSIONS];
 
 /**
  * Settles the revision for `choice` and makes it the context's.
@@ -20,12 +21,12 @@ export const PROTOCOL_CHOICES: readonly ProtocolChoice[] = ["auto", "2026-07-28"
  */
 export async function openRevision(choice: ProtocolChoice, context: RevisionContext): Promise<ClientRevision> {
   const modern = new Revision2607(context);
-  if (choice !== INITIALIZE_VERSION) {
+  if (choice === "auto" || choice === "2026-07-28") {
     context.use(modern);
     if (choice === "2026-07-28" || !context.transport.frame) return modern;
     if (await probe(modern, context.transport, context.options)) return modern;
   }
-  const initialize = new RevisionInitialize(context);
+  const initialize = new RevisionInitialize(context, choice);
   context.use(initialize);
   await initialize.open();
   return initialize;

@@ -14,6 +14,7 @@ import type {
   InputRequiredResult,
   ResponseResultOf,
   SubscriptionFilter,
+  Tool,
 } from "@x/mcp-v2607";
 import type { CacheFeature } from "../features/cache.js";
 import type { Answering } from "../features/answering.js";
@@ -31,6 +32,7 @@ import type {
   SendingOptions,
   Subscription,
 } from "../options.js";
+import type { TaskSettings } from "../task-options.js";
 import type { Transport } from "../transports/transport.js";
 
 /** What the client learnt of the server: from `initialize`, or the last `server/discover`. */
@@ -50,6 +52,8 @@ export type StoreHints = { ttlMs: number; cacheScope: "private" } | undefined;
  */
 export interface ToolCall {
   readonly name: string;
+  /** The tool's definition as last listed, when the client knows it. */
+  readonly tool: Tool | undefined;
   readonly args: Record<string, unknown>;
   readonly options: CallToolOptions;
   send(): Promise<CallToolResult | InputRequiredResult>;
@@ -64,6 +68,8 @@ export interface RevisionContext {
   readonly capabilities: ClientCapabilities;
   /** {@link capabilities} with the tasks extension, for the requests that always declare it. */
   readonly taskCapabilities: ClientCapabilities;
+  /** The task settings (`ClientOptions.tasks`), with their defaults: how long a task is waited for and polled. */
+  readonly taskSettings: TaskSettings;
   readonly channel: Channel;
   readonly cache: CacheFeature;
   readonly answering: Answering;
@@ -94,7 +100,12 @@ export interface ClientRevision {
    * params of a request as sent (the `_meta` envelope, or a `_meta` only
    * for a progress token).
    */
-  params(params: Record<string, unknown>, options: SendingOptions, progressToken: string | undefined): Record<string, unknown>;
+  params(
+    method: string,
+    params: Record<string, unknown>,
+    options: SendingOptions,
+    progressToken: string | undefined,
+  ): Record<string, unknown>;
   /** Runs one exchange with this revision's recovery (a -32022 retry in another version; a new session after a 404). */
   exchange(send: () => Promise<Result>): Promise<Result>;
   /** Runs a request that may answer `input_required`: Multi Round-Trip rounds, or one send. */

@@ -23,13 +23,13 @@ import { concatBytes, isNotification, isRequest, isResponse, responseFor, utf8Le
 import { isNode, nodeFetch } from "./node-fetch.js";
 import type { HttpFraming } from "./http-framing.js";
 import { DEFAULT_RESUME_DELAY_MS, MAX_RESUME_DELAY_MS, type ResumeDelays, readEvents, resumeDelay, type StreamCursor } from "./sse-read.js";
+import { describe, digest, POST_TIMEOUT_MS } from "./http-common.js";
+import { fallBackToSse, refusedInitialize } from "./sse-fallback.js";
+import type { SseTransport } from "./sse.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionFramings, type Transport } from "./transport.js";
 
 /** Default number of resumption attempts of one broken SSE stream (`StreamableHttpOptions.maxResumeAttempts`). */
 const DEFAULT_MAX_RESUME_ATTEMPTS = 3;
-
-/** Longest wait for the server to accept a notification or a response the client POSTs, in milliseconds. */
-const POST_TIMEOUT_MS = 30_000;
 
 /** Options of {@link StreamableHttpTransport}. */
 export interface StreamableHttpOptions {
@@ -82,6 +82,17 @@ export interface StreamableHttpOptions {
    * @throws TypeError (from the constructor) for a `clientMetadataUrl` that is not https with a path, or a `redirectUrl` that is not a URL.
    */
   auth?: OAuthClientProvider;
+  /**
+   * The last step of `protocol: "auto"` (spec 2025-03-26, basic/transports
+   * "Backwards Compatibility"): when the `initialize` POST gets a 4xx whose
+   * body is none of the 2026-07-28 errors (-32020, -32021, -32022), GET the
+   * same URL and, if an SSE stream opens with an `endpoint` event on the same
+   * origin, carry the rest of the connection over the deprecated HTTP+SSE
+   * transport of 2024-11-05 ({@link SseTransport}, with this transport's
+   * `fetch`, headers, OAuth and `maxMessageBytes`). When that fails too, the
+   * error names both attempts. Default `true`; `false` keeps the 4xx.
+   */
+  legacySseFallback?: boolean;
 }
 
 /**
@@ -130,6 +141,10 @@ export class StreamableHttpTransport implements Transport {
   private closed = false;
   private readonly inflight = new Set<AbortController>();
   private framing: HttpFraming | undefined;
+  private framings: SessionFramings | undefined;
+  private readonly legacySseFallback: boolean;
+  /** The HTTP+SSE transport the server turned out to speak (`legacySseFallback`): every later message goes over it. */
+  private legacy: SseTransport | undefined;
 
   /**
    * @param url the MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`.
@@ -162,6 +177,7 @@ export class StreamableHttpTransport implements Transport {
     this.headers = options.headers;
     this.maxBytes = max;
     this.fixedAuthContext = options.authContext;
+    this.legacySseFallback = options.legacySseFallback ?? true;
   }
 
   /**
@@ -186,6 +202,8 @@ export class StreamableHttpTransport implements Transport {
 
   /** Installs a session framing (see {@link Transport.frame}), through which every later message is framed. */
   frame(framings: SessionFramings): boolean {
+    this.framings = framings;
+    if (this.legacy) return this.legacy.frame(framings);
     const transport = this;
     this.framing = framings.http?.({
       url: this.url,
@@ -205,6 +223,7 @@ export class StreamableHttpTransport implements Transport {
   /** Sends one request as a POST and reads its JSON or SSE response. */
   async send(message: JSONRPCRequest, options: SendOptions): Promise<JSONRPCResponse> {
     if (this.closed) throw transportError("closed", "The HTTP transport is closed");
+    if (this.legacy) return this.legacy.send(message, options);
     const body = this.encode(message);
     const headers = await this.headersFor(message);
     for (const [name, value] of Object.entries(options.headers)) headers.set(name, value);
@@ -240,7 +259,10 @@ export class StreamableHttpTransport implements Transport {
       framing?.check(response, mark, message.method);
       const type = (response.headers.get("content-type") ?? "").toLowerCase();
       if (response.ok && type.includes("text/event-stream")) return await this.readStream(response, message, options, controller);
-      return await this.readJson(response, message, type, controller);
+      const read = this.readJson(response, message, type, controller);
+      if (!this.legacySseFallback || !refusedInitialize(message, response)) return await read;
+      const sse = { fetch: this.fetch, headers: this.headers, maxMessageBytes: this.maxBytes };
+      return await fallBackToSse(this.url, sse, (legacy) => this.adopt(legacy), message, options, read);
     } finally {
       options.signal.removeEventListener("abort", abort);
       this.inflight.delete(controller);
@@ -317,9 +339,17 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
+  /** From now on the server is spoken to over `legacy`, framed as this transport was. */
+  private adopt(legacy: SseTransport): void {
+    this.legacy = legacy;
+    this.framing = undefined;
+    if (this.framings) legacy.frame(this.framings);
+  }
+
   /** Closes the transport: in-flight requests are aborted and fail with reason `"closed"`. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.legacy?.close();
     this.framing?.closed();
     for (const controller of this.inflight) controller.abort(transportError("closed", "The HTTP transport was closed"));
     this.inflight.clear();
@@ -457,31 +487,4 @@ export class StreamableHttpTransport implements Transport {
       body = resumed.body;
     }
   }
-}
-
-// The last digest made: the Authorization value rarely changes between requests.
-let lastDigest: { of: string; is: string } | undefined;
-
-/**
- * The `Authorization` value's SHA-256, base64url: an authorization context
- * that does not keep the credential. Web Crypto, which every runtime the
- * client runs on has (Node, Bun, Deno, workerd, browsers).
- */
-async function digest(authorization: string | null): Promise<string | undefined> {
-  if (authorization === null) return undefined;
-  if (lastDigest?.of === authorization) return lastDigest.is;
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(authorization)));
-  let binary = "";
-  for (const byte of hash) binary += String.fromCharCode(byte);
-  const is = btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-  lastDigest = { of: authorization, is };
-  return is;
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = (error as { cause?: unknown }).cause;
-    return cause instanceof Error && cause.message ? `${error.message} (${cause.message})` : error.message;
-  }
-  return String(error);
 }

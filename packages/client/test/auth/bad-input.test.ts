@@ -4,14 +4,8 @@
 // authorization server without PKCE S256, metadata for another resource.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  Client,
-  ClientErrorCode,
-  MAX_AUTHORIZATIONS_PER_REQUEST,
-  type OAuthClientProvider,
-  parseChallenges,
-  StreamableHttpTransport,
-} from "../../src/index.js";
+import { Client, ClientErrorCode, type OAuthClientProvider, parseChallenges, StreamableHttpTransport } from "../../src/index.js";
+import { MAX_AUTHORIZATIONS_PER_REQUEST } from "../../src/auth/session.js";
 import {
   type AuthorizationServer,
   followAuthorization,
@@ -264,6 +258,28 @@ describe("servers that must be refused", () => {
     expect(fetched.filter((url) => url.startsWith(origin))).toEqual([`${origin}/.well-known/oauth-authorization-server/a/b`]);
     expect(error.message).toContain(`${origin}/.well-known/openid-configuration/a/b (skipped)`);
     expect(error.message).toContain(`${origin}/a/b/.well-known/openid-configuration (skipped)`);
+  });
+
+  it("protected resource metadata follows the same walk: after a reset, the other URLs on that host are skipped", async () => {
+    // The MCP endpoint answers 401; every metadata URL of the host drops the connection unanswered.
+    const asked: string[] = [];
+    const server = await serve((req, res) => {
+      const origin = `http://${req.headers.host}`;
+      if (req.url === "/mcp") {
+        req.resume();
+        res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${origin}/prm"` }).end();
+        return;
+      }
+      asked.push(req.url ?? "");
+      req.socket.destroy();
+    });
+    servers.push(server);
+    const error = await failure(`${server.origin}/mcp`, provider());
+    expect(error.data.reason).toBe("resource_metadata");
+    expect(asked).toEqual(["/prm"]);
+    expect(error.message).toContain(`${server.origin}/prm (unreachable)`);
+    expect(error.message).toContain(`${server.origin}/.well-known/oauth-protected-resource/mcp (skipped)`);
+    expect(error.message).toContain(`${server.origin}/.well-known/oauth-protected-resource (skipped)`);
   });
 
   it("a tools/call whose tool lookup fails authorization ends there: the server is asked once, the user never twice", async () => {

@@ -4,14 +4,8 @@
 // fails with -32097 naming its step, its URL and the time-out.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  Client,
-  ClientErrorCode,
-  clientCredentials,
-  MAX_AUTH_RESPONSE_BYTES,
-  type OAuthClientProvider,
-  StreamableHttpTransport,
-} from "../../src/index.js";
+import { Client, ClientErrorCode, clientCredentials, type OAuthClientProvider, StreamableHttpTransport } from "../../src/index.js";
+import { MAX_AUTH_RESPONSE_BYTES } from "../../src/auth/requests.js";
 import { type Rogue, redirectFor, startRogue } from "./rogue.js";
 
 const REDIRECT = "http://127.0.0.1:9/callback";

@@ -4,7 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { FileTokenStore, InMemoryTokenStore, MAX_TOKEN_FILE_BYTES, type StoredAuthorization } from "../../src/index.js";
+import { DEFAULT_MAX_TOKEN_FILE_BYTES } from "../../src/auth/options.js";
+import { FileTokenStore, InMemoryTokenStore, type StoredAuthorization } from "../../src/index.js";
 
 const entry: StoredAuthorization = {
   issuer: "https://as.example.com",
@@ -51,7 +52,7 @@ describe("FileTokenStore", () => {
     const path = join(dir, "tokens.json");
     const store = new FileTokenStore(path);
     expect(await store.load("k")).toBeUndefined();
-    for (const content of ["{not json", "[1,2]", "null", `{"k":"${"x".repeat(MAX_TOKEN_FILE_BYTES)}"}`]) {
+    for (const content of ["{not json", "[1,2]", "null", `{"k":"${"x".repeat(DEFAULT_MAX_TOKEN_FILE_BYTES)}"}`]) {
       writeFileSync(path, content);
       expect(await store.load("k")).toBeUndefined();
     }

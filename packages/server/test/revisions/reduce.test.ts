@@ -3,7 +3,7 @@
 // message keeps, what it loses, what becomes text, and what cannot be sent.
 import { describe, expect, it } from "vitest";
 import { loadVersionTables, versionTable } from "../../src/revisions/initialize/versions/index.js";
-import { reduce } from "../../src/revisions/initialize/versions/reduce.js";
+import { reduce } from "@x/json-schema/reduce";
 
 await loadVersionTables();
 const v2511 = versionTable("2025-11-25");

@@ -78,7 +78,12 @@ export class Revision2607 implements ClientRevision {
     return declareTasks ? this.context.taskCapabilities : this.context.capabilities;
   }
 
-  params(params: Record<string, unknown>, options: SendingOptions, progressToken: string | undefined): Record<string, unknown> {
+  params(
+    _method: string,
+    params: Record<string, unknown>,
+    options: SendingOptions,
+    progressToken: string | undefined,
+  ): Record<string, unknown> {
     const meta: Record<string, unknown> = { ...options.meta };
     meta[META_PROTOCOL_VERSION] = this.version;
     meta[META_CLIENT_CAPABILITIES] = this.capabilities(options[DECLARE_TASKS] === true);

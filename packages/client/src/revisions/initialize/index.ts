@@ -1,7 +1,9 @@
 /**
  * The `initialize` era as the client speaks it (2024-11-05 to 2025-11-25,
- * spec 2025-11-25: basic/lifecycle): the handshake, which proposes
- * 2025-11-25 and accepts any version of the era the server answers; a
+ * spec 2025-11-25: basic/lifecycle): the handshake, which proposes the
+ * pinned version (else 2025-11-25) and accepts the version of the era the
+ * server answers (only the pinned one when pinned); everything sent then
+ * reduced to that version (`versions.ts`); a
  * session the transport carries (`SessionHooks`), renewed when the server
  * ends it (HTTP 404) and the request sent once more; the server's requests
  * on it answered by the same handlers (`answer.ts`); `resources/subscribe`
@@ -9,6 +11,7 @@
  * Requests carry no envelope: a `_meta` only for a progress token.
  */
 import type {
+  CallToolResult,
   ClientCapabilities,
   DiscoverResult,
   JSONRPCNotification,
@@ -34,7 +37,7 @@ import {
   type Subscription,
 } from "../../options.js";
 import { isObject } from "../../results.js";
-import type { ClientRevision, RevisionContext, StoreHints } from "../revision.js";
+import type { ClientRevision, RevisionContext, StoreHints, ToolCall } from "../revision.js";
 import type { Transport } from "../../transports/transport.js";
 import { answerServerRequest } from "./answer.js";
 import { readInitializeResult } from "./handshake.js";
@@ -42,6 +45,8 @@ import { HttpSession } from "./http.js";
 import type { SessionLink } from "./link.js";
 import { listenOnSession } from "./listen.js";
 import { StdioSession } from "./stdio.js";
+import { callsAsLegacyTask, callToolAsLegacyTask } from "./tasks.js";
+import { answerAs, type ClientVersion, checkPinned, loadClientVersion, proposedVersion } from "./versions.js";
 
 /** The version this client proposes in `initialize`: the newest of the era. */
 export const INITIALIZE_VERSION: (typeof INITIALIZE_ERA_VERSIONS)[0] = INITIALIZE_ERA_VERSIONS[0];
@@ -66,8 +71,14 @@ export class RevisionInitialize implements ClientRevision {
   private readonly subscribed = new Set<string>();
   private readonly listeners = new Set<(notification: JSONRPCNotification) => void>();
   private link: SessionLink | undefined;
+  /** The version spoken, which everything sent is reduced to; set by the handshake. */
+  private spoken: ClientVersion | undefined;
 
-  constructor(private readonly context: RevisionContext) {}
+  /** @param choice the client's `protocol`: a pinned version of the era, or `"auto"`. */
+  constructor(
+    private readonly context: RevisionContext,
+    private readonly choice: string,
+  ) {}
 
   get protocolVersion(): string {
     return this.version;
@@ -75,13 +86,39 @@ export class RevisionInitialize implements ClientRevision {
 
   /** Tasks in 2025-11-25 were another, experimental design: the extension is never declared here. */
   capabilities(_declareTasks: boolean): ClientCapabilities {
-    return withoutTasks(this.context.capabilities);
+    const capabilities = withoutTasks(this.context.capabilities);
+    return this.spoken ? (this.spoken.capabilities(capabilities) as ClientCapabilities) : capabilities;
   }
 
-  params(params: Record<string, unknown>, options: SendingOptions, progressToken: string | undefined): Record<string, unknown> {
+  params(
+    method: string,
+    params: Record<string, unknown>,
+    options: SendingOptions,
+    progressToken: string | undefined,
+  ): Record<string, unknown> {
     const meta: Record<string, unknown> = { ...options.meta };
     if (progressToken !== undefined) meta.progressToken = progressToken;
-    return Object.keys(meta).length > 0 ? { ...params, _meta: meta } : { ...params };
+    const own = Object.keys(meta).length > 0 ? { ...params, _meta: meta } : { ...params };
+    return this.spoken ? this.spoken.request(method, own) : own;
+  }
+
+  /** A tool that requires a task in 2025-11-25 (or allows one, asked with `task`) is called as one and followed to its result. */
+  runToolCall(call: ToolCall): Promise<CallToolResult> | undefined {
+    const server = this.context.peer()?.capabilities;
+    if (!callsAsLegacyTask(this.version, server, call.tool, call.options.task)) return undefined;
+    const { channel, warn } = this.context;
+    return callToolAsLegacyTask(
+      {
+        send: (method, params, options) => channel.send(method, params, options),
+        finish: (result) => result as unknown as CallToolResult,
+        serverCapabilities: server,
+        settings: this.context.taskSettings,
+        warn,
+      },
+      call.name,
+      call.args,
+      call.options,
+    );
   }
 
   /** A request the server answers with a 404 for its session: a new session, and the request once more (spec 2025-11-25: "Session Management"). */
@@ -166,24 +203,29 @@ export class RevisionInitialize implements ClientRevision {
         `The ${transport.kind} transport cannot carry the initialize era (it has no session support)`,
       );
     }
-    this.version = INITIALIZE_VERSION;
+    this.version = proposedVersion(this.choice);
+    this.spoken = await loadClientVersion(this.version);
     const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     const result = await channel.once(
       "initialize",
-      { protocolVersion: INITIALIZE_VERSION, capabilities: this.capabilities(false), clientInfo: this.context.clientInfo },
+      { protocolVersion: this.version, capabilities: this.capabilities(false), clientInfo: this.context.clientInfo },
       { timeout },
     );
     const outcome = await readInitializeResult(result);
+    checkPinned(this.choice, outcome.protocolVersion);
+    this.spoken = await loadClientVersion(outcome.protocolVersion);
     this.version = outcome.protocolVersion;
+    // A transport may have framed itself anew during the exchange (HTTP falling back to HTTP+SSE).
+    const session = this.link ?? link;
     const peer = { capabilities: outcome.capabilities, info: outcome.serverInfo };
     this.context.peer(outcome.instructions !== undefined ? { ...peer, instructions: outcome.instructions } : peer);
-    link.begin({
+    session.begin({
       protocolVersion: outcome.protocolVersion,
       onRequest: (request) => this.onRequest(request),
       onNotification: (notification) => this.onNotification(notification),
     });
-    await link.notify({ jsonrpc: "2.0", method: "notifications/initialized" });
-    await link.openStream();
+    await session.notify({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await session.openStream();
     const level = options.logLevel;
     if (level !== undefined && outcome.capabilities.logging !== undefined) {
       await channel
@@ -202,20 +244,20 @@ export class RevisionInitialize implements ClientRevision {
   /** The session framing on `transport`, installed on the first opening; `undefined` when it carries none. */
   private install(transport: Transport): SessionLink | undefined {
     if (this.link) return this.link;
-    let link: SessionLink | undefined;
+    // The latest framing installed is the session's: a transport that falls back to another binding frames it again.
     const framed = transport.frame?.({
       http: (carrier) => {
         const session = new HttpSession(carrier);
-        link = session;
+        this.link = session;
         return session;
       },
       stdio: (carrier) => {
         const session = new StdioSession(carrier);
-        link = session;
+        this.link = session;
         return session;
       },
     });
-    this.link = framed ? link : undefined;
+    if (!framed) this.link = undefined;
     return this.link;
   }
 
@@ -232,9 +274,12 @@ export class RevisionInitialize implements ClientRevision {
     return this.renewing;
   }
 
+  /** A server request, answered as the spoken version defines it (`answerAs`). */
   private onRequest(request: JSONRPCRequest): Promise<ServerResponse | undefined> {
     const answering = this.context.answering;
-    return answering.serve(request, (signal) => answerServerRequest(request, answering.handlers, signal));
+    return answering.serve(request, (signal) =>
+      answerAs(this.spoken, request, () => answerServerRequest(request, answering.handlers, signal)),
+    );
   }
 
   private onNotification(notification: JSONRPCNotification): void {

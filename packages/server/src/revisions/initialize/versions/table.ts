@@ -6,12 +6,12 @@
  * read from it: which client requests exist (another is -32601), which
  * notifications and requests the server may send (another is never sent),
  * and every result, notification and request reduced to the members the
- * version defines (`reduce.ts`).
+ * version defines (`@x/json-schema/reduce`, the one reducer both sides use).
  */
-import type { Shape } from "@x/mcp-v2511/members";
+import type { Shape } from "@x/json-schema/reduce";
 import { clientCapabilities as READ_CAPABILITIES } from "@x/mcp-v2607/members";
-import { isObject, type JsonObject } from "../../../objects.js";
-import { type Definitions, fitsShape, type Reduced, reduce, requiresMembers } from "./reduce.js";
+import type { JsonObject } from "../../../objects.js";
+import { type Definitions, fitsShape, type Reduced, reduce, reduceCapabilities, requiresMembers } from "@x/json-schema/reduce";
 
 /**
  * What a version's generated package gives its table (`@x/mcp-v*\/members`):
@@ -94,17 +94,7 @@ export class VersionTable {
    * `sampling` capability holds no `tools` or `context`.
    */
   clientCapabilities<T extends object>(declared: T): T {
-    const own = this.#members.clientCapabilities;
-    const reduced = reduce<JsonObject>(declared as JsonObject, own, this.#members.serverDefinitions).value;
-    if (typeof own !== "object" || !("p" in own) || typeof READ_CAPABILITIES !== "object" || !("p" in READ_CAPABILITIES)) {
-      return reduced as T;
-    }
-    for (const name of Object.keys(own.p)) {
-      const read = READ_CAPABILITIES.p[name];
-      const listsMembers = typeof read === "object" && "p" in read && Object.keys(read.p).length > 0;
-      if (own.p[name] === 0 && listsMembers && isObject(reduced[name])) reduced[name] = {};
-    }
-    return reduced as T;
+    return reduceCapabilities(declared, this.#members.clientCapabilities, this.#members.serverDefinitions, READ_CAPABILITIES);
   }
 
   /** The `InitializeResult` of this version: capabilities, server info and the rest reduced to what it defines. */

@@ -1,7 +1,7 @@
 /**
  * Reduces a message to what one protocol version defines, driven by that
  * version's member lists (`@x/mcp-v*\/members`, generated from the strict
- * form of its schema): a member a closed object does not list is left out,
+ * form of its schema by `scripts/lib/members.mjs`): a member a closed object does not list is left out,
  * an array's items and a map's values are reduced by their shape, a union
  * takes the alternative the value fits best. A value that fits no
  * alternative of a union is a content block the version lacks when the
@@ -9,10 +9,35 @@
  * holding the block's JSON (the spec gives no rule for it; a model still
  * reads what the block said). Anywhere else it is left out. Values that are
  * kept are never changed.
+ *
+ * One rule for both sides: `@x/server` reduces what it sends a session of
+ * an older version, `@x/client` what it sends a server it negotiated an
+ * older version with. It holds no list of its own, so every version's
+ * member lists (the same {@link Shape} format) go through it.
+ *
+ * @module @x/json-schema/reduce
  */
-import { stringifyJson } from "@x/jsonrpc";
-import type { Shape } from "@x/mcp-v2511/members";
-import { isObject, type JsonObject } from "../../../objects.js";
+import { isObject, stringifyJson } from "@x/jsonrpc";
+
+/**
+ * How one place of a message is read, the format of every revision's member
+ * lists (`Shape` of `@x/mcp-v*\/members`, the same type): `0` anything, kept
+ * as it is; a string, the definition of that name; `{ p, r, x }` an object
+ * with the members `p` (their shapes), requiring `r`, whose other members
+ * are not of the version (`x` absent), kept (`x: 0`) or of shape `x`;
+ * `{ i }` an array of `i`; `{ u }` one of `u`; `{ c }` the constant `c`;
+ * `{ e }` one of the values `e`.
+ */
+export type Shape =
+  | 0
+  | string
+  | { readonly p: { readonly [member: string]: Shape }; readonly r?: readonly string[]; readonly x?: Shape }
+  | { readonly i: Shape }
+  | { readonly u: readonly Shape[] }
+  | { readonly c: string | number | boolean | null }
+  | { readonly e: readonly (string | number | boolean | null)[] };
+
+type JsonObject = Record<string, unknown>;
 
 /** A version's definitions by name, as the member lists give them. */
 export type Definitions = { readonly [name: string]: Shape };
@@ -28,7 +53,7 @@ const TEXT_CONTENT = "TextContent";
 /** Most definitions one shape may alias in a row (`EmptyResult` is `Result`): a bound, never reached by the schemas. */
 const MAX_ALIASES = 16;
 
-/** Nesting a reduction follows before keeping the rest as it is: deeper than any message the server writes. */
+/** Nesting a reduction follows before keeping the rest as it is: deeper than any message either side writes. */
 const MAX_DEPTH = 64;
 
 /** The outcome of one reduction: the reduced value, and whether the value fitted the shape (nothing required missing, no union unmatched, no constant unequal). */
@@ -159,7 +184,7 @@ export function reduce<T = unknown>(value: unknown, shape: Shape, defs: Definiti
   return { value: (out === LEFT_OUT ? undefined : out) as T, fits: reduction.fits && out !== LEFT_OUT };
 }
 
-/** True when `value` fits `shape` (its constants and required members, all the way down): see {@link Reduction.score}. */
+/** True when `value` fits `shape` (its constants and required members, all the way down), as a union picks its alternative by. Never throws. */
 export function fitsShape(value: unknown, shape: Shape, defs: Definitions): boolean {
   return new Reduction(defs).score(value, shape, 0) >= 0;
 }
@@ -168,4 +193,28 @@ export function fitsShape(value: unknown, shape: Shape, defs: Definitions): bool
 export function requiresMembers(shape: Shape, defs: Definitions): boolean {
   const resolved = new Reduction(defs).resolve(shape);
   return resolved !== 0 && "p" in resolved && resolved.r !== undefined && resolved.r.length > 0;
+}
+
+/**
+ * Client capabilities `declared` as a version whose `ClientCapabilities` is
+ * `own` (over `defs`) means them: reduced to the members it defines, and a
+ * capability it defines as an object with no members of its own, where
+ * `newest` (a later version's `ClientCapabilities`: the server reads by
+ * 2026-07-28's, the client writes by 2025-11-25's) lists some, kept
+ * without them. So before 2025-11-25 an `elicitation` capability holds no
+ * `form` or `url` (form elicitation is that version's only mode: spec
+ * 2025-06-18, client/elicitation "Capabilities"), and a `sampling`
+ * capability no `tools` or `context`. The server reads a client's
+ * declaration by it, the client writes its own by it. Never throws.
+ * @returns a reduced copy; `declared` is not changed.
+ */
+export function reduceCapabilities<T extends object>(declared: T, own: Shape, defs: Definitions, newest: Shape): T {
+  const reduced = reduce<JsonObject>(declared, own, defs).value ?? {};
+  if (typeof own !== "object" || !("p" in own) || typeof newest !== "object" || !("p" in newest)) return reduced as T;
+  for (const name of Object.keys(own.p)) {
+    const read = newest.p[name];
+    const listsMembers = typeof read === "object" && "p" in read && Object.keys(read.p).length > 0;
+    if (own.p[name] === 0 && listsMembers && isObject(reduced[name])) reduced[name] = {};
+  }
+  return reduced as T;
 }
