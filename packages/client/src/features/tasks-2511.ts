@@ -195,9 +195,19 @@ async function follow(
     }
     if (isTerminal(view.status) || view.status === "input_required") {
       // Held by the server until the task ends; the task's asks come meanwhile as requests of the session.
-      const send = () => port.send(Method.TasksResult, { taskId }, { signal, timeout: 0 });
+      // Of a task seen ended, the server's error is the task's own answer (a tool's -32603, say): final, not retried.
+      let answer: McpClientError | undefined;
+      const ended = isTerminal(view.status);
+      const send = () =>
+        port.send(Method.TasksResult, { taskId }, { signal, timeout: 0 }).catch((error: unknown) => {
+          if (!ended || !isMcpClientError(error) || (error as McpClientError).source !== "server") throw error;
+          answer = error as McpClientError;
+          return undefined;
+        });
       try {
-        return await retryTransient(port, `tasks/result of task ${id}`, send, signal);
+        const result = await retryTransient(port, `tasks/result of task ${id}`, send, signal);
+        if (answer) throw answer;
+        return result as Record<string, unknown>;
       } catch (error) {
         // The server's own answer (a failed task's error): the task has ended.
         if (isMcpClientError(error) && (error as McpClientError).source === "server") state.ended = true;
