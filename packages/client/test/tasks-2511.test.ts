@@ -232,4 +232,19 @@ describe("@x/server over Streamable HTTP on a 2025-11-25 session", () => {
       await client.close();
     }
   });
+
+  it("refuses a task option the spec's TaskMetadata cannot carry, before sending anything", async () => {
+    const client = await connect();
+    try {
+      await expect(client.callTool("must", {}, { task: { ttl: -5 } })).rejects.toThrow(/task\.ttl must be an integer at least 0, got -5/);
+      await expect(client.callTool("must", {}, { task: { ttl: 1.5 } })).rejects.toThrow(TypeError);
+      await expect(client.callTool("maybe", {}, { task: { tll: 5 } as never })).rejects.toThrow(/no option "tll" \(options: ttl\)/);
+      await expect(client.callTool("maybe", {}, { task: false as never })).rejects.toThrow(/task must be true or \{ ttl \}/);
+      expect(await client.callTool("must", {}, { task: { ttl: 60_000 } })).toMatchObject({
+        content: [{ type: "text", text: "required ran" }],
+      });
+    } finally {
+      await client.close();
+    }
+  });
 });
