@@ -81,6 +81,9 @@ describe("@x/server over Streamable HTTP on a 2025-11-25 session", () => {
     server.registerTool("fails", { taskSupport: "required" }, () => {
       throw new McpError(-32050, "custom failure", { why: "test" });
     });
+    server.registerTool("crashes", { taskSupport: "required" }, () => {
+      throw new McpError(-32603, "the tool crashed");
+    });
     // Runs until cancelled, recording the abort that tasks/cancel brings.
     server.registerTool("never", { taskSupport: "required" }, async (args, ctx) => {
       const label = String(args.label);
@@ -204,6 +207,42 @@ describe("@x/server over Streamable HTTP on a 2025-11-25 session", () => {
       // The call sent tasks/cancel before it rejected: the server holds the task as cancelled.
       const taskId = (error.data as { taskId: string }).taskId;
       expect(await client.request("tasks/get", { taskId })).toMatchObject({ taskId, status: "cancelled" });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a failed task's -32603 is its answer: tasks/result is asked once, not retried as a transient failure", async () => {
+    const methods: string[] = [];
+    const warnings: string[] = [];
+    const watching: typeof fetch = async (input, init) => {
+      const method = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string }).method : undefined;
+      if (method !== undefined) methods.push(method);
+      return fetch(input, init);
+    };
+    const client = new Client({ name: "tasks-2511", version: "1" }, { protocol: "2025-11-25", onWarning: (w) => warnings.push(String(w)) });
+    await client.connect(new StreamableHttpTransport(running.url, { fetch: watching }));
+    try {
+      const error = (await client.callTool("crashes").catch((e: unknown) => e)) as McpClientError;
+      expect(error).toMatchObject({ code: -32603, message: "the tool crashed", source: "server" });
+      expect(methods.filter((m) => m === "tasks/result")).toHaveLength(1);
+      expect(methods).not.toContain("tasks/cancel");
+      expect(warnings).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses a task option the spec's TaskMetadata cannot carry, before sending anything", async () => {
+    const client = await connect();
+    try {
+      await expect(client.callTool("must", {}, { task: { ttl: -5 } })).rejects.toThrow(/task\.ttl must be an integer at least 0, got -5/);
+      await expect(client.callTool("must", {}, { task: { ttl: 1.5 } })).rejects.toThrow(TypeError);
+      await expect(client.callTool("maybe", {}, { task: { tll: 5 } as never })).rejects.toThrow(/no option "tll" \(options: ttl\)/);
+      await expect(client.callTool("maybe", {}, { task: false as never })).rejects.toThrow(/task must be true or \{ ttl \}/);
+      expect(await client.callTool("must", {}, { task: { ttl: 60_000 } })).toMatchObject({
+        content: [{ type: "text", text: "required ran" }],
+      });
     } finally {
       await client.close();
     }

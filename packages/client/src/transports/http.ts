@@ -20,10 +20,9 @@ import { clip, isMcpClientError, type McpClientError, transportError } from "../
 import { standardHeaders } from "@x/mcp-v2607/wire";
 import { readMessage } from "../numbers.js";
 import { concatBytes, isNotification, isRequest, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
-import { isNode, nodeFetch } from "./node-fetch.js";
 import type { HttpFraming } from "./http-framing.js";
 import { DEFAULT_RESUME_DELAY_MS, MAX_RESUME_DELAY_MS, type ResumeDelays, readEvents, resumeDelay, type StreamCursor } from "./sse-read.js";
-import { describe, digest, POST_TIMEOUT_MS } from "./http-common.js";
+import { baseFetch, describe, digest, httpUrl, POST_TIMEOUT_MS } from "./http-common.js";
 import { fallBackToSse, refusedInitialize } from "./sse-fallback.js";
 import type { SseTransport } from "./sse.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionFramings, type Transport } from "./transport.js";
@@ -152,10 +151,7 @@ export class StreamableHttpTransport implements Transport {
    *   `maxResumeAttempts`, `resumeDelayMs` or `maxResumeDelayMs` not a non-negative one.
    */
   constructor(url: string | URL, options: StreamableHttpOptions = {}) {
-    this.url = new URL(url);
-    if (this.url.protocol !== "http:" && this.url.protocol !== "https:") {
-      throw new TypeError(`The MCP endpoint must be an http or https URL, got ${this.url.protocol}`);
-    }
+    this.url = httpUrl(url, "MCP endpoint");
     const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     if (!Number.isSafeInteger(max) || max <= 0) throw new TypeError(`maxMessageBytes must be a positive integer, got ${max}`);
     const resume = options.maxResumeAttempts ?? DEFAULT_MAX_RESUME_ATTEMPTS;
@@ -167,11 +163,7 @@ export class StreamableHttpTransport implements Transport {
     };
     for (const [key, value] of Object.entries(this.delays))
       if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`${key} must be a non-negative integer, got ${value}`);
-    // Called as a plain function: workerd's fetch refuses to run as a method of another object ("Illegal invocation").
-    const given = options.fetch;
-    // On Node the transport's requests go through node:http (node-fetch.ts): Node's fetch costs more CPU per call.
-    const viaNode = given === undefined && isNode();
-    const base: typeof fetch = (input, init) => (given ?? (viaNode ? nodeFetch : globalThis.fetch))(input, init);
+    const base = baseFetch(options.fetch);
     this.oauth = options.auth ? new OAuthSession(this.url, options.auth, base) : undefined;
     this.fetch = this.oauth ? this.oauth.fetch : base;
     this.headers = options.headers;

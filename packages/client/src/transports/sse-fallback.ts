@@ -43,12 +43,14 @@ export async function fallBackToSse(
     if (reason !== "http_error") throw error;
     refusal = error as McpClientError;
   }
-  const legacy = new SseTransport(url, sse);
+  let legacy: SseTransport | undefined;
   let response: JSONRPCResponse;
   try {
+    // Built here: its constructor's refusal (a URL it does not take) is the fallback's failure.
+    legacy = new SseTransport(url, sse);
     response = await legacy.send(message, options);
   } catch (error) {
-    await legacy.close();
+    await legacy?.close();
     if (options.signal.aborted) throw error;
     // A Streamable HTTP server that refused this initialize with a JSON-RPC error: that error is the answer.
     if (!(refusal instanceof Error)) return refusal;

@@ -9,16 +9,19 @@
 import { MissingDependencyError, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 import { Method } from "@x/mcp-v2607/constants";
+import { rejectUnknown } from "../auth/options.js";
 import { OAuthSession } from "../auth/session.js";
 import type { OAuthClientProvider } from "../auth/provider.js";
 import { clip, isMcpClientError, type McpClientError, transportError } from "../errors.js";
 import { importOnce } from "../lazy.js";
 import { readMessage } from "../numbers.js";
-import { describe, digest, POST_TIMEOUT_MS } from "./http-common.js";
+import { baseFetch, describe, digest, hasUserinfo, httpUrl, POST_TIMEOUT_MS } from "./http-common.js";
 import { isNotification, isRequest, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
-import { isNode, nodeFetch } from "./node-fetch.js";
 import type { StdioFraming } from "./stdio-framing.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionFramings, type Transport } from "./transport.js";
+
+/** The members of {@link SseOptions}: any other is refused, so that a misspelt one is not ignored. */
+const SSE_OPTIONS = ["fetch", "headers", "maxMessageBytes", "authContext", "auth"];
 
 /** Options of {@link SseTransport}. */
 export interface SseOptions {
@@ -64,8 +67,10 @@ interface Opening {
  * endpoint (2xx expected, usually 202), and responses, server-to-client
  * requests and notifications arrive on the stream. It speaks the
  * `initialize` era only. The endpoint must have the stream URL's origin
- * (scheme, host and port): one elsewhere is refused, so that a server cannot
- * send the client's messages and its credentials to another site.
+ * (scheme, host and port) and no user name or password: one elsewhere is
+ * refused, so that a server cannot send the client's messages and its
+ * credentials to another site; for the same reason a POST is not
+ * redirected (a 3xx answer fails it with `"http_error"`).
  *
  * Each event is bounded by `maxMessageBytes`; an event over it ends the
  * stream. Cancelling a request POSTs `notifications/cancelled` (not for
@@ -75,9 +80,10 @@ interface Opening {
  * Failures reject with `McpClientError` -32000 and `data.reason`:
  * `"http_error"` (the GET or a POST got another status, `data.status`),
  * `"connection_failed"`, `"invalid_message"` (not an SSE stream, a first
- * event other than `endpoint`, an endpoint that is not a URL or is on
- * another origin), `"message_too_large"`, `"stream_broken"` (the stream
- * ended: every waiting request fails), `"session_ended"` (a request after
+ * event other than `endpoint`, an endpoint that is not a URL, is on
+ * another origin or carries a user name or password),
+ * `"message_too_large"`, `"stream_broken"` (the stream ended: every
+ * waiting request fails), `"session_ended"` (a request after
  * the stream ended in a session, or a 404 to a POST in it: the client then
  * starts a new session), `"closed"`.
  */
@@ -104,18 +110,16 @@ export class SseTransport implements Transport {
 
   /**
    * @param url the SSE URL, e.g. `http://127.0.0.1:3000/sse`.
-   * @throws TypeError when `url` is not an http(s) URL or `maxMessageBytes` not a positive integer.
+   * @throws TypeError when `url` is not an http(s) URL or carries a user name
+   *   or password, `maxMessageBytes` is not a positive integer, or `options`
+   *   has a member {@link SseOptions} does not name.
    */
   constructor(url: string | URL, options: SseOptions = {}) {
-    this.url = new URL(url);
-    if (this.url.protocol !== "http:" && this.url.protocol !== "https:") {
-      throw new TypeError(`The SSE URL must be an http or https URL, got ${this.url.protocol}`);
-    }
+    rejectUnknown("SseTransport", options, SSE_OPTIONS);
+    this.url = httpUrl(url, "SSE URL");
     const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     if (!Number.isSafeInteger(max) || max <= 0) throw new TypeError(`maxMessageBytes must be a positive integer, got ${max}`);
-    const given = options.fetch;
-    const viaNode = given === undefined && isNode();
-    const base: typeof fetch = (input, init) => (given ?? (viaNode ? nodeFetch : globalThis.fetch))(input, init);
+    const base = baseFetch(options.fetch);
     this.oauth = options.auth ? new OAuthSession(this.url, options.auth, base) : undefined;
     this.fetch = this.oauth ? this.oauth.fetch : base;
     this.headers = options.headers;
@@ -407,10 +411,10 @@ export class SseTransport implements Transport {
     }
     const text = data.trim();
     const endpoint = URL.canParse(text, this.url) ? new URL(text, this.url) : undefined;
-    if (!endpoint || endpoint.origin !== this.url.origin) {
+    if (!endpoint || endpoint.origin !== this.url.origin || hasUserinfo(endpoint)) {
       return transportError(
         "invalid_message",
-        `The server named an endpoint ${clip(JSON.stringify(text), 200)} outside ${this.url.origin}; messages are only sent to the SSE URL's origin`,
+        `The server named an endpoint ${clip(JSON.stringify(text), 200)} outside ${this.url.origin} or with a user name or password; messages are only sent to the SSE URL's origin`,
         { endpoint: clip(text, 200) },
       );
     }
@@ -455,7 +459,8 @@ export class SseTransport implements Transport {
     const signal = AbortSignal.timeout(POST_TIMEOUT_MS);
     let response: Response;
     try {
-      response = await this.fetch(endpoint, { method: "POST", headers, body, signal });
+      // Not followed: a redirect would carry the message to wherever the server points, past the origin check on the endpoint.
+      response = await this.fetch(endpoint, { method: "POST", headers, body, signal, redirect: "manual" });
     } catch (error) {
       if (isMcpClientError(error) || error instanceof MissingDependencyError) throw error;
       throw transportError("connection_failed", `POST ${endpoint.href} failed: ${describe(error)}`, { url: endpoint.href }, error);
@@ -463,12 +468,14 @@ export class SseTransport implements Transport {
     await response.body?.cancel().catch(() => {});
     if (response.ok) return;
     if (response.status === 404 && this.inSession) {
+      const message = `The server ended the session (HTTP 404 from POST ${endpoint.href}); a new initialize is needed`;
+      throw transportError("session_ended", message, { status: 404 });
+    }
+    if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
       throw transportError(
-        "session_ended",
-        `The server ended the session (HTTP 404 from POST ${endpoint.href}); a new initialize is needed`,
-        {
-          status: 404,
-        },
+        "http_error",
+        `HTTP ${response.status} from POST ${endpoint.href}: the endpoint redirects, and messages are only sent to the endpoint the stream named`,
+        { status: response.status },
       );
     }
     throw transportError("http_error", `HTTP ${response.status} from POST ${endpoint.href}`, { status: response.status });

@@ -27,6 +27,7 @@
 import { isObject } from "@x/jsonrpc";
 import { Method } from "@x/mcp-v2511/constants";
 import type { CallToolResult } from "@x/mcp-v2607";
+import { integerOption, rejectUnknown } from "../../auth/options.js";
 import { loadLegacyValidate } from "./handshake.js";
 import { ClientErrorCode, clip, isMcpClientError, McpClientError } from "../../errors.js";
 import { delay } from "../../delay.js";
@@ -53,9 +54,11 @@ export interface LegacyTaskCallOptions {
   /**
    * Revision 2025-11-25 only: call a tool whose `execution.taskSupport` is
    * `"optional"` as a task (`true`, or the `TaskMetadata` to send: `ttl`, the
-   * time in milliseconds the server should keep the task). A `"required"`
-   * tool is always called as a task, with this `ttl` when given. Ignored
-   * where the server does not declare `tasks.requests.tools.call`.
+   * time in milliseconds the server should keep the task: a non-negative
+   * integer). A `"required"` tool is always called as a task, with this
+   * `ttl` when given. Ignored where the server does not declare
+   * `tasks.requests.tools.call`; a `ttl` that is no such integer, or another
+   * member, is refused with a TypeError on any 2025-11-25 session.
    */
   task?: true | { ttl?: number };
 }
@@ -84,6 +87,7 @@ function member(value: unknown, ...path: string[]): unknown {
  * `tasks.requests.tools.call`, and the tool's `execution.taskSupport` is
  * `"required"`, or `"optional"` with `task` given (spec 2025-11-25:
  * basic/utilities/tasks "Tool-Level Negotiation").
+ * @throws TypeError on a 2025-11-25 session when `task` is neither `true` nor a `TaskMetadata` (`{ ttl? }`, `ttl` a non-negative integer).
  */
 export function callsAsLegacyTask(
   protocolVersion: string,
@@ -91,9 +95,19 @@ export function callsAsLegacyTask(
   tool: unknown,
   task: LegacyTaskCallOptions["task"],
 ): boolean {
-  if (protocolVersion !== TASKS_REVISION || !isObject(member(serverCapabilities, "tasks", "requests", "tools", "call"))) return false;
+  if (protocolVersion !== TASKS_REVISION) return false;
+  checkTaskOption(task);
+  if (!isObject(member(serverCapabilities, "tasks", "requests", "tools", "call"))) return false;
   const support = member(tool, "execution", "taskSupport");
   return support === "required" || (support === "optional" && task !== undefined);
+}
+
+/** Refuses a `task` option the spec's `TaskMetadata` cannot carry, so that a misspelt or wrong `ttl` is not sent or dropped quietly. */
+function checkTaskOption(task: unknown): void {
+  if (task === undefined || task === true) return;
+  if (!isObject(task)) throw new TypeError(`callTool: task must be true or { ttl }, got ${JSON.stringify(task)}`);
+  rejectUnknown("callTool's task", task, ["ttl"]);
+  if (task.ttl !== undefined) integerOption("callTool: task.ttl", task.ttl, 0, 0);
 }
 
 function invalid(message: string, data: Record<string, unknown>): McpClientError {
@@ -188,9 +202,19 @@ async function follow(
     }
     if (isTerminal(view.status) || view.status === "input_required") {
       // Held by the server until the task ends; the task's asks come meanwhile as requests of the session.
-      const send = () => port.send(Method.TasksResult, { taskId }, { signal, timeout: 0 });
+      // Of a task seen ended, the server's error is the task's own answer (a tool's -32603, say): final, not retried.
+      let answer: McpClientError | undefined;
+      const ended = isTerminal(view.status);
+      const send = () =>
+        port.send(Method.TasksResult, { taskId }, { signal, timeout: 0 }).catch((error: unknown) => {
+          if (!ended || !isMcpClientError(error) || (error as McpClientError).source !== "server") throw error;
+          answer = error as McpClientError;
+          return undefined;
+        });
       try {
-        return await retryTransient(port, `tasks/result of task ${id}`, send, signal);
+        const result = await retryTransient(port, `tasks/result of task ${id}`, send, signal);
+        if (answer) throw answer;
+        return result as Record<string, unknown>;
       } catch (error) {
         // The server's own answer (a failed task's error): the task has ended.
         if (isMcpClientError(error) && (error as McpClientError).source === "server") state.ended = true;
