@@ -75,7 +75,9 @@ export interface ClientOptions {
    * HTTP on a 4xx or JSON-RPC error that is not one of the 2026 errors
    * (-32020, -32021, -32022) or on a result that is not a `DiscoverResult`;
    * over stdio also on silence, on the same process. A transport that cannot
-   * carry a session (`InMemoryTransport`) is not probed and speaks 2026-07-28.
+   * carry a session (`InMemoryTransport`) is not probed and speaks 2026-07-28;
+   * the HTTP+SSE transport of 2024-11-05 (`SseTransport`) is not probed either
+   * and goes straight to `initialize`.
    * `"2026-07-28"` sends nothing on `connect`; a version of the `initialize`
    * era goes straight to `initialize`, asking for that version.
    */

@@ -161,6 +161,21 @@ describe("HTTP+SSE (2024-11-05) against the v1 SDK's SSEServerTransport", () => 
     });
   }
 
+  it("pinned SseTransport under protocol auto: initialize first, no server/discover probe (the binding carries only sessions)", async () => {
+    const posted: string[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      if (init?.method === "POST" && typeof init.body === "string")
+        posted.push((JSON.parse(init.body) as { method?: string }).method ?? "(response)");
+      return fetch(input, init);
+    };
+    const client = new Client({ name: "sse-test", version: "1.0.0" }, { onWarning: () => {} });
+    await client.connect(new SseTransport(v1.url, { fetch: recording }));
+    expect(client.era).toBe("legacy");
+    expect(posted[0]).toBe("initialize");
+    expect(posted).not.toContain("server/discover");
+    await client.close();
+  });
+
   it("cancels a call on abort with notifications/cancelled", async () => {
     const client = new Client({ name: "sse-test", version: "1.0.0" }, { onWarning: () => {} });
     await client.connect(new SseTransport(v1.url));

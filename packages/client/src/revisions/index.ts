@@ -24,7 +24,8 @@ export async function openRevision(choice: ProtocolChoice, context: RevisionCont
   if (choice === "auto" || choice === "2026-07-28") {
     context.use(modern);
     if (choice === "2026-07-28" || !context.transport.frame) return modern;
-    if (await probe(modern, context.transport, context.options)) return modern;
+    // The HTTP+SSE transport (`"sse"`) is a binding of 2024-11-05 alone: a server behind it needs no probe.
+    if (context.transport.kind !== "sse" && (await probe(modern, context.transport, context.options))) return modern;
   }
   const initialize = new RevisionInitialize(context, choice);
   context.use(initialize);
