@@ -143,7 +143,7 @@ export class StreamableHttpTransport implements Transport {
   private framings: SessionFramings | undefined;
   private readonly legacySseFallback: boolean;
   /** The HTTP+SSE transport the server turned out to speak (`legacySseFallback`): every later message goes over it. */
-  private legacy: SseTransport | undefined;
+  private sse: SseTransport | undefined;
 
   /**
    * @param url the MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`.
@@ -195,7 +195,7 @@ export class StreamableHttpTransport implements Transport {
   /** Installs a session framing (see {@link Transport.frame}), through which every later message is framed. */
   frame(framings: SessionFramings): boolean {
     this.framings = framings;
-    if (this.legacy) return this.legacy.frame(framings);
+    if (this.sse) return this.sse.frame(framings);
     const transport = this;
     this.framing = framings.http?.({
       url: this.url,
@@ -215,7 +215,7 @@ export class StreamableHttpTransport implements Transport {
   /** Sends one request as a POST and reads its JSON or SSE response. */
   async send(message: JSONRPCRequest, options: SendOptions): Promise<JSONRPCResponse> {
     if (this.closed) throw transportError("closed", "The HTTP transport is closed");
-    if (this.legacy) return this.legacy.send(message, options);
+    if (this.sse) return this.sse.send(message, options);
     const body = this.encode(message);
     const headers = await this.headersFor(message);
     for (const [name, value] of Object.entries(options.headers)) headers.set(name, value);
@@ -254,7 +254,7 @@ export class StreamableHttpTransport implements Transport {
       const read = this.readJson(response, message, type, controller);
       if (!this.legacySseFallback || !refusedInitialize(message, response)) return await read;
       const sse = { fetch: this.fetch, headers: this.headers, maxMessageBytes: this.maxBytes };
-      return await fallBackToSse(this.url, sse, (legacy) => this.adopt(legacy), message, options, read);
+      return await fallBackToSse(this.url, sse, (transport) => this.adopt(transport), message, options, read);
     } finally {
       options.signal.removeEventListener("abort", abort);
       this.inflight.delete(controller);
@@ -331,17 +331,17 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  /** From now on the server is spoken to over `legacy`, framed as this transport was. */
-  private adopt(legacy: SseTransport): void {
-    this.legacy = legacy;
+  /** From now on the server is spoken to over `sse`, framed as this transport was. */
+  private adopt(sse: SseTransport): void {
+    this.sse = sse;
     this.framing = undefined;
-    if (this.framings) legacy.frame(this.framings);
+    if (this.framings) sse.frame(this.framings);
   }
 
   /** Closes the transport: in-flight requests are aborted and fail with reason `"closed"`. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.legacy?.close();
+    await this.sse?.close();
     this.framing?.closed();
     for (const controller of this.inflight) controller.abort(transportError("closed", "The HTTP transport was closed"));
     this.inflight.clear();

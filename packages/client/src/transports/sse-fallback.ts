@@ -27,8 +27,8 @@ export function refusedInitialize(message: JSONRPCRequest, response: Response): 
  */
 export async function fallBackToSse(
   url: URL,
-  sse: SseOptions,
-  adopt: (legacy: SseTransport) => void,
+  sseOptions: SseOptions,
+  adopt: (transport: SseTransport) => void,
   message: JSONRPCRequest,
   options: SendOptions,
   streamable: Promise<JSONRPCResponse>,
@@ -43,14 +43,14 @@ export async function fallBackToSse(
     if (reason !== "http_error") throw error;
     refusal = error as McpClientError;
   }
-  let legacy: SseTransport | undefined;
+  let transport: SseTransport | undefined;
   let response: JSONRPCResponse;
   try {
     // Built here: its constructor's refusal (a URL it does not take) is the fallback's failure.
-    legacy = new SseTransport(url, sse);
-    response = await legacy.send(message, options);
+    transport = new SseTransport(url, sseOptions);
+    response = await transport.send(message, options);
   } catch (error) {
-    await legacy?.close();
+    await transport?.close();
     if (options.signal.aborted) throw error;
     // A Streamable HTTP server that refused this initialize with a JSON-RPC error: that error is the answer.
     if (!(refusal instanceof Error)) return refusal;
@@ -62,6 +62,6 @@ export async function fallBackToSse(
       error,
     );
   }
-  adopt(legacy);
+  adopt(transport);
   return response;
 }
