@@ -45,6 +45,7 @@ import {
   type CallToolAsTaskOptions,
   type CallToolOptions,
   type ClientOptions,
+  checkClientOptions,
   DEFAULT_MAX_INPUT_ROUNDS,
   type Era,
   type InputOptions,
@@ -109,11 +110,7 @@ export class Client {
     if (!isObject(clientInfo) || typeof clientInfo.name !== "string" || typeof clientInfo.version !== "string") {
       throw new TypeError("Client needs clientInfo with a string name and version");
     }
-    for (const key of ["maxInputRounds", "timeout", "maxPages", "probeTimeout", "legacyCacheTtlMs", "maxServerRequests"] as const) {
-      const value = options[key];
-      if (value !== undefined && (!Number.isSafeInteger(value) || value < 0))
-        throw new TypeError(`${key} must be a non-negative integer, got ${value}`);
-    }
+    checkClientOptions(options);
     this.clientInfo = { ...clientInfo };
     this.options = options;
     const choice = options.protocol ?? "auto";
