@@ -218,6 +218,7 @@ export class Client {
   async close(): Promise<void> {
     const channel = this.channel;
     this.channel = undefined;
+    channel?.close();
     await channel?.revisionNow()?.close();
     this.answering.abortAll();
     await channel?.transport.close();
