@@ -102,7 +102,8 @@ export class Client {
 
   /**
    * @param clientInfo `{ name, version }` (and optionally `title`, ...), sent as `io.modelcontextprotocol/clientInfo`.
-   * @throws TypeError when `clientInfo` lacks a string `name` or `version`, or a numeric option is out of range;
+   * @throws TypeError when `clientInfo` lacks a string `name` or `version`, an option (or a `tasks` setting) is
+   *   one `ClientOptions` does not name (a misspelling), or a numeric option is out of range;
    *   also when `clientInfo`, `capabilities` or `logLevel` break the schema, which every server would refuse
    *   (-32602): the message names the member, as the server's would.
    */

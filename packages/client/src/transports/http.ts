@@ -161,8 +161,9 @@ export class StreamableHttpTransport implements Transport {
 
   /**
    * @param url the MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`.
-   * @throws TypeError when `url` is not an http(s) URL, `maxMessageBytes` is not a positive integer or
-   *   `maxResumeAttempts`, `resumeDelayMs` or `maxResumeDelayMs` not a non-negative one.
+   * @throws TypeError when `url` is not an http(s) URL, an option is one `StreamableHttpOptions` does not
+   *   name, `maxMessageBytes` is not a positive integer or `maxResumeAttempts`, `resumeDelayMs` or
+   *   `maxResumeDelayMs` not a non-negative one.
    */
   constructor(url: string | URL, options: StreamableHttpOptions = {}) {
     rejectUnknown("StreamableHttpTransport", options, Object.keys(HTTP_OPTIONS));

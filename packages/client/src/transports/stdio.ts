@@ -115,7 +115,7 @@ export class StdioTransport implements Transport {
   private closing = false;
   private framing: StdioFraming | undefined;
 
-  /** @throws TypeError when `command` is empty or `maxMessageBytes` is not a positive integer. */
+  /** @throws TypeError when an option is one `StdioOptions` does not name, `command` is empty or `maxMessageBytes` is not a positive integer. */
   constructor(options: StdioOptions) {
     rejectUnknown("StdioTransport", options, Object.keys(STDIO_OPTIONS));
     if (typeof options?.command !== "string" || options.command === "") throw new TypeError("StdioTransport needs a command to run");
