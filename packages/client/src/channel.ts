@@ -33,10 +33,14 @@ export function cancelled(method: string, reason: unknown): McpClientError {
   );
 }
 
+const closedError = (cause?: unknown) => transportError("closed", "The client was closed", {}, cause);
+
 /** The sending core of one connected client (see the module comment). */
 export class Channel {
   private nextId = 1;
   private current: ClientRevision | undefined;
+  /** Set by the client's `close()`: a request failing from then on fails because of it. */
+  private closed = false;
 
   constructor(
     readonly transport: Transport,
@@ -48,6 +52,16 @@ export class Channel {
   /** Sets the revision requests are framed by. */
   use(revision: ClientRevision): void {
     this.current = revision;
+  }
+
+  /**
+   * Marks the channel closed before the client ends the session: a request
+   * whose stream the session's end breaks (a server ends it on `DELETE`)
+   * then fails with reason `"closed"`, as closing promises, not
+   * `"stream_broken"`, and no later request is sent.
+   */
+  close(): void {
+    this.closed = true;
   }
 
   /** The revision in use, if settled. */
@@ -95,6 +109,7 @@ export class Channel {
     headers: Record<string, string> = {},
     onRequestId?: (id: RequestId) => void,
   ): Promise<Result> {
+    if (this.closed) throw closedError();
     const transport = this.transport;
     const id = this.nextId++;
     const progressToken = options.onProgress ? `progress-${id}` : undefined;
@@ -139,6 +154,7 @@ export class Channel {
         pauseTimeout,
       });
     } catch (error) {
+      if (this.closed) throw closedError(error);
       if (timedOut)
         throw new McpClientError(
           ClientErrorCode.RequestTimeout,

@@ -45,6 +45,7 @@ import {
   type CallToolAsTaskOptions,
   type CallToolOptions,
   type ClientOptions,
+  checkClientOptions,
   DEFAULT_MAX_INPUT_ROUNDS,
   type Era,
   type InputOptions,
@@ -101,7 +102,8 @@ export class Client {
 
   /**
    * @param clientInfo `{ name, version }` (and optionally `title`, ...), sent as `io.modelcontextprotocol/clientInfo`.
-   * @throws TypeError when `clientInfo` lacks a string `name` or `version`, or a numeric option is out of range;
+   * @throws TypeError when `clientInfo` lacks a string `name` or `version`, an option (or a `tasks` setting) is
+   *   one `ClientOptions` does not name (a misspelling), or a numeric option is out of range;
    *   also when `clientInfo`, `capabilities` or `logLevel` break the schema, which every server would refuse
    *   (-32602): the message names the member, as the server's would.
    */
@@ -109,11 +111,7 @@ export class Client {
     if (!isObject(clientInfo) || typeof clientInfo.name !== "string" || typeof clientInfo.version !== "string") {
       throw new TypeError("Client needs clientInfo with a string name and version");
     }
-    for (const key of ["maxInputRounds", "timeout", "maxPages", "probeTimeout", "legacyCacheTtlMs", "maxServerRequests"] as const) {
-      const value = options[key];
-      if (value !== undefined && (!Number.isSafeInteger(value) || value < 0))
-        throw new TypeError(`${key} must be a non-negative integer, got ${value}`);
-    }
+    checkClientOptions(options);
     this.clientInfo = { ...clientInfo };
     this.options = options;
     const choice = options.protocol ?? "auto";
@@ -221,6 +219,7 @@ export class Client {
   async close(): Promise<void> {
     const channel = this.channel;
     this.channel = undefined;
+    channel?.close();
     await channel?.revisionNow()?.close();
     this.answering.abortAll();
     await channel?.transport.close();

@@ -194,6 +194,11 @@ export function transportError(
   return new McpClientError(ClientErrorCode.TransportFailed, message, { reason, ...extra }, "client", { cause });
 }
 
+/** True for the -32000 error of a request that failed because the client or its transport was closed (reason `"closed"`). */
+export function isClosed(error: unknown): boolean {
+  return isMcpClientError(error, ClientErrorCode.TransportFailed) && (error.data as { reason?: unknown } | undefined)?.reason === "closed";
+}
+
 /** Builds an `AuthorizationFailed` (-32097) error whose `data.reason` is the failed `step`. */
 export function authError(step: AuthStep, message: string, extra?: Record<string, unknown>, cause?: unknown): McpClientError {
   return new McpClientError(

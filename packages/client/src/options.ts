@@ -18,6 +18,7 @@ import type {
 } from "@x/mcp-v2607";
 import type { InitializeEraVersion } from "@x/mcp-v2511/wire";
 import type { DetailedTask } from "@x/mcp-v2607/tasks";
+import { rejectUnknown } from "./auth/options.js";
 import type { LegacyTaskCallOptions } from "./revisions/initialize/tasks.js";
 import type { ResponseCache, ResponseCacheOptions } from "./cache.js";
 import type { InputHandlers } from "./mrtr.js";
@@ -184,6 +185,44 @@ export interface ClientOptions {
    * Never declared in the `initialize` era, where the extension does not apply.
    */
   tasks?: boolean | TasksOptions;
+}
+
+/** Every member of {@link ClientOptions}: a member added there must be added here to compile. */
+const CLIENT_OPTIONS: Record<keyof ClientOptions, true> = {
+  protocol: true,
+  probeTimeout: true,
+  onNotification: true,
+  legacyCacheTtlMs: true,
+  capabilities: true,
+  handlers: true,
+  waitFor: true,
+  maxServerRequests: true,
+  maxInputRounds: true,
+  timeout: true,
+  protocolVersions: true,
+  cache: true,
+  authContext: true,
+  validateOutput: true,
+  schemaLimits: true,
+  validator: true,
+  maxPages: true,
+  logLevel: true,
+  lookupTools: true,
+  onWarning: true,
+  tasks: true,
+};
+
+/**
+ * Checks the options of a `Client` where they are given.
+ * @throws TypeError naming a member `ClientOptions` does not have (a misspelling is otherwise ignored), or a bound that is not a non-negative integer.
+ */
+export function checkClientOptions(options: ClientOptions): void {
+  rejectUnknown("Client", options, Object.keys(CLIENT_OPTIONS));
+  for (const key of ["maxInputRounds", "timeout", "maxPages", "probeTimeout", "legacyCacheTtlMs", "maxServerRequests"] as const) {
+    const value = options[key];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0))
+      throw new TypeError(`${key} must be a non-negative integer, got ${value}`);
+  }
 }
 
 /** Options every request method accepts. */

@@ -67,6 +67,18 @@ export interface TasksOptions {
   cancelTimeoutMs?: number;
 }
 
+/** Every member of {@link TasksOptions}, to refuse a misspelt one (`ClientOptions.tasks`). */
+export const TASKS_OPTIONS: Record<keyof TasksOptions, true> = {
+  minPollIntervalMs: true,
+  maxPollIntervalMs: true,
+  maxWaitMs: true,
+  stream: true,
+  pollAttempts: true,
+  pollRetryDelayMs: true,
+  pollIntervalMs: true,
+  cancelTimeoutMs: true,
+};
+
 /** Options of {@link TaskHandle.wait} and {@link TaskHandle.result}. */
 export interface TaskWaitOptions {
   /** Stops the wait: it rejects with -32800 (`RequestCancelled`). The task itself runs on (see {@link TaskHandle.cancel}). */

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { Client, ClientErrorCode, errorCode, InMemoryTransport, isMcpClientError, McpClientError, type Transport } from "../src/index.js";
+import {
+  Client,
+  ClientErrorCode,
+  errorCode,
+  InMemoryTransport,
+  isMcpClientError,
+  McpClientError,
+  StdioTransport,
+  StreamableHttpTransport,
+  type Transport,
+} from "../src/index.js";
 import { listResult, memoryClient, textResult, tool } from "./helpers.js";
 
 const META = {
@@ -195,6 +205,20 @@ describe("results and errors", () => {
   it("refuses a clientInfo without name or version, and a negative option", () => {
     expect(() => new Client({ name: "x" } as never)).toThrow(TypeError);
     expect(() => new Client({ name: "x", version: "1" }, { timeout: -1 })).toThrow(TypeError);
+  });
+
+  it("refuses a misspelt option of the client, its tasks settings and the HTTP and stdio transports, naming it", () => {
+    const info = { name: "x", version: "1" };
+    expect(() => new Client(info, { timout: 5 } as never)).toThrow(/Client has no option "timout"; did you mean "timeout"\?/);
+    expect(() => new Client(info, { tasks: { pollIntervalMS: 5 } } as never)).toThrow(
+      /tasks has no option "pollIntervalMS"; did you mean "pollIntervalMs"\?/,
+    );
+    expect(() => new StreamableHttpTransport("http://127.0.0.1:1/mcp", { maxResumeAttempt: 3 } as never)).toThrow(
+      /StreamableHttpTransport has no option "maxResumeAttempt"; did you mean "maxResumeAttempts"\?/,
+    );
+    expect(() => new StdioTransport({ command: "node", arg: ["server.js"] } as never)).toThrow(/StdioTransport has no option "arg"/);
+    // Every documented option is still taken.
+    expect(() => new Client(info, { timeout: 5, probeTimeout: 5, tasks: { pollIntervalMs: 5, stream: true } })).not.toThrow();
   });
 
   it("refuses, at once, capabilities, client info or a log level that every server would refuse (the shared _meta rule)", () => {

@@ -317,6 +317,30 @@ describe("Streamable HTTP: SSE responses", () => {
     expect(seen[0]!.headers["mcp-method"]).toBe("subscriptions/listen");
   });
 
+  it("ends a subscription's for-await loop when the client closes, as its signal does, without an error", async () => {
+    const { client } = await setup((_req, res, body) => {
+      sse(res);
+      res.write(
+        event({
+          jsonrpc: "2.0",
+          method: "notifications/subscriptions/acknowledged",
+          params: { _meta: { "io.modelcontextprotocol/subscriptionId": body.id }, notifications: {} },
+        }),
+      );
+    });
+    const subscription = client.listen({ toolsListChanged: true });
+    await subscription.acknowledged;
+    const loop = (async () => {
+      for await (const _ of subscription) {
+        // nothing arrives
+      }
+      return "ended";
+    })().catch((e) => e);
+    await client.close();
+    expect(await loop).toBe("ended");
+    expect(await subscription.ended).toEqual({ graceful: false });
+  });
+
   it("ends a subscription with its failure when the stream breaks", async () => {
     const { client } = await setup((req, res, body) => {
       sse(res);

@@ -282,6 +282,26 @@ describe("@x/client (auto) against an official server of the initialize era only
     await client.close();
   });
 
+  it("close() while the server's question waits fails the call with reason closed, though DELETE ends its stream first", async () => {
+    let asked: () => void = () => {};
+    const asking = new Promise<void>((resolve) => (asked = resolve));
+    const { client } = await connect(legacyOnly, {
+      handlers: {
+        elicitation: () => {
+          asked();
+          return new Promise<never>(() => {});
+        },
+      },
+    });
+    const call = client.callTool("deploy", { env: "prod" }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await asking;
+    await client.close();
+    expect(await call).toMatchObject({ code: -32000, data: { reason: "closed" } });
+  });
+
   it("declares no elicitation capability without a handler, so the official server does not ask", async () => {
     const { client } = await connect(legacyOnly);
     const outcome = await client.callTool("deploy", { env: "prod" });

@@ -288,6 +288,23 @@ describe("an input handler that never answers, against a real server over HTTP",
     await client.close();
   });
 
+  it("close() while a handler answers rejects the call with -32000 (closed) and aborts the handler's signal", async () => {
+    let entered: (signal: AbortSignal) => void = () => {};
+    const handlerSignal = new Promise<AbortSignal>((resolve) => (entered = resolve));
+    const client = await connect({
+      elicitation: (_params, context) => {
+        entered(context.signal);
+        return new Promise<never>(() => {});
+      },
+    });
+    const call = client.callTool("ask");
+    const signal = await handlerSignal;
+    await client.close();
+    // Checked before the call is awaited: before the fix nothing ever settled it.
+    expect(signal.aborted).toBe(true);
+    await expect(call).rejects.toMatchObject({ code: ClientErrorCode.TransportFailed, data: { reason: "closed" } });
+  });
+
   it("timeout bounds each round trip, not the person answering: a handler slower than it completes the call", async () => {
     // Only setTimeout/clearTimeout are faked: the person takes ten times the timeout on the test's clock,
     // and a round trip, however slow the machine, takes none of it.

@@ -25,6 +25,8 @@ export class Answering {
   /** Server-to-client requests being answered, by id, so that `notifications/cancelled` can stop them. */
   private readonly answering = new Map<RequestId, AbortController>();
   private readonly maxAnswering: number;
+  /** Input requests (Multi Round-Trip rounds, a task's `inputRequests`) being answered. */
+  private readonly inputs = new Set<AbortController>();
 
   constructor(options: ClientOptions) {
     const handlers: InputHandlers = { ...options.handlers };
@@ -56,9 +58,24 @@ export class Answering {
     return typeof this.handlers[kind] === "function";
   }
 
-  /** Fulfils `inputRequests` through the handlers (see `answerInputRequests`). */
-  answer(inputRequests: InputRequests | undefined, context: Omit<InputContext, "key">): Promise<InputResponses> {
-    return answerInputRequests(inputRequests, this.handlers, context);
+  /**
+   * Fulfils `inputRequests` through the handlers (see `answerInputRequests`).
+   * Tracked like a server request, so that closing the client cuts the
+   * handlers short: no other bound runs while a person answers.
+   */
+  async answer(inputRequests: InputRequests | undefined, context: Omit<InputContext, "key">): Promise<InputResponses> {
+    const caller = context.signal;
+    const controller = new AbortController();
+    const follow = () => controller.abort(caller.reason);
+    if (caller.aborted) follow();
+    else caller.addEventListener("abort", follow, { once: true });
+    this.inputs.add(controller);
+    try {
+      return await answerInputRequests(inputRequests, this.handlers, { ...context, signal: controller.signal });
+    } finally {
+      caller.removeEventListener("abort", follow);
+      this.inputs.delete(controller);
+    }
   }
 
   /**
@@ -92,9 +109,11 @@ export class Answering {
     this.answering.get(id)?.abort(new Error("The server cancelled the request"));
   }
 
-  /** Stops every answer (the client closed). */
+  /** Stops every answer, to the server's requests and to input requests alike (the client closed). */
   abortAll(): void {
-    for (const controller of this.answering.values()) controller.abort(transportError("closed", "The client was closed"));
+    const closed = transportError("closed", "The client was closed");
+    for (const controller of [...this.answering.values(), ...this.inputs]) controller.abort(closed);
     this.answering.clear();
+    this.inputs.clear();
   }
 }

@@ -11,6 +11,7 @@ import type { CallToolResult, ClientCapabilities } from "@x/mcp-v2607";
 import { Method } from "@x/mcp-v2607/constants";
 import { type DetailedTask, declaresTasks, isTerminalTaskStatus, TASKS_EXTENSION, TaskMethod } from "@x/mcp-v2607/tasks";
 import type { Channel } from "../channel.js";
+import { rejectUnknown } from "../auth/options.js";
 import { ClientErrorCode, clip, McpClientError } from "../errors.js";
 import {
   type CallToolAsTaskOptions,
@@ -23,6 +24,7 @@ import {
   type ToolCallStart,
 } from "../options.js";
 import { invalidResult, isObject, kindOf } from "../results.js";
+import { TASKS_OPTIONS } from "../task-options.js";
 import {
   cancelTask,
   DEFAULT_TASK_POLL_INTERVAL_MS,
@@ -53,6 +55,7 @@ export function withTasks(capabilities: ClientCapabilities): ClientCapabilities 
 /** Resolves {@link ClientOptions.tasks} and `maxInputRounds` into what a task handle reads. @throws TypeError for a bad bound. */
 export function taskSettings(tasks: ClientOptions["tasks"], maxInputRounds: number): TaskSettings {
   const given: TasksOptions = isObject(tasks) ? tasks : {};
+  rejectUnknown("tasks", given, Object.keys(TASKS_OPTIONS));
   const settings: TaskSettings = {
     minPollIntervalMs: given.minPollIntervalMs ?? MIN_TASK_POLL_INTERVAL_MS,
     maxPollIntervalMs: given.maxPollIntervalMs ?? MAX_TASK_POLL_INTERVAL_MS,

@@ -14,6 +14,7 @@
 import { MissingDependencyError, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
 import { OAuthSession } from "../auth/session.js";
+import { rejectUnknown } from "../auth/options.js";
 import { delay } from "../delay.js";
 import type { OAuthClientProvider } from "../auth/provider.js";
 import { clip, isMcpClientError, type McpClientError, transportError } from "../errors.js";
@@ -94,6 +95,19 @@ export interface StreamableHttpOptions {
   legacySseFallback?: boolean;
 }
 
+/** Every member of {@link StreamableHttpOptions}, to refuse a misspelt one. */
+const HTTP_OPTIONS: Record<keyof StreamableHttpOptions, true> = {
+  fetch: true,
+  headers: true,
+  maxMessageBytes: true,
+  authContext: true,
+  maxResumeAttempts: true,
+  resumeDelayMs: true,
+  maxResumeDelayMs: true,
+  auth: true,
+  legacySseFallback: true,
+};
+
 /**
  * Streamable HTTP over `fetch`.
  *
@@ -147,10 +161,12 @@ export class StreamableHttpTransport implements Transport {
 
   /**
    * @param url the MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`.
-   * @throws TypeError when `url` is not an http(s) URL, `maxMessageBytes` is not a positive integer or
-   *   `maxResumeAttempts`, `resumeDelayMs` or `maxResumeDelayMs` not a non-negative one.
+   * @throws TypeError when `url` is not an http(s) URL, an option is one `StreamableHttpOptions` does not
+   *   name, `maxMessageBytes` is not a positive integer or `maxResumeAttempts`, `resumeDelayMs` or
+   *   `maxResumeDelayMs` not a non-negative one.
    */
   constructor(url: string | URL, options: StreamableHttpOptions = {}) {
+    rejectUnknown("StreamableHttpTransport", options, Object.keys(HTTP_OPTIONS));
     this.url = httpUrl(url, "MCP endpoint");
     const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     if (!Number.isSafeInteger(max) || max <= 0) throw new TypeError(`maxMessageBytes must be a positive integer, got ${max}`);

@@ -18,6 +18,7 @@ import { nodeBuiltin, stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 import { META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
 import { clip, type McpClientError, transportError } from "../errors.js";
+import { rejectUnknown } from "../auth/options.js";
 import { readMessage } from "../numbers.js";
 import { isNotification, isRequest, isResponse, utf8Length } from "./jsonrpc.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionFramings, type Transport } from "./transport.js";
@@ -51,6 +52,18 @@ export interface StdioOptions {
    */
   onInvalidLine?: (description: string) => void;
 }
+
+/** Every member of {@link StdioOptions}, to refuse a misspelt one. */
+const STDIO_OPTIONS: Record<keyof StdioOptions, true> = {
+  command: true,
+  args: true,
+  env: true,
+  cwd: true,
+  stderr: true,
+  maxMessageBytes: true,
+  closeTimeout: true,
+  onInvalidLine: true,
+};
 
 interface Pending {
   resolve(response: JSONRPCResponse): void;
@@ -102,8 +115,9 @@ export class StdioTransport implements Transport {
   private closing = false;
   private framing: StdioFraming | undefined;
 
-  /** @throws TypeError when `command` is empty or `maxMessageBytes` is not a positive integer. */
+  /** @throws TypeError when an option is one `StdioOptions` does not name, `command` is empty or `maxMessageBytes` is not a positive integer. */
   constructor(options: StdioOptions) {
+    rejectUnknown("StdioTransport", options, Object.keys(STDIO_OPTIONS));
     if (typeof options?.command !== "string" || options.command === "") throw new TypeError("StdioTransport needs a command to run");
     const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     if (!Number.isSafeInteger(max) || max <= 0) throw new TypeError(`maxMessageBytes must be a positive integer, got ${max}`);

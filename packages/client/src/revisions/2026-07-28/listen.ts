@@ -6,7 +6,7 @@
 import type { JSONRPCNotification, RequestId, SubscriptionFilter } from "@x/mcp-v2607";
 import { META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
 import type { Channel } from "../../channel.js";
-import { ClientErrorCode, isMcpClientError } from "../../errors.js";
+import { ClientErrorCode, isClosed, isMcpClientError } from "../../errors.js";
 import { DECLARE_TASKS, type RequestOptions, type SendingOptions, type Subscription } from "../../options.js";
 import { invalidResult, kindOf } from "../../results.js";
 
@@ -86,7 +86,8 @@ export function listen(
         outer?.removeEventListener("abort", onOuterAbort);
         refuse(error);
         notify();
-        if (isMcpClientError(error, ClientErrorCode.RequestCancelled)) return { graceful: false };
+        // The caller's signal and the client's close() end the stream alike: a loop over it ends, not throws.
+        if (isMcpClientError(error, ClientErrorCode.RequestCancelled) || isClosed(error)) return { graceful: false };
         failure = error;
         throw error;
       },
