@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// The `x-mcp` executable: runs `main` on the process's own arguments and streams.
+import { main } from "./main.js";
+
+process.exitCode = await main(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+});
