@@ -2,5 +2,5 @@
  * `@x/cli`: the `x-mcp` command line (see the README, "Command line"), and
  * its entry for programs that run it in-process.
  */
-export { type Command, type Io } from "./io.js";
+export type { Command, Io } from "./io.js";
 export { ExitCode, main } from "./main.js";
