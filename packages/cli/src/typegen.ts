@@ -145,7 +145,7 @@ export async function generate(server: string, tools: readonly Tool[]): Promise<
     const args = `args${argsOptional(tool.inputSchema) ? "?" : ""}: ToolSchemas[${literal(tool.name)}]["input"]`;
     const returns = tool.outputSchema ? `ToolSchemas[${literal(tool.name)}]["output"]` : "CallToolResult";
     const doc = tool.description ? `  /** ${tool.description.replaceAll("*/", "*\\/").replace(/\s+/g, " ")} */\n` : "";
-    return `${doc}  ${key(tool.name)}(${args}, options?: CallToolOptions): Promise<${returns}>;`;
+    return `${doc}  ${key(tool.name)}(${args}, options?: ToolCallOptions): Promise<${returns}>;`;
   });
   const entries = sorted.map(
     (tool) =>
@@ -154,6 +154,9 @@ export async function generate(server: string, tools: readonly Tool[]): Promise<
   const body = `import type { CallToolOptions, CallToolResult, Client } from "@x/client";
 
 ${types.trim()}
+
+/** \`callTool\`'s options; input requests are resolved (through the client's handlers), never returned. */
+export type ToolCallOptions = CallToolOptions & { inputRequired?: "resolve" };
 
 /** One method per tool: typed arguments; the typed structuredContent, or the CallToolResult of a tool without an outputSchema. */
 export interface TypedTools {
@@ -180,7 +183,7 @@ export class ToolCallError extends Error {
  */
 export function typedTools(client: Client): TypedTools {
   let listed: Promise<unknown> | undefined;
-  const call = async (name: string, args: object | undefined, options: CallToolOptions | undefined, structured: boolean) => {
+  const call = async (name: string, args: object | undefined, options: ToolCallOptions | undefined, structured: boolean) => {
     listed ??= client.listAllTools().catch((error: unknown) => {
       listed = undefined;
       throw error;
