@@ -165,13 +165,16 @@ ${methods.join("\n")}
 
 /** A tool's result with \`isError\`: the tool ran and reported a failure. */
 export class ToolCallError extends Error {
-  constructor(
-    readonly tool: string,
-    readonly result: CallToolResult,
-  ) {
+  /** The tool's name. */
+  readonly tool: string;
+  /** The result, with its content. */
+  readonly result: CallToolResult;
+  constructor(tool: string, result: CallToolResult) {
     const text = result.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join(" ");
     super(\`Tool \${JSON.stringify(tool)} failed\${text ? \`: \${text}\` : ""}\`);
     this.name = "ToolCallError";
+    this.tool = tool;
+    this.result = result;
   }
 }
 

@@ -54,6 +54,9 @@ beforeAll(async () => {
     JSON.stringify({
       compilerOptions: {
         strict: true,
+        // Also runnable by Node's type stripping.
+        erasableSyntaxOnly: true,
+        verbatimModuleSyntax: true,
         noEmit: true,
         target: "ES2022",
         module: "NodeNext",
