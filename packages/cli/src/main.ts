@@ -19,7 +19,9 @@ export const ExitCode = {
 } as const;
 
 /** The commands by name, each loaded on first use. */
-const COMMANDS: Readonly<Record<string, () => Promise<{ run: Command }>>> = {};
+const COMMANDS: Readonly<Record<string, () => Promise<{ run: Command }>>> = {
+  dev: () => import("./commands/dev.js"),
+};
 
 const USAGE = `usage: x-mcp <command> [options] <target> ...
 commands: ${Object.keys(COMMANDS).join(", ")}
