@@ -25,11 +25,11 @@ export default server;
 `;
 
 /** The lines a process writes on stdout, waited for one pattern at a time (bounded by a count of lines, not time). */
-function lines(child: ChildProcess): (pattern: RegExp) => Promise<RegExpExecArray> {
+function lines(child: ChildProcess, stream: "stdout" | "stderr" = "stdout"): (pattern: RegExp) => Promise<RegExpExecArray> {
   const seen: string[] = [];
   let waiter: (() => void) | undefined;
   let ended = false;
-  createInterface({ input: child.stdout! }).on("line", (line) => {
+  createInterface({ input: child[stream]! }).on("line", (line) => {
     seen.push(line);
     waiter?.();
   });
@@ -131,6 +131,34 @@ describe("x-mcp dev", () => {
       expect(gone(Number(first))).toBe(true);
       expect(gone(Number(second))).toBe(true);
       expect(liveIn(group)).toEqual([]); // tsx's watcher and all under it
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+  });
+
+  it("serves a factory of an ES module once a broken file is fixed, and stops on SIGINT", async () => {
+    const esm = join(folder, "esm");
+    mkdirSync(join(esm, "node_modules", "@x"), { recursive: true });
+    symlinkSync(serverPackage, join(esm, "node_modules", "@x", "server"), "dir");
+    writeFileSync(join(esm, "package.json"), '{ "type": "module" }\n');
+    const file = join(esm, "server.ts");
+    writeFileSync(file, "export default 42;\n");
+    const child = spawn(process.execPath, ["--import", "tsx", "src/bin.ts", "dev", file, "--port=0"], {
+      cwd: cli,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const line = lines(child);
+    try {
+      await lines(child, "stderr")(/must default-export an McpServer, or a function returning one$/);
+      writeFileSync(file, serverFile("factory").replace("export default server;", "export default async () => server;"));
+      const [, url, pid] = await line(/^x-mcp dev: serving (\S+) \(pid (\d+)\)$/);
+      const group = stat(Number(pid))!.group;
+      expect(await callHello(url!)).toEqual([{ type: "text", text: "factory" }]);
+      child.kill("SIGINT");
+      expect(await exited).toBe(0);
+      expect(gone(Number(pid))).toBe(true);
+      expect(liveIn(group)).toEqual([]);
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     }

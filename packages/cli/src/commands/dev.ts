@@ -111,8 +111,11 @@ export const run: Command = async (args, io) => {
   }
   const port = options.port === 0 ? await freePort() : options.port;
   const tsx = createRequire(import.meta.url).resolve("tsx/cli");
+  // --include: the file is watched before the first start, so an edit restarts it even when it
+  // failed to load (tsx learns of the files the server imports as they load).
   // Its own process group, so that stopping kills the watcher and the server under it together.
-  const child = spawn(process.execPath, [tsx, "watch", "--clear-screen=false", runnerPath()], {
+  const watch = ["watch", "--clear-screen=false", "--include", options.file, runnerPath()];
+  const child = spawn(process.execPath, [tsx, ...watch], {
     cwd: io.cwd,
     env: { ...io.env, X_MCP_DEV: "1", X_MCP_DEV_FILE: options.file, X_MCP_DEV_PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
