@@ -21,6 +21,7 @@ export const ExitCode = {
 /** The commands by name, each loaded on first use. */
 const COMMANDS: Readonly<Record<string, () => Promise<{ run: Command }>>> = {
   types: () => import("./commands/types.js"),
+  dev: () => import("./commands/dev.js"),
 };
 
 const USAGE = `usage: x-mcp <command> [options] <target> ...

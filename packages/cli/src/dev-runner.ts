@@ -1,0 +1,62 @@
+/**
+ * The process `x-mcp dev` runs under `tsx watch`: imports the server file
+ * (X_MCP_DEV_FILE), serves its default export over Streamable HTTP on
+ * 127.0.0.1:X_MCP_DEV_PORT with @x/server's `listen`, and announces the URL.
+ * A restart is a new process: `tsx watch` ends this one first.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type * as Server from "@x/server";
+import { readyLine } from "./commands/dev-ready.js";
+
+/**
+ * The copies of @x/server the server file may hold, resolved from its folder:
+ * the ES module, and the one `require` gives (tsx compiles a file without
+ * `"type": "module"` to CommonJS, and its own require hook makes that copy).
+ */
+async function serverPackages(file: string): Promise<(typeof Server)[]> {
+  const require = createRequire(file);
+  let manifest: string;
+  try {
+    manifest = require.resolve("@x/server/package.json");
+  } catch {
+    throw new Error(`@x/server is not installed where ${file} is (npm install @x/server)`);
+  }
+  const exports = JSON.parse(readFileSync(manifest, "utf8")).exports["."];
+  const entry: string = typeof exports.import === "string" ? exports.import : exports.import.default;
+  return [await import(pathToFileURL(join(dirname(manifest), entry)).href), require("@x/server")];
+}
+
+/**
+ * The module's default export: a file tsx compiles to CommonJS (no
+ * `"type": "module"` in its package.json) arrives as `{ default: exports }`.
+ */
+function defaultExport(module: { default?: unknown }): unknown {
+  const value = module.default;
+  const commonJs = typeof value === "object" && value !== null && "__esModule" in value && "default" in value;
+  return commonJs ? (value as { default: unknown }).default : value;
+}
+
+async function serve(): Promise<void> {
+  const file = process.env.X_MCP_DEV_FILE;
+  const port = Number(process.env.X_MCP_DEV_PORT);
+  if (!file || !Number.isInteger(port)) throw new Error("run by x-mcp dev only (X_MCP_DEV_FILE, X_MCP_DEV_PORT)");
+  const exported = defaultExport(await import(pathToFileURL(file).href));
+  const server: unknown = typeof exported === "function" ? await exported() : exported;
+  // Served by the copy its McpServer class comes from: another copy's `listen` would not know it.
+  const own = (await serverPackages(file)).find((copy) => server instanceof copy.McpServer);
+  if (!own) throw new TypeError(`${file} must default-export an McpServer, or a function returning one`);
+  const running = await own.listen(server as Server.McpServer, { host: "127.0.0.1", port });
+  // No grace on a restart or Ctrl-C: the next version should bind the port at once.
+  const stop = () => void running.close(0).finally(() => process.exit(0));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+  process.stdout.write(`${readyLine({ url: running.url, pid: process.pid })}\n`);
+}
+
+serve().catch((error: unknown) => {
+  process.stderr.write(`x-mcp dev: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});
