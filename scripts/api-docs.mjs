@@ -16,7 +16,7 @@
 // an entry module not named as it is imported (a `@module @x/<package>/<entry>`
 // tag in the first doc comment of its file). The options are in typedoc.json
 // at the root. Both also type-check the code of the guides (docs/server.md,
-// docs/client.md): the `ts` blocks of each, in order, as
+// docs/client.md, docs/migration.md): the `ts` blocks of each, in order, as
 // one module (scripts/lib/guides.mjs; a ```ts not-compiled block is left out).
 //
 // A new entry in a package's `exports` is picked up by itself; a new package

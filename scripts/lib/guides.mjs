@@ -2,12 +2,13 @@
 // Shared by scripts/api-docs.mjs, which type-checks it, and by the tests that
 // run it (examples/test/guides.test.ts), so both read the same program.
 //
-// A block opened with ```ts is part of the program. A block opened with
-// ```ts not-compiled is shown to the reader but left out: a sample that needs
-// what the packages do not have yet, or one that only makes sense on its own.
+// A block opened with exactly ```ts is part of the program. Any other info
+// string is shown to the reader but left out: ```ts not-compiled for a sample
+// that needs what the packages do not have yet, ```ts official-sdk or
+// ```ts tmcp for another library's code (docs/migration.md).
 
 /** The GUIDES whose `ts` blocks form one program each (paths from the root). */
-export const GUIDES = ["docs/server.md", "docs/client.md"];
+export const GUIDES = ["docs/server.md", "docs/client.md", "docs/migration.md"];
 
 /**
  * The `ts` blocks of a guide's Markdown text, concatenated in order: `code`
