@@ -16,7 +16,8 @@
 // an entry module not named as it is imported (a `@module @x/<package>/<entry>`
 // tag in the first doc comment of its file). The options are in typedoc.json
 // at the root. Both also type-check the code of the guides (docs/server.md,
-// docs/client.md): the `ts` blocks of each, in order, as one module.
+// docs/client.md, docs/migration.md): the `ts` blocks of each, in order, as
+// one module (scripts/lib/guides.mjs; a ```ts not-compiled block is left out).
 //
 // A new entry in a package's `exports` is picked up by itself; a new package
 // under packages/ is added to ORDER below.
@@ -41,11 +42,10 @@ import {
   TypeParameterReflection,
 } from "typedoc";
 import ts from "typescript";
+import { GUIDES, guideCode } from "./lib/guides.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const committed = join(root, "docs", "api");
-// The guides whose `ts` code blocks, in order, form one program each, type-checked here.
-const GUIDES = ["docs/server.md", "docs/client.md"];
 const check = process.argv.includes("--check");
 
 // The order decides which package a type re-exported by several belongs to:
@@ -200,21 +200,10 @@ function checkGuides(work, paths) {
   const files = [];
   const lines = new Map(); // file -> guide line of each generated line
   for (const guide of GUIDES) {
-    const text = readFileSync(join(root, guide), "utf8").split("\n");
-    const out = [];
-    const from = [];
-    let inBlock = false;
-    text.forEach((line, i) => {
-      if (!inBlock && /^```ts\s*$/.test(line)) inBlock = true;
-      else if (inBlock && /^```\s*$/.test(line)) inBlock = false;
-      else if (inBlock) {
-        out.push(line);
-        from.push(i + 1);
-      }
-    });
-    if (out.length === 0) return [`${guide}: no \`ts\` code block`];
+    const { code, from } = guideCode(readFileSync(join(root, guide), "utf8"));
+    if (code === "") return [`${guide}: no \`ts\` code block`];
     const file = join(work, `${guide.replace(/\W+/g, "-")}.mts`);
-    writeFileSync(file, `${out.join("\n")}\n`);
+    writeFileSync(file, code);
     files.push(file);
     lines.set(file, { guide, from });
   }
