@@ -158,28 +158,20 @@ interface Manifest {
 }
 
 /**
- * Gives every `@x/*` dependency of a template its range: the one this
- * package was published with (pnpm writes the ranges of its own
- * devDependencies, which are these packages, into the packed package.json),
- * or a `file:` tarball; with tarballs, npm `overrides` send every other
- * `@x/*` package the tree reaches to its tarball too.
+ * Gives every `@x/*` dependency of a template its range: `^` and the version
+ * of that package when this one was built (dist/versions.json), or a `file:`
+ * tarball; with tarballs, npm `overrides` send every other `@x/*` package
+ * the tree reaches to its tarball too.
  */
 function pinOurPackages(manifest: Manifest, tarballs: Map<string, string> | undefined): void {
-  const own = JSON.parse(readFileSync(join(here, "..", "package.json"), "utf8")) as Manifest;
+  const versions = JSON.parse(readFileSync(join(here, "versions.json"), "utf8")) as Record<string, string>;
   for (const field of ["dependencies", "devDependencies"] as const) {
-    for (const name of Object.keys(manifest[field] ?? {})) {
+    const deps = manifest[field] ?? {};
+    for (const name of Object.keys(deps)) {
       if (!name.startsWith("@x/")) continue;
-      if (tarballs) {
-        const path = tarballs.get(name);
-        if (!path) throw new Error(`no tarball of ${name} among --local-tarballs`);
-        manifest[field]![name] = `file:${path}`;
-        continue;
-      }
-      const range = own.devDependencies?.[name];
-      if (!range || range.startsWith("workspace:")) {
-        throw new Error(`no published version of ${name} is known here (an unpacked checkout): pass --local-tarballs`);
-      }
-      manifest[field]![name] = range;
+      const spec = tarballs ? tarballs.get(name) && `file:${tarballs.get(name)}` : versions[name];
+      if (!spec) throw new Error(tarballs ? `no tarball of ${name} among --local-tarballs` : `no version of ${name} in this build`);
+      deps[name] = spec;
     }
   }
   // npm accepts an override of a direct dependency only when both are the same spec, as here.

@@ -67,11 +67,11 @@ beforeAll(async () => {
   const [command, args] = pnpm();
   const packed = await run(
     command,
-    [...args, "-r", "--filter", "@x/server...", "--filter", "@x/client...", "pack", "--pack-destination", tarballs],
+    [...args, "-r", "--filter", "@x/server...", "--filter", "@x/client...", "--filter", "create-x-mcp", "pack", "--pack-destination", tarballs],
     { cwd: repoRoot, env: process.env },
   );
   expect(packed.status, packed.stderr).toBe(0);
-  expect(readdirSync(tarballs)).toEqual(expect.arrayContaining(["x-server-0.1.0.tgz", "x-client-0.1.0.tgz"].map(String)));
+  expect(readdirSync(tarballs)).toEqual(expect.arrayContaining(["x-server-0.1.0.tgz", "x-client-0.1.0.tgz"]));
 });
 
 afterAll(() => {
@@ -95,6 +95,25 @@ describe.each(["http", "stdio", "client"])("the %s template", (template) => {
     const test = await run("npm", ["test"], { cwd: project });
     expect(test.status, test.stdout + test.stderr).toBe(0);
     expect(test.stdout).toMatch(/^# fail 0$/m);
+  });
+});
+
+describe("the published package", () => {
+  it("carries its templates and names the @x versions it was built with", async () => {
+    const [packed] = readdirSync(tarballs).filter((name) => name.startsWith("create-x-mcp-"));
+    const unpacked = join(tmp, "unpacked");
+    mkdirSync(unpacked);
+    const untar = await run("tar", ["xzf", join(tarballs, packed!), "-C", unpacked], { cwd: tmp });
+    expect(untar.status, untar.stderr).toBe(0);
+    const created = await run(process.execPath, [join(unpacked, "package", "dist", "bin.js"), "from-registry", "--template", "client"], {
+      cwd: tmp,
+    });
+    expect(created.status, created.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(tmp, "from-registry", "package.json"), "utf8"));
+    const version = (name: string) => JSON.parse(readFileSync(join(repoRoot, "packages", name, "package.json"), "utf8")).version;
+    expect(manifest.dependencies).toEqual({ "@x/client": `^${version("client")}` });
+    expect(manifest.devDependencies).toEqual({ "@x/server": `^${version("server")}` });
+    expect(manifest.overrides).toBeUndefined();
   });
 });
 
