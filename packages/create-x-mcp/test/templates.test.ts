@@ -67,7 +67,19 @@ beforeAll(async () => {
   const [command, args] = pnpm();
   const packed = await run(
     command,
-    [...args, "-r", "--filter", "@x/server...", "--filter", "@x/client...", "--filter", "create-x-mcp", "pack", "--pack-destination", tarballs],
+    [
+      ...args,
+      "-r",
+      "--filter",
+      "@x/server...",
+      "--filter",
+      "@x/client...",
+      "--filter",
+      "create-x-mcp",
+      "pack",
+      "--pack-destination",
+      tarballs,
+    ],
     { cwd: repoRoot, env: process.env },
   );
   expect(packed.status, packed.stderr).toBe(0);
@@ -114,6 +126,38 @@ describe("the published package", () => {
     expect(manifest.dependencies).toEqual({ "@x/client": `^${version("client")}` });
     expect(manifest.devDependencies).toEqual({ "@x/server": `^${version("server")}` });
     expect(manifest.overrides).toBeUndefined();
+  });
+});
+
+describe("on a terminal", () => {
+  it("asks for the template (again after a wrong answer) and the folder", async () => {
+    // util-linux's `script` gives the command a pseudo-terminal; each answer is written once its question is shown.
+    const child = spawn("script", ["-qfec", `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)}`, "/dev/null"], {
+      cwd: tmp,
+      env,
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    let output = "";
+    const waiters: { text: string; resolve: () => void }[] = [];
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+      for (const waiter of waiters.splice(0)) {
+        if (output.includes(waiter.text)) waiter.resolve();
+        else waiters.push(waiter);
+      }
+    });
+    const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const shown = (text: string) =>
+      output.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ text, resolve }));
+    await shown("Template [");
+    child.stdin.write("grpc\n");
+    await shown('No template "grpc"');
+    child.stdin.write("2\n");
+    await shown("Folder [my-mcp-stdio]");
+    child.stdin.write("asked\n");
+    expect(await closed, output).toBe(0);
+    expect(output).toContain("Created");
+    expect(readFileSync(join(tmp, "asked", "server.js"), "utf8")).toContain("serveStdio");
   });
 });
 
