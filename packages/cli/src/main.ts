@@ -19,7 +19,13 @@ export const ExitCode = {
 } as const;
 
 /** The commands by name, each loaded on first use. */
-const COMMANDS: Readonly<Record<string, () => Promise<{ run: Command }>>> = {};
+const COMMANDS: Readonly<Record<string, () => Promise<{ run: Command }>>> = {
+  list: () => import("./commands/list.js"),
+  call: () => import("./commands/call.js"),
+  read: () => import("./commands/read.js"),
+  prompt: () => import("./commands/prompt.js"),
+  complete: () => import("./commands/complete.js"),
+};
 
 const USAGE = `usage: x-mcp <command> [options] <target> ...
 commands: ${Object.keys(COMMANDS).join(", ")}
