@@ -101,10 +101,16 @@ export function terminalElicitation(io: Io, lines: LineReader, beforeAsking: () 
     };
     say(`\nThe server asks: ${request.message}\n`);
     if (request.mode === "url") say(`Open this URL to continue: ${request.url}\n`);
-    say(request.mode === "url" ? "Done? [Y]es / [n]o (decline) / [c]ancel > " : "Answer? [Y]es / [n]o (decline) / [c]ancel > ");
-    const first = await lines.next();
-    if (first === undefined || /^c(ancel)?$/i.test(first.trim())) return { action: "cancel" };
-    if (/^n(o)?$/i.test(first.trim())) return { action: "decline" };
+    let first: string | undefined;
+    for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+      say(request.mode === "url" ? "Done? [Y]es / [n]o (decline) / [c]ancel > " : "Answer? [Y]es / [n]o (decline) / [c]ancel > ");
+      const line = await lines.next();
+      first = line === undefined ? "c" : line.trim().toLowerCase();
+      if (["", "y", "yes", "n", "no", "c", "cancel"].includes(first)) break;
+      first = undefined;
+    }
+    if (first === undefined || first.startsWith("c")) return { action: "cancel" };
+    if (first.startsWith("n")) return { action: "decline" };
     if (request.mode === "url") return { action: "accept" };
     const schema = request.requestedSchema ?? {};
     const required = new Set(schema.required ?? []);
