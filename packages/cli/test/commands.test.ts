@@ -1,6 +1,7 @@
 import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, STDIO, startExampleHttp, x } from "./run.js";
+import { assertBuilt, STDIO, startExampleHttp, TSX, x } from "./run.js";
 
 let http: Awaited<ReturnType<typeof startExampleHttp>>;
 beforeAll(async () => {
@@ -138,3 +139,19 @@ function closedPort(): Promise<number> {
     });
   });
 }
+
+describe("progress", () => {
+  const server = fileURLToPath(new URL("./fixtures/progress-server.ts", import.meta.url));
+  const target = ["--", process.execPath, "--import", TSX, server];
+
+  it("prints one line per notification on stderr when it is not a terminal, nothing with --quiet", async () => {
+    for (const protocol of ["auto", "2025-11-25"]) {
+      const run = await x(["call", "--protocol", protocol, "steps", "n=3", ...target]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toBe("done after 3 steps\n");
+      expect(run.stderr).toBe("progress 1/3 step 1\nprogress 2/3 step 2\nprogress 3/3 step 3\n");
+    }
+    const quiet = await x(["call", "--quiet", "steps", "n=3", ...target]);
+    expect(quiet.stderr).toBe("");
+  });
+});
