@@ -111,9 +111,10 @@ function paneOutput(fifo: string) {
           if (count(needle) >= nth) {
             waiters.delete(check);
             resolve();
-          } else if (ended) {
+          } else if (ended || (needle !== "EXIT=" && count("EXIT=") > 0)) {
+            // The pane closed, or the command ended without printing it: fail now, not at the hang guard.
             waiters.delete(check);
-            reject(new Error(`the pane closed before ${JSON.stringify(needle)} #${nth}: ${text}`));
+            reject(new Error(`the command ended before ${JSON.stringify(needle)} #${nth}: ${text}`));
           }
         };
         waiters.add(check);
