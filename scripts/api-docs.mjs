@@ -64,6 +64,7 @@ const ORDER = [
   "redis",
   "otel",
   "create-x-mcp",
+  "cli",
 ];
 
 /**

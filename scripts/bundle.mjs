@@ -75,7 +75,7 @@
 //                   stays a dependency: the declarations import its types,
 //                   and an `import()` of it (loaded on first use, off the
 //                   cold path) stays an import.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
 
@@ -126,6 +126,7 @@ function entries() {
     if (typeof target === "string" && target.startsWith("./dist/") && target.endsWith(".js")) targets.add(target);
   };
   for (const value of Object.values(pkg.exports ?? {})) add(importTarget(value));
+  for (const target of binTargets()) add(target);
   for (const value of Object.values(pkg.imports ?? {}))
     for (const target of typeof value === "string" ? [value] : Object.values(value)) add(target);
   if (targets.size === 0) throw new Error(`${pkg.name}: no ./dist/*.js entry in package.json "exports"`);
@@ -137,6 +138,26 @@ function entries() {
       if (!source) throw new Error(`${pkg.name}: no source for ${target} (looked for src/${stem}.ts and .js)`);
       return { in: source, out: stem };
     });
+}
+
+/** The files of package.json "bin" (a string or a map of command names), as `./dist/X.js`. */
+function binTargets() {
+  const bin = typeof pkg.bin === "string" ? [pkg.bin] : Object.values(pkg.bin ?? {});
+  return bin.map((target) => (target.startsWith("./") ? target : `./${target}`));
+}
+
+/**
+ * A "bin" entry is run, never imported: it keeps its source's `#!` line (so
+ * it is built as itself, not through withMain, which would drop it) and is
+ * made executable.
+ * @throws Error when a bin's source has no `#!` line.
+ */
+function finishBins() {
+  for (const target of binTargets()) {
+    const file = resolve(dir, target);
+    if (!readFileSync(file, "utf8").startsWith("#!")) throw new Error(`bundle: ${target} (a "bin") must start with a #! line`);
+    chmodSync(file, 0o755);
+  }
 }
 
 /** The JavaScript file an "exports" value gives `import`: a string, `{ import: "…" }` or `{ import: { default: "…" } }`. */
@@ -371,9 +392,10 @@ if (standalone) {
 } else {
   const all = entries();
   const main = split ? undefined : all.find((e) => e.out === "index");
+  const bins = new Set(binTargets().map((target) => target.slice("./dist/".length, -".js".length)));
   const result = await esbuild.build({
     ...common,
-    entryPoints: all.map((e) => (main === undefined || e === main ? e : { in: `with-main:${e.in}`, out: e.out })),
+    entryPoints: all.map((e) => (main === undefined || e === main || bins.has(e.out) ? e : { in: `with-main:${e.in}`, out: e.out })),
     splitting: true,
     chunkNames: "chunks/[name]-[hash]",
     plugins: [withMain(main), ...(common.plugins ?? [])],
@@ -381,6 +403,8 @@ if (standalone) {
   writeOutputs(result);
   outputs.push(...Object.keys(result.metafile.outputs));
 }
+
+finishBins();
 
 // Remove JavaScript this build did not write (per-file output of older builds).
 const written = new Set(outputs.map((f) => resolve(dir, f)));

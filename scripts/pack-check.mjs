@@ -372,6 +372,19 @@ async function main() {
           fail(label, [...failed, failed.length === 0 ? result.stderr.slice(0, 3000) : ""].join("\n"));
         }
       }
+      // Each package's commands ("bin"), as npm linked them: each must start and print its usage.
+      for (const p of good) {
+        const bins = typeof p.manifest.bin === "string" ? { [p.manifest.name.split("/").pop()]: p.manifest.bin } : (p.manifest.bin ?? {});
+        for (const name of Object.keys(bins)) {
+          const result = await run(join(consumer, "node_modules", ".bin", name), ["--help"], {
+            cwd: consumer,
+            timeoutMs: RUN_MS,
+            env: consumerEnv,
+          });
+          if (result.status === 0 && result.stdout.startsWith("usage:")) console.log(`ok   ${name} --help`);
+          else fail(`${name} --help`, `exit ${result.status}\n${result.stdout.slice(0, 500)}${result.stderr.slice(0, 2000)}`);
+        }
+      }
       if (!lowest) await typeCheck(consumer);
     }
 

@@ -7,7 +7,11 @@ import type { Readable, Writable } from "node:stream";
 /** The streams and environment of one run of `x-mcp`. */
 export interface Io {
   /** Standard input: the answers typed at an elicitation form. */
-  readonly stdin: Readable & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
+  readonly stdin: Readable & {
+    isTTY?: boolean;
+    /** Raw mode of a terminal (a TTY's `setRawMode`); absent off a terminal. */
+    setRawMode?(mode: boolean): unknown;
+  };
   /** Standard output: results (or JSON with `--json`). */
   readonly stdout: Writable & { isTTY?: boolean };
   /** Standard error: progress, prompts, warnings and errors. */

@@ -20,6 +20,11 @@ export const ExitCode = {
 
 /** The commands by name, each loaded on first use. */
 const COMMANDS: Readonly<Record<string, () => Promise<{ run: Command }>>> = {
+  list: () => import("./commands/list.js"),
+  call: () => import("./commands/call.js"),
+  read: () => import("./commands/read.js"),
+  prompt: () => import("./commands/prompt.js"),
+  complete: () => import("./commands/complete.js"),
   types: () => import("./commands/types.js"),
   dev: () => import("./commands/dev.js"),
 };

@@ -1,0 +1,22 @@
+/** `x-mcp read <target> <uri>`: reads a resource and prints its contents. */
+import { COMMON_HELP } from "../args.js";
+import type { Command } from "../io.js";
+import { ExitCode } from "../main.js";
+import { printJson, runCommand } from "../session.js";
+
+const USAGE = `usage: x-mcp read [options] <target> <uri>
+text contents are printed as they are, binary (blob) contents as their bytes
+${COMMON_HELP}`;
+
+export const run: Command = (args, io) =>
+  runCommand("read", args, io, { usage: USAGE, operands: (n) => n === 1 }, async (session) => {
+    const result = await session.client.readResource(session.operands[0]!, { onProgress: session.onProgress });
+    session.endProgress();
+    if (session.options.json) printJson(io, result);
+    else
+      for (const item of result.contents as { text?: string; blob?: string }[]) {
+        if (item.text !== undefined) io.stdout.write(item.text.endsWith("\n") ? item.text : `${item.text}\n`);
+        else if (item.blob !== undefined) io.stdout.write(Buffer.from(item.blob, "base64"));
+      }
+    return ExitCode.Ok;
+  });
