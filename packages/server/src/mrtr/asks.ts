@@ -108,7 +108,8 @@ export type ElicitContentOf<S> = S extends { readonly properties: infer P }
 
 /** A JSON Schema `requestedSchema`, its arrays allowed to be read-only (as an `as const` literal's are). */
 export type RequestedSchemaLiteral = ReadonlyArrays<ElicitRequestFormParams["requestedSchema"]>;
-type ReadonlyArrays<T> = T extends readonly (infer U)[]
+/** `T` with every array, at any depth, also allowed to be read-only; objects' members read-only. */
+export type ReadonlyArrays<T> = T extends readonly (infer U)[]
   ? readonly ReadonlyArrays<U>[]
   : T extends object
     ? { readonly [K in keyof T]: ReadonlyArrays<T[K]> }
