@@ -7,7 +7,6 @@ import type { JsonSchemaValidator } from "@x/json-schema";
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
-  ElicitRequestFormParams,
   Implementation,
   JSONRPCNotification,
   JSONValue,
