@@ -33,8 +33,11 @@ export type ContentShorthand =
 
 /**
  * One entry of {@link callToolResult}:
+ * - a string: appended to `content` as a text block;
  * - a {@link ContentShorthand} tuple, or a ready `ContentBlock` (an object whose `type` is `text`, `image`,
  *   `audio`, `resource` or `resource_link`, checked as that block): appended to `content`;
+ * - an array of ready `ContentBlock`s (what `text()`, `image()`, `resourceLink()`... return), each
+ *   checked and appended in order;
  * - `["data", object]`: sets `structuredContent` and appends its JSON text as a text block (a `bigint` as its digits);
  * - `["_data", object]`: sets `structuredContent` with no text mirror;
  * - any other plain object (a "bare map": no `type`, or a `type` that is no content block's, as a domain
@@ -44,8 +47,10 @@ export type ContentShorthand =
  *   appends it as text and sets `isError`, `false`/`null` change nothing.
  */
 export type CallToolResultEntry =
+  | string
   | ContentShorthand
   | ContentBlock
+  | readonly ContentBlock[]
   | readonly ["data", Record<string, unknown>]
   | readonly ["_data", Record<string, unknown>]
   | readonly ["error", boolean | null | string]
@@ -123,7 +128,8 @@ const CONTENT_TAGS = new Set(["text", "image", "audio", "resource", "link"]);
 
 /**
  * Builds the `CallToolResult` a tool returns from `tools/call`, from a list of
- * entries read in order (see {@link CallToolResultEntry}).
+ * entries read in order (see {@link CallToolResultEntry}), or from one string
+ * (a result of one text block).
  *
  * The result always has `resultType: "complete"` and a `content` array;
  * `isError` is present only when an entry set it (`true`); `structuredContent`
@@ -147,9 +153,11 @@ const CONTENT_TAGS = new Set(["text", "image", "audio", "resource", "link"]);
  * //   content: [{ type: "text", text: "3 rows" }, { type: "text", text: "{\"rows\":3}" }] }
  * callToolResult([["error", "boom"]]);
  * // { resultType: "complete", content: [{ type: "text", text: "boom" }], isError: true }
+ * callToolResult("hi");                             // { resultType: "complete", content: [{ type: "text", text: "hi" }] }
+ * callToolResult(["Here:", image("iVBORw0KGgo=", "image/png")]);
  */
-export function callToolResult(entries: readonly CallToolResultEntry[]): CallToolResult {
-  const list = plainData(entries, "entries");
+export function callToolResult(entries: string | readonly CallToolResultEntry[]): CallToolResult {
+  const list = plainData(typeof entries === "string" ? [entries] : entries, "entries");
   if (!Array.isArray(list)) {
     throw new TypeError(`entries must be an array, got ${describeValue(list)}`);
   }
@@ -169,7 +177,13 @@ export function callToolResult(entries: readonly CallToolResultEntry[]): CallToo
   };
 
   list.forEach((entry, index) => {
-    if (Array.isArray(entry)) {
+    if (typeof entry === "string") content.push({ type: "text", text: entry });
+    else if (Array.isArray(entry) && entry.length > 0 && entry.every(isPlainObject)) {
+      // A list of blocks (a tuple's first member is its tag, a string).
+      entry.forEach((block, i) => {
+        content.push(checkContentBlock(block, `entries[${index}][${i}]`) as ContentBlock);
+      });
+    } else if (Array.isArray(entry)) {
       const [tag, value] = entry as unknown as readonly [unknown, unknown];
       if (typeof tag === "string" && CONTENT_TAGS.has(tag)) {
         content.push(blockOf(entry as unknown as ContentShorthand));
@@ -197,7 +211,9 @@ export function callToolResult(entries: readonly CallToolResultEntry[]): CallToo
         );
       } else setStructured(entry, true, where);
     } else {
-      throw new TypeError(`entries[${index}] must be a tuple, a content block or a plain object, got ${describeValue(entry)}`);
+      throw new TypeError(
+        `entries[${index}] must be a string, a tuple, a content block, a list of content blocks or a plain object, got ${describeValue(entry)}`,
+      );
     }
   });
 

@@ -69,4 +69,4 @@ export {
   resourceContents,
   type TextResourceContentsOptions,
 } from "./resources.js";
-export { audio, image, json, text } from "./quick.js";
+export { audio, embeddedResource, image, json, resourceLink, text } from "./quick.js";

@@ -152,7 +152,7 @@ describe("callToolResult", () => {
   });
 
   it("wrong input throws a TypeError naming the entry", () => {
-    expect(() => callToolResult("x" as never)).toThrow(/entries must be an array/);
+    expect(() => callToolResult({} as never)).toThrow(/entries must be an array/);
     expect(() => callToolResult([["nope", 1]] as never)).toThrow(/entries\[0\] has an unknown tag/);
     expect(() => callToolResult([42] as never)).toThrow(/entries\[0\]/);
     expect(() => callToolResult([["error", 3]] as never)).toThrow(/error must be/);

@@ -7,7 +7,6 @@ import type { JsonSchemaValidator } from "@x/json-schema";
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
-  ElicitRequestFormParams,
   Implementation,
   JSONRPCNotification,
   JSONValue,
@@ -26,7 +25,9 @@ import {
   askBuilders,
   type ElicitAnswer,
   type ElicitationSchema,
+  type JsonElicitAnswer,
   loadAskValidators,
+  type RequestedSchemaLiteral,
   type NotSupported,
   type RootsAnswer,
   type SampleAnswer,
@@ -198,9 +199,11 @@ export interface RequestContext {
   /**
    * Asks with a JSON Schema `requestedSchema` (see the first signature for the rules):
    * resolves with the client's `ElicitResult`, `content` checked against the schema
-   * by the server's validator, or `{ action: "not_supported" }`.
+   * by the server's validator, or `{ action: "not_supported" }`. A literal schema
+   * (`as const`, or written inline) types an accepted answer's `content` as its
+   * declared properties ({@link JsonElicitAnswer}), so a misspelt field does not compile.
    */
-  elicit(message: string, requestedSchema: ElicitRequestFormParams["requestedSchema"], options?: AskOptions): Promise<ElicitAnswer>;
+  elicit<const S extends RequestedSchemaLiteral>(message: string, requestedSchema: S, options?: AskOptions): Promise<JsonElicitAnswer<S>>;
   /** Sends the user to `url` (URL-mode elicitation); same rules as {@link RequestContext.elicit}. */
   elicitUrl(message: string, url: string, options?: AskOptions): Promise<ElicitAnswer>;
   /**
@@ -398,7 +401,7 @@ class Context implements RequestContext {
     return this.#method(
       "elicit",
       () =>
-        ((message: string, requestedSchema: ElicitRequestFormParams["requestedSchema"], options?: AskOptions) =>
+        ((message: string, requestedSchema: RequestedSchemaLiteral, options?: AskOptions) =>
           this.#elicit(message, requestedSchema, options)) as RequestContext["elicit"],
     );
   }
@@ -449,8 +452,10 @@ class Context implements RequestContext {
     return notify({ jsonrpc: "2.0", method: Method.NotificationsMessage, params } as JSONRPCNotification);
   }
 
-  #elicit(message: string, requestedSchema: ElicitRequestFormParams["requestedSchema"], options?: AskOptions): Promise<ElicitAnswer> {
-    return this.#single(this.ask.elicit(message, requestedSchema, options), "elicit");
+  #elicit(message: string, requestedSchema: RequestedSchemaLiteral, options?: AskOptions): Promise<ElicitAnswer> {
+    // The typed overloads are for callers; here the schema is only passed on.
+    const ask = this.ask.elicit as (message: string, requestedSchema: RequestedSchemaLiteral, options?: AskOptions) => Ask<ElicitAnswer>;
+    return this.#single(ask(message, requestedSchema, options), "elicit");
   }
 
   #elicitUrl(message: string, url: string, options?: AskOptions): Promise<ElicitAnswer> {

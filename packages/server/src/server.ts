@@ -284,8 +284,10 @@ export class McpServer {
 
   /**
    * Registers a prompt (spec: server/prompts). The handler's arguments are
-   * typed from a literal `arguments` list (see `PromptArguments`).
-   * @throws TypeError or Error naming the prompt when the name is taken or empty, or a declaration is malformed.
+   * typed from a literal `arguments` list, or are a Standard Schema `arguments`'s
+   * output (see `PromptArguments`, `PromptConfig.arguments`).
+   * @throws TypeError or Error naming the prompt when the name is taken or empty, or a declaration is malformed
+   *   (a Standard Schema `arguments` without a JSON Schema conversion, not an object, or with a property that is not a string).
    */
   registerPrompt<const Config extends PromptConfig>(name: string, config: Config, handler: PromptHandler<PromptArguments<Config>>): this {
     this.#prompts.register(name, config, handler as PromptHandler);

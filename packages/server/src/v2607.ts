@@ -15,7 +15,14 @@ export { LOG_LEVELS, RESERVED_ASSIGNS_PREFIX, type RequestContext, type Transpor
 export type { Inbound, InboundRequest, JSONRPCResponse, Outcome } from "./dispatch.js";
 export { ClientRequestError, isMcpError, isProtocolError, McpError, SERVER_BUSY } from "./errors.js";
 export { type Completer, MAX_COMPLETION_VALUES } from "./features/completion.js";
-export type { PromptArguments, PromptConfig, PromptHandler, PromptHandlerResult } from "./features/prompts.js";
+export type {
+  PromptArguments,
+  PromptArgumentsSchema,
+  PromptArgumentValues,
+  PromptConfig,
+  PromptHandler,
+  PromptHandlerResult,
+} from "./features/prompts.js";
 export type {
   ReadHandler,
   ReadHandlerResult,
@@ -49,8 +56,12 @@ export {
   type ElicitAnswer,
   type ElicitationSchema,
   type ElicitContent,
+  type ElicitContentOf,
   isNotSupported,
+  type JsonElicitAnswer,
   type NotSupported,
+  type ReadonlyArrays,
+  type RequestedSchemaLiteral,
   type RootsAnswer,
   type SampleAnswer,
   type StandardElicitAnswer,

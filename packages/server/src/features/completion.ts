@@ -77,7 +77,7 @@ export class CompletionFeature implements Feature {
         if (ref.type === "ref/prompt") {
           const prompt = typeof ref.name === "string" ? this.#prompts.get(ref.name) : undefined;
           if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`, { name: ref.name });
-          if (!(prompt.config.arguments ?? []).some((a) => a.name === argument.name)) {
+          if (!prompt.arguments.some((a) => a.name === argument.name)) {
             throw new McpError(ErrorCode.InvalidParams, `Prompt ${prompt.name} has no argument ${argument.name}`, {
               argument: argument.name,
             });

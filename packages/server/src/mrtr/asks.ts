@@ -27,6 +27,7 @@ import type {
 import { Method } from "@x/mcp-v2607/constants";
 import { isObject, type JsonObject } from "../objects.js";
 import { asParsed } from "../numbers.js";
+import type { SchemaType } from "../features/tools/define.js";
 import { MissingDependencyError } from "../runtime-deps.js";
 import { type CompiledSchema, compileSchema, type JsonSchemaValidator, schemaValidator } from "../schema.js";
 import {
@@ -89,6 +90,37 @@ export type StandardElicitResult<T> =
 
 /** The answer of a form elicitation asked with a Standard Schema: {@link StandardElicitResult}, or not supported. */
 export type StandardElicitAnswer<T> = StandardElicitResult<T> | NotSupported;
+
+/**
+ * The `content` type of a form elicitation asked with a literal JSON Schema
+ * (`as const`, or written inline): its declared properties only, as
+ * {@link SchemaType} reads them (a `required` name present, any other
+ * optional), since the spec's `requestedSchema` has no
+ * `additionalProperties`; `never` for a schema that is not a literal.
+ */
+export type ElicitContentOf<S> = S extends { readonly properties: infer P }
+  ? string extends keyof S
+    ? never
+    : string extends keyof P
+      ? never
+      : SchemaType<S & { readonly additionalProperties: false }>
+  : never;
+
+/** A JSON Schema `requestedSchema`, its arrays allowed to be read-only (as an `as const` literal's are). */
+export type RequestedSchemaLiteral = ReadonlyArrays<ElicitRequestFormParams["requestedSchema"]>;
+/** `T` with every array, at any depth, also allowed to be read-only; objects' members read-only. */
+export type ReadonlyArrays<T> = T extends readonly (infer U)[]
+  ? readonly ReadonlyArrays<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: ReadonlyArrays<T[K]> }
+    : T;
+
+/**
+ * The answer of a form elicitation asked with a JSON Schema: for a literal
+ * one, {@link StandardElicitResult} of {@link ElicitContentOf} (a misspelt
+ * field does not compile); else {@link ElicitAnswer}.
+ */
+export type JsonElicitAnswer<S> = [ElicitContentOf<S>] extends [never] ? ElicitAnswer : StandardElicitAnswer<ElicitContentOf<S>>;
 
 /** The answer of a sampling request. @deprecated Sampling is deprecated by the 2026-07-28 spec. */
 export type SampleAnswer = CreateMessageResult | NotSupported;
@@ -236,13 +268,16 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
     requestedSchema: S,
     options?: AskOptions,
   ): Ask<StandardElicitResult<StandardSchemaV1.InferOutput<S>>>;
-  /** A form elicitation with a JSON Schema `requestedSchema` (see the first signature); the answer is the client's `ElicitResult`. */
-  function elicit(message: string, requestedSchema: ElicitRequestFormParams["requestedSchema"], options?: AskOptions): Ask<ElicitResult>;
-  function elicit(
+  /**
+   * A form elicitation with a JSON Schema `requestedSchema` (see the first signature); the answer is the
+   * client's `ElicitResult`, its `content` typed from a literal schema (see {@link JsonElicitAnswer}).
+   */
+  function elicit<const S extends RequestedSchemaLiteral>(
     message: string,
-    requestedSchema: ElicitRequestFormParams["requestedSchema"] | ElicitationSchema,
-    options: AskOptions = {},
-  ): Ask<unknown> {
+    requestedSchema: S,
+    options?: AskOptions,
+  ): Ask<Exclude<JsonElicitAnswer<S>, NotSupported>>;
+  function elicit(message: string, requestedSchema: RequestedSchemaLiteral | ElicitationSchema, options: AskOptions = {}): Ask<unknown> {
     if (isStandardSchema(requestedSchema)) return standardElicit(message, requestedSchema, options);
     const params = { message, requestedSchema } as ElicitRequestFormParams;
     let matches: CompiledSchema | undefined;
@@ -253,7 +288,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
       needs: "elicitation.form",
       missing: formMissing(caps),
       check: () => {
-        checked("elicit", () => V!.elicitRequest(message, requestedSchema));
+        checked("elicit", () => V!.elicitRequest(message, requestedSchema as ElicitRequestFormParams["requestedSchema"]));
         matches ??= answerSchema(requestedSchema, schemaValidator(validator, "elicit: requestedSchema"));
       },
       accept: (answer) => {
@@ -278,7 +313,7 @@ export function askBuilders(caps: ClientCapabilities, validator?: JsonSchemaVali
       check: () => {
         if (known instanceof TypeError) throw known;
         // The conversion must meet the spec's rules for a requestedSchema, as a hand-written one does.
-        checked("elicit", () => V!.elicitRequest(message, requestedSchema));
+        checked("elicit", () => V!.elicitRequest(message, requestedSchema as ElicitRequestFormParams["requestedSchema"]));
       },
       accept: (answer) => {
         const result = asParsed(answer) as ElicitResult;

@@ -5,7 +5,7 @@ import { type } from "arktype";
 import * as v from "valibot";
 import { describe, expectTypeOf, it } from "vitest";
 import * as z from "zod";
-import type { ElicitAnswer, NotSupported, RequestContext } from "../../src/index.js";
+import type { RequestContext, StandardElicitAnswer } from "../../src/index.js";
 
 declare const ctx: RequestContext;
 
@@ -45,14 +45,14 @@ describe("ctx.elicit with a Standard Schema", () => {
     ctx.elicit("Where?", type({ where: { city: "string" } }));
   });
 
-  it("keeps a JSON Schema ask typed as before, and types asks gathered with ctx.all", async () => {
+  it("types asks gathered with ctx.all", async () => {
     const plain = await ctx.elicit("Ok?", { type: "object", properties: { ok: { type: "boolean" } } });
-    expectTypeOf(plain).toEqualTypeOf<ElicitAnswer>();
+    expectTypeOf(plain).toEqualTypeOf<StandardElicitAnswer<{ ok?: boolean }>>();
     const [first, second] = await ctx.all([
       ctx.ask.elicit("Name?", z.object({ name: z.string() })),
       ctx.ask.elicit("Ok?", { type: "object", properties: { ok: { type: "boolean" } } }),
     ]);
     if (first.action === "accept") expectTypeOf(first.content).toEqualTypeOf<{ name: string }>();
-    expectTypeOf(second).toEqualTypeOf<ElicitAnswer | NotSupported>();
+    expectTypeOf(second).toEqualTypeOf<StandardElicitAnswer<{ ok?: boolean }>>();
   });
 });
