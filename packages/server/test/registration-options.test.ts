@@ -2,7 +2,7 @@
 // it and the option it was meant to be; a handler's result without
 // `resultType`, and a tool's plain string, are answered as each era needs.
 import { afterAll, describe, expect, it } from "vitest";
-import { McpServer } from "../src/index.js";
+import { createFetchHandler, createNodeHandler, listen, McpServer, serveStdio } from "../src/index.js";
 import { rpc } from "./helpers.js";
 import { answerOf, open, post, rq, start } from "./legacy/helpers.js";
 
@@ -43,6 +43,31 @@ describe("a member that is not an option is refused at registration", () => {
     expect(() => new McpServer({ name: "s", version: "1" }, { pagesize: 10 } as any)).toThrow(
       new TypeError('McpServer has no option "pagesize"; did you mean "pageSize"?'),
     );
+  });
+});
+
+describe("a member that is not an option of a transport is refused where it is given", () => {
+  const server = new McpServer({ name: "s", version: "1" });
+
+  it("names the nearest option of each HTTP maker and of serveStdio", async () => {
+    expect(() => createFetchHandler(server, { allowedhosts: ["a"] } as any)).toThrow(
+      new TypeError('createFetchHandler has no option "allowedhosts"; did you mean "allowedHosts"?'),
+    );
+    expect(() => createNodeHandler(server, { maxBodybytes: 1 } as any)).toThrow(
+      new TypeError('createNodeHandler has no option "maxBodybytes"; did you mean "maxBodyBytes"?'),
+    );
+    await expect(listen(server, { port: 0, keepAliveTimeout: 1 } as any)).rejects.toThrow(
+      new TypeError('listen has no option "keepAliveTimeout"; did you mean "keepAliveTimeoutMs"?'),
+    );
+    expect(() => serveStdio(server, { maxLinebytes: 1 } as any)).toThrow(
+      new TypeError('serveStdio has no option "maxLinebytes"; did you mean "maxLineBytes"?'),
+    );
+  });
+
+  it("still takes listen's own options beside the handler's", async () => {
+    const running = await listen(server, { port: 0, host: "127.0.0.1", headersTimeoutMs: 5000, keepAliveTimeoutMs: 1000, path: "/mcp" });
+    await running.close();
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   });
 });
 
