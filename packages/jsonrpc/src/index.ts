@@ -12,6 +12,7 @@
 import { readJson } from "./json.js";
 
 export { parseJson, readJson, replaceBigInts, stringifyJson } from "./json.js";
+export { type NoUnknownKeys, rejectMisspelt, rejectUnknown } from "./options.js";
 export { asMissingDependency, brandAcrossCopies, MissingDependencyError, nodeBuiltin, requireLazily, runTimeRequire } from "./runtime.js";
 
 /**

@@ -3,6 +3,7 @@
  * the identity; each option names the part of the spec it configures).
  */
 import type { JsonSchemaValidator } from "@x/json-schema";
+import { rejectUnknown } from "@x/jsonrpc";
 import type { Implementation, RequestId } from "@x/mcp-v2607";
 import type { CacheOptions } from "./cache.js";
 import type { EventBus, MemoryEventBus } from "./bus.js";
@@ -193,6 +194,34 @@ export interface ServerOptions {
    * share one (`@x/redis`).
    */
   eventBus?: EventBus;
+}
+
+/** Every member of {@link ServerOptions}: a member added there must be added here to compile. */
+const SERVER_OPTIONS: Record<keyof ServerOptions, true> = {
+  instructions: true,
+  cache: true,
+  pageSize: true,
+  requestStateKeys: true,
+  strictToolNames: true,
+  strictSchemas: true,
+  validator: true,
+  logging: true,
+  maxListenStreams: true,
+  principal: true,
+  requestStateTtlMs: true,
+  onError: true,
+  toolTimeoutMs: true,
+  bigIntegers: true,
+  protocolVersions: true,
+  clientRequestTimeoutMs: true,
+  tasks: true,
+  eventBus: true,
+};
+const SERVER_OPTION_KEYS = Object.keys(SERVER_OPTIONS);
+
+/** @throws TypeError naming a member of `options` that is not a server option (and the option it is closest to). */
+export function checkServerOptionNames(options: ServerOptions): void {
+  rejectUnknown("McpServer", options, SERVER_OPTION_KEYS);
 }
 
 /**

@@ -16,7 +16,7 @@ import type { Implementation, ServerCapabilities } from "@x/mcp-v2607";
 import { resolveCacheOptions } from "./cache.js";
 import type { RequestContext, TransportInfo } from "./context.js";
 import { Dispatcher, type Inbound, type InboundRequest, type Outcome, rejected, rejectionsObserved } from "./dispatch.js";
-import { type ClassifiedResponse, isResponseShaped } from "@x/jsonrpc";
+import { type ClassifiedResponse, isResponseShaped, type NoUnknownKeys } from "@x/jsonrpc";
 import { CompletionFeature } from "./features/completion.js";
 import { DiscoverFeature } from "./features/discover.js";
 import type { Feature, MethodEntry, ServerHost } from "./features/feature.js";
@@ -47,7 +47,7 @@ import { revision2607 } from "./revisions/2026-07-28/index.js";
 import type { PluggedRevision, RevisionPlugin } from "./revisions/plugin.js";
 import type { Binding } from "./revisions/revision.js";
 import { isObject } from "./objects.js";
-import { type ServerInfo, type ServerOptions, serverImplementation } from "./options.js";
+import { checkServerOptionNames, type ServerInfo, type ServerOptions, serverImplementation } from "./options.js";
 import { errorCodeOf, publishMessageIgnored } from "./telemetry.js";
 import { tokenPrincipal } from "./authorization.js";
 import { BusTopic, MemoryEventBus } from "./bus.js";
@@ -119,7 +119,7 @@ export class McpServer {
   readonly #pageSize: number;
 
   /**
-   * @throws TypeError when `info.name` or `info.version` is missing, `info.title`, `info.description` or `info.websiteUrl` is not a string, or an option has the wrong type
+   * @throws TypeError when `info.name` or `info.version` is missing, an option is not one of {@link ServerOptions} (named, with the nearest option), `info.title`, `info.description` or `info.websiteUrl` is not a string, or an option has the wrong type
    *   (the removed `bigIntegers` included: a tool opts in with its own; `tasks` takes the plug-in of `@x/server/tasks`);
    *   RangeError when a cache hint, `pageSize`, `toolTimeoutMs` or a key is invalid, when
    *   `protocolVersions` names a version this class does not serve (or leaves out 2026-07-28), and
@@ -128,6 +128,7 @@ export class McpServer {
   constructor(info: ServerInfo, options: ServerOptions = {}) {
     // Frozen (every 2026-07-28 answer carries it, and its JSON text is written once and kept).
     const implementation = serverImplementation(info);
+    checkServerOptionNames(options);
     this.info = implementation;
     this.#logging = options.logging === true;
     const cache = resolveCacheOptions(options.cache);
@@ -234,11 +235,9 @@ export class McpServer {
    * output (and receive it: defaults filled, transforms applied), and
    * `structuredContent` as the output schema's input.
    *
-   * Numbers: the handler receives what `JSON.parse` gives (an integer beyond
-   * 2^53 as the nearest double), unless the config opts in with
-   * `bigIntegers`, which widens the number positions of the arguments' type
-   * to match (`bigIntegers` beside a Standard Schema `inputSchema` does not
-   * compile, and throws).
+   * Numbers: what `JSON.parse` gives, unless the config opts in with
+   * `bigIntegers` (see {@link ToolConfig.bigIntegers}). A config member that is
+   * not an option (`inputschema`, tmcp's `schema`) does not compile, and throws.
    *
    * The published definition is a deep-frozen copy of what is given (unless
    * it holds more than plain JSON data: a class instance, getter or
@@ -283,13 +282,14 @@ export class McpServer {
   }
 
   /**
-   * Registers a prompt (spec: server/prompts). The handler's arguments are
-   * typed from a literal `arguments` list, or are a Standard Schema `arguments`'s
-   * output (see `PromptArguments`, `PromptConfig.arguments`).
-   * @throws TypeError or Error naming the prompt when the name is taken or empty, or a declaration is malformed
-   *   (a Standard Schema `arguments` without a JSON Schema conversion, not an object, or with a property that is not a string).
+   * Registers a prompt (spec: server/prompts); arguments typed from a literal list or a Standard Schema (`PromptConfig.arguments`).
+   * @throws TypeError or Error naming the prompt: name taken or empty, a member that is no option (`argsSchema`), a malformed declaration.
    */
-  registerPrompt<const Config extends PromptConfig>(name: string, config: Config, handler: PromptHandler<PromptArguments<Config>>): this {
+  registerPrompt<const C extends PromptConfig>(
+    name: string,
+    config: C & NoUnknownKeys<C, PromptConfig>,
+    handler: PromptHandler<PromptArguments<C>>,
+  ): this {
     this.#prompts.register(name, config, handler as PromptHandler);
     return this;
   }
@@ -301,7 +301,7 @@ export class McpServer {
 
   /**
    * Registers a static resource at `uri` (spec: server/resources).
-   * @throws TypeError or Error when the URI is taken or empty; RangeError when `config.cache` is invalid.
+   * @throws TypeError or Error when the URI is taken or empty or a config member is not an option; RangeError when `config.cache` is invalid.
    */
   registerResource(name: string, uri: string, config: ResourceConfig, read: ReadHandler): this {
     this.#resources.register(name, uri, config, read);
@@ -315,9 +315,8 @@ export class McpServer {
 
   /**
    * Registers a resource template (RFC 6570, levels 1 to 4). A read whose URI
-   * matches no static resource is tried against the templates in
-   * registration order.
-   * @throws TypeError or Error when the name is taken or the template does not parse; RangeError when `config.cache` is invalid.
+   * matches no static resource is tried against the templates in registration order.
+   * @throws TypeError or Error when the name is taken, the template does not parse or a config member is not an option; RangeError when `config.cache` is invalid.
    */
   registerResourceTemplate(name: string, uriTemplate: string, config: ResourceTemplateConfig, read: TemplateReadHandler): this {
     this.#resources.registerTemplate(name, uriTemplate, config, read);

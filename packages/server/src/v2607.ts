@@ -15,6 +15,7 @@ export { LOG_LEVELS, RESERVED_ASSIGNS_PREFIX, type RequestContext, type Transpor
 export type { Inbound, InboundRequest, JSONRPCResponse, Outcome } from "./dispatch.js";
 export { ClientRequestError, isMcpError, isProtocolError, McpError, SERVER_BUSY } from "./errors.js";
 export { type Completer, MAX_COMPLETION_VALUES } from "./features/completion.js";
+export type { HandlerResult } from "./features/feature.js";
 export type {
   PromptArguments,
   PromptArgumentsSchema,

@@ -18,6 +18,17 @@ import { isObject, type JsonObject } from "../objects.js";
 import type { RunScope } from "../scope.js";
 import type { ListKind } from "./subscriptions.js";
 
+/**
+ * A result as a handler may hand it back: `T` with `resultType` optional
+ * (and the members `Filled` too), since the server fills them in: `resultType`
+ * `"complete"` where the revision has it (spec 2026-07-28, basic/index
+ * "Result"), none for an `initialize`-era session. A handler ported from
+ * another SDK returns `{ content: [...] }` as it did.
+ */
+export type HandlerResult<T, Filled extends keyof T = never> = {
+  [K in keyof T as K extends "resultType" | Filled ? never : K]: T[K];
+} & { [K in ("resultType" | Filled) & keyof T]?: T[K] };
+
 /** What the server shares with its features. */
 export interface ServerHost {
   /** The `Implementation` of the server. */

@@ -9,16 +9,25 @@ import { McpError } from "../errors.js";
 import { isObject, type JsonObject } from "../objects.js";
 import { formatProblems } from "../schema.js";
 import { isStandardSchema, type StandardCheck, type StandardSchemaV1, standardCheck, standardJsonSchema } from "../standard-schema.js";
+import { rejectUnknown } from "@x/jsonrpc";
 import { listResult, page } from "../pagination.js";
 import { checkedScopes } from "../authorization.js";
 import type { Completer } from "./completion.js";
-import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTable, type ServerHost } from "./feature.js";
+import {
+  checkRequiredCapabilities,
+  type Feature,
+  type HandlerResult,
+  isInputRequired,
+  type MethodTable,
+  type ServerHost,
+} from "./feature.js";
 
 /**
- * What a prompt handler may return: a full `GetPromptResult`, a list of
- * messages, or a string (one user text message).
+ * What a prompt handler may return: a `GetPromptResult` (`resultType` may be
+ * left out, the server adds it), a list of messages, or a string (one user
+ * text message).
  */
-export type PromptHandlerResult = GetPromptResult | PromptMessage[] | string;
+export type PromptHandlerResult = HandlerResult<GetPromptResult> | PromptMessage[] | string;
 
 /** A prompt handler: receives the (checked) string arguments and the request context. */
 export type PromptHandler<Args = Record<string, string>> = (
@@ -78,6 +87,19 @@ export interface PromptConfig {
   requiredScopes?: readonly string[];
 }
 
+/** Every member of {@link PromptConfig}: a member added there must be added here to compile. */
+const PROMPT_CONFIG: Record<keyof PromptConfig, true> = {
+  title: true,
+  description: true,
+  arguments: true,
+  icons: true,
+  _meta: true,
+  requiredClientCapabilities: true,
+  complete: true,
+  requiredScopes: true,
+};
+const PROMPT_CONFIG_KEYS = Object.keys(PROMPT_CONFIG);
+
 /** A prompt as held by the server. */
 export interface RegisteredPrompt {
   readonly name: string;
@@ -118,12 +140,15 @@ function argumentsOfSchema(name: string, schema: StandardSchemaV1): PromptArgume
 }
 
 /**
- * @throws TypeError when the name is empty, an argument has no name, a completer names no declared argument,
- *   or a Standard Schema `arguments` cannot be read as a list (see {@link argumentsOfSchema}).
+ * @throws TypeError when the name is empty, the config has a member that is not an option (`argsSchema`, say),
+ *   an argument has no name, a completer names no declared argument, or a Standard Schema `arguments` cannot
+ *   be read as a list (see {@link argumentsOfSchema}).
  */
 export function definePrompt(name: string, config: PromptConfig, handler: PromptHandler): RegisteredPrompt {
   if (typeof name !== "string" || name === "") throw new TypeError("prompt name must be a non-empty string");
   if (typeof handler !== "function") throw new TypeError(`prompt ${name}: handler must be a function`);
+  // Refused, not ignored: a prompt declared with another SDK's `argsSchema` would list no arguments.
+  rejectUnknown(`prompt ${name}: the config`, config, PROMPT_CONFIG_KEYS);
   const schema = isStandardSchema(config.arguments) ? config.arguments : undefined;
   const args = schema ? argumentsOfSchema(name, schema) : ((config.arguments as PromptArgument[] | undefined) ?? []);
   if (!schema && !Array.isArray(args)) throw new TypeError(`prompt ${name}: arguments must be a list or a Standard Schema`);

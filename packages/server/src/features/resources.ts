@@ -26,11 +26,18 @@ import type { RequestContext } from "../context.js";
 import { McpError, ResourceNotFoundError } from "../errors.js";
 import { isObject, type JsonObject } from "../objects.js";
 import { listResult, page } from "../pagination.js";
-import { requireLazily } from "@x/jsonrpc";
+import { rejectUnknown, requireLazily } from "@x/jsonrpc";
 import { MissingDependencyError } from "../runtime-deps.js";
 import { checkedScopes } from "../authorization.js";
 import type { Completer } from "./completion.js";
-import { checkRequiredCapabilities, type Feature, isInputRequired, type MethodTable, type ServerHost } from "./feature.js";
+import {
+  checkRequiredCapabilities,
+  type Feature,
+  type HandlerResult,
+  isInputRequired,
+  type MethodTable,
+  type ServerHost,
+} from "./feature.js";
 
 // RFC 6570 section 2 syntax, checked here because uri-templates accepts an
 // unclosed brace or an empty variable name and then matches nonsense.
@@ -55,11 +62,12 @@ function uriTemplates(template: string): ReturnType<typeof uriTemplatesType> {
 export type ResourceContents = TextResourceContents | BlobResourceContents;
 
 /**
- * What a read handler may return: a full `ReadResourceResult`, a list of
- * contents, one contents entry, or a string (one text entry for the read URI,
+ * What a read handler may return: a `ReadResourceResult` (`resultType`,
+ * `ttlMs` and `cacheScope` may be left out: the server fills them in, the
+ * hints from the registration's `cache`), a list of contents, one contents entry, or a string (one text entry for the read URI,
  * with the registration's `mimeType`).
  */
-export type ReadHandlerResult = ReadResourceResult | ResourceContents[] | ResourceContents | string;
+export type ReadHandlerResult = HandlerResult<ReadResourceResult, "cacheScope" | "ttlMs"> | ResourceContents[] | ResourceContents | string;
 
 /** Reads a static resource. */
 export type ReadHandler = (uri: string, ctx: RequestContext) => ReadHandlerResult | Promise<ReadHandlerResult>;
@@ -106,6 +114,23 @@ export interface ResourceTemplateConfig extends ResourceMetadata {
   complete?: Record<string, Completer>;
 }
 
+/** Every member of {@link ResourceMetadata}: a member added there must be added here to compile. */
+const METADATA: Record<keyof ResourceMetadata, true> = {
+  title: true,
+  description: true,
+  mimeType: true,
+  annotations: true,
+  icons: true,
+  _meta: true,
+  cache: true,
+  requiredClientCapabilities: true,
+  requiredScopes: true,
+};
+const RESOURCE_CONFIG: Record<keyof ResourceConfig, true> = { ...METADATA, size: true };
+const RESOURCE_CONFIG_KEYS = Object.keys(RESOURCE_CONFIG);
+const TEMPLATE_CONFIG: Record<keyof ResourceTemplateConfig, true> = { ...METADATA, list: true, complete: true };
+const TEMPLATE_CONFIG_KEYS = Object.keys(TEMPLATE_CONFIG);
+
 /** A static resource as held by the server. */
 export interface RegisteredResource {
   readonly name: string;
@@ -137,20 +162,22 @@ function metadata<T extends { name: string }>(target: T, config: ResourceMetadat
 }
 
 /**
- * @throws TypeError when the name or URI is empty or the handler is not a function;
+ * @throws TypeError when the name or URI is empty, the config has a member that is not an option, or the handler is not a function;
  *   RangeError when `cache` holds an invalid hint.
  */
 export function defineResource(name: string, uri: string, config: ResourceConfig, read: ReadHandler): RegisteredResource {
   if (typeof name !== "string" || name === "") throw new TypeError("resource name must be a non-empty string");
   if (typeof uri !== "string" || uri === "") throw new TypeError(`resource ${name}: uri must be a non-empty string`);
   if (typeof read !== "function") throw new TypeError(`resource ${name}: read handler must be a function`);
+  // Refused, not ignored: a misspelt `mimeType` would publish the resource without one.
+  rejectUnknown(`resource ${name}: the config`, config, RESOURCE_CONFIG_KEYS);
   const definition = metadata<Resource>({ uri, name }, config);
   if (config.size !== undefined) definition.size = config.size;
   return { name, uri, definition, read, cache: config.cache ? cacheHints(config.cache) : undefined, config };
 }
 
 /**
- * @throws TypeError when the template does not parse, or a completer names no template variable;
+ * @throws TypeError when the template does not parse, the config has a member that is not an option, or a completer names no template variable;
  *   RangeError when `cache` holds an invalid hint.
  */
 export function defineTemplate(
@@ -161,6 +188,7 @@ export function defineTemplate(
 ): RegisteredTemplate {
   if (typeof name !== "string" || name === "") throw new TypeError("resource template name must be a non-empty string");
   if (typeof read !== "function") throw new TypeError(`resource template ${name}: read handler must be a function`);
+  rejectUnknown(`resource template ${name}: the config`, config, TEMPLATE_CONFIG_KEYS);
   if (typeof uriTemplate !== "string" || !TEMPLATE_SYNTAX.test(uriTemplate)) {
     throw new TypeError(
       `resource template ${name}: ${String(uriTemplate)} is not an RFC 6570 template (an unclosed brace, an empty or invalid variable name, or an unknown operator)`,

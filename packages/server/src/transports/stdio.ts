@@ -6,7 +6,7 @@
  */
 import { atTurnEnd, nodeBuiltin } from "../builtins.js";
 import type { Readable, Writable } from "node:stream";
-import { errorResponse, stringifyJson } from "@x/jsonrpc";
+import { errorResponse, rejectUnknown, stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
 import type { Binding } from "../revisions/revision.js";
 import { type Inbound, type InboundRequest, internalErrorOutcome, type Outcome, responseText } from "../dispatch.js";
@@ -28,6 +28,10 @@ export interface StdioOptions {
   /** Deepest accepted JSON nesting (objects and arrays); deeper is answered with -32600. Default 64. */
   maxJsonDepth?: number;
 }
+
+/** Every member of {@link StdioOptions}: a member added there must be added here to compile. */
+const STDIO_OPTIONS: Record<keyof StdioOptions, true> = { input: true, output: true, errors: true, maxLineBytes: true, maxJsonDepth: true };
+const STDIO_OPTION_NAMES = Object.keys(STDIO_OPTIONS);
 
 /**
  * Serves `server` over stdio until the input ends. Requests are handled
@@ -65,6 +69,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   if ((options as { auth?: unknown }).auth !== undefined) {
     throw new TypeError("serveStdio: stdio takes no OAuth (`auth`); read credentials from the environment instead");
   }
+  rejectUnknown("serveStdio", options, STDIO_OPTION_NAMES);
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const errors = options.errors ?? process.stderr;

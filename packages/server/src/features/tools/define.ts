@@ -5,8 +5,10 @@
  */
 import type { CallToolResult, ClientCapabilities, Icon, InputRequiredResult, Tool, ToolAnnotations } from "@x/mcp-v2607";
 import type { FromSchema, JSONSchema } from "json-schema-to-ts";
+import { type NoUnknownKeys, rejectUnknown } from "@x/jsonrpc";
 import { type HeaderParam, toolHeaderParams } from "@x/mcp-v2607/wire";
 import type { RequestContext } from "../../context.js";
+import type { HandlerResult } from "../feature.js";
 import type { JsonObject } from "../../objects.js";
 import { MissingDependencyError } from "../../runtime-deps.js";
 import { type CompiledSchema, compileSchema, type JsonSchemaValidator, schemaValidator, unknownKeyword } from "../../schema.js";
@@ -20,12 +22,13 @@ export type InputSchema = { type: "object"; [key: string]: unknown };
 export type OutputSchema = { type?: "object"; [key: string]: unknown };
 
 /**
- * What a tool handler may return: a full `CallToolResult` (build one with
- * `@x/builders`' `callToolResult`), a string, which becomes one text block,
+ * What a tool handler may return: a `CallToolResult` (build one with
+ * `@x/builders`' `callToolResult`; `resultType` may be left out, the server
+ * adds it), a string, which becomes one text block,
  * or an `InputRequiredResult` it built itself (the explicit Multi Round-Trip
  * form; `ctx.elicit` is the usual one).
  */
-export type ToolHandlerResult = CallToolResult | InputRequiredResult | string;
+export type ToolHandlerResult = HandlerResult<CallToolResult> | InputRequiredResult | string;
 
 /**
  * A tool handler: receives the call's arguments (already checked against
@@ -65,8 +68,8 @@ export type SchemaType<S> = [S] extends [never]
  * A plain string is not among them: such a tool must answer `structuredContent`.
  */
 export type TypedToolResult<Out> =
-  | (Pick<CallToolResult, "_meta" | "content" | "resultType"> & { structuredContent: Out; isError?: false })
-  | (CallToolResult & { isError: true })
+  | (Pick<CallToolResult, "_meta" | "content"> & { resultType?: string; structuredContent: Out; isError?: false })
+  | (HandlerResult<CallToolResult> & { isError: true })
   | (InputRequiredResult & { resultType: "input_required" });
 
 /**
@@ -130,12 +133,13 @@ export type ToolResultOf<C> = C extends { outputSchema: infer S }
  * `inputSchema` (its library reads numbers as doubles, and its output type
  * is what the handler gets).
  */
-export type ToolConfigCheck<C> = { [K in Exclude<keyof C, keyof ToolConfig>]: never } & (C extends {
-  inputSchema: StandardSchemaV1;
-  bigIntegers: BigIntegers;
-}
-  ? { bigIntegers?: never }
-  : unknown);
+export type ToolConfigCheck<C> = NoUnknownKeys<C, ToolConfig> &
+  (C extends {
+    inputSchema: StandardSchemaV1;
+    bigIntegers: BigIntegers;
+  }
+    ? { bigIntegers?: never }
+    : unknown);
 
 /** The definition of a tool, as given to `McpServer.registerTool`. */
 export interface ToolConfig {
@@ -224,6 +228,24 @@ export interface ToolConfig {
   bigIntegers?: BigIntegers;
 }
 
+/** Every member of {@link ToolConfig}: a member added there must be added here to compile. */
+const TOOL_CONFIG: Record<keyof ToolConfig, true> = {
+  title: true,
+  description: true,
+  inputSchema: true,
+  outputSchema: true,
+  annotations: true,
+  icons: true,
+  _meta: true,
+  requiredClientCapabilities: true,
+  timeoutMs: true,
+  requiredScopes: true,
+  taskSupport: true,
+  taskStart: true,
+  bigIntegers: true,
+};
+const TOOL_CONFIG_KEYS = Object.keys(TOOL_CONFIG);
+
 /** A tool as held by the server: its published definition and its compiled checks. */
 export interface RegisteredTool {
   readonly name: string;
@@ -267,7 +289,7 @@ export interface DefineToolOptions {
  * (a Standard Schema is converted to the JSON Schema it publishes instead,
  * and keeps its library's validation).
  *
- * @throws TypeError when the name is empty, the input schema's root type is not `"object"`,
+ * @throws TypeError when the name is empty, the config has a member that is not an option, the input schema's root type is not `"object"`,
  *   `taskSupport`, `taskStart` or `bigIntegers` is not one of its values, `bigIntegers` is set beside a
  *   Standard Schema `inputSchema`, or an `x-mcp-header` annotation breaks a rule; Error naming the tool and schema when a schema does not compile,
  *   also when its `$schema` names a dialect that is not supported (the message
@@ -285,6 +307,8 @@ export interface DefineToolOptions {
 export function defineTool(name: string, config: ToolConfig, handler: ToolHandler<any>, options: DefineToolOptions = {}): RegisteredTool {
   if (typeof name !== "string" || name.length === 0) throw new TypeError("tool name must be a non-empty string");
   if (typeof handler !== "function") throw new TypeError(`tool ${name}: handler must be a function`);
+  // Refused, not ignored: a misspelt `inputSchema` would turn argument checks off.
+  rejectUnknown(`tool ${name}: the config`, config, TOOL_CONFIG_KEYS);
   const standardIn = isStandardSchema(config.inputSchema) ? config.inputSchema : undefined;
   const inputSchema = (
     standardIn ? standardJsonSchema(standardIn, "input", `tool ${name}: inputSchema`) : (config.inputSchema ?? { type: "object" })

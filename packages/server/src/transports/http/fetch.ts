@@ -5,7 +5,8 @@
 import type { McpServer } from "../../server.js";
 import { createHttpCore } from "./core.js";
 import { BodyTimeout } from "./exchange.js";
-import { bodyTimeoutOf, type HttpTransportOptions } from "./options.js";
+import { rejectUnknown } from "@x/jsonrpc";
+import { bodyTimeoutOf, HTTP_OPTION_NAMES, type HttpTransportOptions } from "./options.js";
 
 /**
  * A fetch-style handler for Streamable HTTP: give it a web `Request`, get
@@ -21,6 +22,7 @@ import { bodyTimeoutOf, type HttpTransportOptions } from "./options.js";
  * const response = await handle(new Request("http://localhost/mcp", { method: "POST", body, headers }));
  */
 export function createFetchHandler(server: McpServer, options: HttpTransportOptions = {}): (request: Request) => Promise<Response> {
+  rejectUnknown("createFetchHandler", options, HTTP_OPTION_NAMES);
   const core = createHttpCore(server, options);
   const bodyTimeoutMs = bodyTimeoutOf(options);
   return async (request) => {

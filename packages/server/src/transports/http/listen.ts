@@ -4,8 +4,9 @@
  */
 import type { Server } from "node:http";
 import type { McpServer } from "../../server.js";
-import { createNodeHandler, type NodeHandlerOptions } from "./node.js";
-import { configureNodeServer, type NodeServerOptions, nodeServerSettings } from "./node-server.js";
+import { rejectUnknown } from "@x/jsonrpc";
+import { createNodeHandler, NODE_HANDLER_OPTION_NAMES, type NodeHandlerOptions } from "./node.js";
+import { configureNodeServer, NODE_SERVER_OPTION_NAMES, type NodeServerOptions, nodeServerSettings } from "./node-server.js";
 
 /** Options of {@link listen}: the handler's, the server's timeouts, and where to listen. */
 export interface ListenOptions extends NodeHandlerOptions, NodeServerOptions {
@@ -14,6 +15,8 @@ export interface ListenOptions extends NodeHandlerOptions, NodeServerOptions {
   /** Address to bind. Default `127.0.0.1`. A non-loopback address requires `allowedHosts` and DNS-rebinding protection on. */
   host?: string;
 }
+
+const LISTEN_OPTION_NAMES = [...NODE_HANDLER_OPTION_NAMES, ...NODE_SERVER_OPTION_NAMES, "port", "host"];
 
 /** A running HTTP server and the URL of its MCP endpoint. */
 export interface RunningHttpServer {
@@ -52,8 +55,11 @@ export async function listen(mcp: McpServer, options: ListenOptions = {}): Promi
   if (!loopback && !options.allowedHosts) {
     throw new Error(`listen: host ${host} is not loopback, so allowedHosts must list the host names clients use`);
   }
+  rejectUnknown("listen", options, LISTEN_OPTION_NAMES);
   const path = options.path ?? "/mcp";
-  const handler = createNodeHandler(mcp, { ...options, path });
+  // The handler gets its own options only: it refuses any other.
+  const { port: _port, host: _host, headersTimeoutMs: _h, requestTimeoutMs: _r, keepAliveTimeoutMs: _k, ...handlerOptions } = options;
+  const handler = createNodeHandler(mcp, { ...handlerOptions, path });
   // node:http is loaded here, not when the package is imported: stdio and
   // fetch-style servers never need it.
   const { createServer } = await import("node:http");

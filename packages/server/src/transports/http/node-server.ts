@@ -26,6 +26,15 @@ export interface NodeServerOptions {
   keepAliveTimeoutMs?: number;
 }
 
+/** Every member of {@link NodeServerOptions}: a member added there must be added here to compile. */
+const NODE_SERVER_OPTIONS: Record<keyof NodeServerOptions, true> = {
+  headersTimeoutMs: true,
+  requestTimeoutMs: true,
+  keepAliveTimeoutMs: true,
+};
+/** The names of {@link NodeServerOptions}. */
+export const NODE_SERVER_OPTION_NAMES: readonly string[] = Object.keys(NODE_SERVER_OPTIONS);
+
 /** The defaults of {@link NodeServerOptions}, in milliseconds. */
 export const NODE_SERVER_DEFAULTS = Object.freeze({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
 

@@ -105,6 +105,32 @@ export interface HttpTransportOptions extends LegacyHttpOptions {
   auth?: AuthOptions;
 }
 
+/** Every member of {@link HttpTransportOptions}: a member added there must be added here to compile. */
+const HTTP_OPTIONS: Record<keyof HttpTransportOptions, true> = {
+  allowedHosts: true,
+  allowedOrigins: true,
+  dnsRebindingProtection: true,
+  cors: true,
+  maxBodyBytes: true,
+  maxBodyBytesInFlight: true,
+  maxJsonDepth: true,
+  bodyTimeoutMs: true,
+  maxConcurrentRequests: true,
+  maxBufferedBytes: true,
+  keepAliveMs: true,
+  assigns: true,
+  auth: true,
+  maxSessions: true,
+  maxSessionsPerPrincipal: true,
+  maxRequestsPerSession: true,
+  sessionIdleTimeoutMs: true,
+  sessionStore: true,
+  eventStore: true,
+  sseRetryMs: true,
+};
+/** The names of the Streamable HTTP transport's options, which its makers check theirs against. */
+export const HTTP_OPTION_NAMES: readonly string[] = Object.keys(HTTP_OPTIONS);
+
 /** {@link HttpTransportOptions.bodyTimeoutMs} as a number of milliseconds, 0 when off. */
 export function bodyTimeoutOf(options: HttpTransportOptions): number {
   const ms = options.bodyTimeoutMs ?? 30_000;
