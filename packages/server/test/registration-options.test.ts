@@ -3,6 +3,7 @@
 // `resultType`, and a tool's plain string, are answered as each era needs.
 import { afterAll, describe, expect, it } from "vitest";
 import { createFetchHandler, createNodeHandler, listen, McpServer, serveStdio } from "../src/index.js";
+import { createFetchHandler as createFetchHandler2607, McpServer as McpServer2607 } from "../src/v2607.js";
 import { rpc } from "./helpers.js";
 import { answerOf, open, post, rq, start } from "./legacy/helpers.js";
 
@@ -62,6 +63,14 @@ describe("a member that is not an option of a transport is refused where it is g
     expect(() => serveStdio(server, { maxLinebytes: 1 } as any)).toThrow(
       new TypeError('serveStdio has no option "maxLinebytes"; did you mean "maxLineBytes"?'),
     );
+  });
+
+  it("takes the session options only where a revision with sessions reads them", () => {
+    // The default server has the initialize era, whose framing reads them.
+    expect(() => createFetchHandler(server, { maxSessions: 5, sessionIdleTimeoutMs: 1000 })).not.toThrow();
+    // A 2026-only server has no sessions: the option would do nothing, so it is refused.
+    const modern = new McpServer2607({ name: "m", version: "1" });
+    expect(() => createFetchHandler2607(modern, { maxSessions: 5 } as any)).toThrow(/createFetchHandler has no option "maxSessions"/);
   });
 
   it("still takes listen's own options beside the handler's", async () => {

@@ -73,6 +73,8 @@ export interface PluggedRevision {
   readonly revision: Revision;
   /** Its framing on one Streamable HTTP transport core; absent: it needs none. */
   http?(core: Core): HttpFraming;
+  /** The Streamable HTTP transport options its framing reads, which the transport's makers accept besides their own. */
+  readonly httpOptions?: readonly string[];
   /** Its framing of one stdio connection; absent: it needs none. */
   stdio?(connection: StdioConnection): StdioFraming;
   /** The server announced a change (from its event bus): the plug-in tells its sessions. Never throws. */

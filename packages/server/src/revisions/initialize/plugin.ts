@@ -12,6 +12,7 @@ import type { StdioConnection } from "../../transports/stdio-framing.js";
 import type { PluggedRevision, PluginHost, RevisionAddOn, RevisionPlugin, ServerChange } from "../plugin.js";
 import { initializeResult, legacyVersions } from "./era.js";
 import { LegacyHttp } from "./http/framing.js";
+import { LEGACY_HTTP_OPTIONS } from "./http/options.js";
 import { revision2511 } from "./index.js";
 import type { InitializeOpening, LegacyParts } from "./parts.js";
 import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS } from "./session.js";
@@ -49,6 +50,8 @@ export class InitializeEra implements PluggedRevision {
       closers: new Set(),
     };
   }
+
+  readonly httpOptions: readonly string[] = Object.keys(LEGACY_HTTP_OPTIONS);
 
   http(core: Core): LegacyHttp {
     return new LegacyHttp(core, this.parts, core.options);

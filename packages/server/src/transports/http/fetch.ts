@@ -6,7 +6,7 @@ import type { McpServer } from "../../server.js";
 import { createHttpCore } from "./core.js";
 import { BodyTimeout } from "./exchange.js";
 import { rejectUnknown } from "@x/jsonrpc";
-import { bodyTimeoutOf, HTTP_OPTION_NAMES, type HttpTransportOptions } from "./options.js";
+import { bodyTimeoutOf, type HttpTransportOptions, httpOptionNames } from "./options.js";
 
 /**
  * A fetch-style handler for Streamable HTTP: give it a web `Request`, get
@@ -22,7 +22,7 @@ import { bodyTimeoutOf, HTTP_OPTION_NAMES, type HttpTransportOptions } from "./o
  * const response = await handle(new Request("http://localhost/mcp", { method: "POST", body, headers }));
  */
 export function createFetchHandler(server: McpServer, options: HttpTransportOptions = {}): (request: Request) => Promise<Response> {
-  rejectUnknown("createFetchHandler", options, HTTP_OPTION_NAMES);
+  rejectUnknown("createFetchHandler", options, httpOptionNames(server));
   const core = createHttpCore(server, options);
   const bodyTimeoutMs = bodyTimeoutOf(options);
   return async (request) => {

@@ -5,7 +5,8 @@
 import type { Server } from "node:http";
 import type { McpServer } from "../../server.js";
 import { rejectUnknown } from "@x/jsonrpc";
-import { createNodeHandler, NODE_HANDLER_OPTION_NAMES, type NodeHandlerOptions } from "./node.js";
+import { createNodeHandler, type NodeHandlerOptions } from "./node.js";
+import { httpOptionNames } from "./options.js";
 import { configureNodeServer, NODE_SERVER_OPTION_NAMES, type NodeServerOptions, nodeServerSettings } from "./node-server.js";
 
 /** Options of {@link listen}: the handler's, the server's timeouts, and where to listen. */
@@ -16,7 +17,7 @@ export interface ListenOptions extends NodeHandlerOptions, NodeServerOptions {
   host?: string;
 }
 
-const LISTEN_OPTION_NAMES = [...NODE_HANDLER_OPTION_NAMES, ...NODE_SERVER_OPTION_NAMES, "port", "host"];
+const LISTEN_OWN_OPTION_NAMES = ["path", ...NODE_SERVER_OPTION_NAMES, "port", "host"];
 
 /** A running HTTP server and the URL of its MCP endpoint. */
 export interface RunningHttpServer {
@@ -55,7 +56,7 @@ export async function listen(mcp: McpServer, options: ListenOptions = {}): Promi
   if (!loopback && !options.allowedHosts) {
     throw new Error(`listen: host ${host} is not loopback, so allowedHosts must list the host names clients use`);
   }
-  rejectUnknown("listen", options, LISTEN_OPTION_NAMES);
+  rejectUnknown("listen", options, httpOptionNames(mcp, LISTEN_OWN_OPTION_NAMES));
   const path = options.path ?? "/mcp";
   // The handler gets its own options only: it refuses any other.
   const { port: _port, host: _host, headersTimeoutMs: _h, requestTimeoutMs: _r, keepAliveTimeoutMs: _k, ...handlerOptions } = options;

@@ -14,7 +14,7 @@ import { BodyUnavailable, Exchange } from "./exchange.js";
 import { alreadyRead, BodyDeadlines, bodyLeft, CONSUMED, type FrameworkFields, readNodeBody } from "./node-body.js";
 import { answerFailure, endAtTurnEnd, writeAnswer, writeStream } from "./node-response.js";
 import { rejectUnknown } from "@x/jsonrpc";
-import { HTTP_OPTION_NAMES, type HttpTransportOptions } from "./options.js";
+import { type HttpTransportOptions, httpOptionNames } from "./options.js";
 
 /** Options of {@link createNodeHandler}: the transport's, plus the endpoint path. */
 export interface NodeHandlerOptions extends HttpTransportOptions {
@@ -29,9 +29,6 @@ export interface NodeHandlerOptions extends HttpTransportOptions {
    */
   path?: string;
 }
-
-/** The names of {@link NodeHandlerOptions}. */
-export const NODE_HANDLER_OPTION_NAMES: readonly string[] = [...HTTP_OPTION_NAMES, "path"];
 
 /**
  * A `node:http` request listener that also exposes its transport core and its
@@ -135,7 +132,7 @@ class NodeExchange extends Exchange {
  * http.createServer(createNodeHandler(server, { path: "/mcp" })).listen(3000, "127.0.0.1");
  */
 export function createNodeHandler(server: McpServer, options: NodeHandlerOptions = {}): NodeHandler {
-  rejectUnknown("createNodeHandler", options, NODE_HANDLER_OPTION_NAMES);
+  rejectUnknown("createNodeHandler", options, httpOptionNames(server, ["path"]));
   const core = new Core(server, options);
   const path = options.path;
   const deadlines = core.bodyTimeoutMs > 0 ? new BodyDeadlines(core.bodyTimeoutMs) : undefined;

@@ -5,6 +5,7 @@
  * with them, read by that era's framing (and by nothing on a server without it).
  */
 import type { JsonObject } from "../../objects.js";
+import { type McpServer, partsOf } from "../../server.js";
 import type { LegacyHttpOptions } from "../../revisions/initialize/http/options.js";
 import type { AuthOptions } from "./auth.js";
 
@@ -105,8 +106,12 @@ export interface HttpTransportOptions extends LegacyHttpOptions {
   auth?: AuthOptions;
 }
 
-/** Every member of {@link HttpTransportOptions}: a member added there must be added here to compile. */
-const HTTP_OPTIONS: Record<keyof HttpTransportOptions, true> = {
+/**
+ * Every member of {@link HttpTransportOptions} but those a revision's framing
+ * reads (`LegacyHttpOptions`, which its plug-in names): a member added there
+ * must be added here to compile.
+ */
+const HTTP_OPTIONS: Record<Exclude<keyof HttpTransportOptions, keyof LegacyHttpOptions>, true> = {
   allowedHosts: true,
   allowedOrigins: true,
   dnsRebindingProtection: true,
@@ -120,16 +125,17 @@ const HTTP_OPTIONS: Record<keyof HttpTransportOptions, true> = {
   keepAliveMs: true,
   assigns: true,
   auth: true,
-  maxSessions: true,
-  maxSessionsPerPrincipal: true,
-  maxRequestsPerSession: true,
-  sessionIdleTimeoutMs: true,
-  sessionStore: true,
-  eventStore: true,
-  sseRetryMs: true,
 };
-/** The names of the Streamable HTTP transport's options, which its makers check theirs against. */
-export const HTTP_OPTION_NAMES: readonly string[] = Object.keys(HTTP_OPTIONS);
+const HTTP_OPTION_NAMES: readonly string[] = Object.keys(HTTP_OPTIONS);
+
+/**
+ * The option names a maker of the Streamable HTTP transport for `server`
+ * accepts: the transport's own, those its revisions' framings read (the
+ * sessions of the `initialize` era, when the server has that era), and `own`.
+ */
+export function httpOptionNames(server: McpServer, own: readonly string[] = []): readonly string[] {
+  return [...HTTP_OPTION_NAMES, ...partsOf(server).plugged.flatMap((p) => p.httpOptions ?? []), ...own];
+}
 
 /** {@link HttpTransportOptions.bodyTimeoutMs} as a number of milliseconds, 0 when off. */
 export function bodyTimeoutOf(options: HttpTransportOptions): number {

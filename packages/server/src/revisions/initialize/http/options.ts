@@ -71,3 +71,18 @@ export interface LegacyHttpOptions {
   /** The `retry` (ms) sent on each SSE stream of a session. Default {@link DEFAULT_SSE_RETRY_MS}. */
   sseRetryMs?: number;
 }
+
+/**
+ * Every member of {@link LegacyHttpOptions}: the transport options this
+ * framing reads, which the HTTP makers then accept. A plain object, so that a
+ * bundle without the plug-in leaves it out.
+ */
+export const LEGACY_HTTP_OPTIONS: Record<keyof LegacyHttpOptions, true> = {
+  maxSessions: true,
+  maxSessionsPerPrincipal: true,
+  maxRequestsPerSession: true,
+  sessionIdleTimeoutMs: true,
+  sessionStore: true,
+  eventStore: true,
+  sseRetryMs: true,
+};
