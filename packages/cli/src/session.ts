@@ -10,6 +10,7 @@ import { terminalElicitation } from "./elicit.js";
 import type { Io } from "./io.js";
 import { LineReader } from "./lines.js";
 import { ExitCode } from "./main.js";
+import { plain } from "./output.js";
 import { progressOn } from "./progress.js";
 import { connectTo } from "./target.js";
 
@@ -40,7 +41,7 @@ export interface Spec {
 function report(io: Io, name: string, error: unknown): void {
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`x-mcp ${name}: ${message}${code === undefined ? "" : ` (${code})`}\n`);
+  io.stderr.write(`x-mcp ${name}: ${plain(message)}${code === undefined ? "" : ` (${code})`}\n`);
 }
 
 /** Whether `error` means the server could not be reached (or the connection broke). */
@@ -95,7 +96,7 @@ export async function runCommand(name: string, args: readonly string[], io: Io, 
     } catch (error) {
       progress.done();
       if (error instanceof UsageError) {
-        io.stderr.write(`x-mcp ${name}: ${error.message}\n`);
+        io.stderr.write(`x-mcp ${name}: ${plain(error.message)}\n`);
         return ExitCode.Usage;
       }
       report(io, name, error);
@@ -109,7 +110,14 @@ export async function runCommand(name: string, args: readonly string[], io: Io, 
   }
 }
 
-/** Writes `value` as JSON on stdout (`--json`). */
+/**
+ * Writes `value` as JSON on stdout (`--json`). JSON escapes C0 controls but
+ * not DEL, C1 (U+009B is a CSI by itself) or bidi controls: escaped here too.
+ */
 export function printJson(io: Io, value: unknown): void {
-  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  const json = JSON.stringify(value, null, 2).replace(
+    /[\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  io.stdout.write(`${json}\n`);
 }

@@ -2,6 +2,7 @@
 import { COMMON_HELP } from "../args.js";
 import type { Command } from "../io.js";
 import { ExitCode } from "../main.js";
+import { plain } from "../output.js";
 import { printJson, runCommand } from "../session.js";
 
 const USAGE = `usage: x-mcp read [options] <target> <uri>
@@ -15,8 +16,11 @@ export const run: Command = (args, io) =>
     if (session.options.json) printJson(io, result);
     else
       for (const item of result.contents as { text?: string; blob?: string }[]) {
-        if (item.text !== undefined) io.stdout.write(item.text.endsWith("\n") ? item.text : `${item.text}\n`);
-        else if (item.blob !== undefined) io.stdout.write(Buffer.from(item.blob, "base64"));
+        if (item.text !== undefined) {
+          // Redirected to a file the text is written as it is; on a terminal, made plain.
+          const text = io.stdout.isTTY === true ? plain(item.text) : item.text;
+          io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+        } else if (item.blob !== undefined) io.stdout.write(Buffer.from(item.blob, "base64"));
       }
     return ExitCode.Ok;
   });
