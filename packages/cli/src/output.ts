@@ -25,6 +25,16 @@ export function plain(text: string): string {
   });
 }
 
+/**
+ * JSON text (`JSON.stringify`'s, which escapes C0 controls only) with DEL,
+ * the C1 controls, the line and paragraph separators and the bidi controls
+ * escaped too (`\u009b`): the same value, printable on a terminal and
+ * embeddable in TypeScript source.
+ */
+export function jsonEscaped(json: string): string {
+  return json.replace(/[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** One content block as text ({@link plain}): text as it is, other blocks as a one-line summary. */
 export function blockText(block: ContentBlock): string {
   return plain(blockSummary(block));

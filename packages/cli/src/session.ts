@@ -10,7 +10,7 @@ import { terminalElicitation } from "./elicit.js";
 import type { Io } from "./io.js";
 import { LineReader } from "./lines.js";
 import { ExitCode } from "./main.js";
-import { plain } from "./output.js";
+import { jsonEscaped, plain } from "./output.js";
 import { progressOn } from "./progress.js";
 import { connectTo } from "./target.js";
 
@@ -110,14 +110,7 @@ export async function runCommand(name: string, args: readonly string[], io: Io, 
   }
 }
 
-/**
- * Writes `value` as JSON on stdout (`--json`). JSON escapes C0 controls but
- * not DEL, C1 (U+009B is a CSI by itself) or bidi controls: escaped here too.
- */
+/** Writes `value` as JSON on stdout (`--json`), control characters escaped ({@link jsonEscaped}). */
 export function printJson(io: Io, value: unknown): void {
-  const json = JSON.stringify(value, null, 2).replace(
-    /[\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-  io.stdout.write(`${json}\n`);
+  io.stdout.write(`${jsonEscaped(JSON.stringify(value, null, 2))}\n`);
 }

@@ -47,4 +47,13 @@ describe("a server's escape sequences", () => {
     expect(run.stdout).not.toMatch(CONTROL);
     expect(JSON.parse(run.stdout)[0].description).toBe("clears \x1b]0;pwned\x07\x1b[2J\x9b31m the screen");
   });
+
+  it("are escaped in the file x-mcp types writes, comments and literals alike", async () => {
+    const run = await x(["types", ...SERVER]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(CONTROL);
+    expect(run.stdout).toContain("clears \\x1b]0;pwned");
+    expect(run.stdout).toContain("d \\x1b]0;pwned");
+    expect(run.stdout).toContain('"evil\\u001b]0;pwned\\u0007\\u001b[2J\\u009b31m"');
+  });
 });
