@@ -2,8 +2,10 @@
  * A server's text is neutralized before it reaches the user's terminal:
  * control characters (ESC, BEL, C1 CSI, ...) are printed as visible escapes.
  */
+import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { main } from "../src/main.js";
 import { assertBuilt, TSX, x } from "./run.js";
 
 const SERVER = ["--", process.execPath, "--import", TSX, fileURLToPath(new URL("./fixtures/escape-server.ts", import.meta.url))];
@@ -55,5 +57,21 @@ describe("a server's escape sequences", () => {
     expect(run.stdout).toContain("clears \\x1b]0;pwned");
     expect(run.stdout).toContain("d \\x1b]0;pwned");
     expect(run.stdout).toContain('"evil\\u001b]0;pwned\\u0007\\u001b[2J\\u009b31m"');
+  });
+
+  it("are not written to a terminal by read: a blob summed up there, its bytes to a pipe", async () => {
+    const stream = (tty: boolean) => Object.assign(new PassThrough(), { isTTY: tty });
+    const read = async (tty: boolean) => {
+      const io = { stdin: new PassThrough(), stdout: stream(tty), stderr: stream(tty), env: process.env, cwd: process.cwd() };
+      const chunks: Buffer[] = [];
+      io.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+      const code = await main(["read", "file:///blob.bin", ...SERVER], io);
+      return { code, out: Buffer.concat(chunks) };
+    };
+    const terminal = await read(true);
+    expect(terminal.code).toBe(0);
+    expect(terminal.out.toString()).toBe("[blob application/octet-stream, 19 bytes: redirect stdout to save it]\n");
+    const pipe = await read(false);
+    expect(pipe.out.equals(Buffer.from("\x1b]0;pwned\x07\x1b[2J\x9b31m"))).toBe(true);
   });
 });
