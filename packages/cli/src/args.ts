@@ -96,3 +96,25 @@ export function parseArgs(args: readonly string[]): Parsed {
   if (split.target.kind === "stdio" && Object.keys(headers).length > 0) throw new UsageError("--header applies to a URL target only");
   return { options: { json, quiet, auth, protocol, headers }, target: split.target, operands };
 }
+
+/**
+ * `key=value` operands (of `call` and `prompt`) as [key, text] pairs, in order.
+ * @throws UsageError for an operand without `=` or with an empty key, or a
+ * key given twice (one value would be dropped silently).
+ */
+export function keyValues(operands: readonly string[]): [key: string, text: string][] {
+  const seen = new Set<string>();
+  return operands.map((pair) => {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new UsageError(`${JSON.stringify(pair)}: expected key=value`);
+    const key = pair.slice(0, eq);
+    if (seen.has(key)) throw new UsageError(`${JSON.stringify(key)} given twice`);
+    seen.add(key);
+    return [key, pair.slice(eq + 1)];
+  });
+}
+
+/** Sets an own property, `__proto__` included (a property name like any other in a tool's arguments). */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}

@@ -7,6 +7,7 @@
 import type { ElicitRequestParams, ElicitResult } from "@x/client";
 import type { Io } from "./io.js";
 import type { LineReader } from "./lines.js";
+import { plain } from "./output.js";
 
 /** Tries per field before the form is cancelled: a bounded loop, whatever stdin holds. */
 export const MAX_TRIES = 5;
@@ -93,7 +94,8 @@ function label(name: string, field: Field, required: boolean): string {
 export function terminalElicitation(io: Io, lines: LineReader, beforeAsking: () => void) {
   return async (params: ElicitRequestParams): Promise<ElicitResult> => {
     beforeAsking();
-    const say = (text: string) => io.stderr.write(text);
+    // Everything said here quotes the server (message, URL, titles, choices).
+    const say = (text: string) => io.stderr.write(plain(text));
     const request = params as ElicitRequestParams & {
       mode?: string;
       url?: string;

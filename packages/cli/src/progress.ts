@@ -4,6 +4,7 @@
  */
 import type { ProgressNotificationParams } from "@x/client";
 import type { Io } from "./io.js";
+import { plain } from "./output.js";
 
 const WIDTH = 30;
 
@@ -22,7 +23,7 @@ export function progressOn(io: Io, quiet: boolean): Progress {
       if (quiet) return;
       const { progress, total, message } = params;
       const count = total === undefined ? `${progress}` : `${progress}/${total}`;
-      const text = message === undefined ? "" : ` ${message}`;
+      const text = message === undefined ? "" : ` ${plain(String(message))}`;
       if (!tty) {
         io.stderr.write(`progress ${count}${text}\n`);
         return;

@@ -10,6 +10,7 @@ import { terminalElicitation } from "./elicit.js";
 import type { Io } from "./io.js";
 import { LineReader } from "./lines.js";
 import { ExitCode } from "./main.js";
+import { jsonEscaped, plain } from "./output.js";
 import { progressOn } from "./progress.js";
 import { connectTo } from "./target.js";
 
@@ -40,7 +41,7 @@ export interface Spec {
 function report(io: Io, name: string, error: unknown): void {
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`x-mcp ${name}: ${message}${code === undefined ? "" : ` (${code})`}\n`);
+  io.stderr.write(`x-mcp ${name}: ${plain(message)}${code === undefined ? "" : ` (${code})`}\n`);
 }
 
 /** Whether `error` means the server could not be reached (or the connection broke). */
@@ -95,7 +96,7 @@ export async function runCommand(name: string, args: readonly string[], io: Io, 
     } catch (error) {
       progress.done();
       if (error instanceof UsageError) {
-        io.stderr.write(`x-mcp ${name}: ${error.message}\n`);
+        io.stderr.write(`x-mcp ${name}: ${plain(error.message)}\n`);
         return ExitCode.Usage;
       }
       report(io, name, error);
@@ -109,7 +110,7 @@ export async function runCommand(name: string, args: readonly string[], io: Io, 
   }
 }
 
-/** Writes `value` as JSON on stdout (`--json`). */
+/** Writes `value` as JSON on stdout (`--json`), control characters escaped ({@link jsonEscaped}). */
 export function printJson(io: Io, value: unknown): void {
-  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  io.stdout.write(`${jsonEscaped(JSON.stringify(value, null, 2))}\n`);
 }

@@ -11,6 +11,7 @@ import {
   StreamableHttpTransport,
   type Transport,
 } from "@x/client";
+import { plain } from "./output.js";
 
 /** Where a command's server is: parsed from its arguments by {@link splitTarget}. */
 export type Target = { kind: "url"; url: URL } | { kind: "stdio"; command: string; args: readonly string[] };
@@ -77,7 +78,7 @@ export async function connectTo(target: Target, options: ConnectOptions): Promis
     {
       protocol: options.protocol,
       handlers: { elicitation: options.elicitation },
-      onWarning: (message) => options.stderr(`warning: ${message}\n`),
+      onWarning: (message) => options.stderr(`warning: ${plain(message)}\n`),
     },
   );
   await client.connect(transport);

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Tool } from "@x/client";
 import { compile, type JSONSchema } from "json-schema-to-typescript";
+import { jsonEscaped, plain } from "./output.js";
 
 /** One tool's line in the header: its name and the hash of its schemas. */
 export interface ToolStamp {
@@ -41,12 +42,13 @@ function canonicalJson(value: unknown): string {
 /**
  * A copy of a tool's schema that is safe to compile and to embed under
  * `#/definitions/<at>`: local `$ref`s re-rooted there, remote ones (files,
- * URLs: never fetched) and generator directives dropped, and `*\/` broken in
- * the strings that become comments. Depth is bounded by the schema the
+ * URLs: never fetched) and generator directives dropped, and control
+ * characters ({@link plain}) and `*\/` broken in the strings that become comments. Depth is bounded by the schema the
  * client accepted, which JSON nesting limits.
  */
 function sanitize(schema: unknown, at: string, inLiteral = false): unknown {
-  if (typeof schema === "string") return inLiteral ? schema : schema.replaceAll("*/", "*\\/");
+  // Strings that become comments: no control character (a terminal would act on it), no end of comment.
+  if (typeof schema === "string") return inLiteral ? schema : plain(schema).replaceAll("*/", "*\\/");
   if (Array.isArray(schema)) return schema.map((item) => sanitize(item, at, inLiteral));
   if (schema === null || typeof schema !== "object") return schema;
   const out: Record<string, unknown> = {};
@@ -74,9 +76,9 @@ function pascal(name: string): string {
   return /^[A-Za-z]/.test(joined) ? joined : `Tool${joined}`;
 }
 
-/** A string as a TypeScript string literal; the line separators JSON leaves as they are are escaped too. */
+/** A string as a TypeScript string literal; the separators and controls JSON leaves as they are are escaped too. */
 function literal(text: string): string {
-  return JSON.stringify(text).replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
+  return jsonEscaped(JSON.stringify(text));
 }
 
 /** A property key: bare when it is an identifier, else quoted. */
@@ -144,16 +146,17 @@ export async function generate(server: string, tools: readonly Tool[]): Promise<
   const methods = sorted.map((tool) => {
     const args = `args${argsOptional(tool.inputSchema) ? "?" : ""}: ToolSchemas[${literal(tool.name)}]["input"]`;
     const returns = tool.outputSchema ? `ToolSchemas[${literal(tool.name)}]["output"]` : "CallToolResult";
-    const doc = tool.description ? `  /** ${tool.description.replaceAll("*/", "*\\/").replace(/\s+/g, " ")} */\n` : "";
+    const doc = tool.description ? `  /** ${plain(tool.description.replace(/\s+/g, " ")).replaceAll("*/", "*\\/")} */\n` : "";
     return `${doc}  ${key(tool.name)}(${args}, options?: ToolCallOptions): Promise<${returns}>;`;
   });
   const entries = sorted.map(
     (tool) =>
       `    ${key(tool.name)}: (args, options) => call(${literal(tool.name)}, args, options, ${tool.outputSchema ? "true" : "false"}) as never,`,
   );
+  // json-schema-to-typescript's literals escape C0 controls only; what is left can only be in literals (comments are plain).
   const body = `import type { CallToolOptions, CallToolResult, Client } from "@x/client";
 
-${types.trim()}
+${jsonEscaped(types.trim())}
 
 /** \`callTool\`'s options; input requests are resolved (through the client's handlers), never returned. */
 export type ToolCallOptions = CallToolOptions & { inputRequired?: "resolve" };

@@ -1,6 +1,6 @@
 /** `x-mcp call <target> <tool> [json-args | key=value ...]`: calls a tool and prints its result. */
 import type { CallToolResult, Tool } from "@x/client";
-import { COMMON_HELP, UsageError } from "../args.js";
+import { COMMON_HELP, keyValues, setOwn, UsageError } from "../args.js";
 import type { Command } from "../io.js";
 import { ExitCode } from "../main.js";
 import { blockText } from "../output.js";
@@ -20,7 +20,7 @@ function isString(tool: Tool | undefined, key: string): boolean {
 
 /**
  * The arguments of the call from its operands.
- * @throws UsageError for JSON that is not an object, or a pair without `=`.
+ * @throws UsageError for JSON that is not an object, or a bad pair ({@link keyValues}).
  */
 export function callArguments(operands: readonly string[], tool?: Tool): Record<string, unknown> {
   if (operands.length === 1 && operands[0]!.trimStart().startsWith("{")) {
@@ -34,11 +34,7 @@ export function callArguments(operands: readonly string[], tool?: Tool): Record<
     return value as Record<string, unknown>;
   }
   const args: Record<string, unknown> = {};
-  for (const pair of operands) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new UsageError(`${JSON.stringify(pair)}: expected key=value`);
-    const key = pair.slice(0, eq);
-    const text = pair.slice(eq + 1);
+  for (const [key, text] of keyValues(operands)) {
     let value: unknown = text;
     if (!isString(tool, key)) {
       try {
@@ -47,7 +43,7 @@ export function callArguments(operands: readonly string[], tool?: Tool): Record<
         value = text;
       }
     }
-    args[key] = value;
+    setOwn(args, key, value);
   }
   return args;
 }

@@ -2,6 +2,7 @@
 import { COMMON_HELP } from "../args.js";
 import type { Command } from "../io.js";
 import { ExitCode } from "../main.js";
+import { plain } from "../output.js";
 import { printJson, runCommand } from "../session.js";
 
 const USAGE = `usage: x-mcp complete [options] <target> <ref> <argument> <value>
@@ -22,7 +23,7 @@ export const run: Command = (args, io) =>
     if (session.options.json) printJson(io, result);
     else {
       const { values, total, hasMore } = result.completion;
-      io.stdout.write(values.map((v) => `${v}\n`).join(""));
+      io.stdout.write(values.map((v) => `${plain(String(v))}\n`).join(""));
       if (hasMore) io.stderr.write(`(${values.length} of ${total ?? "more"})\n`);
     }
     return ExitCode.Ok;

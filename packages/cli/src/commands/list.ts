@@ -3,7 +3,7 @@ import { errorCode } from "@x/client";
 import { COMMON_HELP, UsageError } from "../args.js";
 import type { Command } from "../io.js";
 import { ExitCode } from "../main.js";
-import { table } from "../output.js";
+import { plain, table } from "../output.js";
 import { printJson, runCommand, type Session } from "../session.js";
 
 const KINDS = ["tools", "resources", "templates", "prompts"] as const;
@@ -25,13 +25,13 @@ async function fetchKind(session: Session, kind: Kind): Promise<Record<string, u
 }
 
 function rows(kind: Kind, items: Record<string, unknown>[]): string[][] {
-  const text = (v: unknown) => (typeof v === "string" ? v.replaceAll(/\s+/g, " ") : "");
+  const text = (v: unknown) => (typeof v === "string" ? plain(v.replaceAll(/\s+/g, " ")) : "");
   return items.map((item) => {
     if (kind === "tools") return [text(item.name), text(item.title ?? item.description)];
     if (kind === "resources") return [text(item.uri), text(item.name), text(item.mimeType)];
     if (kind === "templates") return [text(item.uriTemplate), text(item.name), text(item.mimeType)];
     const args = (item.arguments as { name: string; required?: boolean }[] | undefined) ?? [];
-    const list = args.map((a) => `${a.name}${a.required ? "*" : ""}`).join(", ");
+    const list = args.map((a) => `${plain(String(a.name))}${a.required ? "*" : ""}`).join(", ");
     return [text(item.name), `${text(item.description)}${list ? ` (${list})` : ""}`];
   });
 }

@@ -1,5 +1,5 @@
 /** `x-mcp prompt <target> <name> [key=value ...]`: gets a prompt and prints its messages. */
-import { COMMON_HELP, UsageError } from "../args.js";
+import { COMMON_HELP, keyValues, setOwn } from "../args.js";
 import type { Command } from "../io.js";
 import { ExitCode } from "../main.js";
 import { blockText } from "../output.js";
@@ -9,14 +9,10 @@ const USAGE = `usage: x-mcp prompt [options] <target> <name> [key=value ...]
 prompt arguments are strings
 ${COMMON_HELP}`;
 
-/** The prompt's arguments from `key=value` operands. @throws UsageError for a pair without `=`. */
-function promptArguments(pairs: readonly string[]): Record<string, string> {
+/** The prompt's arguments from `key=value` operands. @throws UsageError for a bad pair ({@link keyValues}). */
+export function promptArguments(pairs: readonly string[]): Record<string, string> {
   const args: Record<string, string> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new UsageError(`${JSON.stringify(pair)}: expected key=value`);
-    args[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
+  for (const [key, text] of keyValues(pairs)) setOwn(args, key, text);
   return args;
 }
 

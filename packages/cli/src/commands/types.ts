@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { Client, type Tool } from "@x/client";
 import type { Io } from "../io.js";
 import { ExitCode } from "../main.js";
+import { plain } from "../output.js";
 import { splitTarget, transportTo } from "../target.js";
 import { generate, readStamps, type ToolStamp } from "../typegen.js";
 
@@ -53,12 +54,15 @@ export function changedTools(before: readonly ToolStamp[], now: readonly ToolSta
 /** Lists every tool of the target's server, and its name. */
 async function listTools(args: readonly string[], io: Io): Promise<{ server: string; tools: Tool[] } | number> {
   const { target } = splitTarget(args);
-  const client = new Client({ name: "x-mcp", version: "0.1.0" }, { onWarning: (message) => io.stderr.write(`x-mcp types: ${message}\n`) });
+  const client = new Client(
+    { name: "x-mcp", version: "0.1.0" },
+    { onWarning: (message) => io.stderr.write(`x-mcp types: ${plain(message)}\n`) },
+  );
   try {
     try {
       await client.connect(transportTo(target, (text) => io.stderr.write(text)));
     } catch (error) {
-      io.stderr.write(`x-mcp types: cannot connect: ${error instanceof Error ? error.message : String(error)}\n`);
+      io.stderr.write(`x-mcp types: cannot connect: ${plain(error instanceof Error ? error.message : String(error))}\n`);
       return ExitCode.Unreachable;
     }
     const tools = await client.listAllTools();
@@ -98,7 +102,7 @@ export async function run(args: readonly string[], io: Io): Promise<number> {
   const file = resolve(io.cwd, options.out);
   if (!options.check) {
     await writeFile(file, generated.text);
-    io.stderr.write(`x-mcp types: wrote ${listed.tools.length} tool(s) of ${JSON.stringify(listed.server)} to ${options.out}\n`);
+    io.stderr.write(`x-mcp types: wrote ${listed.tools.length} tool(s) of ${plain(JSON.stringify(listed.server))} to ${options.out}\n`);
     return ExitCode.Ok;
   }
   let existing: string;
@@ -113,7 +117,7 @@ export async function run(args: readonly string[], io: Io): Promise<number> {
     return ExitCode.Ok;
   }
   const changes = changedTools(readStamps(existing), generated.stamps);
-  const what = changes.length > 0 ? `tools changed: ${changes.join(", ")}` : "the file differs from what x-mcp types generates now";
+  const what = changes.length > 0 ? `tools changed: ${plain(changes.join(", "))}` : "the file differs from what x-mcp types generates now";
   io.stderr.write(`x-mcp types: ${options.out} is out of date: ${what}; regenerate it with --out\n`);
   return ExitCode.Outdated;
 }
