@@ -381,7 +381,7 @@ async function main() {
             timeoutMs: RUN_MS,
             env: consumerEnv,
           });
-          if (result.status === 0 && result.stdout.startsWith("usage:")) console.log(`ok   ${name} --help`);
+          if (result.status === 0 && /^usage:/i.test(result.stdout)) console.log(`ok   ${name} --help`);
           else fail(`${name} --help`, `exit ${result.status}\n${result.stdout.slice(0, 500)}${result.stderr.slice(0, 2000)}`);
         }
       }
