@@ -11,7 +11,7 @@
  * transport gives it a GET, a DELETE and a POST of a notification or
  * response (the `initialize` era's framing: `revisions/initialize/http.ts`).
  */
-import { MissingDependencyError, stringifyJson } from "@x/jsonrpc";
+import { MissingDependencyError } from "@x/jsonrpc";
 import type { JSONRPCRequest, JSONRPCResponse } from "@x/mcp-v2607";
 import { OAuthSession } from "../auth/session.js";
 import { rejectUnknown } from "../auth/options.js";
@@ -20,7 +20,7 @@ import type { OAuthClientProvider } from "../auth/provider.js";
 import { clip, isMcpClientError, type McpClientError, transportError } from "../errors.js";
 import { standardHeaders } from "@x/mcp-v2607/wire";
 import { readMessage } from "../numbers.js";
-import { concatBytes, isNotification, isRequest, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
+import { concatBytes, encodeMessage, isNotification, isRequest, isResponse, responseFor } from "./jsonrpc.js";
 import type { HttpFraming } from "./http-framing.js";
 import { DEFAULT_RESUME_DELAY_MS, MAX_RESUME_DELAY_MS, type ResumeDelays, readEvents, resumeDelay, type StreamCursor } from "./sse-read.js";
 import { baseFetch, describe, digest, httpUrl, POST_TIMEOUT_MS } from "./http-common.js";
@@ -277,18 +277,8 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  private encode(message: unknown): string {
-    const body = stringifyJson(message);
-    const size = utf8Length(body);
-    if (size > this.maxBytes) {
-      const method = (message as { method?: unknown }).method;
-      throw transportError(
-        "message_too_large",
-        `The ${typeof method === "string" ? method : "response"} message is ${size} bytes, over the limit of ${this.maxBytes} bytes`,
-        { bytes: size, limit: this.maxBytes },
-      );
-    }
-    return body;
+  private encode(message: object): string {
+    return encodeMessage(message, this.maxBytes);
   }
 
   private async userHeaders(): Promise<Headers> {

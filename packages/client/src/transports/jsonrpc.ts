@@ -7,7 +7,8 @@
  * servers send when they could not read the request), rather than leave the
  * request waiting.
  */
-import { isObject, isRequestId, isResponseShaped } from "@x/jsonrpc";
+import { isObject, isRequestId, isResponseShaped, stringifyJson } from "@x/jsonrpc";
+import { transportError } from "../errors.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 
 /** True for a JSON-RPC response: an object with a `result` or an `error` and no `method` (the shape rule of `@x/jsonrpc`). */
@@ -80,4 +81,22 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
     at += chunk.byteLength;
   }
   return out;
+}
+
+/**
+ * `message` as the JSON text a transport sends, at most `maxBytes` bytes of UTF-8.
+ * @throws McpClientError -32000 `"message_too_large"` naming the method (or "response") and both sizes.
+ */
+export function encodeMessage(message: unknown, maxBytes: number): string {
+  const body = stringifyJson(message);
+  const size = utf8Length(body);
+  if (size > maxBytes) {
+    const method = (message as { method?: unknown }).method;
+    throw transportError(
+      "message_too_large",
+      `The ${typeof method === "string" ? method : "response"} message is ${size} bytes, over the limit of ${maxBytes} bytes`,
+      { bytes: size, limit: maxBytes },
+    );
+  }
+  return body;
 }

@@ -6,7 +6,7 @@
  * every server message, and the client POSTs its messages to the URL the
  * stream's first event, `endpoint`, names.
  */
-import { MissingDependencyError, stringifyJson } from "@x/jsonrpc";
+import { MissingDependencyError } from "@x/jsonrpc";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from "@x/mcp-v2607";
 import { Method } from "@x/mcp-v2607/constants";
 import { rejectUnknown } from "../auth/options.js";
@@ -16,7 +16,7 @@ import { clip, isMcpClientError, type McpClientError, transportError } from "../
 import { importOnce } from "../lazy.js";
 import { readMessage } from "../numbers.js";
 import { baseFetch, describe, digest, hasUserinfo, httpUrl, POST_TIMEOUT_MS } from "./http-common.js";
-import { isNotification, isRequest, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
+import { encodeMessage, isNotification, isRequest, isResponse, responseFor, utf8Length } from "./jsonrpc.js";
 import type { StdioFraming } from "./stdio-framing.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type SendOptions, type SessionFramings, type Transport } from "./transport.js";
 
@@ -233,17 +233,7 @@ export class SseTransport implements Transport {
   }
 
   private encode(message: object): string {
-    const body = stringifyJson(message);
-    const size = utf8Length(body);
-    if (size > this.maxBytes) {
-      const method = (message as { method?: unknown }).method;
-      throw transportError(
-        "message_too_large",
-        `The ${typeof method === "string" ? method : "response"} message is ${size} bytes, over the limit of ${this.maxBytes} bytes`,
-        { bytes: size, limit: this.maxBytes },
-      );
-    }
-    return body;
+    return encodeMessage(message, this.maxBytes);
   }
 
   private async userHeaders(): Promise<Headers> {
