@@ -97,6 +97,12 @@ export interface TransportInfo {
    * @internal
    */
   status?: ((outcome: Outcome) => number) | undefined;
+  /**
+   * What carried the request, for `x-mcp:traffic`: set by this package's
+   * transports; absent for a request handed to `handle`/`execute` by code.
+   * @internal
+   */
+  via?: "http" | "stdio" | undefined;
 }
 
 /**

@@ -15,7 +15,9 @@ import type { ServerParts } from "./server-parts.js";
 import type { Implementation, ServerCapabilities } from "@x/mcp-v2607";
 import { resolveCacheOptions } from "./cache.js";
 import type { RequestContext, TransportInfo } from "./context.js";
-import { Dispatcher, type Inbound, type InboundRequest, type Outcome, rejected, rejectionsObserved } from "./dispatch.js";
+import { Dispatcher, type Inbound, type InboundRequest, type Outcome, rejected } from "./dispatch.js";
+import type { StatusOf } from "./transports/messages.js";
+import { answersObserved, observeAnswer, publishInbound, type TrafficTransport, trafficObserved } from "./traffic.js";
 import { type ClassifiedResponse, isResponseShaped, type NoUnknownKeys } from "@x/jsonrpc";
 import { CompletionFeature } from "./features/completion.js";
 import { DiscoverFeature } from "./features/discover.js";
@@ -389,15 +391,16 @@ export class McpServer {
    * `x-mcp:message:ignored`; over Streamable HTTP the malformed one is refused with 400).
    */
   inspect(message: unknown, binding?: Binding): Inbound {
-    return this.#inspect(message, binding, undefined);
+    return this.#inspect(message, binding, undefined, "direct");
   }
 
   /** {@link McpServer.inspect}, a refusal published with the status the transport answers it with (`status`; none for `inspect`). */
-  #inspect(message: unknown, binding: Binding | undefined, status: ((outcome: Outcome) => number) | undefined): Inbound {
+  #inspect(message: unknown, binding: Binding | undefined, status: StatusOf, via: TrafficTransport): Inbound {
     this.#notifications.serving = true;
     if (Array.isArray(message) && message.length > 0 && message.every(isResponseShaped))
-      return this.#inspectBatch(message, binding, status);
+      return this.#inspectBatch(message, binding, status, via);
     const inbound = this.#dispatcher.inspect(message, binding);
+    if (inbound.kind !== "request" && trafficObserved()) publishInbound(inbound, message, binding, via);
     if (inbound.kind === "error") {
       rejected(inbound.outcome, isObject(message) && typeof message.method === "string" ? message.method : undefined, status);
     } else if (inbound.kind === "invalid-response") {
@@ -416,11 +419,11 @@ export class McpServer {
    * each member is reported as one message would be. Any other batch is
    * refused by the dispatcher (-32600).
    */
-  #inspectBatch(batch: unknown[], binding: Binding | undefined, status: ((outcome: Outcome) => number) | undefined): Inbound {
+  #inspectBatch(batch: unknown[], binding: Binding | undefined, status: StatusOf, via: TrafficTransport): Inbound {
     const responses: ClassifiedResponse[] = [];
     let invalid: Inbound | undefined;
     for (const member of batch) {
-      const inbound = this.#inspect(member, binding, status);
+      const inbound = this.#inspect(member, binding, status, via);
       if (inbound.kind === "response") responses.push(inbound);
       else invalid ??= inbound;
     }
@@ -458,14 +461,9 @@ export class McpServer {
 
   /** {@link McpServer.execute}, but an answer ready at once comes back as a value. */
   #answer(request: InboundRequest, transport: TransportInfo): Outcome | Promise<Outcome> {
-    const outcome = this.#dispatcher.answer(request, transport);
-    // No extra promise per request unless someone watches x-mcp:request:rejected.
-    if (!rejectionsObserved()) return outcome;
-    // The status is the transport's: Streamable HTTP gives its own, stdio and `handle` have none.
-    const status = transport.status;
-    return outcome instanceof Promise
-      ? outcome.then((o) => rejected(o, request.method, status))
-      : rejected(outcome, request.method, status);
+    // No extra promise per request unless someone watches x-mcp:traffic or x-mcp:request:rejected.
+    if (!answersObserved()) return this.#dispatcher.answer(request, transport);
+    return observeAnswer(request, transport, () => this.#dispatcher.answer(request, transport));
   }
 
   static {
@@ -484,7 +482,7 @@ export class McpServer {
       report: (error, what) => server.#notifications.report(error, what),
       discover: (add) => server.#discover.push(add),
     });
-    inspectWith = (server, message, binding, status) => server.#inspect(message, binding, status);
+    inspectWith = (server, message, binding, status) => server.#inspect(message, binding, status, status ? "http" : "stdio");
     // A subclass that overrides execute() (an access gate, logging...) is
     // answered through its override.
     answerNow = (server, request, transport) => {

@@ -139,7 +139,7 @@ describe("transport limits and failures", () => {
 
   it("runs a call's onAbort once, after its signal (if made) is aborted", async () => {
     const { Call } = await import("../src/transports/call.js");
-    const call = new Call();
+    const call = new Call("stdio");
     const seen: boolean[] = [];
     const signal = call.signal;
     call.onAbort = () => seen.push(signal.aborted);

@@ -44,12 +44,19 @@ export class Call implements TransportInfo, ClientWatcher {
   manyInstances = false;
   /** See {@link TransportInfo.status}: set by the HTTP transport. */
   status: ((outcome: Outcome) => number) | undefined = undefined;
+  /** See {@link TransportInfo.via}. */
+  readonly via: "http" | "stdio";
   /**
    * Run once by {@link Call.abort}, after the signal (if made) is aborted: a
    * long-lived request (`subscriptions/listen`) waits on this, not on a
    * signal listener, so it makes no `AbortController` for the whole stream.
    */
   onAbort: (() => void) | undefined = undefined;
+
+  /** `via`: what carries the call (see {@link TransportInfo.via}). */
+  constructor(via: "http" | "stdio") {
+    this.via = via;
+  }
 
   /** Aborts the call: its signal (now, or when it is first read) is aborted with the default `AbortError`. Idempotent. */
   abort(): void {

@@ -199,7 +199,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     }
     if (inbound.kind === "request") {
       if (!pinned && binding === undefined && inbound.method !== Method.ServerDiscover) pinned = true;
-      serve(inbound, new Call(), reply);
+      serve(inbound, new Call("stdio"), reply);
       return;
     }
     if (inbound.kind === "initialize") {

@@ -25,7 +25,7 @@ export function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnsw
   ex.inbound = undefined;
   const cors = ex.cors;
   const accepts = ex.accepts;
-  const call = new Call();
+  const call = new Call("http");
   // The client's retry of an input_required answer may reach another instance.
   call.manyInstances = true;
   call.status = statusOf;

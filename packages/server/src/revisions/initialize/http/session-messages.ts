@@ -87,7 +87,7 @@ export function callOnSession(on: SessionParts, ex: Exchange, inbound: InboundRe
   const accepts = ex.accepts;
   const cors = ex.cors;
   const sessionHeader = { [Header.sessionId]: live.session.id };
-  const call = new Call();
+  const call = new Call("http");
   if (ex.assigns) call.assigns = ex.assigns;
   if (ex.auth) call.auth = ex.auth;
   call.status = sessionStatus;
