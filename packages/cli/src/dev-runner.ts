@@ -39,6 +39,36 @@ function defaultExport(module: { default?: unknown }): unknown {
   return commonJs ? (value as { default: unknown }).default : value;
 }
 
+/**
+ * Under `x-mcp dev --devtools`: attaches @x/devtools (resolved from the server
+ * file's folder, else from this package's) on the port and token the parent
+ * chose; returns the page's URL. Without the flag: `undefined`.
+ * @throws Error when @x/devtools is not installed.
+ */
+async function attachPage(file: string, server: unknown): Promise<string | undefined> {
+  const port = process.env.X_MCP_DEV_DEVTOOLS_PORT;
+  const token = process.env.X_MCP_DEV_DEVTOOLS_TOKEN;
+  if (!port || !token) return undefined;
+  let entry: string;
+  try {
+    entry = createRequire(file).resolve("@x/devtools");
+  } catch {
+    try {
+      entry = createRequire(import.meta.url).resolve("@x/devtools");
+    } catch {
+      throw new Error(`--devtools needs @x/devtools installed where ${file} is (npm install -D @x/devtools)`);
+    }
+  }
+  const devtools = (await import(pathToFileURL(entry.replace(/\.cjs$/, ".js")).href)) as Devtools;
+  const page = await devtools.attachDevtools(server, { port: Number(port), token, print: false });
+  return page.url;
+}
+
+/** What this runner uses of @x/devtools (loaded only under `--devtools`). */
+interface Devtools {
+  attachDevtools(server: unknown, options: { port: number; token: string; print: false }): Promise<{ url: string }>;
+}
+
 async function serve(): Promise<void> {
   const file = process.env.X_MCP_DEV_FILE;
   const port = Number(process.env.X_MCP_DEV_PORT);
@@ -53,7 +83,8 @@ async function serve(): Promise<void> {
   const stop = () => void running.close(0).finally(() => process.exit(0));
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
-  process.stdout.write(`${readyLine({ url: running.url, pid: process.pid })}\n`);
+  const devtools = await attachPage(file, server);
+  process.stdout.write(`${readyLine({ url: running.url, pid: process.pid, devtools })}\n`);
 }
 
 serve().catch((error: unknown) => {

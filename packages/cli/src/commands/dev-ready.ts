@@ -7,6 +7,8 @@
 export interface Ready {
   readonly url: string;
   readonly pid: number;
+  /** The devtools page's URL, with its token, under `--devtools`. */
+  readonly devtools?: string | undefined;
 }
 
 const PREFIX = "x-mcp-dev-ready ";
@@ -22,8 +24,9 @@ export function parseReady(line: string): Ready | undefined {
   try {
     const value: unknown = JSON.parse(line.slice(PREFIX.length));
     if (typeof value !== "object" || value === null) return undefined;
-    const { url, pid } = value as Record<string, unknown>;
-    return typeof url === "string" && typeof pid === "number" ? { url, pid } : undefined;
+    const { url, pid, devtools } = value as Record<string, unknown>;
+    if (typeof url !== "string" || typeof pid !== "number") return undefined;
+    return typeof devtools === "string" ? { url, pid, devtools } : { url, pid };
   } catch {
     return undefined;
   }

@@ -5,6 +5,7 @@
  * or a function returning one; `tsx watch` runs `dev-runner` on it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
@@ -15,10 +16,12 @@ import type { Command, Io } from "../io.js";
 import { ExitCode } from "../main.js";
 import { parseReady } from "./dev-ready.js";
 
-const USAGE = `usage: x-mcp dev <server file> [--port N]
+const USAGE = `usage: x-mcp dev <server file> [--port N] [--devtools]
 serves the file's default export (an McpServer, or a function returning one)
 over Streamable HTTP on 127.0.0.1 (port 3000 unless --port; 0 picks a free one),
-and restarts it when the file or one it imports changes; Ctrl-C stops it`;
+and restarts it when the file or one it imports changes; Ctrl-C stops it.
+--devtools also opens the devtools page of @x/devtools on 127.0.0.1 (its URL,
+with a random token, is printed once and stays the same across restarts)`;
 
 /** The Inspector, opened on `url` (its web client, Streamable HTTP). */
 export const inspectorCommand = (url: string): string => `npx @modelcontextprotocol/inspector --transport http --server-url ${url}`;
@@ -26,14 +29,20 @@ export const inspectorCommand = (url: string): string => `npx @modelcontextproto
 interface Options {
   readonly file: string;
   readonly port: number;
+  readonly devtools: boolean;
 }
 
 /** The file and port from `args`, or the reason they are wrong. */
 function parse(args: readonly string[], cwd: string): Options | string {
   let file: string | undefined;
   let port = 3000;
+  let devtools = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
+    if (arg === "--devtools") {
+      devtools = true;
+      continue;
+    }
     const value = arg === "--port" ? args[++i] : arg.startsWith("--port=") ? arg.slice(7) : undefined;
     if (arg === "--port" || arg.startsWith("--port=")) {
       if (value === undefined || !/^\d{1,5}$/.test(value) || Number(value) > 65535) {
@@ -50,7 +59,7 @@ function parse(args: readonly string[], cwd: string): Options | string {
   }
   if (file === undefined) return "no server file given";
   if (!existsSync(file) || !statSync(file).isFile()) return `no such file: ${file}`;
-  return { file, port };
+  return { file, port, devtools };
 }
 
 /** A port free on 127.0.0.1 now, so that every restart binds the same one. */
@@ -92,6 +101,7 @@ function report(child: ChildProcess, io: Io): void {
       io.stdout.write(
         `x-mcp dev: serving ${ready.url} (pid ${ready.pid})\n` + `x-mcp dev: open the Inspector with: ${inspectorCommand(ready.url)}\n`,
       );
+      if (ready.devtools) io.stdout.write(`x-mcp dev: devtools: ${ready.devtools}\n`);
     } else {
       io.stdout.write(`x-mcp dev: restarted (${starts - 1}), serving ${ready.url} (pid ${ready.pid})\n`);
     }
@@ -110,6 +120,10 @@ export const run: Command = async (args, io) => {
     return ExitCode.Usage;
   }
   const port = options.port === 0 ? await freePort() : options.port;
+  // Chosen once, so that the page's URL outlives every restart (and is printed once).
+  const devtools = options.devtools
+    ? { X_MCP_DEV_DEVTOOLS_PORT: String(await freePort()), X_MCP_DEV_DEVTOOLS_TOKEN: randomBytes(32).toString("base64url") }
+    : {};
   const tsx = createRequire(import.meta.url).resolve("tsx/cli");
   // --include: the file is watched before the first start, so an edit restarts it even when it
   // failed to load (tsx learns of the files the server imports as they load).
@@ -117,7 +131,7 @@ export const run: Command = async (args, io) => {
   const watch = ["watch", "--clear-screen=false", "--include", options.file, runnerPath()];
   const child = spawn(process.execPath, [tsx, ...watch], {
     cwd: io.cwd,
-    env: { ...io.env, X_MCP_DEV: "1", X_MCP_DEV_FILE: options.file, X_MCP_DEV_PORT: String(port) },
+    env: { ...io.env, X_MCP_DEV: "1", X_MCP_DEV_FILE: options.file, X_MCP_DEV_PORT: String(port), ...devtools },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
