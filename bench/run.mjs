@@ -599,13 +599,16 @@ async function benchStdio(answersFile) {
  * between them (start-up and warm-up fall out). Bounded by the counts; a run
  * that fails is reported, not retried. `{ skipped }` without valgrind.
  */
+/** The builds counted: @x, @x with the devtools page attached (what watching costs), the bare responder. */
+const INSTRUCTION_BUILDS = ["current", "devtools", "bare"];
+
 async function benchInstructions() {
   const probe = spawnSync("valgrind", ["--version"], { stdio: "ignore" });
   if (probe.error || probe.status !== 0) return { skipped: "valgrind is not installed (Debian's valgrind package)" };
   const { countInstructions } = await import("./micro/ab-builds.mjs");
   const jobs = [];
   for (const path of ["http", "stdio"]) {
-    for (const name of ["current", "bare"]) for (const n of CONFIG.instructions[path]) jobs.push({ path, name, n, count: Number.NaN });
+    for (const name of INSTRUCTION_BUILDS) for (const n of CONFIG.instructions[path]) jobs.push({ path, name, n, count: Number.NaN });
   }
   const failures = [];
   let next = 0;
@@ -623,10 +626,10 @@ async function benchInstructions() {
   const out = { failures };
   for (const path of ["http", "stdio"]) {
     out[path] = {};
-    for (const name of ["current", "bare"]) {
+    for (const name of INSTRUCTION_BUILDS) {
       const runs = jobs.filter((j) => j.path === path && j.name === name);
       const reps = runs.slice(1).map((run, j) => (run.count - runs[j].count) / (run.n - runs[j].n));
-      out[path][name === "current" ? "x" : "bare"] = { runs: runs.map(({ n, count }) => ({ requests: n, instructions: count })), reps };
+      out[path][name === "current" ? "x" : name] = { runs: runs.map(({ n, count }) => ({ requests: n, instructions: count })), reps };
       const r = spreadOf(reps);
       log(
         `bench: instructions ${path.padEnd(5)} ${name.padEnd(7)} ${Math.round(r.value)} per request (${Math.round(r.min)}-${Math.round(r.max)})`,
@@ -892,6 +895,16 @@ function summarise(http, stdio, cold, bundles, sessions, instructions) {
       key: `instructions ${path}`,
       higherIsBetter: false,
       x: of("x"),
+      official: onlyXAndBare,
+      tmcp: onlyXAndBare,
+      bare: of("bare"),
+    });
+    // The same path with @x/devtools attached: the page's cost to the server it watches.
+    rows.push({
+      figure: `${figure}, devtools page attached`,
+      key: `instructions ${path} devtools`,
+      higherIsBetter: false,
+      x: of("devtools"),
       official: onlyXAndBare,
       tmcp: onlyXAndBare,
       bare: of("bare"),

@@ -12,8 +12,8 @@
 //   node bench/micro/ab-builds.mjs --run NAME [http|stdio] N
 //       N requests through one build after a check of its answer, nothing printed (what --instructions counts)
 //
-// NAME is a snapshot, `current` (the workspace's @x/server as built now) or
-// `bare` (the bare responder). On this 2-core VM, timings of one build in two
+// NAME is a snapshot, `current` (the workspace's @x/server as built now),
+// `devtools` (the same with @x/devtools' page attached) or `bare` (the bare responder). On this 2-core VM, timings of one build in two
 // processes a minute apart differ by more than most changes to the request
 // path (CPU time per request moved by ±30% with the machine's spells), and
 // even rounds alternating in one process spread by several µs; the
@@ -34,14 +34,19 @@ const mode = process.argv[2];
 async function load(name) {
   if (name === "bare") return { which: "bare", mod: undefined };
   if (name === "current") return { which: "x", mod: await import("@x/server") };
+  if (name === "devtools") {
+    // The current build with the devtools page attached: every request published on x-mcp:traffic and kept.
+    const { attachDevtools } = await import("@x/devtools");
+    return { which: "x", mod: await import("@x/server"), prepare: (server) => attachDevtools(server, { print: false }) };
+  }
   const entry = join(builds, name, "dist", "index.js");
   if (!existsSync(entry)) throw new Error(`no snapshot ${name}: run --snapshot ${name} first`);
   return { which: "x", mod: await import(pathToFileURL(entry).href) };
 }
 
 const runOf = async (name, path) => {
-  const { which, mod } = await load(name);
-  return driver(which, path, mod);
+  const { which, mod, prepare } = await load(name);
+  return driver(which, path, mod, prepare);
 };
 
 /**

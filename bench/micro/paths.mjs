@@ -185,11 +185,15 @@ export function bareStdio({ input, output }) {
 
 /**
  * The driver of one request path: `which` is "x" (an @x/server from `mod`)
- * or "bare", `path` "http" or "stdio". Resolves to `run(n)`.
+ * or "bare", `path` "http" or "stdio"; `prepare(server)`, when given, is
+ * awaited on @x's server before the first request (what is attached to it).
+ * Resolves to `run(n)`.
  */
-export async function driver(which, path, mod) {
-  if (path === "stdio") return stdioDriver(which === "bare" ? bareStdio : xStdio(mod, echoServer(mod)));
-  return httpDriver(which === "bare" ? bareHttpListener() : xHttpListener(mod, echoServer(mod)));
+export async function driver(which, path, mod, prepare) {
+  const server = which === "bare" ? undefined : echoServer(mod);
+  if (server && prepare) await prepare(server);
+  if (path === "stdio") return stdioDriver(which === "bare" ? bareStdio : xStdio(mod, server));
+  return httpDriver(which === "bare" ? bareHttpListener() : xHttpListener(mod, server));
 }
 
 /** CPU time (user + system, GC included) per request of `run(n)`, in µs. */
