@@ -4,9 +4,11 @@
  *   node dist/server.js              Streamable HTTP on http://127.0.0.1:3000/mcp
  *   node dist/server.js --port 0     ... on a free port (the URL is printed on stderr)
  *   node dist/server.js --stdio      stdio
+ *   node dist/server.js --devtools   ... and the devtools page of @x/devtools (its URL is printed on stderr)
  *
  * PORT and HOST in the environment set the defaults of --port and --host.
  */
+import { attachDevtools } from "@x/devtools";
 import { listen, serveStdio } from "@x/server";
 import { createExampleServer } from "./tools.js";
 
@@ -16,6 +18,8 @@ function option(name: string): string | undefined {
 }
 
 const server = createExampleServer();
+// The page's URL (with its token) goes to stderr, so stdout stays the stdio transport's.
+if (process.argv.includes("--devtools")) await attachDevtools(server);
 
 if (process.argv.includes("--stdio")) {
   await serveStdio(server);
