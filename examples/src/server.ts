@@ -8,7 +8,6 @@
  *
  * PORT and HOST in the environment set the defaults of --port and --host.
  */
-import { attachDevtools } from "@x/devtools";
 import { listen, serveStdio } from "@x/server";
 import { createExampleServer } from "./tools.js";
 
@@ -18,8 +17,8 @@ function option(name: string): string | undefined {
 }
 
 const server = createExampleServer();
-// The page's URL (with its token) goes to stderr, so stdout stays the stdio transport's.
-if (process.argv.includes("--devtools")) await attachDevtools(server);
+// Loaded only when asked for; the page's URL (with its token) goes to stderr, so stdout stays stdio's.
+if (process.argv.includes("--devtools")) await (await import("@x/devtools")).attachDevtools(server);
 
 if (process.argv.includes("--stdio")) {
   await serveStdio(server);
