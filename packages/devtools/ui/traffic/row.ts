@@ -38,7 +38,12 @@ export function drawRow(el: HTMLElement, row: Row, open: boolean): void {
     { class: "summary" },
     h("span", { class: "time" }, clock(row.time)),
     h("span", { class: "via", title: row.direction === "out" ? "server to client" : "client to server" }, `${arrow} ${row.transport}`),
-    h("span", { class: "era" }, row.era ?? "–", row.protocolVersion ? h("small", {}, ` ${row.protocolVersion}`) : undefined),
+    h(
+      "span",
+      { class: "era" },
+      row.era ?? "–",
+      row.protocolVersion && row.protocolVersion !== row.era ? h("small", {}, ` ${row.protocolVersion}`) : undefined,
+    ),
     h("span", { class: "method" }, row.method, row.tool ? h("b", { class: "tool" }, ` ${row.tool}`) : undefined),
     h("span", { class: "client" }, row.client ?? ""),
     h("span", { class: "principal" }, [row.subject, row.clientId].filter(Boolean).join(" · ")),
@@ -47,7 +52,7 @@ export function drawRow(el: HTMLElement, row: Row, open: boolean): void {
     h("span", { class: `badge ${row.outcome}` }, row.outcome),
   );
   const parts: Node[] = [summary];
-  if (row.rounds.length > 1) parts.push(h("ol", { class: "rounds" }, ...row.rounds.map((round, i) => drawRound(round, i + 1))));
+  if (row.rounds.length > 1) parts.push(h("ol", { class: "rounds" }, ...row.rounds.map((round, i) => drawRound(round, i + 1, open))));
   if (row.tasks.length > 0)
     parts.push(
       h(
@@ -91,7 +96,10 @@ const short = (value: unknown): string => {
   return text.length > 160 ? `${text.slice(0, 160)}…` : text;
 };
 
-function drawState(label: string, state: DecodedState | undefined): Node | undefined {
+/** A value in a round: one short line while the row is closed, all of it once open. */
+const value = (v: unknown, open: boolean): Node => (open ? h("pre", {}, pretty(v)) : h("code", { class: "short" }, short(v)));
+
+function drawState(label: string, state: DecodedState | undefined, open: boolean): Node | undefined {
   if (!state) return undefined;
   const flags = [state.verified ? "verified" : "NOT verified", state.expired ? "expired" : undefined, state.method]
     .filter(Boolean)
@@ -102,11 +110,11 @@ function drawState(label: string, state: DecodedState | undefined): Node | undef
     { class: "state", "data-testid": "request-state" },
     h("b", {}, `${label}: `),
     flags + until,
-    state.answers ? h("pre", {}, pretty(state.answers)) : undefined,
+    state.answers ? value(state.answers, open) : undefined,
   );
 }
 
-function drawRound(round: Round, n: number): HTMLElement {
+function drawRound(round: Round, n: number, open: boolean): HTMLElement {
   const title = round.kind === "server-request" ? `server → client ${round.method}` : round.method;
   return h(
     "li",
@@ -119,15 +127,15 @@ function drawRound(round: Round, n: number): HTMLElement {
       h("span", { class: `badge ${round.outcome}` }, round.outcome),
       ms(round.durationMs) ? ` ${ms(round.durationMs)}` : "",
     ),
-    round.answers !== undefined ? h("div", { class: "answers" }, h("b", {}, "answers: "), h("pre", {}, pretty(round.answers))) : undefined,
-    round.asks !== undefined ? h("div", { class: "asks" }, h("b", {}, "asks: "), h("pre", {}, pretty(round.asks))) : undefined,
-    drawState("requestState (sent)", round.state),
-    drawState("requestState (issued)", round.issuedState),
+    round.answers !== undefined ? h("div", { class: "answers" }, h("b", {}, "answers: "), value(round.answers, open)) : undefined,
+    round.asks !== undefined ? h("div", { class: "asks" }, h("b", {}, "asks: "), value(round.asks, open)) : undefined,
+    drawState("requestState (sent)", round.state, open),
+    drawState("requestState (issued)", round.issuedState, open),
   );
 }
 
 function drawDetails(row: Row): HTMLElement {
-  const last = row.rounds.at(-1);
+  const last = row.rounds.filter((r) => r.kind === "request").at(-1);
   return h(
     "div",
     { class: "details", "data-testid": "row-details" },

@@ -95,7 +95,8 @@ export function trafficView(): { el: HTMLElement; push(event: DevtoolsEvent): vo
 
   const toggle = (target: EventTarget | null) => {
     const el = (target as HTMLElement | null)?.closest<HTMLElement>("[data-testid=traffic-row]");
-    if (!el || (target as HTMLElement).closest("details, pre, .details")) return;
+    // Clicks inside the open details (selecting text, opening raw events) leave the row as it is.
+    if (!el || (target as HTMLElement).closest(".details")) return;
     const id = Number(el.dataset.rowId);
     if (open.has(id)) open.delete(id);
     else open.add(id);

@@ -73,7 +73,7 @@ function drawField(field: Field, path: string, items: ArrayItems): HTMLElement {
       const add = (text?: string) => {
         const itemId = addItem(items, path);
         const itemPath = `${path}.${itemId}`;
-        const row = h("div", { class: "item" }, drawField(field.item, itemPath, items));
+        const row = h("div", { class: "array-item" }, drawField(field.item, itemPath, items));
         row.append(
           h(
             "button",

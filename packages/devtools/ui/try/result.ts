@@ -32,7 +32,12 @@ function block(content: Json): HTMLElement {
     case "resource_link":
       // The URI is shown, never followed: a link here could leave the page or fetch anything.
       return wrap(
-        h("span", { class: "link", title: "resource link (not followed)" }, "🔗 ", String(c.name ?? c.title ?? "resource")),
+        h(
+          "span",
+          { class: "link", title: "resource link (shown, not followed)" },
+          "resource link ",
+          h("b", {}, String(c.name ?? c.title ?? "")),
+        ),
         " ",
         h("code", {}, String(c.uri ?? "")),
         c.mimeType ? h("small", { class: "muted" }, ` ${String(c.mimeType)}`) : undefined,
