@@ -90,6 +90,8 @@ export class TrafficModel {
   private pending = new Map<string, { row: Row; round?: Round }>();
   private byTask = new Map<string, Row>();
   private byStream = new Map<string, Row>();
+  /** The client and principal of each initialize-era session seen. */
+  private sessions = new Map<string, { client: string; subject?: string | undefined; clientId?: string | undefined }>();
   /** Index keys per row, removed when the row is dropped. */
   private keys = new Map<Row, Array<[Map<any, any>, unknown]>>();
 
@@ -259,6 +261,19 @@ export class TrafficModel {
 
   /** Takes what the event knows and the row does not yet (the era, the client, the principal). */
   private fill(row: Row, event: TrafficEvent): void {
+    // A session's later messages (notifications, responses) do not repeat its client: the session remembers it.
+    const session = event.sessionId === undefined ? undefined : this.sessions.get(event.sessionId);
+    if (event.sessionId !== undefined && event.clientInfo?.name && !session) {
+      this.sessions.set(event.sessionId, {
+        client: event.clientInfo.name,
+        subject: event.principal?.subject,
+        clientId: event.principal?.clientId,
+      });
+      if (this.sessions.size > MAX_ROWS) this.sessions.delete(this.sessions.keys().next().value as string);
+    }
+    row.client ??= session?.client;
+    row.subject ??= session?.subject;
+    row.clientId ??= session?.clientId;
     row.era ??= event.era ?? undefined;
     row.protocolVersion ??= event.protocolVersion ?? undefined;
     row.sessionId ??= event.sessionId ?? undefined;
