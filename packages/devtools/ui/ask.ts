@@ -52,6 +52,9 @@ export function asks(): { el: HTMLDialogElement; ask(ask: Ask): void; done(id: s
     void answer("cancel");
   });
 
+  // Closed some other way (a form method=dialog, the browser): still an answer, so the call does not wait forever.
+  dialog.addEventListener("close", () => void answer("cancel"));
+
   return {
     el: dialog,
     ask(ask) {

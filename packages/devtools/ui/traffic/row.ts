@@ -109,7 +109,7 @@ function drawState(label: string, state: DecodedState | undefined, open: boolean
     "div",
     { class: "state", "data-testid": "request-state" },
     h("b", {}, `${label}: `),
-    flags + until,
+    `${flags}${until} `,
     state.answers ? value(state.answers, open) : undefined,
   );
 }

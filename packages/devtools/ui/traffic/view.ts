@@ -128,6 +128,10 @@ export function trafficView(): { el: HTMLElement; push(event: DevtoolsEvent): vo
     setOptions(fClient, "all clients", clients);
     setOptions(fMethod, "all methods", methods);
     setOptions(fTool, "all tools", tools);
+    // A choice gone with its rows (after Clear) stops filtering.
+    filter.client = fClient.value;
+    filter.method = fMethod.value;
+    filter.tool = fTool.value;
     shown = applyFilter(model.rows, filter).reverse();
     const live = new Set(model.rows);
     for (const row of drawn.keys()) if (!live.has(row)) drawn.delete(row);
