@@ -7,6 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -30,4 +31,6 @@ writeFileSync(
   join(root, "src", "ui-bundle.generated.ts"),
   `// Written by scripts/build-ui.mjs from ui/: do not edit.\n/** The page's script (an IIFE, ASCII). */\nexport const APP_JS: string = ${JSON.stringify(js)};\n/** The page's style sheet. */\nexport const APP_CSS: string = ${JSON.stringify(css)};\n`,
 );
-process.stdout.write(`devtools ui: ${js.length} bytes of script, ${css.length} of style\n`);
+// The page's weight, reported on every build (the budget: under 40 KB of minified script).
+const gz = (text) => gzipSync(text, { level: 9 }).length;
+process.stdout.write(`devtools ui: ${js.length} bytes of script (${gz(js)} gzipped), ${css.length} of style (${gz(css)} gzipped)\n`);
