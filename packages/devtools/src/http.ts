@@ -137,11 +137,7 @@ function routes(context: PageContext): [RegExp, string, Route][] {
     [/^$/, "GET", (_q, r) => send(r, 200, page(title), "text/html; charset=utf-8")],
     [/^app\.js$/, "GET", (_q, r) => send(r, 200, APP_JS, "text/javascript; charset=utf-8")],
     [/^app\.css$/, "GET", (_q, r) => send(r, 200, APP_CSS, "text/css; charset=utf-8")],
-    [
-      /^api\/info$/,
-      "GET",
-      (_q, r) => json(r, 200, { server: context.server, eras: playground.eras, tokenPath: `/${context.token}/` }),
-    ],
+    [/^api\/info$/, "GET", (_q, r) => json(r, 200, { server: context.server, eras: playground.eras, tokenPath: `/${context.token}/` })],
     [
       /^api\/events$/,
       "GET",

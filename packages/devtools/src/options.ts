@@ -87,7 +87,8 @@ export function readOptions(options: DevtoolsOptions | undefined): DevtoolsSetti
     throw new TypeError(`attachDevtools: token must be at least ${MIN_TOKEN_LENGTH} characters of A-Z, a-z, 0-9, "-" and "_"`);
   }
   const print = given.print ?? true;
-  if (typeof print !== "boolean" && typeof print !== "function") throw new TypeError("attachDevtools: print must be a boolean or a function");
+  if (typeof print !== "boolean" && typeof print !== "function")
+    throw new TypeError("attachDevtools: print must be a boolean or a function");
   return {
     port: integer("port", given.port, 0, 0, 65535),
     host: host as DevtoolsHost,

@@ -5,6 +5,7 @@
  * as any client's. Its elicitation handler relays each question to the page
  * and waits for the page's answer.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { Client, type InputHandlers, isMcpClientError, StreamableHttpTransport } from "@x/client";
 import { compileSchema, defaultValidator, untrustedSchemas } from "@x/json-schema";
@@ -51,6 +52,8 @@ export class Playground {
   readonly #handle: (request: Request) => Promise<Response>;
   readonly #clients = new Map<string, Promise<Client>>();
   readonly #asks = new Map<string, Pending>();
+  /** The tool the page is calling, for the asks of an `initialize`-era session, whose handler is not told which call asked. */
+  readonly #calling = new AsyncLocalStorage<string>();
   /** The versions the page may pick: 2026-07-28, and 2025-11-25 when the server serves the `initialize` era. */
   readonly eras: readonly string[];
 
@@ -101,7 +104,8 @@ export class Playground {
     // A URL-mode question sends the user to a page this page cannot show.
     if (params.mode === "url" || params.requestedSchema === undefined) return Promise.resolve({ action: "decline" });
     const id = randomUUID();
-    const tool = context.method === "tools/call" && typeof context.params.name === "string" ? context.params.name : undefined;
+    const tool =
+      context.method === "tools/call" && typeof context.params.name === "string" ? context.params.name : this.#calling.getStore();
     return new Promise<AskAnswer>((resolve) => {
       const finish = (answer: AskAnswer) => {
         if (!this.#asks.delete(id)) return;
@@ -154,7 +158,7 @@ export class Playground {
       const client = await this.client(call.era);
       if (call.kind === "resource") return { ok: true, result: await client.readResource(call.uri) };
       if (call.kind === "prompt") return { ok: true, result: await client.getPrompt(call.name, call.arguments ?? {}) };
-      const result = await client.callTool(call.name, call.arguments ?? {});
+      const result = await this.#calling.run(call.name, () => client.callTool(call.name, call.arguments ?? {}));
       const structured = (result as { structuredContent?: unknown }).structuredContent;
       if (structured === undefined) return { ok: true, result };
       const tool = (await client.listAllTools()).find((t) => t.name === call.name);
@@ -162,7 +166,10 @@ export class Playground {
       return { ok: true, result, check: checkOutput(tool.outputSchema, structured) };
     } catch (error) {
       if (isMcpClientError(error)) {
-        return { ok: false, error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } };
+        return {
+          ok: false,
+          error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) },
+        };
       }
       return { ok: false, error: { code: -32603, message: error instanceof Error ? error.message : String(error) } };
     }

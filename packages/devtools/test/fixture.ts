@@ -53,8 +53,7 @@ export async function serveFixture(server: McpServer, auth = false): Promise<{ u
     ...(auth
       ? {
           auth: {
-            verifyAccessToken: (token: string) =>
-              token === TOKEN ? { subject: "alice", clientId: "cli-1", scopes: [] } : undefined,
+            verifyAccessToken: (token: string) => (token === TOKEN ? { subject: "alice", clientId: "cli-1", scopes: [] } : undefined),
             resourceMetadata: { resource: "http://127.0.0.1/mcp", authorizationServers: ["https://as.example"] },
           },
         }
