@@ -5,7 +5,7 @@
  * `x-mcp:traffic`) and forms to try every tool, prompt and resource through
  * an in-process client. Nothing of it is loaded by a server that does not
  * import it.
- * @packageDocumentation
+ * @module @x/devtools
  */
 export { attachDevtools, type Devtools } from "./attach.js";
 export { type Truncated, HEARTBEAT_MS, MAX_PAGE_BACKLOG, MAX_PAGES, PREVIEW_CHARS } from "./feed.js";
