@@ -180,7 +180,8 @@ function routes(context: PageContext): [RegExp, string, Route][] {
         if (body === undefined) return;
         const answer = readAnswer(body);
         if (answer === undefined) return refuse(r, 400, 'the body must be { action: "accept" | "decline" | "cancel", content?: object }');
-        const id = decodeURIComponent(rest.slice("api/asks/".length));
+        // Ids are UUIDs: one that is not taken as it is (no percent-decoding) is simply unknown.
+        const id = rest.slice("api/asks/".length);
         if (!playground.answer(id, answer)) return refuse(r, 404, "no such ask");
         r.writeHead(204, SECURITY_HEADERS);
         r.end();
