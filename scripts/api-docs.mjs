@@ -63,6 +63,7 @@ const ORDER = [
   "client",
   "redis",
   "otel",
+  "devtools",
   "create-x-mcp",
   "cli",
 ];

@@ -3,6 +3,7 @@
 // subpaths, used the way an application would. Never run.
 import { callToolResult, text } from "@x/builders";
 import { Client, type ClientOptions, McpClientError, StreamableHttpTransport } from "@x/client";
+import { attachDevtools, type Devtools, type DevtoolsOptions } from "@x/devtools";
 import { type Dialect, type JsonSchemaValidator, schemaDialect } from "@x/json-schema";
 import { ajvValidator } from "@x/json-schema/ajv";
 import { errorResponse, type JsonRpcErrorResponse, JsonRpcErrorCode } from "@x/jsonrpc";
@@ -28,6 +29,12 @@ export async function start(options: ListenOptions = { port: 0 }): Promise<Runni
     ({ words }) => words.toUpperCase(),
   );
   return listen(server, options);
+}
+
+/** The devtools page on a server, with a checked options type. */
+export function devtools(server: McpServer): Promise<Devtools> {
+  const options: DevtoolsOptions = { port: 0, print: false };
+  return attachDevtools(server, options);
 }
 
 /** A 2026-07-28-only server: the same registration API, over stdio. */
