@@ -137,10 +137,10 @@ describe("the devtools page", () => {
       { name: "x-client-booking", version: "1.0.0" },
       {
         handlers: {
-          elicitation: async (params) =>
-            String(params.message).startsWith("How many")
-              ? { action: "accept", content: { people: 6 } }
-              : { action: "accept", content: { time: "21:00" } },
+          elicitation: async (params) => ({
+            action: "accept",
+            content: String(params.message).startsWith("How many") ? { people: 6 } : ({ time: "21:00" } as Record<string, string | number>),
+          }),
         },
       },
     );
