@@ -11,22 +11,42 @@ import { pathToFileURL } from "node:url";
 import type * as Server from "@x/server";
 import { readyLine } from "./commands/dev-ready.js";
 
+/** The two formats a package of this repository ships: its ES module, and its CommonJS build. */
+type Format = "import" | "require";
+
+/**
+ * `name` in `format`, resolved from `file`'s folder (then from this
+ * package's, when `fallback`). The page must come in the format of the
+ * server it reads: an ES module's `McpServer` is another class than the
+ * CommonJS one, and its private fields are not the other's.
+ */
+async function load(file: string, name: string, format: Format, fallback = false): Promise<unknown> {
+  const requires = [createRequire(file), ...(fallback ? [createRequire(import.meta.url)] : [])];
+  for (const require of requires) {
+    let manifest: string;
+    try {
+      manifest = require.resolve(`${name}/package.json`);
+    } catch {
+      continue;
+    }
+    if (format === "require") return require(name);
+    const exports = JSON.parse(readFileSync(manifest, "utf8")).exports["."];
+    const entry: string = typeof exports.import === "string" ? exports.import : exports.import.default;
+    return import(pathToFileURL(join(dirname(manifest), entry)).href);
+  }
+  return undefined;
+}
+
 /**
  * The copies of @x/server the server file may hold, resolved from its folder:
  * the ES module, and the one `require` gives (tsx compiles a file without
  * `"type": "module"` to CommonJS, and its own require hook makes that copy).
  */
-async function serverPackages(file: string): Promise<(typeof Server)[]> {
-  const require = createRequire(file);
-  let manifest: string;
-  try {
-    manifest = require.resolve("@x/server/package.json");
-  } catch {
-    throw new Error(`@x/server is not installed where ${file} is (npm install @x/server)`);
-  }
-  const exports = JSON.parse(readFileSync(manifest, "utf8")).exports["."];
-  const entry: string = typeof exports.import === "string" ? exports.import : exports.import.default;
-  return [await import(pathToFileURL(join(dirname(manifest), entry)).href), require("@x/server")];
+async function serverPackages(file: string): Promise<{ format: Format; copy: typeof Server }[]> {
+  const formats: Format[] = ["import", "require"];
+  const copies = await Promise.all(formats.map((format) => load(file, "@x/server", format)));
+  if (copies.includes(undefined)) throw new Error(`@x/server is not installed where ${file} is (npm install @x/server)`);
+  return formats.map((format, i) => ({ format, copy: copies[i] as typeof Server }));
 }
 
 /**
@@ -41,25 +61,17 @@ function defaultExport(module: { default?: unknown }): unknown {
 
 /**
  * Under `x-mcp dev --devtools`: attaches @x/devtools (resolved from the server
- * file's folder, else from this package's) on the port and token the parent
- * chose; returns the page's URL. Without the flag: `undefined`.
+ * file's folder, else from this package's), in the server's `format`, on the
+ * port and token the parent chose; returns the page's URL. Without the flag:
+ * `undefined`.
  * @throws Error when @x/devtools is not installed.
  */
-async function attachPage(file: string, server: unknown): Promise<string | undefined> {
+async function attachPage(file: string, server: unknown, format: Format): Promise<string | undefined> {
   const port = process.env.X_MCP_DEV_DEVTOOLS_PORT;
   const token = process.env.X_MCP_DEV_DEVTOOLS_TOKEN;
   if (!port || !token) return undefined;
-  let entry: string;
-  try {
-    entry = createRequire(file).resolve("@x/devtools");
-  } catch {
-    try {
-      entry = createRequire(import.meta.url).resolve("@x/devtools");
-    } catch {
-      throw new Error(`--devtools needs @x/devtools installed where ${file} is (npm install -D @x/devtools)`);
-    }
-  }
-  const devtools = (await import(pathToFileURL(entry.replace(/\.cjs$/, ".js")).href)) as Devtools;
+  const devtools = (await load(file, "@x/devtools", format, true)) as Devtools | undefined;
+  if (!devtools) throw new Error(`--devtools needs @x/devtools installed where ${file} is (npm install -D @x/devtools)`);
   const page = await devtools.attachDevtools(server, { port: Number(port), token, print: false });
   return page.url;
 }
@@ -76,14 +88,14 @@ async function serve(): Promise<void> {
   const exported = defaultExport(await import(pathToFileURL(file).href));
   const server: unknown = typeof exported === "function" ? await exported() : exported;
   // Served by the copy its McpServer class comes from: another copy's `listen` would not know it.
-  const own = (await serverPackages(file)).find((copy) => server instanceof copy.McpServer);
+  const own = (await serverPackages(file)).find(({ copy }) => server instanceof copy.McpServer);
   if (!own) throw new TypeError(`${file} must default-export an McpServer, or a function returning one`);
-  const running = await own.listen(server as Server.McpServer, { host: "127.0.0.1", port });
+  const running = await own.copy.listen(server as Server.McpServer, { host: "127.0.0.1", port });
   // No grace on a restart or Ctrl-C: the next version should bind the port at once.
   const stop = () => void running.close(0).finally(() => process.exit(0));
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
-  const devtools = await attachPage(file, server);
+  const devtools = await attachPage(file, server, own.format);
   process.stdout.write(`${readyLine({ url: running.url, pid: process.pid, devtools })}\n`);
 }
 

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const cli = fileURLToPath(new URL("..", import.meta.url));
 const serverPackage = fileURLToPath(new URL("../../server", import.meta.url));
+const devtoolsPackage = fileURLToPath(new URL("../../devtools", import.meta.url));
 
 const serverFile = (answer: string) => `import { McpServer } from "@x/server";
 
@@ -24,8 +25,14 @@ server.registerTool("hello", { description: "Says hello." }, async () => ({
 export default server;
 `;
 
-/** The lines a process writes on stdout, waited for one pattern at a time (bounded by a count of lines, not time). */
-function lines(child: ChildProcess, stream: "stdout" | "stderr" = "stdout"): (pattern: RegExp) => Promise<RegExpExecArray> {
+/**
+ * The lines a process writes on stdout, waited for one pattern at a time (bounded by a count of lines, not time);
+ * `seen` holds every line read so far.
+ */
+function lines(
+  child: ChildProcess,
+  stream: "stdout" | "stderr" = "stdout",
+): ((pattern: RegExp) => Promise<RegExpExecArray>) & { seen: string[] } {
   const seen: string[] = [];
   let waiter: (() => void) | undefined;
   let ended = false;
@@ -38,7 +45,7 @@ function lines(child: ChildProcess, stream: "stdout" | "stderr" = "stdout"): (pa
     waiter?.();
   });
   let next = 0;
-  return async (pattern) => {
+  const wait = async (pattern: RegExp) => {
     for (let guard = 0; guard < 1_000; guard++) {
       while (next < seen.length) {
         const match = pattern.exec(seen[next++]!);
@@ -51,6 +58,7 @@ function lines(child: ChildProcess, stream: "stdout" | "stderr" = "stdout"): (pa
     }
     throw new Error(`no line matching ${pattern} in:\n${seen.join("\n")}`);
   };
+  return Object.assign(wait, { seen });
 }
 
 async function callHello(url: string): Promise<unknown> {
@@ -100,6 +108,7 @@ describe("x-mcp dev", () => {
     folder = mkdtempSync(join(tmpdir(), "x-mcp-dev-"));
     mkdirSync(join(folder, "node_modules", "@x"), { recursive: true });
     symlinkSync(serverPackage, join(folder, "node_modules", "@x", "server"), "dir");
+    symlinkSync(devtoolsPackage, join(folder, "node_modules", "@x", "devtools"), "dir");
   });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
@@ -136,14 +145,15 @@ describe("x-mcp dev", () => {
     }
   });
 
-  it("serves a factory of an ES module once a broken file is fixed, and stops on SIGINT", async () => {
+  it("serves a factory of an ES module once a broken file is fixed, with its devtools page, and stops on SIGINT", async () => {
     const esm = join(folder, "esm");
     mkdirSync(join(esm, "node_modules", "@x"), { recursive: true });
     symlinkSync(serverPackage, join(esm, "node_modules", "@x", "server"), "dir");
+    symlinkSync(devtoolsPackage, join(esm, "node_modules", "@x", "devtools"), "dir");
     writeFileSync(join(esm, "package.json"), '{ "type": "module" }\n');
     const file = join(esm, "server.ts");
     writeFileSync(file, "export default 42;\n");
-    const child = spawn(process.execPath, ["--import", "tsx", "src/bin.ts", "dev", file, "--port=0"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/bin.ts", "dev", file, "--port=0", "--devtools"], {
       cwd: cli,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -155,12 +165,72 @@ describe("x-mcp dev", () => {
       const [, url, pid] = await line(/^x-mcp dev: serving (\S+) \(pid (\d+)\)$/);
       const group = stat(Number(pid))!.group;
       expect(await callHello(url!)).toEqual([{ type: "text", text: "factory" }]);
+      // The page of an ES module's server: the devtools' ES module reads it.
+      const [, page] = await line(/^x-mcp dev: devtools: (\S+)$/);
+      const catalog = await (await fetch(`${page}api/catalog?era=2026-07-28`)).json();
+      expect(catalog.tools.map((t: { name: string }) => t.name)).toEqual(["hello"]);
       child.kill("SIGINT");
       expect(await exited).toBe(0);
       expect(gone(Number(pid))).toBe(true);
       expect(liveIn(group)).toEqual([]);
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+  });
+
+  it("--devtools prints the page's URL once; the page answers before and after a restart", async () => {
+    const file = join(folder, "devtools.ts");
+    writeFileSync(file, serverFile("first"));
+    const child = spawn(process.execPath, ["--import", "tsx", "src/bin.ts", "dev", file, "--devtools", "--port", "0"], {
+      cwd: cli,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    // "close": the process has exited and its stdout is read to the end.
+    const closed = new Promise<number | null>((resolve) => child.once("close", resolve));
+    const line = lines(child);
+    const pageLines = () => line.seen.filter((l) => l.startsWith("x-mcp dev: devtools:"));
+    // The runner's error (tsx watch then waits for an edit): the test fails with it instead of waiting.
+    const failed = lines(
+      child,
+      "stderr",
+    )(/^x-mcp dev: /).then(
+      (match) => Promise.reject(new Error(match.input)),
+      () => new Promise<never>(() => undefined),
+    );
+    try {
+      const [, url, first] = await Promise.race([line(/^x-mcp dev: serving (\S+) \(pid (\d+)\)$/), failed]);
+      const [, page] = await line(/^x-mcp dev: devtools: (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{16,}\/)$/);
+      const group = stat(Number(first))!.group;
+      const answer = await fetch(page!);
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toContain("app.js");
+      // The page's in-process client reaches the server file's McpServer.
+      const catalog = await (await fetch(`${page}api/catalog?era=2026-07-28`)).json();
+      expect(catalog.tools.map((t: { name: string }) => t.name)).toEqual(["hello"]);
+      // Without the token: refused.
+      expect((await fetch(new URL("/", page)))?.status).toBe(403);
+
+      writeFileSync(file, serverFile("second"));
+      const [, again, second] = await line(/^x-mcp dev: restarted \(1\), serving (\S+) \(pid (\d+)\)$/);
+      expect(again).toBe(url);
+      expect(second).not.toBe(first);
+      // The same URL, token included, answers the restarted server's page.
+      expect((await fetch(page!)).status).toBe(200);
+      expect(await callHello(url!)).toEqual([{ type: "text", text: "second" }]);
+
+      child.kill("SIGTERM");
+      expect(await closed).toBe(0);
+      expect(pageLines()).toEqual([`x-mcp dev: devtools: ${page}`]); // once, for the whole run
+      expect(gone(Number(first))).toBe(true);
+      expect(gone(Number(second))).toBe(true);
+      expect(liveIn(group)).toEqual([]);
+      await expect(fetch(page!)).rejects.toThrow(); // the page's port is closed with its server
+    } finally {
+      // SIGTERM, not SIGKILL: the CLI then stops its process group (tsx's watcher and the server) too.
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        await closed;
+      }
     }
   });
 
