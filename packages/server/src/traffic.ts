@@ -24,10 +24,10 @@ import type { TransportInfo } from "./context.js";
 import { type Inbound, type InboundRequest, type JSONRPCResponse, type Outcome, rejected } from "./dispatch.js";
 import { isObject, type JsonObject } from "./objects.js";
 import type { Binding } from "./revisions/revision.js";
-import { rejectionsObserved } from "./telemetry.js";
+import { CHANNELS, rejectionsObserved } from "./telemetry.js";
 
 /** The name of the traffic channel. */
-export const TRAFFIC_CHANNEL = "x-mcp:traffic";
+export const TRAFFIC_CHANNEL = CHANNELS.traffic;
 
 /**
  * What carried a message: Streamable HTTP (and the deprecated HTTP+SSE
