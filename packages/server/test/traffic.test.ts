@@ -1,11 +1,13 @@
 // x-mcp:traffic: what a subscriber sees of real transports, and that nothing is built without one.
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { describe, expect, it } from "vitest";
-import { McpServer } from "../src/index.js";
+import { PassThrough } from "node:stream";
+import { McpServer, serveStdio } from "../src/index.js";
 import { KeyRing } from "../src/keys.js";
 import { sealState } from "../src/revisions/2026-07-28/state.js";
 import { readRequestState, TRAFFIC_CHANNEL, type TrafficEvent } from "../src/telemetry-entry.js";
 import { nextSeq } from "../src/traffic.js";
+import { meta } from "./helpers.js";
 import { stdioConnect as connect } from "./legacy/helpers.js";
 
 function eraServer() {
@@ -38,7 +40,9 @@ describe("x-mcp:traffic over stdio, initialize era", () => {
       const opening = seen.events.filter((e) => e.kind === "request" && e.method === "initialize");
       expect(opening.map((e) => (e as { phase: string }).phase)).toEqual(["start", "end"]);
       expect(opening[1]).toMatchObject({ transport: "stdio", era: "initialize", protocolVersion: version, status: undefined });
-      expect((opening[1] as { response: { result: { protocolVersion: string } } }).response.result.protocolVersion).toBe(version);
+      expect((opening[1] as unknown as { response: { result: { protocolVersion: string } } }).response.result.protocolVersion).toBe(
+        version,
+      );
       const initialized = seen.events.find((e) => e.kind === "message" && e.message.method === "notifications/initialized");
       expect(initialized).toMatchObject({ direction: "in", era: "initialize", protocolVersion: version, transport: "stdio" });
       expect(initialized?.clientInfo?.name).toBeTypeOf("string");
@@ -58,6 +62,45 @@ describe("x-mcp:traffic over stdio, initialize era", () => {
     await c.initialize();
     await c.answer(c.request("tools/call", { name: "logs", arguments: {} }));
     expect(nextSeq()).toBe(before + 1);
+  });
+});
+
+describe("x-mcp:traffic over stdio, 2026-07-28", () => {
+  it("publishes the request (start, end) and its progress out, on stdio, with the envelope's version and client", async () => {
+    const server = new McpServer({ name: "now", version: "1" });
+    server.registerTool("steps", {}, (_args, ctx) => {
+      ctx.progress(1);
+      return "done";
+    });
+    const seen = record();
+    try {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      output.resume();
+      const done = serveStdio(server, { input, output, errors: new PassThrough() });
+      const body = {
+        jsonrpc: "2.0",
+        id: 5,
+        method: "tools/call",
+        params: { name: "steps", arguments: {}, _meta: meta({ progressToken: "t" }) },
+      };
+      input.end(`${JSON.stringify(body)}\n`);
+      await done;
+      const request = seen.events.filter((e) => e.kind === "request");
+      expect(request.map((e) => (e as { phase: string }).phase)).toEqual(["start", "end"]);
+      expect(request[1]).toMatchObject({
+        transport: "stdio",
+        era: "2026-07-28",
+        protocolVersion: "2026-07-28",
+        status: undefined,
+        requestId: 5,
+      });
+      expect(request[1]?.clientInfo).toEqual({ name: "test-client", version: "0.0.1" });
+      const progress = seen.events.find((e) => e.kind === "message" && e.message.method === "notifications/progress");
+      expect(progress).toMatchObject({ direction: "out", relatedRequestId: 5, transport: "stdio", era: "2026-07-28" });
+    } finally {
+      seen.stop();
+    }
   });
 });
 
