@@ -5,7 +5,7 @@ import { type AuthInfo, listen, McpServer } from "../src/index.js";
 import { readRequestState } from "../src/telemetry-entry.js";
 import { tasks as tasksPlugin } from "../src/tasks/index.js";
 import { headersFor, meta, rpc } from "./helpers.js";
-import { open, post, start } from "./legacy/helpers.js";
+import { open, post, sse, start } from "./legacy/helpers.js";
 import { caps, ELICIT } from "./mrtr/fixture.js";
 import { TASKS } from "./tasks/fixture.js";
 import { recordTraffic } from "./traffic-recorder.js";
@@ -40,7 +40,7 @@ describe("x-mcp:traffic over HTTP, initialize era", () => {
       expect(opening.map((e) => e.phase)).toEqual(["start", "end"]);
       expect(opening[1]).toMatchObject({ transport: "http", era: "initialize", status: 200, sessionId: session.id, principal });
       expect(opening[1]!.response.result.protocolVersion).toBe("2025-11-25");
-      const initialized = await t.until((e) => e.kind === "message" && e.message.method === "notifications/initialized");
+      const initialized = t.find((e) => e.kind === "message" && e.message.method === "notifications/initialized");
       expect(initialized).toMatchObject({
         direction: "in",
         transport: "http",
@@ -54,11 +54,11 @@ describe("x-mcp:traffic over HTTP, initialize era", () => {
       const get = new AbortController();
       const stream = await fetch(srv.url, { headers: { ...session.headers, accept: "text/event-stream" }, signal: get.signal });
       expect(stream.status).toBe(200);
-      expect(await t.until((e) => e.kind === "stream" && e.event === "open")).toMatchObject({ stream: "get", sessionId: session.id });
+      expect(t.find((e) => e.kind === "stream" && e.event === "open")).toMatchObject({ stream: "get", sessionId: session.id });
 
       // A list change reaches the session (its GET stream).
       mcp.registerTool("later", {}, () => "later");
-      const changed = await t.until((e) => e.kind === "message" && e.message.method === "notifications/tools/list_changed");
+      const changed = t.find((e) => e.kind === "message" && e.message.method === "notifications/tools/list_changed");
       expect(changed).toMatchObject({ direction: "out", sessionId: session.id, principal });
       expect(changed).not.toHaveProperty("relatedRequestId");
 
@@ -67,14 +67,22 @@ describe("x-mcp:traffic over HTTP, initialize era", () => {
         { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "ask", arguments: {} } },
         session.headers,
       );
-      const asked = await t.until((e) => e.kind === "message" && e.message.method === "elicitation/create");
+      // The request to the client is read off the call's own stream: it was published before it was written.
+      const events = sse(call);
+      let data = "";
+      for (let i = 0; i < 10 && data === ""; i++) data = (await events.next())?.data ?? "end";
+      const sent = JSON.parse(data);
+      expect(sent.method).toBe("elicitation/create");
+      const asked = t.find((e) => e.kind === "message" && e.message.method === "elicitation/create");
       expect(asked).toMatchObject({ direction: "out", relatedRequestId: 7, sessionId: session.id, era: "initialize", principal });
-      const answer = { jsonrpc: "2.0", id: asked.message.id, result: { action: "accept", content: { name: "Ann" } } };
+      const answer = { jsonrpc: "2.0", id: sent.id, result: { action: "accept", content: { name: "Ann" } } };
       expect((await post(srv.url, answer, session.headers)).status).toBe(202);
-      expect(await call.text()).toContain("Hello Ann");
-      const answered = await t.until((e) => e.kind === "message" && e.direction === "in" && e.message.id === asked.message.id);
+      let last = "";
+      for (let i = 0; i < 10 && !last.includes('"result"'); i++) last = (await events.next())?.data ?? "end";
+      expect(last).toContain("Hello Ann");
+      const answered = t.find((e) => e.kind === "message" && e.direction === "in" && e.message.id === sent.id);
       expect(answered).toMatchObject({ sessionId: session.id, protocolVersion: "2025-11-25", principal });
-      const end = await t.until((e) => e.kind === "request" && e.method === "tools/call" && e.phase === "end");
+      const end = t.find((e) => e.kind === "request" && e.method === "tools/call" && e.phase === "end");
       expect(end).toMatchObject({ requestId: 7, status: 200, era: "initialize", protocolVersion: "2025-11-25", principal });
       expect(end.clientInfo).toEqual({ name: "raw", version: "1" });
 
@@ -166,11 +174,11 @@ describe("x-mcp:traffic over HTTP, 2026-07-28", () => {
         signal: controller.signal,
       });
       expect(res.status).toBe(200);
-      const opened = await t.until((e) => e.kind === "stream" && e.event === "open");
+      const opened = t.find((e) => e.kind === "stream" && e.event === "open");
       expect(opened).toMatchObject({ stream: "listen", streamId: "l-1", era: "2026-07-28", transport: "http" });
       expect(opened).not.toHaveProperty("sessionId");
       mcp.registerTool("two", {}, () => "two");
-      const changed = await t.until((e) => e.kind === "message" && e.message.method === "notifications/tools/list_changed");
+      const changed = t.find((e) => e.kind === "message" && e.message.method === "notifications/tools/list_changed");
       expect(changed).toMatchObject({ direction: "out", relatedRequestId: "l-1", transport: "http" });
       controller.abort();
       expect(await t.until((e) => e.kind === "stream" && e.event === "close")).toMatchObject({ stream: "listen", streamId: "l-1" });
@@ -188,7 +196,12 @@ describe("x-mcp:traffic over HTTP, 2026-07-28", () => {
       const res = await rpc(running.url, "tools/call", { name: "job", arguments: {} }, { id: "t-1", meta: TASKS });
       const taskId = res.json.result.taskId;
       expect(typeof taskId).toBe("string");
-      const done = await t.until((e) => e.kind === "task" && e.status === "completed");
+      let status = "working";
+      for (let i = 0; i < 1000 && status === "working"; i++) {
+        status = (await rpc(running.url, "tasks/get", { taskId }, { meta: TASKS })).json.result.status;
+      }
+      expect(status).toBe("completed");
+      const done = t.find((e) => e.kind === "task" && e.status === "completed");
       const statuses = t.events.filter((e) => e.kind === "task").map((e) => e.status);
       expect(statuses).toEqual(["working", "completed"]);
       expect(done).toMatchObject({ taskId, relatedRequestId: "t-1", transport: "http", era: "2026-07-28", protocolVersion: "2026-07-28" });

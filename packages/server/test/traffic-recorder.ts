@@ -25,6 +25,12 @@ export function recordTraffic() {
     events,
     /** Every event's JSON, as published. */
     texts,
+    /** The first event seen that `match` accepts (a failed expectation when none was). */
+    find(match: (e: AnyEvent) => boolean): AnyEvent {
+      const seen = events.find(match);
+      if (seen === undefined) throw new Error("no such traffic event was published");
+      return seen;
+    },
     /** The first event (seen or to come) that `match` accepts. */
     until(match: (e: AnyEvent) => boolean): Promise<AnyEvent> {
       const seen = events.find(match);
