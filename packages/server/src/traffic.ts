@@ -220,13 +220,14 @@ export function observeAnswer(
 }
 
 /**
- * Publishes a message read from a client that is not a request the
- * dispatcher answers: a notification, a response (to a request of an
- * `initialize`-era session), an `initialize` request (its answer is the
- * session framing's), or a message refused as it was read.
+ * Publishes a message read from a client that is not a request: a
+ * notification, a response (to a request of an `initialize`-era session), or
+ * a message refused as it was read. Requests are the dispatcher's
+ * ({@link observeAnswer}) and `initialize` the session framings'
+ * (`revisions/initialize/opening.ts`): each is published once, as a request.
  */
 export function publishInbound(inbound: Inbound, message: unknown, binding: Binding | undefined, via: TrafficTransport): void {
-  if (inbound.kind === "request" || !isObject(message)) return;
+  if (inbound.kind === "request" || inbound.kind === "initialize" || !isObject(message)) return;
   publishTraffic({
     ...trafficBase(via, binding, undefined, undefined, undefined),
     kind: "message",

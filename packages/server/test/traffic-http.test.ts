@@ -38,6 +38,7 @@ describe("x-mcp:traffic over HTTP, initialize era", () => {
       const principal = { subject: "ann", clientId: "app-1" };
       const opening = t.events.filter((e) => e.kind === "request" && e.method === "initialize");
       expect(opening.map((e) => e.phase)).toEqual(["start", "end"]);
+      expect(t.events.filter((e) => e.kind === "message" && e.message.method === "initialize")).toEqual([]);
       expect(opening[1]).toMatchObject({ transport: "http", era: "initialize", status: 200, sessionId: session.id, principal });
       expect(opening[1]!.response.result.protocolVersion).toBe("2025-11-25");
       const initialized = t.find((e) => e.kind === "message" && e.message.method === "notifications/initialized");

@@ -39,6 +39,8 @@ describe("x-mcp:traffic over stdio, initialize era", () => {
       await c.answer(rid);
       const opening = seen.events.filter((e) => e.kind === "request" && e.method === "initialize");
       expect(opening.map((e) => (e as { phase: string }).phase)).toEqual(["start", "end"]);
+      // Published as a request only, not also as a message read.
+      expect(seen.events.filter((e) => e.kind === "message" && e.message.method === "initialize")).toEqual([]);
       expect(opening[1]).toMatchObject({ transport: "stdio", era: "initialize", protocolVersion: version, status: undefined });
       expect((opening[1] as unknown as { response: { result: { protocolVersion: string } } }).response.result.protocolVersion).toBe(
         version,
