@@ -127,7 +127,8 @@ describe("x-mcp:traffic over HTTP, 2026-07-28", () => {
     mcp.registerTool("two", {}, async (_args, ctx) => {
       const a = await ctx.elicit("First?", nameSchema);
       const b = await ctx.elicit("Second?", nameSchema);
-      return `${String(a.content?.name)} ${String(b.content?.name)}`;
+      const name = (answer: typeof a) => (answer.action === "accept" ? String(answer.content?.name) : answer.action);
+      return `${name(a)} ${name(b)}`;
     });
     const running = await listen(mcp, { port: 0 });
     const t = watch();
