@@ -258,7 +258,7 @@ function watchNotifications(event: RequestTraffic, transport: TransportInfo): vo
 }
 
 /** The shared fields of `event`, nothing of its kind. */
-export function baseOf(event: TrafficBase): TrafficBase {
+function baseOf(event: TrafficBase): TrafficBase {
   const { seq, time, transport, era, protocolVersion, sessionId, principal, clientInfo } = event;
   return { seq, time, transport, era, protocolVersion, sessionId, principal, clientInfo };
 }
