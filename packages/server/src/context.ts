@@ -97,11 +97,7 @@ export interface TransportInfo {
    * @internal
    */
   status?: ((outcome: Outcome) => number) | undefined;
-  /**
-   * What carried the request, for `x-mcp:traffic`: set by this package's
-   * transports; absent for a request handed to `handle`/`execute` by code.
-   * @internal
-   */
+  /** What carried the request, for `x-mcp:traffic` (this package's transports set it; not `handle`/`execute`). @internal */
   via?: "http" | "stdio" | undefined;
 }
 

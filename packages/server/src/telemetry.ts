@@ -17,6 +17,7 @@
  * | `x-mcp:tool:stop` | the call is over, whatever its outcome (once per start) | the same {@link ToolCallEvent}, with `durationMs`, `outcome`, `isError` and `errorKind` set (and `errorCode` and `error` for a `protocol_error`) |
  * | `x-mcp:help` | the reserved `help` tool answered, errors included | {@link HelpEvent} |
  * | `x-mcp:request:rejected` | the server answered a request with a JSON-RPC error | {@link RequestRejectedEvent} |
+ * | `x-mcp:traffic` | every message the server reads from a client or writes to one, a stream opened or closed, a task made or changed (nothing is built without a subscriber) | {@link TrafficEvent} |
  * | `x-mcp:message:ignored` | the server read a message it does not answer and cannot use: a JSON-RPC response it did not ask for, or a malformed one (over Streamable HTTP refused with 400 and an error without id) | {@link MessageIgnoredEvent} |
  *
  * One object travels through start, error and stop (the way Node's own
@@ -36,6 +37,7 @@
 import { channel } from "node:diagnostics_channel";
 import type { RequestId } from "@x/mcp-v2607";
 import { isObject, type JsonObject } from "./objects.js";
+import type { TrafficEvent } from "./traffic.js";
 
 /** The names of every channel the server publishes on. */
 export const CHANNELS = Object.freeze({
@@ -51,6 +53,8 @@ export const CHANNELS = Object.freeze({
   requestRejected: "x-mcp:request:rejected",
   /** A message was dropped unanswered (a JSON-RPC response, or a malformed one): {@link MessageIgnoredEvent}. */
   messageIgnored: "x-mcp:message:ignored",
+  /** Every message read from a client or written to one (see `traffic.ts`): {@link TrafficEvent}. */
+  traffic: "x-mcp:traffic",
 } as const);
 
 /**

@@ -24,10 +24,10 @@ import type { TransportInfo } from "./context.js";
 import { type Inbound, type InboundRequest, type JSONRPCResponse, type Outcome, rejected } from "./dispatch.js";
 import { isObject, type JsonObject } from "./objects.js";
 import type { Binding } from "./revisions/revision.js";
-import { rejectionsObserved } from "./telemetry.js";
+import { CHANNELS, rejectionsObserved } from "./telemetry.js";
 
 /** The name of the traffic channel. */
-export const TRAFFIC_CHANNEL = "x-mcp:traffic";
+export const TRAFFIC_CHANNEL = CHANNELS.traffic;
 
 /**
  * What carried a message: Streamable HTTP (and the deprecated HTTP+SSE
@@ -162,10 +162,11 @@ export function trafficBase(
     time: Date.now(),
     transport,
     era: binding?.revision.name,
-    protocolVersion,
+    protocolVersion: protocolVersion ?? binding?.protocolVersion,
     sessionId: binding?.id || undefined,
-    principal: trafficPrincipal(auth),
-    clientInfo,
+    // A session's message carries no token of its own: the one that opened the session stands.
+    principal: auth === undefined ? binding?.principal : trafficPrincipal(auth),
+    clientInfo: clientInfo ?? binding?.clientInfo,
   };
 }
 
@@ -201,6 +202,7 @@ export function observeAnswer(
       status: undefined,
     };
     traffic.publish(event);
+    watchNotifications(event, transport);
   }
   const started = event === undefined ? 0 : performance.now();
   const done = (outcome: Outcome): Outcome => {
@@ -218,13 +220,14 @@ export function observeAnswer(
 }
 
 /**
- * Publishes a message read from a client that is not a request the
- * dispatcher answers: a notification, a response (to a request of an
- * `initialize`-era session), an `initialize` request (its answer is the
- * session framing's), or a message refused as it was read.
+ * Publishes a message read from a client that is not a request: a
+ * notification, a response (to a request of an `initialize`-era session), or
+ * a message refused as it was read. Requests are the dispatcher's
+ * ({@link observeAnswer}) and `initialize` the session framings'
+ * (`revisions/initialize/opening.ts`): each is published once, as a request.
  */
 export function publishInbound(inbound: Inbound, message: unknown, binding: Binding | undefined, via: TrafficTransport): void {
-  if (inbound.kind === "request" || !isObject(message)) return;
+  if (inbound.kind === "request" || inbound.kind === "initialize" || !isObject(message)) return;
   publishTraffic({
     ...trafficBase(via, binding, undefined, undefined, undefined),
     kind: "message",
@@ -232,4 +235,51 @@ export function publishInbound(inbound: Inbound, message: unknown, binding: Bind
     message,
     relatedRequestId: undefined,
   });
+}
+
+/**
+ * Publishes each notification a request's handler sends on its own stream
+ * (progress, log messages, what a `subscriptions/listen` stream carries) as
+ * `"out"`, related to the request: `transport.notify` is wrapped, only while
+ * someone subscribes when the request starts.
+ */
+function watchNotifications(event: RequestTraffic, transport: TransportInfo): void {
+  const send = transport.notify;
+  if (send === undefined) return;
+  transport.notify = (notification) => {
+    const sent = send(notification);
+    if (sent && traffic.hasSubscribers) {
+      const message = notification as unknown as JsonObject;
+      const base = { ...baseOf(event), seq: nextSeq(), time: Date.now() };
+      traffic.publish({ ...base, kind: "message", direction: "out", message, relatedRequestId: event.requestId });
+    }
+    return sent;
+  };
+}
+
+/** The shared fields of `event`, nothing of its kind. */
+function baseOf(event: TrafficBase): TrafficBase {
+  const { seq, time, transport, era, protocolVersion, sessionId, principal, clientInfo } = event;
+  return { seq, time, transport, era, protocolVersion, sessionId, principal, clientInfo };
+}
+
+/** Publishes `message`, written to the client of `binding` (a session), as `"out"`. Called only when {@link trafficObserved}. */
+export function publishOutbound(
+  via: TrafficTransport,
+  binding: Binding,
+  message: JsonObject,
+  relatedRequestId: RequestId | undefined,
+): void {
+  traffic.publish({
+    ...trafficBase(via, binding, undefined, undefined, undefined),
+    kind: "message",
+    direction: "out",
+    message,
+    relatedRequestId,
+  });
+}
+
+/** Publishes a stream of server messages opened or closed; `base`: a fresh {@link trafficBase}. Called only when {@link trafficObserved}. */
+export function publishStream(base: TrafficBase, event: "open" | "close", stream: "get" | "listen", streamId: string | undefined): void {
+  traffic.publish({ ...base, kind: "stream", event, stream, streamId });
 }

@@ -64,6 +64,7 @@ describe("telemetry on node:diagnostics_channel", () => {
       help: "x-mcp:help",
       requestRejected: "x-mcp:request:rejected",
       messageIgnored: "x-mcp:message:ignored",
+      traffic: "x-mcp:traffic",
     });
   });
 

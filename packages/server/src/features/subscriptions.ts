@@ -11,6 +11,7 @@ import { McpError, SERVER_BUSY } from "../errors.js";
 import { copyOwn, isObject, type JsonObject } from "../objects.js";
 import { Call } from "../transports/call.js";
 import type { Feature, MethodTable, ServerHost } from "./feature.js";
+import { publishStream, type TrafficBase, trafficBase, trafficObserved, transportOf } from "../traffic.js";
 
 /** One open listen stream. */
 interface Listener {
@@ -193,7 +194,10 @@ export class ListenFeature implements Feature {
     return new Promise<SubscriptionsListenResult>((resolve, reject) => {
       let listener: object | undefined;
       const finish = () => {
-        if (listener) subscriptions.remove(listener);
+        if (listener) {
+          subscriptions.remove(listener);
+          if (trafficObserved()) publishStream(listenBase(ctx, transport), "close", "listen", String(requestId));
+        }
         if (call) {
           if (call.onAbort === finish) call.onAbort = undefined;
         } else signal?.removeEventListener("abort", finish);
@@ -204,6 +208,7 @@ export class ListenFeature implements Feature {
         reject(new McpError(ErrorCode.InvalidRequest, "subscriptions/listen needs a streaming response: send Accept: text/event-stream"));
         return;
       }
+      if (trafficObserved()) publishStream(listenBase(ctx, transport), "open", "listen", String(requestId));
       if (call) call.onAbort = finish;
       else signal?.addEventListener("abort", finish, { once: true });
     });
@@ -212,6 +217,11 @@ export class ListenFeature implements Feature {
   capabilities(_caps: ServerCapabilities): void {
     // Listening is part of the protocol's core: no capability of its own.
   }
+}
+
+/** The traffic fields of a listen stream's events (2026-07-28: no session). */
+function listenBase(ctx: RequestContext, transport: TransportInfo): TrafficBase {
+  return { ...trafficBase(transportOf(transport), undefined, ctx.protocolVersion, ctx.auth, ctx.clientInfo), era: "2026-07-28" };
 }
 
 /** What the tasks plug-in adds to a listen: the task ids it may name (`notifications.taskIds`). */

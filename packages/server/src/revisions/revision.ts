@@ -21,6 +21,7 @@ import type { Inbound } from "../dispatch.js";
 import type { MethodEntry } from "../features/feature.js";
 import type { KeyRing } from "../keys.js";
 import type { JsonObject } from "../objects.js";
+import type { TrafficPrincipal } from "../traffic.js";
 
 /** Where a handler's context reads the level of log messages the client asked for. */
 export interface LevelSource {
@@ -38,6 +39,12 @@ export interface Binding {
   readonly revision: Revision;
   /** Its id in diagnostics (a session id; `""` where the transport names none). */
   readonly id: string;
+  /** The protocol version its opening negotiated, for `x-mcp:traffic`. */
+  readonly protocolVersion?: string | undefined;
+  /** The client's `clientInfo` from its opening, for `x-mcp:traffic`. */
+  readonly clientInfo?: Implementation | undefined;
+  /** Who opened it (its token's subject and client id), for `x-mcp:traffic`; `undefined` without a token. */
+  readonly principal?: TrafficPrincipal | undefined;
 }
 
 /** What the server shares with its revisions. */

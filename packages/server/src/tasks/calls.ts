@@ -7,9 +7,11 @@
  * handle it is answered with; the run itself, in the task, is the same for
  * every wire.
  */
+import { trafficObserved } from "../traffic.js";
+import { watchedStart } from "./traffic.js";
 import type { Tool } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
-import type { RequestContext } from "../context.js";
+import type { RequestContext, TransportInfo } from "../context.js";
 import { McpError } from "../errors.js";
 import type { RegisteredTool } from "../features/tools/define.js";
 import type { RunCall, TaskCalls } from "../features/tools/index.js";
@@ -47,7 +49,14 @@ export class WiredCalls implements TaskCalls {
     this.#wires = wires;
   }
 
-  call(tool: RegisteredTool, params: JsonObject, ctx: RequestContext, scope: RunScope, run: RunCall): Promise<ToolRunResult> | undefined {
+  call(
+    tool: RegisteredTool,
+    params: JsonObject,
+    ctx: RequestContext,
+    scope: RunScope,
+    transport: TransportInfo,
+    run: RunCall,
+  ): Promise<ToolRunResult> | undefined {
     const wire = scope.revision === undefined ? undefined : this.#wires.get(scope.revision);
     let start: TaskStart | undefined;
     if (wire !== undefined) start = wire.start(tool, params, ctx, scope);
@@ -61,6 +70,7 @@ export class WiredCalls implements TaskCalls {
       );
     }
     if (start === undefined) return undefined;
+    if (trafficObserved()) start = watchedStart(start, transport, ctx, scope);
     return tool.taskStart === "deferred" ? this.#deferred(scope, start, run) : this.#immediate(scope, start, run);
   }
 

@@ -4,6 +4,7 @@
  * timer. Writing that state to the {@link TaskStore} and reaching it from
  * other instances is the runner's (`runner.ts`).
  */
+import type { TaskOrigin } from "./traffic.js";
 import type { InputRequests } from "@x/mcp-v2607";
 import { ClientRequestError } from "../errors.js";
 import type { JsonObject } from "../objects.js";
@@ -32,6 +33,8 @@ export interface LocalTask extends TaskScope {
   syncQueued: boolean;
   done: boolean;
   ttlTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Where it came from, when made while `x-mcp:traffic` had a subscriber (its status changes are then published). */
+  traffic?: TaskOrigin;
 }
 
 /** The local state of a task just made, its asks going through `route`. */

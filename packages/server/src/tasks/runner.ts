@@ -9,6 +9,8 @@
  * state is `local-task.ts`'s, the waits for a status from the bus
  * `status-waiters.ts`'s; this file keeps the store in step with them.
  */
+import { trafficObserved } from "../traffic.js";
+import { publishTaskStatus } from "./traffic.js";
 import type { Error as JSONRPCErrorObject, Implementation } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { type DetailedTask, isTerminalTaskStatus, type TaskStatus } from "@x/mcp-v2607/tasks";
@@ -440,6 +442,8 @@ export class TaskRunner {
   }
 
   #publish(record: TaskRecord): void {
+    const origin = this.#local.get(record.taskId)?.traffic;
+    if (origin !== undefined && trafficObserved()) publishTaskStatus(origin, record);
     const task = detailedTask(record);
     this.#bus.publish(BusTopic.TaskStatus, { owner: record.owner, task: task as unknown as JsonObject }).catch((error) => {
       this.#report(error, `task ${record.taskId}: publishing its status`);

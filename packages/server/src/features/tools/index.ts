@@ -8,7 +8,7 @@
 import type { JsonSchemaValidator } from "@x/json-schema";
 import type { ServerCapabilities, Tool } from "@x/mcp-v2607";
 import { ErrorCode, Method } from "@x/mcp-v2607/constants";
-import type { RequestContext } from "../../context.js";
+import type { RequestContext, TransportInfo } from "../../context.js";
 import { McpError } from "../../errors.js";
 import { frozenJsonCopy, isObject, type JsonObject } from "../../objects.js";
 import { PageCache, pageTextOf } from "../../pagination.js";
@@ -40,7 +40,14 @@ export interface TaskCalls {
    * @throws McpError refusing the call (a task its revision cannot ask for, a
    *   `"required"` tool called plainly, a task asked of a tool without `taskSupport`).
    */
-  call(tool: RegisteredTool, params: JsonObject, ctx: RequestContext, scope: RunScope, run: RunCall): Promise<ToolRunResult> | undefined;
+  call(
+    tool: RegisteredTool,
+    params: JsonObject,
+    ctx: RequestContext,
+    scope: RunScope,
+    transport: TransportInfo,
+    run: RunCall,
+  ): Promise<ToolRunResult> | undefined;
   /**
    * The definition `revision` lists for a tool that allows tasks (the
    * published `definition` itself where the revision adds nothing).
@@ -115,7 +122,7 @@ export class ToolsFeature implements Feature {
       asks: true,
       headerParams: (params) => this.#named(params)?.headerParams,
       requiredScopes: (params) => this.#named(params)?.requiredScopes,
-      handle: (params, ctx, _transport, scope) => {
+      handle: (params, ctx, transport, scope) => {
         const name: unknown = params.name;
         if (typeof name !== "string") throw new McpError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
         const args: unknown = params.arguments === undefined ? {} : params.arguments;
@@ -126,7 +133,7 @@ export class ToolsFeature implements Feature {
         const calls = this.#calls;
         if (calls !== undefined) {
           const run: RunCall = (limited) => runTool(tool, args, ctx, scope, limited ? this.#run : this.#inTask);
-          const handle = calls.call(tool, params, ctx, scope, run);
+          const handle = calls.call(tool, params, ctx, scope, transport, run);
           if (handle !== undefined) return handle;
         }
         // A plain call of a deferred tool: startTask says so, and the run goes on.

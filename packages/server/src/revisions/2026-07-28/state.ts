@@ -61,6 +61,43 @@ export function sealState(keys: KeyRing, answers: JsonObject, binding: StateBind
   return `${body}.${b64url(keys.sign(PURPOSE, body))}`;
 }
 
+/** A sealed `requestState`'s payload, verified with the server's keys. */
+interface Sealed {
+  v: 1;
+  /** The answers. */
+  a: JsonObject;
+  /** Expiry, ms since the epoch. */
+  e: number;
+  /** The principal, or null. */
+  p?: unknown;
+  /** The method. */
+  m?: unknown;
+  /** The params' digest. */
+  d?: unknown;
+}
+
+/**
+ * The payload of `state` when it is a `requestState` these keys sealed
+ * (expired or not); `undefined` when it is not a string or fails verification.
+ * @throws MissingDependencyError only (a JSON reader the server needs is missing).
+ */
+function readSealed(keys: KeyRing, state: unknown): Sealed | undefined {
+  if (typeof state !== "string") return undefined;
+  const dot = state.indexOf(".");
+  const body = dot === -1 ? "" : state.slice(0, dot);
+  const tag = dot === -1 ? undefined : fromB64url(state.slice(dot + 1));
+  if (!body || !tag || !/^[A-Za-z0-9_-]+$/.test(body) || !keys.verify(PURPOSE, body, tag)) return undefined;
+  let payload: { v?: unknown; a?: unknown; e?: unknown; p?: unknown; m?: unknown; d?: unknown };
+  try {
+    payload = parseJson(Buffer.from(body, "base64url").toString("utf8")) as typeof payload;
+  } catch (error) {
+    if (error instanceof MissingDependencyError) throw error;
+    return undefined;
+  }
+  if (payload.v !== 1 || !isObject(payload.a) || typeof payload.e !== "number") return undefined;
+  return payload as Sealed;
+}
+
 /**
  * Opens a `requestState` and returns the answers it carries.
  * @throws McpError(-32602) when the state is malformed, fails verification,
@@ -69,20 +106,50 @@ export function sealState(keys: KeyRing, answers: JsonObject, binding: StateBind
 export function openState(keys: KeyRing, state: unknown, binding: StateBinding, now = Date.now()): JsonObject {
   const refuse = (why: string) => new McpError(ErrorCode.InvalidParams, `Invalid requestState: ${why}`);
   if (typeof state !== "string") throw refuse("must be a string");
-  const dot = state.indexOf(".");
-  const body = dot === -1 ? "" : state.slice(0, dot);
-  const tag = dot === -1 ? undefined : fromB64url(state.slice(dot + 1));
-  if (!body || !tag || !/^[A-Za-z0-9_-]+$/.test(body) || !keys.verify(PURPOSE, body, tag)) throw refuse("failed verification");
-  let payload: { v?: unknown; a?: unknown; e?: unknown; p?: unknown; m?: unknown; d?: unknown };
-  try {
-    payload = parseJson(Buffer.from(body, "base64url").toString("utf8")) as typeof payload;
-  } catch (error) {
-    if (error instanceof MissingDependencyError) throw error;
-    throw refuse("failed verification");
-  }
-  if (payload.v !== 1 || !isObject(payload.a) || typeof payload.e !== "number") throw refuse("failed verification");
+  const payload = readSealed(keys, state);
+  if (payload === undefined) throw refuse("failed verification");
   if (payload.e <= now) throw refuse("expired");
   if (payload.p !== (binding.principal ?? null)) throw refuse("issued to another principal");
   if (payload.m !== binding.method || payload.d !== paramsDigest(binding.params)) throw refuse("issued for another request");
   return payload.a;
+}
+
+/** What {@link readRequestState} found in a `requestState`. */
+export interface RequestStateReading {
+  /** True when the server's keys sealed it (then the other members are set). */
+  readonly verified: boolean;
+  /** True when it is verified and past its expiry. */
+  readonly expired: boolean;
+  /** The method it was issued for. */
+  readonly method?: string;
+  /** The answers it carries (the client's `inputResponses` of earlier rounds), by ask key. */
+  readonly answers?: JsonObject;
+  /** When it expires, in milliseconds since the epoch. */
+  readonly expiresAt?: number;
+}
+
+/**
+ * Reads a Multi Round-Trip `requestState` (spec 2026-07-28: the
+ * `input_required` result's `requestState`) with the server's own keys, for
+ * a devtools page or a log: whether it verifies, has expired, and what it
+ * carries. The principal it is bound to and the params' digest are not
+ * returned. `now`: ms since the epoch (default `Date.now()`).
+ * Never throws: what is not a state these keys sealed reads `{ verified: false, expired: false }`.
+ */
+export function readRequestState(keys: KeyRing, state: unknown, now = Date.now()): RequestStateReading {
+  let payload: Sealed | undefined;
+  try {
+    payload = readSealed(keys, state);
+  } catch {
+    payload = undefined;
+  }
+  if (payload === undefined) return { verified: false, expired: false };
+  const reading: { -readonly [K in keyof RequestStateReading]: RequestStateReading[K] } = {
+    verified: true,
+    expired: payload.e <= now,
+    answers: payload.a,
+    expiresAt: payload.e,
+  };
+  if (typeof payload.m === "string") reading.method = payload.m;
+  return reading;
 }

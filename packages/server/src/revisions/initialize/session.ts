@@ -14,6 +14,7 @@ import type { ClientCapabilities, Implementation, LoggingLevel } from "@x/mcp-v2
 import { McpError } from "../../errors.js";
 import { isObject, type JsonObject } from "../../objects.js";
 import { errorCodeOf, publishMessageIgnored } from "../../telemetry.js";
+import { publishOutbound, type TrafficPrincipal, trafficObserved } from "../../traffic.js";
 import type { Binding, Revision } from "../revision.js";
 import { revision2511 } from "./index.js";
 import { type VersionTable, versionTable } from "./versions/index.js";
@@ -87,6 +88,17 @@ export class LegacySession implements Binding {
    * end a session whose client still owes it an answer.
    */
   onPendingChange: (() => void) | undefined = undefined;
+  /**
+   * Who opened the session (its token's subject and client id), for
+   * `x-mcp:traffic`; set by the HTTP transport with the `auth` option.
+   * @internal
+   */
+  principal: TrafficPrincipal | undefined = undefined;
+  /**
+   * What carries it, for `x-mcp:traffic`.
+   * @internal
+   */
+  readonly via: "http" | "stdio";
   #link: SessionLink;
   readonly #pending = new Map<string, Pending>();
   #nextId = 0;
@@ -100,6 +112,7 @@ export class LegacySession implements Binding {
    * @param link how the session's messages reach the client (its stream, or stdout)
    * @param requestTimeoutMs how long a request to the client waits for its answer
    * @param requestIdPrefix what the ids of its requests to the client start with (instances sharing sessions each use their own)
+   * @param via what carries it (`x-mcp:traffic` says so)
    */
   constructor(
     id: string,
@@ -107,14 +120,21 @@ export class LegacySession implements Binding {
     link: SessionLink,
     requestTimeoutMs = DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
     requestIdPrefix = "x-mcp-",
+    via: "http" | "stdio" = "stdio",
   ) {
+    this.via = via;
     this.#idPrefix = requestIdPrefix;
     this.id = id;
     this.protocolVersion = init.protocolVersion;
     this.table = versionTable(init.protocolVersion);
     this.clientCapabilities = init.clientCapabilities;
     this.clientInfo = init.clientInfo;
-    this.#link = link;
+    // Every message of the session leaves through its link: traffic sees each there, once.
+    this.#link = (message, related) => {
+      const sent = link(message, related);
+      if (sent && trafficObserved()) publishOutbound(via, this, message, related);
+      return sent;
+    };
     this.requestTimeoutMs = requestTimeoutMs;
   }
 

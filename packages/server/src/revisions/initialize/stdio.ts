@@ -18,11 +18,13 @@ import { errorOutcome, internalErrorOutcome, rejected } from "../../dispatch.js"
 import { isProtocolError, SERVER_BUSY } from "../../errors.js";
 import type { JsonObject } from "../../objects.js";
 import { decodeMessage } from "../../transports/messages.js";
+import { trafficObserved } from "../../traffic.js";
 import type { StdioConnection, StdioFraming } from "../../transports/stdio-framing.js";
 import { initializeRefused } from "../2026-07-28/index.js";
 import { answersMember, batchRefusal, batchText, memberRefusal, takesBatches } from "./batch.js";
 import { earlierPingId, earlierRequestId, legacyValidators, readInitialize } from "./era.js";
 import type { LegacyChange, LegacyParts } from "./parts.js";
+import { openingEnded, openingStarted } from "./opening.js";
 import { LegacySession } from "./session.js";
 
 /**
@@ -164,6 +166,7 @@ export class StdioSession implements StdioFraming {
     }
     this.opening = true;
     connection.begin();
+    const opening = trafficObserved() ? openingStarted("stdio", id, params, undefined) : undefined;
     readInitialize(params, parts.versions).then(
       (info) => {
         const session = new LegacySession(
@@ -177,7 +180,9 @@ export class StdioSession implements StdioFraming {
         );
         this.binding = session;
         this.#failed = false;
-        connection.write({ jsonrpc: "2.0", id, result: parts.initializeResult(info.protocolVersion, { id, info, transport: {} }) });
+        const response = { jsonrpc: "2.0", id, result: parts.initializeResult(info.protocolVersion, { id, info, transport: {} }) };
+        connection.write(response);
+        if (opening) openingEnded(opening, response, undefined, session);
         this.opening = false;
         this.#readEarly();
         if (this.#released) session.close();
@@ -190,6 +195,7 @@ export class StdioSession implements StdioFraming {
           ? errorOutcome(id, error.code, error.message, error.data, "message")
           : internalErrorOutcome(id);
         connection.write(outcome.response);
+        if (opening) openingEnded(opening, outcome.response, undefined, undefined);
         // No era was opened: what waited is read as if it came now.
         this.#readEarly();
         connection.end();

@@ -14,7 +14,7 @@
  * era, whatever session it names), the opening (`initialize`) and the call
  * or message on a session (those two are `session-messages.ts`'s).
  */
-import { stringifyJson } from "@x/jsonrpc";
+import { parseJson, stringifyJson } from "@x/jsonrpc";
 import { ErrorCode, Method } from "@x/mcp-v2511/constants";
 import { Header, isInitializeEraVersion, isValidSessionId, VERSION_WITHOUT_HEADER } from "@x/mcp-v2511/wire";
 import type { RequestId } from "@x/mcp-v2607";
@@ -29,6 +29,8 @@ import type { Exchange, HttpAnswer } from "../../../transports/http/exchange.js"
 import type { HttpFraming } from "../../../transports/http/framing.js";
 import { statusOf } from "../../../transports/http/status.js";
 import { ChunkQueue } from "../../../transports/sse.js";
+import { trafficObserved, trafficPrincipal } from "../../../traffic.js";
+import { openingEnded, openingStarted } from "../opening.js";
 import { initializeRefused } from "../../2026-07-28/index.js";
 import { readInitialize, selectsLaterEra } from "../era.js";
 import type { LegacyChange, LegacyParts } from "../parts.js";
@@ -223,8 +225,22 @@ export class LegacyHttp implements HttpFraming {
     );
   }
 
-  /** `initialize`: negotiates, mints the session, answers with its id. */
-  async open(ex: Exchange, id: RequestId, params: JsonObject): Promise<HttpAnswer> {
+  /** `initialize`: negotiates, mints the session, answers with its id (and publishes it on `x-mcp:traffic`). */
+  open(ex: Exchange, id: RequestId, params: JsonObject): Promise<HttpAnswer> {
+    if (!trafficObserved()) return this.#open(ex, id, params, undefined);
+    const opening = openingStarted("http", id, params, ex.auth);
+    const sent: { response?: unknown } = {};
+    return this.#open(ex, id, params, sent).then((answer) => {
+      const sessionId = answer.headers[Header.sessionId];
+      const session = sessionId === undefined ? undefined : this.#live.get(sessionId)?.session;
+      const response = sent.response ?? ("body" in answer ? parseJson(answer.body) : undefined);
+      openingEnded(opening, response, answer.status, session);
+      return answer;
+    });
+  }
+
+  /** {@link LegacyHttp.open}; `sent.response` gets the response of a session opened (when traffic is watched). */
+  async #open(ex: Exchange, id: RequestId, params: JsonObject, sent: { response?: unknown } | undefined): Promise<HttpAnswer> {
     const headers = (extra: Record<string, string> = {}) => ({ "content-type": "application/json", ...ex.cors, ...extra });
     if (!this.served) {
       const outcome = initializeRefused(id, params, this.#core.server.supportedVersions);
@@ -254,6 +270,7 @@ export class LegacyHttp implements HttpFraming {
     // Web Crypto, not node:crypto: the fetch adapter also runs on hosts without Node modules.
     const sessionId = globalThis.crypto.randomUUID();
     const live = this.#hold(sessionId, info, principal);
+    live.session.principal = trafficPrincipal(ex.auth);
     live.saved = stateOf(live.session);
     try {
       await this.#store.save(recordOf(live));
@@ -262,7 +279,9 @@ export class LegacyHttp implements HttpFraming {
       return unavailable(ex, "Service unavailable: the session store cannot be written now", id);
     }
     const opening = { id, info, transport: { auth: ex.auth, assigns: ex.assigns } };
-    const body = stringifyJson({ jsonrpc: "2.0", id, result: this.#parts.initializeResult(info.protocolVersion, opening) });
+    const response = { jsonrpc: "2.0", id, result: this.#parts.initializeResult(info.protocolVersion, opening) };
+    if (sent) sent.response = response;
+    const body = stringifyJson(response);
     if (!ex.accepts.json) {
       const queue = new ChunkQueue();
       queue.push(`event: message\ndata: ${body}\n\n`);
@@ -284,6 +303,7 @@ export class LegacyHttp implements HttpFraming {
       (message, related) => (live ? this.#streams.route(live, message, related) : false),
       this.#parts.requestTimeoutMs,
       `x-mcp-${this.#instance}`,
+      "http",
     );
     const held = new HttpSession(session, principal);
     live = held;

@@ -19,6 +19,7 @@ import type { Core } from "../../../transports/http/core.js";
 import type { Exchange, HttpAnswer } from "../../../transports/http/exchange.js";
 import type { HttpSession, LegacyCall, SessionTable } from "./session-table.js";
 import type { EventStore, Replay, SessionSignal } from "./sessions.js";
+import { publishStream, trafficBase, trafficObserved } from "../../../traffic.js";
 
 /** The streams of one transport core's sessions. */
 export class SessionStreams {
@@ -85,6 +86,8 @@ export class SessionStreams {
     queue.onCancel = gone;
     queue.onOverflow = gone;
     live.attached.set(streamId, queue);
+    if (streamId === "get" && trafficObserved())
+      publishStream(trafficBase("http", live.session, undefined, undefined, undefined), "open", "get", "get");
     if (entry) this.hold(live, entry);
     this.#table.touch(live);
     // One timer for all the handler's streams (a timer per stream was a setInterval and a
@@ -98,6 +101,8 @@ export class SessionStreams {
     const queue = live.attached.get(streamId);
     if (!queue) return;
     live.attached.delete(streamId);
+    if (streamId === "get" && trafficObserved())
+      publishStream(trafficBase("http", live.session, undefined, undefined, undefined), "close", "get", "get");
     this.#core.keepAlive?.delete(queue);
     if (endIt) queue.end();
     this.#table.touch(live);
