@@ -6,12 +6,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { NoUnknownKeys } from "@x/jsonrpc";
+import { readRequestState } from "@x/server/telemetry";
 import type { McpServer } from "@x/server/v2607";
 import { Feed } from "./feed.js";
 import { pageListener } from "./http.js";
 import { type DevtoolsOptions, readOptions } from "./options.js";
 import { Playground } from "./playground.js";
-import { readRequestState } from "./state.js";
 
 /** A mounted devtools page. */
 export interface Devtools {

@@ -7,8 +7,7 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { ServerResponse } from "node:http";
 import { stringifyJson } from "@x/jsonrpc";
-import type { DecodedState } from "./state.js";
-import { TRAFFIC_CHANNEL, type TrafficEventView } from "./traffic.js";
+import { type RequestStateReading, TRAFFIC_CHANNEL, type TrafficEvent } from "@x/server/telemetry";
 
 /** The first characters of a cut member's JSON that the page still shows. */
 export const PREVIEW_CHARS = 4096;
@@ -40,7 +39,7 @@ export interface PageAsk {
 }
 
 /** What decodes a `requestState` (the server's own key ring behind it). */
-export type StateReader = (state: unknown) => DecodedState;
+export type StateReader = (state: unknown) => RequestStateReading;
 
 /** The members of an event that may be cut, largest first. */
 const CUTTABLE = ["params", "response", "message", "state", "issuedState", "clientInfo"] as const;
@@ -66,7 +65,7 @@ export class Feed {
   #dropped = 0;
   readonly #pages = new Set<Page>();
   readonly #asks = new Map<string, string>();
-  readonly #listener = (event: unknown) => this.#traffic(event as TrafficEventView);
+  readonly #listener = (event: unknown) => this.#traffic(event as TrafficEvent);
   readonly #heartbeat: NodeJS.Timeout;
   #closed = false;
 
@@ -94,7 +93,7 @@ export class Feed {
     return this.#ring;
   }
 
-  #traffic(event: TrafficEventView): void {
+  #traffic(event: TrafficEvent): void {
     if (this.#closed) return;
     const out: Record<string, unknown> = { type: "traffic", event };
     if (event.kind === "request") {
