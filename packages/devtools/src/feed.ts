@@ -13,7 +13,10 @@ import { type RequestStateReading, TRAFFIC_CHANNEL, type TrafficEvent } from "@x
 export const PREVIEW_CHARS = 4096;
 /** Most pages open at once; the next one is answered 429. */
 export const MAX_PAGES = 8;
-/** Bytes a page may leave unread before it is dropped (it reconnects and replays the ring). */
+/**
+ * Bytes of live events a page may leave unread, on top of its replay, before
+ * it is dropped (it reconnects and replays the ring).
+ */
 export const MAX_PAGE_BACKLOG = 8 * 1024 * 1024;
 /** Milliseconds between two heartbeat comments on an idle stream. */
 export const HEARTBEAT_MS = 15_000;
@@ -54,6 +57,8 @@ function cut(text: string): Truncated {
 
 interface Page {
   readonly response: ServerResponse;
+  /** Bytes of the replay written at open: the page may still be reading them when live events come. */
+  readonly replayBytes: number;
 }
 
 /** The ring of serialized events and the pages they are written to. */
@@ -159,13 +164,13 @@ export class Feed {
    */
   open(response: ServerResponse): boolean {
     if (this.#closed || this.#pages.size >= MAX_PAGES) return false;
-    const page: Page = { response };
-    this.#pages.add(page);
-    response.on("close", () => this.#pages.delete(page));
     let replay = ": devtools\n\n";
     if (this.#dropped > 0) replay += `data: ${stringifyJson({ type: "dropped", count: this.#dropped })}\n\n`;
     for (const json of this.#ring) replay += `data: ${json}\n\n`;
     for (const json of this.#asks.values()) replay += `data: ${json}\n\n`;
+    const page: Page = { response, replayBytes: byteLength(replay) };
+    this.#pages.add(page);
+    response.on("close", () => this.#pages.delete(page));
     response.write(replay);
     return true;
   }
@@ -173,8 +178,9 @@ export class Feed {
   #send(chunk: string): void {
     for (const page of this.#pages) {
       const { response } = page;
-      // A page that does not read is dropped rather than held in memory without bound.
-      if (response.writableLength > MAX_PAGE_BACKLOG) {
+      // A page that does not read is dropped rather than held in memory without bound. Its replay
+      // (the ring, possibly far over the backlog) does not count against it.
+      if (response.writableLength > MAX_PAGE_BACKLOG + page.replayBytes) {
         this.#pages.delete(page);
         response.destroy();
         continue;
