@@ -254,6 +254,17 @@ describe("the devtools page", () => {
     await shot("keyboard-escape");
   });
 
+  it("says the filters hide every row, not that there is no traffic, when a search matches none", async () => {
+    await showTraffic();
+    await row("").first().waitFor(WAIT);
+    await page.locator('[data-testid="search"]').fill("no-row-has-this-text-7f3a");
+    const empty = page.locator(".traffic .empty");
+    await empty.filter({ hasText: "No row matches the filters" }).waitFor(WAIT);
+    expect(await empty.textContent()).not.toContain("No traffic yet");
+    await shot("filtered-empty");
+    await page.locator('[data-testid="search"]').fill("");
+  });
+
   it("refuses a missing or wrong token, a foreign Origin and a foreign Host with 403", async () => {
     const url = new URL(devtools.url);
     const token = url.pathname.split("/")[1] as string;

@@ -91,7 +91,7 @@ export function trafficView(): { el: HTMLElement; push(event: DevtoolsEvent): vo
   );
   const note = h("span", { class: "note", "aria-live": "polite" });
   const list = h("div", { class: "rows", role: "list", "aria-label": "Traffic" });
-  const empty = h("p", { class: "empty" }, "No traffic yet: call the server from any client, or from the Try it tab.");
+  const empty = h("p", { class: "empty" });
 
   const toggle = (target: EventTarget | null) => {
     const el = (target as HTMLElement | null)?.closest<HTMLElement>("[data-testid=traffic-row]");
@@ -158,6 +158,10 @@ export function trafficView(): { el: HTMLElement; push(event: DevtoolsEvent): vo
       cursor = next;
     }
     empty.hidden = shown.length > 0;
+    empty.textContent =
+      model.rows.length === 0
+        ? "No traffic yet: call the server from any client, or from the Try it tab."
+        : "No row matches the filters or the search.";
     const bits = [`${shown.length} of ${model.rows.length} rows`];
     if (paused) bits.push(`paused: ${queued.length} events queued`);
     if (model.dropped) bits.push(`${model.dropped} events dropped by the server's buffer`);
