@@ -265,6 +265,15 @@ describe("the devtools page", () => {
     await page.locator('[data-testid="search"]').fill("");
   });
 
+  it("lists a resource and a template by their names, beside their URIs", async () => {
+    await page.locator('[data-testid="tab-try"]').click();
+    const readme = page.locator('[data-testid="resource-item"][data-uri="file:///readme.md"]');
+    await readme.waitFor(WAIT);
+    expect((await readme.textContent())?.trim()).toBe("readme file:///readme.md");
+    const unit = page.locator('[data-testid="template-item"][data-uri-template="units://{unit}"]');
+    expect((await unit.textContent())?.trim()).toBe("unit units://{unit}");
+  });
+
   it("refuses a missing or wrong token, a foreign Origin and a foreign Host with 403", async () => {
     const url = new URL(devtools.url);
     const token = url.pathname.split("/")[1] as string;

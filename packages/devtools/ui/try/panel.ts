@@ -63,7 +63,7 @@ export function tryPanel(info: Info): HTMLElement {
                     choose(kind, entry);
                   },
                 },
-                String(entry.title ?? key(entry)),
+                String(entry.title ?? entry.name ?? key(entry)),
                 kind === "tool" || kind === "prompt" ? undefined : h("small", { class: "muted" }, ` ${key(entry)}`),
               ),
             ),
