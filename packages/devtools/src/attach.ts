@@ -47,7 +47,9 @@ export async function attachDevtools<O extends DevtoolsOptions>(
   options?: O & NoUnknownKeys<O, DevtoolsOptions>,
 ): Promise<Devtools> {
   const settings = readOptions(options);
-  const feed = new Feed(settings.maxEvents, settings.maxEventBytes, (state) => readRequestState(server.keys, state));
+  const feed = new Feed(settings.maxEvents, settings.maxEventBytes, settings.maxBufferBytes, (state) =>
+    readRequestState(server.keys, state),
+  );
   const playground = new Playground(server, feed);
   const { name, version, title } = server.info;
   const listener: Server = createServer(

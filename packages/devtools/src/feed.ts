@@ -1,7 +1,8 @@
 /**
  * The traffic feed: a subscriber of `x-mcp:traffic` that turns each event
  * into JSON at once (a request's start and end are one object, changed in
- * place between the two), keeps the last `maxEvents` of them in a ring, and
+ * place between the two), keeps the last `maxEvents` of them in a ring
+ * (at most `maxBufferBytes` of JSON together), and
  * writes each to every open page as one server-sent event.
  */
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
@@ -66,7 +67,11 @@ export class Feed {
   readonly #maxEvents: number;
   readonly #maxEventBytes: number;
   readonly #readState: StateReader;
+  readonly #maxBufferBytes: number;
   readonly #ring: string[] = [];
+  /** The UTF-8 size of each of the ring's events, and their sum. */
+  readonly #sizes: number[] = [];
+  #ringBytes = 0;
   #dropped = 0;
   readonly #pages = new Set<Page>();
   readonly #asks = new Map<string, string>();
@@ -74,9 +79,10 @@ export class Feed {
   readonly #heartbeat: NodeJS.Timeout;
   #closed = false;
 
-  constructor(maxEvents: number, maxEventBytes: number, readState: StateReader) {
+  constructor(maxEvents: number, maxEventBytes: number, maxBufferBytes: number, readState: StateReader) {
     this.#maxEvents = maxEvents;
     this.#maxEventBytes = maxEventBytes;
+    this.#maxBufferBytes = maxBufferBytes;
     this.#readState = readState;
     subscribe(TRAFFIC_CHANNEL, this.#listener);
     this.#heartbeat = setInterval(() => this.#send(": heartbeat\n\n"), HEARTBEAT_MS);
@@ -115,8 +121,11 @@ export class Feed {
       json = stringifyJson({ type: "traffic", event: { ...event, params: undefined, response: undefined, message: undefined } });
     }
     this.#ring.push(json);
-    if (this.#ring.length > this.#maxEvents) {
+    this.#sizes.push(byteLength(json));
+    this.#ringBytes += this.#sizes.at(-1)!;
+    while (this.#ring.length > this.#maxEvents || (this.#ringBytes > this.#maxBufferBytes && this.#ring.length > 1)) {
       this.#ring.shift();
+      this.#ringBytes -= this.#sizes.shift()!;
       this.#dropped++;
     }
     this.#send(`data: ${json}\n\n`);
@@ -164,14 +173,17 @@ export class Feed {
    */
   open(response: ServerResponse): boolean {
     if (this.#closed || this.#pages.size >= MAX_PAGES) return false;
-    let replay = ": devtools\n\n";
-    if (this.#dropped > 0) replay += `data: ${stringifyJson({ type: "dropped", count: this.#dropped })}\n\n`;
-    for (const json of this.#ring) replay += `data: ${json}\n\n`;
-    for (const json of this.#asks.values()) replay += `data: ${json}\n\n`;
-    const page: Page = { response, replayBytes: byteLength(replay) };
+    // Written event by event: no one string as large as the whole ring.
+    const replay = [": devtools\n\n"];
+    if (this.#dropped > 0) replay.push(`data: ${stringifyJson({ type: "dropped", count: this.#dropped })}\n\n`);
+    for (const json of this.#ring) replay.push(`data: ${json}\n\n`);
+    for (const json of this.#asks.values()) replay.push(`data: ${json}\n\n`);
+    let replayBytes = 0;
+    for (const chunk of replay) replayBytes += byteLength(chunk);
+    const page: Page = { response, replayBytes };
     this.#pages.add(page);
     response.on("close", () => this.#pages.delete(page));
-    response.write(replay);
+    for (const chunk of replay) response.write(chunk);
     return true;
   }
 

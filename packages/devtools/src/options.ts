@@ -31,6 +31,11 @@ export interface DevtoolsOptions {
    */
   maxEventBytes?: number;
   /**
+   * Most bytes of JSON the kept events hold together (oldest dropped first).
+   * Default 33554432 (32 MiB); at least `maxEventBytes`.
+   */
+  maxBufferBytes?: number;
+  /**
    * Where the page's URL goes once it listens: `true` (default) writes
    * `devtools: <url>` on stderr, `false` nothing, a function receives the URL.
    */
@@ -41,12 +46,14 @@ export interface DevtoolsOptions {
 export const DEFAULT_MAX_EVENTS = 2000;
 /** Default of {@link DevtoolsOptions.maxEventBytes}: 256 KiB. */
 export const DEFAULT_MAX_EVENT_BYTES = 256 * 1024;
+/** Default of {@link DevtoolsOptions.maxBufferBytes}: 32 MiB. */
+export const DEFAULT_MAX_BUFFER_BYTES = 32 * 1024 * 1024;
 /** Smallest {@link DevtoolsOptions.maxEventBytes}: room for an event whose members were all cut to their preview. */
 export const MIN_EVENT_BYTES = 16 * 1024;
 /** Shortest {@link DevtoolsOptions.token}, in characters. */
 export const MIN_TOKEN_LENGTH = 16;
 
-const NAMES: readonly (keyof DevtoolsOptions)[] = ["port", "host", "token", "maxEvents", "maxEventBytes", "print"];
+const NAMES: readonly (keyof DevtoolsOptions)[] = ["port", "host", "token", "maxEvents", "maxEventBytes", "maxBufferBytes", "print"];
 const HOSTS: readonly string[] = ["127.0.0.1", "::1", "localhost"];
 
 /** {@link DevtoolsOptions} with every default filled in. */
@@ -56,6 +63,7 @@ export interface DevtoolsSettings {
   readonly token: string;
   readonly maxEvents: number;
   readonly maxEventBytes: number;
+  readonly maxBufferBytes: number;
   readonly print: (url: string) => void;
 }
 
@@ -72,7 +80,8 @@ function integer(name: string, value: number | undefined, fallback: number, min:
  * @throws TypeError for a name that is not an option, a non-loopback `host`,
  *   a `token` that is not a string of at least 16 URL-safe characters, a
  *   `print` that is neither boolean nor function; RangeError for a `port`,
- *   `maxEvents` or `maxEventBytes` out of range.
+ *   `maxEvents`, `maxEventBytes` or `maxBufferBytes` out of range (the
+ *   last below `maxEventBytes`).
  */
 export function readOptions(options: DevtoolsOptions | undefined): DevtoolsSettings {
   const given = options ?? {};
@@ -89,12 +98,21 @@ export function readOptions(options: DevtoolsOptions | undefined): DevtoolsSetti
   const print = given.print ?? true;
   if (typeof print !== "boolean" && typeof print !== "function")
     throw new TypeError("attachDevtools: print must be a boolean or a function");
+  const maxEventBytes = integer("maxEventBytes", given.maxEventBytes, DEFAULT_MAX_EVENT_BYTES, MIN_EVENT_BYTES, 64 * 1024 * 1024);
+  const maxBufferBytes = integer(
+    "maxBufferBytes",
+    given.maxBufferBytes,
+    Math.max(DEFAULT_MAX_BUFFER_BYTES, maxEventBytes),
+    maxEventBytes,
+    1024 * 1024 * 1024,
+  );
   return {
     port: integer("port", given.port, 0, 0, 65535),
     host: host as DevtoolsHost,
     token,
     maxEvents: integer("maxEvents", given.maxEvents, DEFAULT_MAX_EVENTS, 1, 1_000_000),
-    maxEventBytes: integer("maxEventBytes", given.maxEventBytes, DEFAULT_MAX_EVENT_BYTES, MIN_EVENT_BYTES, 64 * 1024 * 1024),
+    maxEventBytes,
+    maxBufferBytes,
     print: typeof print === "function" ? print : print ? (url) => process.stderr.write(`devtools: ${url}\n`) : () => {},
   };
 }

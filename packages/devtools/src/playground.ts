@@ -143,11 +143,16 @@ export class Playground {
         throw error;
       }
     };
+    // Only what the server declares is listed: asking for the rest would put the page's own errors in the traffic.
+    // A pinned 2026-07-28 client learns them from server/discover, asked once here.
+    const declared = client.serverCapabilities ?? (await client.discover()).capabilities ?? {};
+    const listed = <T>(capability: string, list: () => Promise<T[]>): Promise<T[]> =>
+      declared[capability] === undefined ? Promise.resolve([]) : all(list);
     const [tools, prompts, resources, resourceTemplates] = await Promise.all([
-      all(() => client.listAllTools()),
-      all(() => client.listAllPrompts()),
-      all(() => client.listAllResources()),
-      all(() => client.listAllResourceTemplates()),
+      listed("tools", () => client.listAllTools()),
+      listed("prompts", () => client.listAllPrompts()),
+      listed("resources", () => client.listAllResources()),
+      listed("resources", () => client.listAllResourceTemplates()),
     ]);
     return { tools, prompts, resources, resourceTemplates };
   }

@@ -45,3 +45,37 @@ describe("a page whose replay is larger than MAX_PAGE_BACKLOG", () => {
     await reader.cancel();
   });
 });
+
+describe("the ring of kept events", () => {
+  it("holds at most maxBufferBytes of JSON, dropping the oldest and saying how many", async () => {
+    const server = new McpServer({ name: "blob", version: "1" });
+    server.registerTool("blob", {}, () => "z".repeat(40_000));
+    const devtools = await attachDevtools(server, { print: false, maxEventBytes: 64 * 1024, maxBufferBytes: 200_000 });
+    cleanup.push(() => devtools.close());
+    for (let id = 1; id <= 20; id++) {
+      await server.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "blob", arguments: {}, _meta: META } });
+    }
+    const exported = await (await fetch(`${devtools.url}api/export`)).text();
+    const events = JSON.parse(exported).events as { event: { requestId: number; phase: string } }[];
+    // 40 events of about 40 KB (the ends) or a few hundred bytes (the starts): only the newest fit in 200 KB.
+    expect(Buffer.byteLength(exported)).toBeLessThan(200_000 + 1_000);
+    expect(events.length).toBeLessThan(40);
+    expect(events.at(-1)!.event).toMatchObject({ requestId: 20, phase: "end" });
+    const stream = await fetch(`${devtools.url}api/events`);
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    // Read until the first event (bounded by a count of reads, however the bytes are split).
+    let text = "";
+    const decoder = new TextDecoder();
+    for (let reads = 0; reads < 100 && !text.includes("data: "); reads++)
+      text += decoder.decode((await reader.read()).value, { stream: true });
+    for (let reads = 0; reads < 100 && !text.slice(text.indexOf("data: ")).includes("\n\n"); reads++)
+      text += decoder.decode((await reader.read()).value, { stream: true });
+    expect(text.slice(text.indexOf("data: "))).toMatch(/^data: \{"type":"dropped","count":\d+\}/);
+    await reader.cancel();
+  });
+
+  it("refuses a maxBufferBytes below maxEventBytes", async () => {
+    const server = new McpServer({ name: "blob", version: "1" });
+    await expect(attachDevtools(server, { print: false, maxEventBytes: 64 * 1024, maxBufferBytes: 1000 })).rejects.toThrow(RangeError);
+  });
+});

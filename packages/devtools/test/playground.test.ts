@@ -63,3 +63,25 @@ describe.each(ERAS)("try it, in %s", (era) => {
     expect(own.some((e) => e.clientInfo?.name === "x-mcp-devtools")).toBe(true);
   });
 });
+
+describe("the catalog of a server with tools only", () => {
+  it.each(ERAS)("asks only for what the server declares, so the page adds no error to the traffic (%s)", async (era) => {
+    const { McpServer } = await import("@x/server");
+    const server = new McpServer({ name: "tools-only", version: "1" });
+    server.registerTool("ping", {}, () => "pong");
+    const tools = await attachDevtools(server, { print: false });
+    try {
+      const catalog = await (await fetch(`${tools.url}api/catalog?era=${era}`)).json();
+      expect(catalog).toEqual({ tools: [expect.objectContaining({ name: "ping" })], prompts: [], resources: [], resourceTemplates: [] });
+      const exported = JSON.parse(await (await fetch(`${tools.url}api/export`)).text()) as {
+        events: { event: { method?: string; response?: { error?: unknown } } }[];
+      };
+      const methods = exported.events.map((e) => e.event.method).filter(Boolean);
+      expect(methods).toContain("tools/list");
+      expect(methods.filter((m) => /^(prompts|resources)\//.test(m!))).toEqual([]);
+      expect(exported.events.filter((e) => e.event.response?.error !== undefined)).toEqual([]);
+    } finally {
+      await tools.close();
+    }
+  });
+});
