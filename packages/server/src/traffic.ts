@@ -56,7 +56,7 @@ export interface TrafficBase {
   readonly era: string | undefined;
   /** The protocol version it is served in, when known. */
   readonly protocolVersion: string | undefined;
-  /** The `initialize`-era session (`Mcp-Session-Id` over HTTP, the connection's over stdio); `undefined` in 2026-07-28. */
+  /** The `initialize`-era session's `Mcp-Session-Id` over HTTP; `undefined` in 2026-07-28 and over stdio (one connection, one session). */
   readonly sessionId: string | undefined;
   /** The principal of the request's bearer token; `undefined` without one. */
   readonly principal: TrafficPrincipal | undefined;
