@@ -68,7 +68,9 @@ describe("the traffic of a server served over stdio", () => {
     if (expected.era === "initialize") {
       // One stdio connection is one session: it has no id of its own.
       expect(call?.sessionId).toBeUndefined();
-      expect(exported.events.map((e) => e.event.method)).toEqual(expect.arrayContaining(["initialize", "notifications/initialized"]));
+      expect(exported.events.map((e) => e.event.method ?? e.event.message?.method)).toEqual(
+        expect.arrayContaining(["initialize", "notifications/initialized"]),
+      );
     }
   });
 });
