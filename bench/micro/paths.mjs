@@ -26,10 +26,18 @@ export function echoServer(mod) {
 
 // ------------------------------------------------------------------ HTTP
 
-const body = Buffer.from(JSON.stringify(ECHO.message));
-const headers = { host: "127.0.0.1:3000", "content-length": String(body.length), ...headersOf(ECHO) };
-const rawHeaders = Object.entries(headers).flat();
-const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+/** The bytes and headers of one HTTP request for `message` with `headers`, as node:http hands them over. */
+export function httpRequestOf(message, headers) {
+  const body = Buffer.from(JSON.stringify(message));
+  const all = { host: "127.0.0.1:3000", "content-length": String(body.length), ...headers };
+  return {
+    body,
+    rawHeaders: Object.entries(all).flat(),
+    headers: Object.fromEntries(Object.entries(all).map(([k, v]) => [k.toLowerCase(), v])),
+  };
+}
+
+const ECHO_REQUEST = httpRequestOf(ECHO.message, headersOf(ECHO));
 
 /** A socket stand-in: takes every write at once, reads nothing. */
 class Sink extends Writable {
@@ -45,45 +53,69 @@ class Sink extends Writable {
   setTimeout() {}
 }
 
-/** One request/response pair as node:http hands it to a listener; resolves with the status once the response finished. */
-function exchange(listener, sink) {
+/**
+ * One request/response pair as node:http hands it to a listener; resolves
+ * with the status and, when `record` is set, the body written (UTF-8)
+ * once the response finished.
+ */
+function exchange(listener, sink, request, record = false) {
   const req = new IncomingMessage(sink);
   req.method = "POST";
   req.url = "/mcp";
   req.httpVersionMajor = 1;
   req.httpVersionMinor = 1;
   req.httpVersion = "1.1";
-  req.headers = lower;
-  req.rawHeaders = rawHeaders;
+  req.headers = request.headers;
+  req.rawHeaders = request.rawHeaders;
   const res = new ServerResponse(req);
   res.shouldKeepAlive = true;
   res.assignSocket(sink);
+  const written = [];
+  if (record) {
+    const { write, end } = res;
+    const keep = (chunk, encoding) => {
+      if (chunk !== undefined && typeof chunk !== "function")
+        written.push(typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : chunk);
+    };
+    res.write = (chunk, encoding, cb) => {
+      keep(chunk, encoding);
+      return write.call(res, chunk, encoding, cb);
+    };
+    res.end = (chunk, encoding, cb) => {
+      keep(chunk, encoding);
+      return end.call(res, chunk, encoding, cb);
+    };
+  }
   return new Promise((resolve) => {
     res.on("finish", () => {
       res.detachSocket(sink);
       res.emit("close");
-      resolve(res.statusCode);
+      resolve({ status: res.statusCode, body: Buffer.concat(written).toString("utf8") });
     });
     listener(req, res);
-    req.push(body);
+    req.push(request.body);
     req.complete = true;
     req.push(null);
   });
 }
 
+/** The status and body (UTF-8) `listener` answers `request` (from {@link httpRequestOf}) with. */
+export const answerOf = (listener, request) => exchange(listener, new Sink(), request, true);
+
 /**
- * Drives `listener` with echo calls, `width` in flight (one socket stand-in
- * each): resolves to `run(n)`, which answers `n` calls (rounded up to a
- * multiple of `width`). Checks the first answer's status (200) first.
+ * Drives `listener` with `request` (from {@link httpRequestOf}; the echo
+ * call by default), `width` in flight (one socket stand-in each): resolves
+ * to `run(n)`, which answers `n` calls (rounded up to a multiple of
+ * `width`). Checks the first answer's status (200) first.
  */
-export async function httpDriver(listener, width = 32) {
+export async function httpDriver(listener, width = 32, request = ECHO_REQUEST) {
   const sinks = Array.from({ length: width }, () => new Sink().setMaxListeners(0));
-  const status = await exchange(listener, sinks[0]);
+  const { status } = await exchange(listener, sinks[0], request);
   if (status !== 200) throw new Error(`the listener answered ${status}`);
   return async (n) => {
     for (let done = 0; done < n; done += width) {
       const batch = [];
-      for (let i = 0; i < width; i++) batch.push(exchange(listener, sinks[i]));
+      for (let i = 0; i < width; i++) batch.push(exchange(listener, sinks[i], request));
       await Promise.all(batch);
     }
   };
@@ -92,8 +124,12 @@ export async function httpDriver(listener, width = 32) {
 /** @x/server's node:http handler for `server`. */
 export const xHttpListener = (mod, server) => mod.createNodeHandler(server, { path: "/mcp" });
 
-/** The bare responder's listener (servers/bare.mjs): @x's bytes with the id put in, written at the end of the turn as @x writes. */
-export function bareHttpListener() {
+/**
+ * The bare responder's listener (servers/bare.mjs): @x's bytes with the id
+ * put in, written at the end of the turn as @x writes. `answer` is the text
+ * before the id and the text after it (the echo call's by default).
+ */
+export function bareHttpListener(answer = ECHO_ANSWER) {
   let due = [];
   const writeDue = () => {
     const list = due;
@@ -109,7 +145,7 @@ export function bareHttpListener() {
     req.on("end", () => {
       const message = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       if (due.length === 0) setImmediate(writeDue);
-      due.push(res, ECHO_ANSWER[0] + JSON.stringify(message.id) + ECHO_ANSWER[1]);
+      due.push(res, answer[0] + JSON.stringify(message.id) + answer[1]);
     });
   };
 }

@@ -15,32 +15,13 @@
 // elicitation, then a greeting); touch (notifyResourceUpdated(uri), answers
 // the ms it took). Resource: memo://board.
 import { listen, McpServer } from "@x/server";
+import { registerLargeTools } from "./large-tools.mjs";
 import { answerMemoryQuestions } from "./memory.mjs";
 import { echo, echoInput, SERVER_INFO } from "./tools.mjs";
 
 const SIZES_KB = [1, 100, 1000];
-const ITEM = {
-  type: "object",
-  properties: { id: { type: "integer" }, name: { type: "string" }, value: { type: "number" } },
-  required: ["id", "name", "value"],
-};
-const STRUCT_OUTPUT = { type: "object", properties: { items: { type: "array", items: ITEM } }, required: ["items"] };
 const NAME_SCHEMA = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
 const FILLER_INPUT = { type: "object", properties: { text: { type: "string" }, n: { type: "integer" } }, required: ["text"] };
-
-/** About `kb` KB of text. */
-const textOf = (kb) => "x".repeat(kb * 1024);
-/** About `kb` KB of structuredContent when serialized: items of about 50 bytes each. */
-function structOf(kb) {
-  const items = [];
-  let bytes = 12;
-  for (let i = 0; bytes < kb * 1024; i++) {
-    const item = { id: i, name: `item-${i}`, value: i * 0.5 };
-    items.push(item);
-    bytes += JSON.stringify(item).length + 1;
-  }
-  return { items };
-}
 
 const servers = [
   new McpServer(SERVER_INFO, { maxListenStreams: 20_000 }),
@@ -48,16 +29,7 @@ const servers = [
 ];
 for (const server of servers) {
   server.registerTool("echo", { description: "Echoes the text", inputSchema: echoInput }, echo);
-  for (const kb of SIZES_KB) {
-    const text = textOf(kb);
-    server.registerTool(`text-${kb}`, { description: `A text result of ${kb} KB` }, () => ({ content: [{ type: "text", text }] }));
-    const structured = structOf(kb);
-    const summary = `${structured.items.length} items`;
-    server.registerTool(`struct-${kb}`, { description: `A structured result of ${kb} KB`, outputSchema: STRUCT_OUTPUT }, () => ({
-      content: [{ type: "text", text: summary }],
-      structuredContent: structured,
-    }));
-  }
+  registerLargeTools(server, SIZES_KB);
   server.registerTool("ask", { description: "Asks for a name, then greets" }, async (_args, ctx) => {
     const answer = await ctx.elicit("Your name?", NAME_SCHEMA);
     return answer.action === "accept" ? `Hello, ${answer.content?.name}!` : `No name (${answer.action})`;
