@@ -196,3 +196,35 @@ describe("resultText", () => {
     expect(() => resultText({ content: [], structuredContent: cyclic })).toThrow(TypeError);
   });
 });
+
+describe("a text block's text", () => {
+  it("is quoted as JSON.stringify quotes it, whatever code units it holds (fast-check)", () => {
+    // Any UTF-16 code unit: quotes, backslashes, control characters, pairs and lone surrogates.
+    const anyText = fc.string({ unit: "binary" });
+    fc.assert(
+      fc.property(fc.oneof(anyText, fc.string()), (text) => {
+        const r = { content: [{ type: "text", text }] };
+        expect(resultText(r)).toBe(JSON.stringify(r));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("is not copied by JSON.stringify when it holds nothing to escape (a 1 MB text)", () => {
+    const text = "x".repeat(1 << 20);
+    const seen: unknown[] = [];
+    const stringify = JSON.stringify;
+    JSON.stringify = ((value: unknown, ...rest: []) => {
+      seen.push(value);
+      return stringify(value, ...rest);
+    }) as typeof JSON.stringify;
+    let written: string | undefined;
+    try {
+      written = resultText({ content: [{ type: "text", text }] });
+    } finally {
+      JSON.stringify = stringify;
+    }
+    expect(seen.filter((value) => value === text)).toHaveLength(0);
+    expect(written).toBe(stringify({ content: [{ type: "text", text }] }));
+  });
+});
