@@ -45,8 +45,18 @@ export function quoted(text: string): string {
  * @throws what `JSON.stringify` of `structuredContent` throws (a bigint, a cycle).
  */
 export function resultText(result: object): string | undefined {
+  const members = resultMembers(result);
+  return members === undefined ? undefined : `{${members}}`;
+}
+
+/**
+ * {@link resultText} without its braces: the members' text, `""` for none.
+ * A caller that appends members splices them here, where slicing the brace
+ * off the whole text would first copy all of it into one flat string.
+ */
+export function resultMembers(result: object): string | undefined {
   if (!isPlain(result)) return undefined;
-  let out = "{";
+  let out = "";
   for (const key in result) {
     if (!Object.hasOwn(result, key)) return undefined;
     const value: unknown = (result as Record<string, unknown>)[key];
@@ -56,9 +66,9 @@ export function resultText(result: object): string | undefined {
     else if (key === "structuredContent") text = objectText(value);
     else if (key === "resultType") text = typeof value === "string" ? JSON.stringify(value) : undefined;
     if (text === undefined) return undefined;
-    out += out.length === 1 ? `"${key}":${text}` : `,"${key}":${text}`;
+    out += out.length === 0 ? `"${key}":${text}` : `,"${key}":${text}`;
   }
-  return `${out}}`;
+  return out;
 }
 
 /** An object of `Object.prototype` or none, not an array: what `JSON.stringify` writes as `{...}` of its own keys. */

@@ -8,7 +8,7 @@
 import type { Implementation } from "@x/mcp-v2607";
 import { META_SERVER_INFO } from "@x/mcp-v2607/constants";
 import { copyOwn, isObject, type JsonObject } from "../../objects.js";
-import { resultText } from "../../result-text.js";
+import { resultMembers } from "../../result-text.js";
 
 /** The text after a stamped result's own members (what {@link stamp} appends, with or without `resultType`), for the last server info seen. */
 let suffixOf: Implementation | undefined;
@@ -45,19 +45,21 @@ export function stampText(result: unknown, serverInfo: Implementation, ownText?:
   const hasType = result.resultType !== undefined;
   // Enumerable as well as own: a hidden one is skipped by the copy too, which then appends "complete".
   if (hasType ? !Object.prototype.propertyIsEnumerable.call(result, "resultType") : "resultType" in result) return undefined;
-  let own: string;
-  if (ownText !== undefined) own = ownText;
-  else {
-    try {
-      // A tool result of the usual shape is written by its shape (the same text, without the generic walk).
-      own = resultText(result) ?? JSON.stringify(result);
-    } catch {
-      // A bigint or a cycle: the copy's path knows what to do (or to fail) with it.
-      return undefined;
-    }
+  let own = ownText;
+  let members: string | undefined;
+  try {
+    // A tool result of the usual shape is written by its shape (the same text, without the generic walk).
+    if (own === undefined) members = resultMembers(result);
+    if (own === undefined && members === undefined) own = JSON.stringify(result);
+  } catch {
+    // A bigint or a cycle: the copy's path knows what to do (or to fail) with it.
+    return undefined;
   }
-  // A boxed primitive writes as one; only an object's text is spliced.
-  if (own.charCodeAt(0) !== 123 || own.charCodeAt(own.length - 1) !== 125) return undefined;
+  if (members === undefined) {
+    // A boxed primitive writes as one; only an object's text is spliced.
+    if (own === undefined || own.charCodeAt(0) !== 123 || own.charCodeAt(own.length - 1) !== 125) return undefined;
+    members = own.slice(1, -1);
+  }
   if (serverInfo !== suffixOf) {
     // The server info is frozen (McpServer's constructor), so its text is kept with it.
     metaSuffix = `"_meta":{${JSON.stringify(META_SERVER_INFO)}:${JSON.stringify(serverInfo)}}}`;
@@ -65,5 +67,6 @@ export function stampText(result: unknown, serverInfo: Implementation, ownText?:
     suffixOf = serverInfo;
   }
   const suffix = hasType ? metaSuffix : fullSuffix;
-  return own.length === 2 ? `{${suffix}` : `${own.slice(0, -1)},${suffix}`;
+  // Spliced without flattening: a large result's text is copied once, when it is written out.
+  return members === "" ? `{${suffix}` : `{${members},${suffix}`;
 }
