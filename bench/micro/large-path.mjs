@@ -10,7 +10,7 @@
 //       instructions per call, counted by valgrind in runs of each count of calls (default 8 24 40)
 //   node bench/micro/large-path.mjs --run NAME text|struct KB N
 //       N calls after a check of the answer, nothing printed (what --instructions counts)
-//   node bench/micro/large-path.mjs --memory NAME text|struct [KB=1000] [width=16]
+//   node --expose-gc bench/micro/large-path.mjs --memory NAME text|struct [KB=1000] [width=16]
 //       heap and external memory per call in flight: `width` calls answered at once, against one
 //
 // NAME is as in ab-builds.mjs: a snapshot, `current` or `bare`. Calls go 4 at a
@@ -125,22 +125,31 @@ if (mode === "--run") {
   const [kb = "1000", widthText = "16"] = rest;
   const width = Number(widthText);
   const { listener, request } = await listenerOf(name, kind, Number(kb));
-  // Peak heap + external over a round of `w` calls at once, sampled as each answer finishes writing.
-  const peakOf = async (w) => {
-    const run = await httpDriver(listener, w, request);
-    await run(w);
-    globalThis.gc?.();
-    globalThis.gc?.();
-    const base = process.memoryUsage();
-    let peak = 0;
-    const sample = () => {
-      const m = process.memoryUsage();
-      peak = Math.max(peak, m.heapUsed + m.external - base.heapUsed - base.external);
+  // Heap + external over the level at rest, read as each answer is handed to res.end: all
+  // the round's answers are written together at the end of the turn, so the first read sees them all.
+  let peak = 0;
+  let base = 0;
+  const sample = () => {
+    const m = process.memoryUsage();
+    peak = Math.max(peak, m.heapUsed + m.external - base);
+  };
+  const sampled = (req, res) => {
+    const end = res.end;
+    res.end = (...args) => {
+      sample();
+      return end.apply(res, args);
     };
-    const timer = setInterval(sample, 0);
+    listener(req, res);
+  };
+  const peakOf = async (w) => {
+    const run = await httpDriver(sampled, w, request);
     await run(w);
-    clearInterval(timer);
-    sample();
+    globalThis.gc();
+    globalThis.gc();
+    const m = process.memoryUsage();
+    base = m.heapUsed + m.external;
+    peak = 0;
+    await run(w);
     return peak;
   };
   const one = await peakOf(1);
