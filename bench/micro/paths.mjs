@@ -9,7 +9,7 @@
 import { IncomingMessage, ServerResponse } from "node:http";
 import { PassThrough, Writable } from "node:stream";
 import { echo, echoInput, SERVER_INFO } from "../servers/tools.mjs";
-import { ECHO, headersOf, lineOf } from "../workloads.mjs";
+import { ECHO, headersOf, INITIALIZE, INITIALIZE_HEADERS, INITIALIZED, LEGACY_WORKLOADS, lineOf } from "../workloads.mjs";
 
 /** The bytes @x/server answers the echo call with, around the request's id (what the bare responder writes). */
 export const ECHO_ANSWER = [
@@ -24,12 +24,23 @@ export function echoServer(mod) {
   return server;
 }
 
+/**
+ * The bytes @x/server answers the earlier era's echo call with on a session
+ * (2025-11-25: no stamp; JSON, as the answer is given at once), around the id.
+ */
+export const SESSION_ECHO_ANSWER = ['{"jsonrpc":"2.0","id":', ',"result":{"content":[{"type":"text","text":"hello"}]}}'];
+
 // ------------------------------------------------------------------ HTTP
 
-const body = Buffer.from(JSON.stringify(ECHO.message));
-const headers = { host: "127.0.0.1:3000", "content-length": String(body.length), ...headersOf(ECHO) };
-const rawHeaders = Object.entries(headers).flat();
-const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+/** A POST of `message` with `extra` headers, as node:http would hand it over: the body, headers and raw headers. */
+function postOf(message, extra) {
+  const body = Buffer.from(JSON.stringify(message));
+  const headers = { host: "127.0.0.1:3000", "content-length": String(body.length), ...extra };
+  const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return { body, lower, rawHeaders: Object.entries(headers).flat() };
+}
+
+const ECHO_POST = postOf(ECHO.message, headersOf(ECHO));
 
 /** A socket stand-in: takes every write at once, reads nothing. */
 class Sink extends Writable {
@@ -45,8 +56,8 @@ class Sink extends Writable {
   setTimeout() {}
 }
 
-/** One request/response pair as node:http hands it to a listener; resolves with the status once the response finished. */
-function exchange(listener, sink) {
+/** One request/response pair as node:http hands it to a listener; resolves with the response once it finished. */
+function exchange(listener, sink, { body, lower, rawHeaders } = ECHO_POST) {
   const req = new IncomingMessage(sink);
   req.method = "POST";
   req.url = "/mcp";
@@ -62,7 +73,7 @@ function exchange(listener, sink) {
     res.on("finish", () => {
       res.detachSocket(sink);
       res.emit("close");
-      resolve(res.statusCode);
+      resolve(res);
     });
     listener(req, res);
     req.push(body);
@@ -76,14 +87,14 @@ function exchange(listener, sink) {
  * each): resolves to `run(n)`, which answers `n` calls (rounded up to a
  * multiple of `width`). Checks the first answer's status (200) first.
  */
-export async function httpDriver(listener, width = 32) {
+export async function httpDriver(listener, width = 32, post = ECHO_POST) {
   const sinks = Array.from({ length: width }, () => new Sink().setMaxListeners(0));
-  const status = await exchange(listener, sinks[0]);
-  if (status !== 200) throw new Error(`the listener answered ${status}`);
+  const { statusCode } = await exchange(listener, sinks[0], post);
+  if (statusCode !== 200) throw new Error(`the listener answered ${statusCode}`);
   return async (n) => {
     for (let done = 0; done < n; done += width) {
       const batch = [];
-      for (let i = 0; i < width; i++) batch.push(exchange(listener, sinks[i]));
+      for (let i = 0; i < width; i++) batch.push(exchange(listener, sinks[i], post));
       await Promise.all(batch);
     }
   };
@@ -92,8 +103,29 @@ export async function httpDriver(listener, width = 32) {
 /** @x/server's node:http handler for `server`. */
 export const xHttpListener = (mod, server) => mod.createNodeHandler(server, { path: "/mcp" });
 
-/** The bare responder's listener (servers/bare.mjs): @x's bytes with the id put in, written at the end of the turn as @x writes. */
-export function bareHttpListener() {
+/**
+ * The earlier era's echo on one session of @x's `listener`: opens it
+ * (`initialize` for 2025-11-25, then `notifications/initialized`, checked:
+ * 200 with a session id, then 202) and drives `tools/call` echoes on it as
+ * {@link httpDriver} does.
+ */
+export async function sessionDriver(listener, width = 32) {
+  const sink = new Sink().setMaxListeners(0);
+  const opened = await exchange(listener, sink, postOf(INITIALIZE, INITIALIZE_HEADERS));
+  // writeHead with a list of headers leaves getHeader empty: read the head as written.
+  const sessionId = /^mcp-session-id: *(\S+)\r$/im.exec(opened._header ?? "")?.[1];
+  if (opened.statusCode !== 200 || typeof sessionId !== "string") throw new Error(`initialize answered ${opened.statusCode}, no session`);
+  const call = LEGACY_WORKLOADS[0];
+  const done = await exchange(listener, sink, postOf(INITIALIZED, headersOf(call, sessionId)));
+  if (done.statusCode !== 202) throw new Error(`notifications/initialized answered ${done.statusCode}`);
+  return httpDriver(listener, width, postOf(call.message, headersOf(call, sessionId)));
+}
+
+/**
+ * The bare responder's listener (servers/bare.mjs): @x's bytes (`answer`,
+ * the text around the id) with the id put in, written at the end of the turn as @x writes.
+ */
+export function bareHttpListener(answer = ECHO_ANSWER) {
   let due = [];
   const writeDue = () => {
     const list = due;
@@ -109,7 +141,7 @@ export function bareHttpListener() {
     req.on("end", () => {
       const message = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       if (due.length === 0) setImmediate(writeDue);
-      due.push(res, ECHO_ANSWER[0] + JSON.stringify(message.id) + ECHO_ANSWER[1]);
+      due.push(res, answer[0] + JSON.stringify(message.id) + answer[1]);
     });
   };
 }
@@ -185,7 +217,9 @@ export function bareStdio({ input, output }) {
 
 /**
  * The driver of one request path: `which` is "x" (an @x/server from `mod`)
- * or "bare", `path` "http" or "stdio"; `prepare(server)`, when given, is
+ * or "bare", `path` "http", "stdio" or "session" (the earlier era's echo on
+ * one 2025-11-25 session over HTTP; bare answers it as servers/bare.mjs
+ * does, ignoring the session id); `prepare(server)`, when given, is
  * awaited on @x's server before the first request (what is attached to it).
  * Resolves to `run(n)`.
  */
@@ -193,6 +227,11 @@ export async function driver(which, path, mod, prepare) {
   const server = which === "bare" ? undefined : echoServer(mod);
   if (server && prepare) await prepare(server);
   if (path === "stdio") return stdioDriver(which === "bare" ? bareStdio : xStdio(mod, server));
+  if (path === "session") {
+    if (server) return sessionDriver(xHttpListener(mod, server));
+    const call = LEGACY_WORKLOADS[0];
+    return httpDriver(bareHttpListener(SESSION_ECHO_ANSWER), 32, postOf(call.message, headersOf(call, "any-session")));
+  }
   return httpDriver(which === "bare" ? bareHttpListener() : xHttpListener(mod, server));
 }
 
