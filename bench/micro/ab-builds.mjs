@@ -4,14 +4,15 @@
 //
 //   node bench/micro/ab-builds.mjs --snapshot NAME
 //       copy the current build of @x/server (packages/server/dist) to bench/results/builds/NAME
-//   node bench/micro/ab-builds.mjs --instructions NAME [http|stdio] [count count ...]
+//   node bench/micro/ab-builds.mjs --instructions NAME [http|stdio|session] [count count ...]
 //       instructions per request, counted by valgrind in runs of each count of requests (default 8000 24000 40000):
 //       the same within a few % however busy the machine is (a full collection falls in one step or the next)
-//   node bench/micro/ab-builds.mjs A B [http|stdio] [rounds=20] [requests=40000]
+//   node bench/micro/ab-builds.mjs A B [http|stdio|session] [rounds=20] [requests=40000]
 //       CPU time per request of A and B in one process, alternating rounds, and their paired difference
-//   node bench/micro/ab-builds.mjs --run NAME [http|stdio] N
+//   node bench/micro/ab-builds.mjs --run NAME [http|stdio|session] N
 //       N requests through one build after a check of its answer, nothing printed (what --instructions counts)
 //
+// session is the earlier era's echo on one 2025-11-25 session over HTTP.
 // NAME is a snapshot, `current` (the workspace's @x/server as built now),
 // `devtools` (the same with @x/devtools' page attached) or `bare` (the bare responder). On this 2-core VM, timings of one build in two
 // processes a minute apart differ by more than most changes to the request
@@ -106,7 +107,7 @@ if (isMain && mode === "--snapshot") {
   process.exit(0);
 } else if (isMain && mode === "--instructions") {
   const [name, path = "http", ...given] = process.argv.slice(3);
-  if (!name) throw new Error("usage: ab-builds.mjs --instructions NAME [http|stdio] [count count ...]");
+  if (!name) throw new Error("usage: ab-builds.mjs --instructions NAME [http|stdio|session] [count count ...]");
   const counts = (given.length >= 2 ? given : ["8000", "24000", "40000"]).map(Number);
   // Two runs at a time (2 cores); each neighbouring pair of counts is one figure.
   const totals = [];
@@ -121,7 +122,7 @@ if (isMain && mode === "--snapshot") {
   process.exit(0);
 } else if (isMain) {
   const [a, b, path = "http", roundsText = "20", requestsText = "40000"] = process.argv.slice(2);
-  if (!a || !b || a === b) throw new Error("usage: ab-builds.mjs A B [http|stdio] [rounds] [requests] (two different builds)");
+  if (!a || !b || a === b) throw new Error("usage: ab-builds.mjs A B [http|stdio|session] [rounds] [requests] (two different builds)");
   const rounds = Number(roundsText);
   const n = Number(requestsText);
   const runs = { [a]: await runOf(a, path), [b]: await runOf(b, path) };

@@ -9,7 +9,7 @@
 import { IncomingMessage, ServerResponse } from "node:http";
 import { PassThrough, Writable } from "node:stream";
 import { echo, echoInput, SERVER_INFO } from "../servers/tools.mjs";
-import { ECHO, headersOf, lineOf } from "../workloads.mjs";
+import { ECHO, headersOf, INITIALIZE, INITIALIZE_HEADERS, INITIALIZED, LEGACY_WORKLOADS, lineOf } from "../workloads.mjs";
 
 /** The bytes @x/server answers the echo call with, around the request's id (what the bare responder writes). */
 export const ECHO_ANSWER = [
@@ -23,6 +23,12 @@ export function echoServer(mod) {
   server.registerTool("echo", { description: "Echoes the text", inputSchema: echoInput }, echo);
   return server;
 }
+
+/**
+ * The bytes @x/server answers the earlier era's echo call with on a session
+ * (2025-11-25: no stamp; JSON, as the answer is given at once), around the id.
+ */
+export const SESSION_ECHO_ANSWER = ['{"jsonrpc":"2.0","id":', ',"result":{"content":[{"type":"text","text":"hello"}]}}'];
 
 // ------------------------------------------------------------------ HTTP
 
@@ -90,7 +96,8 @@ function exchange(listener, sink, request, record = false) {
     res.on("finish", () => {
       res.detachSocket(sink);
       res.emit("close");
-      resolve({ status: res.statusCode, body: Buffer.concat(written).toString("utf8") });
+      // `head`: the head as written (writeHead with a list of headers leaves getHeader empty).
+      resolve({ status: res.statusCode, body: Buffer.concat(written).toString("utf8"), head: res._header ?? "" });
     });
     listener(req, res);
     req.push(request.body);
@@ -123,6 +130,23 @@ export async function httpDriver(listener, width = 32, request = ECHO_REQUEST) {
 
 /** @x/server's node:http handler for `server`. */
 export const xHttpListener = (mod, server) => mod.createNodeHandler(server, { path: "/mcp" });
+
+/**
+ * The earlier era's echo on one session of @x's `listener`: opens it
+ * (`initialize` for 2025-11-25, then `notifications/initialized`, checked:
+ * 200 with a session id, then 202) and drives `tools/call` echoes on it as
+ * {@link httpDriver} does.
+ */
+export async function sessionDriver(listener, width = 32) {
+  const sink = new Sink().setMaxListeners(0);
+  const opened = await exchange(listener, sink, httpRequestOf(INITIALIZE, INITIALIZE_HEADERS), true);
+  const sessionId = /^mcp-session-id: *(\S+)\r$/im.exec(opened.head)?.[1];
+  if (opened.status !== 200 || typeof sessionId !== "string") throw new Error(`initialize answered ${opened.status}, no session`);
+  const call = LEGACY_WORKLOADS[0];
+  const done = await exchange(listener, sink, httpRequestOf(INITIALIZED, headersOf(call, sessionId)));
+  if (done.status !== 202) throw new Error(`notifications/initialized answered ${done.status}`);
+  return httpDriver(listener, width, httpRequestOf(call.message, headersOf(call, sessionId)));
+}
 
 /**
  * The bare responder's listener (servers/bare.mjs): @x's bytes with the id
@@ -221,7 +245,9 @@ export function bareStdio({ input, output }) {
 
 /**
  * The driver of one request path: `which` is "x" (an @x/server from `mod`)
- * or "bare", `path` "http" or "stdio"; `prepare(server)`, when given, is
+ * or "bare", `path` "http", "stdio" or "session" (the earlier era's echo on
+ * one 2025-11-25 session over HTTP; bare answers it as servers/bare.mjs
+ * does, ignoring the session id); `prepare(server)`, when given, is
  * awaited on @x's server before the first request (what is attached to it).
  * Resolves to `run(n)`.
  */
@@ -229,6 +255,11 @@ export async function driver(which, path, mod, prepare) {
   const server = which === "bare" ? undefined : echoServer(mod);
   if (server && prepare) await prepare(server);
   if (path === "stdio") return stdioDriver(which === "bare" ? bareStdio : xStdio(mod, server));
+  if (path === "session") {
+    if (server) return sessionDriver(xHttpListener(mod, server));
+    const call = LEGACY_WORKLOADS[0];
+    return httpDriver(bareHttpListener(SESSION_ECHO_ANSWER), 32, httpRequestOf(call.message, headersOf(call, "any-session")));
+  }
   return httpDriver(which === "bare" ? bareHttpListener() : xHttpListener(mod, server));
 }
 
