@@ -68,7 +68,7 @@ const CONFIG = quick
       stdioSliceMs: 100,
       stdioWindow: 64,
       coldRuns: 3,
-      instructions: { http: [96, 192], stdio: [128, 256] },
+      instructions: { http: [96, 192], stdio: [128, 256], session: [96, 192] },
       unstableSpread: 0.05,
       extra: { times: 0, httpMs: 0, stdioMs: 0 },
       sessions: { count: 1000, idleMs: 10_000, connections: 8 },
@@ -82,7 +82,7 @@ const CONFIG = quick
       stdioSliceMs: 300,
       stdioWindow: 64,
       coldRuns: 30,
-      instructions: { http: [8000, 16000, 24000, 32000, 40000], stdio: [10240, 20480, 30720, 40960] },
+      instructions: { http: [8000, 16000, 24000, 32000, 40000], stdio: [10240, 20480, 30720, 40960], session: [8000, 24000, 40000] },
       unstableSpread: 0.05,
       extra: { times: 30, httpMs: 420_000, stdioMs: 45_000 },
       sessions: { count: 10_000, idleMs: 30_000, connections: 8 },
@@ -601,14 +601,18 @@ async function benchStdio(answersFile) {
  */
 /** The builds counted: @x, @x with the devtools page attached (what watching costs), the bare responder. */
 const INSTRUCTION_BUILDS = ["current", "devtools", "bare"];
+/** The paths counted: HTTP and stdio in 2026-07-28, and the earlier era's calls on one HTTP session (micro/paths.mjs). */
+const INSTRUCTION_PATHS = ["http", "stdio", "session"];
+/** The builds counted on `path` (the session path: @x and bare only). */
+const buildsOf = (path) => (path === "session" ? ["current", "bare"] : INSTRUCTION_BUILDS);
 
 async function benchInstructions() {
   const probe = spawnSync("valgrind", ["--version"], { stdio: "ignore" });
   if (probe.error || probe.status !== 0) return { skipped: "valgrind is not installed (Debian's valgrind package)" };
   const { countInstructions } = await import("./micro/ab-builds.mjs");
   const jobs = [];
-  for (const path of ["http", "stdio"]) {
-    for (const name of INSTRUCTION_BUILDS) for (const n of CONFIG.instructions[path]) jobs.push({ path, name, n, count: Number.NaN });
+  for (const path of INSTRUCTION_PATHS) {
+    for (const name of buildsOf(path)) for (const n of CONFIG.instructions[path]) jobs.push({ path, name, n, count: Number.NaN });
   }
   const failures = [];
   let next = 0;
@@ -624,9 +628,9 @@ async function benchInstructions() {
   };
   await Promise.all([worker(), worker()]);
   const out = { failures };
-  for (const path of ["http", "stdio"]) {
+  for (const path of INSTRUCTION_PATHS) {
     out[path] = {};
-    for (const name of INSTRUCTION_BUILDS) {
+    for (const name of buildsOf(path)) {
       const runs = jobs.filter((j) => j.path === path && j.name === name);
       const reps = runs.slice(1).map((run, j) => (run.count - runs[j].count) / (run.n - runs[j].n));
       out[path][name === "current" ? "x" : name] = { runs: runs.map(({ n, count }) => ({ requests: n, instructions: count })), reps };
@@ -884,6 +888,7 @@ function summarise(http, stdio, cold, bundles, sessions, instructions) {
   for (const [path, figure] of [
     ["http", "HTTP tools/call echo, in-process, instructions per request"],
     ["stdio", "stdio tools/call echo, in-process, instructions per request"],
+    ["session", "HTTP tools/call echo on a 2025-11-25 session, in-process, instructions per request"],
   ]) {
     const of = (key) => {
       if (instructions.skipped) return none(instructions.skipped);
@@ -900,15 +905,16 @@ function summarise(http, stdio, cold, bundles, sessions, instructions) {
       bare: of("bare"),
     });
     // The same path with @x/devtools attached: the page's cost to the server it watches.
-    rows.push({
-      figure: `${figure}, devtools page attached`,
-      key: `instructions ${path} devtools`,
-      higherIsBetter: false,
-      x: of("devtools"),
-      official: onlyXAndBare,
-      tmcp: onlyXAndBare,
-      bare: of("bare"),
-    });
+    if (path !== "session")
+      rows.push({
+        figure: `${figure}, devtools page attached`,
+        key: `instructions ${path} devtools`,
+        higherIsBetter: false,
+        x: of("devtools"),
+        official: onlyXAndBare,
+        tmcp: onlyXAndBare,
+        bare: of("bare"),
+      });
   }
   rows.push({
     figure: "cold import over empty node (ms)",
@@ -1064,6 +1070,21 @@ function goals(rows, { idleMemory, bundles } = {}) {
           : `behind on ${behind.map((r) => `${r.key} (${r.ratios[peer].value.toFixed(2)})`).join(", ")}; ahead on ${compared.length - behind.length} of ${compared.length}`,
     });
   }
+  // Issue 43: the request path's own cost against bare's, on the instruction ruler (a ratio of medians).
+  for (const [key, label, at] of [
+    ["instructions http", "HTTP", 1.25],
+    ["instructions stdio", "stdio", 1.2],
+    ["instructions session", "the earlier era's session tools/call over HTTP", 1.35],
+  ]) {
+    const r = row(key);
+    const value = r && Number.isFinite(r.x?.value) && Number.isFinite(r.bare?.value) ? r.x.value / r.bare.value : Number.NaN;
+    out.push({
+      goal: `instructions per request, ${label}, <= ${at}x bare (issue 43)`,
+      value,
+      met: Number.isFinite(value) ? value <= at : undefined,
+      shown: "ratio",
+    });
+  }
   const cold = row("cold").x;
   // Issue 39's bundle targets (bundles.mjs); a shape a later phase makes buildable is "not measured" until then.
   for (const t of bundleTargets(bundles)) {
@@ -1180,10 +1201,11 @@ function printTable(rows, officialFrom, goalList, meta, bundles, sessionVersions
       .join("; ")}.`,
   );
   out.push("");
-  out.push("goals (issues 19 and 39):");
+  out.push("goals (issues 19, 39 and 43):");
   for (const g of goalList) {
     let shown;
     if (g.shown === "text") shown = g.text;
+    else if (g.shown === "ratio" && !Number.isFinite(g.value)) shown = "not measured";
     else if (g.shown === "ratio")
       shown =
         Number.isFinite(g.min) && g.min !== g.max ? `${g.value.toFixed(2)} (${g.min.toFixed(2)}–${g.max.toFixed(2)})` : g.value.toFixed(2);
