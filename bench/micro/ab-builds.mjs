@@ -68,11 +68,19 @@ const V8_FLAGS = ["--single-threaded", "--predictable"];
  * timing. Rejects when valgrind is missing or the run fails.
  */
 export function countInstructions(name, path, n) {
+  return countScript(fileURLToPath(import.meta.url), ["--run", name, path, String(n)], `${name} ${path}`);
+}
+
+/**
+ * The instructions valgrind (callgrind) counts for a whole process of
+ * `script` with `args` (its `--run` mode), V8 under {@link V8_FLAGS};
+ * `what` names the run in the error. Rejects when valgrind is missing or
+ * the run fails. Shared by this file and large-path.mjs.
+ */
+export function countScript(script, args, what) {
   return new Promise((resolve, reject) => {
-    const args = ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, ...V8_FLAGS];
-    const child = spawn("valgrind", [...args, fileURLToPath(import.meta.url), "--run", name, path, String(n)], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const valgrind = ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, ...V8_FLAGS];
+    const child = spawn("valgrind", [...valgrind, script, ...args], { stdio: ["ignore", "ignore", "pipe"] });
     let err = "";
     child.stderr.on("data", (chunk) => {
       err += chunk;
@@ -80,7 +88,7 @@ export function countInstructions(name, path, n) {
     child.on("error", reject);
     child.on("exit", (code) => {
       const m = /Collected\s*:\s*(\d+)/.exec(err);
-      if (code !== 0 || !m) reject(new Error(`valgrind run of ${name} ${path} failed (${code}): ${err.slice(-500)}`));
+      if (code !== 0 || !m) reject(new Error(`valgrind run of ${what} failed (${code}): ${err.slice(-500)}`));
       else resolve(Number(m[1]));
     });
   });

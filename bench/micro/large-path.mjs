@@ -17,20 +17,18 @@
 // time, as growth.mjs's 4 connections. The count of instructions repeats
 // within a few % on a busy machine, where the CPU time of one call at 1 MB
 // moves by tens of % (bench/README.md, "Large results on a steady ruler").
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { registerLargeTools } from "../servers/large-tools.mjs";
 import { SERVER_INFO } from "../servers/tools.mjs";
 import { headersOf, PROTOCOL_VERSION } from "../workloads.mjs";
+import { countScript } from "./ab-builds.mjs";
 import { answerOf, bareHttpListener, httpDriver, httpRequestOf, xHttpListener } from "./paths.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const builds = join(here, "..", "results", "builds");
 const WIDTH = 4;
-/** V8 made to run the same way every time (ab-builds.mjs, V8_FLAGS). */
-const V8_FLAGS = ["--single-threaded", "--predictable"];
 
 /** The call of `kind`-`kb` (id 1) as an HTTP request. */
 function callOf(kind, kb) {
@@ -77,24 +75,9 @@ async function listenerOf(name, kind, kb) {
   return { listener: bareHttpListener([body.slice(0, at), body.slice(at + 1)]), request };
 }
 
-/** The instructions valgrind counts for a whole process of `n` calls (as countInstructions in ab-builds.mjs). */
+/** The instructions valgrind counts for a whole process of `n` calls (countScript of ab-builds.mjs). */
 function countInstructions(name, kind, kb, n) {
-  return new Promise((resolve, reject) => {
-    const args = ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, ...V8_FLAGS];
-    const child = spawn("valgrind", [...args, fileURLToPath(import.meta.url), "--run", name, kind, String(kb), String(n)], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let err = "";
-    child.stderr.on("data", (chunk) => {
-      err += chunk;
-    });
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      const m = /Collected\s*:\s*(\d+)/.exec(err);
-      if (code !== 0 || !m) reject(new Error(`valgrind run of ${name} ${kind}-${kb} failed (${code}): ${err.slice(-500)}`));
-      else resolve(Number(m[1]));
-    });
-  });
+  return countScript(fileURLToPath(import.meta.url), ["--run", name, kind, String(kb), String(n)], `${name} ${kind}-${kb}`);
 }
 
 const [mode, name, kind, ...rest] = process.argv.slice(2);
