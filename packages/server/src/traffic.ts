@@ -191,7 +191,8 @@ export function observeAnswer(
     const envelope = request.envelope;
     event = {
       ...trafficBase(transportOf(transport), request.binding, envelope.protocolVersion, transport.auth, envelope.clientInfo),
-      era: (request.binding?.revision ?? request.revision)?.name ?? "2026-07-28",
+      // A request built by hand names no revision: its era is then not known here.
+      era: (request.binding?.revision ?? request.revision)?.name,
       kind: "request",
       phase: "start",
       requestId: request.id,
