@@ -26,61 +26,96 @@ export interface BodyExchange extends Exchange {
  */
 export function readNodeBody(req: IncomingMessage, core: Core, ex: BodyExchange): Promise<Uint8Array | undefined> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const deadlines = ex.deadlines;
-    const settle = () => {
-      settled = true;
-      if (read.due !== 0) deadlines?.remove(read);
-    };
-    const onData = (chunk: Buffer) => {
-      if (settled) return;
-      size += chunk.length;
-      if (!core.admit(ex, size)) {
-        settle();
-        chunks.length = 0;
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      if (settled) return;
-      settle();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-      // Nothing more comes: let go of these closures and of the chunks they hold, which
-      // a request answered by a long stream (subscriptions/listen) would keep as long as it.
-      chunks.length = 0;
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("close", onClose);
-    };
-    const fail = (error?: Error) => {
-      if (settled) return;
-      settle();
-      chunks.length = 0;
-      reject(error ?? new Error("the connection closed before the body ended"));
-    };
-    // A connection cut (a timeout, the client gone, an error) closes the request. No 'error'
-    // listener: Node emits a request's 'error' only to listeners, and 'close' follows it.
-    const onClose = () => fail();
-    // Whatever the server's own timeouts (a framework's may have none), a stalled body is let go.
-    const read: BodyRead = {
-      due: 0,
-      prev: undefined,
-      next: undefined,
-      expire: () => {
-        ex.bodyTimedOut = true;
-        stalled(req);
-        fail(new BodyTimeout(core.bodyTimeoutMs));
-      },
-    };
+    const read = new NodeBodyRead(req, core, ex, resolve, reject);
+    (req as Reading)[READING] = read;
     req.on("data", onData);
     req.on("end", onEnd);
     req.on("close", onClose);
-    if (deadlines !== undefined && !settled) deadlines.add(read);
+    if (ex.deadlines !== undefined && !read.settled) ex.deadlines.add(read);
   });
+}
+
+/** Where the read in progress sits on its request, for the stream's listeners. */
+const READING = Symbol("x.bodyRead");
+type Reading = IncomingMessage & { [READING]?: NodeBodyRead };
+
+// The stream's listeners are the same functions for every request (Node calls them with the
+// request as `this`), and the read is one object: no closures made per request.
+function onData(this: Reading, chunk: Buffer): void {
+  this[READING]?.data(chunk);
+}
+function onEnd(this: Reading): void {
+  this[READING]?.end();
+}
+// A connection cut (a timeout, the client gone, an error) closes the request. No 'error'
+// listener: Node emits a request's 'error' only to listeners, and 'close' follows it.
+function onClose(this: Reading): void {
+  this[READING]?.fail();
+}
+
+/** One body being read: its chunks, and its place on the {@link BodyDeadlines} list. */
+class NodeBodyRead implements BodyRead {
+  due = 0;
+  prev: BodyRead | undefined = undefined;
+  next: BodyRead | undefined = undefined;
+  settled = false;
+  #chunks: Buffer[] = [];
+  #size = 0;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly core: Core,
+    readonly ex: BodyExchange,
+    readonly resolve: (bytes: Uint8Array | undefined) => void,
+    readonly reject: (error: Error) => void,
+  ) {}
+
+  #settle(): void {
+    this.settled = true;
+    if (this.due !== 0) this.ex.deadlines?.remove(this);
+  }
+
+  data(chunk: Buffer): void {
+    if (this.settled) return;
+    this.#size += chunk.length;
+    if (!this.core.admit(this.ex, this.#size)) {
+      // Refused: 'data' stays listened to, so the rest is discarded as it comes.
+      this.#settle();
+      this.#chunks.length = 0;
+      this.resolve(undefined);
+      return;
+    }
+    this.#chunks.push(chunk);
+  }
+
+  end(): void {
+    if (this.settled) return;
+    this.#settle();
+    const chunks = this.#chunks;
+    this.resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    // Nothing more comes: let go of the read and of the chunks it holds, which
+    // a request answered by a long stream (subscriptions/listen) would keep as long as it.
+    chunks.length = 0;
+    const req = this.req as Reading;
+    req[READING] = undefined;
+    req.off("data", onData);
+    req.off("end", onEnd);
+    req.off("close", onClose);
+  }
+
+  fail(error?: Error): void {
+    if (this.settled) return;
+    this.#settle();
+    this.#chunks.length = 0;
+    this.reject(error ?? new Error("the connection closed before the body ended"));
+  }
+
+  /** Whatever the server's own timeouts (a framework's may have none), a stalled body is let go. */
+  expire(): void {
+    this.ex.bodyTimedOut = true;
+    stalled(this.req);
+    this.fail(new BodyTimeout(this.core.bodyTimeoutMs));
+  }
 }
 
 /** A body being read, on the {@link BodyDeadlines} list until it ends or is late. */
