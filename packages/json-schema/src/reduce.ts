@@ -62,10 +62,55 @@ export interface Reduced<T = unknown> {
   fits: boolean;
 }
 
+/**
+ * A union whose every alternative is an object requiring one member `key`
+ * of a constant shape, each constant its own (`ContentBlock` by `type`):
+ * only the alternative holding the value's constant can fit it, so it is
+ * looked up rather than every alternative scored.
+ */
+interface Tagged {
+  readonly key: string;
+  readonly byTag: ReadonlyMap<unknown, Shape>;
+}
+
+/** The {@link Tagged} reading of each union of each version's definitions, `null` for a union that has none; built on first use. */
+const TAGGED = new WeakMap<Definitions, WeakMap<readonly Shape[], Tagged | null>>();
+
 /** One reduction over the definitions of a version. */
 class Reduction {
   fits = true;
   constructor(readonly defs: Definitions) {}
+
+  /** `alternatives` as a {@link Tagged} union over these definitions, or `null`. */
+  tagged(alternatives: readonly Shape[]): Tagged | null {
+    let unions = TAGGED.get(this.defs);
+    if (unions === undefined) TAGGED.set(this.defs, (unions = new WeakMap()));
+    let found = unions.get(alternatives);
+    if (found === undefined) unions.set(alternatives, (found = this.tagOf(alternatives)));
+    return found;
+  }
+
+  tagOf(alternatives: readonly Shape[]): Tagged | null {
+    const objects = alternatives.map((a) => this.resolve(a));
+    const first = objects[0];
+    if (first === undefined || first === 0 || !("p" in first)) return null;
+    for (const key of first.r ?? []) {
+      const byTag = new Map<unknown, Shape>();
+      for (const [i, shape] of objects.entries()) {
+        if (shape === 0 || !("p" in shape) || !shape.r?.includes(key) || !Object.hasOwn(shape.p, key)) break;
+        const member = this.resolve(shape.p[key]!);
+        if (member === 0 || !("c" in member) || byTag.has(member.c)) break;
+        byTag.set(member.c, alternatives[i]!);
+      }
+      if (byTag.size === alternatives.length) return { key, byTag };
+    }
+    return null;
+  }
+
+  /** The one alternative of a {@link Tagged} union `value` may be of, by its tag; `undefined` when it holds no tag of the union. */
+  byTag(value: unknown, tagged: Tagged): Shape | undefined {
+    return isObject(value) && Object.hasOwn(value, tagged.key) ? tagged.byTag.get(value[tagged.key]) : undefined;
+  }
 
   /** `shape` with definition names followed to what they stand for. */
   resolve(shape: Shape): Exclude<Shape, string> {
@@ -128,6 +173,11 @@ class Reduction {
 
   /** The alternative `value` fits best: of those it fits (see {@link Reduction.score}), the one that lists most of its members (the first on a tie). */
   choose(value: unknown, alternatives: readonly Shape[]): Shape | undefined {
+    const tagged = this.tagged(alternatives);
+    if (tagged !== null) {
+      const only = this.byTag(value, tagged);
+      return only !== undefined && this.score(value, only, 0) >= 0 ? only : undefined;
+    }
     let best: Shape | undefined;
     let bestScore = -1;
     for (const alternative of alternatives) {
@@ -159,7 +209,11 @@ class Reduction {
     }
     if ("u" in shape) {
       let best = -1;
-      for (const alternative of shape.u) best = Math.max(best, this.score(value, alternative, depth + 1));
+      const tagged = this.tagged(shape.u);
+      if (tagged !== null) {
+        const only = this.byTag(value, tagged);
+        if (only !== undefined) best = this.score(value, only, depth + 1);
+      } else for (const alternative of shape.u) best = Math.max(best, this.score(value, alternative, depth + 1));
       return best < 0 && shape.u.includes(TEXT_CONTENT) ? 0 : best;
     }
     if (!isObject(value)) return -1;
