@@ -7,19 +7,32 @@
 // (micro/import-ms.mjs) move by several milliseconds.
 //
 //   node bench/micro/import-instructions.mjs [ENTRY ...]
-//   (default: this checkout's packages/server/dist/index.js; each ENTRY a file path)
+//   (default: @x/server and @x/client; an ENTRY is a package specifier,
+//   resolved from bench/ as the bench's servers import it, or a file path)
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const entries = process.argv.slice(2).map((path) => resolve(path));
-if (entries.length === 0) entries.push(join(here, "..", "..", "packages", "server", "dist", "index.js"));
+/** The packages whose cold import issue 43 judges. */
+export const PACKAGES = ["@x/server", "@x/client"];
 
-/** Instructions of a fresh Node that imports `url` and exits. */
-function count(url) {
+/**
+ * The file URL of `entry`: a path that exists (relative to the working
+ * directory), else a specifier resolved from bench/ (its node_modules link
+ * the workspace's packages).
+ */
+export function entryUrl(entry) {
+  if (existsSync(resolve(entry))) return pathToFileURL(resolve(entry)).href;
+  return import.meta.resolve(entry); // from bench/micro/, so through bench/node_modules
+}
+
+/**
+ * Instructions of a fresh Node, V8 made repeatable, that runs the ES module
+ * source `code` and exits. Rejects when valgrind is missing or the run fails.
+ */
+export function countCode(code) {
   const args = [
     "--tool=callgrind",
     "--callgrind-out-file=/dev/null",
@@ -28,7 +41,7 @@ function count(url) {
     "--predictable",
     "--input-type=module",
     "-e",
-    `await import(${JSON.stringify(url)})`,
+    code,
   ];
   return new Promise((done, fail) => {
     const child = spawn("valgrind", args, { stdio: ["ignore", "ignore", "pipe"] });
@@ -37,24 +50,51 @@ function count(url) {
       err += chunk;
     });
     child.on("error", fail);
-    child.on("exit", (code) => {
+    child.on("exit", (exitCode) => {
       const m = /Collected\s*:\s*(\d+)/.exec(err);
-      if (code !== 0 || !m) fail(new Error(`valgrind of an import of ${url} failed (${code}): ${err.slice(-400)}`));
+      if (exitCode !== 0 || !m) fail(new Error(`valgrind of ${code.slice(0, 80)} failed (${exitCode}): ${err.slice(-400)}`));
       else done(Number(m[1]));
     });
   });
 }
 
-const scratch = mkdtempSync(join(tmpdir(), "import-instructions-"));
-try {
-  const empty = join(scratch, "empty.mjs");
-  writeFileSync(empty, "export {};\n");
-  const base = await count(pathToFileURL(empty).href);
-  console.log(`an empty module: ${(base / 1e6).toFixed(2)} M instructions`);
-  for (const entry of entries) {
-    const n = await count(pathToFileURL(entry).href);
-    console.log(`${entry}: +${((n - base) / 1e6).toFixed(2)} M instructions over an empty module`);
+/** Instructions of a fresh Node that imports `url` and exits. */
+export const countImport = (url) => countCode(`await import(${JSON.stringify(url)})`);
+
+/**
+ * Instructions of a fresh Node importing an empty module (the base every
+ * figure is over), in a scratch folder removed afterwards.
+ */
+export async function countEmpty() {
+  const scratch = mkdtempSync(join(tmpdir(), "import-instructions-"));
+  try {
+    const empty = join(scratch, "empty.mjs");
+    writeFileSync(empty, "export {};\n");
+    return await countImport(pathToFileURL(empty).href);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
+}
+
+/**
+ * Instructions of importing each of `entries` over an empty module:
+ * `{ base, rows: [{ entry, url, instructions }] }`, `instructions` the
+ * difference.
+ */
+export async function importInstructions(entries = PACKAGES) {
+  const base = await countEmpty();
+  const rows = [];
+  for (const entry of entries) {
+    const url = entryUrl(entry);
+    rows.push({ entry, url, instructions: (await countImport(url)) - base });
+  }
+  return { base, rows };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const entries = process.argv.slice(2);
+  const { base, rows } = await importInstructions(entries.length > 0 ? entries : PACKAGES);
+  console.log(`an empty module: ${(base / 1e6).toFixed(2)} M instructions`);
+  for (const { entry, instructions } of rows)
+    console.log(`${entry}: +${(instructions / 1e6).toFixed(2)} M instructions over an empty module`);
 }
