@@ -8,6 +8,7 @@ import type { JSONRPCNotification, RequestId, ServerCapabilities, SubscriptionFi
 import { ErrorCode, META_SUBSCRIPTION_ID, Method } from "@x/mcp-v2607/constants";
 import type { RequestContext, TransportInfo } from "../context.js";
 import { McpError, SERVER_BUSY } from "../errors.js";
+import { stringifyJson } from "@x/jsonrpc";
 import { copyOwn, isObject, type JsonObject } from "../objects.js";
 import { Call } from "../transports/call.js";
 import type { Feature, MethodTable, ServerHost } from "./feature.js";
@@ -22,6 +23,8 @@ interface Listener {
   taskIds: Set<string> | undefined;
   owner: string;
   notify: (n: JSONRPCNotification) => boolean;
+  /** The transport's `notify` of compact JSON (a {@link Call}'s), when it has one. */
+  notifyJson: ((json: string) => boolean) | undefined;
   end: () => void;
 }
 
@@ -62,6 +65,7 @@ export class Subscriptions {
     notify: (n: JSONRPCNotification) => boolean,
     end: () => void,
     owner = "",
+    notifyJson?: (json: string) => boolean,
   ): object | undefined {
     if (!notify(tagged(Method.NotificationsSubscriptionsAcknowledged, id, { notifications: granted }))) return undefined;
     const listener: Listener = {
@@ -71,6 +75,7 @@ export class Subscriptions {
       taskIds: granted.taskIds?.length ? new Set(granted.taskIds) : undefined,
       owner,
       notify,
+      notifyJson,
       end,
     };
     this.#listeners.add(listener);
@@ -84,15 +89,17 @@ export class Subscriptions {
 
   /** Tells every listener that asked for it that a list changed. */
   listChanged(kind: ListKind): void {
+    const note = new Tagged(LIST_CHANGED[kind], {});
     for (const l of this.#listeners) {
-      if (l.filter[FILTER_KEY[kind]] === true) l.notify(tagged(LIST_CHANGED[kind], l.id, {}));
+      if (l.filter[FILTER_KEY[kind]] === true) note.send(l);
     }
   }
 
   /** Tells the listeners subscribed to `uri` that the resource changed. */
   resourceUpdated(uri: string): void {
+    const note = new Tagged(Method.NotificationsResourcesUpdated, { uri });
     for (const l of this.#listeners) {
-      if (l.uris.has(uri)) l.notify(tagged(Method.NotificationsResourcesUpdated, l.id, { uri }));
+      if (l.uris.has(uri)) note.send(l);
     }
   }
 
@@ -102,8 +109,9 @@ export class Subscriptions {
    * detailed task), each tagged with its subscription's id.
    */
   notifyTask(owner: string, taskId: string, method: string, params: JsonObject): void {
+    const note = new Tagged(method, params as NonNullable<JSONRPCNotification["params"]>);
     for (const l of this.#listeners) {
-      if (l.owner === owner && l.taskIds?.has(taskId)) l.notify(tagged(method, l.id, params as NonNullable<JSONRPCNotification["params"]>));
+      if (l.owner === owner && l.taskIds?.has(taskId)) note.send(l);
     }
   }
 
@@ -116,10 +124,48 @@ export class Subscriptions {
   }
 }
 
-function tagged(method: string, id: RequestId, params: NonNullable<JSONRPCNotification["params"]>): JSONRPCNotification {
+type Params = NonNullable<JSONRPCNotification["params"]>;
+
+function tagged(method: string, id: RequestId, params: Params): JSONRPCNotification {
   const copy = copyOwn(params);
   copy._meta = { [META_SUBSCRIPTION_ID]: id };
   return { jsonrpc: "2.0", method, params: copy } as JSONRPCNotification;
+}
+
+/**
+ * One notification for many listeners, each copy tagged with its listener's
+ * subscription id. To a transport that takes compact JSON it is serialised
+ * once for all of them (the text of {@link tagged}'s copy, up to the id),
+ * not once per stream; params with a `_meta` of their own keep the per-stream copy.
+ */
+class Tagged {
+  readonly #method: string;
+  readonly #params: Params;
+  /** The JSON text before the id; `undefined` until first needed, `null` when the params rule it out. */
+  #head: string | null | undefined = undefined;
+
+  constructor(method: string, params: Params) {
+    this.#method = method;
+    this.#params = params;
+  }
+
+  send(l: Listener): boolean {
+    const json = l.notifyJson;
+    if (json) {
+      if (this.#head === undefined) this.#head = headOf(this.#method, this.#params);
+      if (this.#head !== null) return json(`${this.#head}${stringifyJson(l.id)}}}}`);
+    }
+    return l.notify(tagged(this.#method, l.id, this.#params));
+  }
+}
+
+/** The compact JSON of `tagged(method, id, params)` up to the id (`}}}` follows it); `null` when params hold `_meta`. */
+function headOf(method: string, params: Params): string | null {
+  if (Object.hasOwn(params, "_meta")) return null;
+  const body = stringifyJson(copyOwn(params));
+  if (body[0] !== "{" || body.at(-1) !== "}") return null;
+  const members = body.length > 2 ? `${body.slice(0, -1)},` : "{";
+  return `{"jsonrpc":"2.0","method":${stringifyJson(method)},"params":${members}"_meta":{${stringifyJson(META_SUBSCRIPTION_ID)}:`;
 }
 
 /** `subscriptions/listen`: opens a listener on the request's own response stream. */
@@ -203,7 +249,7 @@ export class ListenFeature implements Feature {
         } else signal?.removeEventListener("abort", finish);
         resolve({ resultType: "complete", _meta: { [META_SUBSCRIPTION_ID]: requestId } } as SubscriptionsListenResult);
       };
-      listener = subscriptions.open(requestId, granted, notify, finish, owner);
+      listener = subscriptions.open(requestId, granted, notify, finish, owner, call?.notifyJson);
       if (!listener) {
         reject(new McpError(ErrorCode.InvalidRequest, "subscriptions/listen needs a streaming response: send Accept: text/event-stream"));
         return;

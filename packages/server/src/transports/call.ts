@@ -34,6 +34,12 @@ export class Call implements TransportInfo, ClientWatcher {
   aborted = false;
   /** See {@link TransportInfo.notify}. */
   notify: ((notification: JSONRPCNotification) => boolean) | undefined = undefined;
+  /**
+   * {@link Call.notify} of a notification already written as compact JSON:
+   * a fan-out to many listen streams serialises its notification once, not
+   * once per stream. Set with `notify` by this package's transports.
+   */
+  notifyJson: ((json: string) => boolean) | undefined = undefined;
   /** True once the request was answered: nothing more is sent for it. */
   done = false;
   /** See {@link TransportInfo.assigns}. */

@@ -127,6 +127,11 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
       write(notification);
       return true;
     };
+    call.notifyJson = (json: string) => {
+      if (call.done || call.aborted) return false;
+      writeText(json);
+      return true;
+    };
     let outcome: Outcome | Promise<Outcome>;
     try {
       outcome = answerNow(server, inbound, call);

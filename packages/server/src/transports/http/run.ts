@@ -4,13 +4,14 @@
  * request is run per request: it takes a slot in the core's calls in flight,
  * and its answer is JSON, or an SSE stream from its first notification on.
  */
+import { stringifyJson } from "@x/jsonrpc";
 import type { JSONRPCNotification, RequestId } from "@x/mcp-v2607";
 import { ErrorCode } from "@x/mcp-v2607/constants";
 import { type InboundRequest, type Outcome, responseText } from "../../dispatch.js";
 import type { JsonObject } from "../../objects.js";
 import { answerNow } from "../../server.js";
 import { Call } from "../call.js";
-import { ChunkQueue, sseEvent, sseEventOf } from "../sse.js";
+import { ChunkQueue, sseEventOf } from "../sse.js";
 import { errorAnswer, jsonHeaders, SSE_HEADERS, settleAnswer } from "./answers.js";
 import type { Core } from "./core.js";
 import type { Exchange, HttpAnswer } from "./exchange.js";
@@ -39,7 +40,7 @@ export function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnsw
   let resolveAnswer: ((a: HttpAnswer) => void) | undefined;
   let streamAnswer: HttpAnswer | undefined;
   let stream: ChunkQueue | undefined;
-  call.notify = (note: JSONRPCNotification): boolean => {
+  const deliver = (json: string): boolean => {
     if (call.done || !accepts.sse || call.aborted) return false;
     if (!stream) {
       stream = new ChunkQueue(core.options.maxBufferedBytes);
@@ -50,8 +51,11 @@ export function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnsw
       streamAnswer = { status: 200, headers: { ...SSE_HEADERS, ...cors }, stream };
       resolveAnswer?.(streamAnswer);
     }
-    return stream.push(sseEvent(note));
+    return stream.push(sseEventOf(json));
   };
+  call.notifyJson = deliver;
+  // Checked first: a notification that cannot be sent is not serialised.
+  call.notify = (note: JSONRPCNotification): boolean => !call.done && accepts.sse && !call.aborted && deliver(stringifyJson(note));
   /** Ends the call; the JSON answer, or undefined when the outcome went down the SSE stream. */
   const finish = (outcome: Outcome): HttpAnswer | undefined => {
     call.done = true;
