@@ -24,7 +24,6 @@ import type { TransportInfo } from "./context.js";
 import { type Inbound, type InboundRequest, type JSONRPCResponse, type Outcome, rejected } from "./dispatch.js";
 import { isObject, type JsonObject } from "./objects.js";
 import type { Binding } from "./revisions/revision.js";
-import { Call } from "./transports/call.js";
 import { CHANNELS, rejectionsObserved } from "./telemetry.js";
 
 /** The name of the traffic channel. */
@@ -248,8 +247,6 @@ export function publishInbound(inbound: Inbound, message: unknown, binding: Bind
 function watchNotifications(event: RequestTraffic, transport: TransportInfo): void {
   const send = transport.notify;
   if (send === undefined) return;
-  // What is published is the message object: a listen stream's prebuilt JSON would go by unseen.
-  if (transport instanceof Call) transport.notifyJson = undefined;
   transport.notify = (notification) => {
     const sent = send(notification);
     if (sent && traffic.hasSubscribers) {

@@ -23,7 +23,7 @@ interface Listener {
   taskIds: Set<string> | undefined;
   owner: string;
   notify: (n: JSONRPCNotification) => boolean;
-  /** The transport's `notify` of compact JSON (a {@link Call}'s), when it has one. */
+  /** The transport's `notify` of compact JSON ({@link Call.jsonNotify}), when it has one. */
   notifyJson: ((json: string) => boolean) | undefined;
   end: () => void;
 }
@@ -249,7 +249,7 @@ export class ListenFeature implements Feature {
         } else signal?.removeEventListener("abort", finish);
         resolve({ resultType: "complete", _meta: { [META_SUBSCRIPTION_ID]: requestId } } as SubscriptionsListenResult);
       };
-      listener = subscriptions.open(requestId, granted, notify, finish, owner, call?.notifyJson);
+      listener = subscriptions.open(requestId, granted, notify, finish, owner, call?.jsonNotify());
       if (!listener) {
         reject(new McpError(ErrorCode.InvalidRequest, "subscriptions/listen needs a streaming response: send Accept: text/event-stream"));
         return;

@@ -34,12 +34,10 @@ export class Call implements TransportInfo, ClientWatcher {
   aborted = false;
   /** See {@link TransportInfo.notify}. */
   notify: ((notification: JSONRPCNotification) => boolean) | undefined = undefined;
-  /**
-   * {@link Call.notify} of a notification already written as compact JSON:
-   * a fan-out to many listen streams serialises its notification once, not
-   * once per stream. Set with `notify` by this package's transports.
-   */
-  notifyJson: ((json: string) => boolean) | undefined = undefined;
+  /** {@link Call.notify} of compact JSON, as the transport set it (see {@link Call.jsonNotify}). */
+  #notifyJson: ((json: string) => boolean) | undefined = undefined;
+  /** The `notify` the transport set with {@link Call.#notifyJson}. */
+  #ownNotify: ((notification: JSONRPCNotification) => boolean) | undefined = undefined;
   /** True once the request was answered: nothing more is sent for it. */
   done = false;
   /** See {@link TransportInfo.assigns}. */
@@ -86,6 +84,24 @@ export class Call implements TransportInfo, ClientWatcher {
       if (this.aborted) this.#controller.abort();
     }
     return this.#controller.signal;
+  }
+
+  /** Sets the transport's `notify`, and the same for a notification already written as compact JSON. */
+  streamsTo(notify: (notification: JSONRPCNotification) => boolean, notifyJson: (json: string) => boolean): void {
+    this.notify = notify;
+    this.#ownNotify = notify;
+    this.#notifyJson = notifyJson;
+  }
+
+  /**
+   * The transport's `notify` of compact JSON, so a fan-out to many listen
+   * streams serialises its notification once, not once per stream; only
+   * while `notify` is still the transport's own: around a wrapped one (the
+   * traffic channel's, a session's reduction) `undefined`, so the wrapper
+   * sees every notification.
+   */
+  jsonNotify(): ((json: string) => boolean) | undefined {
+    return this.notify !== undefined && this.notify === this.#ownNotify ? this.#notifyJson : undefined;
   }
 }
 

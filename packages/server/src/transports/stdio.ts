@@ -122,16 +122,18 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   /** `reply`: where the answer's text goes (a batch collects it; `undefined` when none is sent). */
   const serve = (inbound: InboundRequest, call: Call, reply: (text: string | undefined) => void): void => {
     running++;
-    call.notify = (notification: unknown) => {
-      if (call.done || call.aborted) return false;
-      write(notification);
-      return true;
-    };
-    call.notifyJson = (json: string) => {
-      if (call.done || call.aborted) return false;
-      writeText(json);
-      return true;
-    };
+    call.streamsTo(
+      (notification: unknown) => {
+        if (call.done || call.aborted) return false;
+        write(notification);
+        return true;
+      },
+      (json: string) => {
+        if (call.done || call.aborted) return false;
+        writeText(json);
+        return true;
+      },
+    );
     let outcome: Outcome | Promise<Outcome>;
     try {
       outcome = answerNow(server, inbound, call);

@@ -25,15 +25,16 @@ beforeAll(async () => {
 afterAll(() => running.close(100));
 
 describe("subscriptions/listen over Streamable HTTP", () => {
-  function openListen(notifications: Record<string, unknown>, id: number) {
+  function openListen(notifications: Record<string, unknown>, id: number | string, at: RunningHttpServer = running) {
     const body = { jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta: meta() } };
     const lines: any[] = [];
+    const data: string[] = [];
     let raw = "";
     let done!: (v: { status: number }) => void;
     const finished = new Promise<{ status: number }>((r) => {
       done = r;
     });
-    const url = new URL(running.url);
+    const url = new URL(at.url);
     const req = httpRequest(
       { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: headersFor(body) },
       (res) => {
@@ -42,14 +43,17 @@ describe("subscriptions/listen over Streamable HTTP", () => {
           const parts = raw.split("\n");
           raw = parts.pop()!;
           for (const line of parts)
-            if (line.startsWith("data: ")) lines.push(JSON.parse(line.slice(6)));
+            if (line.startsWith("data: ")) {
+              data.push(line.slice(6));
+              lines.push(JSON.parse(line.slice(6)));
+            }
             else if (line === ":") lines.push(":keepalive");
         });
         res.on("end", () => done({ status: res.statusCode ?? 0 }));
       },
     );
     req.end(JSON.stringify(body));
-    return { lines, finished, req };
+    return { lines, data, finished, req };
   }
 
   // At least 120 s of checks 10 ms apart (a count, and a hang guard): a busy machine's sockets may be slow.
@@ -57,6 +61,31 @@ describe("subscriptions/listen over Streamable HTTP", () => {
     for (let i = 0; i < 12_000 && !check(); i++) await sleep(10);
     expect(check()).toBe(true);
   };
+
+  it("writes one notification to many streams as the same bytes as each stream's own copy would be", async () => {
+    // A fan-out is serialised once and each stream's id added to the text: the bytes must be
+    // exactly those of the tagged message written on its own, whatever the id's type.
+    const own = listenServer();
+    const at = await listen(own, { port: 0, keepAliveMs: 50 });
+    const a = openListen({ toolsListChanged: true, resourceSubscriptions: ["file:///r"] }, "sub \"a\"", at);
+    const b = openListen({ toolsListChanged: true, resourceSubscriptions: ["file:///r"] }, 7, at);
+    await until(() => a.lines.length > 0 && b.lines.length > 0);
+    own.notifyResourceUpdated("file:///r");
+    own.registerTool("fan", {}, () => "fan");
+    for (const [stream, id] of [
+      [a, 'sub "a"'],
+      [b, 7],
+    ] as const) {
+      await until(() => stream.data.length >= 3);
+      const tag = { "io.modelcontextprotocol/subscriptionId": id };
+      expect(stream.data.slice(1, 3)).toEqual([
+        JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "file:///r", _meta: tag } }),
+        JSON.stringify({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: tag } }),
+      ]);
+      stream.req.destroy();
+    }
+    await at.close(100);
+  });
 
   it("acknowledges, sends only what was asked for, tags each notification, keeps alive", async () => {
     const tools = openListen({ toolsListChanged: true, promptsListChanged: false, resourceSubscriptions: ["file:///r"] }, 501);

@@ -53,9 +53,11 @@ export function runCall(core: Core, ex: Exchange): HttpAnswer | Promise<HttpAnsw
     }
     return stream.push(sseEventOf(json));
   };
-  call.notifyJson = deliver;
   // Checked first: a notification that cannot be sent is not serialised.
-  call.notify = (note: JSONRPCNotification): boolean => !call.done && accepts.sse && !call.aborted && deliver(stringifyJson(note));
+  call.streamsTo(
+    (note: JSONRPCNotification): boolean => !call.done && accepts.sse && !call.aborted && deliver(stringifyJson(note)),
+    deliver,
+  );
   /** Ends the call; the JSON answer, or undefined when the outcome went down the SSE stream. */
   const finish = (outcome: Outcome): HttpAnswer | undefined => {
     call.done = true;
