@@ -47,7 +47,7 @@ const largeResults = {
   ruler: "valgrind instr/call",
   async run({ quick }) {
     // --quick only proves the wiring: text alone, small answers, one repetition.
-    const counts = quick ? ["1", "2"] : ["4", "8", "12", "16"];
+    const counts = quick ? ["1", "2"] : ["2", "4", "6", "8"];
     const kinds = quick ? ["text"] : ["text", "struct"];
     const [small, large] = quick ? [10, 100] : [100, 1000];
     const perCall = async (name, kind, kb) => {
