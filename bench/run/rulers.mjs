@@ -39,19 +39,23 @@ function runMicro(script, args) {
 /**
  * Large results (issue 43), micro/large-path.mjs: instructions per `tools/call`
  * of a 100 KB and a 1 MB answer, text and structured content, @x against the
- * bare responder writing @x's bytes. Each build's counts run in neighbouring
- * pairs (`counts`): each pair's difference over its calls is one repetition.
+ * bare responder writing @x's bytes. Each build runs a process per count
+ * (`countsOf`); each difference of neighbouring counts over the calls between
+ * them is one repetition.
  */
 const largeResults = {
   name: "large results",
   ruler: "valgrind instr/call",
   async run({ quick }) {
     // --quick only proves the wiring: text alone, small answers, one repetition.
-    const counts = quick ? ["1", "2"] : ["2", "4", "6", "8"];
+    // Where a collection falls moves a process's count by up to 0.6 M instructions
+    // (bench/README.md, "Large results on a steady ruler"): 100 KB calls (about
+    // 1 M each for bare) are counted in steps of 20 calls, 1 MB calls in steps of 2.
+    const countsOf = (kb) => (quick ? ["4", "8"] : kb >= 1000 ? ["2", "4", "6", "8"] : ["20", "40", "60", "80"]);
     const kinds = quick ? ["text"] : ["text", "struct"];
     const [small, large] = quick ? [10, 100] : [100, 1000];
     const perCall = async (name, kind, kb) => {
-      const text = await runMicro("large-path.mjs", ["--instructions", name, kind, String(kb), ...counts]);
+      const text = await runMicro("large-path.mjs", ["--instructions", name, kind, String(kb), ...countsOf(kb)]);
       const steps = /per step: ([^)]*)\)/.exec(text)?.[1];
       if (!steps) throw new Error(`large-path.mjs printed no count: ${text.slice(0, 300)}`);
       return steps.split(", ").map((s) => Number(s.replace(/,/g, "")));
