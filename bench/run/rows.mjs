@@ -257,7 +257,8 @@ function rulerOf(row) {
   if (row.key.startsWith("cold")) return `ms wall, best of ${CONFIG.coldRuns / R} per rep, ${R} reps`;
   if (row.key.startsWith("bundle")) return "KB gzip, exact";
   if (row.key === "rss") return "MiB RSS, one read";
-  return "MiB, one read";
+  // The sessions rows: the unit the figure names.
+  return `${/\(([^)]+)\)$/.exec(row.figure)?.[1] ?? "MiB"}, one read`;
 }
 
 /**
