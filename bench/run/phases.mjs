@@ -50,7 +50,7 @@ export function plannedSeconds({ quick }) {
     instructions: (valgrind + runs * OVERHEAD.valgrindStart) / 2,
     // Opening, then the idle timeout once and a sweep's half, the two servers' waits overlapping.
     sessions: (1.5 * idleMs + 10_000) / 1000 + CONFIG.sessions.count / 500,
-    rulers: quick ? 60 : 150,
+    rulers: quick ? 60 : 480,
     clients: quick ? 20 : 120,
     growth: quick ? 30 : 200,
   };

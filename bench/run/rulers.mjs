@@ -48,10 +48,10 @@ const largeResults = {
   ruler: "valgrind instr/call",
   async run({ quick }) {
     // --quick only proves the wiring: text alone, small answers, one repetition.
-    // Where a collection falls moves a process's count by up to 0.6 M instructions
-    // (bench/README.md, "Large results on a steady ruler"): 100 KB calls (about
-    // 1 M each for bare) are counted in steps of 20 calls, 1 MB calls in steps of 2.
-    const countsOf = (kb) => (quick ? ["4", "8"] : kb >= 1000 ? ["2", "4", "6", "8"] : ["20", "40", "60", "80"]);
+    // Where a collection falls moves a process's count by millions of instructions: steps of
+    // 2 calls at 1 MB gave repetitions of -7 K to 45 M for one figure, so the counts are
+    // large-path.mjs's own (8, 24, 40 calls at 1 MB), and 40..200 calls at 100 KB.
+    const countsOf = (kb) => (quick ? ["4", "8"] : kb >= 1000 ? ["8", "24", "40"] : ["40", "120", "200"]);
     const kinds = quick ? ["text"] : ["text", "struct"];
     const [small, large] = quick ? [10, 100] : [100, 1000];
     const perCall = async (name, kind, kb) => {
