@@ -165,12 +165,16 @@ export async function benchClients({ quick = false } = {}) {
         .join("; "),
     },
   ];
-  const header = ["client row", "@x/client", "official", "@x / official"];
+  // Each row states its ruler, its spread (± half the paired ratio's min–max against its median) and its verdict (the goal above, per row).
+  const header = ["client row", "ruler", "@x/client", "official", "@x / official", "spread", "verdict"];
   const lines = rows.map((r) => [
     r.figure,
+    r.key.endsWith("cpu") ? `CPU µs/call, paired ratio, ${cfg.repetitions} reps` : `paired round trips/s ratio, ${cfg.repetitions} reps`,
     fmtSpread(r.x, r.key.endsWith("cpu") ? 1 : 0),
     fmtSpread(r.official, r.key.endsWith("cpu") ? 1 : 0),
     `${fmt(r.ratio, 2)} (${fmt(r.ratioMin, 2)}–${fmt(r.ratioMax, 2)})`,
+    Number.isFinite(r.ratio) ? `±${fmt(((r.ratioMax - r.ratioMin) / 2 / r.ratio) * 100, 1)}%` : "n/a",
+    (r.higherIsBetter ? r.ratio > 1 : r.ratio < 1) ? "met" : "NOT met",
   ]);
   const text = [
     `client rows: ${rounds} round(s) of one ${cfg.durationMs} ms run per client and row, each run a fresh client process after a ${cfg.warmupMs} ms warm-up, the clients in turn, in the opposite order every other round, against the bare responder (servers/bare-client.mjs); ${cfg.repetitions} repetition(s), repetition j the best run of rounds j, j+${cfg.repetitions}, ...; figures: median (min–max) over the repetitions; ratios paired per repetition`,

@@ -14,7 +14,7 @@
 //      (module node16 and nodenext) and ES module TypeScript projects (scripts/pack-check.mjs, ~50 s)
 //   3c. the same install with every runtime dependency at the lowest version its
 //      range admits, then the imports and the calls (pack-check.mjs --lowest, ~10 s)
-//   4. run the benchmarks briefly (bench --quick, about 2.5 minutes with its valgrind counts; bench:tasks --quick, a few
+//   4. run the benchmarks briefly (bench --quick, about 3 minutes with its valgrind counts; bench:tasks --quick, a few
 //      seconds, with its own redis-server), to prove they work
 //   5. run the official conformance suite: the fixture server, then our client
 // Pass --no-conformance to skip step 5.
