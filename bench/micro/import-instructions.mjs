@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { countedEnv } from "./ab-builds.mjs";
 
 /** The packages whose cold import issue 43 judges. */
 export const PACKAGES = ["@x/server", "@x/client"];
@@ -44,7 +45,7 @@ export function countCode(code) {
     code,
   ];
   return new Promise((done, fail) => {
-    const child = spawn("valgrind", args, { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn("valgrind", args, { stdio: ["ignore", "ignore", "pipe"], env: countedEnv() });
     let err = "";
     child.stderr.on("data", (chunk) => {
       err += chunk;

@@ -62,7 +62,7 @@ export const CONFIG = quick
       concurrency: [1, 32],
       stdioSliceMs: 300,
       stdioWindow: 64,
-      coldRuns: 30,
+      coldRuns: 12,
       // Three counts a path (8000 apart) were tried: @x's HTTP figure then moved by ±22% between
       // its two repetitions (a process's count moves with where collections fall), so these stay.
       instructions: { http: [8000, 16000, 24000, 32000, 40000], stdio: [10240, 20480, 30720, 40960], session: [8000, 24000, 40000] },

@@ -109,8 +109,107 @@ const largeResults = {
   },
 };
 
+/** A ratio's spread as a row wants it. */
+const minMax = (s) => ({ min: s.min, max: s.max });
+
+/**
+ * Fan-out (issue 43), micro/fanout.mjs: one notification to 10,000 open
+ * listen streams, @x against the bare SSE server writing the same bytes, in
+ * paired rounds. The goal is judged on the server's CPU per notification
+ * (the steady figure); the wall time until the last stream is shown beside it.
+ */
+const fanOut = {
+  name: "fan-out",
+  ruler: "server CPU µs/notification, paired rounds",
+  async run({ quick }) {
+    const { fanout } = await import("../micro/fanout.mjs");
+    const count = quick ? 200 : 10_000;
+    const r = await fanout({ counts: [count], rounds: quick ? 2 : 3, notifies: quick ? 2 : 5, log });
+    const row = r.rows.at(-1);
+    const goal = quick ? undefined : "fan-out: the last of 10,000 listen streams notified within 1.3x bare (issue 43; on server CPU)";
+    return {
+      rows: [
+        {
+          name: `one notification to ${count.toLocaleString("en-US")} listen streams`,
+          ruler: this.ruler,
+          value: row.cpuUs[0].median,
+          bare: row.cpuUs[1].median,
+          ratio: row.cpuRatio.median,
+          spread: minMax(row.cpuRatio),
+          goal,
+          met: goal === undefined ? undefined : row.cpuRatio.median <= 1.3,
+        },
+        {
+          name: `  the last of them notified after (ms, for reading)`,
+          ruler: "ms wall, paired rounds",
+          value: row.lastMs[0].median,
+          bare: row.lastMs[1].median,
+          ratio: row.wallRatio.median,
+          spread: minMax(row.wallRatio),
+        },
+      ],
+      raw: r,
+    };
+  },
+};
+
+/**
+ * The tail (issue 43), micro/tail.mjs: p99 at 256 connections, @x against
+ * the bare responder under one load generator, in paired slices; beside it
+ * the figures of each server's own work that explain it.
+ */
+const tail = {
+  name: "tail",
+  ruler: "ms wall p99, paired slices",
+  async run({ quick }) {
+    const { benchTail } = await import("../micro/tail.mjs");
+    const r = await benchTail({ quick });
+    const shown = ["p99 ms", "p50 ms", "server CPU µs/req", "GC ms /10k req", "loop delay p99 ms"];
+    const rows = shown.map((figure) => {
+      const f = r.rows.find((row) => row.figure === figure);
+      const judged = figure === "p99 ms" && !quick;
+      return {
+        name: `256 connections, ${figure}${judged ? "" : " (for reading)"}`,
+        ruler: figure === "p99 ms" || figure === "p50 ms" ? this.ruler : `${figure}, paired slices`,
+        value: f.x.median,
+        bare: f.bare.median,
+        ratio: f.ratio.median,
+        spread: minMax(f.ratio),
+        goal: judged ? "tail: p99 at 256 connections within 1.2x bare (issue 43)" : undefined,
+        met: judged ? r.verdict.met : undefined,
+      };
+    });
+    return { rows, raw: { rows: r.rows, verdict: r.verdict } };
+  },
+};
+
+/**
+ * Cold import (issue 43), micro/cold-import.mjs: @x/server and @x/client, ms
+ * over an empty Node (fresh processes, interleaved) and instructions over an
+ * empty module (valgrind) beside them. Goal: 8 ms each.
+ */
+const coldImports = {
+  name: "cold import",
+  ruler: "ms wall over empty node, interleaved",
+  async run({ quick }) {
+    const { coldImport } = await import("../micro/cold-import.mjs");
+    const r = await coldImport({ runs: quick ? 3 : 20, instructions: true });
+    const rows = r.rows.map((row) => ({
+      name: `${row.entry} (+${(row.instructions / 1e6).toFixed(2)} M instructions${row.firstCall ? `, +${(row.firstCall / 1e6).toFixed(2)} M with a first tools/call` : ""})`,
+      ruler: `${this.ruler}; valgrind instructions over an empty module`,
+      value: row.ms,
+      bare: Number.NaN,
+      ratio: Number.NaN,
+      spread: { min: row.min, max: row.max },
+      goal: quick ? undefined : `cold import of ${row.entry} <= 8 ms over empty node (issue 43)`,
+      met: quick ? undefined : r.verdict[row.entry] === "met",
+    }));
+    return { rows, raw: r };
+  },
+};
+
 /** The rulers `pnpm bench` runs after its own phases, in order. */
-export const RULERS = [largeResults];
+export const RULERS = [largeResults, fanOut, tail, coldImports];
 
 /** Every ruler's rows (a ruler that fails gives one row saying why, its goals not measured). */
 export async function runRulers({ quick }) {
