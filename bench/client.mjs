@@ -20,7 +20,7 @@ const CLIENTS = [
 function config(quick) {
   return quick
     ? { repetitions: 1, slicesPerRepetition: 1, durationMs: 150, warmupMs: 100, inFlight: [1, 32], transports: ["http", "stdio"] }
-    : { repetitions: 3, slicesPerRepetition: 3, durationMs: 600, warmupMs: 700, inFlight: [1, 32], transports: ["http", "stdio"] };
+    : { repetitions: 3, slicesPerRepetition: 2, durationMs: 600, warmupMs: 700, inFlight: [1, 32], transports: ["http", "stdio"] };
 }
 
 /**

@@ -45,7 +45,7 @@ function config(quick) {
         idleMs: 1000,
       }
     : {
-        reps: 3,
+        reps: 2,
         toolCounts: [10, 1000, 10_000],
         listCalls: (n) => (n <= 10 ? 4000 : n <= 1000 ? 400 : 40),
         // The first page is the same 100 tools at every size, so the same

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The cold import counted, not timed: the instructions valgrind (callgrind)
+// The cold import counted, not timed: the instructions valgrind (cachegrind)
 // counts for a fresh `node --single-threaded --predictable` that imports a
 // module and exits, less those of one that imports an empty module (Node's
 // own loader work, which any package pays). The count of one run repeats to
@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { countedEnv } from "./ab-builds.mjs";
+import { COUNTER, countedEnv, readCount } from "./ab-builds.mjs";
 
 /** The packages whose cold import issue 43 judges. */
 export const PACKAGES = ["@x/server", "@x/client"];
@@ -34,16 +34,7 @@ export function entryUrl(entry) {
  * source `code` and exits. Rejects when valgrind is missing or the run fails.
  */
 export function countCode(code) {
-  const args = [
-    "--tool=callgrind",
-    "--callgrind-out-file=/dev/null",
-    process.execPath,
-    "--single-threaded",
-    "--predictable",
-    "--input-type=module",
-    "-e",
-    code,
-  ];
+  const args = [...COUNTER, process.execPath, "--single-threaded", "--predictable", "--input-type=module", "-e", code];
   return new Promise((done, fail) => {
     const child = spawn("valgrind", args, { stdio: ["ignore", "ignore", "pipe"], env: countedEnv() });
     let err = "";
@@ -52,9 +43,10 @@ export function countCode(code) {
     });
     child.on("error", fail);
     child.on("exit", (exitCode) => {
-      const m = /Collected\s*:\s*(\d+)/.exec(err);
-      if (exitCode !== 0 || !m) fail(new Error(`valgrind of ${code.slice(0, 80)} failed (${exitCode}): ${err.slice(-400)}`));
-      else done(Number(m[1]));
+      const counted = readCount(err);
+      if (exitCode !== 0 || counted === undefined)
+        fail(new Error(`valgrind of ${code.slice(0, 80)} failed (${exitCode}): ${err.slice(-400)}`));
+      else done(counted);
     });
   });
 }

@@ -58,7 +58,7 @@ export const CONFIG = quick
       sliceMs: 300,
       warmupMs: 1500,
       repetitions: 3,
-      slicesPerRepetition: 3,
+      slicesPerRepetition: 2,
       concurrency: [1, 32],
       stdioSliceMs: 300,
       stdioWindow: 64,

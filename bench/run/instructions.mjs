@@ -22,6 +22,14 @@ export const INSTRUCTION_BUILDS = ["current", "devtools", "bare"];
 export const INSTRUCTION_PATHS = ["http", "stdio", "session"];
 /** The builds counted on `path` (the session path: @x and bare only). */
 export const buildsOf = (path) => (path === "session" ? ["current", "bare"] : INSTRUCTION_BUILDS);
+/**
+ * The requests each run of `name` on `path` sends: `CONFIG.instructions[path]`,
+ * a quarter of them with the devtools page attached, whose requests cost
+ * about three times @x's own (its steps hold as many instructions, and it
+ * took half of the phase's time at full counts).
+ */
+export const countsOf = (path, name) =>
+  name === "devtools" ? CONFIG.instructions[path].map((n) => Math.round(n / 4)) : CONFIG.instructions[path];
 
 export async function benchInstructions() {
   const probe = spawnSync("valgrind", ["--version"], { stdio: "ignore" });
@@ -29,7 +37,7 @@ export async function benchInstructions() {
   const { countInstructions } = await import("../micro/ab-builds.mjs");
   const jobs = [];
   for (const path of INSTRUCTION_PATHS) {
-    for (const name of buildsOf(path)) for (const n of CONFIG.instructions[path]) jobs.push({ path, name, n, count: Number.NaN });
+    for (const name of buildsOf(path)) for (const n of countsOf(path, name)) jobs.push({ path, name, n, count: Number.NaN });
   }
   const failures = [];
   let next = 0;

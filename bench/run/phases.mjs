@@ -3,6 +3,7 @@
 import { log } from "../lifecycle.mjs";
 import { CONFIG, HTTP_SERVERS, ROUNDS, STDIO_SERVERS } from "./config.mjs";
 import { HTTP_CELLS } from "./http.mjs";
+import { buildsOf, countsOf, INSTRUCTION_PATHS } from "./instructions.mjs";
 
 /** The phases `--only=` may name, in the order a full run takes them. */
 export const PHASES = ["bundles", "cold", "http", "stdio", "instructions", "sessions", "rulers", "clients", "growth"];
@@ -17,10 +18,14 @@ export const PHASES = ["bundles", "cold", "http", "stdio", "instructions", "sess
 const OVERHEAD = {
   /** ms a load slice costs beyond its length (IPC, autocannon's start, the connections). */
   slice: 80,
-  /** µs of one request under valgrind, per build and path (the counts of micro/paths.mjs). */
-  valgrindRequest: { http: 260, stdio: 160, session: 260 },
-  /** s of one valgrind process's start (node and the module graph under callgrind). */
-  valgrindStart: 10,
+  /** µs of one request under valgrind's counter, per build and path (the counts of micro/paths.mjs; about 190 M instructions/s). */
+  valgrindRequest: {
+    current: { http: 420, stdio: 220, session: 580 },
+    devtools: { http: 1300, stdio: 1080 },
+    bare: { http: 260, stdio: 160, session: 240 },
+  },
+  /** s of one valgrind process's start (node and the module graph under the counter). */
+  valgrindStart: 4,
   /** ms of one fresh `node` importing a spec (the cold phase took about 40 s before issue 43). */
   coldRun: 190,
 };
@@ -35,10 +40,12 @@ export function plannedSeconds({ quick }) {
   const stdio = (STDIO_SERVERS.length * (CONFIG.warmupMs + ROUNDS * (CONFIG.stdioSliceMs + 10))) / 1000 + CONFIG.extra.stdioMs / 1000;
   let valgrind = 0;
   let runs = 0;
-  for (const [path, counts] of Object.entries(CONFIG.instructions)) {
-    const builds = path === "session" ? 2 : 3;
-    runs += builds * counts.length;
-    valgrind += (builds * counts.reduce((a, b) => a + b, 0) * OVERHEAD.valgrindRequest[path]) / 1e6;
+  for (const path of INSTRUCTION_PATHS) {
+    for (const name of buildsOf(path)) {
+      const counts = countsOf(path, name);
+      runs += counts.length;
+      valgrind += (counts.reduce((a, b) => a + b, 0) * OVERHEAD.valgrindRequest[name][path]) / 1e6;
+    }
   }
   const { idleMs } = CONFIG.sessions;
   return {
@@ -50,9 +57,10 @@ export function plannedSeconds({ quick }) {
     instructions: (valgrind + runs * OVERHEAD.valgrindStart) / 2,
     // Opening, then the idle timeout once and a sweep's half, the two servers' waits overlapping.
     sessions: (1.5 * idleMs + 10_000) / 1000 + CONFIG.sessions.count / 500,
-    rulers: quick ? 60 : 480,
-    clients: quick ? 20 : 120,
-    growth: quick ? 30 : 200,
+    // Measured: large results about 150 s, fan-out 10, tail 45, cold import 25.
+    rulers: quick ? 60 : 230,
+    clients: quick ? 20 : 75,
+    growth: quick ? 30 : 110,
   };
 }
 
