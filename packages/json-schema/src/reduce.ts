@@ -84,9 +84,15 @@ class Reduction {
   /** `alternatives` as a {@link Tagged} union over these definitions, or `null`. */
   tagged(alternatives: readonly Shape[]): Tagged | null {
     let unions = TAGGED.get(this.defs);
-    if (unions === undefined) TAGGED.set(this.defs, (unions = new WeakMap()));
+    if (unions === undefined) {
+      unions = new WeakMap();
+      TAGGED.set(this.defs, unions);
+    }
     let found = unions.get(alternatives);
-    if (found === undefined) unions.set(alternatives, (found = this.tagOf(alternatives)));
+    if (found === undefined) {
+      found = this.tagOf(alternatives);
+      unions.set(alternatives, found);
+    }
     return found;
   }
 

@@ -46,8 +46,7 @@ describe("subscriptions/listen over Streamable HTTP", () => {
             if (line.startsWith("data: ")) {
               data.push(line.slice(6));
               lines.push(JSON.parse(line.slice(6)));
-            }
-            else if (line === ":") lines.push(":keepalive");
+            } else if (line === ":") lines.push(":keepalive");
         });
         res.on("end", () => done({ status: res.statusCode ?? 0 }));
       },
@@ -67,7 +66,7 @@ describe("subscriptions/listen over Streamable HTTP", () => {
     // exactly those of the tagged message written on its own, whatever the id's type.
     const own = listenServer();
     const at = await listen(own, { port: 0, keepAliveMs: 50 });
-    const a = openListen({ toolsListChanged: true, resourceSubscriptions: ["file:///r"] }, "sub \"a\"", at);
+    const a = openListen({ toolsListChanged: true, resourceSubscriptions: ["file:///r"] }, 'sub "a"', at);
     const b = openListen({ toolsListChanged: true, resourceSubscriptions: ["file:///r"] }, 7, at);
     await until(() => a.lines.length > 0 && b.lines.length > 0);
     own.notifyResourceUpdated("file:///r");
