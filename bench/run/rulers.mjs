@@ -170,7 +170,7 @@ const tail = {
       const judged = figure === "p99 ms" && !quick;
       return {
         name: `256 connections, ${figure}${judged ? "" : " (for reading)"}`,
-        ruler: figure === "p99 ms" || figure === "p50 ms" ? this.ruler : `${figure}, paired slices`,
+        ruler: figure === "p99 ms" ? this.ruler : figure === "p50 ms" ? "ms wall p50, paired slices" : `${figure}, paired slices`,
         value: f.x.median,
         bare: f.bare.median,
         ratio: f.ratio.median,
