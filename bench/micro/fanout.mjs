@@ -24,29 +24,18 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { cpuUs, META, median, spread } from "../growth-common.mjs";
 import { forkWorker, started } from "../lifecycle.mjs";
+import { BOARD_URI, registerBoard } from "../servers/board.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bench = join(here, "..");
-const URI = "memo://board";
+const URI = BOARD_URI;
 
 /** The server of build `name` (an @x/server module): one resource, and `touch` notifying every listener of it. */
 async function serve(name) {
   const entry = name === "current" ? "@x/server" : pathToFileURL(join(bench, "results", "builds", name, "dist", "index.js")).href;
   const { listen, McpServer } = await import(entry);
   const server = new McpServer({ name: "fanout", version: "1.0.0" }, { maxListenStreams: 20_000 });
-  server.registerResource("board", URI, { mimeType: "text/plain" }, () => ({ text: "board" }));
-  server.registerTool(
-    "touch",
-    {
-      description: "Announces that a resource changed",
-      inputSchema: { type: "object", properties: { uri: { type: "string" } }, required: ["uri"] },
-    },
-    (args) => {
-      const t0 = performance.now();
-      server.notifyResourceUpdated(String(args.uri));
-      return `${performance.now() - t0}`;
-    },
-  );
+  registerBoard(server);
   const running = await listen(server, { port: 0, host: "127.0.0.1", maxConcurrentRequests: 20_000 });
   process.stdout.write(`${JSON.stringify({ url: running.url })}\n`);
   process.on("SIGTERM", async () => {

@@ -16,6 +16,7 @@
 // the ms it took). Resource: memo://board.
 import { listen, McpServer } from "@x/server";
 import { registerLargeTools } from "./large-tools.mjs";
+import { registerBoard } from "./board.mjs";
 import { answerMemoryQuestions } from "./memory.mjs";
 import { echo, echoInput, SERVER_INFO } from "./tools.mjs";
 
@@ -34,19 +35,7 @@ for (const server of servers) {
     const answer = await ctx.elicit("Your name?", NAME_SCHEMA);
     return answer.action === "accept" ? `Hello, ${answer.content?.name}!` : `No name (${answer.action})`;
   });
-  server.registerResource("board", "memo://board", { mimeType: "text/plain" }, () => ({ text: "board" }));
-  server.registerTool(
-    "touch",
-    {
-      description: "Announces that a resource changed",
-      inputSchema: { type: "object", properties: { uri: { type: "string" } }, required: ["uri"] },
-    },
-    (args) => {
-      const t0 = performance.now();
-      server.notifyResourceUpdated(String(args.uri));
-      return `${performance.now() - t0}`;
-    },
-  );
+  registerBoard(server);
 }
 
 let fillers = 0;
