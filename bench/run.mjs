@@ -9,7 +9,7 @@
 //
 // The phases live in run/ (config, servers, http, stdio, instructions,
 // sessions, cold, rows, goals, table, rulers, phases); this file runs them in turn.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { bundleReport, bundleSizes } from "./bundles.mjs";
@@ -72,10 +72,13 @@ async function main() {
     if (bundlesFailed(out.bundles)) process.exitCode = 1;
     return;
   }
+  const bareAnswers = join(here, "results", "bare-answers.json");
+  if (runs("stdio") && !runs("http") && !existsSync(bareAnswers))
+    throw new Error(`--only=stdio needs the bare answers an HTTP phase captures (${bareAnswers}): run --only=http,stdio once`);
   startLoadProcess();
   if (runs("http")) out.http = await phase("http", planned, benchHttp);
   // stdio's bare responder answers the bytes the HTTP phase captured from @x.
-  if (runs("stdio")) out.stdio = await phase("stdio", planned, () => benchStdio(join(here, "results", "bare-answers.json")));
+  if (runs("stdio")) out.stdio = await phase("stdio", planned, () => benchStdio(bareAnswers));
   if (runs("instructions")) out.instructions = await phase("instructions", planned, benchInstructions);
   // The sessions rows read memory and mostly wait out an idle timeout, and the
   // rulers count instructions, which other processes do not move: the two overlap.

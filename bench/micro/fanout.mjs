@@ -212,7 +212,7 @@ export async function fanout({ a = "current", b = "bare", counts = [1000, 10_000
     }
     const last = rows.at(-1);
     const met = last.cpuRatio.median <= 1.3;
-    const verdict = `${met ? "met" : "not met"}: ${a} CPU per notification to ${last.count} streams ${last.cpuRatio.median.toFixed(2)}× ${b}'s (goal ≤ 1.3×)`;
+    const verdict = `${met ? "met" : "not met"}: ${a} CPU per notification to ${last.count} streams ${last.cpuRatio.median.toFixed(3)}× ${b}'s (goal ≤ 1.3×)`;
     return { rows, spread: rows.map((r) => ({ count: r.count, cpuRatio: r.cpuRatio, wallRatio: r.wallRatio })), verdict };
   } finally {
     for (const s of sides) {

@@ -159,9 +159,12 @@ class Tagged {
   }
 }
 
-/** The compact JSON of `tagged(method, id, params)` up to the id (`}}}` follows it); `null` when params hold `_meta`. */
+/**
+ * The compact JSON of `tagged(method, id, params)` up to the id (`}}}` follows it); `null` when params hold
+ * `_meta`, or a `toJSON` that would write something else in their place.
+ */
 function headOf(method: string, params: Params): string | null {
-  if (Object.hasOwn(params, "_meta")) return null;
+  if (Object.hasOwn(params, "_meta") || typeof (params as { toJSON?: unknown }).toJSON === "function") return null;
   const body = stringifyJson(copyOwn(params));
   if (body[0] !== "{" || body.at(-1) !== "}") return null;
   const members = body.length > 2 ? `${body.slice(0, -1)},` : "{";
