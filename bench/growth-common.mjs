@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { started } from "./lifecycle.mjs";
+import { firstLine, started } from "./lifecycle.mjs";
 
 export const here = dirname(fileURLToPath(import.meta.url));
 export const MiB = 1048576;
@@ -38,23 +38,7 @@ export function startServer(script, args = [], { ipc = false, nodeFlags = [], la
   });
   started.add(child);
   child.on("exit", () => started.delete(child));
-  return new Promise((resolve, reject) => {
-    let text = "";
-    const timer = setTimeout(() => reject(new Error(`${label} did not start within 20 s`)), 20_000);
-    child.stdout.on("data", (chunk) => {
-      text += chunk;
-      const nl = text.indexOf("\n");
-      if (nl !== -1 && timer) {
-        clearTimeout(timer);
-        resolve({ child, ...JSON.parse(text.slice(0, nl)) });
-        text = "\u0000";
-      }
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${label} exited with ${code} before it listened`));
-    });
-  });
+  return firstLine(child, label, 20_000).then((line) => ({ child, ...line }));
 }
 
 let nextSeq = 1;

@@ -81,3 +81,30 @@ export function forkWorker(script, cwd) {
   };
   return { child, ask };
 }
+
+/**
+ * The first line a server process prints on stdout (`{ url, ... }`), parsed:
+ * how every bench server says it listens. Rejects when the process exits
+ * first, or when nothing came within `ms`.
+ */
+export function firstLine(child, label, ms) {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    let done = false;
+    const timer = setTimeout(() => reject(new Error(`${label} did not start within ${ms} ms`)), ms);
+    child.stdout.on("data", (chunk) => {
+      if (done) return;
+      text += chunk;
+      const nl = text.indexOf("\n");
+      if (nl !== -1) {
+        done = true;
+        clearTimeout(timer);
+        resolve(JSON.parse(text.slice(0, nl)));
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${label} exited with ${code} before it listened`));
+    });
+  });
+}

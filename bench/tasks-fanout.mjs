@@ -20,7 +20,7 @@ import { createServer } from "node:net";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { log, runMain, started, stop, T0 } from "./lifecycle.mjs";
+import { firstLine, log, runMain, started, stop, T0 } from "./lifecycle.mjs";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, PROTOCOL_VERSION } from "@x/mcp-v2607/constants";
 import { TASKS_EXTENSION } from "@x/mcp-v2607/tasks";
 import { standardHeaders } from "@x/mcp-v2607/wire";
@@ -105,19 +105,7 @@ function startServer(argv = []) {
   const child = track(
     spawn(process.execPath, [join(here, "servers", "tasks.mjs"), ...argv], { cwd: here, stdio: ["ignore", "pipe", "inherit"] }),
   );
-  return new Promise((resolve, reject) => {
-    let text = "";
-    const timer = setTimeout(() => reject(new Error(`servers/tasks.mjs did not start within ${LIMITS.start} ms`)), LIMITS.start);
-    child.stdout.on("data", (chunk) => {
-      text += chunk;
-      const nl = text.indexOf("\n");
-      if (nl !== -1) {
-        clearTimeout(timer);
-        resolve({ child, url: JSON.parse(text.slice(0, nl)).url });
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`servers/tasks.mjs exited with ${code} before it listened`)));
-  });
+  return firstLine(child, "servers/tasks.mjs", LIMITS.start).then(({ url }) => ({ child, url }));
 }
 
 // ---------------------------------------------------------------- wire

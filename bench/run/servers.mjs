@@ -2,7 +2,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { forkWorker, log, started } from "../lifecycle.mjs";
+import { firstLine, forkWorker, log, started } from "../lifecycle.mjs";
 import { headersOf, INITIALIZE, INITIALIZE_HEADERS, INITIALIZED, LEGACY_VERSION, LEGACY_WORKLOADS, WORKLOADS } from "../workloads.mjs";
 import { args, here, profile, root } from "./config.mjs";
 
@@ -44,22 +44,7 @@ export function startHttpServer(server, answersFile, { ipc = false, extraArgs = 
   });
   started.add(child);
   child.on("exit", () => started.delete(child));
-  return new Promise((resolve, reject) => {
-    let text = "";
-    const timer = setTimeout(() => reject(new Error(`${server.label} did not start within 15 s`)), 15_000);
-    child.stdout.on("data", (chunk) => {
-      text += chunk;
-      const nl = text.indexOf("\n");
-      if (nl !== -1) {
-        clearTimeout(timer);
-        resolve({ child, url: JSON.parse(text.slice(0, nl)).url });
-      }
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${server.label} exited with ${code} before it listened`));
-    });
-  });
+  return firstLine(child, server.label, 15_000).then(({ url }) => ({ child, url }));
 }
 
 export function rssMiB(pid) {
